@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { CAPTCHA_FAILED } from '@portal/contract';
+import type { Config } from './config.ts';
+import type { Api, AppContext } from './app-context.ts';
+import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
+import { AttemptLimiter } from './lib/attempt-limiter.ts';
+import { HttpError, badRequest, unauthorized } from './lib/http-errors.ts';
+import { readOrCreateSecret } from './lib/secrets.ts';
+import { createAltchaVerifier, createSiteverifyVerifier, type CaptchaVerifier } from './providers/captcha/captcha.ts';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './providers/mail/mailer.ts';
+import { createAuthService } from './modules/auth/service.ts';
+import { createTokenService } from './modules/auth/tokens.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { accountRoutes } from './modules/account/routes.ts';
+import { contentRoutes, seedContent } from './modules/content/routes.ts';
+
+export type AppOverrides = {
+  /** An already migrated database (tests); otherwise one is opened from config and closed with the app. */
+  db?: Db;
+  mailer?: Mailer;
+  captcha?: CaptchaVerifier;
+  logger?: FastifyServerOptions['logger'];
+};
+
+const captchaHosts: Record<Config['CAPTCHA_PROVIDER'], string[]> = {
+  altcha: [],
+  recaptcha: ['https://www.google.com', 'https://www.gstatic.com'],
+  turnstile: ['https://challenges.cloudflare.com'],
+};
+
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: overrides.logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: true,
+    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Outside concerns first: database, secrets, providers.
+  const db = overrides.db ?? createDatabase({ url: config.DATABASE_URL, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
+  if (!overrides.db) {
+    await migrateToLatest(db);
+    app.addHook('onClose', () => db.destroy());
+  }
+  await seedContent(db);
+  const jwtSecret = readOrCreateSecret(config.dataDir, 'jwt-secret', config.JWT_SECRET);
+  const mailer = overrides.mailer ?? (config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createOutboxMailer(db, app.log));
+  const captcha =
+    overrides.captcha ??
+    (config.CAPTCHA_PROVIDER === 'altcha'
+      ? createAltchaVerifier(db, readOrCreateSecret(config.dataDir, 'altcha-hmac-key', config.ALTCHA_HMAC_KEY), config.ALTCHA_MAX_NUMBER)
+      : createSiteverifyVerifier(config.CAPTCHA_PROVIDER, config.CAPTCHA_SITE_KEY!, config.CAPTCHA_SECRET!, config.CAPTCHA_VERIFY_URL));
+
+  const auth = createAuthService({ db, mailer, tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS), codePepper: jwtSecret });
+  const ctx: AppContext = {
+    config,
+    db,
+    mailer,
+    captcha,
+    auth,
+    limiter: new AttemptLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_SECONDS * 1000),
+    async requireUser(request) {
+      const header = request.headers.authorization ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+      const user = token ? await auth.userForToken(token) : null;
+      if (!user) throw unauthorized();
+      request.userId = user.id;
+    },
+    async requireCaptcha(request) {
+      const token = (request.body as { captchaToken?: string } | undefined)?.captchaToken;
+      if (!(await captcha.verify(token, request.ip))) throw badRequest(CAPTCHA_FAILED);
+    },
+  };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // The ALTCHA widget solves its proof of work in blob: workers; hosted captchas load their own scripts and frames.
+        'script-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
+        'frame-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
+        'worker-src': ["'self'", 'blob:'],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
+      },
+    },
+  });
+  await app.register(cors, { origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()) });
+  app.decorateRequest('userId', '');
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issue = error.validation[0];
+      const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const text = issue.message ?? 'Invalid input';
+      const message = text.startsWith('Invalid') && field ? `${field}: ${text}` : text;
+      return reply.status(400).send({ message });
+    }
+    const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+    if (status >= 500) {
+      request.log.error({ err: error, reqId: request.id }, 'request failed');
+      return reply.status(500).send({ message: 'Something went wrong, please try again later' });
+    }
+    return reply.status(status).send({ message: error.message });
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  await app.register(
+    async (api) => {
+      const typed = api as unknown as Api;
+      await authRoutes(typed, ctx);
+      await accountRoutes(typed, ctx);
+      await contentRoutes(typed, ctx);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  await serveWebApp(app, config.WEB_DIST);
+  return app;
+}
+
+/** The built single-page app with history fallback; /api paths that match nothing stay JSON 404s. */
+async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const indexFile = path.join(webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !path.extname(request.url.split('?')[0]);
+    if (hasWeb && isPage) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  });
+}

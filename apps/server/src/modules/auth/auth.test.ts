@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_CREATED, CAPTCHA_FAILED, FORGOT_PASSWORD_SENT, INVALID_CREDENTIALS } from '@portal/contract';
+import { signUp, solveCaptcha, startTestApp, uniqueTgId, type TestApp } from '../../../test/harness.ts';
+import { OTP_INVALID, OTP_LOCKED, TG_ID_TAKEN } from './service.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const post = async (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, headers });
+const withCaptcha = async (payload: Record<string, unknown>) => ({ ...payload, captchaToken: await solveCaptcha(t.app) });
+
+/** Signs up, sets and verifies an email through the real mail flow. */
+async function userWithVerifiedEmail() {
+  const user = await signUp(t.app);
+  const email = `${user.tgId.toLowerCase()}@example.com`;
+  expect((await post('/account/email', { email }, user.headers)).statusCode).toBe(200);
+  const OTP = await t.inbox.codeFor(email);
+  const verified = await post('/auth/verifyEmail', await withCaptcha({ email, OTP }));
+  expect(verified.statusCode).toBe(200);
+  return { ...user, email };
+}
+
+describe('register', () => {
+  it('creates an account with balance 0 and an API key, storing the Telegram name without @', async () => {
+    const tgId = uniqueTgId();
+    const res = await post('/auth/register', await withCaptcha({ username: 'Ann Shipper', tgId: `@${tgId}`, password: 'long enough 1' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: ACCOUNT_CREATED });
+    const login = await post('/auth/login', await withCaptcha({ tgId, password: 'long enough 1' }));
+    const access = await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: { authorization: `Bearer ${login.json().accessToken}` } });
+    expect(access.statusCode).toBe(200);
+    expect(access.json()).toMatchObject({ username: 'Ann Shipper', tgId, email: null, emailVerified: false, balance: 0 });
+    expect(access.json().api_key).toMatch(/^lp_[\w-]{20,}$/);
+  });
+
+  it('refuses a second account with the same Telegram name in any case', async () => {
+    const tgId = uniqueTgId('dup');
+    expect((await post('/auth/register', await withCaptcha({ username: 'A', tgId, password: 'long enough 1' }))).statusCode).toBe(200);
+    const again = await post('/auth/register', await withCaptcha({ username: 'B', tgId: `@${tgId.toUpperCase()}`, password: 'long enough 2' }));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(TG_ID_TAKEN);
+  });
+
+  it.each([
+    [{ tgId: 'valid_name1', password: 'long enough 1' }, 'Name is required'],
+    [{ username: 'A', password: 'long enough 1' }, 'Telegram username is required'],
+    [{ username: 'A', tgId: 'ab', password: 'long enough 1' }, 'Telegram username must be 5 to 32 letters, digits or underscores'],
+    [{ username: 'A', tgId: "x' OR 1=1 --", password: 'long enough 1' }, 'Telegram username must be 5 to 32 letters, digits or underscores'],
+    [{ username: 'A', tgId: 'valid_name1', password: 'short' }, 'Password must be at least 8 characters'],
+    [{ username: 'A', tgId: 'valid_name1', password: 12345678 }, 'Password must be text'],
+  ])('rejects bad input %j with a clear 400', async (body, message) => {
+    const res = await post('/auth/register', await withCaptcha(body));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+  });
+
+  it('keeps SQL metacharacters in a name as plain text', async () => {
+    const tgId = uniqueTgId('sql');
+    const username = `Robert'); DROP TABLE users;--`;
+    expect((await post('/auth/register', await withCaptcha({ username, tgId, password: 'long enough 1' }))).statusCode).toBe(200);
+    const login = await post('/auth/login', await withCaptcha({ tgId, password: 'long enough 1' }));
+    const access = await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: { authorization: `Bearer ${login.json().accessToken}` } });
+    expect(access.json().username).toBe(username);
+  });
+
+  it('rejects a body over the size limit with 413', async () => {
+    const res = await post('/auth/register', { username: 'x'.repeat(2 * 1024 * 1024), tgId: 'valid_name1', password: 'long enough 1', captchaToken: 'x' });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toMatch(/too large/i);
+  });
+
+  it('rejects a body that is not JSON with 400', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: '{"username":', headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBeTruthy();
+  });
+});
+
+describe('captcha', () => {
+  it('rejects a missing, wrong or reused solution', async () => {
+    const base = { tgId: uniqueTgId(), password: 'long enough 1' };
+    for (const captchaToken of [undefined, '', 'bm90IGpzb24=', Buffer.from('{"number":1}').toString('base64')]) {
+      const res = await post('/auth/login', { ...base, captchaToken });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(CAPTCHA_FAILED);
+    }
+    const user = await signUp(t.app);
+    const token = await solveCaptcha(t.app);
+    expect((await post('/auth/login', { tgId: user.tgId, password: user.password, captchaToken: token })).statusCode).toBe(200);
+    const reused = await post('/auth/login', { tgId: user.tgId, password: user.password, captchaToken: token });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().message).toBe(CAPTCHA_FAILED);
+  });
+
+  it('rejects a solution with a tampered number', async () => {
+    const payload = JSON.parse(Buffer.from(await solveCaptcha(t.app), 'base64').toString());
+    payload.number = payload.number + 1;
+    const res = await post('/auth/login', { tgId: uniqueTgId(), password: 'x', captchaToken: Buffer.from(JSON.stringify(payload)).toString('base64') });
+    expect(res.json().message).toBe(CAPTCHA_FAILED);
+  });
+});
+
+describe('login and access', () => {
+  it('answers the same 401 for an unknown account and a wrong password', async () => {
+    const user = await signUp(t.app);
+    const wrongPassword = await post('/auth/login', await withCaptcha({ tgId: user.tgId, password: 'not the password' }));
+    const unknown = await post('/auth/login', await withCaptcha({ tgId: uniqueTgId('nobody'), password: 'not the password' }));
+    expect(wrongPassword.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrongPassword.json()).toEqual({ message: INVALID_CREDENTIALS });
+    expect(unknown.json()).toEqual(wrongPassword.json());
+  });
+
+  it('accepts the Telegram name with @ and in any case', async () => {
+    const user = await signUp(t.app);
+    const res = await post('/auth/login', await withCaptcha({ tgId: `@${user.tgId.toUpperCase()}`, password: user.password }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().accessToken).toBeTruthy();
+  });
+
+  it('answers 401 to a missing, malformed, forged or expired token', async () => {
+    const { SignJWT } = await import('jose');
+    const forged = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject('x').setExpirationTime('1h').sign(new TextEncoder().encode('some other secret that is long enough'));
+    const user = await signUp(t.app);
+    const secret = (await import('node:fs')).readFileSync(`${t.config.dataDir}/jwt-secret`, 'utf8');
+    const userId = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers })).json()._id;
+    const expired = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt(1).setExpirationTime(2).sign(new TextEncoder().encode(secret));
+    for (const authorization of [undefined, 'Bearer', 'Bearer not.a.jwt', `Bearer ${forged}`, `Bearer ${expired}`, user.token]) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: authorization ? { authorization } : {} });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().message).toBe('Unauthorized');
+    }
+  });
+});
+
+describe('email verification and password reset', () => {
+  it('verifies an email with the mailed code and returns a working token', async () => {
+    const user = await userWithVerifiedEmail();
+    const login = await post('/auth/login', await withCaptcha({ tgId: user.tgId, password: user.password }));
+    const access = await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: { authorization: `Bearer ${login.json().accessToken}` } });
+    expect(access.json()).toMatchObject({ email: user.email, emailVerified: true });
+  });
+
+  it('resets a password with the mailed code; the old password and old sessions stop working', async () => {
+    const user = await userWithVerifiedEmail();
+    const forgot = await post('/auth/forgotPassword', await withCaptcha({ email: user.email.toUpperCase() }));
+    expect(forgot.json()).toEqual({ message: FORGOT_PASSWORD_SENT });
+    const OTP = await t.inbox.codeFor(user.email);
+    const reset = await post('/auth/resetPassword', await withCaptcha({ email: user.email, newPassword: 'brand new pass', OTP }));
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json().accessToken).toBeTruthy();
+    expect((await post('/auth/login', await withCaptcha({ tgId: user.tgId, password: user.password }))).statusCode).toBe(401);
+    expect((await post('/auth/login', await withCaptcha({ tgId: user.tgId, password: 'brand new pass' }))).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers })).statusCode).toBe(401);
+    const reused = await post('/auth/resetPassword', await withCaptcha({ email: user.email, newPassword: 'another pass 1', OTP }));
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().message).toBe(OTP_INVALID);
+  });
+
+  it('answers forgotPassword the same for an unknown email and mails nothing', async () => {
+    const before = t.inbox.messages.length;
+    const res = await post('/auth/forgotPassword', await withCaptcha({ email: 'nobody-here@example.com' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: FORGOT_PASSWORD_SENT });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(t.inbox.messages.length).toBe(before);
+  });
+
+  it('rejects a wrong code, and locks the code after 5 wrong tries', async () => {
+    const user = await userWithVerifiedEmail();
+    await post('/auth/forgotPassword', await withCaptcha({ email: user.email }));
+    const OTP = await t.inbox.codeFor(user.email);
+    const wrong = OTP === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      const res = await post('/auth/resetPassword', await withCaptcha({ email: user.email, newPassword: 'brand new pass', OTP: wrong }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(OTP_INVALID);
+    }
+    const locked = await post('/auth/resetPassword', await withCaptcha({ email: user.email, newPassword: 'brand new pass', OTP }));
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().message).toBe(OTP_LOCKED);
+  });
+
+  it('rejects an expired code', async () => {
+    const user = await userWithVerifiedEmail();
+    await post('/auth/forgotPassword', await withCaptcha({ email: user.email }));
+    const OTP = await t.inbox.codeFor(user.email);
+    await t.db.updateTable('one_time_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', user.email).execute();
+    const res = await post('/auth/resetPassword', await withCaptcha({ email: user.email, newPassword: 'brand new pass', OTP }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(OTP_INVALID);
+  });
+
+  it.each([
+    [{ email: 'not-an-email', OTP: '123456' }, 'Enter a valid email address'],
+    [{ email: 'a@example.com', OTP: '12ab56' }, 'OTP must be 6 digits'],
+    [{ email: 'a@example.com' }, 'OTP must be 6 digits'],
+  ])('rejects bad verifyEmail input %j', async (body, message) => {
+    const res = await post('/auth/verifyEmail', await withCaptcha(body));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+  });
+
+  it("refuses an email another account has verified", async () => {
+    const owner = await userWithVerifiedEmail();
+    const other = await signUp(t.app);
+    const res = await post('/account/email', { email: owner.email }, other.headers);
+    expect(res.statusCode).toBe(409);
+  });
+});
+
+describe('account', () => {
+  it('regenerates the API key', async () => {
+    const user = await signUp(t.app);
+    const before = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers })).json().api_key;
+    const res = await post('/account/api-key', {}, user.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().api_key).not.toBe(before);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers })).json().api_key).toBe(res.json().api_key);
+  });
+
+  it('changes the password only with the current one', async () => {
+    const user = await signUp(t.app);
+    const wrong = await post('/account/password', { currentPassword: 'nope nope', newPassword: 'brand new pass' }, user.headers);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe('Current password is wrong');
+    const ok = await post('/account/password', { currentPassword: user.password, newPassword: 'brand new pass' }, user.headers);
+    expect(ok.statusCode).toBe(200);
+    expect((await post('/auth/login', await withCaptcha({ tgId: user.tgId, password: 'brand new pass' }))).statusCode).toBe(200);
+  });
+
+  it('requires a signed-in user', async () => {
+    expect((await post('/account/api-key', {})).statusCode).toBe(401);
+    expect((await post('/account/email', { email: 'a@example.com' })).statusCode).toBe(401);
+  });
+});

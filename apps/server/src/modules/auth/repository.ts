@@ -1,0 +1,45 @@
+import type { DbOrTrx } from '../../db/database.ts';
+import type { OneTimeCodesTable, UsersTable } from '../../db/schema.ts';
+
+export type UserRow = UsersTable;
+
+export const findUserById = (db: DbOrTrx, id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findUserByTgId = (db: DbOrTrx, tgId: string) => db.selectFrom('users').selectAll().where('tg_id_lower', '=', tgId.toLowerCase()).executeTakeFirst();
+
+export const findUserByApiKey = (db: DbOrTrx, apiKey: string) => db.selectFrom('users').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
+
+export const findUserByVerifiedEmail = (db: DbOrTrx, email: string) =>
+  db.selectFrom('users').selectAll().where('email', '=', email).where('email_verified', '=', 1).executeTakeFirst();
+
+/** Inserts the user; false when the Telegram username is taken (unique index). */
+export async function insertUser(db: DbOrTrx, user: UserRow): Promise<boolean> {
+  const result = await db.insertInto('users').values(user).onConflict((oc) => oc.column('tg_id_lower').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export const updateUser = (db: DbOrTrx, id: string, changes: Partial<Omit<UserRow, 'id' | 'balance_cents'>>) =>
+  db.updateTable('users').set(changes).where('id', '=', id).execute();
+
+export const insertCode = (db: DbOrTrx, code: OneTimeCodesTable) => db.insertInto('one_time_codes').values(code).execute();
+
+/** The newest unused code for this email and purpose. */
+export const findLatestCode = (db: DbOrTrx, email: string, purpose: OneTimeCodesTable['purpose']) =>
+  db
+    .selectFrom('one_time_codes')
+    .selectAll()
+    .where('email', '=', email)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+export const countCodeAttempt = (db: DbOrTrx, id: string) =>
+  db.updateTable('one_time_codes').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', id).execute();
+
+/** Marks a code used; false when another request used it first. */
+export async function spendCode(db: DbOrTrx, id: string, at: string): Promise<boolean> {
+  const result = await db.updateTable('one_time_codes').set({ used_at: at }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,28 @@
+import { SignJWT, jwtVerify } from 'jose';
+
+export type TokenClaims = { userId: string; tokenVersion: number };
+
+export function createTokenService(secret: string, ttlHours: number) {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async issue(claims: TokenClaims): Promise<string> {
+      return new SignJWT({ ver: claims.tokenVersion })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(claims.userId)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlHours}h`)
+        .sign(key);
+    },
+    /** The claims of a valid, unexpired token; null for anything else. */
+    async read(token: string): Promise<TokenClaims | null> {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null;
+        return { userId: payload.sub, tokenVersion: payload.ver };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+export type TokenService = ReturnType<typeof createTokenService>;

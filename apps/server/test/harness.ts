@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { solveChallenge } from 'altcha-lib/v1';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOverrides } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createDatabase, migrateToLatest, type Db } from '../src/db/database.ts';
+import { randomToken } from '../src/lib/ids.ts';
+
+/** Which database this test run uses: the vitest project sets TEST_DB (sqlite, or postgres when TEST_DATABASE_URL is set). */
+export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A fresh, migrated database of its own: a temp SQLite file, or a new schema on the test PostgreSQL server. */
+export async function createTestDb(): Promise<{ db: Db; dataDir: string; drop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+  if (testDbKind === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL!;
+    const schema = `t_${randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const db = createDatabase({ url, sqliteFile: '', pgSchema: schema, poolSize: 20 });
+    await migrateToLatest(db);
+    return {
+      db,
+      dataDir,
+      drop: async () => {
+        await db.destroy();
+        const cleanup = new pg.Client({ connectionString: url });
+        await cleanup.connect();
+        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+        await cleanup.end();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
+  await migrateToLatest(db);
+  return { db, dataDir, drop: async () => { await db.destroy(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+export type SmtpInbox = {
+  url: string;
+  messages: { to: string; subject: string; text: string }[];
+  /** The newest 6-digit code mailed to this address, waiting for it to arrive. */
+  codeFor(to: string): Promise<string>;
+  close(): Promise<void>;
+};
+
+/** A real SMTP server on a free local port that keeps what it receives. */
+export async function startSmtpInbox(): Promise<SmtpInbox> {
+  const messages: SmtpInbox['messages'] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => (raw += chunk));
+      stream.on('end', () => {
+        const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? '';
+        const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n');
+        for (const to of session.envelope.rcptTo) messages.push({ to: to.address.toLowerCase(), subject, text: body });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async codeFor(to) {
+      for (let i = 0; i < 100; i++) {
+        const mail = messages.filter((m) => m.to === to.toLowerCase()).at(-1);
+        const code = mail && /\b(\d{6})\b/.exec(mail.text)?.[1];
+        if (code) return code;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no code mailed to ${to}`);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  inbox: SmtpInbox;
+  close(): Promise<void>;
+};
+
+/** The real app on a fresh database, mailing through a real local SMTP server. */
+export async function startTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
+  const { db, dataDir, drop } = await createTestDb();
+  const inbox = await startSmtpInbox();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SMTP_URL: inbox.url,
+    LOG_LEVEL: 'silent',
+    ALTCHA_MAX_NUMBER: '1000',
+    RATE_LIMIT_MAX: '1000',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...env,
+  });
+  const app = await buildApp(config, { db, logger: false, ...overrides });
+  return {
+    app,
+    db,
+    config,
+    inbox,
+    async close() {
+      await app.close();
+      await inbox.close();
+      await drop();
+    },
+  };
+}
+
+/** Solves a fresh ALTCHA challenge the way the widget does and returns the payload it would submit. */
+export async function solveCaptcha(app: FastifyInstance): Promise<string> {
+  const challenge = (await app.inject({ method: 'GET', url: '/api/v1/captcha/challenge' })).json();
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+  if (!solution) throw new Error('captcha not solvable');
+  const payload = { algorithm: challenge.algorithm, challenge: challenge.challenge, number: solution.number, salt: challenge.salt, signature: challenge.signature };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+let counter = 0;
+/** A unique, valid Telegram username. */
+export const uniqueTgId = (prefix = 'user') => `${prefix}_${process.pid}_${Date.now() % 1_000_000}_${++counter}`.slice(0, 32);
+
+/** Registers and signs in a new user through the real calls; returns its bearer token. */
+export async function signUp(app: FastifyInstance, tgId = uniqueTgId(), password = 'correct horse 1'): Promise<{ tgId: string; password: string; token: string; headers: { authorization: string } }> {
+  const register = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { username: 'Test User', tgId, password, captchaToken: await solveCaptcha(app) } });
+  if (register.statusCode !== 200) throw new Error(`register failed: ${register.body}`);
+  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { tgId, password, captchaToken: await solveCaptcha(app) } });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  const token = login.json().accessToken as string;
+  return { tgId, password, token, headers: { authorization: `Bearer ${token}` } };
+}

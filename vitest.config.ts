@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+/** The server's tests run on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set. */
+const serverProject = (name: string, env: Record<string, string>) => ({
+  test: {
+    name,
+    root: './apps/server',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    env,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    maxWorkers: 2,
+    projects: [
+      serverProject('sqlite', { TEST_DB: 'sqlite' }),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres', { TEST_DB: 'postgres' })] : []),
+      { test: { name: 'e2e', root: './e2e', include: ['**/*.test.ts'], fileParallelism: false, testTimeout: 90_000, hookTimeout: 120_000 } },
+    ],
+  },
+});
