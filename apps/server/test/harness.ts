@@ -144,3 +144,14 @@ export async function signUp(app: FastifyInstance, tgId = uniqueTgId(), password
   const token = login.json().accessToken as string;
   return { tgId, password, token, headers: { authorization: `Bearer ${token}` } };
 }
+
+/** Credits a user through the ledger (an 'adjustment' row), the way an operator would fund an account. */
+export async function fundUser(db: Db, userId: string, cents: number): Promise<void> {
+  const { changeBalance } = await import('../src/modules/billing/ledger.ts');
+  await db.transaction().execute((trx) => changeBalance(trx, { userId, amountCents: cents, kind: 'adjustment', reference: null, note: 'test funding' }));
+}
+
+/** The id of the user a bearer token belongs to. */
+export async function userIdOf(app: FastifyInstance, headers: { authorization: string }): Promise<string> {
+  return (await app.inject({ method: 'GET', url: '/api/v1/auth/access', headers })).json()._id;
+}
