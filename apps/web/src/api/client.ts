@@ -1,0 +1,64 @@
+import { getToken, removeToken } from './session.ts';
+
+/** The spec: a local API on port 7400 when the page address contains localhost, otherwise the configured host. */
+export const API_BASE = window.location.href.includes('localhost') ? 'http://localhost:7400' : (import.meta.env.VITE_API_HOST ?? '');
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+type RequestOptions = {
+  method?: string;
+  body?: unknown;
+  auth?: boolean;
+  /** The access check only learns 'logged out' from a 401; every other call ends the session. */
+  redirectOn401?: boolean;
+};
+
+async function send(path: string, { method = 'GET', body, auth = true, redirectOn401 = true }: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (auth && token) headers.authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(`${API_BASE}/api/v1${path}`, { method, headers, body: payload });
+  if (response.status === 401 && auth && token) {
+    // A 401 ends the session: drop the token and start again at the root.
+    removeToken();
+    if (redirectOn401) window.location.assign('/');
+  }
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    throw new ApiError(response.status, (data as { message?: string }).message ?? `Request failed (${response.status})`, data);
+  }
+  return response;
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await send(path, options)).json() as Promise<T>;
+}
+
+/** A binary answer saved under the given file name. */
+export async function download(path: string, fileName: string, options: RequestOptions = {}): Promise<void> {
+  const blob = await (await send(path, options)).blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');

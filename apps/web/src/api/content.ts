@@ -1,0 +1,5 @@
+import { request } from './client.ts';
+
+export const readTos = () => request<{ tos: string }>('/tos/read', { auth: false });
+export const readFaqs = () => request<{ data: { question: string; answer: string }[] }>('/faq/read');
+export const readAnnouncement = () => request<{ announcement: string; status: boolean }>('/announcement/read');

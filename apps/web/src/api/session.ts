@@ -1,0 +1,24 @@
+import Cookies from 'js-cookie';
+
+const TOKEN_COOKIE = 'token';
+const STORED_EMAIL = 'email';
+
+export const getToken = () => Cookies.get(TOKEN_COOKIE);
+export const setToken = (token: string) => Cookies.set(TOKEN_COOKIE, token, { path: '/', sameSite: 'Lax', expires: 7 });
+export const removeToken = () => Cookies.remove(TOKEN_COOKIE, { path: '/' });
+
+/** The email typed on one auth screen and needed on the next (forgot -> reset, settings -> verify). */
+export const getStoredEmail = () => localStorage.getItem(STORED_EMAIL) ?? '';
+export const setStoredEmail = (email: string) => localStorage.setItem(STORED_EMAIL, email);
+export const clearStoredEmail = () => localStorage.removeItem(STORED_EMAIL);
+
+/** Login, reset and verify all end the same way: keep the token and reload at the root. */
+export function signInWith(token: string) {
+  setToken(token);
+  window.location.assign('/');
+}
+
+export function signOut() {
+  removeToken();
+  window.location.reload();
+}

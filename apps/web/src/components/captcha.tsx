@@ -1,0 +1,102 @@
+import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import 'altcha';
+import type {} from 'altcha/types/react';
+import { API_BASE } from '../api/client.ts';
+import { readPublicConfig } from '../api/auth.ts';
+
+export type CaptchaHandle = {
+  /** A fresh solution for one request: solves the challenge now if it has not been solved yet. */
+  getToken(): Promise<string>;
+  /** Tokens are single use: call after every submit. */
+  reset(): void;
+};
+
+type HostedCaptcha = {
+  render(el: HTMLElement, options: Record<string, unknown>): string | number;
+  execute?(id?: string | number): void;
+  reset(id?: string | number): void;
+};
+declare global {
+  interface Window {
+    grecaptcha?: HostedCaptcha;
+    turnstile?: HostedCaptcha;
+  }
+}
+
+const HOSTED_SCRIPTS = {
+  recaptcha: { url: 'https://www.google.com/recaptcha/api.js?render=explicit', global: 'grecaptcha' },
+  turnstile: { url: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit', global: 'turnstile' },
+} as const;
+
+function loadScript(src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (document.querySelector(`script[src="${src}"]`)) return resolve();
+    const script = Object.assign(document.createElement('script'), { src, async: true, onload: () => resolve(), onerror: reject });
+    document.head.appendChild(script);
+  });
+}
+
+/** The captcha the server is configured for: ALTCHA proof of work by default, or reCAPTCHA / Turnstile. */
+export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(function Captcha({ invisible = false }, ref) {
+  const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
+  const altchaRef = useRef<HTMLElementTagNameMap['altcha-widget']>(null);
+  const hostedRef = useRef<HTMLDivElement>(null);
+  const hosted = useRef<{ id?: string | number; token?: string; waiting?: (token: string) => void }>({});
+  const captcha = config.data?.captcha;
+
+  useEffect(() => {
+    if (!captcha || captcha.provider === 'altcha' || !hostedRef.current) return;
+    const { url, global } = HOSTED_SCRIPTS[captcha.provider];
+    const el = hostedRef.current;
+    let cancelled = false;
+    loadScript(url).then(async () => {
+      while (!window[global] && !cancelled) await new Promise((r) => setTimeout(r, 100));
+      if (cancelled) return;
+      hosted.current.id = window[global]!.render(el, {
+        sitekey: captcha.siteKey,
+        size: invisible && captcha.provider === 'recaptcha' ? 'invisible' : 'normal',
+        callback: (token: string) => {
+          hosted.current.token = token;
+          hosted.current.waiting?.(token);
+        },
+      });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [captcha, invisible]);
+
+  useImperativeHandle(ref, () => ({
+    async getToken() {
+      if (!captcha) throw new Error('Captcha is still loading, please try again');
+      if (captcha.provider === 'altcha') {
+        const widget = altchaRef.current;
+        if (!widget) throw new Error('Captcha is still loading, please try again');
+        const result = await widget.verify();
+        if (!result?.payload) throw new Error('Captcha verification failed');
+        return result.payload;
+      }
+      if (hosted.current.token) return hosted.current.token;
+      const api = window[HOSTED_SCRIPTS[captcha.provider].global];
+      if (captcha.provider === 'recaptcha' && invisible) api?.execute?.(hosted.current.id);
+      else throw new Error('Please complete the captcha');
+      return new Promise<string>((resolve) => (hosted.current.waiting = resolve));
+    },
+    reset() {
+      if (captcha?.provider === 'altcha') altchaRef.current?.reset();
+      else if (captcha) {
+        hosted.current.token = undefined;
+        window[HOSTED_SCRIPTS[captcha.provider].global]?.reset(hosted.current.id);
+      }
+    },
+  }));
+
+  if (!captcha) return null;
+  if (captcha.provider !== 'altcha') return <div ref={hostedRef} className="my-2" />;
+  return (
+    <div className={invisible ? 'd-none' : 'my-2'} data-testid="captcha">
+      <altcha-widget ref={altchaRef} challenge={`${API_BASE}${captcha.challengeUrl}`} display={invisible ? 'invisible' : 'standard'} auto="off" name="captchaToken" />
+    </div>
+  );
+});

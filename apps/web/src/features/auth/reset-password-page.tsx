@@ -1,0 +1,42 @@
+import { useRef } from 'react';
+import { Link } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { Form } from 'react-bootstrap';
+import { PASSWORDS_DO_NOT_MATCH } from '@portal/contract';
+import { resetPassword } from '../../api/auth.ts';
+import { errorMessage } from '../../api/client.ts';
+import { clearStoredEmail, getStoredEmail, signInWith } from '../../api/session.ts';
+import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
+import { AuthCard, PasswordInput, SubmitButton, digitsOnly, useTimedMessage } from './auth-card.tsx';
+
+export function ResetPasswordPage() {
+  const { register, handleSubmit, formState } = useForm<{ OTP: string; newPassword: string; confirmPassword: string }>();
+  const captcha = useRef<CaptchaHandle>(null);
+  const { show, alert } = useTimedMessage();
+
+  const onSubmit = handleSubmit(async ({ OTP, newPassword, confirmPassword }) => {
+    if (newPassword !== confirmPassword) return show(PASSWORDS_DO_NOT_MATCH);
+    try {
+      const { accessToken } = await resetPassword({ email: getStoredEmail(), OTP, newPassword, captchaToken: await captcha.current!.getToken() });
+      clearStoredEmail();
+      signInWith(accessToken);
+    } catch (error) {
+      show(errorMessage(error));
+      captcha.current?.reset();
+    }
+  });
+
+  return (
+    <AuthCard title="Reset Password" footer={<Link to="/login">Back to Sign In</Link>}>
+      {alert}
+      <Form onSubmit={onSubmit} noValidate>
+        <PasswordInput label="OTP" id="otp" inputMode="numeric" autoComplete="one-time-code" required {...register('OTP', { required: true, pattern: /^\d*$/ })} onInput={digitsOnly} />
+        <PasswordInput label="New Password" id="newPassword" autoComplete="new-password" required {...register('newPassword', { required: true })} />
+        <PasswordInput label="Confirm New Password" id="confirmPassword" autoComplete="new-password" required {...register('confirmPassword', { required: true })} />
+        <Captcha ref={captcha} />
+        <SubmitButton busy={formState.isSubmitting}>Reset Password</SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}
+

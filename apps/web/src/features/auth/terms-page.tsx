@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { Card, Container } from 'react-bootstrap';
+import DOMPurify from 'dompurify';
+import { readTos } from '../../api/content.ts';
+
+export function TermsPage() {
+  const tos = useQuery({ queryKey: ['tos'], queryFn: readTos });
+  if (tos.error) console.error('Failed to load terms', tos.error);
+  return (
+    <Container className="py-5" style={{ maxWidth: 860 }}>
+      <Card className="shadow-sm">
+        <Card.Body className="p-4">
+          <h1 className="h3 mb-4">Terms of Service</h1>
+          {/* The server's HTML is sanitized before it is shown. */}
+          <div className="tos-content" data-testid="tos" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(tos.data?.tos ?? '') }} />
+          <Link to="/register">Back to Sign Up</Link>
+        </Card.Body>
+      </Card>
+    </Container>
+  );
+}

@@ -1,0 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
+import { Accordion, Card, Spinner } from 'react-bootstrap';
+import { readFaqs } from '../../api/content.ts';
+
+export function FaqsPage() {
+  const faqs = useQuery({ queryKey: ['faqs'], queryFn: readFaqs });
+  if (faqs.error) console.error('Failed to load FAQs', faqs.error);
+  return (
+    <Card>
+      <Card.Header as="h5">Frequently Asked Questions</Card.Header>
+      <Card.Body>
+        {faqs.isPending && <Spinner animation="border" size="sm" />}
+        <Accordion>
+          {faqs.data?.data.map((faq, index) => (
+            <Accordion.Item eventKey={String(index)} key={faq.question}>
+              <Accordion.Header>{faq.question}</Accordion.Header>
+              <Accordion.Body>{faq.answer}</Accordion.Body>
+            </Accordion.Item>
+          ))}
+        </Accordion>
+      </Card.Body>
+    </Card>
+  );
+}

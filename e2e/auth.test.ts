@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { api, createAccount, launchBrowser, newPage, signInThroughPage, startServer, uniqueTgId, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const SIDEBAR = ['Dashboard', 'Instant - USPS/FedEx (US)', 'USPS CSV', 'FedEx - Handmade', 'Amazon CSV Generator', 'Deposits', 'Addresses', 'FAQs', 'Reseller API'];
+const SIDEBAR_PATHS = ['/', '/createOrders', '/csv-orders', '/fedex-order', '/amazon-csv', '/deposits', '/address', '/faqs', '/api-docs'];
+
+describe('sign up, sign in, the shell, sign out', () => {
+  it('signs up, is sent to sign-in, signs in and walks every sidebar entry', async () => {
+    const page = await newPage(browser);
+    const tgId = uniqueTgId();
+    await page.goto(`${server.url}/register`);
+    await page.getByLabel('Name', { exact: true }).fill('Grace Shipper');
+    await page.getByLabel('Telegram Username').fill(tgId);
+    await page.getByLabel('Password', { exact: true }).fill('grace password 1');
+    await expect(page.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).resolves.toBe('/tos');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByText('Account created successfully, please login').waitFor();
+    await page.waitForURL(`${server.url}/login`, { timeout: 10_000 });
+
+    await page.getByLabel('Telegram Username').fill(tgId);
+    await page.getByLabel('Password', { exact: true }).fill('grace password 1');
+    await page.getByRole('button', { name: 'Show Password' }).click();
+    await expect(page.getByLabel('Password', { exact: true }).getAttribute('type')).resolves.toBe('text');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByTestId('sidebar').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.context().cookies()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'token', path: '/' })]));
+
+    const sidebar = page.getByTestId('sidebar');
+    expect(await sidebar.locator('.sidebar-link').allTextContents()).toEqual(SIDEBAR.map((label, i) => expect.stringContaining(label)) as unknown as string[]);
+    for (const [i, label] of SIDEBAR.entries()) {
+      await sidebar.getByRole('link', { name: label }).click();
+      await page.waitForURL((url) => url.pathname === SIDEBAR_PATHS[i]);
+      await expect(sidebar.locator('.sidebar-link.active').textContent()).resolves.toContain(label);
+    }
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
+  });
+
+  it('shows the server message for wrong credentials and hides it after 3 seconds', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${server.url}/somewhere-unknown`);
+    await page.getByLabel('Telegram Username').fill(uniqueTgId('nobody'));
+    await page.getByLabel('Password', { exact: true }).fill('wrong password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    const alert = page.getByRole('alert');
+    await expect(alert.textContent()).resolves.toBe('Invalid Telegram username or password');
+    await alert.waitFor({ state: 'detached', timeout: 4500 });
+  });
+
+  it('shows the FAQ accordion, the settings page and the terms', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'FAQs' }).click();
+    await page.getByText('Frequently Asked Questions').waitFor();
+    const questions = page.locator('.accordion-item');
+    await questions.first().waitFor();
+    expect(await questions.count()).toBeGreaterThanOrEqual(8);
+    await page.getByRole('button', { name: 'Do I get a bonus on deposits?' }).click();
+    await page.getByText('Deposits above $200 earn a 2% bonus').waitFor({ state: 'visible' });
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('button', { name: 'Account Setting' }).or(page.getByRole('link', { name: 'Account Setting' })).click();
+    await page.getByText(`@${account.tgId}`).first().waitFor();
+    const key = await page.getByTestId('api-key').inputValue();
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await page.waitForFunction((old) => (document.querySelector('[data-testid=api-key]') as HTMLInputElement).value !== old, key);
+
+    const visitor = await newPage(browser);
+    await visitor.goto(`${server.url}/tos`);
+    await visitor.getByRole('heading', { name: 'Terms of Service' }).waitFor();
+    await visitor.getByText('The price of a label is fixed when you create it').waitFor();
+  });
+});
+
+describe('password reset and email verification', () => {
+  it('verifies an email from Account Setting, then resets the password with a mailed code', async () => {
+    const account = await createAccount(server.url);
+    const email = `${account.tgId}@example.com`;
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.goto(`${server.url}/settings`);
+    await page.getByLabel('New email').fill(email);
+    await page.getByRole('button', { name: 'Send OTP' }).click();
+    await page.waitForURL(`${server.url}/verify`);
+    await page.getByLabel('OTP').fill(await server.inbox.codeFor(email));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${server.url}/settings`);
+    await page.getByText('Verified', { exact: true }).waitFor();
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByText('Enter your email to get reset password OTP on your registered email.').waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send OTP' }).click();
+    await page.getByRole('alert').filter({ hasText: 'an OTP has been sent' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('email'))).toBe(email);
+    await page.waitForURL(`${server.url}/reset`, { timeout: 5000 });
+
+    const code = await server.inbox.codeFor(email);
+    await page.getByLabel('OTP', { exact: true }).fill(code);
+    await page.getByLabel('New Password', { exact: true }).fill('new password 123');
+    await page.getByLabel('Confirm New Password', { exact: true }).fill('different 123');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Passwords do not match' }).waitFor();
+
+    await page.getByLabel('Confirm New Password', { exact: true }).fill('new password 123');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByTestId('sidebar').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('email'))).toBeNull();
+    await api(server.url, '/auth/login', { tgId: account.tgId, password: 'new password 123' }, undefined, true);
+  });
+});
+
+describe('an expired session', () => {
+  it('a 401 removes the token cookie and sends the user to /', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();
+    await page.waitForURL(`${server.url}/address`);
+    // Changing the password elsewhere revokes this browser's token.
+    await api(server.url, '/account/password', { currentPassword: account.password, newPassword: 'changed elsewhere 1' }, account.token);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'FAQs' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
+  });
+});
