@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { signUp, startTestApp, testDbKind, type TestApp } from './harness.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('content', () => {
+  it('serves the terms without sign-in', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/tos/read' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().tos).toContain('<h2>');
+  });
+
+  it('serves at least 8 FAQs and the announcement to a signed-in user only', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/faq/read' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/announcement/read' })).statusCode).toBe(401);
+    const user = await signUp(t.app);
+    const faqs = await t.app.inject({ method: 'GET', url: '/api/v1/faq/read', headers: user.headers });
+    expect(faqs.json().data.length).toBeGreaterThanOrEqual(8);
+    expect(faqs.json().data[0]).toEqual({ question: expect.any(String), answer: expect.any(String) });
+    const announcement = await t.app.inject({ method: 'GET', url: '/api/v1/announcement/read', headers: user.headers });
+    expect(announcement.json()).toEqual({ announcement: expect.stringContaining('Welcome'), status: true });
+  });
+});
+
+describe('the server', () => {
+  it('answers health checks and unknown API paths as JSON', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const missing = await t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('Route GET /api/v1/nothing-here not found');
+  });
+
+  it('sends security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("worker-src 'self' blob:");
+  });
+
+  it('allows cross-origin calls only from the dev origin', async () => {
+    const dev = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+    expect(dev.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    const other = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers a fault with a generic 500 and logs it', async () => {
+    const logs: string[] = [];
+    const failing = await startTestApp({}, {
+      mailer: { send: async () => { throw new Error('smtp is down'); } },
+      logger: { level: 'error', stream: { write: (line: string) => logs.push(line) } },
+    });
+    const user = await signUp(failing.app);
+    const res = await failing.app.inject({ method: 'POST', url: '/api/v1/account/email', payload: { email: 'a@example.com' }, headers: user.headers });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ message: 'Something went wrong, please try again later' });
+    expect(logs.join('')).toContain('smtp is down');
+    expect(logs.join('')).toMatch(/"reqId":"[^"]+"/);
+    await failing.close();
+  });
+});
+
+describe.runIf(testDbKind === 'sqlite')('the embedded set-up', () => {
+  it('serves the web app with history fallback, and keeps data across a restart', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-restart-'));
+    const webDist = path.join(dataDir, 'web');
+    fs.mkdirSync(path.join(webDist, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.writeFileSync(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
+    const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST: webDist, LOG_LEVEL: 'silent', ALTCHA_MAX_NUMBER: '1000' });
+
+    const first = await buildApp(config, { logger: false });
+    const page = await first.inject({ method: 'GET', url: '/deposits' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect((await first.inject({ method: 'GET', url: '/assets/app.js' })).body).toBe('console.log(1)');
+    expect((await first.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+    const user = await signUp(first);
+    await first.close();
+
+    const second = await buildApp(config, { logger: false });
+    const access = await second.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers });
+    expect(access.statusCode).toBe(200);
+    expect(access.json().tgId).toBe(user.tgId);
+    await second.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});
