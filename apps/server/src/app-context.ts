@@ -6,7 +6,12 @@ import type { Db } from './db/database.ts';
 import type { AttemptLimiter } from './lib/attempt-limiter.ts';
 import type { CaptchaVerifier } from './providers/captcha/captcha.ts';
 import type { Mailer } from './providers/mail/mailer.ts';
+import type { PaymentProvider } from './providers/payments/payment-provider.ts';
 import type { AuthService } from './modules/auth/service.ts';
+import type { CatalogService } from './modules/catalog/service.ts';
+import type { OrderService } from './modules/orders/service.ts';
+import type { LabelProvider } from './providers/labels/label-provider.ts';
+import type { FileStore } from './providers/storage/file-store.ts';
 
 /** Everything a module needs, built once in app.ts and handed to each module's routes. */
 export type AppContext = {
@@ -16,6 +21,14 @@ export type AppContext = {
   captcha: CaptchaVerifier;
   limiter: AttemptLimiter;
   auth: AuthService;
+  /** Generated files (label PDFs): DATA_DIR/files. */
+  files: FileStore;
+  /** The label provider: the sandbox renderer (LABEL_SANDBOX_MODE) unless overridden. */
+  labels: LabelProvider;
+  catalog: CatalogService;
+  orders: OrderService;
+  /** The configured payment provider (PAYMENT_PROVIDER): sandbox hosted page or BTCPay. */
+  payments: PaymentProvider;
   /** preHandler: 401 unless a valid bearer token; sets request.userId. */
   requireUser: (request: FastifyRequest) => Promise<void>;
   /** preHandler: 400 'Captcha verification failed' unless body.captchaToken is a fresh solution. */

@@ -19,12 +19,29 @@ import { createTokenService } from './modules/auth/tokens.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { contentRoutes, seedContent } from './modules/content/routes.ts';
+import { catalogRoutes } from './modules/catalog/routes.ts';
+import { seedCatalog } from './modules/catalog/seed-catalog.ts';
+import { createCatalogService } from './modules/catalog/service.ts';
+import { orderRoutes } from './modules/orders/routes.ts';
+import { createOrderService, startOrderCompletionRunner } from './modules/orders/service.ts';
+import { addressRoutes } from './modules/addresses/routes.ts';
+import type { LabelProvider } from './providers/labels/label-provider.ts';
+import { createSandboxLabelProvider } from './providers/labels/sandbox.ts';
+import { createRenderPool, inlineRenderer } from './providers/labels/render-pool.ts';
+import { createLocalFileStore, type FileStore } from './providers/storage/file-store.ts';
+import { billingRoutes } from './modules/billing/routes.ts';
+import { createPaymentProvider } from './providers/payments/from-config.ts';
+import type { PaymentProvider } from './providers/payments/payment-provider.ts';
+import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
 
 export type AppOverrides = {
   /** An already migrated database (tests); otherwise one is opened from config and closed with the app. */
   db?: Db;
   mailer?: Mailer;
   captcha?: CaptchaVerifier;
+  payments?: PaymentProvider;
+  labels?: LabelProvider;
+  files?: FileStore;
   logger?: FastifyServerOptions['logger'];
 };
 
@@ -39,7 +56,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     logger: overrides.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: true,
-    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -51,6 +67,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     app.addHook('onClose', () => db.destroy());
   }
   await seedContent(db);
+  await seedCatalog(db);
   const jwtSecret = readOrCreateSecret(config.dataDir, 'jwt-secret', config.JWT_SECRET);
   const mailer = overrides.mailer ?? (config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createOutboxMailer(db, app.log));
   const captcha =
@@ -60,12 +77,27 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       : createSiteverifyVerifier(config.CAPTCHA_PROVIDER, config.CAPTCHA_SITE_KEY!, config.CAPTCHA_SECRET!, config.CAPTCHA_VERIFY_URL));
 
   const auth = createAuthService({ db, mailer, tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS), codePepper: jwtSecret });
+  const files = overrides.files ?? createLocalFileStore(path.join(config.dataDir, 'files'));
+  const renderer = config.LABEL_RENDER_THREADS > 0 ? createRenderPool(config.LABEL_RENDER_THREADS) : inlineRenderer();
+  app.addHook('onListen', async () => renderer.warm()); // a listening server has its render threads ready for the first order
+  app.addHook('onClose', () => renderer.close());
+  const labels = overrides.labels ?? createSandboxLabelProvider({ mode: config.LABEL_SANDBOX_MODE, delayMs: config.LABEL_SANDBOX_DELAY_MS, renderer });
+  const catalog = createCatalogService(db);
+  const orders = createOrderService({ db, catalog, labels, files, log: app.log });
+  // Completes orders the label provider answers later; a durable job queue replaces it in a later issue.
+  const orderRunner = startOrderCompletionRunner(orders, config.ORDER_POLL_INTERVAL_MS, app.log);
+  app.addHook('onClose', () => orderRunner.stop());
   const ctx: AppContext = {
     config,
     db,
     mailer,
     captcha,
     auth,
+    files,
+    labels,
+    catalog,
+    orders,
+    payments: overrides.payments ?? createPaymentProvider(config, db),
     limiter: new AttemptLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_SECONDS * 1000),
     async requireUser(request) {
       const header = request.headers.authorization ?? '';
@@ -119,10 +151,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await authRoutes(typed, ctx);
       await accountRoutes(typed, ctx);
       await contentRoutes(typed, ctx);
+      await catalogRoutes(typed, ctx);
+      await orderRoutes(typed, ctx);
+      await addressRoutes(typed, ctx);
+      await billingRoutes(typed, ctx);
     },
     { prefix: '/api/v1' },
   );
 
+  await sandboxPayRoutes(app, ctx);
   await serveWebApp(app, config.WEB_DIST);
   return app;
 }

@@ -1,6 +1,8 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { CAPTCHA_PROVIDERS } from '@portal/contract';
+import { PAYMENT_PROVIDERS } from '@portal/contract';
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
@@ -28,6 +30,21 @@ const envSchema = z.object({
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   TELEGRAM_BOT_USERNAME: optionalString,
+  /** Sandbox label provider: 'instant' renders at once, 'processing' has the label ready LABEL_SANDBOX_DELAY_MS later, 'fail' refuses every label. */
+  LABEL_SANDBOX_MODE: z.enum(['instant', 'processing', 'fail']).default('instant'),
+  LABEL_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How often the background runner asks about orders still processing. */
+  ORDER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Worker threads rendering sandbox labels; 0 renders on the main thread. Default: one per spare core, at most 2. */
+  LABEL_RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(2, Math.max(0, os.availableParallelism() - 1))),
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
+  /** Signs the sandbox hosted page's webhooks; generated and kept in DATA_DIR when unset. */
+  SANDBOX_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+  BTCPAY_URL: optionalUrl,
+  BTCPAY_STORE_ID: optionalString,
+  BTCPAY_API_KEY: optionalString,
+  BTCPAY_WEBHOOK_SECRET: optionalString,
+  INVOICE_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
 });
@@ -43,6 +60,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = parsed.data;
   if (config.CAPTCHA_PROVIDER !== 'altcha' && (!config.CAPTCHA_SITE_KEY || !config.CAPTCHA_SECRET)) {
     throw new Error(`Invalid configuration:\n  CAPTCHA_SITE_KEY, CAPTCHA_SECRET: required when CAPTCHA_PROVIDER=${config.CAPTCHA_PROVIDER}`);
+  }
+  if (config.PAYMENT_PROVIDER === 'btcpay') {
+    const missing = (['BTCPAY_URL', 'BTCPAY_STORE_ID', 'BTCPAY_API_KEY', 'BTCPAY_WEBHOOK_SECRET'] as const).filter((name) => !config[name]);
+    if (missing.length) throw new Error(`Invalid configuration:\n  ${missing.join(', ')}: required when PAYMENT_PROVIDER=btcpay`);
   }
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 }

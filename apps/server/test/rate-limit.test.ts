@@ -20,3 +20,10 @@ it('limits forgot-password per account too', async () => {
   for (let i = 0; i < 5; i++) expect((await attempt()).statusCode).toBe(200);
   expect((await attempt()).statusCode).toBe(429);
 });
+
+it('allows an address three times the per-account limit across accounts', async () => {
+  const attempt = async (i: number) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '10.9.8.7', payload: { tgId: `spray_account_${i}`, password: 'guess guess', captchaToken: await solveCaptcha(t.app) } });
+  for (let i = 0; i < 15; i++) expect((await attempt(i)).statusCode).toBe(401);
+  expect((await attempt(15)).statusCode).toBe(429);
+});

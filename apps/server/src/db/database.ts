@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 
@@ -41,7 +41,10 @@ export function createDatabase(options: DatabaseOptions): Db {
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Kysely looks for its migration tables in every schema unless told which; with several schemas in one
+  // database (parallel test runs) it would find another's and skip creating its own.
+  const schema = isPostgres(db) ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name : undefined;
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

@@ -74,4 +74,140 @@ export interface Database {
   outbox_mail: OutboxMailTable;
   content: ContentTable;
   faqs: FaqsTable;
+  label_types: LabelTypesTable;
+  label_type_prices: LabelTypePricesTable;
+  orders: OrdersTable;
+  order_counts: OrderCountsTable;
+  addresses: AddressesTable;
+  invoices: InvoicesTable;
+  sandbox_invoices: SandboxInvoicesTable;
+  jobs: JobsTable;
+}
+
+/** A deposit invoice; the bonus is fixed when it is created. status: pending | paid | cancelled | expired. */
+export interface InvoicesTable {
+  id: string;
+  user_id: string;
+  amount_cents: number;
+  bonus_percent: number;
+  bonus_cents: number;
+  payment_method: string;
+  status: string;
+  provider: string;
+  provider_invoice_id: string;
+  hosted_url: string;
+  expires_at: Timestamp;
+  paid_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** The sandbox payment provider's own record of an invoice. status: new | settled | expired. */
+export interface SandboxInvoicesTable {
+  id: string;
+  /** Our invoice id, as a real provider keeps the merchant's order id. */
+  order_id: string;
+  amount_cents: number;
+  currency: string;
+  status: string;
+  return_url: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** A label type of the catalog; weights are pounds, or ounces for ground_oz. */
+export interface LabelTypesTable {
+  id: string;
+  uid: string;
+  name: string;
+  max_weight: number;
+  status: Flag;
+  position: number;
+  created_at: Timestamp;
+}
+
+/** One weight tier of a label type: from_weight <= weight <= to_weight costs price_cents. */
+export interface LabelTypePricesTable {
+  id: string;
+  label_type_id: string;
+  from_weight: number;
+  to_weight: number;
+  price_cents: number;
+}
+
+/** A single label order. status: pending | processing | completed | cancelled. */
+export interface OrdersTable {
+  id: string;
+  user_id: string;
+  label_type_id: string;
+  label_type_uid: string;
+  label_type_name: string;
+  design: string | null;
+  weight: number;
+  length: number | null;
+  width: number | null;
+  height: number | null;
+  from_name: string;
+  from_company: string;
+  from_street: string;
+  from_street2: string;
+  from_city: string;
+  from_state: string;
+  from_zip: string;
+  from_country: string;
+  from_phone: string;
+  to_name: string;
+  to_company: string;
+  to_street: string;
+  to_street2: string;
+  to_city: string;
+  to_state: string;
+  to_zip: string;
+  to_country: string;
+  to_phone: string;
+  price_cents: number;
+  status: 'pending' | 'processing' | 'completed' | 'cancelled';
+  tracking: string | null;
+  /** The label PDF's key in the file store. */
+  pdf_key: string | null;
+  provider: string;
+  /** The provider's handle for a label it is still making. */
+  provider_ref: string | null;
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Orders a user ever placed, kept with each insert (orders are never deleted), so the history's total needs no count. */
+export interface OrderCountsTable {
+  user_id: string;
+  total: number;
+}
+
+/** A saved address of the user's address book (always United States). */
+export interface AddressesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  company: string;
+  street: string;
+  street2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  created_at: Timestamp;
+}
+
+/** Background jobs of the embedded queue. state: waiting | active | completed | failed | delayed. */
+export interface JobsTable {
+  id: string;
+  name: string;
+  payload: string;
+  state: string;
+  progress: number;
+  attempts: number;
+  run_at: Timestamp;
+  failed_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }

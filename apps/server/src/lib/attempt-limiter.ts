@@ -1,8 +1,9 @@
 import { tooManyRequests } from './http-errors.ts';
 
 /**
- * Fixed-window attempt counter kept in memory. It guards the sign-in and code screens per address
- * and per account; one server process holds the counts.
+ * Fixed-window attempt counter kept in memory. It guards the sign-in and code screens per account
+ * (`max` a window) and per address (keys starting 'ip:', three times that, since several people
+ * may share an address); one server process holds the counts.
  */
 export class AttemptLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
@@ -19,7 +20,7 @@ export class AttemptLimiter {
     for (const key of keys) {
       const window = this.windows.get(key);
       if (!window || window.resetAt <= now) this.windows.set(key, { count: 1, resetAt: now + this.windowMs });
-      else if (++window.count > this.max) throw tooManyRequests();
+      else if (++window.count > (key.startsWith('ip:') ? this.max * 3 : this.max)) throw tooManyRequests();
     }
   }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, Trx } from '../../db/database.ts';
-import { newId, nowIso } from '../../lib/ids.ts';
+import { newId, nowIsoIncreasing } from '../../lib/ids.ts';
 import { paymentRequired } from '../../lib/http-errors.ts';
 
 export const INSUFFICIENT_BALANCE = 'Insufficient balance';
@@ -41,7 +41,8 @@ export async function changeBalance(trx: Trx, change: BalanceChange): Promise<nu
       kind: change.kind,
       reference: change.reference,
       note: change.note ?? '',
-      created_at: nowIso(),
+      // Increasing, so a deposit and its bonus written together keep their order in a statement.
+      created_at: nowIsoIncreasing(),
     })
     .execute();
   return updated.balance_cents;

@@ -1,0 +1,10 @@
+// `npm run bench`: every benchmark in turn; a later issue adds its own file here.
+// Knobs (environment): BENCH_SECONDS (10) per HTTP run; BENCH_ORDERS (100000) in the table and
+// BENCH_USER_ORDERS (10000) of them the measured user's; BENCH_RENDER_THREADS (the server's default);
+// BENCH_SANDBOX_MODE=processing measures order creation without rendering the label in the request.
+import { runHttpBench } from './http.ts';
+import { runLabelBench } from './labels.ts';
+
+console.log(`Benchmarks on ${process.platform} ${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
+await runLabelBench();
+await runHttpBench();

@@ -1,0 +1,65 @@
+import { createRenderPool, inlineRenderer, type LabelRenderer } from '../src/providers/labels/render-pool.ts';
+import type { LabelRequest } from '../src/providers/labels/label-provider.ts';
+
+const UIDS = ['priority', 'uspsv9', 'ground_oz', 'fedex_ground', 'ups_standard', 'ups_express_saver'];
+const party = (name: string, zip: string, state: string, country: string) => ({
+  name,
+  company: 'Bench Co',
+  street: '123 Main Street',
+  street2: 'Suite 100',
+  city: 'Springfield',
+  state,
+  zip,
+  country,
+  phone: '212 555 0100',
+});
+
+function request(i: number): LabelRequest {
+  const uid = UIDS[i % UIDS.length];
+  const ups = uid.startsWith('ups_');
+  return {
+    orderId: `bench-order-${i}`,
+    uid,
+    serviceName: uid,
+    design: uid === 'priority' ? ['pitney', 'normal', 'evs'][i % 3] : null,
+    weight: 1 + (i % 20),
+    weightUnit: uid === 'ground_oz' ? 'oz' : 'lb',
+    length: null,
+    width: null,
+    height: null,
+    from: ups ? party(`Sender ${i}`, 'K1A 0B1', 'ON', 'Canada') : party(`Sender ${i}`, '10001', 'NY', 'United States'),
+    to: ups ? party(`Receiver ${i}`, 'M5V 3L9', 'ON', 'Canada') : party(`Receiver ${i}`, '90210', 'CA', 'United States'),
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/** Renders for `seconds` with `inFlight` labels asked for at a time; answers labels, seconds and bytes. */
+async function measure(renderer: LabelRenderer, seconds: number, inFlight: number) {
+  let count = 0;
+  let bytes = 0;
+  const start = performance.now();
+  const until = start + seconds * 1000;
+  const lane = async () => {
+    while (performance.now() < until) {
+      bytes += (await renderer.render(request(count++))).pdf.length;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return { count, seconds: (performance.now() - start) / 1000, bytes };
+}
+
+/** Sandbox labels (tracking number + PDF), all carriers and templates in turn: on this thread, then on the render pool. */
+export async function runLabelBench(seconds = 5, poolThreads = 2): Promise<void> {
+  console.log('\nSandbox label rendering (pdfkit, barcodes as vector rectangles)');
+  const inline = inlineRenderer();
+  await measure(inline, 1, 1); // warm-up
+  const one = await measure(inline, seconds, 1);
+  console.log(
+    `  one core:        ${(one.count / one.seconds).toFixed(0).padStart(5)} labels/s, ${((one.seconds * 1000) / one.count).toFixed(2)} ms per label, ${(one.bytes / one.count / 1024).toFixed(1)} KiB per PDF  (target >= 300/s)`,
+  );
+  const pool = createRenderPool(poolThreads);
+  await measure(pool, 1, poolThreads * 2);
+  const many = await measure(pool, seconds, poolThreads * 2);
+  await pool.close();
+  console.log(`  pool, ${poolThreads} threads: ${(many.count / many.seconds).toFixed(0).padStart(5)} labels/s`);
+}

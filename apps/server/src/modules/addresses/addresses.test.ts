@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS_CREATED, ADDRESS_DELETED, ADDRESS_NOT_FOUND, ADDRESS_UPDATED } from '@portal/contract';
+import { signUp, startTestApp, type TestApp } from '../../../test/harness.ts';
+
+let t: TestApp;
+let owner: { authorization: string };
+let stranger: { authorization: string };
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = (await signUp(t.app)).headers;
+  stranger = (await signUp(t.app)).headers;
+});
+afterAll(() => t.close());
+
+const home = { name: 'Jane Sender', company: 'Sender LLC', street: '123 Main Street', street2: 'Apt 4', city: 'New York', state: 'NY', zip: '10001', country: 'United States' };
+const readAll = async (headers: { authorization: string }) => (await t.app.inject({ method: 'GET', url: '/api/v1/address/readAll', headers })).json().addresses as any[];
+const createAddress = (headers: { authorization: string }, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/address/create', payload, headers });
+
+describe('address book', () => {
+  it('adds, lists, updates and deletes the user own addresses', async () => {
+    const created = await createAddress(owner, home);
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toEqual({ message: ADDRESS_CREATED });
+    const [address] = await readAll(owner);
+    expect(address).toEqual({ _id: expect.any(String), ...home });
+
+    const updated = await t.app.inject({ method: 'PUT', url: `/api/v1/address/update/${address._id}`, payload: { ...home, street: '9 Elm Road', street2: '', state: 'Puerto Rico', zip: '00901' }, headers: owner });
+    expect(updated.json()).toEqual({ message: ADDRESS_UPDATED });
+    expect(await readAll(owner)).toEqual([{ ...home, _id: address._id, street: '9 Elm Road', street2: '', state: 'PR', zip: '00901' }]);
+
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/address/delete/${address._id}`, headers: owner });
+    expect(deleted.json()).toEqual({ message: ADDRESS_DELETED });
+    expect(await readAll(owner)).toEqual([]);
+  });
+
+  it('fixes the country to United States and takes optional fields as empty', async () => {
+    const res = await createAddress(owner, { name: 'No Extras', street: '1 A St', city: 'Austin', state: 'tx', zip: 73301 });
+    expect(res.statusCode).toBe(200);
+    const found = (await readAll(owner)).find((a) => a.name === 'No Extras');
+    expect(found).toMatchObject({ company: '', street2: '', state: 'TX', zip: '73301', country: 'United States' });
+  });
+
+  it.each([
+    [{ state: 'ON' }, 'State must be a US state, DC or PR'],
+    [{ state: '' }, 'State is required'],
+    [{ zip: '1000A' }, 'ZIP must be 5 digits'],
+    [{ zip: '123456' }, 'ZIP must be 5 digits'],
+    [{ country: 'Canada' }, 'Country must be United States'],
+    [{ name: undefined }, 'Name is required'],
+    [{ street: 'x'.repeat(36) }, 'Street must be at most 35 characters'],
+    [{ street2: 'x'.repeat(36) }, 'Street 2 must be at most 35 characters'],
+    [{ city: 42 }, 'City must be text'],
+  ])('rejects %j with a clear 400 and saves nothing', async (change, message) => {
+    const before = (await readAll(stranger)).length;
+    const res = await createAddress(stranger, { ...home, ...change });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+    expect(await readAll(stranger)).toHaveLength(before);
+  });
+
+  it('answers 404 for another user address on update and delete, and leaves it alone', async () => {
+    await createAddress(owner, { ...home, name: 'Private' });
+    const mine = (await readAll(owner)).find((a) => a.name === 'Private');
+    expect(await readAll(stranger)).not.toContainEqual(expect.objectContaining({ _id: mine._id }));
+    const update = await t.app.inject({ method: 'PUT', url: `/api/v1/address/update/${mine._id}`, payload: { ...home, name: 'Stolen' }, headers: stranger });
+    const remove = await t.app.inject({ method: 'DELETE', url: `/api/v1/address/delete/${mine._id}`, headers: stranger });
+    for (const res of [update, remove]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: ADDRESS_NOT_FOUND });
+    }
+    expect((await readAll(owner)).find((a) => a._id === mine._id).name).toBe('Private');
+  });
+
+  it('needs a signed-in user', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/address/readAll' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/address/create', payload: home })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,35 @@
+import { createInvoiceBody, createInvoiceResponse, invoicesResponse, messageResponse, pageQuery, statementResponse, webhookParams } from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Api, AppContext } from '../../app-context.ts';
+import { createBillingService } from './service.ts';
+
+/** Absolute base for links we hand out: PUBLIC_URL, else the origin this request came to. */
+export const baseUrlOf = (ctx: AppContext, request: FastifyRequest): string => ctx.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
+
+export async function billingRoutes(api: Api, ctx: AppContext) {
+  const { requireUser } = ctx;
+  const billing = createBillingService({ db: ctx.db, payments: ctx.payments, invoiceTtlMinutes: ctx.config.INVOICE_EXPIRY_MINUTES, log: api.log });
+
+  api.post('/invoices/create-invoice', { schema: { body: createInvoiceBody, response: { 200: createInvoiceResponse } }, preHandler: requireUser }, (request) =>
+    billing.createInvoice(request.userId, request.body, baseUrlOf(ctx, request)),
+  );
+
+  api.get('/invoices/readAll', { schema: { querystring: pageQuery, response: { 200: invoicesResponse } }, preHandler: requireUser }, (request) =>
+    billing.listInvoices(request.userId, request.query.page, request.query.limit),
+  );
+
+  api.get('/account/statement', { schema: { querystring: pageQuery, response: { 200: statementResponse } }, preHandler: requireUser }, (request) =>
+    billing.statement(request.userId, request.query.page, request.query.limit),
+  );
+
+  // Its own plugin, so the raw-body parser (the signature covers the exact bytes) applies to the webhook alone.
+  await api.register(async (plugin) => {
+    const hooks = plugin.withTypeProvider<ZodTypeProvider>();
+    hooks.removeAllContentTypeParsers();
+    hooks.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    hooks.post('/invoices/webhook/:provider', { schema: { params: webhookParams, response: { 200: messageResponse } } }, (request) =>
+      billing.handleWebhook(request.params.provider, Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), request.headers),
+    );
+  });
+}

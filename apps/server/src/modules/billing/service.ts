@@ -1,0 +1,165 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  bonusCents,
+  bonusPercent,
+  centsToDollars,
+  dollarsToCents,
+  type CreateInvoiceResponse,
+  type InvoicesResponse,
+  type PaymentMethod,
+  type StatementResponse,
+} from '@portal/contract';
+import type { Db } from '../../db/database.ts';
+import { HttpError, conflict, notFound, unauthorized } from '../../lib/http-errors.ts';
+import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
+import type { PaymentProvider, ProviderInvoice } from '../../providers/payments/payment-provider.ts';
+import { changeBalance } from './ledger.ts';
+import * as repo from './repository.ts';
+
+export const INVALID_SIGNATURE = 'Invalid webhook signature';
+export const INVOICE_NOT_FOUND = 'Invoice not found';
+export const UNKNOWN_PROVIDER = 'Unknown payment provider';
+export const PROVIDER_UNAVAILABLE = 'The payment provider is unavailable, please try again later';
+export const PROVIDER_MISMATCH = 'The payment provider does not confirm this invoice';
+
+const totalPages = (total: number, limit: number) => Math.ceil(total / limit) || 1;
+
+export function createBillingService(deps: { db: Db; payments: PaymentProvider; invoiceTtlMinutes: number; log: FastifyBaseLogger }) {
+  const { db, payments, log } = deps;
+
+  /** Credits the amount and the bonus as two ledger rows, once: only the transaction that moves the invoice to paid credits. */
+  async function credit(invoice: repo.InvoiceRow): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const won = await repo.changeInvoiceStatus(trx, invoice.id, ['pending', 'expired', 'cancelled'], { status: 'paid', paid_at: nowIso() });
+      if (!won) return false;
+      const via = `${invoice.provider} invoice ${invoice.provider_invoice_id}`;
+      await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.amount_cents, kind: 'deposit', reference: invoice.id, note: `Deposit via ${via}` });
+      if (invoice.bonus_cents > 0) {
+        await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.bonus_cents, kind: 'deposit_bonus', reference: invoice.id, note: `${invoice.bonus_percent}% deposit bonus` });
+      }
+      return true;
+    });
+  }
+
+  /** Brings our invoice to what the provider confirms; 'paid' is final and only 'paid' moves money. */
+  async function apply(invoice: repo.InvoiceRow, confirmed: ProviderInvoice): Promise<{ message: string }> {
+    switch (confirmed.state) {
+      case 'paid':
+        if (confirmed.amountCents !== invoice.amount_cents || confirmed.currency !== 'USD') {
+          log.error({ invoiceId: invoice.id, confirmed }, 'provider reports a paid amount that does not match the invoice; not credited');
+          throw conflict(PROVIDER_MISMATCH);
+        }
+        return { message: (await credit(invoice)) ? 'Invoice credited' : 'Invoice already paid' };
+      case 'expired':
+        await repo.changeInvoiceStatus(db, invoice.id, ['pending'], { status: 'expired' });
+        return { message: 'Invoice expired' };
+      case 'invalid':
+        await repo.changeInvoiceStatus(db, invoice.id, ['pending', 'expired'], { status: 'cancelled' });
+        return { message: 'Invoice cancelled' };
+      default:
+        return { message: 'Invoice still pending' };
+    }
+  }
+
+  return {
+    async createInvoice(userId: string, input: { amount: number; type: PaymentMethod }, baseUrl: string): Promise<CreateInvoiceResponse> {
+      const amountCents = dollarsToCents(input.amount);
+      const percent = bonusPercent(input.amount);
+      const id = newId();
+      let hosted;
+      try {
+        hosted = await payments.createInvoice({
+          invoiceId: id,
+          amountCents,
+          currency: 'USD',
+          returnUrl: `${baseUrl}/deposits`,
+          baseUrl,
+          expiresAt: isoIn(deps.invoiceTtlMinutes * 60_000),
+        });
+      } catch (error) {
+        log.error({ err: error }, 'payment provider could not create an invoice');
+        throw new HttpError(502, PROVIDER_UNAVAILABLE);
+      }
+      await repo.insertInvoice(db, {
+        id,
+        user_id: userId,
+        amount_cents: amountCents,
+        bonus_percent: percent,
+        bonus_cents: bonusCents(amountCents, percent),
+        payment_method: input.type,
+        status: 'pending',
+        provider: payments.name,
+        provider_invoice_id: hosted.providerInvoiceId,
+        hosted_url: hosted.hostedUrl,
+        expires_at: hosted.expiresAt,
+        paid_at: null,
+        created_at: nowIsoIncreasing(),
+      });
+      return { message: 'Invoice created', data: { _id: id, hosted_url: hosted.hostedUrl } };
+    },
+
+    async listInvoices(userId: string, page: number, limit: number): Promise<InvoicesResponse> {
+      await repo.expireOverdueInvoices(db, nowIso());
+      const { rows, total } = await repo.listInvoices(db, userId, (page - 1) * limit, limit);
+      return {
+        invoices: rows.map((row) => ({
+          _id: row.id,
+          createdAt: row.created_at,
+          amount: centsToDollars(row.amount_cents),
+          bonus: row.bonus_percent,
+          payment_method: row.payment_method,
+          status: row.status,
+          hosted_url: row.status === 'pending' ? row.hosted_url : null,
+        })),
+        totalPages: totalPages(total, limit),
+        total,
+      };
+    },
+
+    async statement(userId: string, page: number, limit: number): Promise<StatementResponse> {
+      const { rows, total } = await repo.listLedger(db, userId, (page - 1) * limit, limit);
+      return {
+        entries: rows.map((row) => ({
+          _id: row.id,
+          createdAt: row.created_at,
+          kind: row.kind,
+          amount: centsToDollars(row.amount_cents),
+          balance: centsToDollars(row.balance_after_cents),
+          reference: row.reference,
+          note: row.note,
+        })),
+        totalPages: totalPages(total, limit),
+        total,
+        balance: centsToDollars(await repo.balanceCentsOf(db, userId)),
+      };
+    },
+
+    /**
+     * A provider's webhook: the signature over the raw body is checked first (401, nothing read),
+     * then the invoice is looked up (404), then the provider is asked again and its answer applied.
+     */
+    async handleWebhook(providerName: string, rawBody: Buffer, headers: IncomingHttpHeaders): Promise<{ message: string }> {
+      if (providerName !== payments.name) throw notFound(UNKNOWN_PROVIDER);
+      const event = payments.parseWebhook(rawBody, headers);
+      if (!event) throw unauthorized(INVALID_SIGNATURE);
+      const invoice = await repo.findInvoiceByProviderRef(db, payments.name, event.providerInvoiceId);
+      if (!invoice) throw notFound(INVOICE_NOT_FOUND);
+      if (!event.relevant) return { message: `Event ${event.type} ignored` };
+      if (invoice.status === 'paid') return { message: 'Invoice already paid' };
+      let confirmed: ProviderInvoice | null;
+      try {
+        confirmed = await payments.fetchInvoice(event.providerInvoiceId);
+      } catch (error) {
+        log.error({ err: error, invoiceId: invoice.id }, 'payment provider could not confirm an invoice');
+        throw new HttpError(502, PROVIDER_UNAVAILABLE);
+      }
+      if (!confirmed || confirmed.orderId !== invoice.id) {
+        log.error({ invoiceId: invoice.id, confirmed }, 'provider does not confirm the invoice a webhook names');
+        throw conflict(PROVIDER_MISMATCH);
+      }
+      return apply(invoice, confirmed);
+    },
+  };
+}
+export type BillingService = ReturnType<typeof createBillingService>;

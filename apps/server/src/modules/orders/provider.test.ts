@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LABEL_NOT_READY, ORDER_CREATED, labelFailedMessage } from '@portal/contract';
+import { ledgerSumCents } from '../billing/ledger.ts';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import type { LabelProvider } from '../../providers/labels/label-provider.ts';
+import { SANDBOX_FAILURE } from '../../providers/labels/sandbox.ts';
+import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
+
+type User = Awaited<ReturnType<typeof fundedUser>>;
+const ordersOf = async (t: TestApp, user: User) => (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];
+
+/** Reads the order list until its newest order leaves 'processing' (the background runner's work). */
+async function waitUntilSettled(t: TestApp, user: User, timeoutMs = 5_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [order] = await ordersOf(t, user);
+    if (order.status !== 'processing' && order.status !== 'pending') return order;
+    if (Date.now() > until) throw new Error(`order still ${order.status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a provider that refuses the label', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ LABEL_SANDBOX_MODE: 'fail' });
+  });
+  afterAll(() => t.close());
+
+  it('cancels the order, refunds it with a ledger row and tells the user why', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ message: labelFailedMessage(SANDBOX_FAILURE) });
+
+    const [order] = await ordersOf(t, user);
+    expect(order).toMatchObject({ status: 'cancelled', note: SANDBOX_FAILURE, tracking: null, pdf: null });
+    expect(await balanceOf(t.app, user.headers)).toBe(50);
+    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents']).where('reference', '=', order._id).orderBy('created_at').execute();
+    const cents = Math.round(order.price * 100);
+    expect(ledger).toEqual([
+      { kind: 'order_charge', amount_cents: -cents },
+      { kind: 'order_refund', amount_cents: cents },
+    ]);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+
+    // A duplicate of the cancelled order goes the same way.
+    const again = await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${order._id}`, headers: user.headers });
+    expect(again.statusCode).toBe(502);
+    expect(await balanceOf(t.app, user.headers)).toBe(50);
+  });
+});
+
+describe('a provider that answers later', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ LABEL_SANDBOX_MODE: 'processing', LABEL_SANDBOX_DELAY_MS: '300', ORDER_POLL_INTERVAL_MS: '100' });
+  });
+  afterAll(() => t.close());
+
+  it('shows the order processing, then the background runner completes it and the list shows it', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('ups_express'), headers: user.headers });
+    expect(res.json()).toEqual({ message: ORDER_CREATED });
+    const [processing] = await ordersOf(t, user);
+    expect(processing).toMatchObject({ status: 'processing', tracking: null, pdf: null });
+    const early = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${processing._id}`, headers: user.headers });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({ message: LABEL_NOT_READY });
+
+    const done = await waitUntilSettled(t, user);
+    expect(done).toMatchObject({ _id: processing._id, status: 'completed', pdf: `/api/v1/order/download/${processing._id}` });
+    expect(done.tracking).toMatch(/^1Z/);
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${done._id}`, headers: user.headers });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-disposition']).toBe(`attachment; filename="${done.tracking}.pdf"`);
+  });
+
+  it('sends again an order a stopped process left pending, charging it only once', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+    const [order] = await ordersOf(t, user);
+    await waitUntilSettled(t, user);
+    const balance = await balanceOf(t.app, user.headers);
+    // As if the process had stopped between the charge and the provider call.
+    await t.db
+      .updateTable('orders')
+      .set({ status: 'pending', tracking: null, pdf_key: null, provider_ref: null, updated_at: new Date(Date.now() - 120_000).toISOString() })
+      .where('id', '=', order._id)
+      .execute();
+    expect((await ordersOf(t, user))[0].status).toBe('pending');
+    expect(await waitUntilSettled(t, user)).toMatchObject({ _id: order._id, status: 'completed' });
+    expect(await balanceOf(t.app, user.headers)).toBe(balance);
+  });
+});
+
+describe('a provider that refuses a label it was making', () => {
+  let t: TestApp;
+  const refusing: LabelProvider = {
+    name: 'refusing',
+    createLabel: async () => ({ status: 'processing', providerRef: 'upstream-1' }),
+    checkLabel: async () => ({ status: 'failed', message: 'the destination address is not deliverable' }),
+  };
+  beforeAll(async () => {
+    t = await startTestApp({ ORDER_POLL_INTERVAL_MS: '100' }, { labels: refusing });
+  });
+  afterAll(() => t.close());
+
+  it('cancels and refunds it in the background, with the reason on the order', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('fedex_ground'), headers: user.headers });
+    expect(res.statusCode).toBe(200);
+    expect(await waitUntilSettled(t, user)).toMatchObject({ status: 'cancelled', note: 'the destination address is not deliverable' });
+    expect(await balanceOf(t.app, user.headers)).toBe(50);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+  });
+});

@@ -1,0 +1,100 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { OrdersTable } from '../../db/schema.ts';
+
+export type OrderRow = OrdersTable;
+type Status = OrdersTable['status'];
+const WAITING: Status[] = ['pending', 'processing'];
+
+/** The columns the order history shows. */
+const LIST_COLUMNS = [
+  'id',
+  'user_id',
+  'label_type_uid',
+  'label_type_name',
+  'design',
+  'from_name',
+  'to_name',
+  'weight',
+  'price_cents',
+  'status',
+  'tracking',
+  'pdf_key',
+  'note',
+  'created_at',
+] as const;
+export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
+
+/** Inserts the order and counts it in the user's total, in the caller's transaction. */
+export async function insertOrder(trx: DbOrTrx, order: OrderRow): Promise<void> {
+  await trx.insertInto('orders').values(order).execute();
+  await trx
+    .insertInto('order_counts')
+    .values({ user_id: order.user_id, total: 1 })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ total: sql`order_counts.total + 1` }))
+    .execute();
+}
+
+/** The order if it belongs to this user; another user's order is not found. */
+export const findOwnOrder = (db: DbOrTrx, userId: string, id: string) =>
+  db.selectFrom('orders').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+
+export type OrderFilter = { search: string; status: 'all' | Status; sort: 'asc' | 'desc'; page: number; limit: number };
+
+export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFilter): Promise<{ rows: OrderListRow[]; total: number }> {
+  let query = db.selectFrom('orders').where('user_id', '=', userId);
+  if (filter.status !== 'all') query = query.where('status', '=', filter.status);
+  if (filter.search) {
+    // Case-insensitive on both dialects; the user's own % and _ match themselves.
+    const term = filter.search.toLowerCase().replace(/[\\%_]/g, '\\$&');
+    const contains = `%${term}%`;
+    query = query.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(from_name) like ${contains} escape '\\'`,
+        sql<boolean>`lower(to_name) like ${contains} escape '\\'`,
+        sql<boolean>`lower(tracking) like ${contains} escape '\\'`,
+        sql<boolean>`id like ${`${term}%`} escape '\\'`,
+      ]),
+    );
+  }
+  const rows = await query
+    .select(LIST_COLUMNS)
+    .orderBy('created_at', filter.sort)
+    .orderBy('id', filter.sort)
+    .limit(filter.limit)
+    .offset((filter.page - 1) * filter.limit)
+    .execute();
+  // Unfiltered, the total is the kept count: counting a heavy user's rows would cost more than the page itself.
+  const count =
+    filter.status === 'all' && !filter.search
+      ? await db.selectFrom('order_counts').select('total as n').where('user_id', '=', userId).executeTakeFirst()
+      : await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+/** Moves a waiting order to completed; false when it was no longer waiting. */
+export async function markCompleted(db: DbOrTrx, id: string, done: { tracking: string; pdfKey: string; at: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status: 'completed', tracking: done.tracking, pdf_key: done.pdfKey, provider_ref: null, updated_at: done.at })
+    .where('id', '=', id)
+    .where('status', 'in', WAITING)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export const markProcessing = (db: DbOrTrx, id: string, providerRef: string, at: string) =>
+  db.updateTable('orders').set({ status: 'processing', provider_ref: providerRef, updated_at: at }).where('id', '=', id).where('status', 'in', WAITING).execute();
+
+/** Cancels a waiting order; false when it was no longer waiting (so it is refunded at most once). */
+export async function cancelOrder(db: DbOrTrx, id: string, note: string, at: string): Promise<boolean> {
+  const result = await db.updateTable('orders').set({ status: 'cancelled', note, updated_at: at }).where('id', '=', id).where('status', 'in', WAITING).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Marks a still-processing order as asked about, so the next scan starts with the others. */
+export const touchOrder = (db: DbOrTrx, id: string, at: string) => db.updateTable('orders').set({ updated_at: at }).where('id', '=', id).where('status', '=', 'processing').execute();
+
+/** Orders in this status last changed before `before`, oldest first. */
+export const waitingOrders = (db: DbOrTrx, status: 'pending' | 'processing', before: string, limit: number) =>
+  db.selectFrom('orders').selectAll().where('status', '=', status).where('updated_at', '<=', before).orderBy('updated_at').limit(limit).execute();

@@ -1,0 +1,288 @@
+import {
+  LABEL_NOT_READY,
+  ORDER_CANCELLED_NO_LABEL,
+  ORDER_NOT_FOUND,
+  USPS_V9_DIMENSION,
+  centsToDollars,
+  countryFor,
+  labelFailedMessage,
+  orderRuleViolation,
+  templateRequired,
+  weightUnitFor,
+  type CreateOrderInput,
+  type Order,
+} from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
+import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
+import { changeBalance } from '../billing/ledger.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import { LabelProviderError, type LabelParty, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
+import type { FileStore } from '../../providers/storage/file-store.ts';
+import * as repo from './repository.ts';
+
+/** A pending order untouched this long was left behind (the process stopped mid-order) and is sent to the provider again. */
+export const STALE_PENDING_MS = 60_000;
+const BATCH = 50;
+
+export const orderPdfKey = (id: string) => `labels/${id.slice(0, 2)}/${id}.pdf`;
+const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
+
+export function toOrder(row: repo.OrderListRow): Order {
+  return {
+    _id: row.id,
+    uuid: row.id,
+    OrderId: row.id.slice(0, 8).toUpperCase(),
+    user: row.user_id,
+    labelType: { name: row.label_type_name, uid: row.label_type_uid },
+    design: row.design,
+    fromName: row.from_name,
+    toName: row.to_name,
+    weight: row.weight,
+    price: centsToDollars(Number(row.price_cents)),
+    status: row.status,
+    tracking: row.tracking,
+    pdf: row.status === 'completed' && row.pdf_key ? downloadPath(row.id) : null,
+    note: row.note,
+    createdAt: row.created_at,
+  };
+}
+
+const party = (row: repo.OrderRow, side: 'from' | 'to'): LabelParty => ({
+  name: row[`${side}_name`],
+  company: row[`${side}_company`],
+  street: row[`${side}_street`],
+  street2: row[`${side}_street2`],
+  city: row[`${side}_city`],
+  state: row[`${side}_state`],
+  zip: row[`${side}_zip`],
+  country: row[`${side}_country`],
+  phone: row[`${side}_phone`],
+});
+
+export const labelRequestFor = (row: repo.OrderRow): LabelRequest => ({
+  orderId: row.id,
+  uid: row.label_type_uid,
+  serviceName: row.label_type_name,
+  design: row.design,
+  weight: row.weight,
+  weightUnit: weightUnitFor(row.label_type_uid),
+  length: row.length,
+  width: row.width,
+  height: row.height,
+  from: party(row, 'from'),
+  to: party(row, 'to'),
+  createdAt: row.created_at,
+});
+
+/** The payload that orders the same thing again. */
+const inputFrom = (row: repo.OrderRow): CreateOrderInput => ({
+  labelType: row.label_type_id,
+  design: (row.design ?? undefined) as CreateOrderInput['design'],
+  Weight: row.weight,
+  Length: row.length ?? undefined,
+  Width: row.width ?? undefined,
+  Height: row.height ?? undefined,
+  FromName: row.from_name,
+  FromCompany: row.from_company,
+  FromStreet: row.from_street,
+  FromStreet2: row.from_street2,
+  FromCity: row.from_city,
+  FromState: row.from_state,
+  FromZip: row.from_zip,
+  FromCountry: row.from_country,
+  FromPhone: row.from_phone,
+  ToName: row.to_name,
+  ToCompany: row.to_company,
+  ToStreet: row.to_street,
+  ToStreet2: row.to_street2,
+  ToCity: row.to_city,
+  ToState: row.to_state,
+  ToZip: row.to_zip,
+  ToCountry: row.to_country,
+  ToPhone: row.to_phone,
+});
+
+/** What placing an order came to: the label is made (or on its way), or the provider refused it and the order was refunded. */
+export type PlaceResult = { ok: true; orderId: string } | { ok: false; orderId: string; message: string };
+
+export function createOrderService(deps: { db: Db; catalog: CatalogService; labels: LabelProvider; files: FileStore; log: FastifyBaseLogger }) {
+  const { db, catalog, labels, files, log } = deps;
+
+  async function storeLabel(order: repo.OrderRow, label: LabelReady): Promise<void> {
+    const key = orderPdfKey(order.id);
+    await files.put(key, label.pdf);
+    await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() });
+  }
+
+  /** Cancels a waiting order and gives its price back, once: the refund's ledger row is unique per order. */
+  async function cancelAndRefund(order: repo.OrderRow, reason: string): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      if (!(await repo.cancelOrder(trx, order.id, reason, nowIso()))) return;
+      await changeBalance(trx, { userId: order.user_id, amountCents: Number(order.price_cents), kind: 'order_refund', reference: order.id, note: `Refund: ${reason}` });
+    });
+  }
+
+  const reasonOf = (error: unknown, order: repo.OrderRow) => {
+    if (error instanceof LabelProviderError) return error.message;
+    log.error({ err: error, orderId: order.id }, 'label provider failed');
+    return 'the label provider is not available';
+  };
+
+  /** Asks the provider for the label of a paid order and records what it answers. */
+  async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
+    let result;
+    try {
+      result = await labels.createLabel(labelRequestFor(order));
+    } catch (error) {
+      const reason = reasonOf(error, order);
+      await cancelAndRefund(order, reason);
+      return { ok: false, orderId: order.id, message: labelFailedMessage(reason) };
+    }
+    if (result.status === 'completed') await storeLabel(order, result);
+    else await repo.markProcessing(db, order.id, result.providerRef, nowIso());
+    return { ok: true, orderId: order.id };
+  }
+
+  /** Prices the order itself, then writes it, its charge and its ledger row in one transaction, then asks for the label. */
+  async function place(userId: string, input: CreateOrderInput): Promise<PlaceResult> {
+    const { type, priceCents } = await catalog.quote(input.labelType, input.Weight);
+    const violation = orderRuleViolation(input, type.uid);
+    if (violation) throw badRequest(violation);
+    const country = countryFor(type.uid);
+    const v9 = type.uid === 'uspsv9';
+    const keepPhone = type.uid === 'fedex_ground';
+    // Strictly increasing, so orders placed in one burst list in the order they were placed.
+    const now = nowIsoIncreasing();
+    const order: repo.OrderRow = {
+      id: newId(),
+      user_id: userId,
+      label_type_id: type.id,
+      label_type_uid: type.uid,
+      label_type_name: type.name,
+      design: templateRequired(type.uid) ? (input.design ?? null) : null,
+      weight: input.Weight,
+      length: v9 ? USPS_V9_DIMENSION : (input.Length ?? null),
+      width: v9 ? USPS_V9_DIMENSION : (input.Width ?? null),
+      height: v9 ? USPS_V9_DIMENSION : (input.Height ?? null),
+      from_name: input.FromName,
+      from_company: input.FromCompany,
+      from_street: input.FromStreet,
+      from_street2: input.FromStreet2,
+      from_city: input.FromCity,
+      from_state: input.FromState,
+      from_zip: input.FromZip,
+      from_country: country,
+      from_phone: keepPhone ? input.FromPhone : '',
+      to_name: input.ToName,
+      to_company: input.ToCompany,
+      to_street: input.ToStreet,
+      to_street2: input.ToStreet2,
+      to_city: input.ToCity,
+      to_state: input.ToState,
+      to_zip: input.ToZip,
+      to_country: country,
+      to_phone: keepPhone ? input.ToPhone : '',
+      price_cents: priceCents,
+      status: 'pending',
+      tracking: null,
+      pdf_key: null,
+      provider: labels.name,
+      provider_ref: null,
+      note: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await db.transaction().execute(async (trx) => {
+      await repo.insertOrder(trx, order);
+      await changeBalance(trx, { userId, amountCents: -priceCents, kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` });
+    });
+    return fulfil(order);
+  }
+
+  /** Asks again about one waiting order. */
+  async function recheck(order: repo.OrderRow): Promise<void> {
+    if (order.status === 'pending') {
+      await fulfil(order);
+      return;
+    }
+    let result;
+    try {
+      result = await labels.checkLabel(labelRequestFor(order), order.provider_ref ?? '');
+    } catch (error) {
+      // A check that errors is asked again on a later round, not taken as a refusal.
+      log.warn({ err: error, orderId: order.id }, 'label check failed');
+      await repo.touchOrder(db, order.id, nowIso());
+      return;
+    }
+    if (result.status === 'completed') await storeLabel(order, result);
+    else if (result.status === 'failed') await cancelAndRefund(order, result.message);
+    else await repo.touchOrder(db, order.id, nowIso());
+  }
+
+  return {
+    place,
+
+    async duplicate(userId: string, orderId: string): Promise<PlaceResult> {
+      const original = await repo.findOwnOrder(db, userId, orderId);
+      if (!original) throw notFound(ORDER_NOT_FOUND);
+      return place(userId, inputFrom(original));
+    },
+
+    async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {
+      const { rows, total } = await repo.listOwnOrders(db, userId, filter);
+      return { orders: rows.map(toOrder), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total };
+    },
+
+    /** The label PDF of the user's own completed order. */
+    async labelPdf(userId: string, orderId: string): Promise<{ tracking: string; pdf: Buffer }> {
+      const order = await repo.findOwnOrder(db, userId, orderId);
+      if (!order) throw notFound(ORDER_NOT_FOUND);
+      if (order.status === 'cancelled') throw conflict(ORDER_CANCELLED_NO_LABEL);
+      if (order.status !== 'completed' || !order.pdf_key || !order.tracking) throw conflict(LABEL_NOT_READY);
+      const pdf = await files.get(order.pdf_key);
+      if (!pdf) throw new HttpError(500, `Label file missing for order ${order.id}`);
+      return { tracking: order.tracking, pdf };
+    },
+
+    /**
+     * One round of the background runner: asks the provider about 'processing' orders, and sends
+     * again 'pending' orders a stopped process left behind. Answers how many orders it looked at.
+     */
+    async completeWaiting(now = Date.now()): Promise<number> {
+      const processing = await repo.waitingOrders(db, 'processing', new Date(now).toISOString(), BATCH);
+      const stale = await repo.waitingOrders(db, 'pending', new Date(now - STALE_PENDING_MS).toISOString(), BATCH);
+      for (const order of [...processing, ...stale]) {
+        try {
+          await recheck(order);
+        } catch (error) {
+          log.error({ err: error, orderId: order.id }, 'completing order failed');
+        }
+      }
+      return processing.length + stale.length;
+    },
+  };
+}
+export type OrderService = ReturnType<typeof createOrderService>;
+
+/** Runs the service's background round every `intervalMs` until stopped; rounds never overlap. */
+export function startOrderCompletionRunner(orders: OrderService, intervalMs: number, log: FastifyBaseLogger): { stop(): Promise<void> } {
+  let round: Promise<unknown> | null = null;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (round || stopped) return;
+    round = orders
+      .completeWaiting()
+      .catch((error) => log.error({ err: error }, 'order completion round failed'))
+      .finally(() => (round = null));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await round;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/** One side of a shipment as the label prints it. */
+export type LabelParty = {
+  name: string;
+  company: string;
+  street: string;
+  street2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  phone: string;
+};
+
+export type LabelRequest = {
+  /** Our order id; adapters pass it upstream as the idempotency key, so a retry never buys twice. */
+  orderId: string;
+  uid: string;
+  serviceName: string;
+  design: string | null;
+  weight: number;
+  weightUnit: 'lb' | 'oz';
+  length: number | null;
+  width: number | null;
+  height: number | null;
+  from: LabelParty;
+  to: LabelParty;
+  createdAt: string;
+};
+
+export type LabelReady = { status: 'completed'; tracking: string; pdf: Uint8Array };
+/** The upstream accepted the order and will have the label later; `providerRef` is how to ask again. */
+export type LabelPending = { status: 'processing'; providerRef: string };
+export type LabelFailed = { status: 'failed'; message: string };
+
+/** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
+export class LabelProviderError extends Error {}
+
+/** Where labels come from: the sandbox renderer by default, an upstream label API in production. */
+export interface LabelProvider {
+  readonly name: string;
+  /** Throws LabelProviderError when the upstream refuses the label. */
+  createLabel(request: LabelRequest): Promise<LabelReady | LabelPending>;
+  /** Asks again about a label that was 'processing'. */
+  checkLabel(request: LabelRequest, providerRef: string): Promise<LabelReady | LabelPending | LabelFailed>;
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { LabelParty, LabelRequest } from './label-provider.ts';
+import { createRenderPool, inlineRenderer } from './render-pool.ts';
+import { SAMPLE_MARK, renderLabel } from './render-label.ts';
+import { mod10CheckDigit, trackingNumberFor, upsCheckDigit } from './tracking-numbers.ts';
+
+const party = (name: string, zip: string, state: string, country = 'United States'): LabelParty => ({
+  name,
+  company: '',
+  street: '123 Main Street',
+  street2: '',
+  city: 'Springfield',
+  state,
+  zip,
+  country,
+  phone: '212 555 0100',
+});
+
+const request = (uid: string, design: string | null = null): LabelRequest => {
+  const ups = uid.startsWith('ups_');
+  return {
+    orderId: '0b7f3c2a-5d1e-4f7a-9c3b-2e8d6a1f4b90',
+    uid,
+    serviceName: uid,
+    design,
+    weight: 3.5,
+    weightUnit: uid === 'ground_oz' ? 'oz' : 'lb',
+    length: null,
+    width: null,
+    height: null,
+    from: ups ? party('Marie Expeditrice', 'K1A 0B1', 'ON', 'Canada') : party('Jane Sender', '10001', 'NY'),
+    to: ups ? party('Paul Destinataire', 'M5V 3L9', 'ON', 'Canada') : party('John Receiver', '90210', 'CA'),
+    createdAt: '2026-11-21T10:00:00.000Z',
+  };
+};
+
+/** Page count, page size in points and the text of page 1, read back with pdf.js. */
+async function readBack(pdf: Uint8Array) {
+  const doc = await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise;
+  const page = await doc.getPage(1);
+  const content = await page.getTextContent();
+  const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  const result = { pages: doc.numPages, view: page.view, text, compact: text.replace(/\s+/g, '') };
+  await doc.destroy();
+  return result;
+}
+
+describe('sandbox label PDF', () => {
+  it.each(['priority', 'uspsv9', 'ground_oz', 'fedex_ground', 'ups_standard', 'ups_express_saver'])(
+    '%s: one 4x6 inch page holding the tracking number, both names and the SAMPLE mark',
+    async (uid) => {
+      const req = request(uid, uid === 'priority' ? 'normal' : null);
+      const tracking = trackingNumberFor(uid, req.orderId, req.to.zip);
+      const back = await readBack(await renderLabel(req, tracking));
+      expect(back.pages).toBe(1);
+      expect(back.view).toEqual([0, 0, 288, 432]);
+      expect(back.compact).toContain(tracking.tracking);
+      expect(back.text).toContain(req.from.name);
+      expect(back.text).toContain(req.to.name);
+      expect(back.text).toContain(SAMPLE_MARK);
+    },
+  );
+
+  it('draws the three priority templates differently', async () => {
+    const texts = await Promise.all(['pitney', 'normal', 'evs'].map(async (design) => (await readBack(await renderLabel(request('priority', design)))).text));
+    expect(texts[0]).toContain('PITNEY BOWES');
+    expect(texts[2]).toContain('eVS');
+    expect(new Set(texts).size).toBe(3);
+  });
+
+  it('prints text the standard fonts cannot draw as ?, without failing', async () => {
+    const req = request('priority', 'normal');
+    const back = await readBack(await renderLabel({ ...req, to: { ...req.to, name: 'Zoë 王 Receiver' } }));
+    expect(back.text).toContain('Zoë ? Receiver');
+  });
+});
+
+describe('tracking numbers', () => {
+  it('computes the UPS check digit of the published sample 1Z999AA10123456784', () => {
+    expect(upsCheckDigit('999AA1012345678')).toBe(4);
+  });
+
+  it('computes GS1 mod-10 check digits', () => {
+    expect(mod10CheckDigit('400638133393')).toBe(1); // GS1's worked example: GTIN 4006381333931
+    expect(mod10CheckDigit('0000000000000')).toBe(0);
+  });
+
+  it.each([
+    ['priority', /^9405599999999\d{8}\d$/],
+    ['ground_oz', /^9400199999999\d{8}\d$/],
+    ['fedex_ground', /^\d{15}$/],
+    ['ups_express', /^1Z999AA101\d{7}\d$/],
+  ])('%s numbers follow the carrier format with a valid check digit, the same for the same order', (uid, pattern) => {
+    const a = trackingNumberFor(uid, 'order-1', '90210');
+    expect(a.tracking).toMatch(pattern);
+    expect(trackingNumberFor(uid, 'order-1', '90210').tracking).toBe(a.tracking);
+    expect(trackingNumberFor(uid, 'order-2', '90210').tracking).not.toBe(a.tracking);
+    const body = a.tracking.slice(0, -1);
+    const check = Number(a.tracking.slice(-1));
+    expect(uid.startsWith('ups_') ? upsCheckDigit(body.slice(2)) : mod10CheckDigit(body)).toBe(check);
+  });
+
+  it('puts the destination ZIP routing code in the USPS GS1-128 barcode', () => {
+    const t = trackingNumberFor('priority', 'order-1', '90210-1234');
+    expect(t.barcode).toEqual({ bcid: 'gs1-128', text: `(420)902101234(94)${t.tracking.slice(2)}` });
+  });
+});
+
+describe('render pool', () => {
+  it('renders on worker threads the same label as on the calling thread, and stops cleanly', async () => {
+    const pool = createRenderPool(2);
+    const requests = ['priority', 'fedex_ground', 'ups_standard', 'ground_oz'].map((uid) => request(uid, uid === 'priority' ? 'evs' : null));
+    const [pooled, inline] = await Promise.all([Promise.all(requests.map((r) => pool.render(r))), Promise.all(requests.map((r) => inlineRenderer().render(r)))]);
+    expect(pooled.map((l) => l.tracking)).toEqual(inline.map((l) => l.tracking));
+    for (const [i, label] of pooled.entries()) {
+      const back = await readBack(label.pdf);
+      expect(back.compact).toContain(label.tracking);
+      expect(back.text).toContain(requests[i].to.name);
+    }
+    await pool.close();
+    await expect(pool.render(requests[0])).rejects.toThrow('label renderer is closed');
+  });
+});

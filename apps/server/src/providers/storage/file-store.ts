@@ -1,0 +1,48 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** Where generated files (label PDFs, later bulk zips) live; keys are relative paths like 'labels/<id>.pdf'. */
+export interface FileStore {
+  put(key: string, data: Uint8Array): Promise<void>;
+  /** The file's bytes, or null when there is none. */
+  get(key: string): Promise<Buffer | null>;
+  delete(key: string): Promise<void>;
+}
+
+const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
+
+/** Files in a local directory (default DATA_DIR/files). */
+export function createLocalFileStore(root: string): FileStore {
+  const resolve = (key: string) => {
+    if (!KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) throw new Error(`Bad file key ${key}`);
+    return path.join(root, key);
+  };
+  return {
+    async put(key, data) {
+      const file = resolve(key);
+      // Write then rename, so a reader never sees half a file.
+      const temp = `${file}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await fs.writeFile(temp, data);
+      } catch (error) {
+        // The directory is made on the first miss, not checked on every write.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await fs.writeFile(temp, data);
+      }
+      await fs.rename(temp, file);
+    },
+    async get(key) {
+      try {
+        return await fs.readFile(resolve(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      await fs.rm(resolve(key), { force: true });
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { ZodError } from 'zod';
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { MAX_ATTEMPTS, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState } from './job-queue.ts';
+
+const STATES: JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];
+
+export type BullmqOptions = {
+  redisUrl: string;
+  concurrency: number;
+  /** Redis key prefix; tests give each run its own. */
+  prefix?: string;
+  queueName?: string;
+  /** How soon a job whose worker died is taken again. */
+  stalledIntervalMs?: number;
+};
+
+/** BullMQ on Redis: the web process enqueues, and any number of worker processes (npm run worker) run jobs. */
+export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger): JobQueue {
+  const queueName = options.queueName ?? 'portal-jobs';
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(queueName, { connection, prefix: options.prefix });
+  const definitions = new Map<string, JobDefinition<any>>();
+  let worker: Worker | undefined;
+  let workerConnection: Redis | undefined;
+
+  async function process(job: Job): Promise<void> {
+    const definition = definitions.get(job.name);
+    // A payload that does not parse or an unknown job name will not get better by waiting.
+    if (!definition) throw new UnrecoverableError(`No handler for job ${job.name}`);
+    const parsed = definition.payload.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(new ZodError(parsed.error.issues).message);
+    await definition.handle(parsed.data, {
+      id: job.id!,
+      attempt: job.attemptsMade + 1,
+      updateProgress: (percent) => job.updateProgress(Math.round(percent)),
+    });
+  }
+
+  return {
+    engine: 'bullmq',
+    define(definition) {
+      definitions.set(definition.name, definition);
+    },
+    async enqueue(name, payload, enqueueOptions = {}) {
+      const job = await queue.add(name, payload, {
+        jobId: enqueueOptions.jobId,
+        attempts: MAX_ATTEMPTS,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 7 * 24 * 3600 },
+        removeOnFail: { age: 30 * 24 * 3600 },
+      });
+      return job.id!;
+    },
+    async getJob(id): Promise<JobInfo | null> {
+      const job = await queue.getJob(id);
+      if (!job) return null;
+      const state = await job.getState();
+      return {
+        id,
+        name: job.name,
+        state: state === 'prioritized' || state === 'waiting-children' ? 'waiting' : (state as JobState | 'unknown'),
+        progress: typeof job.progress === 'number' ? job.progress : 0,
+        attempts: job.attemptsMade,
+        failedReason: job.failedReason ?? null,
+      };
+    },
+    async counts(): Promise<JobCounts> {
+      const raw = await queue.getJobCounts(...STATES, 'prioritized', 'waiting-children');
+      const counts: JobCounts = { waiting: 0, active: 0, completed: 0, failed: 0, delayed: 0, total: 0 };
+      for (const state of STATES) counts[state] = raw[state] ?? 0;
+      counts.waiting += (raw.prioritized ?? 0) + (raw['waiting-children'] ?? 0);
+      counts.total = STATES.reduce((sum, state) => sum + counts[state], 0);
+      return counts;
+    },
+    async startWorkers() {
+      if (worker) return;
+      workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+      worker = new Worker(queueName, process, {
+        connection: workerConnection,
+        prefix: options.prefix,
+        concurrency: options.concurrency,
+        stalledInterval: options.stalledIntervalMs ?? 30_000,
+        lockDuration: options.stalledIntervalMs ?? 30_000,
+      });
+      worker.on('failed', (job, error) => log.error({ err: error, jobId: job?.id, job: job?.name }, 'job failed'));
+      worker.on('error', (error) => log.error({ err: error }, 'worker error'));
+    },
+    async close() {
+      await worker?.close();
+      await queue.close();
+      workerConnection?.disconnect();
+      connection.disconnect();
+    },
+  };
+}

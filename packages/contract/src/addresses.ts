@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { stringField } from './common.ts';
+import { CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX, regionIdFor } from './orders.ts';
+import { US_STATE_CODES } from './regions.ts';
+
+export const ADDRESS_CREATED = 'Address created successfully';
+export const ADDRESS_UPDATED = 'Address updated successfully';
+export const ADDRESS_DELETED = 'Address deleted successfully';
+export const ADDRESS_NOT_FOUND = 'Address not found';
+export const ADDRESS_LIMIT = 500;
+export const ADDRESS_LIMIT_REACHED = `You can save at most ${ADDRESS_LIMIT} addresses`;
+/** Saved addresses are always in the United States. */
+export const ADDRESS_COUNTRY = 'United States';
+
+const PRINTABLE = /^[^\p{Cc}]*$/u;
+const text = (label: string, max: number) =>
+  stringField(label).trim().max(max, `${label} must be at most ${max} characters`).regex(PRINTABLE, `${label} holds characters that cannot be printed`);
+const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
+const optional = (label: string, max: number) => text(label, max).nullish().transform((v) => v ?? '');
+
+/** POST /address/create and PUT /address/update/{id}. State: one of the 50 states, DC or PR (ID or name); ZIP: 5 digits. */
+export const addressBody = z.object({
+  name: required('Name', NAME_MAX),
+  company: optional('Company', COMPANY_MAX),
+  street: required('Street', STREET_MAX),
+  street2: optional('Street 2', STREET_MAX),
+  city: required('City', CITY_MAX),
+  state: required('State', 40)
+    .transform((s) => regionIdFor(s) ?? s)
+    .refine((s) => US_STATE_CODES.includes(s), 'State must be a US state, DC or PR'),
+  zip: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), required('ZIP', 10).regex(/^\d{5}$/, 'ZIP must be 5 digits')),
+  country: optional('Country', 40).refine((c) => c === '' || /^(united states|united states of america|us|usa)$/i.test(c), 'Country must be United States'),
+});
+export type AddressBody = z.input<typeof addressBody>;
+
+export const addressSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  company: z.string(),
+  street: z.string(),
+  street2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  country: z.literal(ADDRESS_COUNTRY),
+});
+export type Address = z.infer<typeof addressSchema>;
+
+/** GET /address/readAll */
+export const addressListResponse = z.object({ addresses: z.array(addressSchema) });

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { CANADA_REGIONS, US_REGIONS, type Region } from './regions.ts';
+
+/** Every label type the shop knows, by uid. */
+export const LABEL_TYPE_UIDS = [
+  'priority',
+  'uspsv9',
+  'fedex_ground',
+  'ups_standard',
+  'ups_express',
+  'ups_express_saver',
+  'ups_express_early',
+  'ups_expedited',
+  'ground_oz',
+] as const;
+export type LabelTypeUid = (typeof LABEL_TYPE_UIDS)[number];
+
+/** UPS types ship inside Canada; every other type inside the United States. */
+export const isUpsLabelType = (uid: string): boolean => uid.startsWith('ups_');
+export const countryFor = (uid: string): 'Canada' | 'United States' => (isUpsLabelType(uid) ? 'Canada' : 'United States');
+/** The state list the order form offers for this label type. */
+export const regionsFor = (uid: string): readonly Region[] => (isUpsLabelType(uid) ? CANADA_REGIONS : US_REGIONS);
+
+/** ground_oz is weighed in ounces, every other type in pounds. */
+export const weightUnitFor = (uid: string): 'oz' | 'lb' => (uid === 'ground_oz' ? 'oz' : 'lb');
+
+/** The priority type's templates: value sent as `design`, label shown in the Template select. */
+export const PRIORITY_TEMPLATES = [
+  { value: 'pitney', label: 'Pitney Bowes' },
+  { value: 'normal', label: 'Normal' },
+  { value: 'evs', label: 'EVS' },
+] as const;
+export const TEMPLATE_VALUES = ['pitney', 'normal', 'evs'] as const;
+export type LabelTemplate = (typeof TEMPLATE_VALUES)[number];
+export const templateRequired = (uid: string): boolean => uid === 'priority';
+
+/** USPS v9 parcels are always declared 15 x 15 x 15 inches. */
+export const USPS_V9_DIMENSION = 15;
+
+export const LABEL_TYPE_REQUIRED = 'Label type is required';
+export const LABEL_TYPE_NOT_FOUND = 'Label type not found';
+export const LABEL_TYPE_DISABLED = 'This label type is not available at the moment';
+export const WEIGHT_REQUIRED = 'Weight is required';
+export const WEIGHT_NOT_NUMBER = 'Weight must be a number';
+export const WEIGHT_NOT_POSITIVE = 'Weight must be greater than 0';
+export const weightAboveMaxMessage = (maxWeight: number, unit: string, typeName: string) => `Weight must be at most ${maxWeight} ${unit} for ${typeName}`;
+export const noPriceMessage = (weight: number, unit: string, typeName: string) => `No price is set for ${weight} ${unit} with ${typeName}`;
+
+/** A number sent as a JSON number, or as numeric text from a form; errors name the field. */
+export const numberField = (label: string, requiredMessage = `${label} is required`, notNumberMessage = `${label} must be a number`) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v === '' ? undefined : v),
+    z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? requiredMessage : notNumberMessage) }),
+  );
+
+export const weightSchema = numberField('Weight', WEIGHT_REQUIRED, WEIGHT_NOT_NUMBER).pipe(z.number().positive(WEIGHT_NOT_POSITIVE));
+
+/** The label type's _id (its uid is accepted too). */
+export const labelTypeRef = z
+  .string({ error: LABEL_TYPE_REQUIRED })
+  .trim()
+  .min(1, LABEL_TYPE_REQUIRED)
+  .max(64, LABEL_TYPE_NOT_FOUND);
+
+export const priceTier = z.object({
+  /** Dollars. */
+  price: z.number(),
+  /** A weight w is in the tier when fromWeight <= w <= toWeight; where two tiers meet, the lower one wins. */
+  fromWeight: z.number(),
+  toWeight: z.number(),
+});
+export type PriceTier = z.infer<typeof priceTier>;
+
+export const labelTypeSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  maxWeight: z.number(),
+  /** 'lb' or 'oz' (ground_oz). */
+  weightUnit: z.enum(['lb', 'oz']),
+  status: z.boolean(),
+  prices: z.array(priceTier),
+});
+export type LabelType = z.infer<typeof labelTypeSchema>;
+
+/** GET /labeltype/read: the enabled label types. */
+export const labelTypesResponse = z.object({ labelTypes: z.array(labelTypeSchema) });
+
+/** POST /order/price */
+export const priceBody = z.object({ labelType: labelTypeRef, weight: weightSchema });
+export type PriceBody = z.input<typeof priceBody>;
+/** Dollars with two decimals. */
+export const priceResponse = z.object({ price: z.number() });

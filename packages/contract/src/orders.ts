@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { stringField } from './common.ts';
+import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, labelTypeRef, numberField, templateRequired, weightSchema } from './catalog.ts';
+import { CANADA_REGION_CODES, REGIONS, US_STATE_CODES } from './regions.ts';
+
+export const STREET_MAX = 35;
+export const NAME_MAX = 100;
+export const COMPANY_MAX = 100;
+export const CITY_MAX = 50;
+
+export const ORDER_CREATED = 'Order created successfully';
+export const ORDER_DUPLICATED = 'Order duplicated successfully';
+export const ORDER_NOT_FOUND = 'Order not found';
+export const LABEL_NOT_READY = 'The label is not ready yet';
+export const ORDER_CANCELLED_NO_LABEL = 'This order was cancelled and has no label';
+export const TEMPLATE_REQUIRED = 'Template is required for Priority labels';
+export const TEMPLATE_INVALID = 'Template must be Pitney Bowes, Normal or EVS';
+export const USPS_V9_DIMENSIONS_MESSAGE = `Length, Width and Height must be ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} inches for USPS v9`;
+/** What the user is told when the label provider refuses an order (answer 502); the order is cancelled and refunded. */
+export const labelFailedMessage = (reason: string) => `The label could not be created: ${reason}. The order was cancelled and its price refunded to your balance.`;
+
+export const US_ZIP = /^\d{5}(-\d{4})?$/;
+export const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/;
+const PHONE = /^\+?[0-9][0-9 ().-]{5,18}[0-9]$/;
+// Control characters never belong on a label.
+const PRINTABLE = /^[^\p{Cc}]*$/u;
+
+const text = (label: string, max: number) =>
+  stringField(label).trim().max(max, `${label} must be at most ${max} characters`).regex(PRINTABLE, `${label} holds characters that cannot be printed`);
+const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
+const optional = (label: string, max: number) => text(label, max).nullish().transform((v) => v ?? '');
+
+/** A region by its two-letter ID or its full name; answers the ID. */
+export const regionIdFor = (value: string): string | undefined => {
+  const v = value.trim().toLowerCase();
+  return REGIONS.find((r) => r.ID.toLowerCase() === v || r.Name.toLowerCase() === v)?.ID;
+};
+const state = (label: string) => required(label, 40).transform((s) => regionIdFor(s) ?? s.toUpperCase());
+const zip = (label: string) => required(label, 10).transform((s) => s.toUpperCase());
+const dimension = (label: string) => numberField(label).pipe(z.number().positive(`${label} must be greater than 0`).max(200, `${label} must be at most 200`)).optional();
+
+/** POST /order/create (and the shape a duplicate repeats). Country may be left out: it is fixed by the label type. */
+export const createOrderBody = z.object({
+  labelType: labelTypeRef,
+  /** Template, required for priority: pitney, normal or evs. */
+  design: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(TEMPLATE_VALUES, { error: TEMPLATE_INVALID }).optional()),
+  Weight: weightSchema,
+  Length: dimension('Length'),
+  Width: dimension('Width'),
+  Height: dimension('Height'),
+  FromName: required('From Name', NAME_MAX),
+  FromCompany: optional('From Company', COMPANY_MAX),
+  FromStreet: required('From Street', STREET_MAX),
+  FromStreet2: optional('From Street 2', STREET_MAX),
+  FromCity: required('From City', CITY_MAX),
+  FromState: state('From State'),
+  FromZip: zip('From ZIP'),
+  FromCountry: optional('From Country', 40),
+  FromPhone: optional('From Phone', 20),
+  ToName: required('To Name', NAME_MAX),
+  ToCompany: optional('To Company', COMPANY_MAX),
+  ToStreet: required('To Street', STREET_MAX),
+  ToStreet2: optional('To Street 2', STREET_MAX),
+  ToCity: required('To City', CITY_MAX),
+  ToState: state('To State'),
+  ToZip: zip('To ZIP'),
+  ToCountry: optional('To Country', 40),
+  ToPhone: optional('To Phone', 20),
+});
+export type CreateOrderBody = z.input<typeof createOrderBody>;
+export type CreateOrderInput = z.output<typeof createOrderBody>;
+
+const COUNTRY_ALIASES: Record<string, 'United States' | 'Canada'> = {
+  'united states': 'United States',
+  'united states of america': 'United States',
+  us: 'United States',
+  usa: 'United States',
+  canada: 'Canada',
+  ca: 'Canada',
+  can: 'Canada',
+};
+
+/**
+ * The rules that depend on the label type's uid (spec section 5): template for priority, country
+ * and region list (Canada for UPS, United States otherwise), ZIP format of that country, phone
+ * format for fedex_ground, 15 x 15 x 15 for uspsv9. Answers the first broken rule's message, or null.
+ */
+export function orderRuleViolation(order: CreateOrderInput, uid: string): string | null {
+  if (templateRequired(uid) && !order.design) return TEMPLATE_REQUIRED;
+  const ups = isUpsLabelType(uid);
+  const country = countryFor(uid);
+  for (const side of ['From', 'To'] as const) {
+    const given = order[`${side}Country`];
+    if (given && COUNTRY_ALIASES[given.toLowerCase()] !== country) return `${side} Country must be ${country} for ${ups ? 'UPS labels' : 'this label type'}`;
+    const region = order[`${side}State`];
+    if (ups && !CANADA_REGION_CODES.includes(region)) return `${side} State must be a Canadian province or territory`;
+    if (!ups && !US_STATE_CODES.includes(region)) return `${side} State must be a US state, DC or PR`;
+    const zipCode = order[`${side}Zip`];
+    if (ups && !CANADIAN_POSTAL_CODE.test(zipCode)) return `${side} ZIP must be a Canadian postal code like K1A 0B1`;
+    if (!ups && !US_ZIP.test(zipCode)) return `${side} ZIP must be a US ZIP code like 12345 or 12345-6789`;
+    const phone = order[`${side}Phone`];
+    if (uid === 'fedex_ground' && phone && !PHONE.test(phone)) return `${side} Phone must be a valid phone number`;
+  }
+  if (uid === 'uspsv9') {
+    for (const d of [order.Length, order.Width, order.Height]) if (d !== undefined && d !== USPS_V9_DIMENSION) return USPS_V9_DIMENSIONS_MESSAGE;
+  }
+  return null;
+}
+
+export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** Spec section 4: any status containing 'processing' shows the light badge and makes the list poll. */
+export const isProcessingStatus = (status: string): boolean => status.includes('processing');
+export const ORDER_POLL_MS = 5000;
+export const DASHBOARD_PAGE_SIZE = 10;
+export const ORDER_LIST_MAX_LIMIT = 100;
+
+const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const SORTS: Record<string, 'desc' | 'asc'> = { desc: 'desc', '-1': 'desc', newest: 'desc', asc: 'asc', '1': 'asc', oldest: 'asc' };
+const STATUS_MESSAGE = `Status must be all or one of ${ORDER_STATUSES.join(', ')}`;
+
+/** GET /order/read query: every parameter may be empty or missing. */
+export const orderListQuery = z.object({
+  search: z.preprocess((v) => v ?? '', z.string().trim().max(100, 'Search must be at most 100 characters')),
+  /** 'all' (or empty) or one status. */
+  status: z.preprocess((v) => String(emptyAsUndefined(v) ?? 'all').toLowerCase(), z.enum(['all', ...ORDER_STATUSES], { error: STATUS_MESSAGE })),
+  /** By creation time: 'desc' (newest first, default) or 'asc'. */
+  sort: z.preprocess((v) => SORTS[String(emptyAsUndefined(v) ?? 'desc').toLowerCase()] ?? v, z.enum(['desc', 'asc'], { error: 'Sort must be desc or asc' })),
+  page: z.preprocess(emptyAsUndefined, z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').default(1)),
+  /** Page size; values above 100 are capped at 100. */
+  limit: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'Limit must be a number' })
+      .int('Limit must be a whole number')
+      .min(1, 'Limit must be at least 1')
+      .default(DASHBOARD_PAGE_SIZE)
+      .transform((n) => Math.min(n, ORDER_LIST_MAX_LIMIT)),
+  ),
+});
+export type OrderListQuery = z.input<typeof orderListQuery>;
+
+export const orderSchema = z.object({
+  _id: z.string(),
+  /** The same id, under the spec's name. */
+  uuid: z.string(),
+  /** Short order number shown to people (the first 8 characters of the id, upper case); searchable. */
+  OrderId: z.string(),
+  /** The owner's user id. */
+  user: z.string(),
+  labelType: z.object({ name: z.string(), uid: z.string() }),
+  design: z.string().nullable(),
+  fromName: z.string(),
+  toName: z.string(),
+  weight: z.number(),
+  /** Dollars with two decimals. */
+  price: z.number(),
+  status: z.enum(ORDER_STATUSES),
+  tracking: z.string().nullable(),
+  /** The download path of the label PDF once completed, else null. */
+  pdf: z.string().nullable(),
+  /** Why a cancelled order failed, else null. */
+  note: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderListResponse = z.object({ orders: z.array(orderSchema), totalPages: z.number(), total: z.number() });
+export type OrderListResponse = z.infer<typeof orderListResponse>;
