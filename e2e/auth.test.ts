@@ -42,7 +42,8 @@ describe('sign up, sign in, the shell, sign out', () => {
     for (const [i, label] of SIDEBAR.entries()) {
       await sidebar.getByRole('link', { name: label }).click();
       await page.waitForURL((url) => url.pathname === SIDEBAR_PATHS[i]);
-      await expect(sidebar.locator('.sidebar-link.active').textContent()).resolves.toContain(label);
+      await sidebar.locator('.sidebar-link.active', { hasText: label }).waitFor();
+      expect(await sidebar.locator('.sidebar-link.active').count()).toBe(1);
     }
 
     await page.getByTestId('user-menu').click();

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { solveChallenge } from 'altcha-lib/v1';
-import { startSmtpInbox, type SmtpInbox } from '../apps/server/test/harness.ts';
+import { fundUser, startSmtpInbox, type SmtpInbox } from '../apps/server/test/harness.ts';
+import { createDatabase } from '../apps/server/src/db/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -112,4 +113,15 @@ export async function signInThroughPage(page: Page, url: string, tgId: string, p
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.getByTestId('sidebar').waitFor();
+}
+
+/** Credits the token's account with `cents` through the ledger service, on the running server's SQLite file. */
+export async function fundAccount(server: RunningServer, token: string, cents: number): Promise<void> {
+  const { _id: userId } = await api<{ _id: string }>(server.url, '/auth/access', undefined, token);
+  const db = createDatabase({ sqliteFile: path.join(server.dataDir, 'portal.sqlite') });
+  try {
+    await fundUser(db, userId, cents);
+  } finally {
+    await db.destroy();
+  }
 }

@@ -7,7 +7,10 @@ import { ResetPasswordPage } from './features/auth/reset-password-page.tsx';
 import { VerifyEmailPage } from './features/auth/verify-email-page.tsx';
 import { TermsPage } from './features/auth/terms-page.tsx';
 import { DashboardPage } from './features/dashboard/dashboard-page.tsx';
+import { CreateOrderPage } from './features/create-order/create-order-page.tsx';
+import { AddressesPage } from './features/addresses/addresses-page.tsx';
 import { FaqsPage } from './features/faqs/faqs-page.tsx';
+import { DepositsPage } from './features/deposits/deposits-page.tsx';
 import { SettingsPage } from './features/settings/settings-page.tsx';
 import { PlaceholderPage } from './features/placeholder/placeholder-page.tsx';
 
@@ -19,9 +22,9 @@ export const createLoggedInRouter = () =>
       element: <Layout />,
       children: [
         { index: true, element: <DashboardPage /> },
-        { path: 'createorders', element: <PlaceholderPage title="Create Order" /> },
-        { path: 'address', element: <PlaceholderPage title="Addresses" /> },
-        { path: 'deposits', element: <PlaceholderPage title="Deposits" /> },
+        { path: 'createorders', element: <CreateOrderPage /> },
+        { path: 'address', element: <AddressesPage /> },
+        { path: 'deposits', element: <DepositsPage /> },
         { path: 'csv-orders', element: <PlaceholderPage title="USPS CSV" /> },
         { path: 'api-docs', element: <PlaceholderPage title="Reseller API" /> },
         { path: 'fedex-order', element: <PlaceholderPage title="FedEx - Handmade" /> },

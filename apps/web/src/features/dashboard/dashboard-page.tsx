@@ -1,12 +1,26 @@
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row } from 'react-bootstrap';
+import { readPublicConfig } from '../../api/auth.ts';
 import { readAnnouncement } from '../../api/content.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
+import { ORDERS_QUERY_KEY, readOrders } from '../../api/orders.ts';
+import { money } from '../../components/format.ts';
+import { OrderHistoryCard } from './order-history-card.tsx';
 
+/** Dashboard: announcement banner, Orders count and Balance cards, Order History. */
 export function DashboardPage() {
   const { user } = useCurrentUser();
   const announcement = useQuery({ queryKey: ['announcement'], queryFn: readAnnouncement });
-  if (announcement.error) console.error('Failed to load announcement', announcement.error);
+  // Every order of the user, whatever the history's search shows.
+  const count = useQuery({ queryKey: [...ORDERS_QUERY_KEY, 'count'], queryFn: () => readOrders({ search: '', status: 'all', sort: 'desc', page: 1, limit: 1 }), refetchOnMount: 'always' });
+  const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
+  useEffect(() => {
+    if (announcement.error) console.error('Failed to load announcement', announcement.error);
+    if (count.error) console.error('Failed to load the order count', count.error);
+  }, [announcement.error, count.error]);
+  const bot = config.data?.telegramBot;
+
   return (
     <>
       {announcement.data?.status && announcement.data.announcement && (
@@ -16,16 +30,34 @@ export function DashboardPage() {
       )}
       <Row className="g-3 mb-4">
         <Col md={6}>
-          <Card>
+          <Card className="h-100">
+            <Card.Body>
+              <div className="d-flex justify-content-between align-items-start">
+                <Card.Subtitle className="text-muted mb-2">Orders</Card.Subtitle>
+                {bot && (
+                  <a href={`https://t.me/${bot.replace(/^@/, '')}`} target="_blank" rel="noreferrer" className="small" title="Get told when your orders complete">
+                    Notify me on Telegram
+                  </a>
+                )}
+              </div>
+              <Card.Title as="h3" data-testid="orders-count">
+                {count.data?.total ?? '…'}
+              </Card.Title>
+            </Card.Body>
+          </Card>
+        </Col>
+        <Col md={6}>
+          <Card className="h-100">
             <Card.Body>
               <Card.Subtitle className="text-muted mb-2">Balance</Card.Subtitle>
               <Card.Title as="h3" data-testid="balance">
-                ${user?.balance.toFixed(2)}
+                {user ? money(user.balance) : '…'}
               </Card.Title>
             </Card.Body>
           </Card>
         </Col>
       </Row>
+      <OrderHistoryCard />
     </>
   );
 }

@@ -1,0 +1,9 @@
+import type { CreateInvoiceBody, CreateInvoiceResponse, InvoicesResponse, StatementResponse } from '@portal/contract';
+import { request } from './client.ts';
+
+export const INVOICES_QUERY_KEY = ['invoices'];
+export const STATEMENT_QUERY_KEY = ['statement'];
+
+export const createInvoice = (body: CreateInvoiceBody) => request<CreateInvoiceResponse>('/invoices/create-invoice', { method: 'POST', body });
+export const readInvoices = (page: number, limit: number) => request<InvoicesResponse>(`/invoices/readAll?page=${page}&limit=${limit}`);
+export const readStatement = (page: number, limit: number) => request<StatementResponse>(`/account/statement?page=${page}&limit=${limit}`);

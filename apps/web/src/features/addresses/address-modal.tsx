@@ -1,0 +1,114 @@
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Col, Form, Modal, Row, Spinner } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import { ADDRESS_COUNTRY, US_REGIONS, addressBody, type Address, type AddressBody } from '@portal/contract';
+import { ADDRESSES_QUERY_KEY, createAddress, updateAddress } from '../../api/addresses.ts';
+import { errorMessage } from '../../api/client.ts';
+
+const EMPTY: AddressBody = { name: '', company: '', street: '', street2: '', city: '', state: '', zip: '', country: ADDRESS_COUNTRY };
+const valuesOf = (address: Address | null): AddressBody =>
+  address ? { name: address.name, company: address.company, street: address.street, street2: address.street2, city: address.city, state: address.state, zip: address.zip, country: ADDRESS_COUNTRY } : EMPTY;
+
+type AddressModalProps = {
+  show: boolean;
+  /** The address being updated; null adds a new one. */
+  address: Address | null;
+  onClose: () => void;
+};
+
+/** 'Add Address' or 'Update Address': state from the 50 states plus DC and PR, Country fixed to United States, ZIP numeric. */
+export function AddressModal({ show, address, onClose }: AddressModalProps) {
+  const queryClient = useQueryClient();
+  const { register, handleSubmit, reset, formState } = useForm<AddressBody>({ resolver: zodResolver(addressBody), defaultValues: EMPTY });
+  const { errors } = formState;
+  const inFlight = useRef(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (show) reset(valuesOf(address));
+  }, [show, address, reset]);
+
+  const onSubmit = handleSubmit(async (body) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      const { message } = address ? await updateAddress(address._id, body) : await createAddress(body);
+      toast.success(message);
+      await queryClient.invalidateQueries({ queryKey: ADDRESSES_QUERY_KEY });
+      onClose();
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  });
+
+  const title = address ? 'Update Address' : 'Add Address';
+  const text = (name: 'name' | 'company' | 'street' | 'street2' | 'city', label: string, optional = false) => (
+    <Form.Group controlId={`address-${name}`}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control placeholder={optional ? 'Optional' : undefined} isInvalid={!!errors[name]} {...register(name)} />
+      <Form.Control.Feedback type="invalid">{errors[name]?.message}</Form.Control.Feedback>
+    </Form.Group>
+  );
+
+  return (
+    <Modal show={show} onHide={busy ? () => undefined : onClose} centered size="lg">
+      <Form onSubmit={onSubmit} noValidate aria-label={title}>
+        <Modal.Header closeButton={!busy}>
+          <Modal.Title as="h5">{title}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Row className="g-3">
+            <Col sm={6}>{text('name', 'Name')}</Col>
+            <Col sm={6}>{text('company', 'Company', true)}</Col>
+            <Col sm={6}>{text('street', 'Street')}</Col>
+            <Col sm={6}>{text('street2', 'Street 2', true)}</Col>
+            <Col sm={6}>{text('city', 'City')}</Col>
+            <Col sm={6}>
+              <Form.Group controlId="address-state">
+                <Form.Label>State</Form.Label>
+                <Form.Select isInvalid={!!errors.state} {...register('state')}>
+                  <option value="">Select state</option>
+                  {US_REGIONS.map((region) => (
+                    <option key={region.ID} value={region.ID}>
+                      {region.Name}
+                    </option>
+                  ))}
+                </Form.Select>
+                <Form.Control.Feedback type="invalid">{errors.state?.message}</Form.Control.Feedback>
+              </Form.Group>
+            </Col>
+            <Col sm={6}>
+              <Form.Group controlId="address-zip">
+                <Form.Label>ZIP</Form.Label>
+                <Form.Control inputMode="numeric" pattern="[0-9]*" maxLength={5} isInvalid={!!errors.zip} {...register('zip')} />
+                <Form.Control.Feedback type="invalid">{errors.zip?.message}</Form.Control.Feedback>
+              </Form.Group>
+            </Col>
+            <Col sm={6}>
+              <Form.Group controlId="address-country">
+                <Form.Label>Country</Form.Label>
+                <Form.Control readOnly disabled value={ADDRESS_COUNTRY} />
+              </Form.Group>
+            </Col>
+          </Row>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {busy && <Spinner animation="border" size="sm" className="me-2" />}
+            {address ? 'Update' : 'Save'}
+          </Button>
+        </Modal.Footer>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Modal, Spinner, Table } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import type { Address } from '@portal/contract';
+import { ADDRESSES_QUERY_KEY, deleteAddress, readAddresses } from '../../api/addresses.ts';
+import { errorMessage } from '../../api/client.ts';
+import { AddressModal } from './address-modal.tsx';
+
+function DeleteAddressModal({ address: current, onClose }: { address: Address | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  // The last address stays on screen while the modal fades out.
+  const last = useRef(current);
+  if (current) last.current = current;
+  const address = last.current;
+  const inFlight = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    if (!address || inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      const { message } = await deleteAddress(address._id);
+      toast.success(message);
+      await queryClient.invalidateQueries({ queryKey: ADDRESSES_QUERY_KEY });
+      onClose();
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal show={current !== null} onHide={busy ? () => undefined : onClose} centered>
+      <Modal.Header closeButton={!busy}>
+        <Modal.Title as="h5">Delete Address</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        {address && (
+          <p className="mb-0">
+            Delete the address of <strong>{address.name}</strong>, {address.street}, {address.city}, {address.state} {address.zip}?
+          </p>
+        )}
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button variant="danger" onClick={confirm} disabled={busy}>
+          {busy && <Spinner animation="border" size="sm" className="me-2" />}
+          Delete
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}
+
+/** /address: the saved addresses, with Add, Update and Delete modals. */
+export function AddressesPage() {
+  const addresses = useQuery({ queryKey: ADDRESSES_QUERY_KEY, queryFn: readAddresses, refetchOnMount: 'always' });
+  useEffect(() => {
+    if (addresses.error) console.error('Failed to load addresses', addresses.error);
+  }, [addresses.error]);
+  // The modal keeps its address while it fades out, so its title does not change on the way.
+  const [editor, setEditor] = useState<{ show: boolean; address: Address | null }>({ show: false, address: null });
+  const [deleting, setDeleting] = useState<Address | null>(null);
+  const rows = addresses.data?.addresses ?? [];
+
+  return (
+    <>
+      <h1 className="h4 mb-4">Addresses</h1>
+      <Card>
+        <Card.Header className="d-flex align-items-center">
+          <h6 className="mb-0 me-auto">Saved Addresses</h6>
+          <Button size="sm" onClick={() => setEditor({ show: true, address: null })}>
+            Add Address
+          </Button>
+        </Card.Header>
+        <Card.Body>
+          <Table responsive hover className="align-middle mb-0" data-testid="addresses-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Company</th>
+                <th>Street</th>
+                <th>Street 2</th>
+                <th>City</th>
+                <th>State</th>
+                <th>ZIP</th>
+                <th>Country</th>
+                <th>Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {addresses.isPending && (
+                <tr>
+                  <td colSpan={9} className="text-center">
+                    <Spinner animation="border" size="sm" />
+                  </td>
+                </tr>
+              )}
+              {addresses.isSuccess && rows.length === 0 && (
+                <tr>
+                  <td colSpan={9} className="text-center text-muted">
+                    No saved addresses yet
+                  </td>
+                </tr>
+              )}
+              {rows.map((address) => (
+                <tr key={address._id} data-testid="address-row">
+                  <td>{address.name}</td>
+                  <td>{address.company}</td>
+                  <td>{address.street}</td>
+                  <td>{address.street2}</td>
+                  <td>{address.city}</td>
+                  <td>{address.state}</td>
+                  <td>{address.zip}</td>
+                  <td>{address.country}</td>
+                  <td className="text-nowrap">
+                    <Button size="sm" variant="outline-primary" className="me-2" onClick={() => setEditor({ show: true, address })}>
+                      Edit
+                    </Button>
+                    <Button size="sm" variant="outline-danger" onClick={() => setDeleting(address)}>
+                      Delete
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </Card.Body>
+      </Card>
+      <AddressModal show={editor.show} address={editor.address} onClose={() => setEditor((e) => ({ ...e, show: false }))} />
+      <DeleteAddressModal address={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

@@ -1,0 +1,253 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import { Button, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import {
+  PRIORITY_TEMPLATES,
+  TEMPLATE_REQUIRED,
+  USPS_V9_DIMENSION,
+  countryFor,
+  createOrderBody,
+  formatDollars,
+  templateRequired,
+  type Address,
+  type CreateOrderBody,
+  type CreateOrderInput,
+  type LabelType,
+} from '@portal/contract';
+import { ADDRESSES_QUERY_KEY, readAddresses } from '../../api/addresses.ts';
+import { LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY, readLabelTypes, readPrice } from '../../api/catalog.ts';
+import { errorMessage } from '../../api/client.ts';
+import { useCurrentUser } from '../../api/current-user.ts';
+import { ORDERS_QUERY_KEY, createOrder } from '../../api/orders.ts';
+
+/** The enabled label types, loaded on entry; a failure is only logged. */
+export function useLabelTypes(): LabelType[] {
+  const query = useQuery({ queryKey: LABEL_TYPES_QUERY_KEY, queryFn: readLabelTypes });
+  useEffect(() => {
+    if (query.error) console.error('Failed to load label types', query.error);
+  }, [query.error]);
+  return query.data?.labelTypes ?? [];
+}
+
+/** The saved addresses, loaded on entry; a failure is only logged. */
+export function useSavedAddresses(): Address[] {
+  const query = useQuery({ queryKey: ADDRESSES_QUERY_KEY, queryFn: readAddresses });
+  useEffect(() => {
+    if (query.error) console.error('Failed to load addresses', query.error);
+  }, [query.error]);
+  return query.data?.addresses ?? [];
+}
+
+/**
+ * The price of the chosen type and weight, looked up again whenever either changes and only when
+ * both are set and the weight is above zero; a failed lookup is logged and the price is 0.
+ */
+export function useOrderPrice(labelType: string, weight: unknown): number {
+  const amount = typeof weight === 'string' && weight.trim() !== '' ? Number(weight) : typeof weight === 'number' ? weight : NaN;
+  const enabled = !!labelType && Number.isFinite(amount) && amount > 0;
+  const query = useQuery({
+    queryKey: [...PRICE_QUERY_KEY, labelType, amount],
+    queryFn: () => readPrice({ labelType, weight: amount }),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+  useEffect(() => {
+    if (query.error) console.error('Failed to look up the price', query.error);
+  }, [query.error]);
+  return enabled && !query.isError ? (query.data?.price ?? 0) : 0;
+}
+
+/** One side (From or To) of an order, as the forms gather it. */
+export type OrderSide = { Name: string; Company?: string; Street: string; Street2?: string; City: string; State: string; Zip: string; Phone?: string };
+
+/**
+ * The create payload for the chosen type: design only for priority, Country fixed by the type
+ * (Canada for UPS, United States otherwise), phone only for fedex_ground, 15 x 15 x 15 for uspsv9.
+ */
+export function orderPayload(base: Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight'>, uid: string, from: OrderSide, to: OrderSide): CreateOrderBody {
+  const country = countryFor(uid);
+  const phone = uid === 'fedex_ground';
+  const v9 = uid === 'uspsv9';
+  const side = <P extends 'From' | 'To'>(prefix: P, s: OrderSide) =>
+    ({
+      [`${prefix}Name`]: s.Name,
+      [`${prefix}Company`]: s.Company ?? '',
+      [`${prefix}Street`]: s.Street,
+      [`${prefix}Street2`]: s.Street2 ?? '',
+      [`${prefix}City`]: s.City,
+      [`${prefix}State`]: s.State,
+      [`${prefix}Zip`]: s.Zip,
+      [`${prefix}Country`]: country,
+      [`${prefix}Phone`]: phone ? (s.Phone ?? '') : '',
+    }) as Record<`${P}${'Name' | 'Company' | 'Street' | 'Street2' | 'City' | 'State' | 'Zip' | 'Country' | 'Phone'}`, string>;
+  return {
+    labelType: base.labelType,
+    design: templateRequired(uid) ? base.design : undefined,
+    Weight: base.Weight,
+    ...(v9 ? { Length: USPS_V9_DIMENSION, Width: USPS_V9_DIMENSION, Height: USPS_V9_DIMENSION } : {}),
+    ...side('From', from),
+    ...side('To', to),
+  };
+}
+
+export type OrderIssue = { field: string; message: string };
+
+/** The contract's create-order schema, plus the Template that priority requires; other rules are the server's. */
+export function checkOrder(payload: CreateOrderBody, uid: string): { ok: true; order: CreateOrderInput } | { ok: false; issues: OrderIssue[] } {
+  const result = createOrderBody.safeParse(payload);
+  const issues: OrderIssue[] = result.success ? [] : result.error.issues.map((issue) => ({ field: String(issue.path[0] ?? 'labelType'), message: issue.message }));
+  if (templateRequired(uid) && !payload.design) issues.push({ field: 'design', message: TEMPLATE_REQUIRED });
+  return result.success && issues.length === 0 ? { ok: true, order: result.data } : { ok: false, issues };
+}
+
+/** Issues keyed by form field (the first issue of each field wins), as a resolver answers them. */
+export function fieldErrors(issues: OrderIssue[], fieldFor: (field: string) => string = (f) => f): Record<string, FieldError> {
+  const errors: Record<string, FieldError> = {};
+  for (const issue of issues) {
+    const field = fieldFor(issue.field);
+    errors[field] ??= { type: 'validate', message: issue.message };
+  }
+  return errors;
+}
+
+/** Sends the order once: a submit in progress blocks a second; success toasts, refreshes the balance and returns to '/'. */
+export function useSubmitOrder() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { refresh } = useCurrentUser();
+  const inFlight = useRef(false);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (order: CreateOrderBody) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      const { message } = await createOrder(order);
+      toast.success(message);
+      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY })]);
+      navigate('/');
+    } catch (error) {
+      toast.error(errorMessage(error));
+      // A refused label is refunded on the server; the balance and list may still have moved.
+      void refresh();
+      void queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY });
+      inFlight.current = false;
+      setBusy(false);
+    }
+  };
+  return { submit, busy };
+}
+
+type LabelTypeFieldsProps = {
+  idPrefix: string;
+  labelTypes: LabelType[];
+  selected: LabelType | undefined;
+  fields: { labelType: UseFormRegisterReturn; design: UseFormRegisterReturn; Weight: UseFormRegisterReturn };
+  errors: { labelType?: { message?: string }; design?: { message?: string }; Weight?: { message?: string } };
+};
+
+/** Type, Template (priority only) and Weight; the fixed 15 x 15 x 15 box for USPS v9. */
+export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors }: LabelTypeFieldsProps) {
+  const uid = selected?.uid ?? '';
+  return (
+    <Row className="g-3 mb-3">
+      <Col md={4}>
+        <Form.Group controlId={`${idPrefix}-type`}>
+          <Form.Label>Type</Form.Label>
+          <Form.Select isInvalid={!!errors.labelType} {...fields.labelType}>
+            <option value="">Select type</option>
+            {labelTypes.map((type) => (
+              <option key={type._id} value={type._id}>
+                {type.name}
+              </option>
+            ))}
+          </Form.Select>
+          <Form.Control.Feedback type="invalid">{errors.labelType?.message}</Form.Control.Feedback>
+        </Form.Group>
+      </Col>
+      {templateRequired(uid) && (
+        <Col md={4}>
+          <Form.Group controlId={`${idPrefix}-template`}>
+            <Form.Label>Template</Form.Label>
+            <Form.Select isInvalid={!!errors.design} {...fields.design}>
+              <option value="">Select template</option>
+              {PRIORITY_TEMPLATES.map((template) => (
+                <option key={template.value} value={template.value}>
+                  {template.label}
+                </option>
+              ))}
+            </Form.Select>
+            <Form.Control.Feedback type="invalid">{errors.design?.message}</Form.Control.Feedback>
+          </Form.Group>
+        </Col>
+      )}
+      <Col md={4}>
+        <Form.Group controlId={`${idPrefix}-weight`}>
+          <Form.Label>Weight</Form.Label>
+          <InputGroup hasValidation>
+            <Form.Control type="number" inputMode="decimal" min={0} step="any" placeholder="Weight" isInvalid={!!errors.Weight} {...fields.Weight} />
+            <InputGroup.Text>{selected?.weightUnit ?? 'lb'}</InputGroup.Text>
+            <Form.Control.Feedback type="invalid">{errors.Weight?.message}</Form.Control.Feedback>
+          </InputGroup>
+          {selected && <Form.Text>At most {selected.maxWeight} {selected.weightUnit}</Form.Text>}
+        </Form.Group>
+      </Col>
+      {uid === 'uspsv9' && (
+        <Col xs={12}>
+          <Row className="g-3" data-testid="v9-dimensions">
+            {(['Length', 'Width', 'Height'] as const).map((dimension) => (
+              <Col sm={4} key={dimension}>
+                <Form.Group controlId={`${idPrefix}-${dimension.toLowerCase()}`}>
+                  <Form.Label>{dimension}</Form.Label>
+                  <InputGroup>
+                    <Form.Control value={USPS_V9_DIMENSION} readOnly />
+                    <InputGroup.Text>in</InputGroup.Text>
+                  </InputGroup>
+                </Form.Group>
+              </Col>
+            ))}
+          </Row>
+        </Col>
+      )}
+    </Row>
+  );
+}
+
+/** A saved-address choice; picking one hands it to onPick. */
+export function SavedAddressSelect({ id, addresses, onPick }: { id: string; addresses: Address[]; onPick: (address: Address) => void }) {
+  const [value, setValue] = useState('');
+  return (
+    <Form.Group controlId={id} className="mb-3">
+      <Form.Label>Saved Address</Form.Label>
+      <Form.Select
+        value={value}
+        onChange={(event) => {
+          setValue(event.target.value);
+          const address = addresses.find((a) => a._id === event.target.value);
+          if (address) onPick(address);
+        }}
+      >
+        <option value="">{addresses.length ? 'Choose a saved address' : 'No saved addresses'}</option>
+        {addresses.map((address) => (
+          <option key={address._id} value={address._id}>
+            {address.name} - {address.street}, {address.city}, {address.state}
+          </option>
+        ))}
+      </Form.Select>
+    </Form.Group>
+  );
+}
+
+/** 'Create Order $price', disabled with a spinner while the order is being sent. */
+export function SubmitOrderButton({ price, busy }: { price: number; busy: boolean }) {
+  return (
+    <Button type="submit" size="lg" disabled={busy} data-testid="create-order">
+      {busy && <Spinner animation="border" size="sm" className="me-2" />}
+      Create Order ${formatDollars(price)}
+    </Button>
+  );
+}

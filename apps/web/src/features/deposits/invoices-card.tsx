@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Badge, Card, Spinner, Table } from 'react-bootstrap';
+import { invoiceStatusLabel, paymentMethodLabel } from '@portal/contract';
+import { INVOICES_QUERY_KEY, readInvoices } from '../../api/billing.ts';
+import { Pagination } from '../../components/pagination.tsx';
+import { formatDate, money } from '../../components/format.ts';
+
+const PAGE_SIZE = 10;
+
+const STATUS_VARIANTS: Record<string, string> = { pending: 'warning', paid: 'success', cancelled: 'danger' };
+
+/** The deposit invoices, newest first: date, amount, bonus %, method and status. */
+export function InvoicesCard() {
+  const [page, setPage] = useState(1);
+  // Always fetched again on arrival, so an invoice paid on the hosted page shows its new status.
+  const invoices = useQuery({
+    queryKey: [...INVOICES_QUERY_KEY, page],
+    queryFn: () => readInvoices(page, PAGE_SIZE),
+    refetchOnMount: 'always',
+    placeholderData: keepPreviousData,
+  });
+  if (invoices.error) console.error('Failed to load invoices', invoices.error);
+  const rows = invoices.data?.invoices ?? [];
+
+  return (
+    <Card className="mb-4">
+      <Card.Header as="h6">Invoices</Card.Header>
+      <Card.Body>
+        <Table responsive hover className="align-middle mb-3" data-testid="invoices-table">
+          <thead>
+            <tr>
+              <th>Date</th>
+              <th className="text-end">Amount</th>
+              <th className="text-end">Bonus</th>
+              <th>Method</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invoices.isPending && (
+              <tr>
+                <td colSpan={5} className="text-center">
+                  <Spinner animation="border" size="sm" />
+                </td>
+              </tr>
+            )}
+            {invoices.isSuccess && rows.length === 0 && (
+              <tr>
+                <td colSpan={5} className="text-center text-muted">
+                  No invoices yet
+                </td>
+              </tr>
+            )}
+            {rows.map((invoice) => (
+              <tr key={invoice._id} data-testid="invoice-row">
+                <td>{formatDate(invoice.createdAt)}</td>
+                <td className="text-end">{money(invoice.amount)}</td>
+                <td className="text-end">{invoice.bonus}%</td>
+                <td>{paymentMethodLabel(invoice.payment_method)}</td>
+                <td>
+                  <Badge bg={STATUS_VARIANTS[invoice.status] ?? 'secondary'}>{invoiceStatusLabel(invoice.status)}</Badge>
+                  {invoice.hosted_url && (
+                    <a href={invoice.hosted_url} className="ms-2 small">
+                      Pay
+                    </a>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+        <Pagination label="Invoices pages" page={page} totalPages={invoices.data?.totalPages ?? 1} onPageChange={setPage} />
+      </Card.Body>
+    </Card>
+  );
+}

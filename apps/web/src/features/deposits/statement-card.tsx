@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Card, Spinner, Table } from 'react-bootstrap';
+import { ledgerKindLabel } from '@portal/contract';
+import { STATEMENT_QUERY_KEY, readStatement } from '../../api/billing.ts';
+import { Pagination } from '../../components/pagination.tsx';
+import { formatDate, money, signedMoney } from '../../components/format.ts';
+
+const PAGE_SIZE = 10;
+
+/** Every balance movement of the account, newest first, with the balance right after it. */
+export function StatementCard() {
+  const [page, setPage] = useState(1);
+  const statement = useQuery({
+    queryKey: [...STATEMENT_QUERY_KEY, page],
+    queryFn: () => readStatement(page, PAGE_SIZE),
+    refetchOnMount: 'always',
+    placeholderData: keepPreviousData,
+  });
+  if (statement.error) console.error('Failed to load the statement', statement.error);
+  const rows = statement.data?.entries ?? [];
+
+  return (
+    <Card className="mb-4">
+      <Card.Header as="h6">Statement</Card.Header>
+      <Card.Body>
+        <Table responsive hover className="align-middle mb-3" data-testid="statement-table">
+          <thead>
+            <tr>
+              <th>Date</th>
+              <th>Type</th>
+              <th className="text-end">Amount</th>
+              <th className="text-end">Balance</th>
+            </tr>
+          </thead>
+          <tbody>
+            {statement.isPending && (
+              <tr>
+                <td colSpan={4} className="text-center">
+                  <Spinner animation="border" size="sm" />
+                </td>
+              </tr>
+            )}
+            {statement.isSuccess && rows.length === 0 && (
+              <tr>
+                <td colSpan={4} className="text-center text-muted">
+                  No balance movements yet
+                </td>
+              </tr>
+            )}
+            {rows.map((entry) => (
+              <tr key={entry._id} data-testid="statement-row">
+                <td>{formatDate(entry.createdAt)}</td>
+                <td title={entry.note}>{ledgerKindLabel(entry.kind)}</td>
+                <td className={`text-end ${entry.amount < 0 ? 'text-danger' : 'text-success'}`}>{signedMoney(entry.amount)}</td>
+                <td className="text-end">{money(entry.balance)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+        <Pagination label="Statement pages" page={page} totalPages={statement.data?.totalPages ?? 1} onPageChange={setPage} />
+      </Card.Body>
+    </Card>
+  );
+}

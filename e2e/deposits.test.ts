@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api, createAccount, launchBrowser, newPage, signInThroughPage, startServer, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const cellsOf = (page: Page, testId: string, index: number) => page.getByTestId(testId).nth(index).locator('td').allTextContents();
+
+async function openDeposits(page: Page) {
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Deposits' }).click();
+  await page.waitForURL(`${server.url}/deposits`);
+  await page.getByText('Current Balance').waitFor();
+}
+
+/** Fills the Add Balance form and follows the browser to the sandbox's hosted page. */
+async function startDeposit(page: Page, amount: string) {
+  await page.getByLabel('Amount').fill(amount);
+  await page.getByRole('button', { name: 'Add Balance' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/pay/'));
+  await page.getByText('SANDBOX').first().waitFor();
+}
+
+describe('deposits through the sandbox payment page', () => {
+  it('deposits $250, returns to /deposits and shows 255.00, the Completed invoice and the statement rows', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await openDeposits(page);
+
+    await expect(page.getByTestId('current-balance').textContent()).resolves.toBe('$0.00');
+    await page.getByRole('heading', { name: 'Add Balance' }).waitFor();
+    await expect(page.getByTestId('bonus-notice').textContent()).resolves.toContain('above $200 get 2%, above $500 get 4%, above $1,000 get 7%');
+    await expect(page.getByLabel('Payment Method').locator('option').allTextContents()).resolves.toEqual(['Crypto']);
+    await page.getByRole('heading', { name: 'Invoices' }).waitFor();
+    await page.getByText('No invoices yet').waitFor();
+    await expect(page.getByRole('navigation', { name: 'Invoices pages' }).getByRole('button', { name: 'Prev' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('navigation', { name: 'Invoices pages' }).getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
+
+    // An amount of 0 is refused in the page: no call, no invoice, still on /deposits.
+    await page.getByLabel('Amount').fill('0');
+    await page.getByRole('button', { name: 'Add Balance' }).click();
+    await page.getByText('Minimum deposit is $1').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/deposits');
+    await page.getByLabel('Amount').fill('');
+    await page.getByRole('button', { name: 'Add Balance' }).click();
+    await page.getByText('Amount is required').waitFor();
+    expect((await api(server.url, '/invoices/readAll?page=1&limit=10', undefined, account.token)).total).toBe(0);
+
+    // $250 earns the 2% tier; two clicks in the same instant create one invoice.
+    await page.getByLabel('Amount').fill('250');
+    await page.getByTestId('bonus-preview').filter({ hasText: '2% bonus: $5.00 extra' }).waitFor();
+    await page.getByRole('button', { name: 'Add Balance' }).evaluate((button: HTMLButtonElement) => {
+      button.click();
+      button.click();
+    });
+    await page.waitForURL((url) => url.pathname.startsWith('/pay/'));
+    await page.getByText('$250.00').waitFor();
+    await page.getByRole('button', { name: 'Simulate payment' }).click();
+
+    await page.waitForURL(`${server.url}/deposits`);
+    await page.getByTestId('current-balance').filter({ hasText: '$255.00' }).waitFor();
+    await page.getByTestId('header-balance').filter({ hasText: '$255.00' }).waitFor();
+    await page.getByTestId('invoice-row').first().filter({ hasText: 'Completed' }).waitFor();
+    await expect(page.getByTestId('invoice-row').count()).resolves.toBe(1);
+    const [, amount, bonus, method, status] = await cellsOf(page, 'invoice-row', 0);
+    expect({ amount, bonus, method, status }).toEqual({ amount: '$250.00', bonus: '2%', method: 'Crypto', status: 'Completed' });
+
+    await page.getByTestId('statement-row').nth(1).waitFor();
+    await expect(page.getByTestId('statement-row').count()).resolves.toBe(2);
+    // Newest first: the bonus, then the deposit.
+    expect((await cellsOf(page, 'statement-row', 0)).slice(1)).toEqual(['Deposit bonus', '+$5.00', '$255.00']);
+    expect((await cellsOf(page, 'statement-row', 1)).slice(1)).toEqual(['Deposit', '+$250.00', '$250.00']);
+
+    // An expired invoice shows as Expired and credits nothing.
+    await startDeposit(page, '100');
+    await page.getByRole('button', { name: 'Simulate expiry' }).click();
+    await page.waitForURL(`${server.url}/deposits`);
+    await page.getByTestId('invoice-row').first().filter({ hasText: 'Expired' }).waitFor();
+    const [, expiredAmount, expiredBonus, , expiredStatus] = await cellsOf(page, 'invoice-row', 0);
+    expect({ expiredAmount, expiredBonus, expiredStatus }).toEqual({ expiredAmount: '$100.00', expiredBonus: '0%', expiredStatus: 'Expired' });
+    await expect(page.getByTestId('invoice-row').count()).resolves.toBe(2);
+    await expect(page.getByTestId('current-balance').textContent()).resolves.toBe('$255.00');
+    await page.getByTestId('statement-row').nth(1).waitFor();
+    await expect(page.getByTestId('statement-row').count()).resolves.toBe(2);
+    expect((await api(server.url, '/account/statement?page=1&limit=10', undefined, account.token)).balance).toBe(255);
+  });
+
+  it('shows the server message in a toast and clears the busy state when the invoice cannot be created', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await openDeposits(page);
+    await page.route('**/api/v1/invoices/create-invoice', (route) =>
+      route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ message: 'The payment provider is unavailable, please try again later' }) }),
+    );
+    await page.getByLabel('Amount').fill('20');
+    await page.getByRole('button', { name: 'Add Balance' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The payment provider is unavailable, please try again later' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Add Balance' }).isEnabled()).resolves.toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/deposits');
+  });
+
+  it('pages through the invoices with Prev and Next', async () => {
+    const account = await createAccount(server.url);
+    for (let i = 1; i <= 11; i++) await api(server.url, '/invoices/create-invoice', { amount: i, type: 'crypto' }, account.token);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await openDeposits(page);
+    const pager = page.getByRole('navigation', { name: 'Invoices pages' });
+    await page.getByTestId('invoice-row').nth(9).waitFor();
+    await expect(page.getByTestId('invoice-row').count()).resolves.toBe(10);
+    // Newest first: $11 heads page 1, $1 is alone on page 2.
+    expect((await cellsOf(page, 'invoice-row', 0))[1]).toBe('$11.00');
+    expect((await cellsOf(page, 'invoice-row', 0))[4]).toMatch(/^Pending/);
+    await expect(pager.getByRole('button', { name: 'Prev' }).isDisabled()).resolves.toBe(true);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByTestId('current-page').filter({ hasText: '2' }).waitFor();
+    await page.getByTestId('invoice-row').filter({ hasText: '$1.00' }).waitFor();
+    await expect(page.getByTestId('invoice-row').count()).resolves.toBe(1);
+    await expect(pager.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
+    await pager.getByRole('button', { name: 'Prev' }).click();
+    await page.getByTestId('invoice-row').filter({ hasText: '$11.00' }).waitFor();
+  });
+});

@@ -1,0 +1,443 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { api, createAccount, fundAccount, launchBrowser, newPage, signInThroughPage, startServer, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+// Every test signs up and in: more than the default auth rate limit allows from one address.
+const RATE_LIMIT = { RATE_LIMIT_MAX: '1000' };
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(RATE_LIMIT), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+type ListedOrder = { _id: string; OrderId: string; status: string; tracking: string | null; price: number; fromName: string; toName: string; labelType: { uid: string; name: string } };
+type LabelTypeRow = { _id: string; uid: string; name: string };
+
+const FROM_TEXT = 'Jane Sender\n123 Main Street, Suite 4\nNew York, NY\n10001';
+const TO_TEXT = 'John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210';
+
+/** A new account funded with `cents` through the ledger, signed in through the sign-in screen. */
+async function fundedSession(cents: number) {
+  const account = await createAccount(server.url);
+  if (cents > 0) await fundAccount(server, account.token, cents);
+  const page = await newPage(browser);
+  await signInThroughPage(page, server.url, account.tgId, account.password);
+  return { ...account, page };
+}
+
+const listOrders = async (token: string) => (await api<{ orders: ListedOrder[]; total: number }>(server.url, '/order/read?limit=100', undefined, token)).orders;
+const balanceOf = async (token: string) => (await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance;
+const labelTypes = async (token: string) => (await api<{ labelTypes: LabelTypeRow[] }>(server.url, '/labeltype/read', undefined, token)).labelTypes;
+
+async function openCreateOrder(page: Page) {
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
+  await page.waitForURL((url) => url.pathname.toLowerCase() === '/createorders');
+  await page.getByRole('heading', { name: 'Create Order' }).waitFor();
+  // The label types have loaded once the Type select lists them.
+  await page.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
+}
+
+const submitButton = (page: Page) => page.getByRole('button', { name: /^Create Order \$/ });
+const submitWithPrice = (page: Page, price: string) => page.getByRole('button', { name: `Create Order $${price}`, exact: true });
+const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+
+/** The row of the Order History whose text holds `text`. */
+const historyRow = (page: Page, text: string) => page.getByTestId('order-row').filter({ hasText: text });
+
+/** Clicks Download in the row and checks the saved file: {tracking}.pdf, starting with %PDF. */
+async function expectPdfDownload(page: Page, row: Locator, tracking: string) {
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
+  expect(download.suggestedFilename()).toBe(`${tracking}.pdf`);
+  const file = await download.path();
+  expect(fs.readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+}
+
+/** Counts the create calls the page sends. */
+function countCreateCalls(page: Page) {
+  const calls = { count: 0 };
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/order/create')) calls.count++;
+  });
+  return calls;
+}
+
+describe('create order, order history and addresses', () => {
+  it('places a Quick Order: the price follows type and weight, one order for a double click, seen in Order History, PDF downloaded', async () => {
+    const { page, token } = await fundedSession(10_000);
+    const creates = countCreateCalls(page);
+    await openCreateOrder(page);
+
+    await expect(page.getByRole('tab', { name: 'Quick Order' }).getAttribute('aria-selected')).resolves.toBe('true');
+    await expect(page.getByRole('tab', { name: 'Normal Order' }).getAttribute('aria-selected')).resolves.toBe('false');
+    await submitWithPrice(page, '0.00').waitFor();
+    // Template only shows for priority.
+    await expect(page.getByLabel('Template').count()).resolves.toBe(0);
+
+    // Priority: Template offers Pitney Bowes, Normal, EVS; the price follows the weight and the type.
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await expect(page.getByLabel('Template').locator('option').allTextContents()).resolves.toEqual(['Select template', 'Pitney Bowes', 'Normal', 'EVS']);
+    await submitWithPrice(page, '0.00').waitFor(); // no weight yet: no lookup
+    await page.getByLabel('Weight').fill('2');
+    await submitWithPrice(page, '6.75').waitFor();
+    await page.getByLabel('Weight').fill('12');
+    await submitWithPrice(page, '13.25').waitFor();
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'FedEx Ground' });
+    await submitWithPrice(page, '10.50').waitFor();
+    await expect(page.getByLabel('Template').count()).resolves.toBe(0);
+    await expect(page.getByTestId('from-card').getByLabel('Phone').isVisible()).resolves.toBe(true);
+    // A weight above the type's maximum has no price: the failed lookup shows 0.
+    await page.getByLabel('Weight').fill('500');
+    await submitWithPrice(page, '0.00').waitFor();
+
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await page.getByLabel('Weight').fill('2');
+    await submitWithPrice(page, '6.75').waitFor();
+    // Template is required for priority: no call without it.
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await page.getByLabel('To Address Data').fill(TO_TEXT);
+    await submitButton(page).click();
+    await page.getByText('Template is required for Priority labels').waitFor();
+    expect(creates.count).toBe(0);
+    await page.getByLabel('Template').selectOption({ label: 'Pitney Bowes' });
+
+    // Two clicks in the same instant send one order.
+    await submitButton(page).evaluate((button: HTMLButtonElement) => {
+      button.click();
+      button.click();
+    });
+    await toast(page, 'Order created successfully').waitFor();
+    await page.waitForURL(`${server.url}/`);
+    expect(creates.count).toBe(1);
+
+    const [order] = await listOrders(token);
+    expect(order).toMatchObject({ status: 'completed', price: 6.75, fromName: 'Jane Sender', toName: 'John Receiver', labelType: { uid: 'priority' } });
+    expect(await listOrders(token)).toHaveLength(1);
+    await page.getByTestId('balance').filter({ hasText: '$93.25' }).waitFor();
+    await page.getByTestId('header-balance').filter({ hasText: '$93.25' }).waitFor();
+    await page.getByTestId('orders-count').filter({ hasText: '1' }).waitFor();
+
+    const row = historyRow(page, order!.OrderId);
+    await row.waitFor();
+    const cells = await row.locator('td').allTextContents();
+    expect(cells).toEqual(expect.arrayContaining(['1', order!.OrderId, 'USPS Priority Mail2 lb', 'Jane Sender', 'John Receiver', '$6.75', 'Completed', order!.tracking]));
+    await expect(row.locator('.badge').getAttribute('class')).resolves.toContain('bg-success');
+    await expectPdfDownload(page, row, order!.tracking!);
+  });
+
+  it('places a Normal Order for USPS v9 (15 x 15 x 15), seen in Order History, PDF downloaded', async () => {
+    const { page, token } = await fundedSession(5_000);
+    await openCreateOrder(page);
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    await page.getByTestId('normal-order-form').waitFor();
+    await expect(page.getByTestId('quick-order-form').count()).resolves.toBe(0);
+
+    // Required fields name themselves; nothing is sent.
+    const creates = countCreateCalls(page);
+    await submitButton(page).click();
+    await page.getByText('Label type is required').waitFor();
+    await page.getByText('Weight is required').waitFor();
+    for (const text of ['From Name is required', 'From Street is required', 'From City is required', 'From State is required', 'From ZIP is required', 'To Name is required']) {
+      await page.getByText(text).waitFor();
+    }
+    expect(creates.count).toBe(0);
+
+    // UPS ships inside Canada: Country and the state list follow the type.
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'UPS Standard (Canada)' });
+    await expect(page.getByTestId('from-card').getByLabel('Country').inputValue()).resolves.toBe('Canada');
+    await expect(page.getByTestId('to-card').getByLabel('State').locator('option').allTextContents()).resolves.toHaveLength(14);
+    await expect(page.getByTestId('to-card').getByLabel('State').locator('option', { hasText: 'Ontario' }).count()).resolves.toBe(1);
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail V9 (15x15x15)' });
+    const v9 = page.getByTestId('v9-dimensions');
+    for (const dimension of ['Length', 'Width', 'Height']) await expect(v9.getByLabel(dimension).inputValue()).resolves.toBe('15');
+    await page.getByLabel('Weight').fill('3');
+    await submitWithPrice(page, '7.25').waitFor();
+
+    const from = page.getByTestId('from-card');
+    const to = page.getByTestId('to-card');
+    await expect(from.getByLabel('Country').inputValue()).resolves.toBe('United States');
+    await expect(from.getByLabel('Phone').count()).resolves.toBe(0);
+    // The state list is the 50 states, DC and PR for a US type.
+    await expect(from.getByLabel('State').locator('option').count()).resolves.toBe(53);
+    await from.getByLabel('Name', { exact: true }).fill('Nora Normal');
+    await from.getByLabel('Street', { exact: true }).fill('1 Market St');
+    await from.getByLabel('City').fill('San Francisco');
+    await from.getByLabel('State').selectOption('CA');
+    await from.getByLabel('ZIP').fill('94105');
+    await to.getByLabel('Name', { exact: true }).fill('Tom Target');
+    await to.getByLabel('Company').fill('Target Co');
+    await to.getByLabel('Street', { exact: true }).fill('700 Pennsylvania Ave');
+    await to.getByLabel('Street 2').fill('Floor 2');
+    await to.getByLabel('City').fill('Washington');
+    await to.getByLabel('State').selectOption({ label: 'District of Columbia' });
+    await to.getByLabel('ZIP').fill('20500');
+    await submitButton(page).click();
+    await toast(page, 'Order created successfully').waitFor();
+    await page.waitForURL(`${server.url}/`);
+
+    const [order] = await listOrders(token);
+    expect(order).toMatchObject({ status: 'completed', price: 7.25, fromName: 'Nora Normal', toName: 'Tom Target', labelType: { uid: 'uspsv9' } });
+    await page.getByTestId('balance').filter({ hasText: '$42.75' }).waitFor();
+    const row = historyRow(page, order!.OrderId);
+    await row.filter({ hasText: 'Completed' }).waitFor();
+    await expectPdfDownload(page, row, order!.tracking!);
+  });
+
+  it('duplicates an order through the Duplicate Order modal: the list grows and the balance drops', async () => {
+    const { page, token } = await fundedSession(2_000);
+    const types = await labelTypes(token);
+    const fedex = types.find((t) => t.uid === 'fedex_ground')!;
+    await api(
+      server.url,
+      '/order/create',
+      { labelType: fedex._id, Weight: 3, FromName: 'Dup Sender', FromStreet: '1 First St', FromCity: 'Austin', FromState: 'TX', FromZip: '78701', ToName: 'Dup Receiver', ToStreet: '2 Second St', ToCity: 'Denver', ToState: 'CO', ToZip: '80202' },
+      token,
+    );
+    await page.reload();
+    await page.getByTestId('balance').filter({ hasText: '$13.50' }).waitFor();
+    await page.getByTestId('order-row').first().waitFor();
+    await expect(page.getByTestId('order-row').count()).resolves.toBe(1);
+
+    // Cancel closes the modal and sends nothing.
+    await page.getByTestId('order-row').first().getByRole('button', { name: 'Duplicate' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByText('Duplicate Order').waitFor();
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await modal.waitFor({ state: 'detached' });
+    expect(await listOrders(token)).toHaveLength(1);
+
+    await page.getByTestId('order-row').first().getByRole('button', { name: 'Duplicate' }).click();
+    await modal.getByRole('button', { name: 'Duplicate', exact: true }).click();
+    await toast(page, 'Order duplicated successfully').waitFor();
+    await modal.waitFor({ state: 'detached' });
+    await page.getByTestId('order-row').nth(1).waitFor();
+    await expect(page.getByTestId('order-row').count()).resolves.toBe(2);
+    await page.getByTestId('balance').filter({ hasText: '$7.00' }).waitFor();
+    await page.getByTestId('orders-count').filter({ hasText: '2' }).waitFor();
+    const orders = await listOrders(token);
+    expect(orders.map((o) => [o.fromName, o.toName, o.price, o.status])).toEqual([
+      ['Dup Sender', 'Dup Receiver', 6.5, 'completed'],
+      ['Dup Sender', 'Dup Receiver', 6.5, 'completed'],
+    ]);
+    expect(await balanceOf(token)).toBe(7);
+  });
+
+  it('pages the Order History by 10 with Prev / Next, sorts it and searches it', async () => {
+    const { page, token } = await fundedSession(10_000);
+    const fedex = (await labelTypes(token)).find((t) => t.uid === 'fedex_ground')!;
+    for (let i = 1; i <= 11; i++) {
+      await api(
+        server.url,
+        '/order/create',
+        { labelType: fedex._id, Weight: 1, FromName: 'Page Sender', FromStreet: '1 First St', FromCity: 'Austin', FromState: 'TX', FromZip: '78701', ToName: `Receiver ${i}`, ToStreet: '2 Second St', ToCity: 'Denver', ToState: 'CO', ToZip: '80202' },
+        token,
+      );
+    }
+    await page.reload();
+    const pager = page.getByRole('navigation', { name: 'Order History pages' });
+    const rows = page.getByTestId('order-row');
+    const toNames = async () => (await rows.evaluateAll((trs) => trs.map((tr) => tr.children[4]!.textContent)));
+    await rows.nth(9).waitFor();
+    await expect(rows.count()).resolves.toBe(10);
+    await page.getByTestId('orders-count').filter({ hasText: '11' }).waitFor();
+    // Newest first by default.
+    expect((await toNames())[0]).toBe('Receiver 11');
+    await expect(pager.getByRole('button', { name: 'Prev' }).isDisabled()).resolves.toBe(true);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByTestId('current-page').filter({ hasText: '2' }).waitFor();
+    await rows.filter({ hasText: 'Receiver 1' }).first().waitFor();
+    await expect(rows.count()).resolves.toBe(1);
+    // The row number continues across pages.
+    expect((await rows.first().locator('td').first().textContent())).toBe('11');
+    await expect(pager.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
+
+    // Oldest first goes back to page 1.
+    await page.getByLabel('Sort').selectOption({ label: 'Oldest first' });
+    await pager.getByTestId('current-page').filter({ hasText: '1' }).waitFor();
+    await rows.nth(9).waitFor();
+    expect((await toNames()).slice(0, 2)).toEqual(['Receiver 1', 'Receiver 2']);
+
+    // The search narrows the list.
+    await page.getByLabel('Search orders').fill('receiver 7');
+    await rows.filter({ hasText: 'Receiver 7' }).waitFor();
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByLabel('Search orders').fill('nobody by this name');
+    await page.getByText('No orders match this search').waitFor();
+  });
+
+  it('adds, edits and deletes an address in /address and uses a saved address to fill the Normal Order', async () => {
+    const { page, token } = await fundedSession(3_000);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();
+    await page.waitForURL(`${server.url}/address`);
+    await page.getByText('No saved addresses yet').waitFor();
+
+    // Add: required fields and a numeric ZIP are checked in the modal.
+    await page.getByRole('button', { name: 'Add Address' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByText('Add Address').waitFor();
+    await expect(modal.getByLabel('Country').inputValue()).resolves.toBe('United States');
+    await expect(modal.getByLabel('State').locator('option').count()).resolves.toBe(53);
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.getByText('Name is required').waitFor();
+    await modal.getByText('State is required').waitFor();
+    await modal.getByLabel('Name', { exact: true }).fill('Ada Saved');
+    await modal.getByLabel('Company').fill('Saved Co');
+    await modal.getByLabel('Street', { exact: true }).fill('10 Saved Rd');
+    await modal.getByLabel('City').fill('Boston');
+    await modal.getByLabel('State').selectOption('MA');
+    await modal.getByLabel('ZIP').fill('02a1');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.getByText('ZIP must be 5 digits').waitFor();
+    await modal.getByLabel('ZIP').fill('02110');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Address created successfully').waitFor();
+    await modal.waitFor({ state: 'detached' });
+    const row = page.getByTestId('address-row');
+    await row.filter({ hasText: 'Ada Saved' }).waitFor();
+    expect(await row.first().locator('td').allTextContents()).toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', '', 'Boston', 'MA', '02110', 'United States', 'EditDelete']);
+
+    // Update: the modal opens with the address and saves the change.
+    await row.first().getByRole('button', { name: 'Edit' }).click();
+    await modal.getByText('Update Address').waitFor();
+    await expect(modal.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Ada Saved');
+    await modal.getByLabel('Street 2').fill('Unit 7');
+    await modal.getByLabel('City').fill('Cambridge');
+    await modal.getByLabel('ZIP').fill('02139');
+    await modal.getByRole('button', { name: 'Update' }).click();
+    await toast(page, 'Address updated successfully').waitFor();
+    await modal.waitFor({ state: 'detached' });
+    await row.filter({ hasText: 'Cambridge' }).waitFor();
+    expect(await row.first().locator('td').allTextContents()).toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', 'Unit 7', 'Cambridge', 'MA', '02139', 'United States', 'EditDelete']);
+
+    // The saved address fills the Normal Order's From card.
+    await openCreateOrder(page);
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    const from = page.getByTestId('from-card');
+    const to = page.getByTestId('to-card');
+    await from.getByLabel('Saved Address').selectOption({ label: 'Ada Saved - 10 Saved Rd, Cambridge, MA' });
+    await expect(from.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Ada Saved');
+    await expect(from.getByLabel('Company').inputValue()).resolves.toBe('Saved Co');
+    await expect(from.getByLabel('Street', { exact: true }).inputValue()).resolves.toBe('10 Saved Rd');
+    await expect(from.getByLabel('Street 2').inputValue()).resolves.toBe('Unit 7');
+    await expect(from.getByLabel('City').inputValue()).resolves.toBe('Cambridge');
+    await expect(from.getByLabel('State').inputValue()).resolves.toBe('MA');
+    await expect(from.getByLabel('ZIP').inputValue()).resolves.toBe('02139');
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Ground Advantage (oz)' });
+    await page.getByLabel('Weight').fill('6');
+    await submitWithPrice(page, '3.25').waitFor();
+    await to.getByLabel('Name', { exact: true }).fill('Ozzie Ounce');
+    await to.getByLabel('Street', { exact: true }).fill('5 Light Ln');
+    await to.getByLabel('City').fill('Miami');
+    await to.getByLabel('State').selectOption('FL');
+    await to.getByLabel('ZIP').fill('33101');
+    await submitButton(page).click();
+    await toast(page, 'Order created successfully').waitFor();
+    await page.waitForURL(`${server.url}/`);
+    await historyRow(page, 'Ozzie Ounce').filter({ hasText: 'Ada Saved' }).filter({ hasText: '6 oz' }).waitFor();
+    expect((await listOrders(token))[0]).toMatchObject({ fromName: 'Ada Saved', toName: 'Ozzie Ounce', price: 3.25 });
+
+    // Delete: confirmed in the Delete Address modal.
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();
+    await row.first().getByRole('button', { name: 'Delete' }).click();
+    await modal.getByText('Delete Address').waitFor();
+    await modal.getByText('Ada Saved').waitFor();
+    await modal.getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'Address deleted successfully').waitFor();
+    await page.getByText('No saved addresses yet').waitFor();
+    expect((await api<{ addresses: unknown[] }>(server.url, '/address/readAll', undefined, token)).addresses).toEqual([]);
+  });
+
+  it('shows the message of Quick Order text that does not parse and sends nothing', async () => {
+    const { page, token } = await fundedSession(1_000);
+    const creates = countCreateCalls(page);
+    await openCreateOrder(page);
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'FedEx Ground' });
+    await page.getByLabel('Weight').fill('1');
+    await submitWithPrice(page, '6.50').waitFor();
+
+    const fromCard = page.getByTestId('from-card');
+    const toCard = page.getByTestId('to-card');
+    await page.getByLabel('From Address Data').fill('Jane Sender\n123 Main Street\nNew York NY 10001');
+    await page.getByLabel('To Address Data').fill('John Receiver\n456 Oak Avenue\nBeverly Hills CA\n90210');
+    await submitButton(page).click();
+    await fromCard.getByText('The address must have 4 lines (name; street and optional ", street 2"; "city, state"; ZIP), not 3').waitFor();
+    await toCard.getByText('Line 3 must be "city, state", e.g. "Austin, TX"; found "Beverly Hills CA"').waitFor();
+
+    // Fixing one side leaves the other's message.
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await submitButton(page).click();
+    await toCard.getByText('Line 3 must be "city, state"', { exact: false }).waitFor();
+    await expect(fromCard.locator('.invalid-feedback').filter({ hasText: /\S/ }).count()).resolves.toBe(0);
+    await page.getByLabel('To Address Data').fill('');
+    await submitButton(page).click();
+    await toCard.getByText('Enter the address on four lines').waitFor();
+
+    expect(creates.count).toBe(0);
+    expect(new URL(page.url()).pathname.toLowerCase()).toBe('/createorders');
+    expect(await listOrders(token)).toEqual([]);
+    expect(await balanceOf(token)).toBe(10);
+  });
+
+  it("shows the server's 'Insufficient balance' toast when the balance is too low, and the button works again", async () => {
+    const { page, token } = await fundedSession(500);
+    await openCreateOrder(page);
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await page.getByLabel('Template').selectOption({ label: 'EVS' });
+    await page.getByLabel('Weight').fill('2');
+    await submitWithPrice(page, '6.75').waitFor();
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await page.getByLabel('To Address Data').fill(TO_TEXT);
+    await submitButton(page).click();
+    await toast(page, 'Insufficient balance').waitFor();
+    await expect(submitButton(page).isEnabled()).resolves.toBe(true);
+    expect(new URL(page.url()).pathname.toLowerCase()).toBe('/createorders');
+    expect(await listOrders(token)).toEqual([]);
+    expect(await balanceOf(token)).toBe(5);
+  });
+});
+
+describe('an order the label provider answers later', () => {
+  let slow: RunningServer;
+  beforeAll(async () => {
+    slow = await startServer({ ...RATE_LIMIT, LABEL_SANDBOX_MODE: 'processing', LABEL_SANDBOX_DELAY_MS: '1500', ORDER_POLL_INTERVAL_MS: '300' });
+  });
+  afterAll(async () => {
+    await slow?.stop();
+  });
+
+  it('shows Processing without a download, reloads every 5 s and shows Completed with its download', async () => {
+    const account = await createAccount(slow.url);
+    await fundAccount(slow, account.token, 1_000);
+    const priority = (await api<{ labelTypes: LabelTypeRow[] }>(slow.url, '/labeltype/read', undefined, account.token)).labelTypes.find((t) => t.uid === 'priority')!;
+    const page = await newPage(browser);
+    await signInThroughPage(page, slow.url, account.tgId, account.password);
+    const reads: number[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      // The history's reads, not the Orders card's count (limit 1).
+      if (url.pathname === '/api/v1/order/read' && url.searchParams.get('limit') !== '1') reads.push(Date.now());
+    });
+    await api(
+      slow.url,
+      '/order/create',
+      { labelType: priority._id, design: 'evs', Weight: 1, FromName: 'Slow Sender', FromStreet: '1 Wait St', FromCity: 'Austin', FromState: 'TX', FromZip: '78701', ToName: 'Slow Receiver', ToStreet: '2 Later Ave', ToCity: 'Denver', ToState: 'CO', ToZip: '80202' },
+      account.token,
+    );
+    await page.reload();
+    const row = page.getByTestId('order-row').first();
+    await row.filter({ hasText: 'Processing' }).waitFor();
+    await expect(row.locator('.badge').getAttribute('class')).resolves.toContain('bg-light');
+    await expect(row.getByRole('button', { name: 'Download' }).count()).resolves.toBe(0);
+    const firstRead = reads.at(-1)!;
+
+    // No reload of the page: the list asks again after 5 s and finds the label ready.
+    await row.filter({ hasText: 'Completed' }).waitFor({ timeout: 15_000 });
+    expect(Date.now() - firstRead).toBeGreaterThanOrEqual(4_500);
+    const [order] = (await api<{ orders: ListedOrder[] }>(slow.url, '/order/read', undefined, account.token)).orders;
+    await expectPdfDownload(page, row, order!.tracking!);
+  });
+});
