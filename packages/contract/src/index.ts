@@ -4,5 +4,6 @@ export * from './auth.ts';
 export * from './content.ts';
 export * from './catalog.ts';
 export * from './orders.ts';
+export * from './bulk.ts';
 export * from './addresses.ts';
 export * from './billing.ts';
