@@ -48,6 +48,7 @@ describe('the server', () => {
   it('allows cross-origin calls only from the dev origin', async () => {
     const dev = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
     expect(dev.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(dev.headers['access-control-allow-methods']).toContain('DELETE');
     const other = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });

@@ -1,9 +1,11 @@
+import { createSecretKey } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 
 export type TokenClaims = { userId: string; tokenVersion: number };
 
 export function createTokenService(secret: string, ttlHours: number) {
-  const key = new TextEncoder().encode(secret);
+  // A KeyObject made once; a raw byte key would be imported again on every request.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
     async issue(claims: TokenClaims): Promise<string> {
       return new SignJWT({ ver: claims.tokenVersion })
