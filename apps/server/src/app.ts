@@ -124,7 +124,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       },
     },
   });
-  await app.register(cors, { origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()) });
+  await app.register(cors, { origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()), methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] });
   app.decorateRequest('userId', '');
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
