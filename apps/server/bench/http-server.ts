@@ -97,6 +97,8 @@ for (let done = 0; done < TOTAL_ORDERS; done += BATCH) {
       note: null,
       created_at: at,
       updated_at: at,
+      bulk_order_id: null,
+      bulk_row: null,
     });
   }
   await db.transaction().execute((trx) => trx.insertInto('orders').values(rows).execute());

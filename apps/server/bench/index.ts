@@ -8,3 +8,4 @@ import { runLabelBench } from './labels.ts';
 console.log(`Benchmarks on ${process.platform} ${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
 await runLabelBench();
 await runHttpBench();
+await (await import('./bulk.ts')).runBulkBench();

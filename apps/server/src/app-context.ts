@@ -12,6 +12,8 @@ import type { CatalogService } from './modules/catalog/service.ts';
 import type { OrderService } from './modules/orders/service.ts';
 import type { LabelProvider } from './providers/labels/label-provider.ts';
 import type { FileStore } from './providers/storage/file-store.ts';
+import type { JobQueue } from './queue/job-queue.ts';
+import type { BulkService } from './modules/bulk/service.ts';
 
 /** Everything a module needs, built once in app.ts and handed to each module's routes. */
 export type AppContext = {
@@ -27,6 +29,10 @@ export type AppContext = {
   labels: LabelProvider;
   catalog: CatalogService;
   orders: OrderService;
+  /** Background jobs (REDIS_URL: BullMQ, else embedded); its counts are for the reseller API. */
+  queue: JobQueue;
+  /** Bulk (CSV) orders. */
+  bulk: BulkService;
   /** The configured payment provider (PAYMENT_PROVIDER): sandbox hosted page or BTCPay. */
   payments: PaymentProvider;
   /** preHandler: 401 unless a valid bearer token; sets request.userId. */

@@ -25,6 +25,9 @@ import { createCatalogService } from './modules/catalog/service.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { createOrderService, startOrderCompletionRunner } from './modules/orders/service.ts';
 import { addressRoutes } from './modules/addresses/routes.ts';
+import { bulkRoutes } from './modules/bulk/routes.ts';
+import { createBulkService } from './modules/bulk/service.ts';
+import { createJobQueue, defineJobs, startJobWorkers } from './queue/from-config.ts';
 import type { LabelProvider } from './providers/labels/label-provider.ts';
 import { createSandboxLabelProvider } from './providers/labels/sandbox.ts';
 import { createRenderPool, inlineRenderer } from './providers/labels/render-pool.ts';
@@ -87,6 +90,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // Completes orders the label provider answers later; a durable job queue replaces it in a later issue.
   const orderRunner = startOrderCompletionRunner(orders, config.ORDER_POLL_INTERVAL_MS, app.log);
   app.addHook('onClose', () => orderRunner.stop());
+  // Background jobs: embedded in the database, or BullMQ when REDIS_URL is set. Closed first (hooks run last-in first-out),
+  // so running jobs finish while the renderer and database are still open.
+  const queue = createJobQueue(config, db, app.log);
+  const bulk = createBulkService({ db, catalog, orders, files, queue, log: app.log, pollMs: config.ORDER_POLL_INTERVAL_MS });
+  defineJobs(queue, { bulk });
+  if (config.QUEUE_RUN_WORKERS) await startJobWorkers(queue, { bulk }, app.log);
+  app.addHook('onClose', () => queue.close());
   const ctx: AppContext = {
     config,
     db,
@@ -97,6 +107,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     labels,
     catalog,
     orders,
+    queue,
+    bulk,
     payments: overrides.payments ?? createPaymentProvider(config, db),
     limiter: new AttemptLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_SECONDS * 1000),
     async requireUser(request) {
@@ -154,6 +166,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await catalogRoutes(typed, ctx);
       await orderRoutes(typed, ctx);
       await addressRoutes(typed, ctx);
+      await bulkRoutes(typed, ctx);
       await billingRoutes(typed, ctx);
     },
     { prefix: '/api/v1' },

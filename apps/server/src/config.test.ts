@@ -22,4 +22,11 @@ describe('loadConfig', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.SMTP_URL).toBeUndefined();
   });
+
+  it('runs jobs on the embedded queue in this process unless told otherwise', () => {
+    expect(loadConfig({}).REDIS_URL).toBeUndefined();
+    expect(loadConfig({})).toMatchObject({ QUEUE_CONCURRENCY: 2, QUEUE_RUN_WORKERS: true, QUEUE_PREFIX: 'portal', QUEUE_STALLED_INTERVAL_MS: 30_000 });
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379', QUEUE_RUN_WORKERS: 'false', QUEUE_CONCURRENCY: '4' })).toMatchObject({ REDIS_URL: 'redis://cache:6379', QUEUE_RUN_WORKERS: false, QUEUE_CONCURRENCY: 4 });
+    expect(() => loadConfig({ REDIS_URL: 'http://cache', QUEUE_RUN_WORKERS: 'maybe', QUEUE_CONCURRENCY: '0' })).toThrowError(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL[\s\S]*QUEUE_CONCURRENCY[\s\S]*QUEUE_RUN_WORKERS: must be true or false/);
+  });
 });

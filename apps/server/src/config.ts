@@ -45,6 +45,16 @@ const envSchema = z.object({
   BTCPAY_API_KEY: optionalString,
   BTCPAY_WEBHOOK_SECRET: optionalString,
   INVOICE_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  /** Background jobs run on BullMQ in this Redis when set; otherwise on the embedded queue in the database. */
+  REDIS_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional()),
+  /** Jobs one process runs at a time. */
+  QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** false: this process only queues jobs, and `npm run worker` processes run them. */
+  QUEUE_RUN_WORKERS: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(true)),
+  /** BullMQ's Redis key prefix (several shops can share one Redis). */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . -').default('portal'),
+  /** BullMQ: how long a job's lock lasts and how often stalled jobs (of a worker that died) are looked for. */
+  QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
 });

@@ -13,8 +13,11 @@ import { randomToken } from '../src/lib/ids.ts';
 /** Which database this test run uses: the vitest project sets TEST_DB (sqlite, or postgres when TEST_DATABASE_URL is set). */
 export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
-/** A fresh, migrated database of its own: a temp SQLite file, or a new schema on the test PostgreSQL server. */
-export async function createTestDb(): Promise<{ db: Db; dataDir: string; drop: () => Promise<void> }> {
+/**
+ * A fresh, migrated database of its own: a temp SQLite file (dataDir/portal.sqlite), or a new schema on the test
+ * PostgreSQL server. `databaseUrl` is what another process (a worker) sets as DATABASE_URL to open the same one.
+ */
+export async function createTestDb(): Promise<{ db: Db; dataDir: string; databaseUrl?: string; drop: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   if (testDbKind === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
@@ -25,9 +28,11 @@ export async function createTestDb(): Promise<{ db: Db; dataDir: string; drop: (
     await admin.end();
     const db = createDatabase({ url, sqliteFile: '', pgSchema: schema, poolSize: 20 });
     await migrateToLatest(db);
+    const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     return {
       db,
       dataDir,
+      databaseUrl,
       drop: async () => {
         await db.destroy();
         const cleanup = new pg.Client({ connectionString: url });
@@ -91,13 +96,15 @@ export type TestApp = {
   app: FastifyInstance;
   db: Db;
   config: Config;
+  /** DATABASE_URL of this app's database for another process (PostgreSQL); SQLite is config.dataDir/portal.sqlite. */
+  databaseUrl?: string;
   inbox: SmtpInbox;
   close(): Promise<void>;
 };
 
 /** The real app on a fresh database, mailing through a real local SMTP server. */
 export async function startTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
-  const { db, dataDir, drop } = await createTestDb();
+  const { db, dataDir, databaseUrl, drop } = await createTestDb();
   const inbox = await startSmtpInbox();
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -113,6 +120,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     app,
     db,
     config,
+    databaseUrl,
     inbox,
     async close() {
       await app.close();

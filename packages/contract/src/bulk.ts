@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { TEMPLATE_VALUES, labelTypeRef, numberField } from './catalog.ts';
+import { TEMPLATE_INVALID } from './orders.ts';
 
 /**
  * The CSV file of a bulk order: one header row, then one package a row. Header names match
@@ -59,3 +61,39 @@ export const bulkOrderSchema = z.object({
 });
 export type BulkOrder = z.infer<typeof bulkOrderSchema>;
 export const bulkOrdersResponse = z.object({ orders: z.array(bulkOrderSchema) });
+
+// ---- Added by the server side of issue 5 (nothing above was changed) ----
+
+/** read-bulk-orders lists at most this many bulk orders, newest first. */
+export const BULK_LIST_LIMIT = 100;
+
+/** Multipart fields of POST /order/validatecsv besides the `csv` file: the label type's _id (its uid is accepted too). */
+export const validateCsvFields = z.object({ labeltype: labelTypeRef });
+
+/** Multipart fields of POST /order/createOrderFromCSV besides the `csv` file. total_price is the validated total in dollars. */
+export const createOrderFromCsvFields = z.object({
+  type: labelTypeRef,
+  total_price: numberField('total_price', 'total_price is required: validate the file first', 'total_price must be a number'),
+  /** Template, required for priority: pitney, normal or evs; ignored for other types. */
+  design: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(TEMPLATE_VALUES, { error: TEMPLATE_INVALID }).optional()),
+});
+
+export const CSV_FILE_TOO_LARGE = `The CSV file is larger than ${BULK_MAX_BYTES / 1024 / 1024} MB; split it into smaller files`;
+export const CSV_TOO_MANY_ROWS = (rows: number) =>
+  `The CSV file has ${rows.toLocaleString('en-US')} rows; at most ${BULK_MAX_ROWS.toLocaleString('en-US')} rows are allowed in one file`;
+export const CSV_NOT_CSV = 'The file is not a CSV file: save it as CSV (UTF-8, comma or semicolon separated) and upload it again';
+export const CSV_NO_ROWS = 'The CSV file has no order rows below its header';
+export const CSV_HAS_ERRORS = (badRows: number) => `${badRows} ${badRows === 1 ? 'row has' : 'rows have'} errors: fix the file and validate it again`;
+export const CSV_HEADER_ERRORS = 'The CSV header row is not right: fix it and validate again';
+/** bulk-download-pdf of a completed bulk order in which every row failed (404). */
+export const BULK_NO_LABELS = 'No label was made in this bulk order, so it has no PDF';
+
+/** Download paths of a completed bulk order's files (what zip, csv and pdf of bulkOrderSchema hold). */
+export const bulkDownloadPaths = (id: string) => ({
+  zip: `/api/v1/order/bulk-download/${id}`,
+  csv: `/api/v1/order/bulk-download-csv/${id}`,
+  pdf: `/api/v1/order/bulk-download-pdf/${id}`,
+});
+
+/** Extra columns the CSV report adds to every input row. */
+export const CSV_REPORT_COLUMNS = ['Tracking', 'Price', 'Status', 'Message'] as const;

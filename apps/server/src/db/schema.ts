@@ -82,6 +82,7 @@ export interface Database {
   invoices: InvoicesTable;
   sandbox_invoices: SandboxInvoicesTable;
   jobs: JobsTable;
+  bulk_orders: BulkOrdersTable;
 }
 
 /** A deposit invoice; the bonus is fixed when it is created. status: pending | paid | cancelled | expired. */
@@ -175,6 +176,10 @@ export interface OrdersTable {
   note: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The bulk (CSV) order this order is a row of, else null. */
+  bulk_order_id: string | null;
+  /** Its row in the bulk order's file (1 = the first row after the header). */
+  bulk_row: number | null;
 }
 
 /** Orders a user ever placed, kept with each insert (orders are never deleted), so the history's total needs no count. */
@@ -210,4 +215,35 @@ export interface JobsTable {
   failed_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/**
+ * A bulk (CSV) order. status: processing | completed. Its rows are orders (orders.bulk_order_id);
+ * the files are keys in the file store: the uploaded CSV, and once completed the report, merged PDF and ZIP.
+ */
+export interface BulkOrdersTable {
+  id: string;
+  user_id: string;
+  label_type_id: string;
+  label_type_uid: string;
+  label_type_name: string;
+  design: string | null;
+  status: 'processing' | 'completed';
+  total_orders: number;
+  /** What was debited at payment; failed rows are refunded by their own ledger rows. */
+  total_cents: number;
+  progress: number;
+  job_id: string | null;
+  input_key: string;
+  report_key: string | null;
+  pdf_key: string | null;
+  zip_key: string | null;
+  /** Labels made, rows failed and what their refunds gave back, written when the order completes. */
+  made_orders: number;
+  failed_orders: number;
+  refunded_cents: number;
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: Timestamp | null;
 }

@@ -40,6 +40,16 @@ export const toLabelType = (type: CatalogType): LabelType => ({
 export const tierFor = (tiers: Tier[], weight: number): Tier | undefined =>
   [...tiers].sort((a, b) => a.fromWeight - b.fromWeight).find((t) => t.fromWeight <= weight && weight <= t.toWeight);
 
+/** The price of one weight with a type already read (a bulk order prices thousands of rows with one read). */
+export function priceFor(type: CatalogType, weight: number): { ok: true; priceCents: number } | { ok: false; message: string } {
+  const unit = weightUnitFor(type.uid);
+  if (!(weight > 0)) return { ok: false, message: WEIGHT_NOT_POSITIVE };
+  if (weight > type.maxWeight) return { ok: false, message: weightAboveMaxMessage(type.maxWeight, unit, type.name) };
+  const tier = tierFor(type.tiers, weight);
+  if (!tier) return { ok: false, message: noPriceMessage(weight, unit, type.name) };
+  return { ok: true, priceCents: tier.priceCents };
+}
+
 export function createCatalogService(db: Db) {
   async function withTiers(rows: LabelTypesTable[]): Promise<CatalogType[]> {
     const prices = await repo.listPriceRows(db, rows.map((r) => r.id));
@@ -51,23 +61,28 @@ export function createCatalogService(db: Db) {
     );
   }
 
+  async function orderableType(ref: string): Promise<CatalogType> {
+    const row = await repo.findLabelTypeRow(db, ref);
+    if (!row) throw badRequest(LABEL_TYPE_NOT_FOUND);
+    if (row.status !== 1) throw badRequest(LABEL_TYPE_DISABLED);
+    const [type] = await withTiers([row]);
+    return type;
+  }
+
   return {
     async enabledTypes(): Promise<CatalogType[]> {
       return withTiers(await repo.listLabelTypeRows(db, true));
     },
 
+    /** An enabled label type (id or uid) with its tiers; 400 when there is none. */
+    orderableType,
+
     /** The server's own price for a label type (id or uid) and weight; 400 with the reason when there is none. */
     async quote(ref: string, weight: number): Promise<Quote> {
-      const row = await repo.findLabelTypeRow(db, ref);
-      if (!row) throw badRequest(LABEL_TYPE_NOT_FOUND);
-      if (row.status !== 1) throw badRequest(LABEL_TYPE_DISABLED);
-      const [type] = await withTiers([row]);
-      const unit = weightUnitFor(type.uid);
-      if (!(weight > 0)) throw badRequest(WEIGHT_NOT_POSITIVE);
-      if (weight > type.maxWeight) throw badRequest(weightAboveMaxMessage(type.maxWeight, unit, type.name));
-      const tier = tierFor(type.tiers, weight);
-      if (!tier) throw badRequest(noPriceMessage(weight, unit, type.name));
-      return { type, priceCents: tier.priceCents };
+      const type = await orderableType(ref);
+      const price = priceFor(type, weight);
+      if (!price.ok) throw badRequest(price.message);
+      return { type, priceCents: price.priceCents };
     },
   };
 }

@@ -35,6 +35,20 @@ export async function insertOrder(trx: DbOrTrx, order: OrderRow): Promise<void> 
     .execute();
 }
 
+/** Rows of one multi-row insert: SQLite binds at most 32,766 values, and an order has about 40. */
+const INSERT_CHUNK = 200;
+
+/** Inserts many orders (a bulk order's rows) and counts them in their user's total, in the caller's transaction. */
+export async function insertOrders(trx: DbOrTrx, orders: OrderRow[]): Promise<void> {
+  if (orders.length === 0) return;
+  for (let i = 0; i < orders.length; i += INSERT_CHUNK) await trx.insertInto('orders').values(orders.slice(i, i + INSERT_CHUNK)).execute();
+  await trx
+    .insertInto('order_counts')
+    .values({ user_id: orders[0].user_id, total: orders.length })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ total: sql`order_counts.total + ${orders.length}` }))
+    .execute();
+}
+
 /** The order if it belongs to this user; another user's order is not found. */
 export const findOwnOrder = (db: DbOrTrx, userId: string, id: string) =>
   db.selectFrom('orders').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
@@ -95,6 +109,14 @@ export async function cancelOrder(db: DbOrTrx, id: string, note: string, at: str
 /** Marks a still-processing order as asked about, so the next scan starts with the others. */
 export const touchOrder = (db: DbOrTrx, id: string, at: string) => db.updateTable('orders').set({ updated_at: at }).where('id', '=', id).where('status', '=', 'processing').execute();
 
-/** Orders in this status last changed before `before`, oldest first. */
+/** Single orders in this status last changed before `before`, oldest first (a bulk order's rows are its job's to finish). */
 export const waitingOrders = (db: DbOrTrx, status: 'pending' | 'processing', before: string, limit: number) =>
-  db.selectFrom('orders').selectAll().where('status', '=', status).where('updated_at', '<=', before).orderBy('updated_at').limit(limit).execute();
+  db
+    .selectFrom('orders')
+    .selectAll()
+    .where('status', '=', status)
+    .where('updated_at', '<=', before)
+    .where('bulk_order_id', 'is', null)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();

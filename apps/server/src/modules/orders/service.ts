@@ -107,21 +107,95 @@ const inputFrom = (row: repo.OrderRow): CreateOrderInput => ({
 /** What placing an order came to: the label is made (or on its way), or the provider refused it and the order was refunded. */
 export type PlaceResult = { ok: true; orderId: string } | { ok: false; orderId: string; message: string };
 
+/** What asking the provider about one paid order came to. */
+export type LabelOutcome =
+  | { status: 'completed'; tracking: string; pdf: Uint8Array }
+  /** The provider makes it later; the order stays 'processing'. */
+  | { status: 'processing' }
+  /** The provider refused it: the order is cancelled and its price refunded. */
+  | { status: 'cancelled'; message: string };
+
+/**
+ * The paid order row of an input, priced by the caller: single orders and every row of a bulk
+ * order are written the same way. Country comes from the type; phone is kept for fedex_ground only;
+ * USPS v9 is always 15 x 15 x 15.
+ */
+export function orderRowFor(
+  userId: string,
+  input: CreateOrderInput,
+  type: { id: string; uid: string; name: string },
+  priceCents: number,
+  extra: { provider: string; createdAt: string; bulkOrderId?: string; bulkRow?: number },
+): repo.OrderRow {
+  const country = countryFor(type.uid);
+  const v9 = type.uid === 'uspsv9';
+  const keepPhone = type.uid === 'fedex_ground';
+  return {
+    id: newId(),
+    user_id: userId,
+    label_type_id: type.id,
+    label_type_uid: type.uid,
+    label_type_name: type.name,
+    design: templateRequired(type.uid) ? (input.design ?? null) : null,
+    weight: input.Weight,
+    length: v9 ? USPS_V9_DIMENSION : (input.Length ?? null),
+    width: v9 ? USPS_V9_DIMENSION : (input.Width ?? null),
+    height: v9 ? USPS_V9_DIMENSION : (input.Height ?? null),
+    from_name: input.FromName,
+    from_company: input.FromCompany,
+    from_street: input.FromStreet,
+    from_street2: input.FromStreet2,
+    from_city: input.FromCity,
+    from_state: input.FromState,
+    from_zip: input.FromZip,
+    from_country: country,
+    from_phone: keepPhone ? input.FromPhone : '',
+    to_name: input.ToName,
+    to_company: input.ToCompany,
+    to_street: input.ToStreet,
+    to_street2: input.ToStreet2,
+    to_city: input.ToCity,
+    to_state: input.ToState,
+    to_zip: input.ToZip,
+    to_country: country,
+    to_phone: keepPhone ? input.ToPhone : '',
+    price_cents: priceCents,
+    status: 'pending',
+    tracking: null,
+    pdf_key: null,
+    provider: extra.provider,
+    provider_ref: null,
+    note: null,
+    created_at: extra.createdAt,
+    updated_at: extra.createdAt,
+    bulk_order_id: extra.bulkOrderId ?? null,
+    bulk_row: extra.bulkRow ?? null,
+  };
+}
+
+/** A bulk order's row is refunded under its bulk order and row; a single order under its own id. */
+const refundOf = (order: repo.OrderRow) =>
+  order.bulk_order_id
+    ? ({ kind: 'bulk_refund', reference: `${order.bulk_order_id}:${order.bulk_row}` } as const)
+    : ({ kind: 'order_refund', reference: order.id } as const);
+
 export function createOrderService(deps: { db: Db; catalog: CatalogService; labels: LabelProvider; files: FileStore; log: FastifyBaseLogger }) {
   const { db, catalog, labels, files, log } = deps;
 
-  async function storeLabel(order: repo.OrderRow, label: LabelReady): Promise<void> {
+  async function storeLabel(order: repo.OrderRow, label: LabelReady): Promise<LabelOutcome> {
     const key = orderPdfKey(order.id);
     await files.put(key, label.pdf);
     await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() });
+    return { status: 'completed', tracking: label.tracking, pdf: label.pdf };
   }
 
-  /** Cancels a waiting order and gives its price back, once: the refund's ledger row is unique per order. */
-  async function cancelAndRefund(order: repo.OrderRow, reason: string): Promise<void> {
+  /** Cancels a waiting order and gives its price back, once: the refund's ledger row is unique per order (or bulk row). */
+  async function cancelAndRefund(order: repo.OrderRow, reason: string): Promise<LabelOutcome> {
     await db.transaction().execute(async (trx) => {
       if (!(await repo.cancelOrder(trx, order.id, reason, nowIso()))) return;
-      await changeBalance(trx, { userId: order.user_id, amountCents: Number(order.price_cents), kind: 'order_refund', reference: order.id, note: `Refund: ${reason}` });
+      await changeBalance(trx, { userId: order.user_id, amountCents: Number(order.price_cents), ...refundOf(order), note: `Refund: ${reason}` });
     });
+    return { status: 'cancelled', message: reason };
   }
 
   const reasonOf = (error: unknown, order: repo.OrderRow) => {
@@ -130,19 +204,26 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
     return 'the label provider is not available';
   };
 
-  /** Asks the provider for the label of a paid order and records what it answers. */
-  async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
+  /**
+   * Asks the provider for the label of a paid, pending order and records what it answers: the PDF
+   * stored and the order completed, 'processing' with the provider's reference, or cancelled and
+   * refunded. The order id is the provider's idempotency key, so asking again never buys twice.
+   */
+  async function makeLabel(order: repo.OrderRow): Promise<LabelOutcome> {
     let result;
     try {
       result = await labels.createLabel(labelRequestFor(order));
     } catch (error) {
-      const reason = reasonOf(error, order);
-      await cancelAndRefund(order, reason);
-      return { ok: false, orderId: order.id, message: labelFailedMessage(reason) };
+      return cancelAndRefund(order, reasonOf(error, order));
     }
-    if (result.status === 'completed') await storeLabel(order, result);
-    else await repo.markProcessing(db, order.id, result.providerRef, nowIso());
-    return { ok: true, orderId: order.id };
+    if (result.status === 'completed') return storeLabel(order, result);
+    await repo.markProcessing(db, order.id, result.providerRef, nowIso());
+    return { status: 'processing' };
+  }
+
+  async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
+    const outcome = await makeLabel(order);
+    return outcome.status === 'cancelled' ? { ok: false, orderId: order.id, message: labelFailedMessage(outcome.message) } : { ok: true, orderId: order.id };
   }
 
   /** Prices the order itself, then writes it, its charge and its ledger row in one transaction, then asks for the label. */
@@ -150,50 +231,8 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
     const { type, priceCents } = await catalog.quote(input.labelType, input.Weight);
     const violation = orderRuleViolation(input, type.uid);
     if (violation) throw badRequest(violation);
-    const country = countryFor(type.uid);
-    const v9 = type.uid === 'uspsv9';
-    const keepPhone = type.uid === 'fedex_ground';
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
-    const now = nowIsoIncreasing();
-    const order: repo.OrderRow = {
-      id: newId(),
-      user_id: userId,
-      label_type_id: type.id,
-      label_type_uid: type.uid,
-      label_type_name: type.name,
-      design: templateRequired(type.uid) ? (input.design ?? null) : null,
-      weight: input.Weight,
-      length: v9 ? USPS_V9_DIMENSION : (input.Length ?? null),
-      width: v9 ? USPS_V9_DIMENSION : (input.Width ?? null),
-      height: v9 ? USPS_V9_DIMENSION : (input.Height ?? null),
-      from_name: input.FromName,
-      from_company: input.FromCompany,
-      from_street: input.FromStreet,
-      from_street2: input.FromStreet2,
-      from_city: input.FromCity,
-      from_state: input.FromState,
-      from_zip: input.FromZip,
-      from_country: country,
-      from_phone: keepPhone ? input.FromPhone : '',
-      to_name: input.ToName,
-      to_company: input.ToCompany,
-      to_street: input.ToStreet,
-      to_street2: input.ToStreet2,
-      to_city: input.ToCity,
-      to_state: input.ToState,
-      to_zip: input.ToZip,
-      to_country: country,
-      to_phone: keepPhone ? input.ToPhone : '',
-      price_cents: priceCents,
-      status: 'pending',
-      tracking: null,
-      pdf_key: null,
-      provider: labels.name,
-      provider_ref: null,
-      note: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing() });
     await db.transaction().execute(async (trx) => {
       await repo.insertOrder(trx, order);
       await changeBalance(trx, { userId, amountCents: -priceCents, kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` });
@@ -201,12 +240,9 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
     return fulfil(order);
   }
 
-  /** Asks again about one waiting order. */
-  async function recheck(order: repo.OrderRow): Promise<void> {
-    if (order.status === 'pending') {
-      await fulfil(order);
-      return;
-    }
+  /** Asks again about one waiting order: a pending one is sent again, a processing one is checked. */
+  async function recheck(order: repo.OrderRow): Promise<LabelOutcome> {
+    if (order.status === 'pending') return makeLabel(order);
     let result;
     try {
       result = await labels.checkLabel(labelRequestFor(order), order.provider_ref ?? '');
@@ -214,15 +250,22 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
       // A check that errors is asked again on a later round, not taken as a refusal.
       log.warn({ err: error, orderId: order.id }, 'label check failed');
       await repo.touchOrder(db, order.id, nowIso());
-      return;
+      return { status: 'processing' };
     }
-    if (result.status === 'completed') await storeLabel(order, result);
-    else if (result.status === 'failed') await cancelAndRefund(order, result.message);
-    else await repo.touchOrder(db, order.id, nowIso());
+    if (result.status === 'completed') return storeLabel(order, result);
+    if (result.status === 'failed') return cancelAndRefund(order, result.message);
+    await repo.touchOrder(db, order.id, nowIso());
+    return { status: 'processing' };
   }
 
   return {
+    /** The label provider's name, written on every order row. */
+    providerName: labels.name,
     place,
+    makeLabel,
+    recheck,
+    /** Cancels a waiting order and refunds it (once); nothing happens to an order no longer waiting. */
+    cancel: cancelAndRefund,
 
     async duplicate(userId: string, orderId: string): Promise<PlaceResult> {
       const original = await repo.findOwnOrder(db, userId, orderId);

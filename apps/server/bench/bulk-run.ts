@@ -1,0 +1,217 @@
+// One scenario of the bulk CSV benchmark in a process of its own (clean peak memory), started by
+// bench/bulk.ts: `validate`, `embedded` (the default engine in the server process) or `bullmq`
+// (the web process only queues; two `npm run worker` processes run jobs). Answers one JSON message.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { CSV_COLUMNS } from '@portal/contract';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDatabase, migrateToLatest, type Db } from '../src/db/database.ts';
+import { newId, randomToken } from '../src/lib/ids.ts';
+import { readOrCreateSecret } from '../src/lib/secrets.ts';
+import { createTokenService } from '../src/modules/auth/tokens.ts';
+import { changeBalance } from '../src/modules/billing/ledger.ts';
+import { readBulkFile } from '../src/modules/bulk/bulk-file.ts';
+import { createCatalogService } from '../src/modules/catalog/service.ts';
+import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
+
+const mode = process.argv[2] as 'validate' | 'embedded' | 'bullmq';
+const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-bulk-'));
+
+/** A file of `rows` valid rows (priority, 1-20 lb), about 200 bytes a row. */
+function csvFile(rows: number): Buffer {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (let i = 1; i <= rows; i++) {
+    const cells: Record<string, string> = {
+      FromName: `Bench Sender ${i}`, FromCompany: '"Bench, Inc."', FromStreet: '123 Main Street', FromStreet2: 'Suite 100', FromCity: 'New York', FromState: 'NY', FromZip: '10001',
+      ToName: `Receiver ${i}`, ToStreet: `${i} Oak Avenue`, ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210', Weight: String(1 + (i % 20)), Reference: `B-${i}`,
+    };
+    lines.push(CSV_COLUMNS.map((c) => cells[c] ?? '').join(','));
+  }
+  return Buffer.from(lines.join('\r\n') + '\r\n');
+}
+
+async function multipart(fields: Record<string, string>, csv: Buffer): Promise<{ payload: Buffer; contentType: string }> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('csv', new Blob([csv as BlobPart], { type: 'text/csv' }), 'orders.csv');
+  const request = new Request('http://bench.local/', { method: 'POST', body: form });
+  return { payload: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
+}
+
+async function seedUser(db: Db): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('users')
+    .values({ id, username: 'Bench', tg_id: 'bench_bulk', tg_id_lower: 'bench_bulk', password_hash: 'not-used', email: null, email_verified: 0, balance_cents: 0, api_key: `lp_${randomToken(8)}`, token_version: 0, created_at: new Date().toISOString() })
+    .execute();
+  await db.transaction().execute((trx) => changeBalance(trx, { userId: id, amountCents: 1_000_000_000, kind: 'adjustment', reference: null, note: 'bench funding' }));
+  return id;
+}
+
+const rssOf = (pid: number | 'self', field: 'VmRSS' | 'VmHWM') => {
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+};
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/** Log records of this process ('bulk order completed' carries the stage times). */
+const records: Record<string, any>[] = [];
+const logStream = new Writable({
+  write(chunk, _enc, done) {
+    for (const line of String(chunk).split('\n')) if (line.includes('bulk order completed')) records.push(JSON.parse(line));
+    done();
+  },
+});
+
+async function main(): Promise<Record<string, unknown>> {
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'info', WEB_DIST: path.join(dataDir, 'no-web') };
+  if (process.env.BENCH_RENDER_THREADS) env.LABEL_RENDER_THREADS = process.env.BENCH_RENDER_THREADS;
+  const prefix = `bench-${randomToken(6)}`;
+  if (mode === 'bullmq') Object.assign(env, { REDIS_URL: process.env.BENCH_REDIS_URL!, QUEUE_PREFIX: prefix, QUEUE_RUN_WORKERS: 'false' });
+  const config = loadConfig(env);
+  const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
+  await migrateToLatest(db);
+  await seedCatalog(db);
+  const userId = await seedUser(db);
+
+  if (mode === 'validate') {
+    const file = csvFile(5000);
+    const type = await createCatalogService(db).orderableType('priority');
+    readBulkFile(file, type); // warm-up
+    const parse: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      readBulkFile(file, type);
+      parse.push(performance.now() - t0);
+    }
+    const app = await buildApp(config, { db, logger: false });
+    const token = await createTokenService(readOrCreateSecret(dataDir, 'jwt-secret', undefined), 24).issue({ userId, tokenVersion: 0 });
+    const { payload, contentType } = await multipart({ labeltype: 'priority' }, file);
+    const call = () => app.inject({ method: 'POST', url: '/api/v1/order/validatecsv', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, payload });
+    await call();
+    const http: number[] = [];
+    let answer = '';
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const res = await call();
+      http.push(performance.now() - t0);
+      answer = res.body;
+    }
+    await app.close();
+    return { bytes: file.length, parseMs: Math.min(...parse), httpMs: Math.min(...http), httpMedianMs: http.sort((a, b) => a - b)[2], answer };
+  }
+
+  const workers: ChildProcess[] = [];
+  const workerRecords: Record<string, any>[] = [];
+  if (mode === 'bullmq') {
+    // Two worker processes, as `npm run worker` starts them.
+    const serverDir = path.resolve(import.meta.dirname, '..');
+    await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: serverDir, env: { ...process.env, ...env, QUEUE_RUN_WORKERS: 'true' }, stdio: ['ignore', 'pipe', 'inherit'] });
+            workers.push(child);
+            let buffer = '';
+            child.stdout!.on('data', (chunk) => {
+              buffer += chunk;
+              let at;
+              while ((at = buffer.indexOf('\n')) >= 0) {
+                const line = buffer.slice(0, at);
+                buffer = buffer.slice(at + 1);
+                if (line.includes('worker started')) resolve();
+                if (line.includes('bulk order completed')) workerRecords.push({ pid: child.pid, ...JSON.parse(line) });
+              }
+            });
+            child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+          }),
+      ),
+    );
+  }
+
+  const app = await buildApp(config, { db, logger: { level: 'info', stream: logStream } });
+  await app.listen({ port: 0, host: '127.0.0.1' }); // a listening server has its render threads started
+  const token = await createTokenService(readOrCreateSecret(dataDir, 'jwt-secret', undefined), 24).issue({ userId, tokenVersion: 0 });
+  const headers = { authorization: `Bearer ${token}` };
+
+  /** Pays a file of `rows` rows and waits for its files; answers seconds and the peak memory seen meanwhile. */
+  async function run(rows: number) {
+    const file = csvFile(rows);
+    const form = await multipart({ labeltype: 'priority' }, file);
+    const valid = await app.inject({ method: 'POST', url: '/api/v1/order/validatecsv', headers: { ...headers, 'content-type': form.contentType }, payload: form.payload });
+    const totalPrice = valid.json().totalPrice;
+    const { payload, contentType } = await multipart({ type: 'priority', total_price: String(totalPrice), design: 'normal' }, file);
+    const before = rssOf('self', 'VmRSS');
+    let peakSelf = 0;
+    const peakWorkers = new Map<number, number>();
+    const sample = setInterval(() => {
+      peakSelf = Math.max(peakSelf, rssOf('self', 'VmRSS'));
+      for (const w of workers) peakWorkers.set(w.pid!, Math.max(peakWorkers.get(w.pid!) ?? 0, rssOf(w.pid!, 'VmRSS')));
+    }, 10);
+    const t0 = performance.now();
+    const res = await app.inject({ method: 'POST', url: '/api/v1/order/createOrderFromCSV', headers: { ...headers, 'content-type': contentType }, payload });
+    if (res.statusCode !== 200) throw new Error(`createOrderFromCSV ${res.statusCode}: ${res.body}`);
+    const paidMs = performance.now() - t0;
+    const bulk = await db.selectFrom('bulk_orders').select('id').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    for (;;) {
+      const row = await db.selectFrom('bulk_orders').select(['status', 'made_orders']).where('id', '=', bulk.id).executeTakeFirstOrThrow();
+      if (row.status === 'completed') {
+        if (row.made_orders !== rows) throw new Error(`only ${row.made_orders} of ${rows} labels made`);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sample);
+    await new Promise((r) => setTimeout(r, 100)); // the worker's log line
+    const stages = (mode === 'bullmq' ? workerRecords : records).find((r) => r.bulkOrderId === bulk.id);
+    return { seconds, paidMs, before, peakSelf, peakWorkers: [...peakWorkers.entries()], stages, ranOn: stages?.pid };
+  }
+
+  await run(20); // warm-up: JIT, render threads, first files
+  const result = await run(ROWS);
+  const hwm = { self: rssOf('self', 'VmHWM'), workers: workers.map((w) => rssOf(w.pid!, 'VmHWM')) };
+  await app.close();
+  for (const w of workers) {
+    w.kill('SIGTERM');
+    await new Promise((r) => w.once('exit', r));
+  }
+  if (mode === 'bullmq') {
+    const { Queue } = await import('bullmq');
+    const queue = new Queue('portal-jobs', { connection: { url: process.env.BENCH_REDIS_URL! }, prefix });
+    await queue.obliterate({ force: true });
+    await queue.close();
+  }
+  return {
+    rows: ROWS,
+    threads: config.LABEL_RENDER_THREADS,
+    concurrency: config.QUEUE_CONCURRENCY,
+    seconds: result.seconds,
+    paidMs: result.paidMs,
+    stages: result.stages?.ms,
+    peakWebMb: mb(result.peakSelf),
+    webBeforeMb: mb(result.before),
+    peakWorkerMb: result.peakWorkers.length ? mb(result.ranOn ? (result.peakWorkers.find(([pid]) => pid === result.ranOn)?.[1] ?? 0) : Math.max(...result.peakWorkers.map(([, v]) => v))) : null,
+    hwmWebMb: mb(hwm.self),
+    hwmWorkersMb: hwm.workers.map(mb),
+  };
+}
+
+try {
+  const result = await main();
+  process.send?.(result);
+} catch (error) {
+  process.send?.({ error: error instanceof Error ? error.stack : String(error) });
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}

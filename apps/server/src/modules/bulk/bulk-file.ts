@@ -1,0 +1,132 @@
+import {
+  BULK_MAX_BYTES,
+  BULK_MAX_ROWS,
+  CSV_COLUMNS,
+  CSV_FILE_TOO_LARGE,
+  CSV_HAS_ERRORS,
+  CSV_HEADER_ERRORS,
+  CSV_NOT_CSV,
+  CSV_NO_ROWS,
+  CSV_REQUIRED_COLUMNS,
+  CSV_TOO_MANY_ROWS,
+  createOrderBody,
+  orderRuleViolation,
+  templateRequired,
+  type CreateOrderInput,
+  type CsvRowError,
+} from '@portal/contract';
+import { HttpError } from '../../lib/http-errors.ts';
+import { priceFor, type CatalogType } from '../catalog/service.ts';
+import { CsvSyntaxError, decodeCsvText, parseCsv, type CsvTable } from './csv.ts';
+
+type Column = (typeof CSV_COLUMNS)[number];
+
+/** A 400 naming every bad row: { message, errors: [{ row, column, message }] }. */
+export class CsvFileError extends HttpError {
+  constructor(
+    message: string,
+    readonly errors: CsvRowError[] = [],
+  ) {
+    super(400, message);
+  }
+}
+
+/** One valid row: where it is in the file, its cells as written, the order it makes and that order's price. */
+export type BulkFileRow = { row: number; cells: string[]; input: CreateOrderInput; priceCents: number };
+export type BulkFile = { header: string[]; rows: BulkFileRow[]; totalCents: number };
+
+// 'From Name', 'from_name' and 'FROMNAME' all name FromName.
+const normalize = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
+const COLUMN_BY_KEY = new Map<string, Column>(CSV_COLUMNS.map((c) => [normalize(c), c]));
+
+/** Text and records of an upload, or a 400: larger than 5 MB, not text, or a quote never closed. */
+export function readCsvTable(bytes: Uint8Array): CsvTable {
+  if (bytes.length > BULK_MAX_BYTES) throw new CsvFileError(CSV_FILE_TOO_LARGE);
+  const text = decodeCsvText(bytes);
+  if (text === null) throw new CsvFileError(CSV_NOT_CSV);
+  try {
+    return parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw new CsvFileError(`Row ${error.row}: ${error.message}`, [{ row: error.row, column: null, message: error.message }]);
+    throw error;
+  }
+}
+
+/** Which column each header cell names; a 400 (row 0) for a header that is not the documented one. */
+export function mapHeader(header: string[]): (Column | null)[] {
+  const columns = header.map((name) => (name === '' ? null : (COLUMN_BY_KEY.get(normalize(name)) ?? null)));
+  if (!columns.some((c) => c !== null)) {
+    throw new CsvFileError(CSV_NOT_CSV, [{ row: 0, column: null, message: `The first row must be the header naming the columns: ${CSV_COLUMNS.join(', ')}` }]);
+  }
+  const errors: CsvRowError[] = [];
+  header.forEach((name, i) => {
+    if (name !== '' && columns[i] === null) errors.push({ row: 0, column: name, message: `Unknown column "${name}"; the columns are ${CSV_COLUMNS.join(', ')}` });
+    else if (columns[i] !== null && columns.indexOf(columns[i]) !== i) errors.push({ row: 0, column: name, message: `Column ${columns[i]} appears twice` });
+  });
+  for (const required of CSV_REQUIRED_COLUMNS) if (!columns.includes(required)) errors.push({ row: 0, column: required, message: `Column ${required} is missing` });
+  if (errors.length > 0) throw new CsvFileError(errors.length === 1 ? `CSV header: ${errors[0].message}` : CSV_HEADER_ERRORS, errors);
+  return columns;
+}
+
+/** The column a rule of orderRuleViolation is about, by the start of its message. */
+const RULE_COLUMNS: [string, Column][] = [
+  ['From State', 'FromState'],
+  ['From ZIP', 'FromZip'],
+  ['From Phone', 'FromPhone'],
+  ['To State', 'ToState'],
+  ['To ZIP', 'ToZip'],
+  ['To Phone', 'ToPhone'],
+  ['Length', 'Length'],
+];
+const ruleColumn = (message: string): Column | null => RULE_COLUMNS.find(([start]) => message.startsWith(start))?.[1] ?? null;
+
+/**
+ * Reads a bulk order file for one label type: every row checked by the single order's rules
+ * (createOrderBody, orderRuleViolation) and priced by the catalog. Throws a CsvFileError naming
+ * every bad row. `design` is the template chosen for the whole file; validating before it is
+ * chosen (validatecsv) checks everything else.
+ */
+export function readBulkFile(bytes: Uint8Array, type: CatalogType, design?: CreateOrderInput['design']): BulkFile {
+  const table = readCsvTable(bytes);
+  const columns = mapHeader(table.header);
+  if (table.records.length === 0) throw new CsvFileError(CSV_NO_ROWS);
+  if (table.records.length > BULK_MAX_ROWS) throw new CsvFileError(CSV_TOO_MANY_ROWS(table.records.length));
+  // The template is one choice for the whole file, checked by the caller; rows are checked as if it were made.
+  const rowDesign = design ?? (templateRequired(type.uid) ? 'normal' : undefined);
+
+  const errors: CsvRowError[] = [];
+  let badRows = 0;
+  const rows: BulkFileRow[] = [];
+  let totalCents = 0;
+  for (const { row, cells } of table.records) {
+    const before = errors.length;
+    const fields: Record<string, unknown> = { labelType: type.id, design: rowDesign };
+    for (let i = 0; i < cells.length; i++) {
+      const column = columns[i];
+      // An empty cell is a field not given, as an optional field of a single order may be left out.
+      if (column) {
+        if (cells[i].trim() !== '') fields[column] = cells[i];
+      }
+      else if (i >= columns.length && cells[i].trim() !== '') {
+        errors.push({ row, column: null, message: `This row has ${cells.length} cells but the header names ${columns.length} columns` });
+        break;
+      }
+    }
+    const parsed = createOrderBody.safeParse(fields);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) errors.push({ row, column: issue.path.length > 0 ? String(issue.path[0]) : null, message: issue.message });
+    } else {
+      const violation = orderRuleViolation(parsed.data, type.uid);
+      if (violation) errors.push({ row, column: ruleColumn(violation), message: violation });
+      const price = priceFor(type, parsed.data.Weight);
+      if (!price.ok) errors.push({ row, column: 'Weight', message: price.message });
+      else if (errors.length === before) {
+        rows.push({ row, cells, input: { ...parsed.data, design }, priceCents: price.priceCents });
+        totalCents += price.priceCents;
+      }
+    }
+    if (errors.length > before) badRows++;
+  }
+  if (errors.length > 0) throw new CsvFileError(CSV_HAS_ERRORS(badRows), errors);
+  return { header: table.header, rows, totalCents };
+}

@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { ledgerSumCents } from '../billing/ledger.ts';
+import { fundedUser } from '../orders/order-fixtures.ts';
+import { createFromCsv, csvText, download, dropBullmqPrefix, pdfPageCount, readBulkOrders, usRows, zipEntries } from './bulk-fixtures.ts';
+
+const ROWS = 150;
+const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
+const serverDir = path.resolve(import.meta.dirname, '../../..');
+
+describe.each(engines)('kill and resume on the %s queue', (engine) => {
+  let t: TestApp | undefined;
+  const prefix = `test-resume-${randomToken(6)}`;
+  const children: ChildProcess[] = [];
+
+  /** `npm run worker`'s entry in its own process, on the test app's database and files. */
+  function startWorker(): ChildProcess {
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      DATA_DIR: t!.config.dataDir,
+      LOG_LEVEL: 'warn',
+      LABEL_RENDER_THREADS: '0', // render on the main thread: a thread costs half a second to start
+      QUEUE_STALLED_INTERVAL_MS: '500',
+      QUEUE_PREFIX: prefix,
+    };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    if (t!.databaseUrl) env.DATABASE_URL = t!.databaseUrl;
+    if (engine === 'bullmq') env.REDIS_URL = process.env.TEST_REDIS_URL!;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(child);
+    return child;
+  }
+  const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve())));
+
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      child.kill('SIGKILL');
+      await exited(child);
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (engine === 'bullmq') await dropBullmqPrefix(process.env.TEST_REDIS_URL!, prefix);
+  });
+
+  it('a worker killed in the middle of a job: another finishes it, each row made once and charged once', async () => {
+    // The web process only queues; jobs run in worker processes.
+    t = await startTestApp({ QUEUE_RUN_WORKERS: 'false', ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}) });
+    const db = t.db;
+    const user = await fundedUser(t.app, db, 200_000);
+    const total = ROWS * 7.25;
+    const res = await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: total }, csvText(usRows(ROWS)));
+    expect(res.statusCode).toBe(200);
+    const [{ _id: bulkId }] = await readBulkOrders(t.app, user.headers);
+    const made = async () => Number((await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('bulk_order_id', '=', bulkId).where('status', '=', 'completed').executeTakeFirstOrThrow()).n);
+    const waitUntil = async (check: () => Promise<boolean>, ms: number, what: string) => {
+      const until = Date.now() + ms;
+      while (!(await check())) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+
+    const first = startWorker();
+    await waitUntil(async () => (await made()) >= 5, 20_000, 'the first labels');
+    // BullMQ: a second worker already waits (the job is held by the first); embedded: it starts after the kill, as one process runs jobs.
+    if (engine === 'bullmq') startWorker();
+    first.kill('SIGKILL');
+    await exited(first);
+    const before = await db.selectFrom('orders').select(['id', 'tracking', 'updated_at', 'pdf_key']).where('bulk_order_id', '=', bulkId).where('status', '=', 'completed').execute();
+    expect(before.length).toBeGreaterThanOrEqual(5);
+    expect(before.length).toBeLessThan(ROWS); // killed in the middle
+    const bulkRow = await db.selectFrom('bulk_orders').select(['status']).where('id', '=', bulkId).executeTakeFirstOrThrow();
+    expect(bulkRow.status).toBe('processing');
+    const mtimes = new Map(before.map((o) => [o.id, fs.statSync(path.join(t!.config.dataDir, 'files', o.pdf_key!)).mtimeMs]));
+
+    if (engine === 'embedded') startWorker();
+    await waitUntil(async () => (await db.selectFrom('bulk_orders').select('status').where('id', '=', bulkId).executeTakeFirstOrThrow()).status === 'completed', 30_000, 'the bulk order to complete');
+
+    const rows = await db.selectFrom('orders').select(['id', 'status', 'tracking', 'updated_at', 'pdf_key', 'bulk_row']).where('bulk_order_id', '=', bulkId).orderBy('bulk_row').execute();
+    expect(rows).toHaveLength(ROWS);
+    expect(rows.every((r) => r.status === 'completed')).toBe(true);
+    expect(new Set(rows.map((r) => r.tracking)).size).toBe(ROWS);
+    // Labels made before the kill were not made again: same record, same file.
+    for (const old of before) {
+      const now = rows.find((r) => r.id === old.id)!;
+      expect({ tracking: now.tracking, updated_at: now.updated_at }).toEqual({ tracking: old.tracking, updated_at: old.updated_at });
+      expect(fs.statSync(path.join(t.config.dataDir, 'files', old.pdf_key!)).mtimeMs).toBe(mtimes.get(old.id));
+    }
+    const ledger = await db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').execute();
+    expect(ledger).toEqual([{ kind: 'bulk_charge', amount_cents: -Math.round(total * 100), reference: bulkId }]);
+    expect(await ledgerSumCents(db, user.userId)).toBe(200_000 - Math.round(total * 100));
+
+    const [order] = await readBulkOrders(t.app, user.headers);
+    expect(order).toMatchObject({ status: 'completed', totalOrders: ROWS, failedOrders: 0 });
+    expect(await pdfPageCount((await download(t.app, user.headers, order.pdf!)).rawPayload)).toBe(ROWS);
+    expect(Object.keys(zipEntries((await download(t.app, user.headers, order.zip!)).rawPayload))).toHaveLength(ROWS + 1);
+    if (engine === 'embedded') {
+      // The queue marks the job done just after its handler returned.
+      const job = () => db.selectFrom('jobs').select(['state', 'attempts', 'progress']).where('id', '=', `bulk-${bulkId}`).executeTakeFirstOrThrow();
+      await waitUntil(async () => (await job()).state === 'completed', 5_000, 'the job to be marked completed');
+      expect(await job()).toEqual({ state: 'completed', attempts: 2, progress: 100 });
+    }
+  }, 60_000);
+});

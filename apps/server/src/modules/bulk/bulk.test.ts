@@ -1,0 +1,385 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BULK_MAX_ROWS,
+  BULK_NOT_READY,
+  BULK_NO_LABELS,
+  BULK_ORDER_NOT_FOUND,
+  CSV_FILE_TOO_LARGE,
+  CSV_NOT_CSV,
+  CSV_NO_ROWS,
+  CSV_TOO_MANY_ROWS,
+  CSV_VALIDATED,
+  LABEL_TYPE_REQUIRED,
+  ORDERS_CREATED,
+  PLEASE_SELECT_CSV_FILE,
+  PRICES_CHANGED,
+  SAMPLE_CSV_PATH,
+  TEMPLATE_REQUIRED,
+  US_STATE_CODES,
+} from '@portal/contract';
+import pino from 'pino';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { createEmbeddedQueue } from '../../queue/embedded-queue.ts';
+import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
+import { MAX_ATTEMPTS } from '../../queue/job-queue.ts';
+import { createCatalogService } from '../catalog/service.ts';
+import { createOrderService } from '../orders/service.ts';
+import { createBulkService } from './service.ts';
+import { LabelProviderError, type LabelProvider } from '../../providers/labels/label-provider.ts';
+import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
+import { inlineRenderer } from '../../providers/labels/render-pool.ts';
+import { ledgerSumCents } from '../billing/ledger.ts';
+import { balanceOf, fundedUser } from '../orders/order-fixtures.ts';
+import {
+  createFromCsv,
+  csvText,
+  download,
+  pdfPageCount,
+  readBulkOrders,
+  readReport,
+  usRow,
+  usRows,
+  validateCsv,
+  zipEntries,
+} from './bulk-fixtures.ts';
+
+const REFUSED = 'Refuse Me';
+/** The sandbox, refusing any label addressed to REFUSED: one row of a file fails, the others are made. */
+const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
+const refusing: LabelProvider = {
+  name: 'sandbox',
+  createLabel: (request) => (request.to.name === REFUSED ? Promise.reject(new LabelProviderError('address not deliverable')) : sandbox.createLabel(request)),
+  checkLabel: (request, ref) => sandbox.checkLabel(request, ref),
+};
+
+let t: TestApp;
+/** A bulk service on the test app's database and files, as a worker process builds it. */
+const jobRunner = (wrapFiles: (files: FileStore) => FileStore = (f) => f) => {
+  const log = pino({ level: 'silent' });
+  const catalog = createCatalogService(t.db);
+  const files = wrapFiles(createLocalFileStore(path.join(t.config.dataDir, 'files')));
+  const orders = createOrderService({ db: t.db, catalog, labels: refusing, files, log });
+  return createBulkService({ db: t.db, catalog, orders, files, queue: createEmbeddedQueue(t.db, log, 1), log, pollMs: 50 });
+};
+let priority: string;
+let uspsv9: string;
+beforeAll(async () => {
+  // Jobs are not run here: fewer than 4 rows are made at once, and a queued order stays 'processing'.
+  t = await startTestApp({ QUEUE_RUN_WORKERS: 'false' }, { labels: refusing });
+  const types = await t.db.selectFrom('label_types').select(['id', 'uid']).execute();
+  priority = types.find((x) => x.uid === 'priority')!.id;
+  uspsv9 = types.find((x) => x.uid === 'uspsv9')!.id;
+});
+afterAll(() => t.close());
+
+type User = Awaited<ReturnType<typeof fundedUser>>;
+const PRIORITY_2LB = 6.75;
+const V9_2LB = 7.25;
+
+/** Nothing of a refused upload is left: no bulk order, no order, no ledger row beyond the funding, no stored file. */
+async function expectNothingWritten(user: User, fundedCents: number) {
+  expect(await t.db.selectFrom('bulk_orders').select('id').where('user_id', '=', user.userId).execute()).toEqual([]);
+  expect(await t.db.selectFrom('orders').select('id').where('user_id', '=', user.userId).execute()).toEqual([]);
+  expect(await t.db.selectFrom('ledger').select('kind').where('user_id', '=', user.userId).execute()).toEqual([{ kind: 'adjustment' }]);
+  expect(await ledgerSumCents(t.db, user.userId)).toBe(fundedCents);
+  // Every stored bulk file belongs to a bulk order that exists (a refused upload leaves none behind).
+  const known = new Set((await t.db.selectFrom('bulk_orders').select('id').execute()).map((b) => b.id));
+  for (const dir of ['bulk', 'bulk-input']) {
+    const full = path.join(t.config.dataDir, 'files', dir);
+    const names = fs.existsSync(full) ? fs.readdirSync(full).map((n) => n.replace(/\.csv$/, '')) : [];
+    expect(names.filter((n) => !known.has(n))).toEqual([]);
+  }
+}
+
+describe('POST /order/validatecsv', () => {
+  let user: User;
+  beforeAll(async () => {
+    user = await fundedUser(t.app, t.db, 0);
+  });
+
+  it('prices a valid file with the single order prices', async () => {
+    const res = await validateCsv(t.app, user.headers, priority, csvText(usRows(3)));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: CSV_VALIDATED, totalPrice: 3 * PRIORITY_2LB, totalOrders: 3 });
+    const v9 = await validateCsv(t.app, user.headers, 'uspsv9', csvText([usRow(1, { Weight: '6' }), usRow(2, { Length: '15', Width: '15', Height: '15' })]));
+    expect(v9.json()).toMatchObject({ totalPrice: 11.5 + V9_2LB, totalOrders: 2 });
+  });
+
+  it('reads a BOM, semicolons, quoted separators and line breaks, empty lines and header names in any case and order', async () => {
+    const columns = ['Weight', 'ToName', 'ToStreet', 'ToCity', 'ToState', 'ToZip', 'FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'Reference'];
+    const header = ['weight', 'TONAME', 'To Street', 'ToCity', 'tostate', 'to_zip', 'FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'Reference'].join(';');
+    const rows = [
+      usRow(1, { ToName: 'Doe; Jane', ToStreet: '12 "Main" Street', Reference: 'line one\nline two' }),
+      usRow(2, { ToState: 'California' }),
+    ];
+    const body = csvText(rows, { separator: ';', columns }).split('\r\n').slice(1).join('\r\n');
+    const text = `\ufeff${header}\r\n\r\n;;;\r\n${body}`;
+    const res = await validateCsv(t.app, user.headers, priority, text);
+    expect(res.json()).toMatchObject({ totalOrders: 2, totalPrice: 2 * PRIORITY_2LB });
+    const lf = await validateCsv(t.app, user.headers, priority, csvText(rows, { eol: '\n' }));
+    expect(lf.json()).toMatchObject({ totalOrders: 2 });
+  });
+
+  it('reads a Windows-1252 file', async () => {
+    const text = csvText([usRow(1, { ToName: 'Jos\u00e9 Pe\u00f1a' })]);
+    const res = await validateCsv(t.app, user.headers, priority, Buffer.from(text, 'latin1'));
+    expect(res.json()).toMatchObject({ totalOrders: 1 });
+  });
+
+  it('names every bad row and column with the single order rules', async () => {
+    const rows = [
+      usRow(1),
+      usRow(2, { ToZip: '9021', FromName: '', ToCity: ' ' }),
+      usRow(3),
+      usRow(4, { Weight: 'heavy' }),
+      usRow(5, { ToState: 'ON' }),
+      usRow(6, { Weight: '71' }),
+      usRow(7, { ToStreet: 'x'.repeat(36) }),
+    ];
+    const res = await validateCsv(t.app, user.headers, priority, csvText(rows));
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.message).toBe('5 rows have errors: fix the file and validate it again');
+    // Every bad field of a row; the rules that compare fields (ZIP of the country...) once its fields are readable.
+    expect(body.errors).toEqual([
+      { row: 2, column: 'FromName', message: 'From Name is required' },
+      { row: 2, column: 'ToCity', message: 'To City is required' },
+      { row: 4, column: 'Weight', message: 'Weight must be a number' },
+      { row: 5, column: 'ToState', message: 'To State must be a US state, DC or PR' },
+      { row: 6, column: 'Weight', message: 'Weight must be at most 70 lb for USPS Priority Mail' },
+      { row: 7, column: 'ToStreet', message: 'To Street must be at most 35 characters' },
+    ]);
+    expect(US_STATE_CODES).toContain('CA');
+  });
+
+  it('applies the rules of the chosen type: UPS wants Canadian addresses, v9 wants 15 x 15 x 15', async () => {
+    const ups = await validateCsv(t.app, user.headers, 'ups_standard', csvText([usRow(1)]));
+    expect(ups.statusCode).toBe(400);
+    expect(ups.json().errors[0]).toEqual({ row: 1, column: 'FromState', message: 'From State must be a Canadian province or territory' });
+    const v9 = await validateCsv(t.app, user.headers, uspsv9, csvText([usRow(1, { Length: '10' })]));
+    expect(v9.json().errors).toEqual([{ row: 1, column: 'Length', message: 'Length, Width and Height must be 15 x 15 x 15 inches for USPS v9' }]);
+  });
+
+  it('counts rows as in the file: blank lines keep their number, a quoted line break does not start a row', async () => {
+    const text = csvText([usRow(1, { Reference: 'a\nb' }), usRow(2, { ToZip: 'bad' })]).replace(/\r\n$/, '\r\n\r\n') + csvText([usRow(3, { ToZip: 'bad' })]).split('\r\n').slice(1).join('\r\n');
+    const res = await validateCsv(t.app, user.headers, priority, text);
+    expect(res.json().errors.map((e: { row: number }) => e.row)).toEqual([2, 4]);
+  });
+
+  it('refuses a header that is missing columns, names unknown ones or repeats one (row 0)', async () => {
+    const missing = await validateCsv(t.app, user.headers, priority, csvText([usRow(1)], { columns: ['FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'ToName', 'ToStreet', 'ToCity', 'ToState', 'Weight'] }));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ message: 'CSV header: Column ToZip is missing', errors: [{ row: 0, column: 'ToZip', message: 'Column ToZip is missing' }] });
+    const unknown = await validateCsv(t.app, user.headers, priority, csvText([usRow(1)], { columns: ['Colour', 'FromName', 'FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'ToName', 'ToStreet', 'ToCity', 'ToState', 'ToZip', 'Weight'] }));
+    expect(unknown.json().errors.map((e: { column: string }) => e.column)).toEqual(['Colour', 'FromName']);
+  });
+
+  it('refuses more than 5,000 rows, more than 5 MB, no rows, a file that is not CSV and a missing file or type', async () => {
+    const many = await validateCsv(t.app, user.headers, priority, csvText(usRows(BULK_MAX_ROWS + 1)));
+    expect(many.statusCode).toBe(400);
+    expect(many.json().message).toBe(CSV_TOO_MANY_ROWS(BULK_MAX_ROWS + 1));
+
+    const big = csvText([usRow(1, { Reference: 'x'.repeat(5 * 1024 * 1024) })]);
+    const large = await validateCsv(t.app, user.headers, priority, big);
+    expect(large.statusCode).toBe(400);
+    expect(large.json().message).toBe(CSV_FILE_TOO_LARGE);
+
+    const empty = await validateCsv(t.app, user.headers, priority, csvText([]));
+    expect(empty.json().message).toBe(CSV_NO_ROWS);
+
+    const notCsv = await validateCsv(t.app, user.headers, priority, '{"name": "not a csv file", "rows": [1, 2, 3]}\n');
+    expect(notCsv.statusCode).toBe(400);
+    expect(notCsv.json().message).toBe(CSV_NOT_CSV);
+    const binary = await validateCsv(t.app, user.headers, priority, Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00]));
+    expect(binary.json().message).toBe(CSV_NOT_CSV);
+
+    expect((await validateCsv(t.app, user.headers, priority)).json()).toEqual({ message: PLEASE_SELECT_CSV_FILE });
+    expect((await validateCsv(t.app, user.headers, '', csvText(usRows(1)))).json()).toEqual({ message: LABEL_TYPE_REQUIRED });
+    const json = await t.app.inject({ method: 'POST', url: '/api/v1/order/validatecsv', headers: user.headers, payload: { labeltype: priority } });
+    expect(json.statusCode).toBe(400);
+  });
+
+  it('accepts the sample file behind Download Sample CSV for the USPS types (and FedEx Ground)', async () => {
+    const sample = fs.readFileSync(path.resolve(import.meta.dirname, '../../../../web/public', SAMPLE_CSV_PATH.slice(1)));
+    for (const uid of ['priority', 'uspsv9', 'ground_oz', 'fedex_ground']) {
+      const res = await validateCsv(t.app, user.headers, uid, sample);
+      expect([uid, res.statusCode, res.json().totalOrders]).toEqual([uid, 200, 3]);
+    }
+  });
+
+  it('asks for a sign-in', async () => {
+    const res = await validateCsv(t.app, {}, priority, csvText(usRows(1)));
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('POST /order/createOrderFromCSV', () => {
+  it('makes fewer than 4 labels at once: one debit, one order per row in the order history, the three files', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    const rows = [usRow(1), usRow(2, { ToCompany: '=HYPERLINK("http://evil")', Reference: '+1 555' }), usRow(3)];
+    const res = await createFromCsv(t.app, user.headers, { type: priority, total_price: 3 * PRIORITY_2LB, design: 'pitney' }, csvText(rows));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: ORDERS_CREATED });
+
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    expect(bulk).toMatchObject({ status: 'completed', progress: 100, totalOrders: 3, failedOrders: 0, total: 20.25, design: 'pitney', labelType: { uid: 'priority' } });
+    expect(bulk.orders).toHaveLength(3);
+    expect(bulk.zip).toBe(`/api/v1/order/bulk-download/${bulk._id}`);
+    expect(await balanceOf(t.app, user.headers)).toBe(100 - 20.25);
+    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').execute();
+    expect(ledger).toEqual([{ kind: 'bulk_charge', amount_cents: -2025, reference: bulk._id }]);
+
+    const history = (await t.app.inject({ method: 'GET', url: '/api/v1/order/read?limit=10&sort=asc', headers: user.headers })).json();
+    expect(history.total).toBe(3);
+    expect(history.orders.map((o: { _id: string }) => o._id)).toEqual(bulk.orders);
+    expect(history.orders.map((o: { toName: string }) => o.toName)).toEqual(['Receiver 1', 'Receiver 2', 'Receiver 3']);
+    expect(history.orders[0]).toMatchObject({ status: 'completed', price: PRIORITY_2LB, design: 'pitney' });
+
+    const csv = await download(t.app, user.headers, bulk.csv!);
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="label.csv"');
+    const report = readReport(csv.rawPayload);
+    expect(report.header.slice(-4)).toEqual(['Tracking', 'Price', 'Status', 'Message']);
+    expect(report.records.map((r) => r.cells.slice(-4, -1))).toEqual(history.orders.map((o: { tracking: string }) => [o.tracking, '6.75', 'completed']));
+    const company = report.header.indexOf('ToCompany');
+    expect(report.records[1].cells[company]).toBe(`'=HYPERLINK("http://evil")`);
+    expect(report.records[1].cells[report.header.indexOf('Reference')]).toBe(`'+1 555`);
+
+    const pdf = await download(t.app, user.headers, bulk.pdf!);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe('attachment; filename="label.pdf"');
+    expect(await pdfPageCount(pdf.rawPayload)).toBe(3);
+    const zip = await download(t.app, user.headers, bulk.zip!);
+    expect(zip.headers['content-disposition']).toBe('attachment; filename="label.zip"');
+    expect(Object.keys(zipEntries(zip.rawPayload)).sort()).toEqual([...history.orders.map((o: { tracking: string }) => `${o.tracking}.pdf`), 'label.csv'].sort());
+  });
+
+  it('refunds a row whose label fails, with its own ledger row, and completes the rest', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    const rows = [usRow(1), usRow(2, { ToName: REFUSED }), usRow(3)];
+    const res = await createFromCsv(t.app, user.headers, { type: priority, total_price: 20.25, design: 'normal' }, csvText(rows));
+    expect(res.json()).toEqual({ message: ORDERS_CREATED });
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    expect(bulk).toMatchObject({ status: 'completed', totalOrders: 3, failedOrders: 1, total: 13.5 });
+    expect(bulk.orders).toHaveLength(2);
+    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').orderBy('created_at').execute();
+    expect(ledger).toEqual([
+      { kind: 'bulk_charge', amount_cents: -2025, reference: bulk._id },
+      { kind: 'bulk_refund', amount_cents: 675, reference: `${bulk._id}:2` },
+    ]);
+    expect(await balanceOf(t.app, user.headers)).toBe(100 - 13.5);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000 - 1350);
+
+    const report = readReport((await download(t.app, user.headers, bulk.csv!)).rawPayload);
+    expect(report.records.map((r) => r.cells.slice(-2))).toEqual([
+      ['completed', ''],
+      ['failed', 'Refunded: address not deliverable'],
+      ['completed', ''],
+    ]);
+    expect(await pdfPageCount((await download(t.app, user.headers, bulk.pdf!)).rawPayload)).toBe(2);
+    expect(Object.keys(zipEntries((await download(t.app, user.headers, bulk.zip!)).rawPayload))).toHaveLength(3);
+    const failed = await t.db.selectFrom('orders').select(['status', 'note']).where('bulk_order_id', '=', bulk._id).where('bulk_row', '=', 2).executeTakeFirstOrThrow();
+    expect(failed).toEqual({ status: 'cancelled', note: 'address not deliverable' });
+  });
+
+  it('refuses a total that differs from the server total (409), a bad row, a missing template or an empty balance, writing nothing', async () => {
+    const user = await fundedUser(t.app, t.db, 1000);
+    const changed = await createFromCsv(t.app, user.headers, { type: priority, total_price: 6.74, design: 'normal' }, csvText(usRows(1)));
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json()).toEqual({ message: PRICES_CHANGED });
+    const missing = await createFromCsv(t.app, user.headers, { type: priority, total_price: '', design: 'normal' }, csvText(usRows(1)));
+    expect(missing.statusCode).toBe(400);
+    const bad = await createFromCsv(t.app, user.headers, { type: priority, total_price: 6.75, design: 'normal' }, csvText([usRow(1, { ToZip: '' })]));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([{ row: 1, column: 'ToZip', message: 'To ZIP is required' }]);
+    const noTemplate = await createFromCsv(t.app, user.headers, { type: priority, total_price: 6.75 }, csvText(usRows(1)));
+    expect(noTemplate.json()).toEqual({ message: TEMPLATE_REQUIRED });
+    const poor = await createFromCsv(t.app, user.headers, { type: priority, total_price: 2 * PRIORITY_2LB, design: 'normal' }, csvText(usRows(2)));
+    expect(poor.statusCode).toBe(402);
+    expect(poor.json()).toEqual({ message: 'Insufficient balance' });
+    await expectNothingWritten(user, 1000);
+  });
+
+  it('never overdraws: parallel payments on a balance that covers two of them', async () => {
+    const user = await fundedUser(t.app, t.db, 2 * 2 * 675);
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => createFromCsv(t.app, user.headers, { type: priority, total_price: 13.5, design: 'normal' }, csvText(usRows(2, i * 2 + 1)))));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 402, 402, 402]);
+    expect(await balanceOf(t.app, user.headers)).toBe(0);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(0);
+    expect(await t.db.selectFrom('bulk_orders').select('id').where('user_id', '=', user.userId).execute()).toHaveLength(2);
+    expect(await t.db.selectFrom('orders').select('id').where('user_id', '=', user.userId).execute()).toHaveLength(4);
+  });
+
+  it('queues 4 or more rows: processing, n / total, and 409 on every download until it completes; 404 for another user', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    const res = await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
+    expect(res.json()).toEqual({ message: ORDERS_CREATED });
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    expect(bulk).toMatchObject({ status: 'processing', progress: 0, orders: [], totalOrders: 4, total: 29, zip: null, pdf: null, csv: null, design: null });
+    expect(await balanceOf(t.app, user.headers)).toBe(71);
+    const job = await t.db.selectFrom('jobs').select(['id', 'name', 'state', 'payload']).execute();
+    expect(job).toContainEqual({ id: `bulk-${bulk._id}`, name: 'bulk-order', state: 'waiting', payload: JSON.stringify({ bulkOrderId: bulk._id }) });
+    for (const kind of ['bulk-download', 'bulk-download-csv', 'bulk-download-pdf']) {
+      const early = await download(t.app, user.headers, `/api/v1/order/${kind}/${bulk._id}`);
+      expect(early.statusCode).toBe(409);
+      expect(early.json()).toEqual({ message: BULK_NOT_READY });
+    }
+    const other = await fundedUser(t.app, t.db, 0);
+    expect(await readBulkOrders(t.app, other.headers)).toEqual([]);
+    const foreign = await download(t.app, other.headers, `/api/v1/order/bulk-download/${bulk._id}`);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual({ message: BULK_ORDER_NOT_FOUND });
+    expect((await download(t.app, user.headers, '/api/v1/order/bulk-download-pdf/nope')).statusCode).toBe(404);
+
+    // The job's handler, run here by hand: progress through the spec's stages, then the files are there.
+    const seen: number[] = [];
+    await jobRunner().runJob(bulk._id, { id: `bulk-${bulk._id}`, attempt: 1, updateProgress: async (p) => void seen.push(p) });
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen[0]).toBe(0);
+    expect(seen.slice(-6)).toEqual([80, 85, 90, 95, 98, 100]);
+    const [done] = await readBulkOrders(t.app, user.headers);
+    expect(done).toMatchObject({ status: 'completed', progress: 100, totalOrders: 4, failedOrders: 0, total: 29 });
+    expect(done.orders).toHaveLength(4);
+    for (const path of [done.zip!, done.csv!, done.pdf!]) expect((await download(t.app, user.headers, path)).statusCode).toBe(200);
+    expect((await download(t.app, other.headers, done.pdf!)).statusCode).toBe(404);
+    // The queue's counts reach the service layer (for the reseller API).
+    expect(Object.keys(await jobRunner().queueCounts()).sort()).toEqual(['active', 'completed', 'delayed', 'failed', 'total', 'waiting']);
+  });
+
+  it('queues again a bulk order whose process died before its job ran (a small one made at once, a lost enqueue)', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    await t.db.deleteFrom('jobs').where('id', '=', `bulk-${bulk._id}`).execute(); // as if the enqueue was lost
+    const runner = jobRunner();
+    expect(await runner.resumeStalled()).toBe(0); // not stalled yet
+    const later = Date.now() + 3 * 60_000;
+    const queued = await runner.resumeStalled(later);
+    expect(queued).toBeGreaterThanOrEqual(1);
+    expect(await t.db.selectFrom('jobs').select(['name', 'state']).where('id', '=', `bulk-${bulk._id}`).execute()).toEqual([{ name: 'bulk-order', state: 'waiting' }]);
+    await runner.resumeStalled(later); // queued once
+    expect(await t.db.selectFrom('jobs').select('id').where('id', '=', `bulk-${bulk._id}`).execute()).toHaveLength(1);
+  });
+
+  it('on the last attempt of a job that keeps failing, refunds every row not made and completes with a report', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    // Label files cannot be stored: every attempt fails.
+    const runner = jobRunner((files) => ({ ...files, put: (key, data) => (key.startsWith('labels/') ? Promise.reject(new Error('disk full')) : files.put(key, data)) }));
+    const job = (attempt: number) => ({ id: `bulk-${bulk._id}`, attempt, updateProgress: async () => {} });
+    await expect(runner.runJob(bulk._id, job(1))).rejects.toThrow('disk full');
+    expect((await readBulkOrders(t.app, user.headers))[0].status).toBe('processing');
+    await runner.runJob(bulk._id, job(MAX_ATTEMPTS));
+    const [done] = await readBulkOrders(t.app, user.headers);
+    expect(done).toMatchObject({ status: 'completed', orders: [], totalOrders: 4, failedOrders: 4, total: 0, pdf: null });
+    expect(await balanceOf(t.app, user.headers)).toBe(100);
+    const refunds = await t.db.selectFrom('ledger').select(['reference', 'amount_cents']).where('user_id', '=', user.userId).where('kind', '=', 'bulk_refund').orderBy('reference').execute();
+    expect(refunds).toEqual([1, 2, 3, 4].map((row) => ({ reference: `${bulk._id}:${row}`, amount_cents: 725 })));
+    const report = readReport((await download(t.app, user.headers, done.csv!)).rawPayload);
+    expect(report.records.map((r) => r.cells.at(-2))).toEqual(['failed', 'failed', 'failed', 'failed']);
+    expect(Object.keys(zipEntries((await download(t.app, user.headers, done.zip!)).rawPayload))).toEqual(['label.csv']);
+    expect((await download(t.app, user.headers, `/api/v1/order/bulk-download-pdf/${bulk._id}`)).json()).toEqual({ message: BULK_NO_LABELS });
+  });
+});

@@ -1,0 +1,77 @@
+import type { DbOrTrx } from '../../db/database.ts';
+import type { BulkOrdersTable } from '../../db/schema.ts';
+
+export type BulkOrderRow = BulkOrdersTable;
+
+export const insertBulkOrder = (trx: DbOrTrx, row: BulkOrderRow) => trx.insertInto('bulk_orders').values(row).execute();
+
+export const findBulkOrder = (db: DbOrTrx, id: string) => db.selectFrom('bulk_orders').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The bulk order if it belongs to this user; another user's is not found. */
+export const findOwnBulkOrder = (db: DbOrTrx, userId: string, id: string) =>
+  db.selectFrom('bulk_orders').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+
+export const listOwnBulkOrders = (db: DbOrTrx, userId: string, limit: number) =>
+  db.selectFrom('bulk_orders').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+
+/** The orders a bulk order's rows became, in file order. */
+export const bulkRows = (db: DbOrTrx, bulkOrderId: string) => db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).orderBy('bulk_row').execute();
+
+export const bulkRowsInStatus = (db: DbOrTrx, bulkOrderId: string, status: 'pending' | 'processing') =>
+  db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).where('status', '=', status).orderBy('bulk_row').execute();
+
+/** Ids of the labels made so far in these bulk orders, in file order. */
+export const madeOrderIds = (db: DbOrTrx, bulkOrderIds: string[]) =>
+  bulkOrderIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('orders')
+        .select(['id', 'bulk_order_id'])
+        .where('bulk_order_id', 'in', bulkOrderIds)
+        .where('status', '=', 'completed')
+        .orderBy('bulk_order_id')
+        .orderBy('bulk_row')
+        .execute();
+
+/** Failed rows and their refunded prices of bulk orders still running (a completed one keeps its own figures). */
+export const failedRowTotals = (db: DbOrTrx, bulkOrderIds: string[]) =>
+  bulkOrderIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('orders')
+        .select((eb) => ['bulk_order_id', eb.fn.countAll<number>().as('failed'), eb.fn.sum<number>('price_cents').as('refunded')])
+        .where('bulk_order_id', 'in', bulkOrderIds)
+        .where('status', '=', 'cancelled')
+        .groupBy('bulk_order_id')
+        .execute();
+
+export const setProgress = (db: DbOrTrx, id: string, progress: number, at: string) =>
+  db.updateTable('bulk_orders').set({ progress, updated_at: at }).where('id', '=', id).where('status', '=', 'processing').execute();
+
+export async function markBulkCompleted(
+  db: DbOrTrx,
+  id: string,
+  done: { reportKey: string; pdfKey: string | null; zipKey: string; made: number; failed: number; refundedCents: number; note: string | null; at: string },
+): Promise<void> {
+  await db
+    .updateTable('bulk_orders')
+    .set({
+      status: 'completed',
+      progress: 100,
+      report_key: done.reportKey,
+      pdf_key: done.pdfKey,
+      zip_key: done.zipKey,
+      made_orders: done.made,
+      failed_orders: done.failed,
+      refunded_cents: done.refundedCents,
+      note: done.note,
+      updated_at: done.at,
+      completed_at: done.at,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Bulk orders still processing that nothing has moved since `before`. */
+export const stalledBulkOrders = (db: DbOrTrx, before: string, limit: number) =>
+  db.selectFrom('bulk_orders').select(['id', 'job_id']).where('status', '=', 'processing').where('updated_at', '<', before).orderBy('updated_at').limit(limit).execute();

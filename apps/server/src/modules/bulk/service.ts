@@ -1,0 +1,392 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from 'zod';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  BULK_LIST_LIMIT,
+  BULK_NOT_READY,
+  BULK_NO_LABELS,
+  BULK_ORDER_NOT_FOUND,
+  BULK_QUEUE_THRESHOLD,
+  CSV_VALIDATED,
+  ORDERS_CREATED,
+  PLEASE_SELECT_CSV_FILE,
+  PRICES_CHANGED,
+  TEMPLATE_REQUIRED,
+  bulkDownloadPaths,
+  centsToDollars,
+  createOrderFromCsvFields,
+  dollarsToCents,
+  templateRequired,
+  validateCsvFields,
+  type BulkOrder,
+} from '@portal/contract';
+import type { Db } from '../../db/database.ts';
+import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
+import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
+import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQueue } from '../../queue/job-queue.ts';
+import type { FileStore } from '../../providers/storage/file-store.ts';
+import { changeBalance } from '../billing/ledger.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import * as ordersRepo from '../orders/repository.ts';
+import { orderRowFor, type LabelOutcome, type OrderService } from '../orders/service.ts';
+import { readBulkFile, readCsvTable } from './bulk-file.ts';
+import { buildReport, labelFileNames, mergePdfs, zipLabels } from './bulk-results.ts';
+import { BULK_ORDER_JOB } from './jobs.ts';
+import * as repo from './repository.ts';
+
+/** Labels asked for at a time within one bulk order: enough to keep the render threads (or an upstream API) busy. */
+export const BULK_LABEL_LANES = 8;
+/** A bulk order still processing that nothing moved for this long lost its runner, and is queued again when workers start. */
+export const STALLED_BULK_MS = 2 * 60_000;
+/** Progress is written at most this often while labels are made (stage marks are always written). */
+const PROGRESS_EVERY_MS = 250;
+
+export const bulkJobId = (bulkOrderId: string) => `bulk-${bulkOrderId}`;
+export const bulkFileKey = (bulkOrderId: string, name: string) => `bulk/${bulkOrderId}/${name}`;
+
+/** A multipart upload as the route read it: text fields and the `csv` file (null when none was sent). */
+export type BulkUpload = { fields: Record<string, string>; csv: Buffer | null };
+export type BulkFileKind = 'zip' | 'csv' | 'pdf';
+export const BULK_FILE_TYPES: Record<BulkFileKind, { fileName: string; contentType: string }> = {
+  zip: { fileName: 'label.zip', contentType: 'application/zip' },
+  csv: { fileName: 'label.csv', contentType: 'text/csv; charset=utf-8' },
+  pdf: { fileName: 'label.pdf', contentType: 'application/pdf' },
+};
+
+type Progress = Pick<JobContext, 'updateProgress'>;
+
+function fieldsOf<T>(schema: z.ZodType<T>, fields: Record<string, string>): T {
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0].message);
+  return parsed.data;
+}
+
+function csvOf(upload: BulkUpload): Buffer {
+  if (!upload.csv || upload.csv.length === 0) throw badRequest(PLEASE_SELECT_CSV_FILE);
+  return upload.csv;
+}
+
+/** Runs `fn` over items with at most `limit` at a time; stops taking new items after the first error, which it throws once all running ones settled. */
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const lane = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++];
+      try {
+        await fn(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failure) throw (failure as { error: unknown }).error;
+}
+
+export function createBulkService(deps: {
+  db: Db;
+  catalog: CatalogService;
+  orders: OrderService;
+  files: FileStore;
+  queue: JobQueue;
+  log: FastifyBaseLogger;
+  /** How often labels the provider makes later are asked about. */
+  pollMs: number;
+}) {
+  const { db, catalog, orders, files, queue, log, pollMs } = deps;
+
+  /** Writes progress to the bulk order (what read-bulk-orders shows) and to its job; never backwards, at most every 250 ms unless forced. */
+  function progressWriter(bulkOrderId: string, job: Progress | null) {
+    let last = -1;
+    let lastAt = 0;
+    return async (percent: number, force = false) => {
+      const value = Math.min(100, Math.floor(percent));
+      const now = Date.now();
+      if (value <= last || (!force && now - lastAt < PROGRESS_EVERY_MS)) return;
+      last = value;
+      lastAt = now;
+      await Promise.all([repo.setProgress(db, bulkOrderId, value, nowIso()), job?.updateProgress(value)]);
+    };
+  }
+
+  /**
+   * Makes every label of a bulk order not made yet and then its files. Safe to run again after a
+   * crash at any point: a row whose label is recorded is never asked for again, a refund is unique
+   * per row, and the files are written whole again.
+   * Stages (spec): 0-80% labels, 85% CSV report, 90% merged PDF, 95% ZIP, 98% database update, 100% done.
+   */
+  async function processBulk(bulkOrderId: string, job: Progress | null, options: { waitForProvider: boolean } = { waitForProvider: true }): Promise<'completed' | 'waiting'> {
+    const bulk = await repo.findBulkOrder(db, bulkOrderId);
+    if (!bulk || bulk.status === 'completed') return 'completed';
+    const started = performance.now();
+    const progress = progressWriter(bulkOrderId, job);
+    const rows = await repo.bulkRows(db, bulkOrderId);
+    const total = Math.max(1, rows.length);
+    const pdfs = new Map<string, Uint8Array>();
+    let finished = rows.filter((r) => r.status === 'completed' || r.status === 'cancelled').length;
+    await progress((80 * finished) / total, true);
+
+    const record = async (orderId: string, outcome: LabelOutcome) => {
+      if (outcome.status === 'processing') return;
+      if (outcome.status === 'completed') pdfs.set(orderId, outcome.pdf);
+      finished++;
+      await progress((80 * finished) / total);
+    };
+    await eachLimited(
+      rows.filter((r) => r.status === 'pending'),
+      BULK_LABEL_LANES,
+      async (order) => record(order.id, await orders.makeLabel(order)),
+    );
+    // Labels the provider makes later are asked about until each is made or refused.
+    for (;;) {
+      const waiting = await repo.bulkRowsInStatus(db, bulkOrderId, 'processing');
+      if (waiting.length === 0) break;
+      if (!options.waitForProvider) return 'waiting';
+      await sleep(pollMs);
+      await eachLimited(waiting, BULK_LABEL_LANES, async (order) => record(order.id, await orders.recheck(order)));
+    }
+    await progress(80, true);
+    const labelsDone = performance.now();
+
+    const final = await repo.bulkRows(db, bulkOrderId);
+    const input = await files.get(bulk.input_key);
+    if (!input) throw new Error(`Input file of bulk order ${bulkOrderId} is missing`);
+    const report = Buffer.from(buildReport(readCsvTable(input), new Map(final.map((o) => [o.bulk_row!, o]))));
+    const reportKey = bulkFileKey(bulkOrderId, 'label.csv');
+    await files.put(reportKey, report);
+    await progress(85, true);
+    const reportDone = performance.now();
+
+    const made = final.filter((o) => o.status === 'completed' && o.pdf_key);
+    const labelPdfs: Uint8Array[] = new Array(made.length);
+    // Labels made by an earlier run (before a crash) are read back from the store.
+    await eachLimited(
+      made.map((o, i) => ({ o, i })),
+      16,
+      async ({ o, i }) => {
+        const pdf = pdfs.get(o.id) ?? (await files.get(o.pdf_key!));
+        if (!pdf) throw new Error(`Label file missing for order ${o.id}`);
+        labelPdfs[i] = pdf;
+      },
+    );
+    let pdfKey: string | null = null;
+    if (made.length > 0) {
+      pdfKey = bulkFileKey(bulkOrderId, 'label.pdf');
+      await files.put(pdfKey, await mergePdfs(labelPdfs));
+    }
+    await progress(90, true);
+    const pdfDone = performance.now();
+
+    const names = labelFileNames(made);
+    const zipKey = bulkFileKey(bulkOrderId, 'label.zip');
+    await files.put(zipKey, zipLabels(made.map((_, i) => ({ name: names[i], pdf: labelPdfs[i] })), { name: 'label.csv', csv: report }));
+    await progress(95, true);
+    const zipDone = performance.now();
+
+    await progress(98, true);
+    const failed = final.filter((o) => o.status === 'cancelled');
+    await repo.markBulkCompleted(db, bulkOrderId, {
+      reportKey,
+      pdfKey,
+      zipKey,
+      made: made.length,
+      failed: failed.length,
+      refundedCents: failed.reduce((sum, o) => sum + Number(o.price_cents), 0),
+      note: null,
+      at: nowIso(),
+    });
+    await job?.updateProgress(100);
+    const ms = (a: number, b: number) => Math.round(b - a);
+    log.info(
+      {
+        bulkOrderId,
+        rows: total,
+        made: made.length,
+        failed: failed.length,
+        ms: { labels: ms(started, labelsDone), report: ms(labelsDone, reportDone), pdf: ms(reportDone, pdfDone), zip: ms(pdfDone, zipDone), db: ms(zipDone, performance.now()), total: ms(started, performance.now()) },
+      },
+      'bulk order completed',
+    );
+    return 'completed';
+  }
+
+  /** The last attempt failed: rows still waiting are refunded and the order ends with what was made. */
+  async function giveUp(bulkOrderId: string, reason: string): Promise<void> {
+    for (const order of await repo.bulkRows(db, bulkOrderId)) {
+      if (order.status === 'pending' || order.status === 'processing') await orders.cancel(order, 'the bulk order could not be finished');
+    }
+    try {
+      await processBulk(bulkOrderId, null);
+    } catch (error) {
+      log.error({ err: error, bulkOrderId }, 'bulk order files could not be made');
+      const final = await repo.bulkRows(db, bulkOrderId);
+      const failed = final.filter((o) => o.status === 'cancelled');
+      await db
+        .updateTable('bulk_orders')
+        .set({ status: 'completed', progress: 100, made_orders: final.length - failed.length, failed_orders: failed.length, refunded_cents: failed.reduce((s, o) => s + Number(o.price_cents), 0), note: reason.slice(0, 500), updated_at: nowIso(), completed_at: nowIso() })
+        .where('id', '=', bulkOrderId)
+        .execute();
+    }
+  }
+
+  function toBulkOrder(row: repo.BulkOrderRow, madeIds: string[], running?: { failed: number; refunded: number }): BulkOrder {
+    const completed = row.status === 'completed';
+    const failed = completed ? row.failed_orders : (running?.failed ?? 0);
+    const refunded = completed ? Number(row.refunded_cents) : (running?.refunded ?? 0);
+    const paths = bulkDownloadPaths(row.id);
+    return {
+      _id: row.id,
+      createdAt: row.created_at,
+      labelType: { name: row.label_type_name, uid: row.label_type_uid },
+      design: row.design,
+      orders: madeIds,
+      totalOrders: row.total_orders,
+      failedOrders: failed,
+      status: row.status,
+      progress: row.progress,
+      total: centsToDollars(Number(row.total_cents) - refunded),
+      zip: completed && row.zip_key ? paths.zip : null,
+      pdf: completed && row.pdf_key ? paths.pdf : null,
+      csv: completed && row.report_key ? paths.csv : null,
+    };
+  }
+
+  return {
+    /** validatecsv: every row checked and priced; the total in dollars. */
+    async validate(upload: BulkUpload): Promise<{ message: string; totalPrice: number; totalOrders: number }> {
+      const { labeltype } = fieldsOf(validateCsvFields, upload.fields);
+      const csv = csvOf(upload);
+      const type = await catalog.orderableType(labeltype);
+      const file = readBulkFile(csv, type);
+      return { message: CSV_VALIDATED, totalPrice: centsToDollars(file.totalCents), totalOrders: file.rows.length };
+    },
+
+    /**
+     * createOrderFromCSV: checks the file again and the total the user saw, then writes the bulk
+     * order, one order per row and the one debit of the whole total in one transaction. From
+     * BULK_QUEUE_THRESHOLD rows it runs as a queued job; fewer are made before answering.
+     */
+    async create(userId: string, upload: BulkUpload): Promise<{ message: string; bulkOrderId: string }> {
+      const fields = fieldsOf(createOrderFromCsvFields, upload.fields);
+      const csv = csvOf(upload);
+      const type = await catalog.orderableType(fields.type);
+      if (templateRequired(type.uid) && !fields.design) throw badRequest(TEMPLATE_REQUIRED);
+      const file = readBulkFile(csv, type, fields.design);
+      if (dollarsToCents(fields.total_price) !== file.totalCents) throw conflict(PRICES_CHANGED);
+
+      const id = newId();
+      const createdAt = nowIsoIncreasing();
+      const bulk: repo.BulkOrderRow = {
+        id,
+        user_id: userId,
+        label_type_id: type.id,
+        label_type_uid: type.uid,
+        label_type_name: type.name,
+        design: templateRequired(type.uid) ? (fields.design ?? null) : null,
+        status: 'processing',
+        total_orders: file.rows.length,
+        total_cents: file.totalCents,
+        progress: 0,
+        job_id: bulkJobId(id),
+        // Beside, not inside, the order's folder: a refused payment deletes it and leaves no folder behind.
+        input_key: `bulk-input/${id}.csv`,
+        report_key: null,
+        pdf_key: null,
+        zip_key: null,
+        made_orders: 0,
+        failed_orders: 0,
+        refunded_cents: 0,
+        note: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+        completed_at: null,
+      };
+      // Increasing times, so the rows list in the order of the file in the order history.
+      const rows = file.rows.map((r) => orderRowFor(userId, r.input, type, r.priceCents, { provider: orders.providerName, createdAt: nowIsoIncreasing(), bulkOrderId: id, bulkRow: r.row }));
+      await files.put(bulk.input_key, csv);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.insertBulkOrder(trx, bulk);
+          await ordersRepo.insertOrders(trx, rows);
+          if (file.totalCents > 0) {
+            await changeBalance(trx, { userId, amountCents: -file.totalCents, kind: 'bulk_charge', reference: id, note: `CSV order ${id.slice(0, 8).toUpperCase()}: ${rows.length} labels` });
+          }
+        });
+      } catch (error) {
+        await files.delete(bulk.input_key).catch(() => {});
+        throw error;
+      }
+
+      const enqueue = () => queue.enqueue(BULK_ORDER_JOB, { bulkOrderId: id }, { jobId: bulk.job_id! });
+      if (rows.length >= BULK_QUEUE_THRESHOLD) {
+        // Paid is paid: if the queue cannot take it now, the stalled-order sweep queues it when workers start.
+        await enqueue().catch((error) => log.error({ err: error, bulkOrderId: id }, 'bulk order could not be queued'));
+      } else {
+        try {
+          // A request does not wait for labels the provider makes later: the job finishes those.
+          if ((await processBulk(id, null, { waitForProvider: false })) === 'waiting') await enqueue();
+        } catch (error) {
+          log.error({ err: error, bulkOrderId: id }, 'bulk order failed; it is queued to be finished');
+          await enqueue().catch((e) => log.error({ err: e, bulkOrderId: id }, 'bulk order could not be queued'));
+        }
+      }
+      return { message: ORDERS_CREATED, bulkOrderId: id };
+    },
+
+    /** The job's handler: makes the order, and on the last attempt ends it with what could be made (the rest refunded). */
+    async runJob(bulkOrderId: string, job: JobContext): Promise<void> {
+      try {
+        await processBulk(bulkOrderId, job);
+      } catch (error) {
+        if (job.attempt < MAX_ATTEMPTS) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        log.error({ err: error, bulkOrderId, attempt: job.attempt }, 'bulk order failed on its last attempt; refunding what is left');
+        await giveUp(bulkOrderId, reason);
+      }
+    },
+
+    /** read-bulk-orders: the newest BULK_LIST_LIMIT bulk orders of the user. */
+    async list(userId: string): Promise<BulkOrder[]> {
+      const bulks = await repo.listOwnBulkOrders(db, userId, BULK_LIST_LIMIT);
+      const ids = bulks.map((b) => b.id);
+      const madeIds = new Map<string, string[]>(ids.map((id) => [id, []]));
+      for (const row of await repo.madeOrderIds(db, ids)) madeIds.get(row.bulk_order_id!)?.push(row.id);
+      const running = new Map(
+        (await repo.failedRowTotals(db, bulks.filter((b) => b.status !== 'completed').map((b) => b.id))).map((r) => [r.bulk_order_id!, { failed: Number(r.failed), refunded: Number(r.refunded) }]),
+      );
+      return bulks.map((b) => toBulkOrder(b, madeIds.get(b.id) ?? [], running.get(b.id)));
+    },
+
+    /** One file of the user's own completed bulk order: 404 for another's, 409 before completion. */
+    async file(userId: string, bulkOrderId: string, kind: BulkFileKind): Promise<{ data: Buffer; fileName: string; contentType: string }> {
+      const bulk = await repo.findOwnBulkOrder(db, userId, bulkOrderId);
+      if (!bulk) throw notFound(BULK_ORDER_NOT_FOUND);
+      if (bulk.status !== 'completed') throw conflict(BULK_NOT_READY);
+      const key = kind === 'zip' ? bulk.zip_key : kind === 'csv' ? bulk.report_key : bulk.pdf_key;
+      if (!key) throw notFound(kind === 'pdf' && bulk.made_orders === 0 ? BULK_NO_LABELS : BULK_NOT_READY);
+      const data = await files.get(key);
+      if (!data) throw new HttpError(500, `File ${key} of bulk order ${bulkOrderId} is missing`);
+      return { data, ...BULK_FILE_TYPES[kind] };
+    },
+
+    /** Queues again bulk orders that stopped moving (their process died before a job was queued or finished). */
+    async resumeStalled(now = Date.now()): Promise<number> {
+      const stalled = await repo.stalledBulkOrders(db, new Date(now - STALLED_BULK_MS).toISOString(), 100);
+      for (const bulk of stalled) await queue.enqueue(BULK_ORDER_JOB, { bulkOrderId: bulk.id }, { jobId: bulk.job_id ?? bulkJobId(bulk.id) });
+      if (stalled.length > 0) log.warn({ count: stalled.length }, 'stalled bulk orders queued again');
+      return stalled.length;
+    },
+
+    /** The job queue's counts (waiting, active, completed, failed, delayed, total), for the reseller API. */
+    queueCounts(): Promise<JobCounts> {
+      return queue.counts();
+    },
+
+    /** A bulk order job's state and progress, for the reseller API. */
+    jobStatus(jobId: string): Promise<JobInfo | null> {
+      return queue.getJob(jobId);
+    },
+  };
+}
+export type BulkService = ReturnType<typeof createBulkService>;
