@@ -12,6 +12,7 @@ import { AddressesPage } from './features/addresses/addresses-page.tsx';
 import { FaqsPage } from './features/faqs/faqs-page.tsx';
 import { DepositsPage } from './features/deposits/deposits-page.tsx';
 import { SettingsPage } from './features/settings/settings-page.tsx';
+import { CsvOrdersPage } from './features/bulk-csv/csv-orders-page.tsx';
 import { PlaceholderPage } from './features/placeholder/placeholder-page.tsx';
 
 /** The portal for a signed-in user: every screen inside the sidebar layout. */
@@ -25,7 +26,7 @@ export const createLoggedInRouter = () =>
         { path: 'createorders', element: <CreateOrderPage /> },
         { path: 'address', element: <AddressesPage /> },
         { path: 'deposits', element: <DepositsPage /> },
-        { path: 'csv-orders', element: <PlaceholderPage title="USPS CSV" /> },
+        { path: 'csv-orders', element: <CsvOrdersPage /> },
         { path: 'api-docs', element: <PlaceholderPage title="Reseller API" /> },
         { path: 'fedex-order', element: <PlaceholderPage title="FedEx - Handmade" /> },
         { path: 'faqs', element: <FaqsPage /> },

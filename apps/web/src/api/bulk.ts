@@ -1,0 +1,48 @@
+import { csvErrorResponse, type BulkOrder, type CsvRowError, type MessageResponse, type validateCsvResponse } from '@portal/contract';
+import { ApiError, download, request } from './client.ts';
+
+export const BULK_ORDERS_QUERY_KEY = ['bulkOrders'];
+
+/** The answer of a successful validation: total in dollars and the number of labels. */
+export type ValidateCsvResult = ReturnType<(typeof validateCsvResponse)['parse']>;
+
+/** POST /order/validatecsv (multipart: labeltype, csv): the total of a file whose every row is valid. */
+export function validateCsv(file: File, labelType: string) {
+  const form = new FormData();
+  // Text fields before the file, so a streaming multipart reader has them when it reaches the file.
+  form.append('labeltype', labelType);
+  form.append('csv', file, file.name);
+  return request<ValidateCsvResult>('/order/validatecsv', { method: 'POST', body: form });
+}
+
+export type CreateOrderFromCsv = { file: File; labelType: string; totalPrice: number; design: string };
+
+/** POST /order/createOrderFromCSV (multipart: type, total_price, design, csv): pays the validated total. */
+export function createOrderFromCsv({ file, labelType, totalPrice, design }: CreateOrderFromCsv) {
+  const form = new FormData();
+  form.append('type', labelType);
+  form.append('total_price', String(totalPrice));
+  form.append('design', design);
+  form.append('csv', file, file.name);
+  return request<MessageResponse>('/order/createOrderFromCSV', { method: 'POST', body: form });
+}
+
+/** GET /order/read-bulk-orders: every bulk order of the user, newest first. */
+export const readBulkOrders = () => request<{ orders: BulkOrder[] }>('/order/read-bulk-orders');
+
+export const BULK_DOWNLOADS = [
+  { kind: 'zip', label: 'Zip', path: 'bulk-download', fileName: 'label.zip' },
+  { kind: 'csv', label: 'CSV', path: 'bulk-download-csv', fileName: 'label.csv' },
+  { kind: 'pdf', label: 'PDF', path: 'bulk-download-pdf', fileName: 'label.pdf' },
+] as const;
+export type BulkDownload = (typeof BULK_DOWNLOADS)[number];
+
+/** One of a completed bulk order's files, saved as label.zip, label.csv or label.pdf. */
+export const downloadBulkFile = (id: string, file: BulkDownload) => download(`/order/${file.path}/${encodeURIComponent(id)}`, file.fileName);
+
+/** The bad rows a 400 of validatecsv or createOrderFromCSV names, or null when the error is of another kind. */
+export function csvRowErrors(error: unknown): CsvRowError[] | null {
+  if (!(error instanceof ApiError)) return null;
+  const parsed = csvErrorResponse.safeParse(error.body);
+  return parsed.success && parsed.data.errors.length > 0 ? parsed.data.errors : null;
+}

@@ -1,0 +1,199 @@
+import { useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import {
+  PLEASE_SELECT_CSV_FILE,
+  PLEASE_SELECT_LABEL_TYPE,
+  PRIORITY_TEMPLATES,
+  REQUEST_ALREADY_SENT,
+  TEMPLATE_REQUIRED,
+  formatDollars,
+  templateRequired,
+  type CsvRowError,
+} from '@portal/contract';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import { BULK_ORDERS_QUERY_KEY, createOrderFromCsv, csvRowErrors, validateCsv, type ValidateCsvResult } from '../../api/bulk.ts';
+import { useCurrentUser } from '../../api/current-user.ts';
+import { money } from '../../components/format.ts';
+import { useLabelTypes } from '../create-order/order-form-parts.tsx';
+import { CsvRowErrors } from './csv-row-errors.tsx';
+
+type CsvFormValues = { labelType: string; design: string; csv: FileList | undefined };
+const EMPTY: CsvFormValues = { labelType: '', design: '', csv: undefined };
+
+/**
+ * Label type, Template (priority only) and the CSV file; 'Validate CSV' prices the file, and
+ * 'Pay $total' stays disabled until it has. Changing the type or the file asks for a new
+ * validation. After payment the form resets and Pay is disabled again.
+ */
+export function CsvUploadCard() {
+  const labelTypes = useLabelTypes();
+  const queryClient = useQueryClient();
+  const { refresh } = useCurrentUser();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { register, control, getValues, reset } = useForm<CsvFormValues>({ defaultValues: EMPTY });
+  const labelTypeId = useWatch({ control, name: 'labelType' });
+  const uid = labelTypes.find((type) => type._id === labelTypeId)?.uid ?? '';
+
+  const [validated, setValidated] = useState<ValidateCsvResult | null>(null);
+  const [rowErrors, setRowErrors] = useState<CsvRowError[] | null>(null);
+  const [templateMissing, setTemplateMissing] = useState(false);
+  // One call at a time: a second Validate or Pay while one is on its way is refused.
+  const inFlight = useRef(false);
+  const [busy, setBusy] = useState<'validate' | 'pay' | null>(null);
+  // Bumped whenever the type or the file changes, so an answer about the previous choice is dropped.
+  const choice = useRef(0);
+
+  const choiceChanged = () => {
+    choice.current++;
+    setValidated(null);
+    setRowErrors(null);
+  };
+
+  /** The chosen type and file, or null after telling the user what is missing. */
+  const chosen = (): { labelType: string; file: File } | null => {
+    const { labelType, csv } = getValues();
+    if (!labelType) {
+      toast.error(PLEASE_SELECT_LABEL_TYPE);
+      return null;
+    }
+    const file = csv?.[0];
+    if (!file) {
+      toast.error(PLEASE_SELECT_CSV_FILE);
+      return null;
+    }
+    return { labelType, file };
+  };
+
+  /** True (after telling the user) while a call is on its way. */
+  const alreadySent = (): boolean => {
+    if (inFlight.current) toast.warn(REQUEST_ALREADY_SENT);
+    return inFlight.current;
+  };
+  const begin = (kind: 'validate' | 'pay') => {
+    inFlight.current = true;
+    setBusy(kind);
+  };
+  const end = () => {
+    inFlight.current = false;
+    setBusy(null);
+  };
+
+  const onValidate = async () => {
+    if (alreadySent()) return;
+    const input = chosen();
+    if (!input) return;
+    begin('validate');
+    const asked = choice.current;
+    setValidated(null);
+    setRowErrors(null);
+    try {
+      const result = await validateCsv(input.file, input.labelType);
+      if (asked !== choice.current) return;
+      setValidated(result);
+      toast.success(result.message);
+    } catch (error) {
+      if (asked !== choice.current) return;
+      setRowErrors(csvRowErrors(error));
+      toast.error(errorMessage(error));
+    } finally {
+      end();
+    }
+  };
+
+  const onPay = async () => {
+    if (alreadySent() || !validated) return;
+    const input = chosen();
+    if (!input) return;
+    const design = templateRequired(uid) ? getValues('design') : '';
+    if (templateRequired(uid) && !design) {
+      setTemplateMissing(true);
+      toast.error(TEMPLATE_REQUIRED);
+      return;
+    }
+    begin('pay');
+    try {
+      const { message } = await createOrderFromCsv({ ...input, totalPrice: validated.totalPrice, design });
+      toast.success(message);
+      formRef.current?.reset();
+      reset(EMPTY);
+      choiceChanged();
+      setTemplateMissing(false);
+    } catch (error) {
+      toast.error(errorMessage(error));
+      const rows = csvRowErrors(error);
+      if (rows) setRowErrors(rows);
+      // Bad rows or a changed price: the file has to be validated again before paying.
+      if (rows || (error instanceof ApiError && error.status === 409)) setValidated(null);
+    } finally {
+      end();
+      void refresh();
+      void queryClient.invalidateQueries({ queryKey: BULK_ORDERS_QUERY_KEY });
+    }
+  };
+
+  return (
+    <Card className="h-100">
+      <Card.Header as="h6">Upload CSV</Card.Header>
+      <Card.Body>
+        <Form ref={formRef} noValidate onSubmit={(event) => event.preventDefault()} data-testid="csv-form">
+          <Row className="g-3 mb-3">
+            <Col md={6}>
+              <Form.Group controlId="csv-label-type">
+                <Form.Label>Label Type</Form.Label>
+                <Form.Select {...register('labelType', { onChange: choiceChanged })}>
+                  <option value="">Select type</option>
+                  {labelTypes.map((type) => (
+                    <option key={type._id} value={type._id}>
+                      {type.name}
+                    </option>
+                  ))}
+                </Form.Select>
+              </Form.Group>
+            </Col>
+            {templateRequired(uid) && (
+              <Col md={6}>
+                <Form.Group controlId="csv-template">
+                  <Form.Label>Template</Form.Label>
+                  <Form.Select isInvalid={templateMissing} {...register('design', { onChange: () => setTemplateMissing(false) })}>
+                    <option value="">Select template</option>
+                    {PRIORITY_TEMPLATES.map((template) => (
+                      <option key={template.value} value={template.value}>
+                        {template.label}
+                      </option>
+                    ))}
+                  </Form.Select>
+                  <Form.Control.Feedback type="invalid">{TEMPLATE_REQUIRED}</Form.Control.Feedback>
+                </Form.Group>
+              </Col>
+            )}
+            <Col xs={12}>
+              <Form.Group controlId="csv-file">
+                <Form.Label>CSV File</Form.Label>
+                <Form.Control type="file" accept=".csv,text/csv" {...register('csv', { onChange: choiceChanged })} />
+              </Form.Group>
+            </Col>
+          </Row>
+          {validated && (
+            <Alert variant="success" className="py-2" data-testid="csv-summary">
+              {validated.totalOrders} {validated.totalOrders === 1 ? 'label' : 'labels'}, total {money(validated.totalPrice)}
+            </Alert>
+          )}
+          <div className="d-flex flex-wrap gap-2">
+            <Button type="button" variant="outline-primary" disabled={busy !== null} onClick={onValidate}>
+              {busy === 'validate' && <Spinner animation="border" size="sm" className="me-2" />}
+              Validate CSV
+            </Button>
+            <Button type="button" disabled={!validated || busy !== null} onClick={onPay} data-testid="csv-pay">
+              {busy === 'pay' && <Spinner animation="border" size="sm" className="me-2" />}
+              Pay ${formatDollars(validated?.totalPrice ?? 0)}
+            </Button>
+          </div>
+          {rowErrors && <CsvRowErrors errors={rowErrors} />}
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,194 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { CSV_COLUMNS, SAMPLE_CSV_PATH } from '@portal/contract';
+import { api, createAccount, fundAccount, launchBrowser, newPage, signInThroughPage, startServer, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ RATE_LIMIT_MAX: '1000' }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+type Row = Partial<Record<(typeof CSV_COLUMNS)[number], string>>;
+
+const csvCell = (value: string) => (/[",\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+const csvFile = (rows: Row[]) => [CSV_COLUMNS.join(','), ...rows.map((row) => CSV_COLUMNS.map((column) => csvCell(row[column] ?? '')).join(','))].join('\r\n') + '\r\n';
+
+/** A valid row: 2 lb Priority from New York to Beverly Hills, with a company holding a comma. */
+const goodRow = (i: number): Row => ({
+  FromName: 'Jane Sender',
+  FromCompany: 'Sender, Inc.',
+  FromStreet: '123 Main Street',
+  FromStreet2: 'Suite 4',
+  FromCity: 'New York',
+  FromState: 'NY',
+  FromZip: '10001',
+  ToName: `Receiver ${i}`,
+  ToStreet: '456 Oak Avenue',
+  ToCity: 'Beverly Hills',
+  ToState: 'CA',
+  ToZip: '90210',
+  Weight: '2',
+  Reference: `ref-${i}`,
+});
+
+const ROWS = 5;
+const goodRows = Array.from({ length: ROWS }, (_, i) => goodRow(i + 1));
+// Row 2 has a ZIP that is not a US ZIP, row 4 has no weight.
+const badRows = goodRows.map((row, i) => (i === 1 ? { ...row, ToZip: 'ABCDE' } : i === 3 ? { ...row, Weight: '' } : row));
+const asUpload = (name: string, rows: Row[]) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(csvFile(rows)) });
+
+const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+const payButton = (page: Page) => page.getByTestId('csv-pay');
+
+/** Counts the calls the page sends whose path ends with `suffix`. */
+function countCalls(page: Page, suffix: string) {
+  const calls = { count: 0 };
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith(suffix)) calls.count++;
+  });
+  return calls;
+}
+
+/** Clicks the button and checks the saved file's name and first bytes. */
+async function expectDownload(page: Page, button: Locator, fileName: string, starts: (head: string) => void) {
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  expect(download.suggestedFilename()).toBe(fileName);
+  const head = fs.readFileSync(await download.path()).subarray(0, 200).toString('utf8');
+  starts(head);
+}
+
+/** A new account funded with `cents`, signed in through the sign-in screen, on the CSV order screen. */
+async function openCsvOrders(cents: number) {
+  const account = await createAccount(server.url);
+  if (cents > 0) await fundAccount(server, account.token, cents);
+  const page = await newPage(browser);
+  await signInThroughPage(page, server.url, account.tgId, account.password);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'USPS CSV' }).click();
+  await page.waitForURL(`${server.url}/csv-orders`);
+  await page.getByRole('heading', { name: 'CSV Order', exact: true }).waitFor();
+  return { ...account, page };
+}
+
+describe('CSV order screen', () => {
+  it('offers the sample CSV as a plain download of the static file, which validates', async () => {
+    const { page } = await openCsvOrders(0);
+    const sample = page.getByRole('link', { name: 'Download Sample CSV' });
+    await expect(sample.getAttribute('href')).resolves.toBe(SAMPLE_CSV_PATH);
+    const [download] = await Promise.all([page.waitForEvent('download'), sample.click()]);
+    expect(download.suggestedFilename()).toBe('sample-orders.csv');
+    const path = await download.path();
+    const text = fs.readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+    expect(text.split(/\r?\n/)[0]!.toLowerCase()).toContain('fromname');
+
+    // The sample as it is passes validation for a label type without a template.
+    await page.getByLabel('Label Type').selectOption({ label: 'FedEx Ground' });
+    await page.getByLabel('CSV File').setInputFiles(path);
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await toast(page, 'CSV validated successfully').waitFor();
+    await expect(payButton(page).isEnabled()).resolves.toBe(true);
+  });
+
+  it('lists a bad file’s rows, validates the fixed file, pays once, follows the bulk order to completed and downloads its ZIP, CSV and PDF', async () => {
+    const { page, token } = await openCsvOrders(10_000);
+    const validations = countCalls(page, '/order/validatecsv');
+    const payments = countCalls(page, '/order/createOrderFromCSV');
+    const type = page.getByLabel('Label Type');
+    await type.locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
+    await page.getByTestId('bulk-orders-table').getByText('No CSV orders yet').waitFor();
+
+    // Pay waits for a validation; the local messages come before any call.
+    await expect(payButton(page).textContent()).resolves.toBe('Pay $0.00');
+    await expect(payButton(page).isDisabled()).resolves.toBe(true);
+    await expect(page.getByLabel('Template').count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await toast(page, 'Please select LabelType').waitFor();
+    await type.selectOption({ label: 'USPS Priority Mail' });
+    await expect(page.getByLabel('Template').locator('option').allTextContents()).resolves.toEqual(['Select template', 'Pitney Bowes', 'Normal', 'EVS']);
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await toast(page, 'Please select CSV file').waitFor();
+    expect(validations.count).toBe(0);
+
+    // A file with bad rows: each is listed with its row and column, and Pay stays disabled.
+    const fileInput = page.getByLabel('CSV File');
+    await fileInput.setInputFiles(asUpload('orders.csv', badRows));
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    const errors = page.getByTestId('csv-errors');
+    await errors.waitFor();
+    const listed = await page.getByTestId('csv-error').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent)));
+    expect(listed.map(([row]) => row)).toEqual(['2', '4']);
+    expect(listed[0]![1]!.toLowerCase()).toBe('tozip');
+    expect(listed[0]![2]).toMatch(/ZIP/);
+    expect(listed[1]![1]!.toLowerCase()).toBe('weight');
+    expect(listed[1]![2]).toMatch(/Weight/);
+    expect(validations.count).toBe(1);
+    await expect(payButton(page).isDisabled()).resolves.toBe(true);
+
+    // The fixed file: the errors go, and a validation prices it.
+    await fileInput.setInputFiles(asUpload('orders.csv', goodRows));
+    await errors.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await toast(page, 'CSV validated successfully').waitFor();
+    await page.getByRole('button', { name: 'Pay $33.75', exact: true }).waitFor();
+    await expect(payButton(page).isEnabled()).resolves.toBe(true);
+    await page.getByTestId('csv-summary').filter({ hasText: `${ROWS} labels, total $33.75` }).waitFor();
+
+    // Another type asks for a new validation.
+    await type.selectOption({ label: 'FedEx Ground' });
+    await expect(payButton(page).isDisabled()).resolves.toBe(true);
+    await expect(payButton(page).textContent()).resolves.toBe('Pay $0.00');
+    await type.selectOption({ label: 'USPS Priority Mail' });
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await page.getByRole('button', { name: 'Pay $33.75', exact: true }).waitFor();
+    expect(validations.count).toBe(3);
+
+    // Priority needs a template before paying; nothing is sent without it.
+    await payButton(page).click();
+    await page.getByText('Template is required for Priority labels').first().waitFor();
+    expect(payments.count).toBe(0);
+    await page.getByLabel('Template').selectOption({ label: 'Pitney Bowes' });
+
+    // Two clicks in the same instant send one payment.
+    await payButton(page).evaluate((button: HTMLButtonElement) => {
+      button.click();
+      button.click();
+    });
+    await toast(page, 'Request already sent').waitFor();
+    await toast(page, 'Orders created successfully').waitFor();
+    expect(payments.count).toBe(1);
+
+    // The form resets and Pay is disabled again; the balance is debited once.
+    await expect(payButton(page).textContent()).resolves.toBe('Pay $0.00');
+    await expect(payButton(page).isDisabled()).resolves.toBe(true);
+    await expect(type.inputValue()).resolves.toBe('');
+    await expect(fileInput.evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).resolves.toBe(0);
+    await expect(page.getByLabel('Template').count()).resolves.toBe(0);
+    await page.getByTestId('header-balance').filter({ hasText: '$66.25' }).waitFor();
+
+    // The bulk order shows up and reaches completed on its own (the table reloads while it runs).
+    const row = page.getByTestId('bulk-order-row').first();
+    await row.waitFor();
+    await expect(page.getByTestId('bulk-order-row').count()).resolves.toBe(1);
+    await page.locator('[data-testid="bulk-order-row"][data-status="completed"]').waitFor({ timeout: 60_000 });
+    const cells = await row.locator('td').allTextContents();
+    expect(cells).toEqual(expect.arrayContaining(['1', 'USPS Priority Mail', String(ROWS), '$33.75', 'Completed']));
+    await expect(row.getByTestId('bulk-progress').count()).resolves.toBe(0);
+    const [bulk] = (await api<{ orders: { _id: string; status: string; orders: string[]; totalOrders: number; total: number; design: string | null }[] }>(server.url, '/order/read-bulk-orders', undefined, token)).orders;
+    expect(bulk).toMatchObject({ status: 'completed', totalOrders: ROWS, total: 33.75, design: 'pitney' });
+    expect(bulk!.orders).toHaveLength(ROWS);
+    expect((await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance).toBe(66.25);
+
+    await expectDownload(page, row.getByRole('button', { name: 'Zip', exact: true }), 'label.zip', (head) => expect(head.startsWith('PK')).toBe(true));
+    await expectDownload(page, row.getByRole('button', { name: 'CSV', exact: true }), 'label.csv', (head) => {
+      const header = head.replace(/^\uFEFF/, '').split(/\r?\n/)[0]!.toLowerCase();
+      expect(header).toContain('fromname');
+      expect(header).toContain('tracking');
+    });
+    await expectDownload(page, row.getByRole('button', { name: 'PDF', exact: true }), 'label.pdf', (head) => expect(head.startsWith('%PDF')).toBe(true));
+  });
+});
