@@ -77,3 +77,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 }
+
+/** For the process entry points: a bad configuration is printed, naming each variable, and the process stops. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}

@@ -4,7 +4,7 @@
 // Without REDIS_URL (the embedded queue) run at most one, and the server with QUEUE_RUN_WORKERS=false.
 import path from 'node:path';
 import pino from 'pino';
-import { loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { createDatabase, migrateToLatest } from './db/database.ts';
 import { createCatalogService } from './modules/catalog/service.ts';
 import { createBulkService } from './modules/bulk/service.ts';
@@ -14,13 +14,7 @@ import { createSandboxLabelProvider } from './providers/labels/sandbox.ts';
 import { createLocalFileStore } from './providers/storage/file-store.ts';
 import { createJobQueue, defineJobs, startJobWorkers } from './queue/from-config.ts';
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 
 const log = pino({ level: config.LOG_LEVEL });
 const db = createDatabase({ url: config.DATABASE_URL, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
