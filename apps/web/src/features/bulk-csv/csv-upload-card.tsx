@@ -6,7 +6,6 @@ import { toast } from 'react-toastify';
 import {
   PLEASE_SELECT_CSV_FILE,
   PLEASE_SELECT_LABEL_TYPE,
-  PRIORITY_TEMPLATES,
   REQUEST_ALREADY_SENT,
   TEMPLATE_REQUIRED,
   formatDollars,
@@ -17,7 +16,8 @@ import { ApiError, errorMessage } from '../../api/client.ts';
 import { BULK_ORDERS_QUERY_KEY, createOrderFromCsv, csvRowErrors, validateCsv, type ValidateCsvResult } from '../../api/bulk.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { money } from '../../components/format.ts';
-import { useLabelTypes } from '../create-order/order-form-parts.tsx';
+import { useLabelTypes } from '../../api/catalog.ts';
+import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { CsvRowErrors } from './csv-row-errors.tsx';
 
 type CsvFormValues = { labelType: string; design: string; csv: FileList | undefined };
@@ -143,28 +143,14 @@ export function CsvUploadCard() {
             <Col md={6}>
               <Form.Group controlId="csv-label-type">
                 <Form.Label>Label Type</Form.Label>
-                <Form.Select {...register('labelType', { onChange: choiceChanged })}>
-                  <option value="">Select type</option>
-                  {labelTypes.map((type) => (
-                    <option key={type._id} value={type._id}>
-                      {type.name}
-                    </option>
-                  ))}
-                </Form.Select>
+                <LabelTypeSelect labelTypes={labelTypes} {...register('labelType', { onChange: choiceChanged })} />
               </Form.Group>
             </Col>
             {templateRequired(uid) && (
               <Col md={6}>
                 <Form.Group controlId="csv-template">
                   <Form.Label>Template</Form.Label>
-                  <Form.Select isInvalid={templateMissing} {...register('design', { onChange: () => setTemplateMissing(false) })}>
-                    <option value="">Select template</option>
-                    {PRIORITY_TEMPLATES.map((template) => (
-                      <option key={template.value} value={template.value}>
-                        {template.label}
-                      </option>
-                    ))}
-                  </Form.Select>
+                  <TemplateSelect isInvalid={templateMissing} {...register('design', { onChange: () => setTemplateMissing(false) })} />
                   <Form.Control.Feedback type="invalid">{TEMPLATE_REQUIRED}</Form.Control.Feedback>
                 </Form.Group>
               </Col>

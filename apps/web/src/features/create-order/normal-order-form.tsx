@@ -9,12 +9,12 @@ import {
   checkOrder,
   fieldErrors,
   orderPayload,
-  useLabelTypes,
   useOrderPrice,
   useSavedAddresses,
   useSubmitOrder,
   type OrderSide,
 } from './order-form-parts.tsx';
+import { useLabelTypes } from '../../api/catalog.ts';
 
 type Side = 'From' | 'To';
 

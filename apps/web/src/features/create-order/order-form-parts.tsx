@@ -5,7 +5,6 @@ import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { Button, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
 import { toast } from 'react-toastify';
 import {
-  PRIORITY_TEMPLATES,
   TEMPLATE_REQUIRED,
   USPS_V9_DIMENSION,
   countryFor,
@@ -18,19 +17,11 @@ import {
   type LabelType,
 } from '@portal/contract';
 import { ADDRESSES_QUERY_KEY, readAddresses } from '../../api/addresses.ts';
-import { LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY, readLabelTypes, readPrice } from '../../api/catalog.ts';
+import { PRICE_QUERY_KEY, readPrice } from '../../api/catalog.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { ORDERS_QUERY_KEY, createOrder } from '../../api/orders.ts';
-
-/** The enabled label types, loaded on entry; a failure is only logged. */
-export function useLabelTypes(): LabelType[] {
-  const query = useQuery({ queryKey: LABEL_TYPES_QUERY_KEY, queryFn: readLabelTypes });
-  useEffect(() => {
-    if (query.error) console.error('Failed to load label types', query.error);
-  }, [query.error]);
-  return query.data?.labelTypes ?? [];
-}
+import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 
 /** The saved addresses, loaded on entry; a failure is only logged. */
 export function useSavedAddresses(): Address[] {
@@ -158,14 +149,7 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
       <Col md={4}>
         <Form.Group controlId={`${idPrefix}-type`}>
           <Form.Label>Type</Form.Label>
-          <Form.Select isInvalid={!!errors.labelType} {...fields.labelType}>
-            <option value="">Select type</option>
-            {labelTypes.map((type) => (
-              <option key={type._id} value={type._id}>
-                {type.name}
-              </option>
-            ))}
-          </Form.Select>
+          <LabelTypeSelect labelTypes={labelTypes} isInvalid={!!errors.labelType} {...fields.labelType} />
           <Form.Control.Feedback type="invalid">{errors.labelType?.message}</Form.Control.Feedback>
         </Form.Group>
       </Col>
@@ -173,14 +157,7 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
         <Col md={4}>
           <Form.Group controlId={`${idPrefix}-template`}>
             <Form.Label>Template</Form.Label>
-            <Form.Select isInvalid={!!errors.design} {...fields.design}>
-              <option value="">Select template</option>
-              {PRIORITY_TEMPLATES.map((template) => (
-                <option key={template.value} value={template.value}>
-                  {template.label}
-                </option>
-              ))}
-            </Form.Select>
+            <TemplateSelect isInvalid={!!errors.design} {...fields.design} />
             <Form.Control.Feedback type="invalid">{errors.design?.message}</Form.Control.Feedback>
           </Form.Group>
         </Col>

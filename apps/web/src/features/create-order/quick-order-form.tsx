@@ -10,13 +10,13 @@ import {
   checkOrder,
   fieldErrors,
   orderPayload,
-  useLabelTypes,
   useOrderPrice,
   useSavedAddresses,
   useSubmitOrder,
   type OrderIssue,
   type OrderSide,
 } from './order-form-parts.tsx';
+import { useLabelTypes } from '../../api/catalog.ts';
 
 type QuickValues = Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'FromPhone' | 'ToPhone'> & { fromText: string; toText: string };
 
