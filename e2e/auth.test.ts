@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, createAccount, launchBrowser, newPage, signInThroughPage, startServer, uniqueTgId, type RunningServer } from './harness.ts';
+import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, uniqueTgId, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  ({ server, browser } = await startServerAndBrowser());
 });
 afterAll(async () => {
   await browser?.close();
@@ -23,7 +23,7 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByLabel('Name', { exact: true }).fill('Grace Shipper');
     await page.getByLabel('Telegram Username').fill(tgId);
     await page.getByLabel('Password', { exact: true }).fill('grace password 1');
-    await expect(page.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).resolves.toBe('/tos');
+    await expect.poll(() => page.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/tos');
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.getByText('Account created successfully, please login').waitFor();
     await page.waitForURL(`${server.url}/login`, { timeout: 10_000 });
@@ -31,25 +31,57 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByLabel('Telegram Username').fill(tgId);
     await page.getByLabel('Password', { exact: true }).fill('grace password 1');
     await page.getByRole('button', { name: 'Show Password' }).click();
-    await expect(page.getByLabel('Password', { exact: true }).getAttribute('type')).resolves.toBe('text');
+    await expect.poll(() => page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByTestId('sidebar').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.context().cookies()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'token', path: '/' })]));
 
     const sidebar = page.getByTestId('sidebar');
-    expect(await sidebar.locator('.sidebar-link').allTextContents()).toEqual(SIDEBAR.map((label, i) => expect.stringContaining(label)) as unknown as string[]);
+    await expect.poll(() => sidebar.locator('.sidebar-link').allTextContents()).toEqual(SIDEBAR.map((label, i) => expect.stringContaining(label)) as unknown as string[]);
     for (const [i, label] of SIDEBAR.entries()) {
       await sidebar.getByRole('link', { name: label }).click();
       await page.waitForURL((url) => url.pathname === SIDEBAR_PATHS[i]);
       await sidebar.locator('.sidebar-link.active', { hasText: label }).waitFor();
-      expect(await sidebar.locator('.sidebar-link.active').count()).toBe(1);
+      await expect.poll(() => sidebar.locator('.sidebar-link.active').count()).toBe(1);
     }
 
     await page.getByTestId('user-menu').click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
+  });
+
+  it('signs in on a click made before the captcha settings arrived, once they do', async () => {
+    const { tgId, password } = await createAccount(server.url);
+    const page = await newPage(browser);
+    // The page's settings (which captcha to solve) answer only after the click.
+    let release!: () => void;
+    const clicked = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/config', async (route) => {
+      await clicked;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Telegram Username').fill(tgId);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    release();
+    await page.getByTestId('sidebar').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  it('calls its own origin when the served app is opened at localhost on a port other than 7400', async () => {
+    const { tgId, password } = await createAccount(server.url);
+    const page = await newPage(browser);
+    const local = server.url.replace('127.0.0.1', 'localhost');
+    const apiHosts = new Set<string>();
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) apiHosts.add(url.host);
+    });
+    await signInThroughPage(page, local, tgId, password);
+    expect([...apiHosts]).toEqual([new URL(local).host]);
   });
 
   it('shows the server message for wrong credentials and hides it after 3 seconds', async () => {
@@ -59,7 +91,7 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByLabel('Password', { exact: true }).fill('wrong password');
     await page.getByRole('button', { name: 'Sign In' }).click();
     const alert = page.getByRole('alert');
-    await expect(alert.textContent()).resolves.toBe('Invalid Telegram username or password');
+    await expect.poll(() => alert.textContent()).toBe('Invalid Telegram username or password');
     await alert.waitFor({ state: 'detached', timeout: 4500 });
   });
 
@@ -71,7 +103,7 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByText('Frequently Asked Questions').waitFor();
     const questions = page.locator('.accordion-item');
     await questions.first().waitFor();
-    expect(await questions.count()).toBeGreaterThanOrEqual(8);
+    await expect.poll(() => questions.count()).toBeGreaterThanOrEqual(8);
     await page.getByRole('button', { name: 'Do I get a bonus on deposits?' }).click();
     await page.getByText('Deposits above $200 earn a 2% bonus').waitFor({ state: 'visible' });
 

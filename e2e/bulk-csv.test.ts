@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CSV_COLUMNS, SAMPLE_CSV_PATH } from '@portal/contract';
-import { api, createAccount, fundAccount, launchBrowser, newPage, signInThroughPage, startServer, type RunningServer } from './harness.ts';
+import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ RATE_LIMIT_MAX: '1000' }), launchBrowser()]);
+  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
 });
 afterAll(async () => {
   await browser?.close();
@@ -79,7 +79,7 @@ describe('CSV order screen', () => {
   it('offers the sample CSV as a plain download of the static file, which validates', async () => {
     const { page } = await openCsvOrders(0);
     const sample = page.getByRole('link', { name: 'Download Sample CSV' });
-    await expect(sample.getAttribute('href')).resolves.toBe(SAMPLE_CSV_PATH);
+    await expect.poll(() => sample.getAttribute('href')).toBe(SAMPLE_CSV_PATH);
     const [download] = await Promise.all([page.waitForEvent('download'), sample.click()]);
     expect(download.suggestedFilename()).toBe('sample-orders.csv');
     const path = await download.path();
@@ -91,7 +91,7 @@ describe('CSV order screen', () => {
     await page.getByLabel('CSV File').setInputFiles(path);
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'CSV validated successfully').waitFor();
-    await expect(payButton(page).isEnabled()).resolves.toBe(true);
+    await expect.poll(() => payButton(page).isEnabled()).toBe(true);
   });
 
   it('lists a bad file’s rows, validates the fixed file, pays once, follows the bulk order to completed and downloads its ZIP, CSV and PDF', async () => {
@@ -103,13 +103,13 @@ describe('CSV order screen', () => {
     await page.getByTestId('bulk-orders-table').getByText('No CSV orders yet').waitFor();
 
     // Pay waits for a validation; the local messages come before any call.
-    await expect(payButton(page).textContent()).resolves.toBe('Pay $0.00');
-    await expect(payButton(page).isDisabled()).resolves.toBe(true);
-    await expect(page.getByLabel('Template').count()).resolves.toBe(0);
+    await expect.poll(() => payButton(page).textContent()).toBe('Pay $0.00');
+    await expect.poll(() => payButton(page).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByLabel('Template').count()).toBe(0);
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'Please select LabelType').waitFor();
     await type.selectOption({ label: 'USPS Priority Mail' });
-    await expect(page.getByLabel('Template').locator('option').allTextContents()).resolves.toEqual(['Select template', 'Pitney Bowes', 'Normal', 'EVS']);
+    await expect.poll(() => page.getByLabel('Template').locator('option').allTextContents()).toEqual(['Select template', 'Pitney Bowes', 'Normal', 'EVS']);
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'Please select CSV file').waitFor();
     expect(validations.count).toBe(0);
@@ -127,7 +127,7 @@ describe('CSV order screen', () => {
     expect(listed[1]![1]!.toLowerCase()).toBe('weight');
     expect(listed[1]![2]).toMatch(/Weight/);
     expect(validations.count).toBe(1);
-    await expect(payButton(page).isDisabled()).resolves.toBe(true);
+    await expect.poll(() => payButton(page).isDisabled()).toBe(true);
 
     // The fixed file: the errors go, and a validation prices it.
     await fileInput.setInputFiles(asUpload('orders.csv', goodRows));
@@ -135,13 +135,13 @@ describe('CSV order screen', () => {
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'CSV validated successfully').waitFor();
     await page.getByRole('button', { name: 'Pay $33.75', exact: true }).waitFor();
-    await expect(payButton(page).isEnabled()).resolves.toBe(true);
+    await expect.poll(() => payButton(page).isEnabled()).toBe(true);
     await page.getByTestId('csv-summary').filter({ hasText: `${ROWS} labels, total $33.75` }).waitFor();
 
     // Another type asks for a new validation.
     await type.selectOption({ label: 'FedEx Ground' });
-    await expect(payButton(page).isDisabled()).resolves.toBe(true);
-    await expect(payButton(page).textContent()).resolves.toBe('Pay $0.00');
+    await expect.poll(() => payButton(page).isDisabled()).toBe(true);
+    await expect.poll(() => payButton(page).textContent()).toBe('Pay $0.00');
     await type.selectOption({ label: 'USPS Priority Mail' });
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await page.getByRole('button', { name: 'Pay $33.75', exact: true }).waitFor();
@@ -163,21 +163,21 @@ describe('CSV order screen', () => {
     expect(payments.count).toBe(1);
 
     // The form resets and Pay is disabled again; the balance is debited once.
-    await expect(payButton(page).textContent()).resolves.toBe('Pay $0.00');
-    await expect(payButton(page).isDisabled()).resolves.toBe(true);
-    await expect(type.inputValue()).resolves.toBe('');
-    await expect(fileInput.evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).resolves.toBe(0);
-    await expect(page.getByLabel('Template').count()).resolves.toBe(0);
+    await expect.poll(() => payButton(page).textContent()).toBe('Pay $0.00');
+    await expect.poll(() => payButton(page).isDisabled()).toBe(true);
+    await expect.poll(() => type.inputValue()).toBe('');
+    await expect.poll(() => fileInput.evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
+    await expect.poll(() => page.getByLabel('Template').count()).toBe(0);
     await page.getByTestId('header-balance').filter({ hasText: '$66.25' }).waitFor();
 
     // The bulk order shows up and reaches completed on its own (the table reloads while it runs).
     const row = page.getByTestId('bulk-order-row').first();
     await row.waitFor();
-    await expect(page.getByTestId('bulk-order-row').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByTestId('bulk-order-row').count()).toBe(1);
     await page.locator('[data-testid="bulk-order-row"][data-status="completed"]').waitFor({ timeout: 60_000 });
     const cells = await row.locator('td').allTextContents();
     expect(cells).toEqual(expect.arrayContaining(['1', 'USPS Priority Mail', String(ROWS), '$33.75', 'Completed']));
-    await expect(row.getByTestId('bulk-progress').count()).resolves.toBe(0);
+    await expect.poll(() => row.getByTestId('bulk-progress').count()).toBe(0);
     const [bulk] = (await api<{ orders: { _id: string; status: string; orders: string[]; totalOrders: number; total: number; design: string | null }[] }>(server.url, '/order/read-bulk-orders', undefined, token)).orders;
     expect(bulk).toMatchObject({ status: 'completed', totalOrders: ROWS, total: 33.75, design: 'pitney' });
     expect(bulk!.orders).toHaveLength(ROWS);
@@ -190,5 +190,13 @@ describe('CSV order screen', () => {
       expect(header).toContain('tracking');
     });
     await expectDownload(page, row.getByRole('button', { name: 'PDF', exact: true }), 'label.pdf', (head) => expect(head.startsWith('%PDF')).toBe(true));
+
+    // A bulk order whose job gave up after its last try (the API tests make that happen) shows Failed with its files.
+    await withServerDb(server, (db) => db.updateTable('bulk_orders').set({ status: 'failed' }).where('id', '=', bulk!._id).execute());
+    await page.reload();
+    await page.locator('[data-testid="bulk-order-row"][data-status="failed"]').waitFor();
+    await row.locator('.badge').filter({ hasText: /^Failed$/ }).waitFor();
+    await expect.poll(() => row.locator('.badge').getAttribute('class')).toContain('bg-danger');
+    await expect.poll(() => row.getByRole('button', { name: 'Zip', exact: true }).isVisible()).toBe(true);
   });
 });

@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { solveChallenge } from 'altcha-lib/v1';
 import { fundUser, startSmtpInbox, type SmtpInbox } from '../apps/server/test/harness.ts';
-import { createDatabase } from '../apps/server/src/db/database.ts';
+import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -23,41 +24,63 @@ async function freePort(): Promise<number> {
 
 export type RunningServer = { url: string; dataDir: string; inbox: SmtpInbox; stop(): Promise<void> };
 
+// Whatever a failed (or stopped) test file leaves running is killed, and its data directories
+// removed, when its worker process exits.
+const children = new Set<ChildProcess>();
+const dataDirs = new Set<string>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  // A server that does not stop within its own 10 s shutdown limit is killed.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /**
  * The product as `npm start` runs it (the server entry point serving the built web app) on a
  * fresh data directory, mailing through a real local SMTP server. Pages are opened at 127.0.0.1,
- * so the page talks to its own origin.
+ * so the page talks to its own origin. If it does not start, nothing it made is left behind.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
-  const inbox = await startSmtpInbox();
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: inbox.url, LOG_LEVEL: 'warn', ALTCHA_MAX_NUMBER: '20000', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      if (i > 300) throw new Error('server did not start');
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    dataDir,
-    inbox,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      await inbox.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+  dataDirs.add(dataDir);
+  let inbox: SmtpInbox | undefined;
+  let child: ChildProcess | undefined;
+  const stop = async () => {
+    if (child) await stopChild(child).finally(() => children.delete(child!));
+    await inbox?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    dataDirs.delete(dataDir);
   };
+  try {
+    inbox = await startSmtpInbox();
+    const port = await freePort();
+    child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: inbox.url, LOG_LEVEL: 'warn', ALTCHA_MAX_NUMBER: '20000', DATABASE_URL: '', REDIS_URL: '', ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.add(child);
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error('server did not start within 60 s');
+      if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { url, dataDir, inbox, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -67,9 +90,18 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Fails the test on any page error, so a broken screen cannot pass quietly. */
-export async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+/** A server and a browser for one test file; if either fails to start, the other is closed before the error is thrown. */
+export async function startServerAndBrowser(env: Record<string, string> = {}): Promise<{ server: RunningServer; browser: Browser }> {
+  const [server, browser] = await Promise.allSettled([startServer(env), launchBrowser()]);
+  if (server.status === 'fulfilled' && browser.status === 'fulfilled') return { server: server.value, browser: browser.value };
+  if (server.status === 'fulfilled') await server.value.stop();
+  if (browser.status === 'fulfilled') await browser.value.close();
+  throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
+}
+
+/** Fails the test on any page error, so a broken screen cannot pass quietly. `options` adds to the context's (permissions, for one). */
+export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
   const page = await context.newPage();
   page.on('pageerror', (error) => {
     throw error;
@@ -115,12 +147,36 @@ export async function signInThroughPage(page: Page, url: string, tgId: string, p
   await page.getByTestId('sidebar').waitFor();
 }
 
+/** The first admin, made as the README says: the command line on the shop's data directory. */
+export async function grantAdmin(shop: RunningServer, tgId: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/admin-cli.ts', 'grant', tgId], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: shop.dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+  });
+  return stdout;
+}
+
+/** An account made admin by the CLI, signed in through the sign-in screen in a page of its own. */
+export async function adminSession(browser: Browser, shop: RunningServer) {
+  const account = await createAccount(shop.url, uniqueTgId('admin'));
+  const said = await grantAdmin(shop, account.tgId);
+  if (!said.includes(`@${account.tgId} (E2E Shipper) is now an admin`)) throw new Error(`the CLI did not make @${account.tgId} an admin: ${said}`);
+  const page = await newPage(browser);
+  await signInThroughPage(page, shop.url, account.tgId, account.password);
+  return { ...account, page };
+}
+
 /** Credits the token's account with `cents` through the ledger service, on the running server's SQLite file. */
 export async function fundAccount(server: RunningServer, token: string, cents: number): Promise<void> {
   const { _id: userId } = await api<{ _id: string }>(server.url, '/auth/access', undefined, token);
+  await withServerDb(server, (db) => fundUser(db, userId, cents));
+}
+
+/** Runs `work` on the running server's SQLite file, for set-up a test cannot do through the API. */
+export async function withServerDb<T>(server: RunningServer, work: (db: Db) => Promise<T>): Promise<T> {
   const db = createDatabase({ sqliteFile: path.join(server.dataDir, 'portal.sqlite') });
   try {
-    await fundUser(db, userId, cents);
+    return await work(db);
   } finally {
     await db.destroy();
   }

@@ -7,6 +7,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Requests a second over all connections (a steady rate instead of as fast as possible). */
+    overallRate?: number;
   };
   type Histogram = { average: number; mean: number; p50: number; p90: number; p99: number; max: number };
   export type Result = { requests: Histogram; latency: Histogram; non2xx: number; errors: number; timeouts: number; '2xx': number };

@@ -10,7 +10,7 @@ import { CSV_COLUMNS } from '@portal/contract';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDatabase, migrateToLatest, type Db } from '../src/db/database.ts';
-import { newId, randomToken } from '../src/lib/ids.ts';
+import { newId, randomToken, sha256Hex } from '../src/lib/ids.ts';
 import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
@@ -47,7 +47,7 @@ async function seedUser(db: Db): Promise<string> {
   const id = newId();
   await db
     .insertInto('users')
-    .values({ id, username: 'Bench', tg_id: 'bench_bulk', tg_id_lower: 'bench_bulk', password_hash: 'not-used', email: null, email_verified: 0, balance_cents: 0, api_key: `lp_${randomToken(8)}`, token_version: 0, created_at: new Date().toISOString() })
+    .values({ id, username: 'Bench', tg_id: 'bench_bulk', tg_id_lower: 'bench_bulk', password_hash: 'not-used', email: null, email_verified: 0, balance_cents: 0, api_key_sealed: 'lp_bench_bulk', api_key_hash: sha256Hex('lp_bench_bulk'), token_version: 0, created_at: new Date().toISOString() })
     .execute();
   await db.transaction().execute((trx) => changeBalance(trx, { userId: id, amountCents: 1_000_000_000, kind: 'adjustment', reference: null, note: 'bench funding' }));
   return id;

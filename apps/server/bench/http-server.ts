@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDatabase, migrateToLatest } from '../src/db/database.ts';
 import type { OrdersTable } from '../src/db/schema.ts';
-import { newId } from '../src/lib/ids.ts';
+import { newId, sha256Hex } from '../src/lib/ids.ts';
 import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
@@ -19,7 +19,8 @@ const USERS = 100;
 const BENCH_USER_ORDERS = Number(process.env.BENCH_USER_ORDERS ?? 10_000);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
-const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web') };
+// The reseller API's rate limit would cap a load test at 120 requests a minute.
+const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), RESELLER_RATE_LIMIT_PER_MINUTE: '100000000' };
 if (process.env.BENCH_RENDER_THREADS) env.LABEL_RENDER_THREADS = process.env.BENCH_RENDER_THREADS;
 // 'processing' with a long delay: the request path of an order without its label being made.
 if (process.env.BENCH_SANDBOX_MODE) Object.assign(env, { LABEL_SANDBOX_MODE: process.env.BENCH_SANDBOX_MODE, LABEL_SANDBOX_DELAY_MS: '3600000' });
@@ -42,7 +43,8 @@ await db
       email: null,
       email_verified: 0,
       balance_cents: 0,
-      api_key: `lp_bench_${i}`,
+      api_key_sealed: `lp_bench_${i}`,
+          api_key_hash: sha256Hex(`lp_bench_${i}`),
       token_version: 0,
       created_at: new Date(now).toISOString(),
     })),
@@ -99,6 +101,7 @@ for (let done = 0; done < TOTAL_ORDERS; done += BATCH) {
       updated_at: at,
       bulk_order_id: null,
       bulk_row: null,
+      claimed_until: null,
     });
   }
   await db.transaction().execute((trx) => trx.insertInto('orders').values(rows).execute());
@@ -116,7 +119,7 @@ app.get('/bench/bare', async () => ({ ok: true }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 const token = await createTokenService(readOrCreateSecret(dataDir, 'jwt-secret', undefined), 24).issue({ userId: benchUser, tokenVersion: 0 });
 const port = (app.server.address() as { port: number }).port;
-process.send?.({ port, token, seedSeconds, totalOrders: TOTAL_ORDERS, benchUserOrders: BENCH_USER_ORDERS });
+process.send?.({ port, token, apiKey: 'lp_bench_0', seedSeconds, totalOrders: TOTAL_ORDERS, benchUserOrders: BENCH_USER_ORDERS });
 
 process.on('message', async (message) => {
   if (message !== 'stop') return;

@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
+import { resultRow } from './result-row.ts';
 
 type Ready = { port: number; token: string; seedSeconds: number; totalOrders: number; benchUserOrders: number };
 
@@ -23,11 +24,8 @@ const createBody = JSON.stringify({
   ToZip: '90210',
 });
 
-const row = (name: string, r: Result, bare?: Result) => {
-  const ratio = bare ? `  ${((r.requests.average / bare.requests.average) * 100).toFixed(1)}% of bare req/s, p99 x${(r.latency.p99 / Math.max(bare.latency.p99, 1)).toFixed(1)}` : '';
-  const bad = r.non2xx + r.errors + r.timeouts;
-  return `  ${name.padEnd(22)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(3)} ms   p99 ${String(r.latency.p99).padStart(4)} ms${bad ? `   (${bad} failed)` : ''}${ratio}`;
-};
+const row = (name: string, r: Result, bare?: Result) =>
+  resultRow(name, r, 22, bare && { result: bare, what: 'bare' }) + (bare ? `, p99 x${(r.latency.p99 / Math.max(bare.latency.p99, 1)).toFixed(1)}` : '');
 
 /** POST /order/create and GET /order/read on the embedded defaults beside a bare route of the same server. */
 export async function runHttpBench(): Promise<void> {

@@ -1,4 +1,4 @@
-// `npm run bench`: every benchmark in turn; a later issue adds its own file here.
+// `npm run bench`: every benchmark in turn, each printing its figures.
 // Knobs (environment): BENCH_SECONDS (10) per HTTP run; BENCH_ORDERS (100000) in the table and
 // BENCH_USER_ORDERS (10000) of them the measured user's; BENCH_RENDER_THREADS (the server's default);
 // BENCH_SANDBOX_MODE=processing measures order creation without rendering the label in the request.
@@ -9,3 +9,5 @@ console.log(`Benchmarks on ${process.platform} ${process.arch}, Node ${process.v
 await runLabelBench();
 await runHttpBench();
 await (await import('./bulk.ts')).runBulkBench();
+await (await import('./reseller.ts')).runResellerBench();
+await (await import('./admin.ts')).runAdminBench();

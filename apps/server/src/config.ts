@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -7,6 +8,30 @@ import { PAYMENT_PROVIDERS } from '@portal/contract';
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
+
+const isAddressOrCidr = (entry: string) => {
+  const [address, bits, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || extra !== undefined) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+};
+/** Fastify's trustProxy: off, true (any proxy), a hop count, or the proxies' addresses and CIDRs. */
+const trustProxy = z.preprocess(
+  (v) => (v === undefined || v === '' ? 'false' : v),
+  z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(
+      z.union([
+        z.enum(['true', 'false']).transform((v) => v === 'true'),
+        z.string().regex(/^\d+$/).transform(Number),
+        z
+          .string()
+          .transform((v) => v.split(',').map((entry) => entry.trim()).filter(Boolean))
+          .refine((list) => list.length > 0 && list.every(isAddressOrCidr), 'must be true, false, a hop count, or a comma-separated list of addresses and CIDRs'),
+      ]),
+    ),
+);
 
 /** Every environment variable the server reads, with its default. The README's table mirrors this. */
 const envSchema = z.object({
@@ -26,6 +51,8 @@ const envSchema = z.object({
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
+  /** Whose X-Forwarded-For to believe; off by default, so a client cannot pick its own address for the attempt limits. */
+  TRUST_PROXY: trustProxy,
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
@@ -33,7 +60,11 @@ const envSchema = z.object({
   /** Sandbox label provider: 'instant' renders at once, 'processing' has the label ready LABEL_SANDBOX_DELAY_MS later, 'fail' refuses every label. */
   LABEL_SANDBOX_MODE: z.enum(['instant', 'processing', 'fail']).default('instant'),
   LABEL_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
-  /** How often the background runner asks about orders still processing. */
+  /** Sandbox diagnostic: a file each process appends one line to per label asked for ('create <order id>') and made ('made <order id>'). */
+  LABEL_SANDBOX_CALL_LOG: optionalString,
+  /** How long a process holds a waiting order while it asks the label provider; an order whose holder died is asked about again after it. */
+  LABEL_CLAIM_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** How often the order completion sweep (a scheduled queue job) asks about orders still processing. */
   ORDER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   /** Worker threads rendering sandbox labels; 0 renders on the main thread. Default: one per spare core, at most 2. */
   LABEL_RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(2, Math.max(0, os.availableParallelism() - 1))),
@@ -51,10 +82,24 @@ const envSchema = z.object({
   QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** false: this process only queues jobs, and `npm run worker` processes run them. */
   QUEUE_RUN_WORKERS: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(true)),
-  /** BullMQ's Redis key prefix (several shops can share one Redis). */
+  /** Redis key prefix of this shop's jobs and attempt counts (several shops can share one Redis). */
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . -').default('portal'),
-  /** BullMQ: how long a job's lock lasts and how often stalled jobs (of a worker that died) are looked for. */
+  /** How long a running job's lock lasts between renewals, and so how soon the job of a worker that died is taken again (both engines). */
   QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
+  /** First retry of a failed job after this long, then twice as long each time (at most 1 minute), for 5 attempts. */
+  QUEUE_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** How often the sweep queues again bulk orders that stopped moving. */
+  QUEUE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Encrypts the API keys and webhook secrets kept in the database; generated and kept in DATA_DIR when unset. */
+  SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  /** Reseller API requests one API key may make a minute (shared through Redis when REDIS_URL is set). */
+  RESELLER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** true: webhook URLs may point to private and local network addresses (a shop whose receivers run inside its own network, and tests). */
+  WEBHOOK_ALLOW_PRIVATE: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(false)),
+  /** Delay before the first webhook retry, doubling each time: 8 tries over about a day with the default. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(680_000),
+  /** How long a webhook receiver has to answer. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
 });

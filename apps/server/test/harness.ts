@@ -19,33 +19,41 @@ export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sql
  */
 export async function createTestDb(): Promise<{ db: Db; dataDir: string; databaseUrl?: string; drop: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
-  if (testDbKind === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL!;
-    const schema = `t_${randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const db = createDatabase({ url, sqliteFile: '', pgSchema: schema, poolSize: 20 });
+  // Undone in reverse by drop, or at once when a step of the set-up throws: nothing is left behind.
+  const undo: (() => Promise<unknown> | void)[] = [() => fs.rmSync(dataDir, { recursive: true, force: true })];
+  const drop = async () => {
+    for (const step of undo.splice(0).reverse()) await step();
+  };
+  try {
+    if (testDbKind === 'postgres') {
+      const url = process.env.TEST_DATABASE_URL!;
+      const schema = `t_${randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+      await withPgClient(url, (client) => client.query(`CREATE SCHEMA ${schema}`));
+      undo.push(() => withPgClient(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`)));
+      const db = createDatabase({ url, sqliteFile: '', pgSchema: schema, poolSize: 20 });
+      undo.push(() => db.destroy());
+      await migrateToLatest(db);
+      const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      return { db, dataDir, databaseUrl, drop };
+    }
+    const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
+    undo.push(() => db.destroy());
     await migrateToLatest(db);
-    const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    return {
-      db,
-      dataDir,
-      databaseUrl,
-      drop: async () => {
-        await db.destroy();
-        const cleanup = new pg.Client({ connectionString: url });
-        await cleanup.connect();
-        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-        await cleanup.end();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    return { db, dataDir, drop };
+  } catch (error) {
+    await drop();
+    throw error;
   }
-  const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
-  await migrateToLatest(db);
-  return { db, dataDir, drop: async () => { await db.destroy(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+async function withPgClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
 }
 
 export type SmtpInbox = {
@@ -105,29 +113,41 @@ export type TestApp = {
 /** The real app on a fresh database, mailing through a real local SMTP server. */
 export async function startTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
   const { db, dataDir, databaseUrl, drop } = await createTestDb();
-  const inbox = await startSmtpInbox();
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    SMTP_URL: inbox.url,
-    LOG_LEVEL: 'silent',
-    ALTCHA_MAX_NUMBER: '1000',
-    RATE_LIMIT_MAX: '1000',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-    ...env,
-  });
-  const app = await buildApp(config, { db, logger: false, ...overrides });
-  return {
-    app,
-    db,
-    config,
-    databaseUrl,
-    inbox,
-    async close() {
-      await app.close();
-      await inbox.close();
-      await drop();
-    },
-  };
+  let inbox: SmtpInbox | undefined;
+  try {
+    inbox = await startSmtpInbox();
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SMTP_URL: inbox.url,
+      LOG_LEVEL: 'silent',
+      ALTCHA_MAX_NUMBER: '1000',
+      RATE_LIMIT_MAX: '1000',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+      ...env,
+    });
+    const app = await buildApp(config, { db, logger: false, ...overrides });
+    const started = inbox;
+    return {
+      app,
+      db,
+      config,
+      databaseUrl,
+      inbox: started,
+      async close() {
+        try {
+          await app.close();
+        } finally {
+          await started.close();
+          await drop();
+        }
+      },
+    };
+  } catch (error) {
+    // Nothing a failed start made is left behind.
+    await inbox?.close();
+    await drop();
+    throw error;
+  }
 }
 
 /** Solves a fresh ALTCHA challenge the way the widget does and returns the payload it would submit. */
@@ -162,4 +182,20 @@ export async function fundUser(db: Db, userId: string, cents: number): Promise<v
 /** The id of the user a bearer token belongs to. */
 export async function userIdOf(app: FastifyInstance, headers: { authorization: string }): Promise<string> {
   return (await app.inject({ method: 'GET', url: '/api/v1/auth/access', headers })).json()._id;
+}
+
+/** Removes every Redis key under a prefix a test used (BullMQ jobs, attempt counts). */
+export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -6,12 +6,12 @@ import { ACCESS_QUERY_KEY } from './api/current-user.ts';
 import { FullPageSpinner } from './components/full-page-spinner.tsx';
 import { createLoggedInRouter, createLoggedOutRouter } from './router.tsx';
 
-
 /** Spinner until the access check ends; then the logged-in portal or the logged-out screens. */
 export function App() {
   const access = useQuery({ queryKey: ACCESS_QUERY_KEY, queryFn: readAccess });
   const loggedIn = access.isSuccess;
-  const router = useMemo(() => (access.isPending ? null : loggedIn ? createLoggedInRouter() : createLoggedOutRouter()), [access.isPending, loggedIn]);
+  const admin = access.data?.role === 'admin';
+  const router = useMemo(() => (access.isPending ? null : loggedIn ? createLoggedInRouter({ admin }) : createLoggedOutRouter()), [access.isPending, loggedIn, admin]);
   if (!router) return <FullPageSpinner />;
   return <RouterProvider router={router} />;
 }

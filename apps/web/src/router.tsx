@@ -1,4 +1,4 @@
-import { Navigate, createBrowserRouter } from 'react-router-dom';
+import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { Layout } from './components/layout.tsx';
 import { SignInPage } from './features/auth/sign-in-page.tsx';
 import { SignUpPage } from './features/auth/sign-up-page.tsx';
@@ -13,27 +13,59 @@ import { FaqsPage } from './features/faqs/faqs-page.tsx';
 import { DepositsPage } from './features/deposits/deposits-page.tsx';
 import { SettingsPage } from './features/settings/settings-page.tsx';
 import { CsvOrdersPage } from './features/bulk-csv/csv-orders-page.tsx';
+import { FedexOrderPage } from './features/fedex/fedex-order-page.tsx';
+import { ApiDocsPage } from './features/api-docs/api-docs-page.tsx';
 import { PlaceholderPage } from './features/placeholder/placeholder-page.tsx';
+import { FullPageSpinner } from './components/full-page-spinner.tsx';
 
-/** The portal for a signed-in user: every screen inside the sidebar layout. */
-export const createLoggedInRouter = () =>
+type AdminConsole = typeof import('./features/admin/admin-console.tsx');
+/** A page of the operator console, taken from its chunk the first time an admin opens it. */
+const fromConsole = (name: keyof AdminConsole) => async () => ({ Component: (await import('./features/admin/admin-console.tsx'))[name] });
+
+/**
+ * The operator console, for admins only: one chunk of its own, so customers never download it.
+ * Customers' routers do not have this route, so /admin/* is their not-found path.
+ */
+const adminRoute: RouteObject = {
+  path: 'admin',
+  lazy: fromConsole('AdminLayout'),
+  children: [
+    { index: true, lazy: fromConsole('OverviewPage') },
+    { path: 'users', lazy: fromConsole('UsersPage') },
+    { path: 'users/:userId', lazy: fromConsole('UserPage') },
+    { path: 'orders', lazy: fromConsole('OrdersPage') },
+    { path: 'label-types', lazy: fromConsole('LabelTypesPage') },
+    { path: 'fedex-price', lazy: fromConsole('FedexPricePage') },
+    { path: 'content', lazy: fromConsole('ContentPage') },
+    { path: 'fedex-queue', lazy: fromConsole('FedexQueuePage') },
+    { path: 'outbox', lazy: fromConsole('OutboxPage') },
+    { path: 'audit', lazy: fromConsole('AuditPage') },
+    { path: '*', element: <Navigate to="/admin" replace /> },
+  ],
+};
+
+/** The portal for a signed-in user: every screen inside the sidebar layout; /admin too for an admin. */
+export const createLoggedInRouter = ({ admin }: { admin: boolean }) =>
   createBrowserRouter([
     {
       path: '/',
       element: <Layout />,
+      // Shown while an admin's first page is /admin and the console's chunk is on its way.
+      hydrateFallbackElement: <FullPageSpinner />,
       children: [
         { index: true, element: <DashboardPage /> },
         { path: 'createorders', element: <CreateOrderPage /> },
         { path: 'address', element: <AddressesPage /> },
         { path: 'deposits', element: <DepositsPage /> },
         { path: 'csv-orders', element: <CsvOrdersPage /> },
-        { path: 'api-docs', element: <PlaceholderPage title="Reseller API" /> },
-        { path: 'fedex-order', element: <PlaceholderPage title="FedEx - Handmade" /> },
+        { path: 'api-docs', element: <ApiDocsPage /> },
+        { path: 'fedex-order', element: <FedexOrderPage /> },
         { path: 'faqs', element: <FaqsPage /> },
         { path: 'amazon-csv', element: <PlaceholderPage title="Amazon CSV Generator" /> },
         { path: 'settings', element: <SettingsPage /> },
         // Entering the code mailed after an email change in Account Setting.
         { path: 'verify', element: <VerifyEmailPage /> },
+        ...(admin ? [adminRoute] : []),
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

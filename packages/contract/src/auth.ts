@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { USER_ROLES } from './admin.ts';
 import { requiredText, stringField } from './common.ts';
 
 export const CAPTCHA_FAILED = 'Captcha verification failed';
@@ -60,6 +61,8 @@ export const accessResponse = z.object({
   /** Dollars with two decimals. */
   balance: z.number(),
   api_key: z.string(),
+  /** 'admin' opens the operator console. */
+  role: z.enum(USER_ROLES),
 });
 export type AccessUser = z.infer<typeof accessResponse>;
 

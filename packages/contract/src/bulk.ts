@@ -39,7 +39,10 @@ export const csvErrorResponse = z.object({ message: z.string(), errors: z.array(
 /** POST /order/validatecsv (multipart: csv, labeltype). Dollars. */
 export const validateCsvResponse = z.object({ message: z.string(), totalPrice: z.number(), totalOrders: z.number() });
 
-export const BULK_STATUSES = ['pending', 'processing', 'completed'] as const;
+/** 'failed': the job gave up after its last try; rows without a label were refunded, rows made keep their labels. */
+export const BULK_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+/** Completed and failed bulk orders are done: their files (of the labels made) can be downloaded. */
+export const isBulkFinished = (status: string): boolean => status === 'completed' || status === 'failed';
 
 /** GET /order/read-bulk-orders: newest first. `orders` lists the ids of the labels made so far. */
 export const bulkOrderSchema = z.object({
@@ -62,7 +65,6 @@ export const bulkOrderSchema = z.object({
 export type BulkOrder = z.infer<typeof bulkOrderSchema>;
 export const bulkOrdersResponse = z.object({ orders: z.array(bulkOrderSchema) });
 
-// ---- Added by the server side of issue 5 (nothing above was changed) ----
 
 /** read-bulk-orders lists at most this many bulk orders, newest first. */
 export const BULK_LIST_LIMIT = 100;

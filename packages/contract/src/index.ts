@@ -7,3 +7,7 @@ export * from './orders.ts';
 export * from './bulk.ts';
 export * from './addresses.ts';
 export * from './billing.ts';
+export * from './admin.ts';
+export * from './countries.ts';
+export * from './fedex.ts';
+export * from './reseller.ts';

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /** Timestamps are ISO-8601 UTC strings, which sort and compare the same way on SQLite and PostgreSQL. */
 type Timestamp = string;
 /** Booleans are 0/1 integers on both dialects. */
@@ -12,9 +14,18 @@ export interface UsersTable {
   email: string | null;
   email_verified: Flag;
   balance_cents: number;
-  api_key: string;
+  /** The API key sealed with the server's key (lib/sealed-box), for Account Setting; a plain key until the first start after the migration seals it. */
+  api_key_sealed: string;
+  /** SHA-256 (hex) of the API key: how a request's x-api-key finds its user (unique index). */
+  api_key_hash: string;
   token_version: number;
   created_at: Timestamp;
+  /** 'customer' (the default) or 'admin' (the operator console). */
+  role: ColumnType<'customer' | 'admin', 'customer' | 'admin' | undefined, 'customer' | 'admin'>;
+  /** Set while the account is disabled. */
+  disabled_at: Timestamp | null;
+  /** The last sign-in or order. */
+  last_active_at: Timestamp | null;
 }
 
 /** Every change of a balance, with the balance it left behind. */
@@ -83,6 +94,71 @@ export interface Database {
   sandbox_invoices: SandboxInvoicesTable;
   jobs: JobsTable;
   bulk_orders: BulkOrdersTable;
+  fedex_orders: FedexOrdersTable;
+  audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+/** An Idempotency-Key of a reseller create call. state: running (claimed) | done (answer stored). */
+export interface IdempotencyKeysTable {
+  id: string;
+  user_id: string;
+  key: string;
+  /** SHA-256 of the method, path and body: the same key with another request is refused. */
+  fingerprint: string;
+  state: 'running' | 'done';
+  /** The order or bulk order paid for, written in the transaction of the charge. */
+  resource_id: string | null;
+  status_code: number | null;
+  /** The JSON answer replayed to repeats. */
+  response: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** A user's webhook: where events go and the secret that signs them (sealed). */
+export interface WebhookEndpointsTable {
+  user_id: string;
+  url: string | null;
+  secret_sealed: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One event to deliver to a user's webhook. status: pending | retrying | delivered | failed. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  user_id: string;
+  event_id: string;
+  event_type: string;
+  /** The JSON body sent, fixed when the event happened. */
+  payload: string;
+  /** The URL of the last attempt. */
+  url: string | null;
+  status: 'pending' | 'retrying' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: Timestamp | null;
+  next_attempt_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** What an operator changed: who (null: the command line), what, the target and its values before and after (JSON). */
+export interface AuditLogTable {
+  id: string;
+  admin_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before_json: string | null;
+  after_json: string | null;
+  created_at: Timestamp;
 }
 
 /** A deposit invoice; the bonus is fixed when it is created. status: pending | paid | cancelled | expired. */
@@ -180,6 +256,8 @@ export interface OrdersTable {
   bulk_order_id: string | null;
   /** Its row in the bulk order's file (1 = the first row after the header). */
   bulk_row: number | null;
+  /** Until then the order is another process's to ask the provider about (or, once processing, not due for a check). */
+  claimed_until: Timestamp | null;
 }
 
 /** Orders a user ever placed, kept with each insert (orders are never deleted), so the history's total needs no count. */
@@ -215,10 +293,12 @@ export interface JobsTable {
   failed_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** While a worker runs the job it renews this; a job 'active' past it lost its worker and is taken again. */
+  locked_until: Timestamp | null;
 }
 
 /**
- * A bulk (CSV) order. status: processing | completed. Its rows are orders (orders.bulk_order_id);
+ * A bulk (CSV) order. status: processing | completed | failed (given up after the last try). Its rows are orders (orders.bulk_order_id);
  * the files are keys in the file store: the uploaded CSV, and once completed the report, merged PDF and ZIP.
  */
 export interface BulkOrdersTable {
@@ -228,7 +308,9 @@ export interface BulkOrdersTable {
   label_type_uid: string;
   label_type_name: string;
   design: string | null;
-  status: 'processing' | 'completed';
+  status: 'processing' | 'completed' | 'failed';
+  /** Runs of its job so far (a run cut off by a crash counts too). */
+  job_attempts: number;
   total_orders: number;
   /** What was debited at payment; failed rows are refunded by their own ledger rows. */
   total_cents: number;
@@ -246,4 +328,64 @@ export interface BulkOrdersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   completed_at: Timestamp | null;
+}
+
+/**
+ * A FedEx hand-made international order, fulfilled by an operator. status: pending | completed | cancelled.
+ * Pickup columns are null without a pickup; invoice_items is the commercial invoice's lines as JSON
+ * ({ units, description, weight, value, tariff }[], weight and value per unit).
+ */
+export interface FedexOrdersTable {
+  id: string;
+  user_id: string;
+  status: 'pending' | 'completed' | 'cancelled';
+  price_cents: number;
+  from_name: string;
+  from_street: string;
+  from_street2: string;
+  from_city: string;
+  from_state: string;
+  from_zip: string;
+  from_phone: string;
+  from_email: string;
+  from_country: string;
+  to_name: string;
+  to_street: string;
+  to_street2: string;
+  to_city: string;
+  to_state: string;
+  to_zip: string;
+  to_phone: string;
+  to_email: string;
+  to_country: string;
+  weight: number;
+  weight_unit: string;
+  length: number;
+  width: number;
+  height: number;
+  dimension_unit: string;
+  special_notes: string;
+  signature: Flag;
+  pickup: Flag;
+  pickup_date: string | null;
+  pickup_time: string | null;
+  pickup_end_time: string | null;
+  pickup_time_zone: string | null;
+  pickup_name: string | null;
+  pickup_street: string | null;
+  pickup_street2: string | null;
+  pickup_city: string | null;
+  pickup_state: string | null;
+  pickup_zip: string | null;
+  pickup_phone: string | null;
+  pickup_country: string | null;
+  shipment_purpose: string;
+  currency: string;
+  invoice_items: string;
+  /** The operator's note on completing or cancelling (the customer's Status Note). */
+  note: string | null;
+  /** The uploaded label PDF's key in the file store, once completed. */
+  file_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }

@@ -1,10 +1,32 @@
-/** Thrown by services; the one error handler turns it into `{ message }` with this status. */
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+type HttpErrorOptions = {
+  /** Whether the message may be shown to the caller; default: yes below 500, no from 500 up. */
+  expose?: boolean;
+  /** More fields of the answer beside `message`, e.g. the bad rows of a CSV file. */
+  details?: Record<string, unknown>;
+  /** Headers of the answer, e.g. Retry-After. */
+  headers?: Record<string, string>;
+};
+
+/**
+ * Thrown by services and guards; the app's one error handler turns it into `{ message, ...details }`
+ * with this status. A 5xx whose message is not exposed answers a generic text and is logged.
+ */
 export class HttpError extends Error {
+  readonly expose: boolean;
+  readonly details: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
   constructor(
     readonly statusCode: number,
     message: string,
+    options: HttpErrorOptions = {},
   ) {
     super(message);
+    this.expose = options.expose ?? statusCode < 500;
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -13,4 +35,37 @@ export const unauthorized = (message = 'Unauthorized') => new HttpError(401, mes
 export const paymentRequired = (message: string) => new HttpError(402, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const tooManyRequests = (message = 'Too many attempts, please try again later') => new HttpError(429, message);
+export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts, please try again later') =>
+  new HttpError(429, message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+/** An outside provider (payments, labels) that failed or is down: its message reaches the user, since trying again later helps. */
+export const providerUnavailable = (message: string, statusCode: 502 | 503 = 503) => new HttpError(statusCode, message, { expose: true });
+
+export const GENERIC_ERROR_MESSAGE = 'Something went wrong, please try again later';
+
+export type PublicError = { statusCode: number; message: string; details: Record<string, unknown>; headers: Record<string, string>; internal: boolean };
+
+/**
+ * What an error shows its caller, the one rule every error handler follows: an HttpError shows its
+ * status and message when it may (`expose`), Fastify's own 4xx (a body too large, bad JSON) say
+ * what is wrong, and anything else is a 500 with a generic text; `internal` tells the handler to log it.
+ */
+export function publicError(error: { statusCode?: number; message: string }): PublicError {
+  const none = { details: {}, headers: {} };
+  if (error instanceof HttpError) {
+    if (!error.expose) return { statusCode: 500, message: GENERIC_ERROR_MESSAGE, ...none, internal: true };
+    return { statusCode: error.statusCode, message: error.message, details: error.details, headers: error.headers, internal: error.statusCode >= 500 };
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return { statusCode: 500, message: GENERIC_ERROR_MESSAGE, ...none, internal: true };
+  return { statusCode: status, message: error.message, ...none, internal: false };
+}
+
+/** A request that failed its route's schema: each bad field (dotted path) and what is wrong with it, or null for any other error. */
+export function validationIssues(error: unknown): { field?: string; message: string }[] | null {
+  if (!hasZodFastifySchemaValidationErrors(error)) return null;
+  return error.validation.map((issue) => {
+    const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const text = issue.message ?? 'Invalid input';
+    return { ...(field ? { field } : {}), message: text.startsWith('Invalid') && field ? `${field}: ${text}` : text };
+  });
+}

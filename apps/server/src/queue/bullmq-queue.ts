@@ -2,18 +2,15 @@ import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { ZodError } from 'zod';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_ATTEMPTS, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState } from './job-queue.ts';
+import { defaultRetry, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
 
 const STATES: JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];
 
-export type BullmqOptions = {
+export type BullmqOptions = QueueTuning & {
   redisUrl: string;
-  concurrency: number;
   /** Redis key prefix; tests give each run its own. */
   prefix?: string;
   queueName?: string;
-  /** How soon a job whose worker died is taken again. */
-  stalledIntervalMs?: number;
 };
 
 /** BullMQ on Redis: the web process enqueues, and any number of worker processes (npm run worker) run jobs. */
@@ -24,6 +21,7 @@ export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger
   const definitions = new Map<string, JobDefinition<any>>();
   let worker: Worker | undefined;
   let workerConnection: Redis | undefined;
+  const policyOf = (name: string) => definitions.get(name)?.retry ?? defaultRetry(options.retryBaseMs);
 
   async function process(job: Job): Promise<void> {
     const definition = definitions.get(job.name);
@@ -44,14 +42,25 @@ export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger
       definitions.set(definition.name, definition);
     },
     async enqueue(name, payload, enqueueOptions = {}) {
+      // BullMQ keeps a finished job's id: a failed one (or, asked to run again, a completed one) runs again from its first attempt.
+      const existing = enqueueOptions.jobId ? await queue.getJob(enqueueOptions.jobId) : undefined;
+      const state = await existing?.getState();
+      if (existing && (state === 'failed' || (state === 'completed' && enqueueOptions.again))) {
+        await existing.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
+        return existing.id!;
+      }
       const job = await queue.add(name, payload, {
         jobId: enqueueOptions.jobId,
-        attempts: MAX_ATTEMPTS,
-        backoff: { type: 'exponential', delay: 1000 },
+        // The retry policy is the job definition's (every process defines every job); the worker's backoffStrategy applies it.
+        attempts: policyOf(name).attempts,
+        backoff: { type: 'policy' },
         removeOnComplete: { age: 7 * 24 * 3600 },
         removeOnFail: { age: 30 * 24 * 3600 },
       });
       return job.id!;
+    },
+    async schedule(name, everyMs) {
+      await queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
     },
     async getJob(id): Promise<JobInfo | null> {
       const job = await queue.getJob(id);
@@ -71,6 +80,8 @@ export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger
       const counts: JobCounts = { waiting: 0, active: 0, completed: 0, failed: 0, delayed: 0, total: 0 };
       for (const state of STATES) counts[state] = raw[state] ?? 0;
       counts.waiting += (raw.prioritized ?? 0) + (raw['waiting-children'] ?? 0);
+      // Each schedule keeps its next run as a delayed job: those are not work anyone queued.
+      counts.delayed = Math.max(0, counts.delayed - (await queue.getJobSchedulersCount()));
       counts.total = STATES.reduce((sum, state) => sum + counts[state], 0);
       return counts;
     },
@@ -81,8 +92,11 @@ export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger
         connection: workerConnection,
         prefix: options.prefix,
         concurrency: options.concurrency,
-        stalledInterval: options.stalledIntervalMs ?? 30_000,
-        lockDuration: options.stalledIntervalMs ?? 30_000,
+        stalledInterval: options.lockMs,
+        lockDuration: options.lockMs,
+        // A busy worker may miss a lock renewal; its job is taken again rather than failed (rows are claimed, so nothing is made twice).
+        maxStalledCount: 3,
+        settings: { backoffStrategy: (attemptsMade, _type, _error, job) => policyOf(job?.name ?? '').delayMs(attemptsMade) },
       });
       worker.on('failed', (job, error) => log.error({ err: error, jobId: job?.id, job: job?.name }, 'job failed'));
       worker.on('error', (error) => log.error({ err: error }, 'worker error'));

@@ -26,7 +26,8 @@ describe.each(engines)('%s queue', (engine) => {
   const open: JobQueue[] = [];
   const prefix = `test-${randomToken(6)}`;
   const makeQueue = (concurrency = 2) => {
-    const queue = engine === 'embedded' ? createEmbeddedQueue(db, log, concurrency) : createBullmqQueue({ redisUrl: process.env.TEST_REDIS_URL!, concurrency, prefix, stalledIntervalMs: 1000 }, log);
+    const tuning = { concurrency, lockMs: 1000, retryBaseMs: 100 };
+    const queue = engine === 'embedded' ? createEmbeddedQueue(db, log, tuning) : createBullmqQueue({ ...tuning, redisUrl: process.env.TEST_REDIS_URL!, prefix }, log);
     open.push(queue);
     return queue;
   };
@@ -108,6 +109,65 @@ describe.each(engines)('%s queue', (engine) => {
     expect((await queue.getJob(id))?.attempts).toBe(1);
   });
 
+  it('queues a failed job id again, from its first attempt', async () => {
+    const queue = makeQueue();
+    let healthy = false;
+    const attempts: number[] = [];
+    queue.define({
+      name: 'doomed',
+      payload: z.object({}),
+      async handle(_payload, job) {
+        attempts.push(job.attempt);
+        if (!healthy) throw new Error('still broken');
+      },
+    });
+    await queue.startWorkers();
+    const jobId = `doomed-${randomToken(6)}`;
+    await queue.enqueue('doomed', {}, { jobId });
+    await waitFor(async () => (await queue.getJob(jobId))?.state === 'failed', 20_000);
+    expect(attempts).toEqual([1, 2, 3, 4, 5]);
+    healthy = true;
+    await queue.enqueue('doomed', {}, { jobId });
+    await waitFor(async () => (await queue.getJob(jobId))?.state === 'completed');
+    expect(attempts.slice(5)).toEqual([1]);
+  });
+
+  it('runs a completed job id again only when asked to', async () => {
+    const queue = makeQueue();
+    let runs = 0;
+    queue.define({ name: 'rerun', payload: z.object({}), handle: async () => void runs++ });
+    await queue.startWorkers();
+    const jobId = `rerun-${randomToken(6)}`;
+    await queue.enqueue('rerun', {}, { jobId });
+    await waitFor(async () => runs === 1 && (await queue.getJob(jobId))?.state === 'completed');
+    await queue.enqueue('rerun', {}, { jobId });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runs).toBe(1);
+    await queue.enqueue('rerun', {}, { jobId, again: true });
+    await waitFor(async () => runs === 2 && (await queue.getJob(jobId))?.state === 'completed');
+  });
+
+  it('runs a scheduled job every interval, once however many processes schedule it', async () => {
+    const [one, two] = [makeQueue(), makeQueue()];
+    const before = await one.counts();
+    const runs: string[] = [];
+    const name = `tick-${randomToken(4)}`;
+    const started = Date.now();
+    for (const queue of [one, two]) {
+      queue.define({ name, payload: z.object({}), handle: async (_p, job) => void runs.push(job.id) });
+      await queue.schedule(name, 400);
+      await queue.startWorkers();
+    }
+    await waitFor(async () => runs.length >= 4, 10_000);
+    const elapsed = Date.now() - started;
+    // Two processes each scheduling it would run it about twice an interval; it runs once.
+    expect(new Set(runs).size).toBe(runs.length);
+    expect(runs.length).toBeLessThanOrEqual(Math.ceil(elapsed / 400) + 1);
+    // Scheduled runs are not kept and not counted.
+    const after = await one.counts();
+    expect([after.completed, after.delayed, after.waiting]).toEqual([before.completed, before.delayed, before.waiting]);
+  });
+
   it('counts jobs by state', async () => {
     const queue = makeQueue();
     const before = await queue.counts();
@@ -127,22 +187,41 @@ describe.each(engines)('%s queue', (engine) => {
 });
 
 describe('embedded queue after a crash', () => {
-  it('runs a job again when the process that held it died', async () => {
+  it('takes again, without a restart, a job whose worker died holding it', async () => {
     const { db, drop } = await createTestDb();
-    const crashed = createEmbeddedQueue(db, log, 1);
-    crashed.define({ name: 'long', payload: z.object({}), handle: () => new Promise<void>(() => {}) }); // never ends: the process "dies" holding it
-    const id = await crashed.enqueue('long', {});
-    await crashed.startWorkers();
-    await waitFor(async () => (await crashed.getJob(id))?.state === 'active');
-    void crashed.close(); // stops taking jobs; the held one never finishes
+    const live = createEmbeddedQueue(db, log, { concurrency: 1, lockMs: 300, retryBaseMs: 100 });
+    try {
+      let resumedAttempt = 0;
+      live.define({ name: 'long', payload: z.object({}), handle: async (_p, job) => void (resumedAttempt = job.attempt) });
+      const id = await live.enqueue('long', {});
+      // What a worker killed mid-job leaves: the job active, its lease renewed for the last time a moment ago.
+      await db.updateTable('jobs').set({ state: 'active', attempts: 1, locked_until: new Date(Date.now() + 500).toISOString() }).where('id', '=', id).execute();
+      await live.startWorkers();
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await live.getJob(id))?.state).toBe('active'); // still leased: not taken from a worker that may be alive
+      await waitFor(async () => (await live.getJob(id))?.state === 'completed');
+      expect(resumedAttempt).toBe(2);
+    } finally {
+      await live.close();
+      await drop();
+    }
+  });
 
-    const restarted = createEmbeddedQueue(db, log, 1);
-    let resumedAttempt = 0;
-    restarted.define({ name: 'long', payload: z.object({}), handle: async (_p, job) => void (resumedAttempt = job.attempt) });
-    await restarted.startWorkers();
-    await waitFor(async () => (await restarted.getJob(id))?.state === 'completed');
-    expect(resumedAttempt).toBe(2);
-    await restarted.close();
-    await drop();
+  it('keeps renewing the lease of a long job, so no other worker takes it', async () => {
+    const { db, drop } = await createTestDb();
+    const queues = [1, 2].map(() => createEmbeddedQueue(db, log, { concurrency: 1, lockMs: 200, retryBaseMs: 100 }));
+    try {
+      let runs = 0;
+      for (const queue of queues) {
+        queue.define({ name: 'slow', payload: z.object({}), handle: async () => void (runs++, await new Promise((r) => setTimeout(r, 1000))) });
+        await queue.startWorkers();
+      }
+      const id = await queues[0].enqueue('slow', {});
+      await waitFor(async () => (await queues[0].getJob(id))?.state === 'completed');
+      expect(runs).toBe(1);
+    } finally {
+      await Promise.all(queues.map((q) => q.close()));
+      await drop();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'delayed';
 
@@ -14,15 +14,29 @@ export type JobContext = {
   updateProgress(percent: number): Promise<void>;
 };
 
+/** The payload of a scheduled job: nothing. */
+export const noPayload = z.object({}).strict() as z.ZodType<Record<string, never>>;
+
 export type JobDefinition<T> = {
   name: string;
   payload: z.ZodType<T>;
   handle(payload: T, job: JobContext): Promise<void>;
+  /** How often and when a job that throws runs again; default MAX_ATTEMPTS runs backing off from QUEUE_RETRY_DELAY_MS. */
+  retry?: RetryPolicy;
+};
+
+export type RetryPolicy = {
+  /** Runs in all, the first included. */
+  attempts: number;
+  /** Delay before run n + 1 after run n (1-based) failed. */
+  delayMs(attempt: number): number;
 };
 
 export type EnqueueOptions = {
-  /** A stable id makes enqueueing idempotent: the same id is queued once. */
+  /** A stable id makes enqueueing idempotent: the same id is queued once while it waits, runs or has completed; a failed one is queued again. */
   jobId?: string;
+  /** With jobId: a job that already completed runs again too (its work was not done, e.g. a bulk order still processing). */
+  again?: boolean;
 };
 
 /**
@@ -34,6 +48,11 @@ export interface JobQueue {
   readonly engine: 'embedded' | 'bullmq';
   define<T>(definition: JobDefinition<T>): void;
   enqueue<T>(name: string, payload: T, options?: EnqueueOptions): Promise<string>;
+  /**
+   * Runs the job `name` (empty payload) every `everyMs` where workers run, once per interval however
+   * many processes schedule it. Scheduled runs are not kept once done and are not in the counts.
+   */
+  schedule(name: string, everyMs: number): Promise<void>;
   getJob(id: string): Promise<JobInfo | null>;
   counts(): Promise<JobCounts>;
   /** Starts taking jobs in this process. */
@@ -43,5 +62,11 @@ export interface JobQueue {
 }
 
 export const MAX_ATTEMPTS = 5;
-/** Delay before retry n (1-based): 1 s, 2 s, 4 s, ... capped at 1 minute. */
-export const retryDelayMs = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
+/** Delay before retry n (1-based): base, 2 x base, 4 x base, ... capped at 1 minute (base: QUEUE_RETRY_DELAY_MS). */
+export const retryDelayMs = (attempt: number, baseMs = 1000) => Math.min(60_000, baseMs * 2 ** (attempt - 1));
+
+/** The policy of a job that names none. */
+export const defaultRetry = (baseMs: number): RetryPolicy => ({ attempts: MAX_ATTEMPTS, delayMs: (attempt) => retryDelayMs(attempt, baseMs) });
+
+/** How an engine runs jobs: at most `concurrency` at once; a running job is held `lockMs` between renewals; retries back off from `retryBaseMs`. */
+export type QueueTuning = { concurrency: number; lockMs: number; retryBaseMs: number };

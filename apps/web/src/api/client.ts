@@ -1,7 +1,10 @@
 import { getToken, removeToken } from './session.ts';
 
-/** The spec: a local API on port 7400 when the page address contains localhost, otherwise the configured host. */
-export const API_BASE = window.location.href.includes('localhost') ? 'http://localhost:7400' : (import.meta.env.VITE_API_HOST ?? '');
+/**
+ * The spec's local API on port 7400 is for the development server (npm run dev, a page on localhost);
+ * the built app, served by the server on any port, calls its own origin, or VITE_API_HOST when built for another host.
+ */
+export const API_BASE = import.meta.env.DEV && window.location.href.includes('localhost') ? 'http://localhost:7400' : (import.meta.env.VITE_API_HOST ?? '');
 
 export class ApiError extends Error {
   constructor(
@@ -19,9 +22,11 @@ type RequestOptions = {
   auth?: boolean;
   /** The access check only learns 'logged out' from a 401; every other call ends the session. */
   redirectOn401?: boolean;
+  /** The API the path is under: the portal's own, or another such as the reseller API's. */
+  prefix?: string;
 };
 
-async function send(path: string, { method = 'GET', body, auth = true, redirectOn401 = true }: RequestOptions): Promise<Response> {
+async function send(path: string, { method = 'GET', body, auth = true, redirectOn401 = true, prefix = '/api/v1' }: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = {};
   const token = getToken();
   if (auth && token) headers.authorization = `Bearer ${token}`;
@@ -31,7 +36,7 @@ async function send(path: string, { method = 'GET', body, auth = true, redirectO
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const response = await fetch(`${API_BASE}/api/v1${path}`, { method, headers, body: payload });
+  const response = await fetch(`${API_BASE}${prefix}${path}`, { method, headers, body: payload });
   if (response.status === 401 && auth && token) {
     // A 401 ends the session: drop the token and start again at the root.
     removeToken();

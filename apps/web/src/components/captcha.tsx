@@ -37,6 +37,15 @@ function loadScript(src: string): Promise<void> {
   });
 }
 
+/** Waits a while for what `get` answers: a click right after the page opened still goes through once the captcha is ready. */
+async function whenReady<T>(get: () => T | null | undefined): Promise<T> {
+  for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    const value = get();
+    if (value) return value;
+  }
+  throw new Error('Captcha is still loading, please try again');
+}
+
 /** The captcha the server is configured for: ALTCHA proof of work by default, or reCAPTCHA / Turnstile. */
 export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(function Captcha({ invisible = false }, ref) {
   const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
@@ -44,6 +53,10 @@ export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(functi
   const hostedRef = useRef<HTMLDivElement>(null);
   const hosted = useRef<{ id?: string | number; token?: string; waiting?: (token: string) => void }>({});
   const captcha = config.data?.captcha;
+  const latest = useRef(captcha);
+  useEffect(() => {
+    latest.current = captcha;
+  }, [captcha]);
 
   useEffect(() => {
     if (!captcha || captcha.provider === 'altcha' || !hostedRef.current) return;
@@ -69,10 +82,9 @@ export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(functi
 
   useImperativeHandle(ref, () => ({
     async getToken() {
-      if (!captcha) throw new Error('Captcha is still loading, please try again');
+      const captcha = await whenReady(() => latest.current);
       if (captcha.provider === 'altcha') {
-        const widget = altchaRef.current;
-        if (!widget) throw new Error('Captcha is still loading, please try again');
+        const widget = await whenReady(() => altchaRef.current);
         const result = await widget.verify();
         if (!result?.payload) throw new Error('Captcha verification failed');
         return result.payload;

@@ -3,13 +3,16 @@ import { Link, Outlet, useLocation } from 'react-router-dom';
 import { Button, Dropdown, Offcanvas } from 'react-bootstrap';
 import { useCurrentUser } from '../api/current-user.ts';
 import { signOut } from '../api/session.ts';
-import { NAV_ITEMS, firstSegment } from './nav-items.ts';
+import { ADMIN_NAV_ITEM, NAV_ITEMS, firstSegment } from './nav-items.ts';
 
 function SidebarLinks({ onNavigate }: { onNavigate?: () => void }) {
   const active = firstSegment(useLocation().pathname);
+  const { user } = useCurrentUser();
+  // Only an admin has the console's link (and its routes).
+  const items = user?.role === 'admin' ? [...NAV_ITEMS, ADMIN_NAV_ITEM] : NAV_ITEMS;
   return (
     <nav className="nav flex-column sidebar-nav" aria-label="Main">
-      {NAV_ITEMS.map((item) => {
+      {items.map((item) => {
         const isActive = firstSegment(item.path) === active;
         return (
           <Link key={item.path} to={item.path} onClick={onNavigate} className={`nav-link sidebar-link${isActive ? ' active' : ''}`} aria-current={isActive ? 'page' : undefined} title={item.label}>

@@ -11,5 +11,8 @@ export const NAV_ITEMS = [
   { label: 'Reseller API', path: '/api-docs', icon: '⌘' },
 ] as const;
 
+/** Added below the others for an admin only. */
+export const ADMIN_NAV_ITEM = { label: 'Operator console', path: '/admin', icon: '⚙' } as const;
+
 /** The active entry is the one whose first path segment matches the page's. */
 export const firstSegment = (pathname: string) => pathname.split('/')[1]?.toLowerCase() ?? '';

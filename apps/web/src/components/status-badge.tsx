@@ -9,6 +9,8 @@ export function orderStatusView(status: string): { label: string; variant: 'warn
   if (status === 'pending') return { label: 'Pending', variant: 'warning' };
   if (isProcessingStatus(status)) return { label: 'Processing', variant: 'light' };
   if (status === 'completed') return { label: 'Completed', variant: 'success' };
+  // A bulk order given up after its last try (its rows without a label refunded).
+  if (status === 'failed') return { label: 'Failed', variant: 'danger' };
   return { label: 'Cancelled', variant: 'danger' };
 }
 

@@ -4,6 +4,10 @@ import * as orders from './2026-11-21-02-orders.ts';
 import * as billing from './2026-11-21-03-billing.ts';
 import * as jobs from './2026-11-21-04-jobs.ts';
 import * as bulk from './2026-11-21-05-bulk.ts';
+import * as claims from './2026-11-23-01-claims.ts';
+import * as fedex from './2026-11-23-30-fedex.ts';
+import * as admin from './2026-11-23-40-admin.ts';
+import * as reseller from './2026-11-23-50-reseller.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +16,10 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-03-billing': billing,
   '2026-11-21-04-jobs': jobs,
   '2026-11-21-05-bulk': bulk,
+  '2026-11-23-01-claims': claims,
+  '2026-11-23-30-fedex': fedex,
+  '2026-11-23-40-admin': admin,
+  '2026-11-23-50-reseller': reseller,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

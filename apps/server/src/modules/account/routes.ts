@@ -5,12 +5,12 @@ export async function accountRoutes(api: Api, ctx: AppContext) {
   const { auth, limiter, requireUser } = ctx;
 
   api.post('/account/email', { schema: { body: changeEmailBody, response: { 200: messageResponse } }, preHandler: requireUser }, async (request) => {
-    limiter.hit(`account:email:${request.userId}`);
+    await limiter.hit(`account:email:${request.userId}`);
     return auth.requestEmailVerification(request.userId, request.body.email);
   });
 
   api.post('/account/password', { schema: { body: changePasswordBody, response: { 200: tokenResponse } }, preHandler: requireUser }, async (request) => {
-    limiter.hit(`account:password:${request.userId}`);
+    await limiter.hit(`account:password:${request.userId}`);
     return auth.changePassword(request.userId, request.body);
   });
 

@@ -1,10 +1,8 @@
 import { ADDRESS_CREATED, ADDRESS_DELETED, ADDRESS_UPDATED, addressBody, addressListResponse, idParams, messageResponse } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
-import { createAddressService } from './service.ts';
 
 export async function addressRoutes(api: Api, ctx: AppContext) {
-  const { requireUser } = ctx;
-  const addresses = createAddressService(ctx.db);
+  const { addresses, requireUser } = ctx;
 
   api.get('/address/readAll', { schema: { response: { 200: addressListResponse } }, preHandler: requireUser }, async (request) => ({
     addresses: await addresses.list(request.userId),

@@ -1,19 +1,24 @@
 import type { DbOrTrx } from '../../db/database.ts';
+import type { Insertable, Selectable } from 'kysely';
 import type { OneTimeCodesTable, UsersTable } from '../../db/schema.ts';
 
-export type UserRow = UsersTable;
+export type UserRow = Selectable<UsersTable>;
 
 export const findUserById = (db: DbOrTrx, id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
 export const findUserByTgId = (db: DbOrTrx, tgId: string) => db.selectFrom('users').selectAll().where('tg_id_lower', '=', tgId.toLowerCase()).executeTakeFirst();
 
-export const findUserByApiKey = (db: DbOrTrx, apiKey: string) => db.selectFrom('users').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
+export const findUserByApiKeyHash = (db: DbOrTrx, hash: string) => db.selectFrom('users').selectAll().where('api_key_hash', '=', hash).executeTakeFirst();
+
+/** Users whose stored API key does not start with the sealed prefix: plain keys of accounts older than sealing. */
+export const listUnsealedApiKeys = (db: DbOrTrx, sealedPrefix: string) =>
+  db.selectFrom('users').select(['id', 'api_key_sealed']).where('api_key_sealed', 'not like', `${sealedPrefix}%`).execute();
 
 export const findUserByVerifiedEmail = (db: DbOrTrx, email: string) =>
   db.selectFrom('users').selectAll().where('email', '=', email).where('email_verified', '=', 1).executeTakeFirst();
 
 /** Inserts the user; false when the Telegram username is taken (unique index). */
-export async function insertUser(db: DbOrTrx, user: UserRow): Promise<boolean> {
+export async function insertUser(db: DbOrTrx, user: Insertable<UsersTable>): Promise<boolean> {
   const result = await db.insertInto('users').values(user).onConflict((oc) => oc.column('tg_id_lower').doNothing()).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }

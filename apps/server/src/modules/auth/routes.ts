@@ -1,15 +1,12 @@
 import { accessResponse, forgotPasswordBody, loginBody, messageResponse, registerBody, resetPasswordBody, tokenResponse, verifyEmailBody } from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Api, AppContext } from '../../app-context.ts';
-import { unauthorized } from '../../lib/http-errors.ts';
-import { toAccessUser } from './service.ts';
-import { findUserById } from './repository.ts';
 
 export async function authRoutes(api: Api, ctx: AppContext) {
   const { auth, limiter, requireCaptcha, requireUser } = ctx;
   /** Counts the attempt per address and per account it names; 429 past the limit. */
   const limit = (route: string, account: (body: any) => string) => async (request: FastifyRequest) => {
-    limiter.hit(`ip:${route}:${request.ip}`, `account:${route}:${account(request.body).toLowerCase()}`);
+    await limiter.hit(`ip:${route}:${request.ip}`, `account:${route}:${account(request.body).toLowerCase()}`);
   };
   const byTgId = (body: { tgId: string }) => body.tgId;
   const byEmail = (body: { email: string }) => body.email;
@@ -22,11 +19,7 @@ export async function authRoutes(api: Api, ctx: AppContext) {
     auth.login(request.body),
   );
 
-  api.get('/auth/access', { schema: { response: { 200: accessResponse } }, preHandler: requireUser }, async (request) => {
-    const user = await findUserById(ctx.db, request.userId);
-    if (!user) throw unauthorized();
-    return toAccessUser(user);
-  });
+  api.get('/auth/access', { schema: { response: { 200: accessResponse } }, preHandler: requireUser }, (request) => auth.accessUser(request.userId));
 
   api.post('/auth/forgotPassword', { schema: { body: forgotPasswordBody, response: { 200: messageResponse } }, preHandler: [limit('forgot', byEmail), requireCaptcha] }, (request) =>
     auth.forgotPassword(request.body.email),

@@ -2,17 +2,21 @@ import crypto from 'node:crypto';
 import argon2 from 'argon2';
 import {
   ACCOUNT_CREATED,
+  ACCOUNT_DISABLED,
   FORGOT_PASSWORD_SENT,
   INVALID_CREDENTIALS,
   OTP_MAX_ATTEMPTS,
   OTP_TTL_MINUTES,
   centsToDollars,
   type AccessUser,
+  type UserRole,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import type { OneTimeCodesTable } from '../../db/schema.ts';
-import { HttpError, badRequest, conflict, tooManyRequests, unauthorized } from '../../lib/http-errors.ts';
-import { isoIn, newId, nowIso, randomToken } from '../../lib/ids.ts';
+import { HttpError, badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-errors.ts';
+import type { AuditHook } from '../../lib/audit.ts';
+import { isoIn, newId, nowIso, randomToken, sha256Hex } from '../../lib/ids.ts';
+import { SEALED_PREFIX, type SealedBox } from '../../lib/sealed-box.ts';
 import type { Mailer } from '../../providers/mail/mailer.ts';
 import type { TokenService } from './tokens.ts';
 import * as users from './repository.ts';
@@ -22,10 +26,16 @@ export const OTP_LOCKED = 'Too many wrong OTP attempts, please request a new OTP
 export const TG_ID_TAKEN = 'This Telegram username is already registered';
 export const EMAIL_TAKEN = 'This email is already used by another account';
 
-const HASH_OPTIONS = { type: argon2.argon2id } as const;
-const newApiKey = () => `lp_${randomToken(24)}`;
+export const USER_NOT_FOUND = 'User not found';
 
-export function toAccessUser(user: users.UserRow): AccessUser {
+const HASH_OPTIONS = { type: argon2.argon2id } as const;
+/** Last activity is written at most this often per user. */
+const ACTIVITY_STEP_MS = 60 * 60_000;
+const newApiKey = () => `lp_${randomToken(24)}`;
+/** A user's API key is sealed with its user id as context, so a sealed key copied to another row does not open. */
+const apiKeyContext = (userId: string) => `api-key:${userId}`;
+
+export function toAccessUser(user: users.UserRow, apiKey: string): AccessUser {
   return {
     _id: user.id,
     username: user.username,
@@ -33,17 +43,62 @@ export function toAccessUser(user: users.UserRow): AccessUser {
     email: user.email,
     emailVerified: user.email_verified === 1,
     balance: centsToDollars(user.balance_cents),
-    api_key: user.api_key,
+    api_key: apiKey,
+    role: user.role,
   };
 }
 
-export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenService; codePepper: string }) {
-  const { db, mailer, tokens } = deps;
+/** A disabled account is refused with 403 and a message saying so; its balance and history stay. */
+function refuseDisabled(user: users.UserRow): void {
+  if (user.disabled_at) throw new HttpError(403, ACCOUNT_DISABLED);
+}
+
+export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenService; codePepper: string; sealedBox: SealedBox }) {
+  const { db, mailer, tokens, sealedBox } = deps;
+
+  /** What a user row keeps of an API key: only its hash (for lookups) and the key sealed (for Account Setting). */
+  const storedApiKey = (userId: string, apiKey: string) => ({ api_key_sealed: sealedBox.seal(apiKey, apiKeyContext(userId)), api_key_hash: sha256Hex(apiKey) });
+  const openApiKey = (user: users.UserRow): string => {
+    if (!sealedBox.isSealed(user.api_key_sealed)) return user.api_key_sealed; // not sealed yet (sealPlainApiKeys runs at start)
+    try {
+      return sealedBox.open(user.api_key_sealed, apiKeyContext(user.id));
+    } catch {
+      return ''; // sealed with another server key (SECRETS_KEY changed): the user regenerates it
+    }
+  };
   // Verifying against a real hash when the account does not exist keeps both answers equally slow.
   const dummyHash = argon2.hash(randomToken(), HASH_OPTIONS);
 
   const hashCode = (codeId: string, code: string) => crypto.createHmac('sha256', deps.codePepper).update(`${codeId}:${code}`).digest('hex');
-  const issueFor = (user: users.UserRow) => tokens.issue({ userId: user.id, tokenVersion: user.token_version });
+  const issueFor = (user: users.UserRow) => {
+    refuseDisabled(user);
+    return tokens.issue({ userId: user.id, tokenVersion: user.token_version });
+  };
+  /** Notes that the user signed in or used the account, at most once an hour (the console's active users). */
+  async function noteActivity(user: users.UserRow, force = false): Promise<void> {
+    const now = Date.now();
+    if (!force && user.last_active_at && Date.parse(user.last_active_at) > now - ACTIVITY_STEP_MS) return;
+    await users.updateUser(db, user.id, { last_active_at: new Date(now).toISOString() });
+  }
+
+  /**
+   * Brings one account to a role or disabled state in a transaction that also writes the audit row;
+   * nothing is written when it already is so. 404 for an unknown user.
+   */
+  async function changeAccount(userId: string, wanted: { role?: UserRole; disabled?: boolean }, audit: AuditHook): Promise<users.UserRow> {
+    return db.transaction().execute(async (trx) => {
+      const before = await users.findUserById(trx, userId);
+      if (!before) throw notFound(USER_NOT_FOUND);
+      const changes: Partial<users.UserRow> = {};
+      if (wanted.role && wanted.role !== before.role) changes.role = wanted.role;
+      if (wanted.disabled !== undefined && wanted.disabled !== Boolean(before.disabled_at)) changes.disabled_at = wanted.disabled ? nowIso() : null;
+      if (Object.keys(changes).length === 0) return before;
+      await users.updateUser(trx, userId, changes);
+      const after = { ...before, ...changes };
+      await audit(trx, { targetId: userId, before: accountState(before), after: accountState(after) });
+      return after;
+    });
+  }
 
   async function mailCode(user: users.UserRow, email: string, purpose: OneTimeCodesTable['purpose']): Promise<void> {
     const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
@@ -71,7 +126,7 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
   async function spendCode(email: string, purpose: OneTimeCodesTable['purpose'], code: string): Promise<OneTimeCodesTable> {
     const row = await users.findLatestCode(db, email, purpose);
     if (!row || row.expires_at <= nowIso()) throw badRequest(OTP_INVALID);
-    if (row.attempts >= OTP_MAX_ATTEMPTS) throw tooManyRequests(OTP_LOCKED);
+    if (row.attempts >= OTP_MAX_ATTEMPTS) throw tooManyRequests((Date.parse(row.expires_at) - Date.now()) / 1000, OTP_LOCKED);
     const expected = Buffer.from(row.code_hash, 'hex');
     const given = Buffer.from(hashCode(row.id, code), 'hex');
     if (!crypto.timingSafeEqual(expected, given)) {
@@ -84,8 +139,9 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
 
   return {
     async register(input: { username: string; tgId: string; password: string }): Promise<{ message: string }> {
+      const id = newId();
       const inserted = await users.insertUser(db, {
-        id: newId(),
+        id,
         username: input.username,
         tg_id: input.tgId,
         tg_id_lower: input.tgId.toLowerCase(),
@@ -93,7 +149,7 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
         email: null,
         email_verified: 0,
         balance_cents: 0,
-        api_key: newApiKey(),
+        ...storedApiKey(id, newApiKey()),
         token_version: 0,
         created_at: nowIso(),
       });
@@ -105,17 +161,21 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
       const user = await users.findUserByTgId(db, input.tgId);
       const ok = await argon2.verify(user?.password_hash ?? (await dummyHash), input.password);
       if (!user || !ok) throw unauthorized(INVALID_CREDENTIALS);
-      return { message: 'Logged in successfully', accessToken: await issueFor(user) };
+      const accessToken = await issueFor(user);
+      await noteActivity(user, true);
+      return { message: 'Logged in successfully', accessToken };
     },
 
-    /** The signed-in user for a bearer token, or null when the token is bad, expired or revoked. */
+    /** The signed-in user for a bearer token, or null when the token is bad, expired or revoked; 403 for a disabled account. */
     async userForToken(token: string): Promise<users.UserRow | null> {
       const claims = await tokens.read(token);
       if (!claims) return null;
       const user = await users.findUserById(db, claims.userId);
-      return user && user.token_version === claims.tokenVersion ? user : null;
+      if (!user || user.token_version !== claims.tokenVersion) return null;
+      refuseDisabled(user);
+      await noteActivity(user);
+      return user;
     },
-
     async requestEmailVerification(userId: string, email: string): Promise<{ message: string }> {
       const owner = await users.findUserByVerifiedEmail(db, email);
       if (owner && owner.id !== userId) throw conflict(EMAIL_TAKEN);
@@ -144,7 +204,7 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
 
     async forgotPassword(email: string): Promise<{ message: string }> {
       const user = await users.findUserByVerifiedEmail(db, email);
-      if (user) await mailCode(user, email, 'reset_password');
+      if (user && !user.disabled_at) await mailCode(user, email, 'reset_password');
       return { message: FORGOT_PASSWORD_SENT };
     },
 
@@ -152,6 +212,7 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
       const code = await spendCode(input.email, 'reset_password', input.OTP);
       const user = await users.findUserById(db, code.user_id);
       if (!user || user.email !== input.email || user.email_verified !== 1) throw badRequest(OTP_INVALID);
+      refuseDisabled(user);
       const tokenVersion = user.token_version + 1; // signs out every other session
       await users.updateUser(db, user.id, { password_hash: await argon2.hash(input.newPassword, HASH_OPTIONS), token_version: tokenVersion });
       return { message: 'Password reset successfully', accessToken: await tokens.issue({ userId: user.id, tokenVersion }) };
@@ -166,11 +227,56 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
       return { message: 'Password changed successfully', accessToken: await tokens.issue({ userId, tokenVersion }) };
     },
 
+    /** The signed-in user as /auth/access shows it. */
+    async accessUser(userId: string): Promise<AccessUser> {
+      const user = await users.findUserById(db, userId);
+      if (!user) throw unauthorized();
+      return toAccessUser(user, openApiKey(user));
+    },
+
+    /** Gives or takes the admin role (the console, or the command line with `npm run admin`). */
+    setRole(userId: string, role: UserRole, audit: AuditHook): Promise<users.UserRow> {
+      return changeAccount(userId, { role }, audit);
+    },
+    /** Disables or enables an account; a disabled one is refused at sign-in, with its tokens and its API key. */
+    setDisabled(userId: string, disabled: boolean, audit: AuditHook): Promise<users.UserRow> {
+      return changeAccount(userId, { disabled }, audit);
+    },
+    /** A user by Telegram username (with or without @, any case), or undefined. */
+    findByTgId(tgId: string): Promise<users.UserRow | undefined> {
+      return users.findUserByTgId(db, tgId.replace(/^@/, ''));
+    },
+
+    /** A new key replaces the old one at once: the old key's hash no longer finds the user. */
     async regenerateApiKey(userId: string): Promise<{ message: string; api_key: string }> {
       const apiKey = newApiKey();
-      await users.updateUser(db, userId, { api_key: apiKey });
+      await users.updateUser(db, userId, storedApiKey(userId, apiKey));
       return { message: 'API key regenerated', api_key: apiKey };
+    },
+
+    /**
+     * The user an x-api-key belongs to, or null (401): found by the key's SHA-256 through its unique
+     * index, then the stored hash compared in constant time.
+     */
+    async userForApiKey(apiKey: string): Promise<users.UserRow | null> {
+      if (!apiKey || apiKey.length > 200) return null;
+      const hash = sha256Hex(apiKey);
+      const user = await users.findUserByApiKeyHash(db, hash);
+      if (!user || !crypto.timingSafeEqual(Buffer.from(user.api_key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+      refuseDisabled(user);
+      await noteActivity(user);
+      return user;
+    },
+
+    /** Seals API keys still kept plain (those of accounts made before keys were sealed); run at start. */
+    async sealPlainApiKeys(): Promise<number> {
+      const plain = (await users.listUnsealedApiKeys(db, SEALED_PREFIX)).filter((u) => !sealedBox.isSealed(u.api_key_sealed));
+      for (const user of plain) await users.updateUser(db, user.id, storedApiKey(user.id, user.api_key_sealed));
+      return plain.length;
     },
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
+
+/** The parts of an account the console changes, as the audit log records them. */
+const accountState = (user: users.UserRow) => ({ role: user.role, disabled: Boolean(user.disabled_at) });

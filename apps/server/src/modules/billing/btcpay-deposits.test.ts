@@ -3,7 +3,7 @@ import { loadConfig } from '../../config.ts';
 import { startFakeBtcpay, type FakeBtcpay } from '../../../test/fake-btcpay.ts';
 import { signUp, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { centsToDecimal, decimalToCents } from '../../providers/payments/payment-provider.ts';
-import { INVALID_SIGNATURE, INVOICE_NOT_FOUND, PROVIDER_MISMATCH } from './service.ts';
+import { INVALID_SIGNATURE, INVOICE_NOT_FOUND, PROVIDER_MISMATCH, PROVIDER_UNAVAILABLE } from './service.ts';
 
 let fake: FakeBtcpay;
 let t: TestApp;
@@ -140,10 +140,11 @@ describe('BTCPay Server adapter against a local fake of Greenfield', () => {
     fake.unavailable = true;
     try {
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 10, type: 'crypto' } });
-      // The one error handler answers every 5xx as a generic 500 (and logs it).
-      expect(res.statusCode).toBe(500);
+      // The provider's outage reaches the user with its message: trying again later helps.
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ message: PROVIDER_UNAVAILABLE });
       const webhook = await fake.deliver(invoice.btcpayId, 'InvoiceSettled');
-      expect(webhook.status).toBe(500); // BTCPay retries later
+      expect(webhook.status).toBe(503); // BTCPay retries later
     } finally {
       fake.unavailable = false;
     }

@@ -8,7 +8,8 @@ const SECRET = 'sandbox-webhook-secret-for-tests-0123456789';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ SANDBOX_WEBHOOK_SECRET: SECRET });
+  // Behind a proxy on this machine: X-Forwarded-Proto says the shop is served over https.
+  t = await startTestApp({ SANDBOX_WEBHOOK_SECRET: SECRET, TRUST_PROXY: '127.0.0.1' });
 });
 afterAll(() => t.close());
 

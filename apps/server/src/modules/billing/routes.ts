@@ -2,14 +2,12 @@ import { createInvoiceBody, createInvoiceResponse, invoicesResponse, messageResp
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Api, AppContext } from '../../app-context.ts';
-import { createBillingService } from './service.ts';
 
 /** Absolute base for links we hand out: PUBLIC_URL, else the origin this request came to. */
 export const baseUrlOf = (ctx: AppContext, request: FastifyRequest): string => ctx.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
 
 export async function billingRoutes(api: Api, ctx: AppContext) {
-  const { requireUser } = ctx;
-  const billing = createBillingService({ db: ctx.db, payments: ctx.payments, invoiceTtlMinutes: ctx.config.INVOICE_EXPIRY_MINUTES, log: api.log });
+  const { billing, requireUser } = ctx;
 
   api.post('/invoices/create-invoice', { schema: { body: createInvoiceBody, response: { 200: createInvoiceResponse } }, preHandler: requireUser }, (request) =>
     billing.createInvoice(request.userId, request.body, baseUrlOf(ctx, request)),

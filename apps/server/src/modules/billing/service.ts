@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  ADJUSTMENT_BELOW_ZERO,
   bonusCents,
   bonusPercent,
   centsToDollars,
@@ -11,17 +12,23 @@ import {
   type StatementResponse,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
-import { HttpError, conflict, notFound, unauthorized } from '../../lib/http-errors.ts';
+import type { AuditHook } from '../../lib/audit.ts';
+import { HttpError, badRequest, conflict, notFound, providerUnavailable, unauthorized } from '../../lib/http-errors.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import type { PaymentProvider, ProviderInvoice } from '../../providers/payments/payment-provider.ts';
-import { changeBalance } from './ledger.ts';
+import { INSUFFICIENT_BALANCE, changeBalance } from './ledger.ts';
+
+// The one balance function every module uses: a ledger row with each change, in the caller's transaction.
+export { changeBalance, ledgerSumCents, INSUFFICIENT_BALANCE, type LedgerKind } from './ledger.ts';
 import * as repo from './repository.ts';
 
 export const INVALID_SIGNATURE = 'Invalid webhook signature';
 export const INVOICE_NOT_FOUND = 'Invoice not found';
 export const UNKNOWN_PROVIDER = 'Unknown payment provider';
-export const PROVIDER_UNAVAILABLE = 'The payment provider is unavailable, please try again later';
+export const PROVIDER_UNAVAILABLE = 'Payment provider unavailable, please try again in a minute';
 export const PROVIDER_MISMATCH = 'The payment provider does not confirm this invoice';
+/** The provider and payment method of an operator's manual credit: a paid invoice no payment provider knows. */
+export const MANUAL_PROVIDER = 'manual';
 
 const totalPages = (total: number, limit: number) => Math.ceil(total / limit) || 1;
 
@@ -79,7 +86,7 @@ export function createBillingService(deps: { db: Db; payments: PaymentProvider; 
         });
       } catch (error) {
         log.error({ err: error }, 'payment provider could not create an invoice');
-        throw new HttpError(502, PROVIDER_UNAVAILABLE);
+        throw providerUnavailable(PROVIDER_UNAVAILABLE);
       }
       await repo.insertInvoice(db, {
         id,
@@ -136,11 +143,56 @@ export function createBillingService(deps: { db: Db; payments: PaymentProvider; 
     },
 
     /**
+     * An operator's manual change of a balance: one 'adjustment' ledger row through changeBalance. A
+     * credit also becomes a paid invoice (payment_method 'manual', provider 'manual') in the same
+     * transaction, so the customer sees it in Invoices; a debit that would go below zero is refused
+     * with 400 and nothing is written. Answers the new balance in cents.
+     */
+    async adjust(userId: string, input: { direction: 'credit' | 'debit'; amountCents: number; reason: string }, audit: AuditHook): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const reference = newId();
+        if (input.direction === 'credit') {
+          const at = nowIsoIncreasing();
+          await repo.insertInvoice(trx, {
+            id: reference,
+            user_id: userId,
+            amount_cents: input.amountCents,
+            bonus_percent: 0,
+            bonus_cents: 0,
+            payment_method: MANUAL_PROVIDER,
+            status: 'paid',
+            provider: MANUAL_PROVIDER,
+            provider_invoice_id: reference,
+            hosted_url: '',
+            expires_at: at,
+            paid_at: at,
+            created_at: at,
+          });
+        }
+        const amountCents = input.direction === 'credit' ? input.amountCents : -input.amountCents;
+        let balance: number;
+        try {
+          balance = await changeBalance(trx, { userId, amountCents, kind: 'adjustment', reference, note: input.reason });
+        } catch (error) {
+          if (error instanceof HttpError && error.message === INSUFFICIENT_BALANCE) throw badRequest(ADJUSTMENT_BELOW_ZERO);
+          throw error;
+        }
+        await audit(trx, {
+          targetId: userId,
+          before: { balance: centsToDollars(balance - amountCents) },
+          after: { balance: centsToDollars(balance), direction: input.direction, amount: centsToDollars(input.amountCents), reason: input.reason, reference },
+        });
+        return balance;
+      });
+    },
+
+    /**
      * A provider's webhook: the signature over the raw body is checked first (401, nothing read),
      * then the invoice is looked up (404), then the provider is asked again and its answer applied.
      */
     async handleWebhook(providerName: string, rawBody: Buffer, headers: IncomingHttpHeaders): Promise<{ message: string }> {
-      if (providerName !== payments.name) throw notFound(UNKNOWN_PROVIDER);
+      // A manual credit is no provider's invoice: nothing a webhook says can touch it.
+      if (providerName === MANUAL_PROVIDER || providerName !== payments.name) throw notFound(UNKNOWN_PROVIDER);
       const event = payments.parseWebhook(rawBody, headers);
       if (!event) throw unauthorized(INVALID_SIGNATURE);
       const invoice = await repo.findInvoiceByProviderRef(db, payments.name, event.providerInvoiceId);
@@ -152,7 +204,7 @@ export function createBillingService(deps: { db: Db; payments: PaymentProvider; 
         confirmed = await payments.fetchInvoice(event.providerInvoiceId);
       } catch (error) {
         log.error({ err: error, invoiceId: invoice.id }, 'payment provider could not confirm an invoice');
-        throw new HttpError(502, PROVIDER_UNAVAILABLE);
+        throw providerUnavailable(PROVIDER_UNAVAILABLE);
       }
       if (!confirmed || confirmed.orderId !== invoice.id) {
         log.error({ invoiceId: invoice.id, confirmed }, 'provider does not confirm the invoice a webhook names');

@@ -27,7 +27,7 @@ export class CsvFileError extends HttpError {
     message: string,
     readonly errors: CsvRowError[] = [],
   ) {
-    super(400, message);
+    super(400, message, { details: { errors } });
   }
 }
 
@@ -80,39 +80,26 @@ const RULE_COLUMNS: [string, Column][] = [
 ];
 const ruleColumn = (message: string): Column | null => RULE_COLUMNS.find(([start]) => message.startsWith(start))?.[1] ?? null;
 
+/** One row of a bulk order before its check: its number, the fields it gives, its cells as written, and problems found reading it. */
+export type BulkRowFields = { row: number; fields: Record<string, unknown>; cells: string[]; errors?: CsvRowError[] };
+
 /**
- * Reads a bulk order file for one label type: every row checked by the single order's rules
- * (createOrderBody, orderRuleViolation) and priced by the catalog. Throws a CsvFileError naming
- * every bad row. `design` is the template chosen for the whole file; validating before it is
- * chosen (validatecsv) checks everything else.
+ * Checks the rows of a bulk order of one label type, from a CSV file or the reseller API: every row
+ * by the single order's rules (createOrderBody, orderRuleViolation) and priced by the catalog.
+ * Throws a CsvFileError naming every bad row. `design` is the template chosen for the whole order;
+ * checking before it is chosen (validatecsv) checks everything else.
  */
-export function readBulkFile(bytes: Uint8Array, type: CatalogType, design?: CreateOrderInput['design']): BulkFile {
-  const table = readCsvTable(bytes);
-  const columns = mapHeader(table.header);
-  if (table.records.length === 0) throw new CsvFileError(CSV_NO_ROWS);
-  if (table.records.length > BULK_MAX_ROWS) throw new CsvFileError(CSV_TOO_MANY_ROWS(table.records.length));
+export function checkBulkRows(records: Iterable<BulkRowFields>, type: CatalogType, design?: CreateOrderInput['design']): { rows: BulkFileRow[]; totalCents: number } {
   // The template is one choice for the whole file, checked by the caller; rows are checked as if it were made.
   const rowDesign = design ?? (templateRequired(type.uid) ? 'normal' : undefined);
-
   const errors: CsvRowError[] = [];
   let badRows = 0;
   const rows: BulkFileRow[] = [];
   let totalCents = 0;
-  for (const { row, cells } of table.records) {
+  for (const { row, fields, cells, errors: found = [] } of records) {
     const before = errors.length;
-    const fields: Record<string, unknown> = { labelType: type.id, design: rowDesign };
-    for (let i = 0; i < cells.length; i++) {
-      const column = columns[i];
-      // An empty cell is a field not given, as an optional field of a single order may be left out.
-      if (column) {
-        if (cells[i].trim() !== '') fields[column] = cells[i];
-      }
-      else if (i >= columns.length && cells[i].trim() !== '') {
-        errors.push({ row, column: null, message: `This row has ${cells.length} cells but the header names ${columns.length} columns` });
-        break;
-      }
-    }
-    const parsed = createOrderBody.safeParse(fields);
+    errors.push(...found);
+    const parsed = createOrderBody.safeParse({ ...fields, labelType: type.id, design: rowDesign });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) errors.push({ row, column: issue.path.length > 0 ? String(issue.path[0]) : null, message: issue.message });
     } else {
@@ -128,5 +115,29 @@ export function readBulkFile(bytes: Uint8Array, type: CatalogType, design?: Crea
     if (errors.length > before) badRows++;
   }
   if (errors.length > 0) throw new CsvFileError(CSV_HAS_ERRORS(badRows), errors);
-  return { header: table.header, rows, totalCents };
+  return { rows, totalCents };
+}
+
+/** Reads a bulk order file for one label type: its header, then every row checked by checkBulkRows. */
+export function readBulkFile(bytes: Uint8Array, type: CatalogType, design?: CreateOrderInput['design']): BulkFile {
+  const table = readCsvTable(bytes);
+  const columns = mapHeader(table.header);
+  if (table.records.length === 0) throw new CsvFileError(CSV_NO_ROWS);
+  if (table.records.length > BULK_MAX_ROWS) throw new CsvFileError(CSV_TOO_MANY_ROWS(table.records.length));
+  const records = table.records.map(({ row, cells }): BulkRowFields => {
+    const fields: Record<string, unknown> = {};
+    const errors: CsvRowError[] = [];
+    for (let i = 0; i < cells.length; i++) {
+      const column = columns[i];
+      // An empty cell is a field not given, as an optional field of a single order may be left out.
+      if (column) {
+        if (cells[i].trim() !== '') fields[column] = cells[i];
+      } else if (i >= columns.length && cells[i].trim() !== '') {
+        errors.push({ row, column: null, message: `This row has ${cells.length} cells but the header names ${columns.length} columns` });
+        break;
+      }
+    }
+    return { row, fields, cells, errors };
+  });
+  return { header: table.header, ...checkBulkRows(records, type, design) };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { CSV_COLUMNS, type BulkOrder } from '@portal/contract';
+import { CSV_COLUMNS, isBulkFinished, type BulkOrder } from '@portal/contract';
 import { PDFDocument } from 'pdf-lib';
 import { unzipSync } from 'fflate';
 import { decodeCsvText, parseCsv } from './csv.ts';
@@ -73,8 +73,8 @@ export async function waitForCompletion(app: FastifyInstance, headers: Record<st
   for (;;) {
     const [order] = await readBulkOrders(app, headers);
     if (order && progress.at(-1) !== order.progress) progress.push(order.progress);
-    if (order?.status === 'completed') return { order, progress };
-    if (Date.now() > until) throw new Error(`bulk order not completed: ${JSON.stringify(order)}`);
+    if (order && isBulkFinished(order.status)) return { order, progress };
+    if (Date.now() > until) throw new Error(`bulk order not finished: ${JSON.stringify(order)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -85,17 +85,6 @@ export const pdfPageCount = async (pdf: Uint8Array) => (await PDFDocument.load(p
 export const zipEntries = (zip: Uint8Array) => unzipSync(zip);
 /** The report's header and rows (the report is our own CSV). */
 export const readReport = (csv: Uint8Array) => parseCsv(decodeCsvText(csv)!);
-
-/** Removes every key of a BullMQ prefix a test used. */
-export async function dropBullmqPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const { Queue } = await import('bullmq');
-  const { Redis } = await import('ioredis');
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue('portal-jobs', { connection, prefix });
-  await queue.obliterate({ force: true });
-  await queue.close();
-  connection.disconnect();
-}
 
 /** Retries an assertion until it passes (a queue marks a job done just after its handler returned). */
 export async function eventually(assertion: () => Promise<void>, timeoutMs = 5_000): Promise<void> {

@@ -1,10 +1,15 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDERS_CREATED } from '@portal/contract';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { buildServices } from '../../services.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { ledgerSumCents } from '../billing/ledger.ts';
-import { balanceOf, fundedUser } from '../orders/order-fixtures.ts';
-import { createFromCsv, csvText, download, dropBullmqPrefix, eventually, pdfPageCount, readReport, usRows, validateCsv, waitForCompletion, zipEntries } from './bulk-fixtures.ts';
+import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
+import { ledgerSumCents } from '../billing/service.ts';
+import { balanceOf, fundedUser } from '../../../test/order-fixtures.ts';
+import { createFromCsv, csvText, download, eventually, pdfPageCount, readReport, usRows, validateCsv, waitForCompletion, zipEntries } from './bulk-fixtures.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 
@@ -16,7 +21,7 @@ describe.each(engines)('a bulk order on the %s queue', (engine) => {
   });
   afterAll(async () => {
     await t.close();
-    if (engine === 'bullmq') await dropBullmqPrefix(process.env.TEST_REDIS_URL!, prefix);
+    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
   });
 
   it('turns a 25-row file into 25 labels, a 25-page PDF, a ZIP of 26 files and a report of 25 tracking numbers, debited once', async () => {
@@ -98,4 +103,77 @@ describe('a bulk order whose labels the provider makes later', () => {
     expect(order).toMatchObject({ status: 'completed', totalOrders: 2, failedOrders: 0 });
     await eventually(async () => expect(await t.db.selectFrom('jobs').select('state').where('id', '=', `bulk-${order._id}`).execute()).toEqual([{ state: 'completed' }]));
   });
+});
+
+describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
+  // Each app its own BullMQ queue: a worker of one app must not take the other app's jobs.
+  const prefixes: string[] = [];
+  const open: TestApp[] = [];
+  const dirs: string[] = [];
+  /** The real app whose file store refuses the files matching `refuse` for the first `failures` tries (Infinity: always). */
+  const appFailingFor = async (failures: number, refuse: (key: string) => boolean, env: Record<string, string> = {}) => {
+    let refused = 0;
+    dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bulkfail-')));
+    const files = createLocalFileStore(dirs.at(-1)!);
+    const failing: FileStore = {
+      ...files,
+      put: (key, data) => (refuse(key) && refused++ < failures ? Promise.reject(new Error('disk full')) : files.put(key, data)),
+    };
+    prefixes.push(`test-bulkfail-${randomToken(6)}`);
+    const t = await startTestApp({ QUEUE_RETRY_DELAY_MS: '50', ORDER_POLL_INTERVAL_MS: '100', ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefixes.at(-1)! } : {}), ...env }, { files: failing });
+    open.push(t);
+    return { ...t, files: failing };
+  };
+  afterAll(async () => {
+    await Promise.all(open.map((t) => t.close()));
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    if (engine === 'bullmq') for (const prefix of prefixes) await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+  });
+
+  it('fails twice, then completes: one charge, each row made once', async () => {
+    const t = await appFailingFor(2, (key) => key.endsWith('/label.pdf'));
+    const user = await fundedUser(t.app, t.db, 10_000);
+    await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: 5 * 7.25 }, csvText(usRows(5)));
+    const { order } = await waitForCompletion(t.app, user.headers, 60_000);
+    expect(order).toMatchObject({ status: 'completed', totalOrders: 5, failedOrders: 0, total: 36.25 });
+    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').execute();
+    expect(ledger).toEqual([{ kind: 'bulk_charge', amount_cents: -3625 }]);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000 - 3625);
+    const rows = await t.db.selectFrom('orders').select(['tracking']).where('bulk_order_id', '=', order._id).execute();
+    expect(new Set(rows.map((r) => r.tracking)).size).toBe(5);
+  }, 90_000);
+
+  it('always fails: ends failed after its last try, every row without a label refunded with its own ledger row', async () => {
+    const t = await appFailingFor(Infinity, (key) => key.startsWith('labels/'));
+    const user = await fundedUser(t.app, t.db, 10_000);
+    await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: 4 * 7.25 }, csvText(usRows(4)));
+    const { order } = await waitForCompletion(t.app, user.headers, 60_000);
+    expect(order).toMatchObject({ status: 'failed', totalOrders: 4, failedOrders: 4, total: 0, pdf: null });
+    expect(await balanceOf(t.app, user.headers)).toBe(100);
+    const refunds = await t.db.selectFrom('ledger').select(['reference', 'amount_cents']).where('user_id', '=', user.userId).where('kind', '=', 'bulk_refund').orderBy('reference').execute();
+    expect(refunds).toEqual([1, 2, 3, 4].map((row) => ({ reference: `${order._id}:${row}`, amount_cents: 725 })));
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000);
+    // The report still says what happened to each row.
+    expect(readReport((await download(t.app, user.headers, order.csv!)).rawPayload).records.map((r) => r.cells.at(-2))).toEqual(['failed', 'failed', 'failed', 'failed']);
+  }, 90_000);
+
+  it('counts the runs on the order itself: one that already ran 4 times ends failed on its next failing run, whatever the engine counted', async () => {
+    // The web process only queues; the order's count says 4 runs already (as after a sweep reset the engine's count).
+    const t = await appFailingFor(Infinity, (key) => key.startsWith('labels/'), { QUEUE_RUN_WORKERS: 'false' });
+    const user = await fundedUser(t.app, t.db, 10_000);
+    await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: 4 * 7.25 }, csvText(usRows(4)));
+    const { id } = await t.db.selectFrom('bulk_orders').select('id').where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    await t.db.updateTable('bulk_orders').set({ job_attempts: 4 }).where('id', '=', id).execute();
+
+    const worker = await buildServices(t.config, t.app.log, { db: t.db, files: t.files });
+    try {
+      await worker.startWorkers();
+      const { order } = await waitForCompletion(t.app, user.headers, 30_000);
+      expect(order).toMatchObject({ status: 'failed', failedOrders: 4, total: 0 });
+      expect(await t.db.selectFrom('bulk_orders').select('job_attempts').where('id', '=', id).executeTakeFirst()).toEqual({ job_attempts: 5 });
+      expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PDFDocument, ParseSpeeds } from 'pdf-lib';
 import { zipSync, type Zippable } from 'fflate';
 import { CSV_REPORT_COLUMNS, centsToDollars, formatDollars } from '@portal/contract';
-import type { OrderRow } from '../orders/repository.ts';
+import type { OrderRow } from '../orders/service.ts';
 import { toCsv, type CsvTable } from './csv.ts';
 
 /**

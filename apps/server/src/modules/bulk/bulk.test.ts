@@ -21,17 +21,15 @@ import {
 } from '@portal/contract';
 import pino from 'pino';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { createEmbeddedQueue } from '../../queue/embedded-queue.ts';
-import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
+import type { FileStore } from '../../providers/storage/file-store.ts';
+import { createFileStore } from '../../providers/storage/from-config.ts';
+import { buildServices, type Services } from '../../services.ts';
 import { MAX_ATTEMPTS } from '../../queue/job-queue.ts';
-import { createCatalogService } from '../catalog/service.ts';
-import { createOrderService } from '../orders/service.ts';
-import { createBulkService } from './service.ts';
 import { LabelProviderError, type LabelProvider } from '../../providers/labels/label-provider.ts';
 import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
-import { ledgerSumCents } from '../billing/ledger.ts';
-import { balanceOf, fundedUser } from '../orders/order-fixtures.ts';
+import { ledgerSumCents } from '../billing/service.ts';
+import { balanceOf, fundedUser } from '../../../test/order-fixtures.ts';
 import {
   createFromCsv,
   csvText,
@@ -56,12 +54,12 @@ const refusing: LabelProvider = {
 
 let t: TestApp;
 /** A bulk service on the test app's database and files, as a worker process builds it. */
-const jobRunner = (wrapFiles: (files: FileStore) => FileStore = (f) => f) => {
-  const log = pino({ level: 'silent' });
-  const catalog = createCatalogService(t.db);
-  const files = wrapFiles(createLocalFileStore(path.join(t.config.dataDir, 'files')));
-  const orders = createOrderService({ db: t.db, catalog, labels: refusing, files, log });
-  return createBulkService({ db: t.db, catalog, orders, files, queue: createEmbeddedQueue(t.db, log, 1), log, pollMs: 50 });
+const runners: Services[] = [];
+const jobRunner = async (wrapFiles: (files: FileStore) => FileStore = (f) => f) => {
+  const config = { ...t.config, ORDER_POLL_INTERVAL_MS: 50, LABEL_RENDER_THREADS: 0 };
+  const services = await buildServices(config, pino({ level: 'silent' }), { db: t.db, labels: refusing, files: wrapFiles(createFileStore(config)) });
+  runners.push(services);
+  return services.bulk;
 };
 let priority: string;
 let uspsv9: string;
@@ -72,7 +70,10 @@ beforeAll(async () => {
   priority = types.find((x) => x.uid === 'priority')!.id;
   uspsv9 = types.find((x) => x.uid === 'uspsv9')!.id;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await Promise.all(runners.map((r) => r.close()));
+  await t.close();
+});
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
 const PRIORITY_2LB = 6.75;
@@ -334,7 +335,7 @@ describe('POST /order/createOrderFromCSV', () => {
 
     // The job's handler, run here by hand: progress through the spec's stages, then the files are there.
     const seen: number[] = [];
-    await jobRunner().runJob(bulk._id, { id: `bulk-${bulk._id}`, attempt: 1, updateProgress: async (p) => void seen.push(p) });
+    await (await jobRunner()).runJob(bulk._id, { id: `bulk-${bulk._id}`, attempt: 1, updateProgress: async (p) => void seen.push(p) });
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(seen[0]).toBe(0);
     expect(seen.slice(-6)).toEqual([80, 85, 90, 95, 98, 100]);
@@ -344,7 +345,7 @@ describe('POST /order/createOrderFromCSV', () => {
     for (const path of [done.zip!, done.csv!, done.pdf!]) expect((await download(t.app, user.headers, path)).statusCode).toBe(200);
     expect((await download(t.app, other.headers, done.pdf!)).statusCode).toBe(404);
     // The queue's counts reach the service layer (for the reseller API).
-    expect(Object.keys(await jobRunner().queueCounts()).sort()).toEqual(['active', 'completed', 'delayed', 'failed', 'total', 'waiting']);
+    expect(Object.keys(await (await jobRunner()).queueCounts()).sort()).toEqual(['active', 'completed', 'delayed', 'failed', 'total', 'waiting']);
   });
 
   it('queues again a bulk order whose process died before its job ran (a small one made at once, a lost enqueue)', async () => {
@@ -352,7 +353,7 @@ describe('POST /order/createOrderFromCSV', () => {
     await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
     const [bulk] = await readBulkOrders(t.app, user.headers);
     await t.db.deleteFrom('jobs').where('id', '=', `bulk-${bulk._id}`).execute(); // as if the enqueue was lost
-    const runner = jobRunner();
+    const runner = await jobRunner();
     expect(await runner.resumeStalled()).toBe(0); // not stalled yet
     const later = Date.now() + 3 * 60_000;
     const queued = await runner.resumeStalled(later);
@@ -362,18 +363,18 @@ describe('POST /order/createOrderFromCSV', () => {
     expect(await t.db.selectFrom('jobs').select('id').where('id', '=', `bulk-${bulk._id}`).execute()).toHaveLength(1);
   });
 
-  it('on the last attempt of a job that keeps failing, refunds every row not made and completes with a report', async () => {
+  it('on the last attempt of a job that keeps failing, refunds every row not made and ends failed with a report', async () => {
     const user = await fundedUser(t.app, t.db, 10_000);
     await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
     const [bulk] = await readBulkOrders(t.app, user.headers);
     // Label files cannot be stored: every attempt fails.
-    const runner = jobRunner((files) => ({ ...files, put: (key, data) => (key.startsWith('labels/') ? Promise.reject(new Error('disk full')) : files.put(key, data)) }));
+    const runner = await jobRunner((files) => ({ ...files, put: (key, data) => (key.startsWith('labels/') ? Promise.reject(new Error('disk full')) : files.put(key, data)) }));
     const job = (attempt: number) => ({ id: `bulk-${bulk._id}`, attempt, updateProgress: async () => {} });
     await expect(runner.runJob(bulk._id, job(1))).rejects.toThrow('disk full');
     expect((await readBulkOrders(t.app, user.headers))[0].status).toBe('processing');
     await runner.runJob(bulk._id, job(MAX_ATTEMPTS));
     const [done] = await readBulkOrders(t.app, user.headers);
-    expect(done).toMatchObject({ status: 'completed', orders: [], totalOrders: 4, failedOrders: 4, total: 0, pdf: null });
+    expect(done).toMatchObject({ status: 'failed', orders: [], totalOrders: 4, failedOrders: 4, total: 0, pdf: null });
     expect(await balanceOf(t.app, user.headers)).toBe(100);
     const refunds = await t.db.selectFrom('ledger').select(['reference', 'amount_cents']).where('user_id', '=', user.userId).where('kind', '=', 'bulk_refund').orderBy('reference').execute();
     expect(refunds).toEqual([1, 2, 3, 4].map((row) => ({ reference: `${bulk._id}:${row}`, amount_cents: 725 })));

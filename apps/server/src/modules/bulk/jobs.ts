@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { JobDefinition } from '../../queue/job-queue.ts';
+import { noPayload, type JobDefinition } from '../../queue/job-queue.ts';
 import type { BulkService } from './service.ts';
 
 export const BULK_ORDER_JOB = 'bulk-order';
+export const BULK_SWEEP_JOB = 'bulk-sweep';
 
 const bulkOrderPayload = z.object({ bulkOrderId: z.string().min(1) });
 
@@ -11,4 +12,11 @@ export const bulkOrderJob = (bulk: BulkService): JobDefinition<z.infer<typeof bu
   name: BULK_ORDER_JOB,
   payload: bulkOrderPayload,
   handle: ({ bulkOrderId }, job) => bulk.runJob(bulkOrderId, job),
+});
+
+/** Scheduled: queues again the bulk orders that stopped moving, so paid work never waits for a restart. */
+export const bulkSweepJob = (bulk: BulkService): JobDefinition<Record<string, never>> => ({
+  name: BULK_SWEEP_JOB,
+  payload: noPayload,
+  handle: async () => void (await bulk.resumeStalled()),
 });

@@ -7,6 +7,10 @@ export const insertBulkOrder = (trx: DbOrTrx, row: BulkOrderRow) => trx.insertIn
 
 export const findBulkOrder = (db: DbOrTrx, id: string) => db.selectFrom('bulk_orders').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** The bulk order of this job id if it belongs to this user. */
+export const findOwnBulkOrderByJob = (db: DbOrTrx, userId: string, jobId: string) =>
+  db.selectFrom('bulk_orders').selectAll().where('job_id', '=', jobId).where('user_id', '=', userId).executeTakeFirst();
+
 /** The bulk order if it belongs to this user; another user's is not found. */
 export const findOwnBulkOrder = (db: DbOrTrx, userId: string, id: string) =>
   db.selectFrom('bulk_orders').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
@@ -17,8 +21,9 @@ export const listOwnBulkOrders = (db: DbOrTrx, userId: string, limit: number) =>
 /** The orders a bulk order's rows became, in file order. */
 export const bulkRows = (db: DbOrTrx, bulkOrderId: string) => db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).orderBy('bulk_row').execute();
 
-export const bulkRowsInStatus = (db: DbOrTrx, bulkOrderId: string, status: 'pending' | 'processing') =>
-  db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).where('status', '=', status).orderBy('bulk_row').execute();
+/** The rows of a bulk order still waiting for their label (pending or processing). */
+export const waitingBulkRows = (db: DbOrTrx, bulkOrderId: string) =>
+  db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).where('status', 'in', ['pending', 'processing']).orderBy('bulk_row').execute();
 
 /** Ids of the labels made so far in these bulk orders, in file order. */
 export const madeOrderIds = (db: DbOrTrx, bulkOrderIds: string[]) =>
@@ -33,6 +38,15 @@ export const madeOrderIds = (db: DbOrTrx, bulkOrderIds: string[]) =>
         .orderBy('bulk_row')
         .execute();
 
+/** A bulk order's rows by status: how many, and what they cost (one grouped count, not the rows: job status is polled). */
+export const rowStatusTotals = (db: DbOrTrx, bulkOrderId: string) =>
+  db
+    .selectFrom('orders')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('price_cents').as('cents')])
+    .where('bulk_order_id', '=', bulkOrderId)
+    .groupBy('status')
+    .execute();
+
 /** Failed rows and their refunded prices of bulk orders still running (a completed one keeps its own figures). */
 export const failedRowTotals = (db: DbOrTrx, bulkOrderIds: string[]) =>
   bulkOrderIds.length === 0
@@ -45,18 +59,29 @@ export const failedRowTotals = (db: DbOrTrx, bulkOrderIds: string[]) =>
         .groupBy('bulk_order_id')
         .execute();
 
+/** Counts one more run of the bulk order's job and answers how many there have been. */
+export async function countJobAttempt(db: DbOrTrx, id: string, at: string): Promise<number> {
+  const row = await db
+    .updateTable('bulk_orders')
+    .set((eb) => ({ job_attempts: eb('job_attempts', '+', 1), updated_at: at }))
+    .where('id', '=', id)
+    .returning('job_attempts')
+    .executeTakeFirst();
+  return Number(row?.job_attempts ?? 0);
+}
+
 export const setProgress = (db: DbOrTrx, id: string, progress: number, at: string) =>
   db.updateTable('bulk_orders').set({ progress, updated_at: at }).where('id', '=', id).where('status', '=', 'processing').execute();
 
-export async function markBulkCompleted(
+export async function markBulkFinished(
   db: DbOrTrx,
   id: string,
-  done: { reportKey: string; pdfKey: string | null; zipKey: string; made: number; failed: number; refundedCents: number; note: string | null; at: string },
+  done: { status: 'completed' | 'failed'; reportKey: string | null; pdfKey: string | null; zipKey: string | null; made: number; failed: number; refundedCents: number; note: string | null; at: string },
 ): Promise<void> {
   await db
     .updateTable('bulk_orders')
     .set({
-      status: 'completed',
+      status: done.status,
       progress: 100,
       report_key: done.reportKey,
       pdf_key: done.pdfKey,

@@ -1,9 +1,8 @@
 import multipart from '@fastify/multipart';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { BULK_MAX_BYTES, CSV_FILE_TOO_LARGE, bulkOrdersResponse, csvErrorResponse, errorResponse, idParams, messageResponse, validateCsvResponse } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { badRequest } from '../../lib/http-errors.ts';
-import { CsvFileError } from './bulk-file.ts';
 import type { BulkFileKind, BulkUpload } from './service.ts';
 
 const MULTIPART_ERRORS: Record<string, string> = {
@@ -38,16 +37,6 @@ async function readUpload(request: FastifyRequest): Promise<BulkUpload> {
   return upload;
 }
 
-/** A bad file answers { message, errors } so the page can list every bad row; other errors go to the app's handler. */
-async function answeringFileErrors<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof CsvFileError) return reply.status(400).send({ message: error.message, errors: error.errors });
-    throw error;
-  }
-}
-
 // Any other 400 (a missing field, a file too large) is { message } alone.
 const badFile = csvErrorResponse.partial({ errors: true });
 
@@ -61,17 +50,13 @@ export async function bulkRoutes(api: Api, ctx: AppContext) {
     scope.post(
       '/order/validatecsv',
       { schema: { response: { 200: validateCsvResponse, 400: badFile } }, preHandler: requireUser },
-      async (request, reply) => answeringFileErrors(reply, async () => bulk.validate(await readUpload(request))),
+      async (request) => bulk.validate(await readUpload(request)),
     );
 
     scope.post(
       '/order/createOrderFromCSV',
       { schema: { response: { 200: messageResponse, 400: badFile, 402: errorResponse, 409: errorResponse } }, preHandler: requireUser },
-      async (request, reply) =>
-        answeringFileErrors(reply, async () => {
-          const { message } = await bulk.create(request.userId, await readUpload(request));
-          return { message };
-        }),
+      async (request) => ({ message: (await bulk.create(request.userId, await readUpload(request))).message }),
     );
   });
 

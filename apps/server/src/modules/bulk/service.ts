@@ -7,6 +7,7 @@ import {
   BULK_NO_LABELS,
   BULK_ORDER_NOT_FOUND,
   BULK_QUEUE_THRESHOLD,
+  CSV_COLUMNS,
   CSV_VALIDATED,
   ORDERS_CREATED,
   PLEASE_SELECT_CSV_FILE,
@@ -16,20 +17,23 @@ import {
   centsToDollars,
   createOrderFromCsvFields,
   dollarsToCents,
+  isBulkFinished,
   templateRequired,
   validateCsvFields,
   type BulkOrder,
+  type CreateOrderInput,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
+import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
 import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQueue } from '../../queue/job-queue.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
-import { changeBalance } from '../billing/ledger.ts';
-import type { CatalogService } from '../catalog/service.ts';
-import * as ordersRepo from '../orders/repository.ts';
-import { orderRowFor, type LabelOutcome, type OrderService } from '../orders/service.ts';
-import { readBulkFile, readCsvTable } from './bulk-file.ts';
+import { changeBalance } from '../billing/service.ts';
+import type { CatalogService, CatalogType } from '../catalog/service.ts';
+import { insertOrders, orderRowFor, type LabelOutcome, type OnCharged, type OrderService } from '../orders/service.ts';
+import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
+import { toCsv } from './csv.ts';
 import { buildReport, labelFileNames, mergePdfs, zipLabels } from './bulk-results.ts';
 import { BULK_ORDER_JOB } from './jobs.ts';
 import * as repo from './repository.ts';
@@ -93,8 +97,11 @@ export function createBulkService(deps: {
   log: FastifyBaseLogger;
   /** How often labels the provider makes later are asked about. */
   pollMs: number;
+  /** Told when a bulk order ends (completed or failed). */
+  notifier?: ShopEventNotifier;
 }) {
   const { db, catalog, orders, files, queue, log, pollMs } = deps;
+  const notifier = deps.notifier ?? silentNotifier;
 
   /** Writes progress to the bulk order (what read-bulk-orders shows) and to its job; never backwards, at most every 250 ms unless forced. */
   function progressWriter(bulkOrderId: string, job: Progress | null) {
@@ -116,9 +123,13 @@ export function createBulkService(deps: {
    * per row, and the files are written whole again.
    * Stages (spec): 0-80% labels, 85% CSV report, 90% merged PDF, 95% ZIP, 98% database update, 100% done.
    */
-  async function processBulk(bulkOrderId: string, job: Progress | null, options: { waitForProvider: boolean } = { waitForProvider: true }): Promise<'completed' | 'waiting'> {
+  async function processBulk(
+    bulkOrderId: string,
+    job: Progress | null,
+    options: { waitForProvider: boolean; ending?: { status: 'failed'; note: string } } = { waitForProvider: true },
+  ): Promise<'completed' | 'waiting'> {
     const bulk = await repo.findBulkOrder(db, bulkOrderId);
-    if (!bulk || bulk.status === 'completed') return 'completed';
+    if (!bulk || isBulkFinished(bulk.status)) return 'completed';
     const started = performance.now();
     const progress = progressWriter(bulkOrderId, job);
     const rows = await repo.bulkRows(db, bulkOrderId);
@@ -138,9 +149,9 @@ export function createBulkService(deps: {
       BULK_LABEL_LANES,
       async (order) => record(order.id, await orders.makeLabel(order)),
     );
-    // Labels the provider makes later are asked about until each is made or refused.
+    // Labels the provider makes later (or rows another process held for a moment) are asked about until each is made or refused.
     for (;;) {
-      const waiting = await repo.bulkRowsInStatus(db, bulkOrderId, 'processing');
+      const waiting = await repo.waitingBulkRows(db, bulkOrderId);
       if (waiting.length === 0) break;
       if (!options.waitForProvider) return 'waiting';
       await sleep(pollMs);
@@ -186,17 +197,19 @@ export function createBulkService(deps: {
 
     await progress(98, true);
     const failed = final.filter((o) => o.status === 'cancelled');
-    await repo.markBulkCompleted(db, bulkOrderId, {
+    await repo.markBulkFinished(db, bulkOrderId, {
+      status: options.ending?.status ?? 'completed',
       reportKey,
       pdfKey,
       zipKey,
       made: made.length,
       failed: failed.length,
       refundedCents: failed.reduce((sum, o) => sum + Number(o.price_cents), 0),
-      note: null,
+      note: options.ending?.note ?? null,
       at: nowIso(),
     });
     await job?.updateProgress(100);
+    notifier.emit({ type: 'bulk.completed', userId: bulk.user_id, bulkOrderId });
     const ms = (a: number, b: number) => Math.round(b - a);
     log.info(
       {
@@ -211,29 +224,133 @@ export function createBulkService(deps: {
     return 'completed';
   }
 
-  /** The last attempt failed: rows still waiting are refunded and the order ends with what was made. */
+  /**
+   * The last attempt failed: rows still waiting are refunded (each with its own ledger row) and the
+   * order ends 'failed' with the files of the labels that were made, or without files if even those
+   * cannot be written.
+   */
   async function giveUp(bulkOrderId: string, reason: string): Promise<void> {
     for (const order of await repo.bulkRows(db, bulkOrderId)) {
       if (order.status === 'pending' || order.status === 'processing') await orders.cancel(order, 'the bulk order could not be finished');
     }
+    const ending = { status: 'failed' as const, note: reason.slice(0, 500) };
     try {
-      await processBulk(bulkOrderId, null);
+      await processBulk(bulkOrderId, null, { waitForProvider: false, ending });
     } catch (error) {
       log.error({ err: error, bulkOrderId }, 'bulk order files could not be made');
       const final = await repo.bulkRows(db, bulkOrderId);
       const failed = final.filter((o) => o.status === 'cancelled');
-      await db
-        .updateTable('bulk_orders')
-        .set({ status: 'completed', progress: 100, made_orders: final.length - failed.length, failed_orders: failed.length, refunded_cents: failed.reduce((s, o) => s + Number(o.price_cents), 0), note: reason.slice(0, 500), updated_at: nowIso(), completed_at: nowIso() })
-        .where('id', '=', bulkOrderId)
-        .execute();
+      await repo.markBulkFinished(db, bulkOrderId, {
+        ...ending,
+        reportKey: null,
+        pdfKey: null,
+        zipKey: null,
+        made: final.length - failed.length,
+        failed: failed.length,
+        refundedCents: failed.reduce((s, o) => s + Number(o.price_cents), 0),
+        at: nowIso(),
+      });
+      const bulk = await repo.findBulkOrder(db, bulkOrderId);
+      if (bulk) notifier.emit({ type: 'bulk.completed', userId: bulk.user_id, bulkOrderId });
     }
   }
 
+  async function present(bulks: repo.BulkOrderRow[]): Promise<BulkOrder[]> {
+    const ids = bulks.map((b) => b.id);
+    const madeIds = new Map<string, string[]>(ids.map((id) => [id, []]));
+    for (const row of await repo.madeOrderIds(db, ids)) madeIds.get(row.bulk_order_id!)?.push(row.id);
+    const running = new Map(
+      (await repo.failedRowTotals(db, bulks.filter((b) => !isBulkFinished(b.status)).map((b) => b.id))).map((r) => [r.bulk_order_id!, { failed: Number(r.failed), refunded: Number(r.refunded) }]),
+    );
+    return bulks.map((b) => toBulkOrder(b, madeIds.get(b.id) ?? [], running.get(b.id)));
+  }
+
+  /**
+   * Writes a checked bulk order: the bulk order, one order per row and the one debit of the whole
+   * total in one transaction (with `onCharged`), then runs it: from BULK_QUEUE_THRESHOLD rows (or
+   * always with `alwaysQueue`) as a queued job; fewer are made before answering.
+   */
+  async function persistAndRun(
+    userId: string,
+    type: CatalogType,
+    design: CreateOrderInput['design'],
+    checked: { rows: BulkFileRow[]; totalCents: number },
+    inputCsv: Buffer,
+    options: { alwaysQueue?: boolean; onCharged?: OnCharged } = {},
+  ): Promise<repo.BulkOrderRow> {
+    const id = newId();
+    const createdAt = nowIsoIncreasing();
+    const bulk: repo.BulkOrderRow = {
+      id,
+      user_id: userId,
+      label_type_id: type.id,
+      label_type_uid: type.uid,
+      label_type_name: type.name,
+      design: templateRequired(type.uid) ? (design ?? null) : null,
+      status: 'processing',
+      total_orders: checked.rows.length,
+      total_cents: checked.totalCents,
+      progress: 0,
+      job_attempts: 0,
+      job_id: bulkJobId(id),
+      // Beside, not inside, the order's folder: a refused payment deletes it and leaves no folder behind.
+      input_key: `bulk-input/${id}.csv`,
+      report_key: null,
+      pdf_key: null,
+      zip_key: null,
+      made_orders: 0,
+      failed_orders: 0,
+      refunded_cents: 0,
+      note: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      completed_at: null,
+    };
+    // Increasing times, so the rows list in the order of the file in the order history.
+    const rows = checked.rows.map((r) => orderRowFor(userId, r.input, type, r.priceCents, { provider: orders.providerName, createdAt: nowIsoIncreasing(), bulkOrderId: id, bulkRow: r.row }));
+    await files.put(bulk.input_key, inputCsv);
+    try {
+      await db.transaction().execute(async (trx) => {
+        await repo.insertBulkOrder(trx, bulk);
+        await insertOrders(trx, rows);
+        if (checked.totalCents > 0) {
+          await changeBalance(trx, { userId, amountCents: -checked.totalCents, kind: 'bulk_charge', reference: id, note: `CSV order ${id.slice(0, 8).toUpperCase()}: ${rows.length} labels` });
+        }
+        await options.onCharged?.(trx, id);
+      });
+    } catch (error) {
+      await files.delete(bulk.input_key).catch(() => {});
+      throw error;
+    }
+
+    const enqueue = () => queue.enqueue(BULK_ORDER_JOB, { bulkOrderId: id }, { jobId: bulk.job_id! });
+    if (options.alwaysQueue || rows.length >= BULK_QUEUE_THRESHOLD) {
+      // Paid is paid: if the queue cannot take it now, the stalled-order sweep queues it when workers start.
+      await enqueue().catch((error) => log.error({ err: error, bulkOrderId: id }, 'bulk order could not be queued'));
+    } else {
+      try {
+        // A request does not wait for labels the provider makes later: the job finishes those.
+        if ((await processBulk(id, null, { waitForProvider: false })) === 'waiting') await enqueue();
+      } catch (error) {
+        log.error({ err: error, bulkOrderId: id }, 'bulk order failed; it is queued to be finished');
+        await enqueue().catch((e) => log.error({ err: e, bulkOrderId: id }, 'bulk order could not be queued'));
+      }
+    }
+    return bulk;
+  }
+
+  /** Labels made and rows failed so far of a bulk order (a finished one keeps its own figures). */
+  async function countsOf(row: repo.BulkOrderRow): Promise<{ made: number; failed: number; refundedCents: number }> {
+    if (isBulkFinished(row.status)) return { made: row.made_orders, failed: row.failed_orders, refundedCents: Number(row.refunded_cents) };
+    const totals = await repo.rowStatusTotals(db, row.id);
+    const of = (status: string) => totals.find((t) => t.status === status);
+    return { made: Number(of('completed')?.n ?? 0), failed: Number(of('cancelled')?.n ?? 0), refundedCents: Number(of('cancelled')?.cents ?? 0) };
+  }
+
   function toBulkOrder(row: repo.BulkOrderRow, madeIds: string[], running?: { failed: number; refunded: number }): BulkOrder {
-    const completed = row.status === 'completed';
-    const failed = completed ? row.failed_orders : (running?.failed ?? 0);
-    const refunded = completed ? Number(row.refunded_cents) : (running?.refunded ?? 0);
+    const finished = isBulkFinished(row.status);
+    const failed = finished ? row.failed_orders : (running?.failed ?? 0);
+    const refunded = finished ? Number(row.refunded_cents) : (running?.refunded ?? 0);
     const paths = bulkDownloadPaths(row.id);
     return {
       _id: row.id,
@@ -246,9 +363,9 @@ export function createBulkService(deps: {
       status: row.status,
       progress: row.progress,
       total: centsToDollars(Number(row.total_cents) - refunded),
-      zip: completed && row.zip_key ? paths.zip : null,
-      pdf: completed && row.pdf_key ? paths.pdf : null,
-      csv: completed && row.report_key ? paths.csv : null,
+      zip: finished && row.zip_key ? paths.zip : null,
+      pdf: finished && row.pdf_key ? paths.pdf : null,
+      csv: finished && row.report_key ? paths.csv : null,
     };
   }
 
@@ -275,71 +392,18 @@ export function createBulkService(deps: {
       const file = readBulkFile(csv, type, fields.design);
       if (dollarsToCents(fields.total_price) !== file.totalCents) throw conflict(PRICES_CHANGED);
 
-      const id = newId();
-      const createdAt = nowIsoIncreasing();
-      const bulk: repo.BulkOrderRow = {
-        id,
-        user_id: userId,
-        label_type_id: type.id,
-        label_type_uid: type.uid,
-        label_type_name: type.name,
-        design: templateRequired(type.uid) ? (fields.design ?? null) : null,
-        status: 'processing',
-        total_orders: file.rows.length,
-        total_cents: file.totalCents,
-        progress: 0,
-        job_id: bulkJobId(id),
-        // Beside, not inside, the order's folder: a refused payment deletes it and leaves no folder behind.
-        input_key: `bulk-input/${id}.csv`,
-        report_key: null,
-        pdf_key: null,
-        zip_key: null,
-        made_orders: 0,
-        failed_orders: 0,
-        refunded_cents: 0,
-        note: null,
-        created_at: createdAt,
-        updated_at: createdAt,
-        completed_at: null,
-      };
-      // Increasing times, so the rows list in the order of the file in the order history.
-      const rows = file.rows.map((r) => orderRowFor(userId, r.input, type, r.priceCents, { provider: orders.providerName, createdAt: nowIsoIncreasing(), bulkOrderId: id, bulkRow: r.row }));
-      await files.put(bulk.input_key, csv);
-      try {
-        await db.transaction().execute(async (trx) => {
-          await repo.insertBulkOrder(trx, bulk);
-          await ordersRepo.insertOrders(trx, rows);
-          if (file.totalCents > 0) {
-            await changeBalance(trx, { userId, amountCents: -file.totalCents, kind: 'bulk_charge', reference: id, note: `CSV order ${id.slice(0, 8).toUpperCase()}: ${rows.length} labels` });
-          }
-        });
-      } catch (error) {
-        await files.delete(bulk.input_key).catch(() => {});
-        throw error;
-      }
-
-      const enqueue = () => queue.enqueue(BULK_ORDER_JOB, { bulkOrderId: id }, { jobId: bulk.job_id! });
-      if (rows.length >= BULK_QUEUE_THRESHOLD) {
-        // Paid is paid: if the queue cannot take it now, the stalled-order sweep queues it when workers start.
-        await enqueue().catch((error) => log.error({ err: error, bulkOrderId: id }, 'bulk order could not be queued'));
-      } else {
-        try {
-          // A request does not wait for labels the provider makes later: the job finishes those.
-          if ((await processBulk(id, null, { waitForProvider: false })) === 'waiting') await enqueue();
-        } catch (error) {
-          log.error({ err: error, bulkOrderId: id }, 'bulk order failed; it is queued to be finished');
-          await enqueue().catch((e) => log.error({ err: e, bulkOrderId: id }, 'bulk order could not be queued'));
-        }
-      }
-      return { message: ORDERS_CREATED, bulkOrderId: id };
+      const bulk = await persistAndRun(userId, type, fields.design, file, csv);
+      return { message: ORDERS_CREATED, bulkOrderId: bulk.id };
     },
 
     /** The job's handler: makes the order, and on the last attempt ends it with what could be made (the rest refunded). */
     async runJob(bulkOrderId: string, job: JobContext): Promise<void> {
+      // The sweep queues a stopped order again with the engine's count reset: the order's own count still ends it after its last try.
+      const runs = await repo.countJobAttempt(db, bulkOrderId, nowIso());
       try {
         await processBulk(bulkOrderId, job);
       } catch (error) {
-        if (job.attempt < MAX_ATTEMPTS) throw error;
+        if (Math.max(job.attempt, runs) < MAX_ATTEMPTS) throw error;
         const reason = error instanceof Error ? error.message : String(error);
         log.error({ err: error, bulkOrderId, attempt: job.attempt }, 'bulk order failed on its last attempt; refunding what is left');
         await giveUp(bulkOrderId, reason);
@@ -348,21 +412,17 @@ export function createBulkService(deps: {
 
     /** read-bulk-orders: the newest BULK_LIST_LIMIT bulk orders of the user. */
     async list(userId: string): Promise<BulkOrder[]> {
-      const bulks = await repo.listOwnBulkOrders(db, userId, BULK_LIST_LIMIT);
-      const ids = bulks.map((b) => b.id);
-      const madeIds = new Map<string, string[]>(ids.map((id) => [id, []]));
-      for (const row of await repo.madeOrderIds(db, ids)) madeIds.get(row.bulk_order_id!)?.push(row.id);
-      const running = new Map(
-        (await repo.failedRowTotals(db, bulks.filter((b) => b.status !== 'completed').map((b) => b.id))).map((r) => [r.bulk_order_id!, { failed: Number(r.failed), refunded: Number(r.refunded) }]),
-      );
-      return bulks.map((b) => toBulkOrder(b, madeIds.get(b.id) ?? [], running.get(b.id)));
+      return present(await repo.listOwnBulkOrders(db, userId, BULK_LIST_LIMIT));
     },
+
+    /** Bulk orders as the lists show them: the labels made, and failed rows so far while running (the console lists any customer's). */
+    present,
 
     /** One file of the user's own completed bulk order: 404 for another's, 409 before completion. */
     async file(userId: string, bulkOrderId: string, kind: BulkFileKind): Promise<{ data: Buffer; fileName: string; contentType: string }> {
       const bulk = await repo.findOwnBulkOrder(db, userId, bulkOrderId);
       if (!bulk) throw notFound(BULK_ORDER_NOT_FOUND);
-      if (bulk.status !== 'completed') throw conflict(BULK_NOT_READY);
+      if (!isBulkFinished(bulk.status)) throw conflict(BULK_NOT_READY);
       const key = kind === 'zip' ? bulk.zip_key : kind === 'csv' ? bulk.report_key : bulk.pdf_key;
       if (!key) throw notFound(kind === 'pdf' && bulk.made_orders === 0 ? BULK_NO_LABELS : BULK_NOT_READY);
       const data = await files.get(key);
@@ -373,7 +433,8 @@ export function createBulkService(deps: {
     /** Queues again bulk orders that stopped moving (their process died before a job was queued or finished). */
     async resumeStalled(now = Date.now()): Promise<number> {
       const stalled = await repo.stalledBulkOrders(db, new Date(now - STALLED_BULK_MS).toISOString(), 100);
-      for (const bulk of stalled) await queue.enqueue(BULK_ORDER_JOB, { bulkOrderId: bulk.id }, { jobId: bulk.job_id ?? bulkJobId(bulk.id) });
+      // Its job may have failed, or completed without finishing it: either way it runs again.
+      for (const bulk of stalled) await queue.enqueue(BULK_ORDER_JOB, { bulkOrderId: bulk.id }, { jobId: bulk.job_id ?? bulkJobId(bulk.id), again: true });
       if (stalled.length > 0) log.warn({ count: stalled.length }, 'stalled bulk orders queued again');
       return stalled.length;
     },
@@ -386,6 +447,38 @@ export function createBulkService(deps: {
     /** A bulk order job's state and progress, for the reseller API. */
     jobStatus(jobId: string): Promise<JobInfo | null> {
       return queue.getJob(jobId);
+    },
+    /**
+     * A bulk order from rows given as objects (the reseller API's create-bulk-order): the same row
+     * checks as a CSV file (every bad row and field named, nothing charged), one charge, always run
+     * as a queued job. The rows are kept as a CSV file too, for the report.
+     */
+    async createFromRows(
+      userId: string,
+      input: { labelType: string; design?: CreateOrderInput['design']; rows: Record<string, unknown>[] },
+      options: { onCharged?: OnCharged } = {},
+    ): Promise<repo.BulkOrderRow> {
+      const type = await catalog.orderableType(input.labelType);
+      if (templateRequired(type.uid) && !input.design) throw badRequest(TEMPLATE_REQUIRED);
+      const cellOf = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+      const records = input.rows.map((fields, i) => ({ row: i + 1, fields, cells: CSV_COLUMNS.map((c) => cellOf(fields[c])) }));
+      const checked = checkBulkRows(records, type, input.design);
+      const csv = Buffer.from(toCsv([[...CSV_COLUMNS], ...records.map((r) => r.cells)]));
+      return persistAndRun(userId, type, input.design, checked, csv, { alwaysQueue: true, onCharged: options.onCharged });
+    },
+
+    /** The user's own bulk order with its counts so far; null for another user's or an unknown one. */
+    async findOwn(userId: string, bulkOrderId: string): Promise<(repo.BulkOrderRow & { made: number; failed: number; refundedCents: number }) | null> {
+      const row = await repo.findOwnBulkOrder(db, userId, bulkOrderId);
+      return row ? { ...row, ...(await countsOf(row)) } : null;
+    },
+
+    /** The user's own bulk order by its job id (bulk-<id>), with its job's state; null for another user's. */
+    async findOwnJob(userId: string, jobId: string): Promise<{ bulk: repo.BulkOrderRow & { made: number; failed: number; refundedCents: number }; job: JobInfo | null } | null> {
+      const row = await repo.findOwnBulkOrderByJob(db, userId, jobId);
+      if (!row) return null;
+      const [counts, job] = await Promise.all([countsOf(row), queue.getJob(jobId)]);
+      return { bulk: { ...row, ...counts }, job };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/database.ts';
+import type { LabelTypePricesTable, LabelTypesTable } from '../../db/schema.ts';
 
 export const listLabelTypeRows = (db: DbOrTrx, enabledOnly: boolean) => {
   let query = db.selectFrom('label_types').selectAll().orderBy('position').orderBy('name');
@@ -18,3 +19,12 @@ export const listPriceRows = (db: DbOrTrx, labelTypeIds: string[]) =>
   labelTypeIds.length === 0
     ? Promise.resolve([])
     : db.selectFrom('label_type_prices').selectAll().where('label_type_id', 'in', labelTypeIds).orderBy('label_type_id').orderBy('from_weight').execute();
+
+export const updateLabelType = (db: DbOrTrx, id: string, changes: Pick<LabelTypesTable, 'name' | 'max_weight' | 'status'>) =>
+  db.updateTable('label_types').set(changes).where('id', '=', id).execute();
+
+/** Puts this set of tiers in place of the type's tiers (in the caller's transaction). */
+export async function replacePriceRows(db: DbOrTrx, labelTypeId: string, rows: LabelTypePricesTable[]): Promise<void> {
+  await db.deleteFrom('label_type_prices').where('label_type_id', '=', labelTypeId).execute();
+  if (rows.length) await db.insertInto('label_type_prices').values(rows).execute();
+}

@@ -3,14 +3,19 @@ import {
   LABEL_TYPE_NOT_FOUND,
   WEIGHT_NOT_POSITIVE,
   centsToDollars,
+  dollarsToCents,
   noPriceMessage,
+  tierProblem,
   weightAboveMaxMessage,
   weightUnitFor,
   type LabelType,
+  type PriceTier,
 } from '@portal/contract';
-import type { Db } from '../../db/database.ts';
+import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { LabelTypesTable } from '../../db/schema.ts';
-import { badRequest } from '../../lib/http-errors.ts';
+import type { AuditHook } from '../../lib/audit.ts';
+import { badRequest, notFound } from '../../lib/http-errors.ts';
+import { newId } from '../../lib/ids.ts';
 import * as repo from './repository.ts';
 
 export type Tier = { fromWeight: number; toWeight: number; priceCents: number };
@@ -50,9 +55,22 @@ export function priceFor(type: CatalogType, weight: number): { ok: true; priceCe
   return { ok: true, priceCents: tier.priceCents };
 }
 
+/** What an operator sets on a label type: the tiers' prices in dollars. */
+export type LabelTypeChange = { name: string; maxWeight: number; status: boolean; prices: PriceTier[] };
+
+/** The first problem of an operator's tiers: not contiguous (the contract's tierProblem), or a price with more than 2 decimals. */
+export function tiersProblem(prices: PriceTier[], maxWeight: number): string | null {
+  const problem = tierProblem(prices, maxWeight);
+  if (problem) return problem;
+  const sorted = [...prices].sort((a, b) => a.fromWeight - b.fromWeight);
+  const index = sorted.findIndex((t) => Math.abs(t.price * 100 - Math.round(t.price * 100)) > 1e-6);
+  return index < 0 ? null : `Tier ${index + 1} (${sorted[index].fromWeight}-${sorted[index].toWeight}): the price must have at most 2 decimal places`;
+}
+
 export function createCatalogService(db: Db) {
-  async function withTiers(rows: LabelTypesTable[]): Promise<CatalogType[]> {
-    const prices = await repo.listPriceRows(db, rows.map((r) => r.id));
+  const withTiers = (rows: LabelTypesTable[]) => withTiersIn(db, rows);
+  async function withTiersIn(from: DbOrTrx, rows: LabelTypesTable[]): Promise<CatalogType[]> {
+    const prices = await repo.listPriceRows(from, rows.map((r) => r.id));
     return rows.map((row) =>
       toCatalogType(
         row,
@@ -76,6 +94,38 @@ export function createCatalogService(db: Db) {
 
     /** An enabled label type (id or uid) with its tiers; 400 when there is none. */
     orderableType,
+
+    /** Every label type, enabled or not (the console). */
+    async allTypes(): Promise<CatalogType[]> {
+      return withTiers(await repo.listLabelTypeRows(db, false));
+    },
+
+    /**
+     * An operator's edit of a label type (id or uid): name, max weight, on/off and the whole set of
+     * tiers, which must be contiguous (400 naming the tier). New orders only: an order keeps the price
+     * it was charged. 404 for an unknown type.
+     */
+    async updateType(ref: string, change: LabelTypeChange, audit: AuditHook): Promise<CatalogType> {
+      const problem = tiersProblem(change.prices, change.maxWeight);
+      if (problem) throw badRequest(problem);
+      const tiers: Tier[] = [...change.prices]
+        .sort((a, b) => a.fromWeight - b.fromWeight)
+        .map((t) => ({ fromWeight: t.fromWeight, toWeight: t.toWeight, priceCents: dollarsToCents(t.price) }));
+      return db.transaction().execute(async (trx) => {
+        const row = await repo.findLabelTypeRow(trx, ref);
+        if (!row) throw notFound(LABEL_TYPE_NOT_FOUND);
+        const [before] = await withTiersIn(trx, [row]);
+        await repo.updateLabelType(trx, row.id, { name: change.name, max_weight: change.maxWeight, status: change.status ? 1 : 0 });
+        await repo.replacePriceRows(
+          trx,
+          row.id,
+          tiers.map((t) => ({ id: newId(), label_type_id: row.id, from_weight: t.fromWeight, to_weight: t.toWeight, price_cents: t.priceCents })),
+        );
+        const after: CatalogType = { ...before, name: change.name, maxWeight: change.maxWeight, enabled: change.status, tiers };
+        await audit(trx, { targetId: row.id, before: toLabelType(before), after: toLabelType(after) });
+        return after;
+      });
+    },
 
     /** The server's own price for a label type (id or uid) and weight; 400 with the reason when there is none. */
     async quote(ref: string, weight: number): Promise<Quote> {

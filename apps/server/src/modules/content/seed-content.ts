@@ -63,14 +63,6 @@ export const SEED_FAQS: { question: string; answer: string }[] = [
     answer: 'A label that cannot be produced is cancelled and its full price is refunded to your balance straight away. You can see every charge and refund in your balance statement.',
   },
   {
-    question: 'How do I get notified when my orders complete?',
-    answer: 'Link your Telegram account with the bot shown in the header of the Orders card. The bot sends a message whenever one of your orders completes.',
-  },
-  {
-    question: 'Can I use my own software to buy labels?',
-    answer: 'Yes. The Reseller API page shows your personal API key and every call. Send the key in the x-api-key header. Keep it secret and regenerate it from Account Setting if it leaks.',
-  },
-  {
     question: 'I forgot my password. What do I do?',
     answer: 'Use Forgot Password on the sign-in page. A one-time code is sent to the email you verified in Account Setting; enter it with your new password. Codes expire after 10 minutes.',
   },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { INSUFFICIENT_BALANCE, ledgerSumCents } from '../billing/ledger.ts';
+import { INSUFFICIENT_BALANCE, ledgerSumCents } from '../billing/service.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
+import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -9,8 +9,8 @@ import {
   USPS_V9_DIMENSIONS_MESSAGE,
 } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/ledger.ts';
-import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
+import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/service.ts';
+import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -224,7 +224,7 @@ describe('download and duplicate', () => {
     expect(copy).toMatchObject({ labelType: original.labelType, fromName: original.fromName, toName: original.toName, weight: 7, price: original.price, status: 'completed' });
     expect(copy.tracking).not.toBe(original.tracking);
     const rows = await t.db.selectFrom('orders').selectAll().where('id', 'in', [original._id, copy._id]).execute();
-    const strip = ({ id, created_at, updated_at, tracking, pdf_key, ...rest }: any) => rest;
+    const strip = ({ id, created_at, updated_at, tracking, pdf_key, claimed_until, ...rest }: any) => rest;
     expect(strip(rows[0])).toEqual(strip(rows[1]));
     expect(await balanceOf(t.app, user.headers)).toBe(Math.round((50 - 2 * original.price) * 100) / 100);
   });

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL_NOT_READY, ORDER_CREATED, labelFailedMessage } from '@portal/contract';
-import { ledgerSumCents } from '../billing/ledger.ts';
+import { ledgerSumCents } from '../billing/service.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { SANDBOX_FAILURE } from '../../providers/labels/sandbox.ts';
-import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
+import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
 const ordersOf = async (t: TestApp, user: User) => (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];
 
 /** Reads the order list until its newest order leaves 'processing' (the background runner's work). */
-async function waitUntilSettled(t: TestApp, user: User, timeoutMs = 5_000) {
+async function waitUntilSettled(t: TestApp, user: User, timeoutMs = 20_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const [order] = await ordersOf(t, user);
@@ -82,10 +82,10 @@ describe('a provider that answers later', () => {
     const [order] = await ordersOf(t, user);
     await waitUntilSettled(t, user);
     const balance = await balanceOf(t.app, user.headers);
-    // As if the process had stopped between the charge and the provider call.
+    // As if the process had stopped between the charge and the provider call: its claim on the order ran out.
     await t.db
       .updateTable('orders')
-      .set({ status: 'pending', tracking: null, pdf_key: null, provider_ref: null, updated_at: new Date(Date.now() - 120_000).toISOString() })
+      .set({ status: 'pending', tracking: null, pdf_key: null, provider_ref: null, claimed_until: new Date(Date.now() - 1000).toISOString() })
       .where('id', '=', order._id)
       .execute();
     expect((await ordersOf(t, user))[0].status).toBe('pending');

@@ -97,8 +97,12 @@ export async function markCompleted(db: DbOrTrx, id: string, done: { tracking: s
   return Number(result.numUpdatedRows) === 1;
 }
 
-export const markProcessing = (db: DbOrTrx, id: string, providerRef: string, at: string) =>
-  db.updateTable('orders').set({ status: 'processing', provider_ref: providerRef, updated_at: at }).where('id', '=', id).where('status', 'in', WAITING).execute();
+/** Any customer's order (the operator console), or undefined. */
+export const findOrder = (db: DbOrTrx, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The provider makes the label later: the order is processing, and due for a check at `checkAt`. */
+export const markProcessing = (db: DbOrTrx, id: string, providerRef: string, at: string, checkAt: string) =>
+  db.updateTable('orders').set({ status: 'processing', provider_ref: providerRef, updated_at: at, claimed_until: checkAt }).where('id', '=', id).where('status', 'in', WAITING).execute();
 
 /** Cancels a waiting order; false when it was no longer waiting (so it is refunded at most once). */
 export async function cancelOrder(db: DbOrTrx, id: string, note: string, at: string): Promise<boolean> {
@@ -106,17 +110,35 @@ export async function cancelOrder(db: DbOrTrx, id: string, note: string, at: str
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Marks a still-processing order as asked about, so the next scan starts with the others. */
-export const touchOrder = (db: DbOrTrx, id: string, at: string) => db.updateTable('orders').set({ updated_at: at }).where('id', '=', id).where('status', '=', 'processing').execute();
+/**
+ * Takes a waiting order until `until`: only the holder asks the provider about it, so two processes
+ * never buy the same label. Undefined when another process holds it or it is no longer waiting.
+ */
+export const claimOrder = (db: DbOrTrx, id: string, until: string, now: string): Promise<OrderRow | undefined> =>
+  db
+    .updateTable('orders')
+    .set({ claimed_until: until })
+    .where('id', '=', id)
+    .where('status', 'in', WAITING)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+    .returningAll()
+    .executeTakeFirst();
 
-/** Single orders in this status last changed before `before`, oldest first (a bulk order's rows are its job's to finish). */
-export const waitingOrders = (db: DbOrTrx, status: 'pending' | 'processing', before: string, limit: number) =>
+/** Lets go of a claim this process holds (its attempt failed); anyone may take the order again. */
+export const releaseOrder = (db: DbOrTrx, id: string) => db.updateTable('orders').set({ claimed_until: null }).where('id', '=', id).execute();
+
+/** A processing order is not due for another check before `at`. */
+export const checkAgainAt = (db: DbOrTrx, id: string, at: string) =>
+  db.updateTable('orders').set({ claimed_until: at }).where('id', '=', id).where('status', '=', 'processing').execute();
+
+/** Single orders still waiting whose claim has run out (a bulk order's rows are its job's to finish), longest waiting first. */
+export const claimableOrders = (db: DbOrTrx, now: string, limit: number) =>
   db
     .selectFrom('orders')
     .selectAll()
-    .where('status', '=', status)
-    .where('updated_at', '<=', before)
+    .where('status', 'in', WAITING)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
     .where('bulk_order_id', 'is', null)
-    .orderBy('updated_at')
+    .orderBy('claimed_until')
     .limit(limit)
     .execute();

@@ -1,19 +1,21 @@
 import { ORDER_CREATED, ORDER_DUPLICATED, createOrderBody, errorResponse, idParams, messageResponse, orderListQuery, orderListResponse } from '@portal/contract';
-import type { FastifyReply } from 'fastify';
 import type { Api, AppContext } from '../../app-context.ts';
+import { providerUnavailable } from '../../lib/http-errors.ts';
 import type { PlaceResult } from './service.ts';
 
 export async function orderRoutes(api: Api, ctx: AppContext) {
   const { orders, requireUser } = ctx;
 
   // A refused label is the provider's failure, not the user's: 502 with what happened (the order is already refunded).
-  const answer = (reply: FastifyReply, result: PlaceResult, message: string) =>
-    result.ok ? { message } : reply.status(502).send({ message: result.message });
+  const answer = (result: PlaceResult, message: string) => {
+    if (!result.ok) throw providerUnavailable(result.message, 502);
+    return { message };
+  };
 
   const placed = { 200: messageResponse, 502: errorResponse };
 
-  api.post('/order/create', { schema: { body: createOrderBody, response: placed }, preHandler: requireUser }, async (request, reply) =>
-    answer(reply, await orders.place(request.userId, request.body), ORDER_CREATED),
+  api.post('/order/create', { schema: { body: createOrderBody, response: placed }, preHandler: requireUser }, async (request) =>
+    answer(await orders.place(request.userId, request.body), ORDER_CREATED),
   );
 
   // The spec posts duplicate with an empty body; a client that still says application/json gets no 400 for it.
@@ -21,8 +23,8 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
     const json = scope.getDefaultJsonParser('error', 'error');
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : json(request, body as string, done)));
-    scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed }, preHandler: requireUser }, async (request, reply) =>
-      answer(reply, await orders.duplicate(request.userId, request.params.id), ORDER_DUPLICATED),
+    scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed }, preHandler: requireUser }, async (request) =>
+      answer(await orders.duplicate(request.userId, request.params.id), ORDER_DUPLICATED),
     );
   });
 

@@ -13,21 +13,27 @@ import {
   type Order,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/database.ts';
+import type { Db, Trx } from '../../db/database.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
-import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
-import { changeBalance } from '../billing/ledger.ts';
+import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
+import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
+import { changeBalance } from '../billing/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import { LabelProviderError, type LabelParty, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
+import type { AuditHook } from '../../lib/audit.ts';
 
-/** A pending order untouched this long was left behind (the process stopped mid-order) and is sent to the provider again. */
-export const STALE_PENDING_MS = 60_000;
+export type OrderRow = repo.OrderRow;
+/** Writes paid order rows inside the caller's transaction (a bulk order writes its rows with its charge). */
+export const insertOrders = repo.insertOrders;
+
 const BATCH = 50;
 
 export const orderPdfKey = (id: string) => `labels/${id.slice(0, 2)}/${id}.pdf`;
 const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
+
+export const ORDER_NOT_WAITING = 'Only a pending or processing order can be cancelled';
 
 export function toOrder(row: repo.OrderListRow): Order {
   return {
@@ -49,7 +55,8 @@ export function toOrder(row: repo.OrderListRow): Order {
   };
 }
 
-const party = (row: repo.OrderRow, side: 'from' | 'to'): LabelParty => ({
+/** One side of an order (sender or receiver) as the provider and the console read it. */
+export const partyOf = (row: repo.OrderRow, side: 'from' | 'to'): LabelParty => ({
   name: row[`${side}_name`],
   company: row[`${side}_company`],
   street: row[`${side}_street`],
@@ -71,8 +78,8 @@ export const labelRequestFor = (row: repo.OrderRow): LabelRequest => ({
   length: row.length,
   width: row.width,
   height: row.height,
-  from: party(row, 'from'),
-  to: party(row, 'to'),
+  from: partyOf(row, 'from'),
+  to: partyOf(row, 'to'),
   createdAt: row.created_at,
 });
 
@@ -125,7 +132,7 @@ export function orderRowFor(
   input: CreateOrderInput,
   type: { id: string; uid: string; name: string },
   priceCents: number,
-  extra: { provider: string; createdAt: string; bulkOrderId?: string; bulkRow?: number },
+  extra: { provider: string; createdAt: string; bulkOrderId?: string; bulkRow?: number; claimedUntil?: string },
 ): repo.OrderRow {
   const country = countryFor(type.uid);
   const v9 = type.uid === 'uspsv9';
@@ -170,6 +177,7 @@ export function orderRowFor(
     updated_at: extra.createdAt,
     bulk_order_id: extra.bulkOrderId ?? null,
     bulk_row: extra.bulkRow ?? null,
+    claimed_until: extra.claimedUntil ?? null,
   };
 }
 
@@ -179,22 +187,54 @@ const refundOf = (order: repo.OrderRow) =>
     ? ({ kind: 'bulk_refund', reference: `${order.bulk_order_id}:${order.bulk_row}` } as const)
     : ({ kind: 'order_refund', reference: order.id } as const);
 
-export function createOrderService(deps: { db: Db; catalog: CatalogService; labels: LabelProvider; files: FileStore; log: FastifyBaseLogger }) {
-  const { db, catalog, labels, files, log } = deps;
+/**
+ * claimMs: how long a process holds a waiting order while it asks the provider (LABEL_CLAIM_MS). A
+ * new order is held by the request that placed it; one whose holder died is taken again once it is over.
+ */
+/** Called inside the transaction that charges an order, with its id (the reseller API records an idempotency key with the charge). */
+export type OnCharged = (trx: Trx, resourceId: string) => Promise<void>;
+
+export function createOrderService(deps: {
+  db: Db;
+  catalog: CatalogService;
+  labels: LabelProvider;
+  files: FileStore;
+  log: FastifyBaseLogger;
+  pollMs: number;
+  claimMs: number;
+  /** Told when a single order completes or is cancelled (a bulk order's rows are told as their bulk order). */
+  notifier?: ShopEventNotifier;
+}) {
+  const { db, catalog, labels, files, log, pollMs, claimMs } = deps;
+  const notifier = deps.notifier ?? silentNotifier;
 
   async function storeLabel(order: repo.OrderRow, label: LabelReady): Promise<LabelOutcome> {
     const key = orderPdfKey(order.id);
     await files.put(key, label.pdf);
     await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() });
+    if (!order.bulk_order_id) notifier.emit({ type: 'order.completed', userId: order.user_id, orderId: order.id });
     return { status: 'completed', tracking: label.tracking, pdf: label.pdf };
   }
 
-  /** Cancels a waiting order and gives its price back, once: the refund's ledger row is unique per order (or bulk row). */
-  async function cancelAndRefund(order: repo.OrderRow, reason: string): Promise<LabelOutcome> {
-    await db.transaction().execute(async (trx) => {
-      if (!(await repo.cancelOrder(trx, order.id, reason, nowIso()))) return;
-      await changeBalance(trx, { userId: order.user_id, amountCents: Number(order.price_cents), ...refundOf(order), note: `Refund: ${reason}` });
+  /**
+   * Cancels a waiting order and gives its price back, once: the refund's ledger row is unique per order (or bulk row).
+   * False when the order was no longer waiting. An operator's cancel writes its audit row in the same transaction.
+   */
+  async function refundWaiting(order: repo.OrderRow, reason: string, audit?: AuditHook): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      if (!(await repo.cancelOrder(trx, order.id, reason, nowIso()))) return false;
+      const balance = await changeBalance(trx, { userId: order.user_id, amountCents: Number(order.price_cents), ...refundOf(order), note: `Refund: ${reason}` });
+      await audit?.(trx, {
+        targetId: order.id,
+        before: { status: order.status },
+        after: { status: 'cancelled', reason, refunded: centsToDollars(Number(order.price_cents)), balance: centsToDollars(balance) },
+      });
+      return true;
     });
+  }
+
+  async function cancelAndRefund(order: repo.OrderRow, reason: string): Promise<LabelOutcome> {
+    if ((await refundWaiting(order, reason)) && !order.bulk_order_id) notifier.emit({ type: 'order.cancelled', userId: order.user_id, orderId: order.id });
     return { status: 'cancelled', message: reason };
   }
 
@@ -217,8 +257,21 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
       return cancelAndRefund(order, reasonOf(error, order));
     }
     if (result.status === 'completed') return storeLabel(order, result);
-    await repo.markProcessing(db, order.id, result.providerRef, nowIso());
+    await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(pollMs));
     return { status: 'processing' };
+  }
+
+  /** Runs `work` on the order only if this process can claim it; another holder (or an order no longer waiting) answers 'processing'. */
+  async function whileClaimed(order: repo.OrderRow, work: (order: repo.OrderRow) => Promise<LabelOutcome>): Promise<LabelOutcome> {
+    const claimed = await repo.claimOrder(db, order.id, isoIn(claimMs), nowIso());
+    if (!claimed) return { status: 'processing' };
+    try {
+      return await work(claimed);
+    } catch (error) {
+      // A failed attempt lets go at once, so the retry need not wait for the lease to run out.
+      await repo.releaseOrder(db, order.id);
+      throw error;
+    }
   }
 
   async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
@@ -227,15 +280,16 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
   }
 
   /** Prices the order itself, then writes it, its charge and its ledger row in one transaction, then asks for the label. */
-  async function place(userId: string, input: CreateOrderInput): Promise<PlaceResult> {
+  async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
     const { type, priceCents } = await catalog.quote(input.labelType, input.Weight);
     const violation = orderRuleViolation(input, type.uid);
     if (violation) throw badRequest(violation);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
-    const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing() });
+    const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing(), claimedUntil: isoIn(claimMs) });
     await db.transaction().execute(async (trx) => {
       await repo.insertOrder(trx, order);
       await changeBalance(trx, { userId, amountCents: -priceCents, kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` });
+      await options.onCharged?.(trx, order.id);
     });
     return fulfil(order);
   }
@@ -249,12 +303,12 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
     } catch (error) {
       // A check that errors is asked again on a later round, not taken as a refusal.
       log.warn({ err: error, orderId: order.id }, 'label check failed');
-      await repo.touchOrder(db, order.id, nowIso());
+      await repo.checkAgainAt(db, order.id, isoIn(pollMs));
       return { status: 'processing' };
     }
     if (result.status === 'completed') return storeLabel(order, result);
     if (result.status === 'failed') return cancelAndRefund(order, result.message);
-    await repo.touchOrder(db, order.id, nowIso());
+    await repo.checkAgainAt(db, order.id, isoIn(pollMs));
     return { status: 'processing' };
   }
 
@@ -262,8 +316,10 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
     /** The label provider's name, written on every order row. */
     providerName: labels.name,
     place,
-    makeLabel,
-    recheck,
+    /** A bulk row's label: asked for only while this process holds the row's claim ('processing' when another holds it). */
+    makeLabel: (order: repo.OrderRow) => whileClaimed(order, makeLabel),
+    /** Asks again about a bulk row that waits, under its claim like makeLabel. */
+    recheck: (order: repo.OrderRow) => whileClaimed(order, recheck),
     /** Cancels a waiting order and refunds it (once); nothing happens to an order no longer waiting. */
     cancel: cancelAndRefund,
 
@@ -278,9 +334,29 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
       return { orders: rows.map(toOrder), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total };
     },
 
-    /** The label PDF of the user's own completed order. */
-    async labelPdf(userId: string, orderId: string): Promise<{ tracking: string; pdf: Buffer }> {
+    /** The user's own order as the history lists it; 404 for another user's. */
+    async getOwn(userId: string, orderId: string): Promise<Order> {
       const order = await repo.findOwnOrder(db, userId, orderId);
+      if (!order) throw notFound(ORDER_NOT_FOUND);
+      return toOrder(order);
+    },
+
+    /** Any customer's order (the console), or undefined. */
+    find(orderId: string): Promise<repo.OrderRow | undefined> {
+      return repo.findOrder(db, orderId);
+    },
+
+    /** An operator's cancel of any customer's order still pending or processing: refunded once; 404 unknown, 409 no longer waiting. */
+    async cancelWaiting(orderId: string, reason: string, audit: AuditHook): Promise<void> {
+      const order = await repo.findOrder(db, orderId);
+      if (!order) throw notFound(ORDER_NOT_FOUND);
+      if (!(await refundWaiting(order, reason, audit))) throw conflict(ORDER_NOT_WAITING);
+      if (!order.bulk_order_id) notifier.emit({ type: 'order.cancelled', userId: order.user_id, orderId: order.id });
+    },
+
+    /** The label PDF of the user's own completed order; with userId null, of any customer's (the console). */
+    async labelPdf(userId: string | null, orderId: string): Promise<{ tracking: string; pdf: Buffer }> {
+      const order = userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId);
       if (!order) throw notFound(ORDER_NOT_FOUND);
       if (order.status === 'cancelled') throw conflict(ORDER_CANCELLED_NO_LABEL);
       if (order.status !== 'completed' || !order.pdf_key || !order.tracking) throw conflict(LABEL_NOT_READY);
@@ -290,42 +366,25 @@ export function createOrderService(deps: { db: Db; catalog: CatalogService; labe
     },
 
     /**
-     * One round of the background runner: asks the provider about 'processing' orders, and sends
-     * again 'pending' orders a stopped process left behind. Answers how many orders it looked at.
+     * One round of the completion sweep (a scheduled queue job): claims single orders that are due
+     * (processing ones whose check is due, and pending ones whose placing process died) and asks
+     * the provider about each. A claim is a conditional update, so however many workers sweep at
+     * once, each order is asked about by one of them. Answers how many orders it asked about.
      */
-    async completeWaiting(now = Date.now()): Promise<number> {
-      const processing = await repo.waitingOrders(db, 'processing', new Date(now).toISOString(), BATCH);
-      const stale = await repo.waitingOrders(db, 'pending', new Date(now - STALE_PENDING_MS).toISOString(), BATCH);
-      for (const order of [...processing, ...stale]) {
+    async completeWaiting(): Promise<number> {
+      let asked = 0;
+      for (const due of await repo.claimableOrders(db, nowIso(), BATCH)) {
+        const order = await repo.claimOrder(db, due.id, isoIn(claimMs), nowIso());
+        if (!order) continue;
+        asked++;
         try {
           await recheck(order);
         } catch (error) {
           log.error({ err: error, orderId: order.id }, 'completing order failed');
         }
       }
-      return processing.length + stale.length;
+      return asked;
     },
   };
 }
 export type OrderService = ReturnType<typeof createOrderService>;
-
-/** Runs the service's background round every `intervalMs` until stopped; rounds never overlap. */
-export function startOrderCompletionRunner(orders: OrderService, intervalMs: number, log: FastifyBaseLogger): { stop(): Promise<void> } {
-  let round: Promise<unknown> | null = null;
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (round || stopped) return;
-    round = orders
-      .completeWaiting()
-      .catch((error) => log.error({ err: error }, 'order completion round failed'))
-      .finally(() => (round = null));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await round;
-    },
-  };
-}

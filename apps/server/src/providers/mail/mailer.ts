@@ -9,14 +9,23 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-/** Default without SMTP_URL: keeps every message in the database and logs it, so codes are never lost. */
+/**
+ * Default without SMTP_URL: keeps every message in the database. The log says only that a mail
+ * is waiting and its id, never the body (it holds sign-in codes); `npm run outbox` reads them.
+ */
 export function createOutboxMailer(db: Db, log: FastifyBaseLogger): Mailer {
   return {
     async send(message) {
-      await db.insertInto('outbox_mail').values({ id: newId(), to_address: message.to, subject: message.subject, body: message.text, created_at: nowIso() }).execute();
-      log.info({ to: message.to, subject: message.subject, text: message.text }, 'mail kept in outbox (no SMTP_URL set)');
+      const id = newId();
+      await db.insertInto('outbox_mail').values({ id, to_address: message.to, subject: message.subject, body: message.text, created_at: nowIso() }).execute();
+      log.info({ outboxMailId: id }, 'mail kept in the outbox (no SMTP_URL set): read it with npm run outbox');
     },
   };
+}
+
+/** The newest mails of the outbox, newest first. */
+export function latestOutboxMails(db: Db, limit: number) {
+  return db.selectFrom('outbox_mail').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {

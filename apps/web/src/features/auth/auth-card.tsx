@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Button, Card, Form, InputGroup } from 'react-bootstrap';
+import { Alert, Button, Card } from 'react-bootstrap';
 
 export function AuthCard({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
   return (
@@ -33,23 +33,6 @@ export function useTimedMessage() {
     </Alert>
   );
   return { show, alert };
-}
-
-/** A password input with a show/hide toggle. */
-export function PasswordInput(props: React.ComponentProps<typeof Form.Control> & { label: string }) {
-  const [visible, setVisible] = useState(false);
-  const { label, id, ...input } = props;
-  return (
-    <Form.Group className="mb-3" controlId={id}>
-      <Form.Label>{label}</Form.Label>
-      <InputGroup>
-        <Form.Control type={visible ? 'text' : 'password'} {...input} />
-        <Button variant="outline-secondary" onClick={() => setVisible((v) => !v)} aria-label={visible ? `Hide ${label}` : `Show ${label}`}>
-          {visible ? 'Hide' : 'Show'}
-        </Button>
-      </InputGroup>
-    </Form.Group>
-  );
 }
 
 export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {

@@ -7,7 +7,8 @@ import { resetPassword } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';
 import { clearStoredEmail, getStoredEmail, signInWith } from '../../api/session.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
-import { AuthCard, PasswordInput, SubmitButton, digitsOnly, useTimedMessage } from './auth-card.tsx';
+import { AuthCard, SubmitButton, digitsOnly, useTimedMessage } from './auth-card.tsx';
+import { PasswordInput } from '../../components/password-input.tsx';
 
 export function ResetPasswordPage() {
   const { register, handleSubmit, formState } = useForm<{ OTP: string; newPassword: string; confirmPassword: string }>();

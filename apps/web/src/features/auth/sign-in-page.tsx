@@ -6,7 +6,8 @@ import { login } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';
 import { signInWith } from '../../api/session.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
-import { AuthCard, PasswordInput, SubmitButton, useTimedMessage } from './auth-card.tsx';
+import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
+import { PasswordInput } from '../../components/password-input.tsx';
 
 export function SignInPage() {
   const { register, handleSubmit, formState } = useForm<{ tgId: string; password: string }>();

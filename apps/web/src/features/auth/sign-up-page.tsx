@@ -7,7 +7,8 @@ import { ACCOUNT_CREATED } from '@portal/contract';
 import { register as registerAccount } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
-import { AuthCard, PasswordInput, SubmitButton, useTimedMessage } from './auth-card.tsx';
+import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
+import { PasswordInput } from '../../components/password-input.tsx';
 
 export function SignUpPage() {
   const { register, handleSubmit, formState } = useForm<{ username: string; tgId: string; password: string }>();

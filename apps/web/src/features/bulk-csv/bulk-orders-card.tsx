@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, ProgressBar, Spinner, Table } from 'react-bootstrap';
 import { toast } from 'react-toastify';
-import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, type BulkOrder } from '@portal/contract';
+import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isBulkFinished, isProcessingStatus, type BulkOrder } from '@portal/contract';
 import { BULK_DOWNLOADS, BULK_ORDERS_QUERY_KEY, downloadBulkFile, readBulkOrders, type BulkDownload } from '../../api/bulk.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
@@ -11,8 +11,8 @@ import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 
 /** Spec section 4: a bulk order is completed, processing, or otherwise pending. */
-export const bulkStatus = (status: string): 'completed' | 'processing' | 'pending' =>
-  status === 'completed' ? 'completed' : isProcessingStatus(status) ? 'processing' : 'pending';
+export const bulkStatus = (status: string): 'completed' | 'failed' | 'processing' | 'pending' =>
+  status === 'completed' || status === 'failed' ? status : isProcessingStatus(status) ? 'processing' : 'pending';
 
 /** 'n / total' while labels are still missing, otherwise the total. */
 const orderCount = (order: BulkOrder) => (order.orders.length < order.totalOrders ? `${order.orders.length} / ${order.totalOrders}` : String(order.totalOrders));
@@ -29,7 +29,7 @@ export function BulkOrdersCard() {
     queryKey: BULK_ORDERS_QUERY_KEY,
     queryFn: readBulkOrders,
     refetchOnMount: 'always',
-    refetchInterval: (query) => (query.state.data?.orders.some((o) => bulkStatus(o.status) !== 'completed') ? ORDER_POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.orders.some((o) => !isBulkFinished(o.status)) ? ORDER_POLL_MS : false),
   });
   useEffect(() => {
     if (bulk.error) console.error('Failed to load bulk orders', bulk.error);
@@ -45,7 +45,7 @@ export function BulkOrdersCard() {
   const unfinished = useRef<Set<string> | null>(null);
   useEffect(() => {
     if (!bulk.data) return;
-    const now = new Set(bulk.data.orders.filter((o) => bulkStatus(o.status) !== 'completed').map((o) => o._id));
+    const now = new Set(bulk.data.orders.filter((o) => !isBulkFinished(o.status)).map((o) => o._id));
     if (unfinished.current && [...unfinished.current].some((id) => !now.has(id))) void refresh();
     unfinished.current = now;
   }, [bulk.data]);
@@ -120,7 +120,7 @@ export function BulkOrdersCard() {
                     )}
                   </td>
                   <td className="text-nowrap">
-                    {status === 'completed' &&
+                    {isBulkFinished(status) &&
                       // An order whose every row failed has a report but no labels: no PDF or ZIP.
                       BULK_DOWNLOADS.filter((file) => order[file.kind]).map((file) => (
                         <Button

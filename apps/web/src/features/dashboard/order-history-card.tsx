@@ -28,13 +28,16 @@ export function OrderHistoryCard() {
   const [duplicating, setDuplicating] = useState<Order | null>(null);
   const [downloading, setDownloading] = useState<string | null>(null);
 
+  // Only a changed search goes back to page 1: the first render must not undo a quick click on Next.
   useEffect(() => {
+    const next = searchText.trim();
+    if (next === search) return;
     const timer = setTimeout(() => {
-      setSearch(searchText.trim());
+      setSearch(next);
       setPage(1);
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [searchText]);
+  }, [searchText, search]);
 
   const orders = useQuery({
     queryKey: [...ORDERS_QUERY_KEY, 'history', { page, sort, search }],

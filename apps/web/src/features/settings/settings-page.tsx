@@ -8,7 +8,9 @@ import { changeEmail, changePassword, regenerateApiKey } from '../../api/auth.ts
 import { errorMessage } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { setStoredEmail, setToken } from '../../api/session.ts';
-import { PasswordInput } from '../auth/auth-card.tsx';
+import { CopyButton } from '../../components/copy-button.tsx';
+import { PasswordInput } from '../../components/password-input.tsx';
+import { WebhookCard } from './webhook-card.tsx';
 
 function EmailCard() {
   const { user } = useCurrentUser();
@@ -49,10 +51,6 @@ function EmailCard() {
 function ApiKeyCard() {
   const { user, refresh } = useCurrentUser();
   const [busy, setBusy] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(user?.api_key ?? '');
-    toast.success('API key copied');
-  };
   const regenerate = async () => {
     if (!window.confirm('Regenerate your API key? The current key stops working at once.')) return;
     setBusy(true);
@@ -72,9 +70,7 @@ function ApiKeyCard() {
       <Card.Body>
         <InputGroup>
           <Form.Control readOnly value={user?.api_key ?? ''} aria-label="API key" data-testid="api-key" />
-          <Button variant="outline-secondary" onClick={copy}>
-            Copy
-          </Button>
+          <CopyButton text={user?.api_key ?? ''} copied="API key copied" />
           <Button variant="outline-danger" onClick={regenerate} disabled={busy}>
             Regenerate
           </Button>
@@ -141,6 +137,7 @@ export function SettingsPage() {
           <PasswordCard />
         </Col>
       </Row>
+      <WebhookCard />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import type { CreateOrderBody } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { fundUser, signUp, userIdOf } from '../../../test/harness.ts';
-import type { Db } from '../../db/database.ts';
+import { fundUser, signUp, userIdOf } from './harness.ts';
+import type { Db } from '../src/db/database.ts';
 
 const US = {
   FromName: 'Jane Sender',

@@ -1,0 +1,181 @@
+// The operator console's read model: counts, sums and lists over every customer's rows. It only
+// reads; every change goes through the service that owns the rows (auth, billing, catalog, content,
+// orders), which writes the audit row in the same transaction.
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { AuditLogTable, OrdersTable } from '../../db/schema.ts';
+
+/** A time range on created_at: from inclusive, to exclusive (ISO strings). */
+export type TimeRange = { from?: string; to?: string };
+export type Page = { offset: number; limit: number };
+
+/** `lower(column) like %term%`, the user's own % and _ matching themselves, on both dialects. */
+const contains = (column: string, term: string) => sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(term.toLowerCase())}%`} escape '\\'`;
+const startsWith = (column: string, term: string) => sql<SqlBool>`${sql.ref(column)} like ${`${escapeLike(term.toLowerCase())}%`} escape '\\'`;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
+/** The ids of the user a filter names: a user id or a Telegram username (with or without @, any case). */
+const usersNamed = (db: DbOrTrx, ref: string) =>
+  db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', ref), eb('tg_id_lower', '=', ref.replace(/^@/, '').toLowerCase())]));
+
+// ---- Overview ---------------------------------------------------------------------------------
+
+/** Users, users active since `activeSince`, and the sum of all balances, read from the (last_active_at, balance_cents) index alone. */
+export async function userTotals(db: DbOrTrx, activeSince: string): Promise<{ users: number; active: number; balanceCents: number }> {
+  const all = await db
+    .selectFrom('users')
+    .select((eb) => [eb.fn.countAll<number>().as('users'), eb.fn.coalesce(eb.fn.sum<number>('balance_cents'), sql<number>`0`).as('balance')])
+    .executeTakeFirstOrThrow();
+  const active = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('last_active_at', '>=', activeSince).executeTakeFirstOrThrow();
+  return { users: Number(all.users), active: Number(active.n), balanceCents: Number(all.balance) };
+}
+
+/** Every order ever placed: the per-user counts kept with each insert (orders are never deleted), summed. */
+export async function orderTotal(db: DbOrTrx): Promise<number> {
+  const row = await db.selectFrom('order_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), sql<number>`0`).as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Orders in these statuses, counted on the (status, updated_at) index. */
+export const ordersInStatuses = (db: DbOrTrx, statuses: OrdersTable['status'][]) =>
+  db.selectFrom('orders').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).where('status', 'in', statuses).groupBy('status').execute();
+
+/** Sums of these ledger kinds per UTC day in [from, until), read from the (kind, created_at, amount_cents) index alone. */
+export async function ledgerByDay(db: DbOrTrx, kinds: string[], from: string, until?: string): Promise<{ day: string; kind: string; cents: number }[]> {
+  const day = sql<string>`substr(created_at, 1, 10)`;
+  let query = db
+    .selectFrom('ledger')
+    .select((eb) => [day.as('day'), 'kind', eb.fn.sum<number>('amount_cents').as('cents')])
+    .where('kind', 'in', kinds)
+    .where('created_at', '>=', from);
+  if (until) query = query.where('created_at', '<', until);
+  const rows = await query.groupBy([day, 'kind']).execute();
+  return rows.map((r) => ({ day: r.day, kind: r.kind, cents: Number(r.cents) }));
+}
+
+// ---- Users ------------------------------------------------------------------------------------
+
+const USER_COLUMNS = ['id', 'username', 'tg_id', 'email', 'email_verified', 'role', 'disabled_at', 'balance_cents', 'created_at', 'last_active_at'] as const;
+
+export const findUser = (db: DbOrTrx, id: string) => db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+export type AdminUserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>;
+
+/** Users whose name, Telegram username or email holds the search, newest first. */
+export async function listUsers(db: DbOrTrx, search: string | undefined, page: Page): Promise<{ rows: AdminUserRow[]; total: number }> {
+  let query = db.selectFrom('users');
+  if (search) {
+    const term = search.replace(/^@/, '');
+    query = query.where((eb) => eb.or([contains('username', term), contains('tg_id_lower', term), contains('email', term)]));
+  }
+  const rows = await query.select(USER_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
+  const count = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+/** Id, Telegram username and name of these users (who a listed row belongs to). */
+export const userRefs = (db: DbOrTrx, ids: string[]) =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('users').select(['id', 'tg_id', 'username']).where('id', 'in', [...new Set(ids)]).execute();
+
+// ---- Orders, bulk orders, invoices ------------------------------------------------------------
+
+const ORDER_LIST_COLUMNS = [
+  'id',
+  'user_id',
+  'label_type_uid',
+  'label_type_name',
+  'design',
+  'from_name',
+  'to_name',
+  'weight',
+  'price_cents',
+  'status',
+  'tracking',
+  'pdf_key',
+  'note',
+  'created_at',
+] as const;
+
+export type OrderListFilter = {
+  search?: string;
+  status?: 'pending' | 'processing' | 'completed' | 'cancelled';
+  type?: string;
+  user?: string;
+} & TimeRange;
+
+/** Every customer's label orders, newest first. Unfiltered, the total is the kept count (counting 100,000 rows would cost more than the page). */
+export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Page) {
+  const filtered = Object.values(filter).some((v) => v !== undefined && v !== '');
+  let query = db.selectFrom('orders');
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.type) query = query.where('label_type_uid', '=', filter.type);
+  if (filter.user) query = query.where('user_id', 'in', usersNamed(db, filter.user));
+  if (filter.from) query = query.where('created_at', '>=', filter.from);
+  if (filter.to) query = query.where('created_at', '<', filter.to);
+  if (filter.search) {
+    const term = filter.search;
+    query = query.where((eb) =>
+      eb.or([startsWith('id', term), contains('tracking', term), contains('from_name', term), contains('to_name', term)] as Expression<SqlBool>[]),
+    );
+  }
+  const rows = await query.select(ORDER_LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
+  const total = filtered ? Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : await orderTotal(db);
+  return { rows, total };
+}
+
+/** Every customer's bulk (CSV) orders, newest first. */
+export async function listBulkOrders(db: DbOrTrx, filter: { status?: string; user?: string }, page: Page) {
+  let query = db.selectFrom('bulk_orders');
+  if (filter.status) query = query.where('status', '=', filter.status as 'processing' | 'completed');
+  if (filter.user) query = query.where('user_id', 'in', usersNamed(db, filter.user));
+  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
+  const count = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+/** Every customer's invoices, newest first. A pending invoice past its time counts as expired (as the customer's list shows it). */
+export async function listInvoices(db: DbOrTrx, filter: { status?: string; user?: string; now: string }, page: Page) {
+  let query = db.selectFrom('invoices');
+  if (filter.status === 'pending') query = query.where('status', '=', 'pending').where('expires_at', '>', filter.now);
+  else if (filter.status === 'expired')
+    query = query.where((eb) => eb.or([eb('status', '=', 'expired'), eb.and([eb('status', '=', 'pending'), eb('expires_at', '<=', filter.now)])]));
+  else if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.user) query = query.where('user_id', 'in', usersNamed(db, filter.user));
+  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
+  const count = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+/** The ledger rows an order caused: its charge and refund (a bulk row's refund is under its bulk order and row). */
+export const ledgerOf = (db: DbOrTrx, userId: string, references: string[]) =>
+  db.selectFrom('ledger').selectAll().where('user_id', '=', userId).where('reference', 'in', references).orderBy('created_at').orderBy('id').execute();
+
+// ---- Audit log and outbox ---------------------------------------------------------------------
+
+export const insertAudit = (db: DbOrTrx, row: AuditLogTable) => db.insertInto('audit_log').values(row).execute();
+
+export type AuditFilter = { admin?: string; target?: string } & TimeRange;
+
+/** Audit rows, newest first, with the admin who made each (null: the command line). */
+export async function listAudit(db: DbOrTrx, filter: AuditFilter, page: Page) {
+  let query = db.selectFrom('audit_log');
+  if (filter.admin) query = query.where('admin_id', 'in', usersNamed(db, filter.admin));
+  if (filter.target) {
+    const target = filter.target;
+    query = query.where((eb) => eb.or([eb('target_id', '=', target), eb('target_type', '=', target)]));
+  }
+  if (filter.from) query = query.where('created_at', '>=', filter.from);
+  if (filter.to) query = query.where('created_at', '<', filter.to);
+  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
+  const count = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+/** Mails kept by the outbox mailer (no SMTP_URL), newest first. */
+export async function listOutbox(db: DbOrTrx, page: Page) {
+  const rows = await db.selectFrom('outbox_mail').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
+  const count = await db.selectFrom('outbox_mail').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}

@@ -1,0 +1,381 @@
+import {
+  ORDER_NOT_FOUND,
+  ORDER_STATUSES,
+  centsToDollars,
+  dollarsToCents,
+  type AdminOrder,
+  type AdminOrderDetail,
+  type AdminUser,
+  type AuditEntry,
+  type Overview,
+  type UserRef,
+  type UserRole,
+} from '@portal/contract';
+import type { Db } from '../../db/database.ts';
+import { badRequest, notFound } from '../../lib/http-errors.ts';
+import { nowIso } from '../../lib/ids.ts';
+import type { JobQueue } from '../../queue/job-queue.ts';
+import type { AuthService } from '../auth/service.ts';
+import { USER_NOT_FOUND } from '../auth/service.ts';
+import type { BillingService } from '../billing/service.ts';
+import type { BulkService } from '../bulk/service.ts';
+import { toLabelType, type CatalogService, type LabelTypeChange } from '../catalog/service.ts';
+import type { ContentService } from '../content/service.ts';
+import type { FedexService } from '../fedex/service.ts';
+import { partyOf, toOrder, type OrderService } from '../orders/service.ts';
+import { auditBy } from './audit.ts';
+import * as repo from './repository.ts';
+
+export const CANNOT_DISABLE_SELF = 'You cannot disable your own account';
+export const CANNOT_DEMOTE_SELF = 'You cannot take the admin role from yourself';
+export const BAD_DAY = 'Dates are yyyy-mm-dd';
+
+const DAY_MS = 24 * 60 * 60_000;
+const OVERVIEW_DAYS = 30;
+/** Ledger kinds of label sales: their charges and refunds (so sales are net of refunds). */
+const SALE_KINDS = ['order_charge', 'order_refund', 'bulk_charge', 'bulk_refund', 'fedex_charge', 'fedex_refund'];
+/** Money customers paid in (bonuses and an operator's adjustments are not deposits). */
+const DEPOSIT_KINDS = ['deposit'];
+const MONEY_KINDS = [...SALE_KINDS, ...DEPOSIT_KINDS];
+
+type DayMoney = { sales: number; deposits: number };
+
+/** Sales (net of refunds) and deposits in cents of each of these days, from the ledger's sums per day and kind. */
+function moneyByDay(days: string[], rows: { day: string; kind: string; cents: number }[]): Map<string, DayMoney> {
+  const byDay = new Map(days.map((d) => [d, { sales: 0, deposits: 0 }]));
+  for (const row of rows) {
+    const day = byDay.get(row.day);
+    if (!day) continue; // stamped after today (a clock change): outside the window
+    if (DEPOSIT_KINDS.includes(row.kind)) day.deposits += row.cents;
+    else day.sales -= row.cents; // charges are negative, refunds positive
+  }
+  return byDay;
+}
+
+/**
+ * Orders by status. Waiting and cancelled orders are few and counted on the status index;
+ * completed ones are the rest of every order placed (the kept per-user counts), so the 100,000s
+ * of completed rows are never counted one by one.
+ */
+async function orderStatusCounts(db: Db): Promise<Record<string, number>> {
+  const [counted, total] = await Promise.all([repo.ordersInStatuses(db, ['pending', 'processing', 'cancelled']), repo.orderTotal(db)]);
+  const counts: Record<string, number> = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0]));
+  for (const row of counted) counts[row.status] = Number(row.n);
+  counts.completed = total - counts.pending - counts.processing - counts.cancelled;
+  return counts;
+}
+
+type PageQuery = { page: number; limit: number };
+const pageOf = (query: PageQuery): repo.Page => ({ offset: (query.page - 1) * query.limit, limit: query.limit });
+const totalPages = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
+
+/** yyyy-mm-dd days (UTC, both inclusive) as a created_at range; 400 for a day that does not exist. */
+export function dayRange(from?: string, to?: string): repo.TimeRange {
+  const start = (day: string) => {
+    const ms = Date.parse(`${day}T00:00:00.000Z`);
+    if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== day) throw badRequest(BAD_DAY);
+    return ms;
+  };
+  return {
+    from: from ? new Date(start(from)).toISOString() : undefined,
+    to: to ? new Date(start(to) + DAY_MS).toISOString() : undefined,
+  };
+}
+
+export function toAdminUser(row: repo.AdminUserRow): AdminUser {
+  return {
+    _id: row.id,
+    username: row.username,
+    tgId: row.tg_id,
+    email: row.email,
+    emailVerified: row.email_verified === 1,
+    role: row.role,
+    disabled: Boolean(row.disabled_at),
+    balance: centsToDollars(Number(row.balance_cents)),
+    createdAt: row.created_at,
+    lastActiveAt: row.last_active_at,
+  };
+}
+
+const adminLabelPath = (orderId: string) => `/api/v1/admin/orders/${orderId}/label`;
+/** Shown for an audit row made from the command line (`npm run admin`), which has no admin. */
+const COMMAND_LINE: UserRef = { _id: '', tgId: '', username: 'Command line' };
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+export function createAdminService(deps: {
+  db: Db;
+  auth: AuthService;
+  billing: BillingService;
+  catalog: CatalogService;
+  content: ContentService;
+  orders: OrderService;
+  bulk: BulkService;
+  queue: JobQueue;
+  fedex: FedexService;
+}) {
+  const { db, auth, billing, catalog, content, orders, bulk, queue, fedex } = deps;
+
+  /**
+   * Sales and deposits (cents) of each closed UTC day: every day before yesterday. Ledger rows are
+   * stamped when written and never edited, so a closed day's sums never change: each is read once
+   * per process, and only yesterday and today are summed on every overview.
+   */
+  const closedDays = new Map<string, DayMoney>();
+  let filling: Promise<void> | null = null;
+  let overviewInFlight: Promise<Overview> | null = null;
+
+  async function fillClosedDays(days: string[]): Promise<void> {
+    const missing = days.filter((d) => !closedDays.has(d));
+    if (missing.length === 0) return;
+    const until = new Date(Date.parse(`${missing.at(-1)}T00:00:00.000Z`) + DAY_MS).toISOString();
+    const sums = moneyByDay(missing, await repo.ledgerByDay(db, MONEY_KINDS, `${missing[0]}T00:00:00.000Z`, until));
+    for (const day of missing) closedDays.set(day, sums.get(day)!);
+    for (const day of closedDays.keys()) if (day < days[0]) closedDays.delete(day);
+  }
+
+  /** Sales and deposits in cents of each of these days (oldest first, the last being today). */
+  async function money(days: string[]): Promise<Map<string, DayMoney>> {
+    const closed = days.slice(0, -2);
+    // One reader fills the days not read yet; concurrent overviews wait for it instead of reading them again.
+    while (closed.some((d) => !closedDays.has(d))) {
+      filling ??= fillClosedDays(closed).finally(() => (filling = null));
+      await filling;
+    }
+    const live = moneyByDay(days.slice(-2), await repo.ledgerByDay(db, MONEY_KINDS, `${days.at(-2)}T00:00:00.000Z`));
+    return new Map(days.map((d) => [d, closedDays.get(d) ?? live.get(d)!]));
+  }
+
+  async function existingUser(userId: string): Promise<repo.AdminUserRow> {
+    const user = await repo.findUser(db, userId);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    return user;
+  }
+
+  async function computeOverview(now = Date.now()): Promise<Overview> {
+    const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`);
+    const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => new Date(today - (OVERVIEW_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+    const [users, byDay, statuses, jobs, fedexWaiting] = await Promise.all([
+      repo.userTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
+      money(days),
+      orderStatusCounts(db),
+      queue.counts(),
+      fedex.waitingCount(),
+    ]);
+    const total = (key: keyof DayMoney) => centsToDollars(days.reduce((sum, d) => sum + byDay.get(d)![key], 0));
+    const last = byDay.get(days.at(-1)!)!;
+    return {
+      users: users.users,
+      activeUsers30d: users.active,
+      balancesTotal: centsToDollars(users.balanceCents),
+      deposits: { today: centsToDollars(last.deposits), last30d: total('deposits') },
+      sales: { today: centsToDollars(last.sales), last30d: total('sales') },
+      ordersByStatus: statuses,
+      queue: jobs,
+      fedexWaiting,
+      daily: days.map((date) => ({ date, sales: centsToDollars(byDay.get(date)!.sales), deposits: centsToDollars(byDay.get(date)!.deposits) })),
+    };
+  }
+
+  /** Id, Telegram username and name of each owner, by id; a missing one shows its id. */
+  async function owners(ids: string[]): Promise<(id: string) => UserRef> {
+    const refs = new Map((await repo.userRefs(db, ids)).map((u) => [u.id, { _id: u.id, tgId: u.tg_id, username: u.username }]));
+    return (id) => refs.get(id) ?? { _id: id, tgId: '', username: '' };
+  }
+
+  const asAdminOrder = (row: Parameters<typeof toOrder>[0], owner: UserRef): AdminOrder => {
+    const order = toOrder(row);
+    return { ...order, pdf: order.pdf ? adminLabelPath(row.id) : null, owner };
+  };
+
+  return {
+    /**
+     * The overview. Requests that arrive while one is being computed share it (its figures are at
+     * most one computation old), so operators refreshing together cost the database one read.
+     */
+    overview(): Promise<Overview> {
+      overviewInFlight ??= computeOverview().finally(() => (overviewInFlight = null));
+      return overviewInFlight;
+    },
+
+    // ---- Users --------------------------------------------------------------------------------
+
+    async users(query: PageQuery & { search?: string }) {
+      const { rows, total } = await repo.listUsers(db, query.search, pageOf(query));
+      return { users: rows.map(toAdminUser), totalPages: totalPages(total, query.limit), total };
+    },
+
+    async user(userId: string): Promise<AdminUser> {
+      return toAdminUser(await existingUser(userId));
+    },
+
+    async statement(userId: string, query: PageQuery) {
+      await existingUser(userId);
+      return billing.statement(userId, query.page, query.limit);
+    },
+
+    async invoicesOf(userId: string, query: PageQuery) {
+      await existingUser(userId);
+      return billing.listInvoices(userId, query.page, query.limit);
+    },
+
+    /** A credit or debit with its reason: one 'adjustment' ledger row (a credit also a paid Manual invoice); answers the balance in dollars. */
+    async adjust(adminId: string, userId: string, input: { direction: 'credit' | 'debit'; amount: number; reason: string }): Promise<number> {
+      await existingUser(userId);
+      const cents = await billing.adjust(userId, { direction: input.direction, amountCents: dollarsToCents(input.amount), reason: input.reason }, auditBy(adminId, { action: 'user.adjust', targetType: 'user' }));
+      return centsToDollars(cents);
+    },
+
+    async setDisabled(adminId: string, userId: string, disabled: boolean): Promise<AdminUser> {
+      if (disabled && userId === adminId) throw badRequest(CANNOT_DISABLE_SELF);
+      await auth.setDisabled(userId, disabled, auditBy(adminId, { action: disabled ? 'user.disable' : 'user.enable', targetType: 'user' }));
+      return toAdminUser(await existingUser(userId));
+    },
+
+    async setRole(adminId: string, userId: string, role: UserRole): Promise<AdminUser> {
+      if (role !== 'admin' && userId === adminId) throw badRequest(CANNOT_DEMOTE_SELF);
+      await auth.setRole(userId, role, auditBy(adminId, { action: 'user.role', targetType: 'user' }));
+      return toAdminUser(await existingUser(userId));
+    },
+
+    /** `npm run admin -- grant|revoke <telegram username>`: the audit row has no admin. Answers the user, or null when there is none. */
+    async setRoleFromCommandLine(tgId: string, role: UserRole): Promise<AdminUser | null> {
+      const user = await auth.findByTgId(tgId);
+      if (!user) return null;
+      await auth.setRole(user.id, role, auditBy(null, { action: 'user.role', targetType: 'user' }));
+      return toAdminUser(await existingUser(user.id));
+    },
+
+    // ---- Label types and prices ---------------------------------------------------------------
+
+    async labelTypes() {
+      return (await catalog.allTypes()).map(toLabelType);
+    },
+
+    async updateLabelType(adminId: string, ref: string, change: LabelTypeChange) {
+      return toLabelType(await catalog.updateType(ref, change, auditBy(adminId, { action: 'label_type.update', targetType: 'label_type' })));
+    },
+
+    fedexPrice: () => content.fedexPrice(),
+
+    async setFedexPrice(adminId: string, price: number): Promise<number> {
+      const cents = dollarsToCents(price);
+      await content.setFedexPrice(cents, auditBy(adminId, { action: 'fedex_price.update', targetType: 'setting' }));
+      return centsToDollars(cents);
+    },
+
+    // ---- Content ------------------------------------------------------------------------------
+
+    content: () => content.adminContent(),
+    setAnnouncement: (adminId: string, input: { announcement: string; status: boolean }) =>
+      content.setAnnouncement(input, auditBy(adminId, { action: 'content.announcement', targetType: 'content' })),
+    setTos: (adminId: string, tos: string) => content.setTos(tos, auditBy(adminId, { action: 'content.tos', targetType: 'content' })),
+    createFaq: (adminId: string, input: { question: string; answer: string }) => content.createFaq(input, auditBy(adminId, { action: 'faq.create', targetType: 'faq' })),
+    updateFaq: (adminId: string, id: string, input: { question: string; answer: string }) =>
+      content.updateFaq(id, input, auditBy(adminId, { action: 'faq.update', targetType: 'faq' })),
+    deleteFaq: (adminId: string, id: string) => content.deleteFaq(id, auditBy(adminId, { action: 'faq.delete', targetType: 'faq' })),
+    reorderFaqs: (adminId: string, ids: string[]) => content.reorderFaqs(ids, auditBy(adminId, { action: 'faq.reorder', targetType: 'faq' })),
+
+    // ---- Orders, bulk orders, invoices --------------------------------------------------------
+
+    async orders(query: PageQuery & Omit<repo.OrderListFilter, 'from' | 'to'> & { from?: string; to?: string }) {
+      const { rows, total } = await repo.listOrders(db, { ...query, ...dayRange(query.from, query.to) }, pageOf(query));
+      const ownerOf = await owners(rows.map((r) => r.user_id));
+      return { orders: rows.map((row) => asAdminOrder(row, ownerOf(row.user_id))), totalPages: totalPages(total, query.limit), total };
+    },
+
+    async order(orderId: string): Promise<AdminOrderDetail> {
+      const row = await orders.find(orderId);
+      if (!row) throw notFound(ORDER_NOT_FOUND);
+      const ownerOf = await owners([row.user_id]);
+      const references = [row.id, ...(row.bulk_order_id ? [`${row.bulk_order_id}:${row.bulk_row}`] : [])];
+      const ledger = await repo.ledgerOf(db, row.user_id, references);
+      return {
+        order: {
+          ...asAdminOrder(row, ownerOf(row.user_id)),
+          from: partyOf(row, 'from'),
+          to: partyOf(row, 'to'),
+          length: row.length,
+          width: row.width,
+          height: row.height,
+          bulkOrderId: row.bulk_order_id,
+          updatedAt: row.updated_at,
+        },
+        ledger: ledger.map((l) => ({ _id: l.id, createdAt: l.created_at, kind: l.kind, amount: centsToDollars(Number(l.amount_cents)), reference: l.reference, note: l.note })),
+      };
+    },
+
+    labelPdf: (orderId: string) => orders.labelPdf(null, orderId),
+
+    cancelOrder: (adminId: string, orderId: string, reason: string) =>
+      orders.cancelWaiting(orderId, reason, auditBy(adminId, { action: 'order.cancel', targetType: 'order' })),
+
+    async bulkOrders(query: PageQuery & { status?: string; user?: string }) {
+      const { rows, total } = await repo.listBulkOrders(db, query, pageOf(query));
+      const [shown, ownerOf] = await Promise.all([bulk.present(rows), owners(rows.map((r) => r.user_id))]);
+      return { bulkOrders: shown.map((b, i) => ({ ...b, owner: ownerOf(rows[i].user_id) })), totalPages: totalPages(total, query.limit), total };
+    },
+
+    async invoices(query: PageQuery & { status?: string; user?: string }) {
+      const now = nowIso();
+      const { rows, total } = await repo.listInvoices(db, { ...query, now }, pageOf(query));
+      const ownerOf = await owners(rows.map((r) => r.user_id));
+      return {
+        invoices: rows.map((row) => {
+          const status = row.status === 'pending' && row.expires_at <= now ? 'expired' : row.status;
+          return {
+            _id: row.id,
+            createdAt: row.created_at,
+            amount: centsToDollars(Number(row.amount_cents)),
+            bonus: row.bonus_percent,
+            payment_method: row.payment_method,
+            status,
+            hosted_url: status === 'pending' ? row.hosted_url : null,
+            owner: ownerOf(row.user_id),
+          };
+        }),
+        totalPages: totalPages(total, query.limit),
+        total,
+      };
+    },
+
+    // ---- FedEx hand-made orders ---------------------------------------------------------------
+
+    fedexQueue: (query: PageQuery) => fedex.queue(query.page, query.limit),
+    fedexInvoice: (orderId: string) => fedex.adminInvoice(orderId),
+    completeFedexOrder: (adminId: string, orderId: string, upload: { label: Buffer; note: string }) =>
+      fedex.complete(orderId, upload, auditBy(adminId, { action: 'fedex_order.complete', targetType: 'fedex_order' })),
+    cancelFedexOrder: (adminId: string, orderId: string, note: string) =>
+      fedex.cancel(orderId, note, auditBy(adminId, { action: 'fedex_order.cancel', targetType: 'fedex_order' })),
+
+    // ---- Audit log and outbox -----------------------------------------------------------------
+
+    async audit(query: PageQuery & { admin?: string; target?: string; from?: string; to?: string }): Promise<{ entries: AuditEntry[]; totalPages: number; total: number }> {
+      const { rows, total } = await repo.listAudit(db, { admin: query.admin, target: query.target, ...dayRange(query.from, query.to) }, pageOf(query));
+      const adminOf = await owners(rows.flatMap((r) => (r.admin_id ? [r.admin_id] : [])));
+      return {
+        entries: rows.map((row) => ({
+          _id: row.id,
+          createdAt: row.created_at,
+          admin: row.admin_id ? adminOf(row.admin_id) : COMMAND_LINE,
+          action: row.action,
+          targetType: row.target_type,
+          targetId: row.target_id,
+          before: parse(row.before_json),
+          after: parse(row.after_json),
+        })),
+        totalPages: totalPages(total, query.limit),
+        total,
+      };
+    },
+
+    async outbox(query: PageQuery) {
+      const { rows, total } = await repo.listOutbox(db, pageOf(query));
+      return {
+        mails: rows.map((m) => ({ _id: m.id, to: m.to_address, subject: m.subject, body: m.body, createdAt: m.created_at })),
+        totalPages: totalPages(total, query.limit),
+        total,
+      };
+    },
+  };
+}
+export type AdminService = ReturnType<typeof createAdminService>;

@@ -1,0 +1,80 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { RESELLER_API_PREFIX } from '@portal/contract';
+import { fundedUser } from '../../../test/order-fixtures.ts';
+import type { Db } from '../../db/database.ts';
+
+/** A funded user with its API key (as Account Setting shows it). */
+export async function resellerUser(app: FastifyInstance, db: Db, cents: number) {
+  const user = await fundedUser(app, db, cents);
+  const apiKey: string = (await app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers })).json().api_key;
+  return { ...user, apiKey };
+}
+
+/** A call to the reseller API with this key (none when undefined). */
+export function callApi(app: FastifyInstance, apiKey: string | undefined, method: InjectOptions['method'], path: string, options: Omit<InjectOptions, 'method' | 'url'> = {}) {
+  const headers = { ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }), ...(options.headers ?? {}) } as Record<string, string>;
+  return app.inject({ ...options, method, url: `${RESELLER_API_PREFIX}${path}`, headers });
+}
+
+/** The order fields of a valid priority label (US addresses, 2 lb). */
+export const labelFields = (overrides: Record<string, string | number> = {}): Record<string, string | number> => ({
+  labelType: 'priority',
+  design: 'normal',
+  Weight: 2,
+  FromName: 'Jane Sender',
+  FromStreet: '123 Main Street',
+  FromCity: 'New York',
+  FromState: 'NY',
+  FromZip: '10001',
+  ToName: 'John Receiver',
+  ToStreet: '456 Oak Avenue',
+  ToCity: 'Beverly Hills',
+  ToState: 'CA',
+  ToZip: '90210',
+  ...overrides,
+});
+
+/** One object of a bulk order's data. */
+export const bulkRow = (i: number, overrides: Record<string, string | number> = {}): Record<string, string | number> => ({
+  FromName: `Sender ${i}`,
+  FromStreet: '123 Main Street',
+  FromCity: 'New York',
+  FromState: 'NY',
+  FromZip: '10001',
+  ToName: `Receiver ${i}`,
+  ToStreet: `${100 + i} Oak Avenue`,
+  ToCity: 'Beverly Hills',
+  ToState: 'CA',
+  ToZip: '90210',
+  Weight: 2,
+  Reference: `REF-${i}`,
+  ...overrides,
+});
+
+export const urlencoded = (fields: Record<string, string | number>) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
+
+/** Polls until the check passes. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+/** Removes the BullMQ keys and the reseller rate-limit keys of a test's Redis prefix. */
+export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const { Queue } = await import('bullmq');
+  const { Redis } = await import('ioredis');
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue('portal-jobs', { connection, prefix });
+  await queue.obliterate({ force: true });
+  await queue.close();
+  const keys = await connection.keys(`${prefix}:reseller-rate:*`);
+  if (keys.length > 0) await connection.del(...keys);
+  connection.disconnect();
+}

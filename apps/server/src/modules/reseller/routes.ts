@@ -1,0 +1,318 @@
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import {
+  API_KEY_HEADER,
+  BULK_MAX_ROWS,
+  IDEMPOTENCY_KEY_INVALID,
+  RATE_LIMITED,
+  RESELLER_API_PREFIX,
+  RESELLER_TAGS,
+  bulkJobStatusAnswer,
+  bulkOrderIdParams,
+  createBulkOrderAnswer,
+  createBulkOrderBody,
+  createOrderAnswer,
+  jobIdParams,
+  labelTypesAnswer,
+  orderIdParams,
+  queueStatsAnswer,
+  readOrdersAnswer,
+  resellerCreateOrderBody,
+  resellerOrderListQuery,
+  type ResellerError,
+} from '@portal/contract';
+import type { Api, AppContext } from '../../app-context.ts';
+import { HttpError, publicError, validationIssues } from '../../lib/http-errors.ts';
+import { sha256Hex } from '../../lib/ids.ts';
+import { errorResponses, ok, servedDocument, swaggerOptions } from './openapi.ts';
+import type { ApiAnswer, Idempotency } from './service.ts';
+
+type ErrorItem = NonNullable<ResellerError['errors']>[number];
+
+/** A 400 that names every bad field (and row). */
+export class ResellerValidationError extends HttpError {
+  constructor(message: string, errors: ErrorItem[]) {
+    super(400, message, { details: { errors } });
+  }
+}
+
+const summarize = (items: ErrorItem[]) => (items.length === 1 ? items[0].message : `${items.length} fields are not valid: ${items.map((i) => i.message).slice(0, 3).join('; ')}${items.length > 3 ? '; ...' : ''}`);
+
+/** The `errors` an error lists in its details: ours, or a bulk row check's ({ row, column, message }). */
+function errorItemsOf(details: Record<string, unknown>): ErrorItem[] | undefined {
+  const list = details.errors;
+  if (!Array.isArray(list)) return undefined;
+  return list.map((item: { row?: number | null; field?: string | null; column?: string | null; message: string }) => ({
+    ...(typeof item.row === 'number' ? { row: item.row } : {}),
+    ...((item.field ?? item.column) ? { field: (item.field ?? item.column)! } : {}),
+    message: item.message,
+  }));
+}
+
+/** The reseller API's errors: { type: 'error', message, errors? }; status, message and logging follow the app's rule (publicError). */
+function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const invalid = validationIssues(error);
+  if (invalid) return reply.status(400).send({ type: 'error', message: summarize(invalid), errors: invalid });
+  const shown = publicError(error);
+  if (shown.internal) request.log.error({ err: error, reqId: request.id }, 'reseller request failed');
+  const items = errorItemsOf(shown.details);
+  return reply.status(shown.statusCode).headers(shown.headers).send({ type: 'error', message: shown.message, ...(items ? { errors: items } : {}) });
+}
+
+// ---- documentation pieces ---------------------------------------------------------------------
+
+const AUTH_ERRORS = [401, 403, 429];
+/** A file answer: bytes, documented as a binary string of its media type. */
+const binary = (contentType: string, description: string) => ({
+  description,
+  content: { [contentType]: { schema: z.instanceof(Buffer).meta({ type: 'string', format: 'binary' } as Record<string, unknown>) } },
+});
+
+const idempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, IDEMPOTENCY_KEY_INVALID)
+    .optional()
+    .describe('Makes a retry safe: the same key with the same request within 24 h answers the first answer again, without a new order or charge'),
+});
+
+/** What a bulk order needs before its rows are checked one by one (by the same check as a CSV file). */
+const bulkEnvelope = z.object({
+  labelType: createBulkOrderBody.shape.labelType,
+  design: createBulkOrderBody.shape.design,
+  data: z
+    .array(z.unknown(), { error: 'data must be a list of order objects' })
+    .min(1, 'data must hold at least one order')
+    .max(BULK_MAX_ROWS, `data may hold at most ${BULK_MAX_ROWS.toLocaleString('en-US')} orders`),
+});
+
+/** JSON with sorted keys, so the same request always has the same fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function idempotencyOf(request: FastifyRequest): Idempotency | undefined {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string') return undefined;
+  const fingerprint = sha256Hex(`${request.method} ${request.routeOptions.url}\n${canonical(request.body)}`);
+  return { key, fingerprint };
+}
+
+function sendAnswer(reply: FastifyReply, answer: ApiAnswer) {
+  if (answer.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.status(answer.statusCode).send(answer.body);
+}
+
+// ---- the plugin -------------------------------------------------------------------------------
+
+/** The reseller API under /api/reseller/v1: its own errors, x-api-key on every call, a rate limit per key, urlencoded bodies and its OpenAPI document. */
+export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { reseller, config } = ctx;
+  const originOf = (request: FastifyRequest) => (config.PUBLIC_URL ? config.PUBLIC_URL.replace(/\/+$/, '') : `${request.protocol}://${request.host}`);
+
+  await app.register(
+    async (instance) => {
+      instance.setErrorHandler(answerError);
+      instance.setNotFoundHandler((request, reply) => reply.status(404).send({ type: 'error', message: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
+      await instance.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });
+
+      // Per API key (its hash), shared by every process through Redis when there is one.
+      const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : undefined;
+      redis?.on('error', (error) => instance.log.warn({ err: error }, 'reseller rate limit: Redis error'));
+      if (redis) instance.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+      await instance.register(rateLimit, {
+        global: true,
+        hook: 'onRequest',
+        max: config.RESELLER_RATE_LIMIT_PER_MINUTE,
+        timeWindow: 60_000,
+        enableDraftSpec: true,
+        keyGenerator: (request) => {
+          const key = request.headers[API_KEY_HEADER];
+          return typeof key === 'string' && key.trim() ? `key:${sha256Hex(key.trim())}` : `ip:${request.ip}`;
+        },
+        ...(redis ? { redis, nameSpace: `${config.QUEUE_PREFIX}:reseller-rate:` } : {}),
+        skipOnError: true,
+        errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, RATE_LIMITED(Math.max(1, Math.ceil(context.ttl / 1000)))),
+      });
+
+      // Every route but the document checks the key, after the rate limit counted the request.
+      const authenticate: onRequestHookHandler = async (request) => {
+        request.userId = await reseller.authenticate(request.headers[API_KEY_HEADER]);
+      };
+      instance.addHook('onRoute', (route) => {
+        if ((route.config as { publicDocument?: boolean } | undefined)?.publicDocument) return;
+        route.onRequest = [...(Array.isArray(route.onRequest) ? route.onRequest : route.onRequest ? [route.onRequest] : []), authenticate];
+      });
+
+      await instance.register(swagger, swaggerOptions());
+      const api = instance as unknown as Api;
+
+      api.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false, publicDocument: true } }, async (request, reply) => {
+        return reply.header('cache-control', 'no-cache').send(servedDocument(instance.swagger() as Record<string, any>, originOf(request)));
+      });
+
+      api.get(
+        '/labeltype/read-types',
+        {
+          schema: {
+            operationId: 'readLabelTypes',
+            tags: [RESELLER_TAGS.labelTypes],
+            summary: 'List the label types',
+            description: 'The label types you can order now, each with its uid, name, weight limit (pounds; ounces for ground_oz) and price tiers in dollars.',
+            response: { 200: ok(labelTypesAnswer, 'The enabled label types'), ...errorResponses(...AUTH_ERRORS) },
+          },
+        },
+        async () => ({ type: 'success' as const, message: 'Label types', labelTypes: await reseller.labelTypes() }),
+      );
+
+      api.post(
+        '/order/create-order',
+        {
+          schema: {
+            operationId: 'createOrder',
+            tags: [RESELLER_TAGS.orders],
+            summary: 'Create a label',
+            description:
+              'Buys one label, charged to your balance, by the same rules and prices as an order on the web. Send the fields as `application/x-www-form-urlencoded` or JSON. The answer holds the order; its `downloadUrl` is set once the label is made (usually at once). Send an `Idempotency-Key` to retry safely.',
+            consumes: ['application/x-www-form-urlencoded', 'application/json'],
+            headers: idempotencyHeaders,
+            body: resellerCreateOrderBody,
+            response: { 200: ok(createOrderAnswer, 'The label order, paid'), ...errorResponses(400, 401, 402, 403, 409, 422, 429, 502) },
+          },
+        },
+        async (request, reply) => {
+          const { Date: _shipDate, ...order } = request.body;
+          return sendAnswer(reply, await reseller.createOrder(request.userId, order, originOf(request), idempotencyOf(request)));
+        },
+      );
+
+      api.get(
+        '/order/read-orders',
+        {
+          schema: {
+            operationId: 'readOrders',
+            tags: [RESELLER_TAGS.orders],
+            summary: 'List your orders',
+            description: 'Your single and bulk orders, newest first, a page at a time, with a status filter and a search over names, tracking numbers and order ids.',
+            querystring: resellerOrderListQuery,
+            response: { 200: ok(readOrdersAnswer, 'A page of your orders'), ...errorResponses(400, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => {
+          const page = await reseller.listOrders(request.userId, request.query, originOf(request));
+          return { type: 'success' as const, message: 'Orders', ...page, page: request.query.page, limit: request.query.limit };
+        },
+      );
+
+      api.get(
+        '/order/download/:order_id',
+        {
+          schema: {
+            operationId: 'downloadLabel',
+            tags: [RESELLER_TAGS.orders],
+            summary: 'Download a label',
+            description: 'The label PDF (4 x 6 inches) of your completed order, as `{tracking}.pdf`. 409 while it is being made or when the order was cancelled.',
+            params: orderIdParams,
+            response: { 200: binary('application/pdf', 'The label PDF'), ...errorResponses(404, 409, ...AUTH_ERRORS) },
+          },
+        },
+        async (request, reply) => {
+          const { tracking, pdf } = await reseller.labelPdf(request.userId, request.params.order_id);
+          return reply.type('application/pdf').header('content-disposition', `attachment; filename="${tracking}.pdf"`).header('cache-control', 'private, no-store').send(pdf);
+        },
+      );
+
+      api.post(
+        '/order/create-bulk-order',
+        {
+          // Up to 5,000 objects: a larger body than other calls.
+          bodyLimit: 8 * 1024 * 1024,
+          // The rows are checked by the bulk order's own row check, which names every bad row and field at once.
+          attachValidation: true,
+          schema: {
+            operationId: 'createBulkOrder',
+            tags: [RESELLER_TAGS.bulkOrders],
+            summary: 'Create a bulk order',
+            description:
+              'Buys one label a row of `data`, all of one label type, with one charge of the total. Every row is checked first by the same rules as a CSV order: a bad row refuses the whole order with every bad row and field in `errors`, and nothing is charged. The labels are made by a background job: follow it with bulk-job-status, then download the ZIP. Send an `Idempotency-Key` to retry safely.',
+            headers: idempotencyHeaders,
+            body: createBulkOrderBody,
+            response: { 200: ok(createBulkOrderAnswer, 'The bulk order, paid and queued'), ...errorResponses(400, 401, 402, 403, 409, 422, 429) },
+          },
+        },
+        async (request, reply) => {
+          const envelope = bulkEnvelope.safeParse(request.body);
+          if (!envelope.success) {
+            const items = envelope.error.issues.map((issue) => ({ ...(issue.path.length ? { field: issue.path.join('.') } : {}), message: issue.message }));
+            throw new ResellerValidationError(summarize(items), items);
+          }
+          const { labelType, design, data } = envelope.data;
+          const notObjects = data.flatMap((row, i) => (row && typeof row === 'object' && !Array.isArray(row) ? [] : [{ row: i + 1, message: `Row ${i + 1} must be an order object` }]));
+          if (notObjects.length > 0) throw new ResellerValidationError(summarize(notObjects), notObjects);
+          const rows = data as Record<string, unknown>[];
+          return sendAnswer(reply, await reseller.createBulkOrder(request.userId, { labelType, design, rows }, idempotencyOf(request)));
+        },
+      );
+
+      api.get(
+        '/order/bulk-job-status/:job_id',
+        {
+          schema: {
+            operationId: 'readBulkJobStatus',
+            tags: [RESELLER_TAGS.bulkOrders],
+            summary: 'Follow a bulk order',
+            description: `The job of your bulk order: its state (waiting, active, completed, failed), progress in percent by the stages 0-80 labels, 85 CSV report, 90 merged PDF, 95 ZIP, 98 database update, 100 done, the labels made and failed, and the ZIP's URL once completed. Poll every 15 to 30 seconds.`,
+            params: jobIdParams,
+            response: { 200: ok(bulkJobStatusAnswer, 'The job and its progress'), ...errorResponses(404, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => reseller.bulkJobStatus(request.userId, request.params.job_id, originOf(request)),
+      );
+
+      api.get(
+        '/order/bulk-queue-stats',
+        {
+          schema: {
+            operationId: 'readQueueStats',
+            tags: [RESELLER_TAGS.queue],
+            summary: 'Count the queued jobs',
+            description: "How many jobs of the shop's background queue wait, run, completed, failed or wait for a retry (delayed).",
+            response: { 200: ok(queueStatsAnswer, 'Jobs by state'), ...errorResponses(...AUTH_ERRORS) },
+          },
+        },
+        async () => ({ type: 'success' as const, message: 'Queue stats', ...(await reseller.queueStats()) }),
+      );
+
+      api.get(
+        '/order/download-bulk-order/:bulkorder_id',
+        {
+          schema: {
+            operationId: 'downloadBulkOrder',
+            tags: [RESELLER_TAGS.bulkOrders],
+            summary: 'Download a bulk order',
+            description: 'The ZIP of your completed bulk order: every label as `{tracking}.pdf` and `label.csv` (every row with its tracking number, price, status and message). 409 until it is completed.',
+            params: bulkOrderIdParams,
+            response: { 200: binary('application/zip', 'The ZIP file'), ...errorResponses(404, 409, ...AUTH_ERRORS) },
+          },
+        },
+        async (request, reply) => {
+          const file = await reseller.bulkZip(request.userId, request.params.bulkorder_id);
+          return reply.type(file.contentType).header('content-disposition', `attachment; filename="${file.fileName}"`).header('cache-control', 'private, no-store').send(file.data);
+        },
+      );
+    },
+    { prefix: RESELLER_API_PREFIX },
+  );
+}

@@ -1,0 +1,269 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  WEBHOOK_DELIVERY_HEADER,
+  WEBHOOK_EVENTS,
+  WEBHOOK_EVENT_HEADER,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RECENT_DELIVERIES,
+  WEBHOOK_REMOVED,
+  WEBHOOK_SAVED,
+  WEBHOOK_SECRET_ROTATED,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookDelivery,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookSettingsResponse,
+} from '@portal/contract';
+import type { Db } from '../../db/database.ts';
+import { HttpError } from '../../lib/http-errors.ts';
+import { newId, nowIso, randomToken } from '../../lib/ids.ts';
+import type { SealedBox } from '../../lib/sealed-box.ts';
+import type { ShopEvent } from '../../lib/shop-events.ts';
+import type { JobContext, JobQueue, RetryPolicy } from '../../queue/job-queue.ts';
+import type { BulkService } from '../bulk/service.ts';
+import type { OrderService } from '../orders/service.ts';
+import { parseWebhookUrl, publicAddressesOf, systemLookup, type Lookup } from './address-guard.ts';
+import { bulkSummaryOf, resellerOrderOf } from './answers.ts';
+import * as repo from './repository.ts';
+
+export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
+const secretContext = (userId: string) => `webhook-secret:${userId}`;
+const newSecret = () => `whsec_${randomToken(32)}`;
+/** The receiver's answer kept with a failed attempt. */
+const MAX_ERROR_TEXT = 300;
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "${t}.${body}" with the secret>` */
+export function signWebhook(secret: string, body: string, unixSeconds: number): string {
+  const mac = crypto.createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${mac}`;
+}
+
+/** Retries of a delivery: WEBHOOK_MAX_ATTEMPTS tries, base, 2 x base, 4 x base, ... apart (the default base of 680 s spans about a day). */
+export const webhookRetryPolicy = (baseMs: number): RetryPolicy => ({ attempts: WEBHOOK_MAX_ATTEMPTS, delayMs: (attempt) => baseMs * 2 ** (attempt - 1) });
+
+class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly statusCode: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export function createWebhookService(deps: {
+  db: Db;
+  queue: JobQueue;
+  sealedBox: SealedBox;
+  orders: OrderService;
+  bulk: BulkService;
+  log: FastifyBaseLogger;
+  /** PUBLIC_URL: download links in events are absolute with it, paths without. */
+  publicUrl?: string;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  retryBaseMs: number;
+  lookup?: Lookup;
+}) {
+  const { db, queue, sealedBox, orders, bulk, log } = deps;
+  const lookup = deps.lookup ?? systemLookup;
+  const base = (deps.publicUrl ?? '').replace(/\/+$/, '');
+  const retry = webhookRetryPolicy(deps.retryBaseMs);
+  /** Events being recorded: close() waits for them. */
+  const recording = new Set<Promise<void>>();
+
+  const toDelivery = (row: repo.WebhookDeliveryRow): WebhookDelivery => ({
+    _id: row.id,
+    event: row.event_type as WebhookEventType,
+    eventId: row.event_id,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    lastAttemptAt: row.last_attempt_at,
+    nextAttemptAt: row.next_attempt_at,
+    deliveredAt: row.delivered_at,
+  });
+
+  async function settings(userId: string, message: string, secret?: string): Promise<WebhookSettingsResponse> {
+    const endpoint = await repo.findWebhookEndpoint(db, userId);
+    const deliveries = await repo.recentDeliveries(db, userId, WEBHOOK_RECENT_DELIVERIES);
+    return { message, url: endpoint?.url ?? null, hasSecret: Boolean(endpoint?.secret_sealed), ...(secret ? { secret } : {}), events: [...WEBHOOK_EVENTS], deliveries: deliveries.map(toDelivery) };
+  }
+
+  /** What an event says: the order or bulk order as the reseller API shows it, read after the change was committed. */
+  async function payloadOf(event: ShopEvent): Promise<WebhookEvent> {
+    const created = Math.floor(Date.now() / 1000);
+    if (event.type === 'bulk.completed') {
+      const own = await bulk.findOwn(event.userId, event.bulkOrderId);
+      if (!own) throw new Error(`bulk order ${event.bulkOrderId} not found`);
+      return { id: `${event.type}-${event.bulkOrderId}`, type: event.type, created, data: { bulkOrder: bulkSummaryOf(own, base) } };
+    }
+    const order = await orders.getOwn(event.userId, event.orderId);
+    return { id: `${event.type}-${event.orderId}`, type: event.type, created, data: { order: resellerOrderOf(order, base) } };
+  }
+
+  /** Records the event for the user's webhook (once per event) and queues its delivery. */
+  async function record(event: ShopEvent): Promise<void> {
+    const endpoint = await repo.findWebhookEndpoint(db, event.userId);
+    if (!endpoint?.url || !endpoint.secret_sealed) return;
+    const payload = await payloadOf(event);
+    const at = nowIso();
+    const id = newId();
+    const inserted = await repo.insertDelivery(db, {
+      id,
+      user_id: event.userId,
+      event_id: payload.id,
+      event_type: payload.type,
+      payload: JSON.stringify(payload),
+      url: endpoint.url,
+      status: 'pending',
+      attempts: 0,
+      last_status_code: null,
+      last_error: null,
+      last_attempt_at: null,
+      next_attempt_at: at,
+      delivered_at: null,
+      created_at: at,
+      updated_at: at,
+    });
+    if (inserted) await queue.enqueue(WEBHOOK_DELIVERY_JOB, { deliveryId: id }, { jobId: `webhook-${id}` });
+  }
+
+  /** One POST of the body to the URL, connecting only to the address checked (no DNS rebinding between check and connect). */
+  async function post(url: URL, headers: Record<string, string>, body: string): Promise<number> {
+    let addresses: { address: string; family: number }[];
+    try {
+      addresses = await publicAddressesOf(url, deps.allowPrivate, lookup);
+    } catch (error) {
+      throw new DeliveryError(error instanceof HttpError ? error.message : 'The webhook URL could not be checked');
+    }
+    const [pinned] = addresses;
+    const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
+      if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+      else callback(null, pinned.address, pinned.family);
+    };
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise<number>((resolve, reject) => {
+      const request = client.request(
+        url,
+        { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: pinnedLookup, timeout: deps.timeoutMs },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            if (text.length < MAX_ERROR_TEXT) text += chunk;
+          });
+          response.on('end', () => {
+            const status = response.statusCode ?? 0;
+            if (status >= 200 && status < 300) resolve(status);
+            else reject(new DeliveryError(`The receiver answered ${status}${text ? `: ${text.slice(0, MAX_ERROR_TEXT)}` : ''}`, status));
+          });
+          response.on('error', (error) => reject(new DeliveryError(error.message)));
+        },
+      );
+      request.on('timeout', () => request.destroy(new Error(`no answer within ${deps.timeoutMs} ms`)));
+      request.on('error', (error) => reject(error instanceof DeliveryError ? error : new DeliveryError(error.message)));
+      request.end(body);
+    });
+  }
+
+  return {
+    retry,
+
+    /** GET /account/webhook */
+    settings: (userId: string) => settings(userId, 'Webhook'),
+
+    /** PUT /account/webhook: checks the URL (https, or http to localhost; no private address unless allowed); the first save creates the signing secret and shows it once. */
+    async save(userId: string, rawUrl: string | null): Promise<WebhookSettingsResponse> {
+      const url = rawUrl === null ? null : parseWebhookUrl(rawUrl);
+      if (url) await publicAddressesOf(url, deps.allowPrivate, lookup);
+      const current = await repo.findWebhookEndpoint(db, userId);
+      const secret = url && !current?.secret_sealed ? newSecret() : undefined;
+      const at = nowIso();
+      await repo.saveWebhookEndpoint(db, {
+        user_id: userId,
+        url: url ? url.toString() : null,
+        secret_sealed: secret ? sealedBox.seal(secret, secretContext(userId)) : (current?.secret_sealed ?? null),
+        created_at: current?.created_at ?? at,
+        updated_at: at,
+      });
+      return settings(userId, url ? WEBHOOK_SAVED : WEBHOOK_REMOVED, secret);
+    },
+
+    /** POST /account/webhook/secret: a new signing secret, shown once; the old one stops signing at once. */
+    async rotateSecret(userId: string): Promise<{ message: string; secret: string }> {
+      const current = await repo.findWebhookEndpoint(db, userId);
+      const secret = newSecret();
+      const at = nowIso();
+      await repo.saveWebhookEndpoint(db, { user_id: userId, url: current?.url ?? null, secret_sealed: sealedBox.seal(secret, secretContext(userId)), created_at: current?.created_at ?? at, updated_at: at });
+      return { message: WEBHOOK_SECRET_ROTATED, secret };
+    },
+
+    /** The notifier's listener: records and queues without holding up the change that was made; a failure is logged. */
+    onEvent(event: ShopEvent): void {
+      const task = record(event)
+        .catch((error) => log.error({ err: error, event }, 'webhook event could not be recorded'))
+        .finally(() => recording.delete(task));
+      recording.add(task);
+    },
+
+    /** The job's handler: one delivery attempt; throws (so the queue retries) until the last attempt, which marks it failed. */
+    async deliver(deliveryId: string, job: Pick<JobContext, 'attempt'>): Promise<void> {
+      const delivery = await repo.findDelivery(db, deliveryId);
+      if (!delivery || delivery.status === 'delivered' || delivery.status === 'failed') return;
+      const endpoint = await repo.findWebhookEndpoint(db, delivery.user_id);
+      const at = nowIso();
+      if (!endpoint?.url || !endpoint.secret_sealed) {
+        await repo.updateDelivery(db, deliveryId, { status: 'failed', last_error: 'The webhook was removed', next_attempt_at: null, updated_at: at });
+        return;
+      }
+      const url = new URL(endpoint.url);
+      const secret = sealedBox.open(endpoint.secret_sealed, secretContext(delivery.user_id));
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'LabelPortal-Webhooks/1.0',
+        [WEBHOOK_EVENT_HEADER]: delivery.event_type,
+        [WEBHOOK_DELIVERY_HEADER]: delivery.id,
+        [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, delivery.payload, Math.floor(Date.now() / 1000)),
+      };
+      const attempts = delivery.attempts + 1;
+      try {
+        const status = await post(url, headers, delivery.payload);
+        await repo.updateDelivery(db, deliveryId, { status: 'delivered', attempts, url: endpoint.url, last_status_code: status, last_error: null, last_attempt_at: at, next_attempt_at: null, delivered_at: nowIso(), updated_at: nowIso() });
+      } catch (error) {
+        // The delivery counts its own tries too: a job queued again with the engine's count reset still ends.
+        const tries = Math.max(job.attempt, attempts);
+        const last = tries >= retry.attempts;
+        await repo.updateDelivery(db, deliveryId, {
+          status: last ? 'failed' : 'retrying',
+          attempts,
+          url: endpoint.url,
+          last_status_code: error instanceof DeliveryError ? error.statusCode : null,
+          last_error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+          last_attempt_at: at,
+          next_attempt_at: last ? null : new Date(Date.now() + retry.delayMs(tries)).toISOString(),
+          updated_at: nowIso(),
+        });
+        throw error;
+      }
+    },
+
+    /** Queues deliveries recorded but never queued (a process stopped between the two); a queued one is not queued twice. */
+    async resumePending(): Promise<number> {
+      const pending = await repo.unqueuedDeliveries(db, new Date(Date.now() - 60_000).toISOString(), 500);
+      for (const delivery of pending) await queue.enqueue(WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id }, { jobId: `webhook-${delivery.id}` });
+      return pending.length;
+    },
+
+    /** Waits for events still being recorded (at shutdown, before the queue and database close). */
+    async flush(): Promise<void> {
+      await Promise.allSettled([...recording]);
+    },
+  };
+}
+export type WebhookService = ReturnType<typeof createWebhookService>;

@@ -1,0 +1,158 @@
+// The composition root: every service of the shop is built here, from the config plus test
+// overrides. The web server (app.ts), `npm run worker`, the tests and the benchmarks all start here.
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
+import { createAttemptLimiter } from './lib/attempt-limiter.ts';
+import { readOrCreateSecret } from './lib/secrets.ts';
+import { createSealedBox } from './lib/sealed-box.ts';
+import { createEventRelay } from './lib/shop-events.ts';
+import { createAddressService } from './modules/addresses/service.ts';
+import { createAdminService } from './modules/admin/service.ts';
+import { createAuthService } from './modules/auth/service.ts';
+import { createTokenService } from './modules/auth/tokens.ts';
+import { createBillingService } from './modules/billing/service.ts';
+import { BULK_SWEEP_JOB, bulkOrderJob, bulkSweepJob } from './modules/bulk/jobs.ts';
+import { createBulkService } from './modules/bulk/service.ts';
+import { seedCatalog } from './modules/catalog/seed-catalog.ts';
+import { createCatalogService } from './modules/catalog/service.ts';
+import { createContentService } from './modules/content/service.ts';
+import { createFedexService } from './modules/fedex/service.ts';
+import { ORDER_COMPLETION_JOB, orderCompletionJob } from './modules/orders/jobs.ts';
+import { createOrderService } from './modules/orders/service.ts';
+import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
+import { createResellerService } from './modules/reseller/service.ts';
+import { createWebhookService } from './modules/reseller/webhooks.ts';
+import type { CaptchaVerifier } from './providers/captcha/captcha.ts';
+import { createCaptchaVerifier } from './providers/captcha/from-config.ts';
+import { createLabelProvider, createLabelRenderer } from './providers/labels/from-config.ts';
+import type { LabelProvider } from './providers/labels/label-provider.ts';
+import { createMailer } from './providers/mail/from-config.ts';
+import type { Mailer } from './providers/mail/mailer.ts';
+import { createPaymentProvider } from './providers/payments/from-config.ts';
+import type { PaymentProvider } from './providers/payments/payment-provider.ts';
+import type { FileStore } from './providers/storage/file-store.ts';
+import { createFileStore } from './providers/storage/from-config.ts';
+import { createJobQueue } from './queue/from-config.ts';
+
+export type ServiceOverrides = {
+  /** An already migrated database (tests); otherwise one is opened from config and closed with the services. */
+  db?: Db;
+  mailer?: Mailer;
+  captcha?: CaptchaVerifier;
+  payments?: PaymentProvider;
+  labels?: LabelProvider;
+  files?: FileStore;
+};
+
+export async function buildServices(config: Config, log: FastifyBaseLogger, overrides: ServiceOverrides = {}) {
+  const closers: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer();
+  };
+  try {
+    return { ...(await build(config, log, overrides, closers)), close };
+  } catch (error) {
+    // A start that fails half-way leaves nothing open.
+    await close();
+    throw error;
+  }
+}
+export type Services = Awaited<ReturnType<typeof buildServices>>;
+
+async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceOverrides, closers: (() => Promise<unknown>)[]) {
+  const db = overrides.db ?? createDatabase({ url: config.DATABASE_URL, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
+  if (!overrides.db) {
+    closers.push(() => db.destroy());
+    await migrateToLatest(db);
+  }
+  const content = createContentService(db);
+  await content.seed();
+  await seedCatalog(db);
+
+  const jwtSecret = readOrCreateSecret(config.dataDir, 'jwt-secret', config.JWT_SECRET);
+  const mailer = overrides.mailer ?? createMailer(config, db, log);
+  const captcha = overrides.captcha ?? createCaptchaVerifier(config, db);
+  const payments = overrides.payments ?? createPaymentProvider(config, db);
+  const files = overrides.files ?? createFileStore(config);
+  const renderer = createLabelRenderer(config);
+  closers.push(() => renderer.close());
+  const labels = overrides.labels ?? createLabelProvider(config, renderer);
+
+  // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.
+  const sealedBox = createSealedBox(readOrCreateSecret(config.dataDir, 'secrets-key', config.SECRETS_KEY));
+  const auth = createAuthService({ db, mailer, tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS), codePepper: jwtSecret, sealedBox });
+  await auth.sealPlainApiKeys();
+  // Services tell what happened to orders after it is committed; the webhooks listen.
+  const events = createEventRelay();
+  const catalog = createCatalogService(db);
+  const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, notifier: events });
+  // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
+  const queue = createJobQueue(config, db, log);
+  closers.push(() => queue.close());
+  // Attempt limits are shared by every process through Redis when it is configured.
+  const limiter = createAttemptLimiter({ max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX });
+  closers.push(() => limiter.close());
+  // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
+  const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret });
+  const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log });
+  const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, notifier: events });
+  const webhooks = createWebhookService({
+    db,
+    queue,
+    sealedBox,
+    orders,
+    bulk,
+    log,
+    publicUrl: config.PUBLIC_URL,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+  });
+  events.listen((event) => webhooks.onEvent(event));
+  closers.push(() => webhooks.flush()); // events still being recorded, before the queue closes
+  const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, log });
+  // Every job the shop runs; work that answers no request runs only here, where workers run.
+  queue.define(bulkOrderJob(bulk));
+  queue.define(bulkSweepJob(bulk));
+  queue.define(orderCompletionJob(orders));
+  queue.define(webhookDeliveryJob(webhooks));
+
+  return {
+    config,
+    log,
+    mailer,
+    captcha,
+    payments,
+    files,
+    labels,
+    auth,
+    catalog,
+    orders,
+    queue,
+    bulk,
+    content,
+    addresses: createAddressService(db),
+    billing,
+    fedex,
+    webhooks,
+    reseller,
+    admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex }),
+    limiter,
+
+    /** Starts what is ready before the first request: the render threads. */
+    warm(): void {
+      renderer.warm();
+    },
+
+    /** Runs queue jobs in this process, with the scheduled sweeps that keep paid work moving. */
+    async startWorkers(): Promise<void> {
+      await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);
+      await queue.schedule(BULK_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
+      await queue.startWorkers();
+      await bulk.resumeStalled().catch((error) => log.error({ err: error }, 'stalled bulk order sweep failed'));
+      await webhooks.resumePending().catch((error) => log.error({ err: error }, 'pending webhook deliveries could not be queued'));
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { solveChallenge } from 'altcha-lib/v1';
+import { randomToken } from '../src/lib/ids.ts';
+import { createTestDb, dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
+import { orderPayload } from './order-fixtures.ts';
+
+const ORDERS = 200;
+const serverDir = path.resolve(import.meta.dirname, '..');
+const children: ChildProcess[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r)))));
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+async function startProcess(entry: string, env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: serverDir, env: { ...(process.env as Record<string, string>), ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  if (entry.endsWith('worker.ts')) return url;
+  for (const until = Date.now() + 90_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return url;
+    if (Date.now() > until) throw new Error(`${entry} did not start`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function call(url: string, pathName: string, body?: unknown, token?: string) {
+  const response = await fetch(`${url}/api/v1${pathName}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(`${pathName}: ${response.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+async function captcha(url: string): Promise<string> {
+  const challenge = await call(url, '/captcha/challenge');
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+  return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
+}
+
+it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
+  `two web processes and a worker complete ${ORDERS} orders the provider makes later: each asked for and made once`,
+  async () => {
+    const { db, dataDir, databaseUrl, drop } = await createTestDb();
+    cleanups.push(drop);
+    const prefix = `test-multi-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
+    const callLog = path.join(dataDir, 'label-calls.log');
+    const env = {
+      DATABASE_URL: databaseUrl!,
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      QUEUE_PREFIX: prefix,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SMTP_URL: '',
+      ALTCHA_MAX_NUMBER: '1000',
+      RATE_LIMIT_MAX: '1000',
+      LABEL_SANDBOX_MODE: 'processing',
+      LABEL_SANDBOX_DELAY_MS: '500',
+      LABEL_SANDBOX_CALL_LOG: callLog,
+      LABEL_RENDER_THREADS: '0',
+      ORDER_POLL_INTERVAL_MS: '200',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+    };
+    // Every process sweeps: both web processes run queue workers too, beside the worker process.
+    const [one, two] = await Promise.all([startProcess('src/server.ts', env), startProcess('src/server.ts', env), startProcess('src/worker.ts', env)]);
+
+    const tgId = uniqueTgId('multi');
+    await call(one, '/auth/register', { username: 'Multi Process', tgId, password: 'multi password 1', captchaToken: await captcha(one) });
+    const { accessToken } = await call(two, '/auth/login', { tgId, password: 'multi password 1', captchaToken: await captcha(two) });
+    const { _id: userId } = await call(one, '/auth/access', undefined, accessToken);
+    await fundUser(db, userId, ORDERS * 2_000);
+
+    for (let i = 0; i < ORDERS; i += 10) {
+      await Promise.all(Array.from({ length: 10 }, (_, j) => call((i + j) % 2 ? one : two, '/order/create', orderPayload('fedex_ground'), accessToken)));
+    }
+    const statuses = async () => (await db.selectFrom('orders').select(['status']).where('user_id', '=', userId).execute()).map((o) => o.status);
+    for (const until = Date.now() + 120_000; ; ) {
+      const now = await statuses();
+      if (now.length === ORDERS && now.every((s) => s === 'completed')) break;
+      if (Date.now() > until) throw new Error(`not all completed: ${JSON.stringify(now.reduce<Record<string, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {}))}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    const ids = (await db.selectFrom('orders').select('id').where('user_id', '=', userId).execute()).map((o) => o.id);
+    const lines = fs.readFileSync(callLog, 'utf8').trim().split('\n');
+    const count = (what: string) => {
+      const n = new Map<string, number>();
+      for (const line of lines) if (line.startsWith(`${what} `)) n.set(line.slice(what.length + 1), (n.get(line.slice(what.length + 1)) ?? 0) + 1);
+      return n;
+    };
+    const created = count('create');
+    const made = count('made');
+    expect(ids.map((id) => created.get(id))).toEqual(ids.map(() => 1));
+    expect(ids.map((id) => made.get(id))).toEqual(ids.map(() => 1));
+    const ledger = await db.selectFrom('ledger').select(['kind']).where('user_id', '=', userId).where('kind', '!=', 'adjustment').execute();
+    expect(ledger.filter((l) => l.kind === 'order_charge')).toHaveLength(ORDERS);
+    expect(ledger.filter((l) => l.kind !== 'order_charge')).toEqual([]);
+  },
+  240_000,
+);

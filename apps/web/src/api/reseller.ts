@@ -1,0 +1,13 @@
+import { RESELLER_API_PREFIX, RESELLER_OPENAPI_PATH, type WebhookSettingsBody, type WebhookSettingsResponse } from '@portal/contract';
+import { API_BASE, request } from './client.ts';
+
+/** The reseller API's address as this page reaches it: the API host when one is configured, else the page's own origin (the server serves the app). */
+export const resellerBaseUrl = () => `${API_BASE || window.location.origin}${RESELLER_API_PREFIX}`;
+
+/** The served OpenAPI document; it needs no key. */
+export const readResellerDocument = () => request<Record<string, unknown>>(RESELLER_OPENAPI_PATH, { prefix: '', auth: false });
+
+export const WEBHOOK_QUERY_KEY = ['account', 'webhook'];
+export const readWebhook = () => request<WebhookSettingsResponse>('/account/webhook');
+export const saveWebhook = (body: WebhookSettingsBody) => request<WebhookSettingsResponse>('/account/webhook', { method: 'PUT', body });
+export const rotateWebhookSecret = () => request<{ message: string; secret: string }>('/account/webhook/secret', { method: 'POST' });

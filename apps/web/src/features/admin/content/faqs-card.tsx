@@ -1,0 +1,153 @@
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, ButtonGroup, Card, Form, ListGroup, Modal, Spinner } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import { faqBody, type AdminContent } from '@portal/contract';
+import { errorMessage } from '../../../api/client.ts';
+import { ADMIN_QUERY_KEY, createFaq, deleteFaq, reorderFaqs, updateFaq, type FaqText } from '../api.ts';
+import { ConfirmModal, type Confirmation } from '../confirm-modal.tsx';
+
+type Faq = AdminContent['faqs'][number];
+/** null: closed; { faq: null }: a new FAQ; { faq }: editing that one. */
+type Editing = { faq: Faq | null } | null;
+
+function FaqModal({ editing, onClose, onSaved }: { editing: Editing; onClose: () => void; onSaved: () => Promise<void> }) {
+  const last = useRef(editing);
+  if (editing) last.current = editing;
+  const faq = last.current?.faq ?? null;
+  const { register, handleSubmit, reset, formState } = useForm<FaqText>({ resolver: zodResolver(faqBody), defaultValues: { question: '', answer: '' } });
+  useEffect(() => {
+    if (editing) reset({ question: editing.faq?.question ?? '', answer: editing.faq?.answer ?? '' });
+  }, [editing, reset]);
+
+  const onSubmit = handleSubmit(async (body) => {
+    try {
+      const { message } = faq ? await updateFaq(faq._id, body) : await createFaq(body);
+      toast.success(message);
+      await onSaved();
+      onClose();
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  });
+  const busy = formState.isSubmitting;
+
+  return (
+    <Modal show={editing !== null} onHide={busy ? () => undefined : onClose} centered size="lg">
+      <Form onSubmit={onSubmit} noValidate aria-label="FAQ">
+        <Modal.Header closeButton={!busy}>
+          <Modal.Title as="h5">{faq ? 'Edit FAQ' : 'Add FAQ'}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Form.Group controlId="faq-question" className="mb-3">
+            <Form.Label>Question</Form.Label>
+            <Form.Control isInvalid={!!formState.errors.question} {...register('question')} />
+            <Form.Control.Feedback type="invalid">{formState.errors.question?.message}</Form.Control.Feedback>
+          </Form.Group>
+          <Form.Group controlId="faq-answer">
+            <Form.Label>Answer</Form.Label>
+            <Form.Control as="textarea" rows={4} isInvalid={!!formState.errors.answer} {...register('answer')} />
+            <Form.Control.Feedback type="invalid">{formState.errors.answer?.message}</Form.Control.Feedback>
+          </Form.Group>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {busy && <Spinner animation="border" size="sm" className="me-2" />}
+            Save FAQ
+          </Button>
+        </Modal.Footer>
+      </Form>
+    </Modal>
+  );
+}
+
+/** The FAQs customers read, in their order: add, edit, delete, move up or down. */
+export function FaqsCard({ faqs }: { faqs: Faq[] }) {
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [moving, setMoving] = useState(false);
+  const ordered = [...faqs].sort((a, b) => a.position - b.position);
+  const refreshFaqs = () => Promise.all([ADMIN_QUERY_KEY, ['faqs']].map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
+
+  const move = async (index: number, by: -1 | 1) => {
+    const ids = ordered.map((f) => f._id);
+    const [moved] = ids.splice(index, 1);
+    ids.splice(index + by, 0, moved!);
+    setMoving(true);
+    try {
+      const { message } = await reorderFaqs(ids);
+      toast.success(message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      await refreshFaqs();
+      setMoving(false);
+    }
+  };
+  const askDelete = (faq: Faq) =>
+    setConfirmation({
+      title: 'Delete FAQ',
+      body: `Delete “${faq.question}”?`,
+      confirmLabel: 'Delete',
+      variant: 'danger',
+      run: async () => {
+        try {
+          const { message } = await deleteFaq(faq._id);
+          toast.success(message);
+        } catch (error) {
+          toast.error(errorMessage(error));
+          throw error;
+        } finally {
+          await refreshFaqs();
+        }
+      },
+    });
+
+  return (
+    <Card className="mb-4">
+      <Card.Header className="d-flex align-items-center">
+        <h6 className="mb-0 me-auto">FAQs</h6>
+        <Button size="sm" onClick={() => setEditing({ faq: null })}>
+          Add FAQ
+        </Button>
+      </Card.Header>
+      <ListGroup variant="flush" data-testid="admin-faqs">
+        {ordered.length === 0 && <ListGroup.Item className="text-muted">No FAQs yet</ListGroup.Item>}
+        {ordered.map((faq, index) => (
+          <ListGroup.Item key={faq._id} className="d-flex gap-3 align-items-start" data-testid="admin-faq">
+            <div className="me-auto">
+              <div className="fw-semibold" data-testid="faq-question">
+                {faq.question}
+              </div>
+              <div className="small text-muted" style={{ whiteSpace: 'pre-wrap' }}>
+                {faq.answer}
+              </div>
+            </div>
+            <ButtonGroup size="sm">
+              <Button variant="outline-secondary" aria-label={`Move up: ${faq.question}`} disabled={moving || index === 0} onClick={() => move(index, -1)}>
+                ↑
+              </Button>
+              <Button variant="outline-secondary" aria-label={`Move down: ${faq.question}`} disabled={moving || index === ordered.length - 1} onClick={() => move(index, 1)}>
+                ↓
+              </Button>
+              <Button variant="outline-primary" onClick={() => setEditing({ faq })}>
+                Edit
+              </Button>
+              <Button variant="outline-danger" onClick={() => askDelete(faq)}>
+                Delete
+              </Button>
+            </ButtonGroup>
+          </ListGroup.Item>
+        ))}
+      </ListGroup>
+      <FaqModal editing={editing} onClose={() => setEditing(null)} onSaved={refreshFaqs} />
+      <ConfirmModal confirmation={confirmation} onClose={() => setConfirmation(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Accordion, Card, Spinner } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import { errorMessage } from '../../../api/client.ts';
+import { formatDate } from '../../../components/format.ts';
+import { adminKey, readOutbox } from '../api.ts';
+import { ListPager } from '../list-pager.tsx';
+
+/** /admin/outbox: the mails kept instead of sent while SMTP_URL is unset, newest first; open one to read it. */
+export function OutboxPage() {
+  const [page, setPage] = useState(1);
+  const outbox = useQuery({ queryKey: adminKey('outbox', page), queryFn: () => readOutbox(page), placeholderData: keepPreviousData, refetchOnMount: 'always' });
+  useEffect(() => {
+    if (outbox.error) toast.error(errorMessage(outbox.error));
+  }, [outbox.error]);
+  const mails = outbox.data?.mails ?? [];
+
+  return (
+    <Card>
+      <Card.Header>
+        <h2 className="h6 mb-0">Outbox</h2>
+      </Card.Header>
+      <Card.Body>
+        <p className="small text-muted">Without SMTP_URL the shop sends no mail: each one (sign-up and reset codes, email changes) is kept here, newest first.</p>
+        {outbox.isPending && <Spinner animation="border" size="sm" />}
+        {outbox.isSuccess && mails.length === 0 && <p className="text-muted">The outbox is empty</p>}
+        <Accordion className="mb-3" data-testid="outbox">
+          {mails.map((mail) => (
+            <Accordion.Item eventKey={mail._id} key={mail._id} data-testid="outbox-mail">
+              <Accordion.Header>
+                <span className="me-3 text-muted small text-nowrap">{formatDate(mail.createdAt)}</span>
+                <span className="me-3">{mail.to}</span>
+                <strong>{mail.subject}</strong>
+              </Accordion.Header>
+              <Accordion.Body>
+                <pre className="mb-0 small" style={{ whiteSpace: 'pre-wrap' }} data-testid="outbox-body">
+                  {mail.body}
+                </pre>
+              </Accordion.Body>
+            </Accordion.Item>
+          ))}
+        </Accordion>
+        <ListPager label="Outbox pages" page={page} totalPages={outbox.data?.totalPages ?? 1} onPageChange={setPage} />
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,75 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import { adjustBalanceBody, type AdjustBalanceBody } from '@portal/contract';
+import { errorMessage } from '../../../api/client.ts';
+import { useCurrentUser } from '../../../api/current-user.ts';
+import { ADMIN_QUERY_KEY, adjustBalance } from '../api.ts';
+
+type Adjustment = { direction: 'credit' | 'debit'; amount: number; reason: string };
+
+/** Credit or debit with a required reason. The server refuses a debit below zero; its message shows in a toast. */
+export function AdjustBalanceForm({ userId }: { userId: string }) {
+  const queryClient = useQueryClient();
+  const { refresh } = useCurrentUser();
+  const { register, handleSubmit, reset, formState } = useForm<AdjustBalanceBody, unknown, Adjustment>({
+    resolver: zodResolver(adjustBalanceBody),
+    defaultValues: { direction: 'credit', amount: '', reason: '' },
+  });
+
+  const onSubmit = handleSubmit(async (body) => {
+    try {
+      const { message } = await adjustBalance(userId, body);
+      toast.success(message);
+      reset({ direction: body.direction, amount: '', reason: '' });
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      // The operator may have adjusted their own account: the header balance follows too.
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEY }), refresh()]);
+    }
+  });
+  const busy = formState.isSubmitting;
+
+  return (
+    <Card className="h-100">
+      <Card.Header as="h6">Credit or debit</Card.Header>
+      <Card.Body>
+        <Form onSubmit={onSubmit} noValidate aria-label="Credit or debit">
+          <Row className="g-2 mb-2">
+            <Col xs={5}>
+              <Form.Group controlId="adjust-direction">
+                <Form.Label className="small">Direction</Form.Label>
+                <Form.Select size="sm" {...register('direction')}>
+                  <option value="credit">Credit (add)</option>
+                  <option value="debit">Debit (take)</option>
+                </Form.Select>
+              </Form.Group>
+            </Col>
+            <Col xs={7}>
+              <Form.Group controlId="adjust-amount">
+                <Form.Label className="small">Amount</Form.Label>
+                <InputGroup size="sm" hasValidation>
+                  <InputGroup.Text>$</InputGroup.Text>
+                  <Form.Control type="number" inputMode="decimal" step="0.01" min="0.01" isInvalid={!!formState.errors.amount} {...register('amount')} />
+                  <Form.Control.Feedback type="invalid">{formState.errors.amount?.message}</Form.Control.Feedback>
+                </InputGroup>
+              </Form.Group>
+            </Col>
+          </Row>
+          <Form.Group controlId="adjust-reason" className="mb-3">
+            <Form.Label className="small">Reason</Form.Label>
+            <Form.Control size="sm" as="textarea" rows={2} placeholder="Shown in the audit log and the ledger note" isInvalid={!!formState.errors.reason} {...register('reason')} />
+            <Form.Control.Feedback type="invalid">{formState.errors.reason?.message}</Form.Control.Feedback>
+          </Form.Group>
+          <Button type="submit" size="sm" disabled={busy}>
+            {busy && <Spinner animation="border" size="sm" className="me-2" />}
+            Apply
+          </Button>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

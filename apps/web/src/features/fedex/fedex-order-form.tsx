@@ -1,0 +1,267 @@
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { get, useForm, useWatch, type FieldError, type Path, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import {
+  DEFAULT_FEDEX_CURRENCY,
+  DEFAULT_SHIPMENT_PURPOSE,
+  DIMENSION_UNITS,
+  PICKUP_DAYS_AHEAD,
+  PICKUP_LATEST_START,
+  PICKUP_WINDOW_HOURS,
+  WEIGHT_UNITS,
+  createFedexOrderBody,
+  formatDollars,
+  isPickupTime,
+  pickupDateRange,
+  pickupAddressSchema,
+  pickupEndTime,
+  pickupProblem,
+  type CreateFedexOrderInput,
+} from '@portal/contract';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import { useCurrentUser } from '../../api/current-user.ts';
+import { FEDEX_ORDERS_QUERY_KEY, FEDEX_PRICE_QUERY_KEY, createFedexOrder, readFedexPrice } from '../../api/fedex.ts';
+import { AddressFields, type AddressKey, type FedexForm } from './address-fields.tsx';
+import { EMPTY_ITEM, InvoiceItemsFields } from './invoice-items-fields.tsx';
+
+const ADDRESS_KEYS = ['name', 'street', 'street2', 'city', 'state', 'zip', 'phone', 'email', 'country'] as const;
+const capitalized = (key: string) => key[0]!.toUpperCase() + key.slice(1);
+/** fromName, fromStreet, ... (or toName, ...) for each address line. */
+const sideNames = (side: 'from' | 'to') => Object.fromEntries(ADDRESS_KEYS.map((key) => [key, `${side}${capitalized(key)}`])) as Record<AddressKey, Path<FedexForm>>;
+const PICKUP_NAMES = Object.fromEntries(ADDRESS_KEYS.filter((key) => key !== 'email').map((key) => [key, `pickupInfo.${key}`])) as Partial<Record<AddressKey, Path<FedexForm>>>;
+
+const emptySide = (side: 'from' | 'to') => Object.fromEntries(ADDRESS_KEYS.map((key) => [`${side}${capitalized(key)}`, '']));
+
+/** Today is counted in the browser's zone, which the server checks the pickup date against. */
+const defaultValues = (): FedexForm => ({
+  ...(emptySide('from') as object),
+  ...(emptySide('to') as object),
+  weight: '',
+  length: '',
+  width: '',
+  height: '',
+  weightUnit: 'lbs',
+  dimensionUnit: 'inch',
+  specialNotes: '',
+  signature: false,
+  pickup: false,
+  pickupDate: '',
+  pickupTime: '',
+  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  pickupInfo: { name: '', street: '', street2: '', city: '', state: '', zip: '', phone: '', country: '' },
+  invoiceItems: [{ ...EMPTY_ITEM }],
+  shipmentPurpose: DEFAULT_SHIPMENT_PURPOSE,
+  currency: DEFAULT_FEDEX_CURRENCY,
+}) as FedexForm;
+
+const contractResolver = zodResolver(createFedexOrderBody);
+
+/**
+ * The contract's rules. It checks the pickup only once every field has the right type, so while
+ * another field is still empty the pickup's own problems are added here, to be marked at once.
+ */
+const resolver: Resolver<FedexForm, unknown, CreateFedexOrderInput> = async (values, context, options) => {
+  const result = await contractResolver(values, context, options);
+  if (!values.pickup || Object.keys(result.errors).length === 0) return result;
+  const errors: Record<string, unknown> = { ...result.errors };
+  const mark = (target: Record<string, unknown>, key: string, message: string) => {
+    target[key] ??= { type: 'custom', message } satisfies FieldError;
+  };
+  const problem = pickupProblem(values);
+  if (problem) mark(errors, problem.path, problem.message);
+  const address = pickupAddressSchema.safeParse(values.pickupInfo ?? {});
+  if (!address.success) {
+    const pickupInfo: Record<string, unknown> = { ...(errors.pickupInfo as object) };
+    for (const issue of address.error.issues) mark(pickupInfo, String(issue.path[0]), issue.message);
+    errors.pickupInfo = pickupInfo;
+  }
+  return { values: {}, errors: errors as typeof result.errors };
+};
+
+/** The Enter key never submits the form (a textarea still takes new lines, a focused button still works). */
+function blockEnterSubmit(event: KeyboardEvent<HTMLFormElement>) {
+  const target = event.target as HTMLElement;
+  if (event.key === 'Enter' && target.tagName === 'INPUT') event.preventDefault();
+}
+
+/** The flat price, loaded on entry; a failed lookup is logged and the price is 0. */
+function useFedexPrice(): number {
+  const query = useQuery({ queryKey: FEDEX_PRICE_QUERY_KEY, queryFn: readFedexPrice, refetchOnMount: 'always' });
+  useEffect(() => {
+    if (query.error) console.error('Failed to look up the FedEx price', query.error);
+  }, [query.error]);
+  return query.data?.price ?? 0;
+}
+
+function Section({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
+  return (
+    <Card className="mb-3" data-testid={testId}>
+      <Card.Header as="h6">{title}</Card.Header>
+      <Card.Body>{children}</Card.Body>
+    </Card>
+  );
+}
+
+/** Create Order: the FedEx order with its commercial invoice, paid at the flat price. */
+export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
+  const price = useFedexPrice();
+  const queryClient = useQueryClient();
+  const { refresh } = useCurrentUser();
+  const inFlight = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const { register, handleSubmit, control, trigger, formState } = useForm<FedexForm, unknown, CreateFedexOrderInput>({
+    resolver,
+    defaultValues: defaultValues(),
+  });
+  const { errors } = formState;
+  const [pickup, pickupTime, timeZone] = useWatch({ control, name: ['pickup', 'pickupTime', 'timeZone'] });
+  const range = pickupDateRange(String(timeZone ?? '')) ?? undefined;
+  const message = (name: Path<FedexForm>) => (get(errors, name) as { message?: string } | undefined)?.message;
+
+  const submit = handleSubmit(async (order) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      const { message: created } = await createFedexOrder(order);
+      toast.success(created);
+      void queryClient.invalidateQueries({ queryKey: FEDEX_ORDERS_QUERY_KEY });
+      void refresh();
+      onCreated();
+    } catch (error) {
+      toast.error(errorMessage(error));
+      // A rule that changed since the form was checked (the pickup day may have rolled over) is marked on its field.
+      if (error instanceof ApiError && error.status === 400) void trigger();
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  });
+
+  const numberField = (name: 'weight' | 'length' | 'width' | 'height', label: string) => (
+    <Form.Group controlId={`fedex-${name}`}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control type="number" inputMode="decimal" min={0} step="any" isInvalid={!!message(name)} {...register(name)} />
+      <Form.Control.Feedback type="invalid">{message(name)}</Form.Control.Feedback>
+    </Form.Group>
+  );
+
+  return (
+    <Form onSubmit={submit} onKeyDown={blockEnterSubmit} noValidate data-testid="fedex-order-form">
+      <Row className="g-3">
+        <Col lg={6}>
+          <Section title="Sender" testId="fedex-sender-card">
+            <AddressFields idPrefix="fedex-from" names={sideNames('from')} register={register} errors={errors} />
+          </Section>
+        </Col>
+        <Col lg={6}>
+          <Section title="Receiver" testId="fedex-receiver-card">
+            <AddressFields idPrefix="fedex-to" names={sideNames('to')} register={register} errors={errors} />
+          </Section>
+        </Col>
+      </Row>
+
+      <Section title="Package Details" testId="fedex-package-card">
+        <Row className="g-3">
+          <Col sm={6} md={2}>
+            {numberField('weight', 'Weight')}
+          </Col>
+          <Col sm={6} md={2}>
+            <Form.Group controlId="fedex-weight-unit">
+              <Form.Label>Weight Unit</Form.Label>
+              <Form.Select {...register('weightUnit')}>
+                {WEIGHT_UNITS.map((unit) => (
+                  <option key={unit}>{unit}</option>
+                ))}
+              </Form.Select>
+            </Form.Group>
+          </Col>
+          <Col sm={4} md={2}>
+            {numberField('length', 'Length')}
+          </Col>
+          <Col sm={4} md={2}>
+            {numberField('width', 'Width')}
+          </Col>
+          <Col sm={4} md={2}>
+            {numberField('height', 'Height')}
+          </Col>
+          <Col sm={6} md={2}>
+            <Form.Group controlId="fedex-dimension-unit">
+              <Form.Label>Dimension Unit</Form.Label>
+              <Form.Select {...register('dimensionUnit')}>
+                {DIMENSION_UNITS.map((unit) => (
+                  <option key={unit}>{unit}</option>
+                ))}
+              </Form.Select>
+            </Form.Group>
+          </Col>
+        </Row>
+      </Section>
+
+      <Row className="g-3">
+        <Col lg={9}>
+          <Section title="Pickup" testId="fedex-pickup-card">
+            <Form.Check type="switch" id="fedex-pickup" label="Schedule a FedEx pickup (optional)" {...register('pickup')} />
+            {pickup && (
+              <div className="mt-3">
+                <Row className="g-3 mb-3">
+                  <Col sm={4}>
+                    <Form.Group controlId="fedex-pickup-date">
+                      <Form.Label>Pickup Date</Form.Label>
+                      <Form.Control type="date" min={range?.min} max={range?.max} isInvalid={!!message('pickupDate')} {...register('pickupDate')} />
+                      <Form.Control.Feedback type="invalid">{message('pickupDate')}</Form.Control.Feedback>
+                    </Form.Group>
+                  </Col>
+                  <Col sm={4}>
+                    <Form.Group controlId="fedex-pickup-time">
+                      <Form.Label>From Pickup Time</Form.Label>
+                      <Form.Control type="time" max={PICKUP_LATEST_START} isInvalid={!!message('pickupTime')} {...register('pickupTime')} />
+                      <Form.Control.Feedback type="invalid">{message('pickupTime')}</Form.Control.Feedback>
+                    </Form.Group>
+                  </Col>
+                  <Col sm={4}>
+                    <Form.Group controlId="fedex-pickup-end">
+                      <Form.Label>To Pickup Time</Form.Label>
+                      <Form.Control readOnly value={typeof pickupTime === 'string' && isPickupTime(pickupTime) ? pickupEndTime(pickupTime) : ''} />
+                    </Form.Group>
+                  </Col>
+                  <Col xs={12} className="small text-muted">
+                    Today to {PICKUP_DAYS_AHEAD} days ahead; a {PICKUP_WINDOW_HOURS}-hour window starting at the latest at {PICKUP_LATEST_START}, in your time zone ({String(timeZone)}).
+                    {message('timeZone') && <div className="text-danger">{message('timeZone')}</div>}
+                  </Col>
+                </Row>
+                <h6 className="small text-uppercase text-muted">Pickup Address</h6>
+                <AddressFields idPrefix="fedex-pickup" names={PICKUP_NAMES} register={register} errors={errors} />
+              </div>
+            )}
+          </Section>
+        </Col>
+        <Col lg={3}>
+          <Section title="Signature" testId="fedex-signature-card">
+            <Form.Check id="fedex-signature" label="Signature required on delivery" {...register('signature')} />
+          </Section>
+        </Col>
+      </Row>
+
+      <Section title="Commercial Invoice Builder" testId="fedex-invoice-card">
+        <InvoiceItemsFields control={control} register={register} errors={errors} />
+      </Section>
+
+      <Section title="Special Notes" testId="fedex-notes-card">
+        <Form.Group controlId="fedex-notes">
+          <Form.Label visuallyHidden>Special Notes</Form.Label>
+          <Form.Control as="textarea" rows={2} placeholder="Optional" isInvalid={!!message('specialNotes')} {...register('specialNotes')} />
+          <Form.Control.Feedback type="invalid">{message('specialNotes')}</Form.Control.Feedback>
+        </Form.Group>
+      </Section>
+
+      <Button type="submit" size="lg" disabled={busy} data-testid="fedex-pay">
+        {busy && <Spinner animation="border" size="sm" className="me-2" />}
+        Pay ${formatDollars(price)}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import { stringField, requiredText } from './common.ts';
+import { labelTypeSchema, priceTier } from './catalog.ts';
+import { ORDER_STATUSES, orderSchema } from './orders.ts';
+import { bulkOrderSchema } from './bulk.ts';
+import { invoiceSchema, statementEntrySchema } from './billing.ts';
+
+// The operator console: every call lives under /api/v1/admin and needs a signed-in user whose
+// role is 'admin' (401 for a visitor, 403 for a customer). Money crosses as dollars, two decimals.
+
+export const USER_ROLES = ['customer', 'admin'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const ADMIN_ONLY = 'This page is for the shop operators only';
+export const ACCOUNT_DISABLED = 'This account is disabled; contact the shop for help';
+export const ADJUSTMENT_BELOW_ZERO = 'A debit cannot take the balance below zero';
+export const ADMIN_PAGE_SIZE = 20;
+
+const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const optionalText = (max = 100) => z.preprocess(emptyAsUndefined, z.string().trim().max(max).optional());
+/** A yyyy-mm-dd day (UTC), inclusive, for date filters. */
+const optionalDay = z.preprocess(emptyAsUndefined, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are yyyy-mm-dd').optional());
+const dollars = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .refine((n) => Number.isFinite(n) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} must have at most 2 decimal places`);
+
+/** ?page=&limit= of every admin list: page size ADMIN_PAGE_SIZE, at most 100. */
+export const adminPageQuery = z.object({
+  page: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1, 'Page must be at least 1').default(1)),
+  limit: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).default(ADMIN_PAGE_SIZE)),
+});
+
+/** Who a row belongs to, as lists show it. */
+export const userRefSchema = z.object({ _id: z.string(), tgId: z.string(), username: z.string() });
+export type UserRef = z.infer<typeof userRefSchema>;
+
+// ---- Overview -------------------------------------------------------------------------------
+
+export const overviewResponse = z.object({
+  users: z.number(),
+  /** Users who signed in or ordered in the last 30 days. */
+  activeUsers30d: z.number(),
+  /** The sum of all balances: what the shop owes its customers. */
+  balancesTotal: z.number(),
+  deposits: z.object({ today: z.number(), last30d: z.number() }),
+  /** Label sales net of refunds (single, bulk and FedEx orders). */
+  sales: z.object({ today: z.number(), last30d: z.number() }),
+  ordersByStatus: z.record(z.string(), z.number()),
+  queue: z.object({ waiting: z.number(), active: z.number(), completed: z.number(), failed: z.number(), delayed: z.number(), total: z.number() }),
+  fedexWaiting: z.number(),
+  /** 30 days, oldest first, one entry per UTC day (days without money included, as 0). */
+  daily: z.array(z.object({ date: z.string(), sales: z.number(), deposits: z.number() })),
+});
+export type Overview = z.infer<typeof overviewResponse>;
+
+// ---- Users ----------------------------------------------------------------------------------
+
+export const adminUserSchema = z.object({
+  _id: z.string(),
+  username: z.string(),
+  tgId: z.string(),
+  email: z.string().nullable(),
+  emailVerified: z.boolean(),
+  role: z.enum(USER_ROLES),
+  disabled: z.boolean(),
+  balance: z.number(),
+  createdAt: z.string(),
+  /** The last sign-in or order, or null. */
+  lastActiveAt: z.string().nullable(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** GET /admin/users?search=&page=&limit=: search over name, Telegram username and email; newest first. */
+export const adminUsersQuery = adminPageQuery.extend({ search: optionalText() });
+export const adminUsersResponse = z.object({ users: z.array(adminUserSchema), totalPages: z.number(), total: z.number() });
+/** GET /admin/users/:id */
+export const adminUserResponse = z.object({ user: adminUserSchema });
+
+/** GET /admin/users/:id/statement?page=&limit=: the user's ledger, newest first, with running balance. */
+export const adminStatementResponse = z.object({ entries: z.array(statementEntrySchema), totalPages: z.number(), total: z.number(), balance: z.number() });
+/** GET /admin/users/:id/invoices?page=&limit= */
+export const adminUserInvoicesResponse = z.object({ invoices: z.array(invoiceSchema), totalPages: z.number(), total: z.number() });
+
+/** POST /admin/users/:id/adjust: one 'adjustment' ledger row; a credit also shows as a paid Manual invoice. */
+export const adjustBalanceBody = z.object({
+  direction: z.enum(['credit', 'debit'], { error: 'Choose credit or debit' }),
+  amount: dollars('Amount').pipe(z.number().positive('Amount must be greater than 0').max(100_000, 'Amount must be at most $100,000')),
+  reason: requiredText('Reason', 500),
+});
+export type AdjustBalanceBody = z.input<typeof adjustBalanceBody>;
+export const adjustBalanceResponse = z.object({ message: z.string(), balance: z.number() });
+
+/** POST /admin/users/:id/status: disable or enable an account. */
+export const userStatusBody = z.object({ disabled: z.boolean({ error: 'disabled must be true or false' }) });
+/** POST /admin/users/:id/role */
+export const userRoleBody = z.object({ role: z.enum(USER_ROLES, { error: 'Role must be customer or admin' }) });
+
+// ---- Label types and prices -----------------------------------------------------------------
+
+/** GET /admin/label-types: every type, enabled or not. */
+export const adminLabelTypesResponse = z.object({ labelTypes: z.array(labelTypeSchema) });
+
+/**
+ * PUT /admin/label-types/:id. Tiers, sorted by fromWeight, must start at 0, each one start where
+ * the one before ends (no gap, no overlap), and the last end at maxWeight. New orders only.
+ */
+export const updateLabelTypeBody = z.object({
+  name: requiredText('Name', 100),
+  maxWeight: z.coerce.number({ error: 'Max weight must be a number' }).positive('Max weight must be greater than 0').max(10_000),
+  status: z.boolean({ error: 'Status must be true or false' }),
+  prices: z.array(priceTier).min(1, 'Add at least one price tier').max(50, 'At most 50 price tiers'),
+});
+export type UpdateLabelTypeBody = z.input<typeof updateLabelTypeBody>;
+
+/** The first problem of a set of tiers (named by its 1-based position after sorting), or null when they are contiguous. */
+export function tierProblem(prices: { fromWeight: number; toWeight: number; price: number }[], maxWeight: number): string | null {
+  const tiers = [...prices].sort((a, b) => a.fromWeight - b.fromWeight);
+  for (const [i, tier] of tiers.entries()) {
+    const name = `Tier ${i + 1} (${tier.fromWeight}-${tier.toWeight})`;
+    if (!(tier.toWeight > tier.fromWeight)) return `${name}: the end weight must be above the start weight`;
+    if (!(tier.price >= 0)) return `${name}: the price cannot be negative`;
+    if (i === 0 && tier.fromWeight !== 0) return `${name}: the first tier must start at 0`;
+    const before = tiers[i - 1];
+    if (before && tier.fromWeight > before.toWeight) return `${name}: gap after tier ${i} (${before.toWeight}-${tier.fromWeight} has no price)`;
+    if (before && tier.fromWeight < before.toWeight) return `${name}: overlaps tier ${i} (${before.fromWeight}-${before.toWeight})`;
+  }
+  const last = tiers.at(-1);
+  if (last && last.toWeight !== maxWeight) return `Tier ${tiers.length} (${last.fromWeight}-${last.toWeight}): the last tier must end at the max weight ${maxWeight}`;
+  return null;
+}
+
+/** GET/PUT /admin/fedex-price: the flat price of a FedEx hand-made order. */
+export const fedexPriceBody = z.object({ price: dollars('Price').pipe(z.number().positive('Price must be greater than 0').max(10_000)) });
+export const fedexPriceResponse = z.object({ price: z.number() });
+
+// ---- Content --------------------------------------------------------------------------------
+
+export const adminFaqSchema = z.object({ _id: z.string(), question: z.string(), answer: z.string(), position: z.number() });
+/** GET /admin/content */
+export const adminContentResponse = z.object({ announcement: z.string(), announcementStatus: z.boolean(), tos: z.string(), faqs: z.array(adminFaqSchema) });
+export type AdminContent = z.infer<typeof adminContentResponse>;
+/** PUT /admin/content/announcement */
+export const announcementBody = z.object({ announcement: stringField('Announcement').trim().max(2000, 'Announcement must be at most 2000 characters'), status: z.boolean() });
+/** PUT /admin/content/tos: HTML, sanitized on save and again when shown. */
+export const tosBody = z.object({ tos: stringField('Terms').max(200_000, 'Terms must be at most 200,000 characters') });
+/** POST /admin/faqs, PUT /admin/faqs/:id */
+export const faqBody = z.object({ question: requiredText('Question', 300), answer: requiredText('Answer', 5000) });
+/** PUT /admin/faqs-order: every FAQ id, in the new order. */
+export const faqOrderBody = z.object({ ids: z.array(z.string().min(1).max(64)).max(500) });
+
+// ---- Orders, bulk orders, invoices ----------------------------------------------------------
+
+/** GET /admin/orders: every customer's label orders, newest first. */
+export const adminOrdersQuery = adminPageQuery.extend({
+  /** Order id (full or the 8-character OrderId), tracking, sender or receiver name. */
+  search: optionalText(),
+  status: z.preprocess(emptyAsUndefined, z.enum(ORDER_STATUSES, { error: `Status must be one of ${ORDER_STATUSES.join(', ')}` }).optional()),
+  /** A label type uid. */
+  type: optionalText(64),
+  /** A user id or Telegram username. */
+  user: optionalText(64),
+  from: optionalDay,
+  to: optionalDay,
+});
+export type AdminOrdersQuery = z.input<typeof adminOrdersQuery>;
+export const adminOrderSchema = orderSchema.extend({ owner: userRefSchema });
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+export const adminOrdersResponse = z.object({ orders: z.array(adminOrderSchema), totalPages: z.number(), total: z.number() });
+
+const partySchema = z.object({
+  name: z.string(),
+  company: z.string(),
+  street: z.string(),
+  street2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  country: z.string(),
+  phone: z.string(),
+});
+/** GET /admin/orders/:id: the whole order, its ledger rows and its bulk order. */
+export const adminOrderDetailResponse = z.object({
+  order: adminOrderSchema.extend({
+    from: partySchema,
+    to: partySchema,
+    length: z.number().nullable(),
+    width: z.number().nullable(),
+    height: z.number().nullable(),
+    bulkOrderId: z.string().nullable(),
+    updatedAt: z.string(),
+  }),
+  ledger: z.array(statementEntrySchema.omit({ balance: true })),
+});
+export type AdminOrderDetail = z.infer<typeof adminOrderDetailResponse>;
+/** POST /admin/orders/:id/cancel: a pending or processing order is cancelled and refunded; 409 otherwise. */
+export const cancelOrderBody = z.object({ reason: requiredText('Reason', 500) });
+
+/** GET /admin/bulk-orders?status=&user=&page=&limit= */
+export const adminBulkOrdersQuery = adminPageQuery.extend({ status: optionalText(20), user: optionalText(64) });
+export const adminBulkOrdersResponse = z.object({ bulkOrders: z.array(bulkOrderSchema.extend({ owner: userRefSchema })), totalPages: z.number(), total: z.number() });
+
+/** GET /admin/invoices?status=&user=&page=&limit= */
+export const adminInvoicesQuery = adminPageQuery.extend({ status: optionalText(20), user: optionalText(64) });
+export const adminInvoicesResponse = z.object({ invoices: z.array(invoiceSchema.extend({ owner: userRefSchema })), totalPages: z.number(), total: z.number() });
+
+// ---- Audit log and outbox -------------------------------------------------------------------
+
+/** GET /admin/audit?admin=&target=&from=&to=&page=&limit=, newest first. */
+export const auditQuery = adminPageQuery.extend({
+  /** An admin's user id or Telegram username. */
+  admin: optionalText(64),
+  /** A target id (user, order, label type, faq, ...) or a target type. */
+  target: optionalText(64),
+  from: optionalDay,
+  to: optionalDay,
+});
+export const auditEntrySchema = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  admin: userRefSchema,
+  /** e.g. 'user.adjust', 'user.disable', 'label_type.update', 'content.announcement', 'order.cancel'. */
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditResponse = z.object({ entries: z.array(auditEntrySchema), totalPages: z.number(), total: z.number() });
+
+/** GET /admin/outbox?page=&limit=: mails kept when SMTP_URL is unset, newest first. */
+export const outboxMailSchema = z.object({ _id: z.string(), to: z.string(), subject: z.string(), body: z.string(), createdAt: z.string() });
+export const outboxResponse = z.object({ mails: z.array(outboxMailSchema), totalPages: z.number(), total: z.number() });
+
+// ---- Answers of the changing calls (added with the server; nothing above was changed) ---------
+// Paths the comments above do not name: DELETE /admin/faqs/:id deletes a FAQ (answers
+// messageResponse); GET /admin/orders/:id/label downloads any customer's completed label as
+// {tracking}.pdf (409 before it is ready or when cancelled). Every other change answers
+// messageResponse unless named here.
+
+/** POST /admin/users/:id/status and /role: the account as it is now. */
+export const adminUserChangeResponse = z.object({ message: z.string(), user: adminUserSchema });
+/** PUT /admin/label-types/:id: the type as it is now. */
+export const adminLabelTypeChangeResponse = z.object({ message: z.string(), labelType: labelTypeSchema });
+/** PUT /admin/content/tos: the terms as stored, after sanitizing. */
+export const tosChangeResponse = z.object({ message: z.string(), tos: z.string() });
+/** POST /admin/faqs: the new FAQ's id. */
+export const faqCreatedResponse = z.object({ message: z.string(), _id: z.string() });

@@ -1,0 +1,374 @@
+import { z } from 'zod';
+import { BULK_MAX_ROWS } from './bulk.ts';
+import { TEMPLATE_VALUES, labelTypeRef, labelTypeSchema } from './catalog.ts';
+import { ORDER_STATUSES, createOrderBody, orderListQuery } from './orders.ts';
+
+/**
+ * The reseller HTTP API: the user's own API key in the x-api-key header, on
+ * {PUBLIC_URL or origin}/api/reseller/v1. Every answer has type 'success' or 'error'. The OpenAPI
+ * document (served at RESELLER_OPENAPI_PATH) is generated from these schemas.
+ */
+export const RESELLER_API_PREFIX = '/api/reseller/v1';
+export const RESELLER_OPENAPI_PATH = `${RESELLER_API_PREFIX}/openapi.json`;
+export const API_KEY_HEADER = 'x-api-key';
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const RESELLER_DEFAULT_RATE_LIMIT_PER_MINUTE = 120;
+/** How long an idempotency key keeps its first answer. */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+/** The spec's advice for bulk-job-status polling. */
+export const BULK_POLL_ADVICE = 'Poll every 15 to 30 seconds.';
+
+/** The six sections of the docs page, one OpenAPI tag each, in this order. */
+export const RESELLER_TAGS = {
+  authentication: 'Authentication',
+  labelTypes: 'Label types',
+  orders: 'Orders',
+  bulkOrders: 'Bulk orders',
+  queue: 'Queue',
+  errors: 'Errors, idempotency and limits',
+} as const;
+
+export const LABEL_CREATED = 'Label created successfully';
+export const BULK_ORDER_QUEUED = 'Bulk order created and queued';
+export const API_KEY_MISSING = 'Send your API key in the x-api-key header';
+export const API_KEY_INVALID = 'Invalid API key';
+export const IDEMPOTENCY_KEY_INVALID = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
+export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used with a different request';
+export const IDEMPOTENCY_KEY_IN_PROGRESS = 'A request with this Idempotency-Key is still running; retry when it has finished';
+export const BULK_JOB_NOT_FOUND = 'Bulk job not found';
+export const RATE_LIMITED = (seconds: number) => `Too many requests, retry in ${seconds} s`;
+
+const success = z.literal('success').describe("Always 'success' on a 2xx answer");
+
+// ---- errors ---------------------------------------------------------------------------------
+
+/** One problem of a request: a field (`FromZip`), or a row of a bulk order (1 = the first object of `data`) and its field. */
+export const resellerErrorItem = z
+  .object({
+    row: z.number().int().optional().describe('The object of `data` the problem is in (bulk orders); 1 is the first'),
+    field: z.string().optional().describe('The field the problem is about'),
+    message: z.string(),
+  })
+  .meta({ id: 'ResellerErrorItem' });
+
+export const resellerError = z
+  .object({
+    type: z.literal('error').describe("Always 'error'"),
+    message: z.string().describe('What went wrong, for people'),
+    errors: z.array(resellerErrorItem).optional().describe('Every bad field (and row) when the request did not validate'),
+  })
+  .meta({ id: 'ResellerError' });
+export type ResellerError = z.infer<typeof resellerError>;
+
+// ---- label types ----------------------------------------------------------------------------
+
+export const resellerLabelType = labelTypeSchema
+  .omit({ status: true })
+  .meta({
+    id: 'ResellerLabelType',
+    description: 'An enabled label type. `_id` or `uid` names it in labelType. A weight w costs the price of the first tier with fromWeight <= w <= toWeight.',
+  });
+
+export const labelTypesAnswer = z
+  .object({ type: success, message: z.string(), labelTypes: z.array(resellerLabelType) })
+  .meta({
+    examples: [
+      {
+        type: 'success',
+        message: 'Label types',
+        labelTypes: [
+          { _id: '0b7c8f5e-8d6c-4c1f-9e55-3e4b1f0c2a11', name: 'USPS Priority', uid: 'priority', maxWeight: 70, weightUnit: 'lb', prices: [{ price: 6.75, fromWeight: 0, toWeight: 70 }] },
+        ],
+      },
+    ],
+  });
+
+// ---- orders ---------------------------------------------------------------------------------
+
+export const resellerOrder = z
+  .object({
+    id: z.string().describe('The order id (order_id in the download call)'),
+    orderId: z.string().describe('Short order number shown to people'),
+    status: z.enum(ORDER_STATUSES).describe('pending or processing while the label is made, then completed or cancelled (refunded)'),
+    labelType: z.object({ uid: z.string(), name: z.string() }),
+    design: z.string().nullable().describe('Template of priority labels'),
+    weight: z.number(),
+    price: z.number().describe('Dollars charged'),
+    tracking: z.string().nullable(),
+    fromName: z.string(),
+    toName: z.string(),
+    note: z.string().nullable().describe('Why a cancelled order failed'),
+    createdAt: z.string().describe('ISO 8601'),
+    downloadUrl: z.string().nullable().describe('The label PDF once completed (GET with your x-api-key), else null'),
+  })
+  .meta({ id: 'ResellerOrder' });
+export type ResellerOrder = z.infer<typeof resellerOrder>;
+
+const exampleOrder: ResellerOrder = {
+  id: '5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d',
+  orderId: '5F0D2C4E',
+  status: 'completed',
+  labelType: { uid: 'priority', name: 'USPS Priority' },
+  design: 'normal',
+  weight: 2,
+  price: 6.75,
+  tracking: '9405500000000000000001',
+  fromName: 'Jane Sender',
+  toName: 'John Receiver',
+  note: null,
+  createdAt: '2026-11-23T10:00:00.000Z',
+  downloadUrl: 'https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d',
+};
+
+const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/**
+ * POST /order/create-order: the web's single order (same fields and rules) plus an optional Date.
+ * As application/x-www-form-urlencoded every value is text; numbers are read from it.
+ */
+export const resellerCreateOrderBody = createOrderBody
+  .extend({
+    labelType: labelTypeRef.describe('The label type: its uid (e.g. priority) or its _id'),
+    design: z
+      .preprocess(emptyAsUndefined, z.enum(TEMPLATE_VALUES, { error: 'Template must be Pitney Bowes, Normal or EVS' }).optional())
+      .describe('Template, required for priority: pitney, normal or evs'),
+    Date: z
+      .preprocess(emptyAsUndefined, z.iso.date({ error: 'Date must be a date like 2026-11-23' }).optional())
+      .describe('Optional ship date (YYYY-MM-DD), accepted for compatibility; labels are dated the day they are made'),
+  })
+  .meta({
+    id: 'ResellerCreateOrder',
+    description:
+      'Weights are pounds (ounces for ground_oz). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only.',
+    examples: [
+      {
+        labelType: 'priority',
+        design: 'normal',
+        Weight: 2,
+        FromName: 'Jane Sender',
+        FromStreet: '123 Main Street',
+        FromCity: 'New York',
+        FromState: 'NY',
+        FromZip: '10001',
+        ToName: 'John Receiver',
+        ToStreet: '456 Oak Avenue',
+        ToCity: 'Beverly Hills',
+        ToState: 'CA',
+        ToZip: '90210',
+      },
+    ],
+  });
+export type ResellerCreateOrderBody = z.input<typeof resellerCreateOrderBody>;
+
+export const createOrderAnswer = z
+  .object({ type: success, message: z.string(), order: resellerOrder })
+  .meta({ examples: [{ type: 'success', message: LABEL_CREATED, order: exampleOrder }] });
+
+export const resellerOrderListQuery = orderListQuery.extend({
+  page: orderListQuery.shape.page.describe('Page number, from 1'),
+  limit: orderListQuery.shape.limit.describe('Orders a page, 1 to 100 (default 10)'),
+  status: orderListQuery.shape.status.describe('all (default), pending, processing, completed or cancelled'),
+  search: orderListQuery.shape.search.describe('Part of a name or tracking number, or the start of the order id'),
+  sort: orderListQuery.shape.sort.describe('desc (newest first, default) or asc'),
+});
+
+export const readOrdersAnswer = z
+  .object({
+    type: success,
+    message: z.string(),
+    orders: z.array(resellerOrder),
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int().describe('Orders matching the filter'),
+    totalPages: z.number().int(),
+  })
+  .meta({ examples: [{ type: 'success', message: 'Orders', orders: [exampleOrder], page: 1, limit: 10, total: 1, totalPages: 1 }] });
+
+export const orderIdParams = z.object({ order_id: z.string().min(1).max(64).describe('The order id') });
+
+// ---- bulk orders ----------------------------------------------------------------------------
+
+/** One object of a bulk order's data: a single order's fields without labelType and design, plus a free Reference. */
+export const resellerBulkRow = createOrderBody
+  .omit({ labelType: true, design: true })
+  .extend({ Reference: z.string().max(200).optional().describe('Free text, copied to the report') })
+  .meta({ id: 'ResellerBulkRow', description: 'The fields of one label, checked by the same rules as a single order of the chosen type.' });
+
+export const createBulkOrderBody = z
+  .object({
+    labelType: labelTypeRef.describe('The label type of every row: its uid or _id'),
+    design: z
+      .preprocess(emptyAsUndefined, z.enum(TEMPLATE_VALUES, { error: 'Template must be Pitney Bowes, Normal or EVS' }).optional())
+      .describe('Template, required for priority: pitney, normal or evs'),
+    data: z
+      .array(resellerBulkRow, { error: 'data must be a list of order objects' })
+      .min(1, 'data must hold at least one order')
+      .max(BULK_MAX_ROWS, `data may hold at most ${BULK_MAX_ROWS.toLocaleString('en-US')} orders`)
+      .describe(`The labels, 1 to ${BULK_MAX_ROWS.toLocaleString('en-US')}`),
+  })
+  .meta({
+    id: 'ResellerCreateBulkOrder',
+    examples: [
+      {
+        labelType: 'uspsv9',
+        data: [
+          { FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001', ToName: 'John Receiver', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210', Weight: 2, Reference: 'A-1' },
+        ],
+      },
+    ],
+  });
+export type CreateBulkOrderBody = z.input<typeof createBulkOrderBody>;
+
+export const createBulkOrderAnswer = z
+  .object({
+    type: success,
+    message: z.string(),
+    job_id: z.string().describe('Poll GET /order/bulk-job-status/{job_id}'),
+    bulkorder_id: z.string().describe('Download with GET /order/download-bulk-order/{bulkorder_id} once completed'),
+    total: z.number().describe('Dollars charged for all rows (a row whose label fails is refunded)'),
+    totalOrders: z.number().int(),
+  })
+  .meta({
+    examples: [{ type: 'success', message: BULK_ORDER_QUEUED, job_id: 'bulk-7a4e2b10-3c5d-4e6f-8a9b-0c1d2e3f4a5b', bulkorder_id: '7a4e2b10-3c5d-4e6f-8a9b-0c1d2e3f4a5b', total: 675, totalOrders: 100 }],
+  });
+
+export const BULK_JOB_STATES = ['waiting', 'active', 'completed', 'failed'] as const;
+/** Spec stages: 0-80% labels, 85% CSV report, 90% merged PDF, 95% ZIP, 98% database update, 100% done. */
+export const BULK_JOB_STAGES = ['queued', 'labels', 'report', 'pdf', 'zip', 'database', 'done'] as const;
+export type BulkJobStage = (typeof BULK_JOB_STAGES)[number];
+/** The stage a progress value is in (the stage being worked on, or done). */
+export const bulkStageOf = (state: string, progress: number): BulkJobStage =>
+  progress >= 100 || state === 'completed' ? 'done' : state === 'waiting' && progress === 0 ? 'queued' : progress < 80 ? 'labels' : progress < 85 ? 'report' : progress < 90 ? 'pdf' : progress < 95 ? 'zip' : 'database';
+
+export const jobIdParams = z.object({ job_id: z.string().min(1).max(80).describe('The job_id create-bulk-order answered') });
+export const bulkOrderIdParams = z.object({ bulkorder_id: z.string().min(1).max(64).describe('The bulkorder_id create-bulk-order answered') });
+
+export const bulkJobStatusAnswer = z
+  .object({
+    type: success,
+    message: z.string(),
+    job_id: z.string(),
+    bulkorder_id: z.string(),
+    state: z.enum(BULK_JOB_STATES).describe('waiting (queued or waiting for a retry), active, completed or failed'),
+    progress: z.number().int().min(0).max(100).describe('Percent: 0-80 labels, 85 CSV report, 90 merged PDF, 95 ZIP, 98 database update, 100 done'),
+    stage: z.enum(BULK_JOB_STAGES).describe('What the job is doing: queued, labels, report, pdf, zip, database or done'),
+    totalOrders: z.number().int(),
+    made: z.number().int().describe('Labels made so far'),
+    failed: z.number().int().describe('Rows whose label failed (each refunded)'),
+    downloadUrl: z.string().nullable().describe('The ZIP (every label plus label.csv) once completed, else null'),
+    createdAt: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .meta({
+    id: 'ResellerBulkJobStatus',
+    examples: [
+      {
+        type: 'success',
+        message: 'Bulk job status',
+        job_id: 'bulk-7a4e2b10-3c5d-4e6f-8a9b-0c1d2e3f4a5b',
+        bulkorder_id: '7a4e2b10-3c5d-4e6f-8a9b-0c1d2e3f4a5b',
+        state: 'active',
+        progress: 42,
+        stage: 'labels',
+        totalOrders: 100,
+        made: 52,
+        failed: 0,
+        downloadUrl: null,
+        createdAt: '2026-11-23T10:00:00.000Z',
+        completedAt: null,
+      },
+    ],
+  });
+export type BulkJobStatusAnswer = z.infer<typeof bulkJobStatusAnswer>;
+
+export const queueStatsAnswer = z
+  .object({
+    type: success,
+    message: z.string(),
+    waiting: z.number().int(),
+    active: z.number().int(),
+    completed: z.number().int(),
+    failed: z.number().int(),
+    delayed: z.number().int().describe('Jobs waiting for a retry'),
+    total: z.number().int(),
+  })
+  .meta({ examples: [{ type: 'success', message: 'Queue stats', waiting: 2, active: 1, completed: 120, failed: 0, delayed: 0, total: 123 }] });
+
+// ---- webhooks (Account Setting, signed-in user) -----------------------------------------------
+
+export const WEBHOOK_EVENTS = ['order.completed', 'order.cancelled', 'bulk.completed'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_SIGNATURE_HEADER = 'x-portal-signature';
+export const WEBHOOK_EVENT_HEADER = 'x-portal-event';
+export const WEBHOOK_DELIVERY_HEADER = 'x-portal-delivery';
+/** Tries of one delivery (the first and 7 retries, about a day in all with the default backoff). */
+export const WEBHOOK_MAX_ATTEMPTS = 8;
+export const WEBHOOK_RECENT_DELIVERIES = 20;
+export const WEBHOOK_URL_INVALID = 'The webhook URL must be an https:// URL (or http:// to localhost)';
+export const WEBHOOK_URL_PRIVATE = 'The webhook URL must not point to a private or local network address';
+export const WEBHOOK_URL_UNRESOLVED = 'The webhook URL host name does not resolve';
+export const WEBHOOK_SAVED = 'Webhook saved';
+export const WEBHOOK_REMOVED = 'Webhook removed';
+export const WEBHOOK_SECRET_ROTATED = 'New webhook signing secret created; it is shown only this once';
+
+/** PUT /api/v1/account/webhook: the URL, or '' / null to remove it. */
+export const webhookSettingsBody = z.object({
+  url: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), z.string().trim().max(2000, 'The webhook URL must be at most 2,000 characters').nullable()),
+});
+export type WebhookSettingsBody = z.input<typeof webhookSettingsBody>;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed'] as const;
+export const webhookDeliverySchema = z.object({
+  _id: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  eventId: z.string(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  lastAttemptAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** GET and PUT /api/v1/account/webhook. `secret` is present only in the answer that created it. */
+export const webhookSettingsResponse = z.object({
+  message: z.string(),
+  url: z.string().nullable(),
+  hasSecret: z.boolean(),
+  secret: z.string().optional(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  deliveries: z.array(webhookDeliverySchema),
+});
+export type WebhookSettingsResponse = z.infer<typeof webhookSettingsResponse>;
+
+/** POST /api/v1/account/webhook/secret: the new secret, shown once. */
+export const webhookSecretResponse = z.object({ message: z.string(), secret: z.string() });
+
+/** The bulk order of a bulk.completed event. */
+export const resellerBulkSummary = z
+  .object({
+    id: z.string(),
+    job_id: z.string().nullable(),
+    labelType: z.object({ uid: z.string(), name: z.string() }),
+    totalOrders: z.number().int(),
+    made: z.number().int(),
+    failed: z.number().int(),
+    total: z.number().describe('Dollars charged, less the refunds of failed rows'),
+    downloadUrl: z.string().nullable(),
+    completedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ResellerBulkSummary' });
+
+/** The JSON body of a webhook POST. */
+export const webhookEventSchema = z
+  .object({
+    id: z.string().describe('Unique per event: deduplicate on it (a delivery may arrive more than once)'),
+    type: z.enum(WEBHOOK_EVENTS),
+    created: z.number().int().describe('Unix seconds'),
+    data: z.object({ order: resellerOrder.optional(), bulkOrder: resellerBulkSummary.optional() }),
+  })
+  .meta({ id: 'ResellerWebhookEvent' });
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
