@@ -7,7 +7,7 @@ import { solveChallenge } from 'altcha-lib/v1';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOverrides } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { createDatabase, migrateToLatest, type Db } from '../src/db/database.ts';
+import { createDatabase, migrateToLatest, SCHEMA_CHANGE_LOCK, type Db } from '../src/db/database.ts';
 import { randomToken } from '../src/lib/ids.ts';
 
 /** Which database this test run uses: the vitest project sets TEST_DB (sqlite, or postgres when TEST_DATABASE_URL is set). */
@@ -29,7 +29,14 @@ export async function createTestDb(): Promise<{ db: Db; dataDir: string; databas
       const url = process.env.TEST_DATABASE_URL!;
       const schema = `t_${randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, '')}`;
       await withPgClient(url, (client) => client.query(`CREATE SCHEMA ${schema}`));
-      undo.push(() => withPgClient(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`)));
+      undo.push(() =>
+        withPgClient(url, async (client) => {
+          await client.query('BEGIN');
+          await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_CHANGE_LOCK]);
+          await client.query(`DROP SCHEMA ${schema} CASCADE`);
+          await client.query('COMMIT');
+        }),
+      );
       const db = createDatabase({ url, sqliteFile: '', pgSchema: schema, poolSize: 20 });
       undo.push(() => db.destroy());
       await migrateToLatest(db);

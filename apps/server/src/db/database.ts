@@ -40,10 +40,29 @@ export function createDatabase(options: DatabaseOptions): Db {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
+/**
+ * Held while migrating and while dropping a schema. Kysely's migrator lists the tables of every schema in the
+ * database, and that listing fails when another schema's table is dropped under it (parallel test runs drop
+ * their schemas as they end).
+ */
+export const SCHEMA_CHANGE_LOCK = 7_400_740;
+
 export async function migrateToLatest(db: Db): Promise<void> {
-  // Kysely looks for its migration tables in every schema unless told which; with several schemas in one
-  // database (parallel test runs) it would find another's and skip creating its own.
-  const schema = isPostgres(db) ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name : undefined;
+  if (!isPostgres(db)) return runMigrations(db);
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(connection);
+    try {
+      // Kysely looks for its migration tables in every schema unless told which; with several schemas in one
+      // database it would find another's and skip creating its own.
+      const schema = (await sql<{ name: string }>`select current_schema() as name`.execute(connection)).rows[0]?.name;
+      await runMigrations(connection, schema);
+    } finally {
+      await sql`select pg_advisory_unlock(${SCHEMA_CHANGE_LOCK})`.execute(connection);
+    }
+  });
+}
+
+async function runMigrations(db: Db, schema?: string): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
