@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDatabase, migrateToLatest } from '../src/db/database.ts';
@@ -121,7 +122,28 @@ const token = await createTokenService(readOrCreateSecret(dataDir, 'jwt-secret',
 const port = (app.server.address() as { port: number }).port;
 process.send?.({ port, token, apiKey: 'lp_bench_0', seedSeconds, totalOrders: TOTAL_ORDERS, benchUserOrders: BENCH_USER_ORDERS });
 
+// A benchmark measures this process while it works: 'probe-start', then 'probe-stop' answers the
+// event-loop delay (p99 and max, ms), and the resident memory (MB) at the start and its peak in between.
+let probe: { loop: IntervalHistogram; startRss: number; peakRss: number; timer: NodeJS.Timeout } | null = null;
+const sampleRss = () => {
+  if (probe) probe.peakRss = Math.max(probe.peakRss, process.memoryUsage.rss());
+};
+
 process.on('message', async (message) => {
+  if (message === 'probe-start') {
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    probe = { loop, startRss: process.memoryUsage.rss(), peakRss: process.memoryUsage.rss(), timer: setInterval(sampleRss, 10) };
+    return;
+  }
+  if (message === 'probe-stop' && probe) {
+    sampleRss();
+    clearInterval(probe.timer);
+    probe.loop.disable();
+    process.send?.({ loopP99Ms: probe.loop.percentile(99) / 1e6, loopMaxMs: probe.loop.max / 1e6, startRssMb: probe.startRss / 2 ** 20, peakRssMb: probe.peakRss / 2 ** 20 });
+    probe = null;
+    return;
+  }
   if (message !== 'stop') return;
   await app.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -11,3 +11,4 @@ await runHttpBench();
 await (await import('./bulk.ts')).runBulkBench();
 await (await import('./reseller.ts')).runResellerBench();
 await (await import('./admin.ts')).runAdminBench();
+await (await import('./amazon.ts')).runAmazonBench();

@@ -5,7 +5,7 @@ import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ADMIN_ONLY, CAPTCHA_FAILED } from '@portal/contract';
+import { ADMIN_ONLY, AMAZON_FOUND_HEADER, AMAZON_SKIPPED_HEADER, CAPTCHA_FAILED } from '@portal/contract';
 import type { Config } from './config.ts';
 import type { Api, AppContext } from './app-context.ts';
 import { HttpError, badRequest, notFound, publicError, unauthorized, validationIssues } from './lib/http-errors.ts';
@@ -16,6 +16,7 @@ import { contentRoutes } from './modules/content/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { addressRoutes } from './modules/addresses/routes.ts';
+import { amazonRoutes } from './modules/amazon/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
 import { billingRoutes } from './modules/billing/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -85,7 +86,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         },
       },
     });
-    await app.register(cors, { origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()), methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] });
+    await app.register(cors, {
+      origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()),
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      // What the Amazon CSV page reads of its answer when the app is served from another origin (development).
+      exposedHeaders: [AMAZON_FOUND_HEADER, AMAZON_SKIPPED_HEADER],
+    });
     app.decorateRequest('userId', '');
 
     // The one place that writes error answers: routes and services throw, this shapes { message, ...details }.
@@ -112,6 +118,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         await bulkRoutes(typed, ctx);
         await billingRoutes(typed, ctx);
         await fedexRoutes(typed, ctx);
+        await amazonRoutes(typed, ctx);
         await adminRoutes(typed, ctx, [adminFedexRoutes]);
       },
       { prefix: '/api/v1' },

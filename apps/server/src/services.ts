@@ -9,6 +9,8 @@ import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
 import { createEventRelay } from './lib/shop-events.ts';
 import { createAddressService } from './modules/addresses/service.ts';
+import { createAmazonCsvService } from './modules/amazon/service.ts';
+import { createSlipReader } from './modules/amazon/slip-reader.ts';
 import { createAdminService } from './modules/admin/service.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
@@ -112,6 +114,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   });
   events.listen((event) => webhooks.onEvent(event));
   closers.push(() => webhooks.flush()); // events still being recorded, before the queue closes
+  const slipReader = createSlipReader();
+  closers.push(() => slipReader.close());
   const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, log });
   // Every job the shop runs; work that answers no request runs only here, where workers run.
   queue.define(bulkOrderJob(bulk));
@@ -134,6 +138,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     bulk,
     content,
     addresses: createAddressService(db),
+    amazonCsv: createAmazonCsvService(slipReader),
     billing,
     fedex,
     webhooks,

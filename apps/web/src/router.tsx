@@ -15,7 +15,7 @@ import { SettingsPage } from './features/settings/settings-page.tsx';
 import { CsvOrdersPage } from './features/bulk-csv/csv-orders-page.tsx';
 import { FedexOrderPage } from './features/fedex/fedex-order-page.tsx';
 import { ApiDocsPage } from './features/api-docs/api-docs-page.tsx';
-import { PlaceholderPage } from './features/placeholder/placeholder-page.tsx';
+import { AmazonCsvPage } from './features/amazon-csv/amazon-csv-page.tsx';
 import { FullPageSpinner } from './components/full-page-spinner.tsx';
 
 type AdminConsole = typeof import('./features/admin/admin-console.tsx');
@@ -61,7 +61,7 @@ export const createLoggedInRouter = ({ admin }: { admin: boolean }) =>
         { path: 'api-docs', element: <ApiDocsPage /> },
         { path: 'fedex-order', element: <FedexOrderPage /> },
         { path: 'faqs', element: <FaqsPage /> },
-        { path: 'amazon-csv', element: <PlaceholderPage title="Amazon CSV Generator" /> },
+        { path: 'amazon-csv', element: <AmazonCsvPage /> },
         { path: 'settings', element: <SettingsPage /> },
         // Entering the code mailed after an email change in Account Setting.
         { path: 'verify', element: <VerifyEmailPage /> },

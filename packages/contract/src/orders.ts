@@ -80,6 +80,16 @@ const COUNTRY_ALIASES: Record<string, 'United States' | 'Canada'> = {
   can: 'Canada',
 };
 
+/** The country a name or code stands for ('USA', 'united states', 'CA'...), when it is one the shop ships within. */
+export const countryNamed = (value: string): 'United States' | 'Canada' | undefined => COUNTRY_ALIASES[value.trim().toLowerCase()];
+
+/** The US rules of one side of an address: a state of the US list (after regionIdFor) and a US ZIP. */
+export function usAddressViolation(side: 'From' | 'To', state: string, zip: string): string | null {
+  if (!US_STATE_CODES.includes(state)) return `${side} State must be a US state, DC or PR`;
+  if (!US_ZIP.test(zip)) return `${side} ZIP must be a US ZIP code like 12345 or 12345-6789`;
+  return null;
+}
+
 /**
  * The rules that depend on the label type's uid (spec section 5): template for priority, country
  * and region list (Canada for UPS, United States otherwise), ZIP format of that country, phone
@@ -91,13 +101,13 @@ export function orderRuleViolation(order: CreateOrderInput, uid: string): string
   const country = countryFor(uid);
   for (const side of ['From', 'To'] as const) {
     const given = order[`${side}Country`];
-    if (given && COUNTRY_ALIASES[given.toLowerCase()] !== country) return `${side} Country must be ${country} for ${ups ? 'UPS labels' : 'this label type'}`;
+    if (given && countryNamed(given) !== country) return `${side} Country must be ${country} for ${ups ? 'UPS labels' : 'this label type'}`;
     const region = order[`${side}State`];
-    if (ups && !CANADA_REGION_CODES.includes(region)) return `${side} State must be a Canadian province or territory`;
-    if (!ups && !US_STATE_CODES.includes(region)) return `${side} State must be a US state, DC or PR`;
     const zipCode = order[`${side}Zip`];
+    if (ups && !CANADA_REGION_CODES.includes(region)) return `${side} State must be a Canadian province or territory`;
     if (ups && !CANADIAN_POSTAL_CODE.test(zipCode)) return `${side} ZIP must be a Canadian postal code like K1A 0B1`;
-    if (!ups && !US_ZIP.test(zipCode)) return `${side} ZIP must be a US ZIP code like 12345 or 12345-6789`;
+    const us = ups ? null : usAddressViolation(side, region, zipCode);
+    if (us) return us;
     const phone = order[`${side}Phone`];
     if (uid === 'fedex_ground' && phone && !PHONE.test(phone)) return `${side} Phone must be a valid phone number`;
   }

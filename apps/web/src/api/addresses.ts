@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Address, AddressBody, MessageResponse } from '@portal/contract';
 import { request } from './client.ts';
 
@@ -7,3 +9,12 @@ export const readAddresses = () => request<{ addresses: Address[] }>('/address/r
 export const createAddress = (body: AddressBody) => request<MessageResponse>('/address/create', { method: 'POST', body });
 export const updateAddress = (id: string, body: AddressBody) => request<MessageResponse>(`/address/update/${encodeURIComponent(id)}`, { method: 'PUT', body });
 export const deleteAddress = (id: string) => request<MessageResponse>(`/address/delete/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+/** The saved addresses, loaded on entry; a failure is only logged. */
+export function useSavedAddresses(): Address[] {
+  const query = useQuery({ queryKey: ADDRESSES_QUERY_KEY, queryFn: readAddresses });
+  useEffect(() => {
+    if (query.error) console.error('Failed to load addresses', query.error);
+  }, [query.error]);
+  return query.data?.addresses ?? [];
+}

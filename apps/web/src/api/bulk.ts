@@ -3,6 +3,18 @@ import { ApiError, download, request } from './client.ts';
 
 export const BULK_ORDERS_QUERY_KEY = ['bulkOrders'];
 
+let handedOver: File | null = null;
+/** Another page (the Amazon CSV Generator) hands the CSV page a file, to open it there ready to validate. */
+export const handOverCsvFile = (file: File) => {
+  handedOver = file;
+};
+/** The file handed over, once. */
+export function takeHandedOverCsvFile(): File | null {
+  const file = handedOver;
+  handedOver = null;
+  return file;
+}
+
 /** The answer of a successful validation: total in dollars and the number of labels. */
 export type ValidateCsvResult = ReturnType<(typeof validateCsvResponse)['parse']>;
 

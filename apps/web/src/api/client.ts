@@ -53,9 +53,14 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return (await send(path, options)).json() as Promise<T>;
 }
 
-/** A binary answer saved under the given file name. */
-export async function download(path: string, fileName: string, options: RequestOptions = {}): Promise<void> {
-  const blob = await (await send(path, options)).blob();
+/** A binary answer and its headers. */
+export async function fetchFile(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; headers: Headers }> {
+  const response = await send(path, options);
+  return { blob: await response.blob(), headers: response.headers };
+}
+
+/** Hands a file to the browser to save under the given name. */
+export function saveFile(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -64,6 +69,11 @@ export async function download(path: string, fileName: string, options: RequestO
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A binary answer saved under the given file name. */
+export async function download(path: string, fileName: string, options: RequestOptions = {}): Promise<void> {
+  saveFile((await fetchFile(path, options)).blob, fileName);
 }
 
 export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');

@@ -17,7 +17,7 @@ import {
 } from '@portal/contract';
 import { HttpError } from '../../lib/http-errors.ts';
 import { priceFor, type CatalogType } from '../catalog/service.ts';
-import { CsvSyntaxError, decodeCsvText, parseCsv, type CsvTable } from './csv.ts';
+import { CsvSyntaxError, decodeCsvText, parseCsv, type CsvTable } from '../../lib/csv.ts';
 
 type Column = (typeof CSV_COLUMNS)[number];
 

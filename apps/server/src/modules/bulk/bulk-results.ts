@@ -3,7 +3,7 @@ import { PDFDocument, ParseSpeeds } from 'pdf-lib';
 import { zipSync, type Zippable } from 'fflate';
 import { CSV_REPORT_COLUMNS, centsToDollars, formatDollars } from '@portal/contract';
 import type { OrderRow } from '../orders/service.ts';
-import { toCsv, type CsvTable } from './csv.ts';
+import { toCsv, type CsvTable } from '../../lib/csv.ts';
 
 /**
  * The report: every input row as written, then its tracking number, price, status (completed or

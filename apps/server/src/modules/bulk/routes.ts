@@ -2,39 +2,15 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { BULK_MAX_BYTES, CSV_FILE_TOO_LARGE, bulkOrdersResponse, csvErrorResponse, errorResponse, idParams, messageResponse, validateCsvResponse } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
-import { badRequest } from '../../lib/http-errors.ts';
+import { readUpload } from '../../lib/multipart.ts';
 import type { BulkFileKind, BulkUpload } from './service.ts';
 
-const MULTIPART_ERRORS: Record<string, string> = {
-  FST_REQ_FILE_TOO_LARGE: CSV_FILE_TOO_LARGE,
-  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send the CSV file as multipart/form-data',
-  FST_FILES_LIMIT: 'Send one CSV file',
-  FST_PARTS_LIMIT: 'Too many form fields',
-  FST_FIELDS_LIMIT: 'Too many form fields',
-  FST_PROTO_VIOLATION: 'Bad form field name',
-  FST_MP_PREMATURE_CLOSE: 'The upload was cut off; send the file again',
-};
+const CSV_UPLOAD = { tooLarge: CSV_FILE_TOO_LARGE, notMultipart: 'Send the CSV file as multipart/form-data', oneFile: 'Send one CSV file' };
 
-/** The text fields and the `csv` file of a multipart request, in any order; the file may also come as a text field. */
-async function readUpload(request: FastifyRequest): Promise<BulkUpload> {
-  const upload: BulkUpload = { fields: {}, csv: null };
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.fieldname === 'csv' && !upload.csv) upload.csv = data;
-      } else if (part.fieldname === 'csv' && !upload.csv) {
-        upload.csv = Buffer.from(String(part.value ?? ''));
-      } else {
-        upload.fields[part.fieldname] = String(part.value ?? '');
-      }
-    }
-  } catch (error) {
-    const message = MULTIPART_ERRORS[(error as { code?: string }).code ?? ''];
-    if (message) throw badRequest(message);
-    throw error;
-  }
-  return upload;
+/** The text fields and the `csv` file of a multipart request; the file may also come as a text field. */
+async function readCsvUpload(request: FastifyRequest): Promise<BulkUpload> {
+  const { fields, file } = await readUpload(request, 'csv', CSV_UPLOAD, true);
+  return { fields, csv: file };
 }
 
 // Any other 400 (a missing field, a file too large) is { message } alone.
@@ -50,13 +26,13 @@ export async function bulkRoutes(api: Api, ctx: AppContext) {
     scope.post(
       '/order/validatecsv',
       { schema: { response: { 200: validateCsvResponse, 400: badFile } }, preHandler: requireUser },
-      async (request) => bulk.validate(await readUpload(request)),
+      async (request) => bulk.validate(await readCsvUpload(request)),
     );
 
     scope.post(
       '/order/createOrderFromCSV',
       { schema: { response: { 200: messageResponse, 400: badFile, 402: errorResponse, 409: errorResponse } }, preHandler: requireUser },
-      async (request) => ({ message: (await bulk.create(request.userId, await readUpload(request))).message }),
+      async (request) => ({ message: (await bulk.create(request.userId, await readCsvUpload(request))).message }),
     );
   });
 

@@ -33,7 +33,7 @@ import { changeBalance } from '../billing/service.ts';
 import type { CatalogService, CatalogType } from '../catalog/service.ts';
 import { insertOrders, orderRowFor, type LabelOutcome, type OnCharged, type OrderService } from '../orders/service.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '../../lib/csv.ts';
 import { buildReport, labelFileNames, mergePdfs, zipLabels } from './bulk-results.ts';
 import { BULK_ORDER_JOB } from './jobs.ts';
 import * as repo from './repository.ts';

@@ -19,6 +19,7 @@ import {
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { badRequest } from '../../lib/http-errors.ts';
+import { readUpload } from '../../lib/multipart.ts';
 
 const sendPdf = (reply: FastifyReply, file: { fileName: string; data: Buffer }) =>
   reply
@@ -54,34 +55,11 @@ export async function fedexRoutes(api: Api, ctx: AppContext) {
   );
 }
 
-const MULTIPART_ERRORS: Record<string, string> = {
-  FST_REQ_FILE_TOO_LARGE: FEDEX_LABEL_TOO_LARGE,
-  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Send the label as multipart/form-data',
-  FST_FILES_LIMIT: 'Send one label file',
-  FST_PARTS_LIMIT: 'Too many form fields',
-  FST_FIELDS_LIMIT: 'Too many form fields',
-  FST_PROTO_VIOLATION: 'Bad form field name',
-  FST_MP_PREMATURE_CLOSE: 'The upload was cut off; send the file again',
-};
+const LABEL_UPLOAD = { tooLarge: FEDEX_LABEL_TOO_LARGE, notMultipart: 'Send the label as multipart/form-data', oneFile: 'Send one label file' };
 
 /** The `label` file and the `note` field of the complete call, in any order. */
 async function readCompletion(request: FastifyRequest): Promise<{ label: Buffer; note: string }> {
-  let label: Buffer | null = null;
-  const fields: Record<string, string> = {};
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.fieldname === 'label') label = data;
-      } else {
-        fields[part.fieldname] = String(part.value ?? '');
-      }
-    }
-  } catch (error) {
-    const message = MULTIPART_ERRORS[(error as { code?: string }).code ?? ''];
-    if (message) throw badRequest(message);
-    throw error;
-  }
+  const { fields, file: label } = await readUpload(request, 'label', LABEL_UPLOAD);
   if (!label || label.length === 0) throw badRequest(FEDEX_LABEL_REQUIRED);
   const parsed = completeFedexOrderFields.safeParse(fields);
   if (!parsed.success) throw badRequest(parsed.error.issues[0].message);

@@ -4,9 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Col, Form, Modal, Row, Spinner } from 'react-bootstrap';
 import { toast } from 'react-toastify';
-import { ADDRESS_COUNTRY, US_REGIONS, addressBody, type Address, type AddressBody } from '@portal/contract';
+import { ADDRESS_COUNTRY, addressBody, type Address, type AddressBody } from '@portal/contract';
 import { ADDRESSES_QUERY_KEY, createAddress, updateAddress } from '../../api/addresses.ts';
 import { errorMessage } from '../../api/client.ts';
+import { RegionOptions } from '../../components/region-options.tsx';
 
 const EMPTY: AddressBody = { name: '', company: '', street: '', street2: '', city: '', state: '', zip: '', country: ADDRESS_COUNTRY };
 const valuesOf = (address: Address | null): AddressBody =>
@@ -74,12 +75,7 @@ export function AddressModal({ show, address, onClose }: AddressModalProps) {
               <Form.Group controlId="address-state">
                 <Form.Label>State</Form.Label>
                 <Form.Select isInvalid={!!errors.state} {...register('state')}>
-                  <option value="">Select state</option>
-                  {US_REGIONS.map((region) => (
-                    <option key={region.ID} value={region.ID}>
-                      {region.Name}
-                    </option>
-                  ))}
+                  <RegionOptions />
                 </Form.Select>
                 <Form.Control.Feedback type="invalid">{errors.state?.message}</Form.Control.Feedback>
               </Form.Group>

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
@@ -13,7 +13,7 @@ import {
   type CsvRowError,
 } from '@portal/contract';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { BULK_ORDERS_QUERY_KEY, createOrderFromCsv, csvRowErrors, validateCsv, type ValidateCsvResult } from '../../api/bulk.ts';
+import { BULK_ORDERS_QUERY_KEY, createOrderFromCsv, takeHandedOverCsvFile, csvRowErrors, validateCsv, type ValidateCsvResult } from '../../api/bulk.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { money } from '../../components/format.ts';
 import { useLabelTypes } from '../../api/catalog.ts';
@@ -33,7 +33,7 @@ export function CsvUploadCard() {
   const queryClient = useQueryClient();
   const { refresh } = useCurrentUser();
   const formRef = useRef<HTMLFormElement>(null);
-  const { register, control, getValues, reset } = useForm<CsvFormValues>({ defaultValues: EMPTY });
+  const { register, control, getValues, reset, setValue } = useForm<CsvFormValues>({ defaultValues: EMPTY });
   const labelTypeId = useWatch({ control, name: 'labelType' });
   const uid = labelTypes.find((type) => type._id === labelTypeId)?.uid ?? '';
 
@@ -51,6 +51,17 @@ export function CsvUploadCard() {
     setValidated(null);
     setRowErrors(null);
   };
+
+  // A file handed over by another page (the Amazon CSV Generator) is chosen as if the user had picked it.
+  useEffect(() => {
+    const file = takeHandedOverCsvFile();
+    if (!file) return;
+    const files = new DataTransfer();
+    files.items.add(file);
+    setValue('csv', files.files); // react-hook-form empties a file input it sets, so the input is given the file after
+    const input = formRef.current?.querySelector<HTMLInputElement>('input[type=file]');
+    if (input) input.files = files.files;
+  }, [setValue]);
 
   /** The chosen type and file, or null after telling the user what is missing. */
   const chosen = (): { labelType: string; file: File } | null => {

@@ -4,17 +4,18 @@ import { Card, Col, Form, Row } from 'react-bootstrap';
 import { countryFor, regionsFor, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
 import {
   LabelTypeFields,
-  SavedAddressSelect,
   SubmitOrderButton,
   checkOrder,
   fieldErrors,
   orderPayload,
   useOrderPrice,
-  useSavedAddresses,
   useSubmitOrder,
   type OrderSide,
 } from './order-form-parts.tsx';
+import { useSavedAddresses } from '../../api/addresses.ts';
+import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
+import { RegionOptions } from '../../components/region-options.tsx';
 
 type Side = 'From' | 'To';
 
@@ -69,12 +70,7 @@ function AddressCard({ side, uid, register, errors, addresses, onPick }: Address
             <Form.Group controlId={id('state')}>
               <Form.Label>State</Form.Label>
               <Form.Select isInvalid={!!stateError} {...register(`${side}State`)}>
-                <option value="">Select state</option>
-                {regionsFor(uid).map((region) => (
-                  <option key={region.ID} value={region.ID}>
-                    {region.Name}
-                  </option>
-                ))}
+                <RegionOptions regions={regionsFor(uid)} />
               </Form.Select>
               <Form.Control.Feedback type="invalid">{stateError?.message}</Form.Control.Feedback>
             </Form.Group>

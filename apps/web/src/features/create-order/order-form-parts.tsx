@@ -11,26 +11,15 @@ import {
   createOrderBody,
   formatDollars,
   templateRequired,
-  type Address,
   type CreateOrderBody,
   type CreateOrderInput,
   type LabelType,
 } from '@portal/contract';
-import { ADDRESSES_QUERY_KEY, readAddresses } from '../../api/addresses.ts';
 import { PRICE_QUERY_KEY, readPrice } from '../../api/catalog.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { ORDERS_QUERY_KEY, createOrder } from '../../api/orders.ts';
 import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
-
-/** The saved addresses, loaded on entry; a failure is only logged. */
-export function useSavedAddresses(): Address[] {
-  const query = useQuery({ queryKey: ADDRESSES_QUERY_KEY, queryFn: readAddresses });
-  useEffect(() => {
-    if (query.error) console.error('Failed to load addresses', query.error);
-  }, [query.error]);
-  return query.data?.addresses ?? [];
-}
 
 /**
  * The price of the chosen type and weight, looked up again whenever either changes and only when
@@ -191,31 +180,6 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
         </Col>
       )}
     </Row>
-  );
-}
-
-/** A saved-address choice; picking one hands it to onPick. */
-export function SavedAddressSelect({ id, addresses, onPick }: { id: string; addresses: Address[]; onPick: (address: Address) => void }) {
-  const [value, setValue] = useState('');
-  return (
-    <Form.Group controlId={id} className="mb-3">
-      <Form.Label>Saved Address</Form.Label>
-      <Form.Select
-        value={value}
-        onChange={(event) => {
-          setValue(event.target.value);
-          const address = addresses.find((a) => a._id === event.target.value);
-          if (address) onPick(address);
-        }}
-      >
-        <option value="">{addresses.length ? 'Choose a saved address' : 'No saved addresses'}</option>
-        {addresses.map((address) => (
-          <option key={address._id} value={address._id}>
-            {address.name} - {address.street}, {address.city}, {address.state}
-          </option>
-        ))}
-      </Form.Select>
-    </Form.Group>
   );
 }
 

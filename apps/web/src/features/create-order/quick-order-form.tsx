@@ -5,17 +5,17 @@ import type { Address, CreateOrderBody, CreateOrderInput, LabelType } from '@por
 import { ADDRESS_TEXT_EXAMPLE, formatAddressText, parseAddressText, type ParseResult } from './parse-address.ts';
 import {
   LabelTypeFields,
-  SavedAddressSelect,
   SubmitOrderButton,
   checkOrder,
   fieldErrors,
   orderPayload,
   useOrderPrice,
-  useSavedAddresses,
   useSubmitOrder,
   type OrderIssue,
   type OrderSide,
 } from './order-form-parts.tsx';
+import { useSavedAddresses } from '../../api/addresses.ts';
+import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 
 type QuickValues = Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'FromPhone' | 'ToPhone'> & { fromText: string; toText: string };

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
+import { packingSlipPdf, slipNumber } from '../apps/server/src/modules/amazon/slip-fixtures.ts';
+import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+
+describe('Amazon CSV Generator', () => {
+  it('turns a 3-slip PDF into amazon.csv with a saved From address, leaves out a scanned page when asked, and the file validates and pays on the USPS CSV page', async () => {
+    const account = await createAccount(server.url);
+    await fundAccount(server, account.token, 10_000);
+    await api(server.url, '/address/create', { name: 'Jane Seller', company: '', street: '123 Main Street', street2: 'Suite 4', city: 'New York', state: 'NY', zip: '10001', country: 'United States' }, account.token);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Amazon CSV Generator' }).click();
+    await page.waitForURL(`${server.url}/amazon-csv`);
+    await page.getByRole('heading', { name: 'Generate Amazon CSV' }).waitFor();
+
+    // Nothing is sent without a file.
+    await page.getByTestId('amazon-generate').click();
+    await toast(page, AMAZON_PDF_REQUIRED).waitFor();
+
+    // The From details come from the saved address.
+    const saved = page.getByLabel('Saved Address');
+    await saved.locator('option', { hasText: 'Jane Seller' }).waitFor({ state: 'attached' });
+    await saved.selectOption({ label: 'Jane Seller - 123 Main Street, New York, NY' });
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Jane Seller');
+    await expect.poll(() => page.getByLabel('Street 2 (Optional)').inputValue()).toBe('Suite 4');
+    await expect.poll(() => page.getByLabel('State').inputValue()).toBe('NY');
+    await page.getByLabel('Weight').fill('2');
+
+    // Three slips and a scanned page: the scan is named, and nothing is downloaded until the user chooses.
+    const slips = [slipNumber(1), slipNumber(2), slipNumber(3)];
+    const pdf = await packingSlipPdf([...slips.map((slip) => ({ slips: [slip] })), { scan: true }]);
+    await page.getByLabel('Select File').setInputFiles({ name: 'slips.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await page.getByTestId('amazon-generate').click();
+    await toast(page, AMAZON_UNREADABLE([4])).waitFor();
+    await page.getByTestId('amazon-unreadable').getByText('Page 4: the page has no text (a scan)').waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Generate CSV without it' }).click()]);
+    expect(download.suggestedFilename()).toBe('amazon.csv');
+    const lines = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
+    expect(lines[0]).toBe(CSV_COLUMNS.join(','));
+    expect(lines.slice(1).map((line) => line.split(','))).toEqual(
+      slips.map((slip) => [
+        'Jane Seller', '', '123 Main Street', 'Suite 4', 'New York', 'NY', '10001', '',
+        slip.shipTo.name, '', slip.shipTo.street, '', slip.shipTo.city, slip.shipTo.state, slip.shipTo.zip, '',
+        '2', '', '', '', slip.orderId,
+      ]),
+    );
+    const summary = page.getByTestId('amazon-summary');
+    await summary.getByText('3 addresses found; amazon.csv was downloaded. Pages skipped: 4.').waitFor();
+    await expect.poll(() => page.getByTestId('amazon-unreadable').count()).toBe(0);
+
+    // Open in USPS CSV: the file is chosen there, ready to validate and pay.
+    await summary.getByRole('button', { name: 'Open in USPS CSV' }).click();
+    await page.waitForURL(`${server.url}/csv-orders`);
+    const fileInput = page.getByLabel('CSV File');
+    await expect.poll(() => fileInput.evaluate((input: HTMLInputElement) => input.files?.[0]?.name ?? null)).toBe('amazon.csv');
+    const type = page.getByLabel('Label Type');
+    await type.locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
+    await type.selectOption({ label: 'USPS Priority Mail' });
+    await page.getByLabel('Template').selectOption({ label: 'Normal' });
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await toast(page, 'CSV validated successfully').waitFor();
+    await page.getByTestId('csv-summary').filter({ hasText: '3 labels, total $20.25' }).waitFor();
+    await page.getByRole('button', { name: 'Pay $20.25', exact: true }).click();
+    await toast(page, 'Orders created successfully').waitFor();
+    await page.getByTestId('header-balance').filter({ hasText: '$79.75' }).waitFor();
+  });
+
+  it('shows the server message in an error toast when the file is not a packing-slip PDF', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.goto(`${server.url}/amazon-csv`);
+    await page.getByLabel('Weight').fill('1');
+    await page.getByLabel('Name', { exact: true }).fill('Jane Seller');
+    await page.getByLabel('Street 1').fill('123 Main Street');
+    await page.getByLabel('City').fill('New York');
+    await page.getByLabel('State').selectOption('NY');
+    await page.getByLabel('Zip').fill('10001');
+    await page.getByLabel('Select File').setInputFiles({ name: 'slips.pdf', mimeType: 'application/pdf', buffer: await packingSlipPdf([{ scan: true }]) });
+    await page.getByTestId('amazon-generate').click();
+    await toast(page, 'This PDF has no text: print the packing slips from Seller Central as PDF, not as a scan').waitFor();
+    await expect.poll(() => page.getByTestId('amazon-generate').isEnabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('amazon-summary').count()).toBe(0);
+  });
+});
