@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -93,5 +94,33 @@ describe.runIf(testDbKind === 'sqlite')('the embedded set-up', () => {
     expect(access.json().tgId).toBe(user.tgId);
     await second.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('sends the compressed copy the browser accepts, caches hashed assets for a year and never the page', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-static-'));
+    const webDist = path.join(dataDir, 'web');
+    fs.mkdirSync(path.join(webDist, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    const script = 'console.log("hello");'.repeat(200);
+    fs.writeFileSync(path.join(webDist, 'assets', 'index-abc123.js'), script);
+    fs.writeFileSync(path.join(webDist, 'assets', 'index-abc123.js.br'), zlib.brotliCompressSync(script));
+    fs.writeFileSync(path.join(webDist, 'assets', 'index-abc123.js.gz'), zlib.gzipSync(script));
+    const app = await buildApp(loadConfig({ DATA_DIR: dataDir, WEB_DIST: webDist, LOG_LEVEL: 'silent' }), { logger: false });
+    try {
+      const br = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect([br.statusCode, br.headers['content-encoding'], br.headers['cache-control']]).toEqual([200, 'br', 'public, max-age=31536000, immutable']);
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+      const gzip = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(script);
+      const plain = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+      expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, script]);
+      for (const url of ['/index.html', '/deposits']) {
+        expect((await app.inject({ method: 'GET', url })).headers['cache-control']).toBe('no-cache');
+      }
+    } finally {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
