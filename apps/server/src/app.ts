@@ -17,6 +17,7 @@ import { catalogRoutes } from './modules/catalog/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { addressRoutes } from './modules/addresses/routes.ts';
 import { amazonRoutes } from './modules/amazon/routes.ts';
+import { opsRoutes } from './modules/ops/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
 import { billingRoutes } from './modules/billing/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -103,7 +104,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       return reply.status(shown.statusCode).headers(shown.headers).send({ message: shown.message, ...shown.details });
     });
 
-    app.get('/healthz', async () => ({ status: 'ok' }));
+    await opsRoutes(app as unknown as Api, ctx);
 
     await app.register(
       async (api) => {

@@ -23,6 +23,7 @@ import { createContentService } from './modules/content/service.ts';
 import { createFedexService } from './modules/fedex/service.ts';
 import { ORDER_COMPLETION_JOB, orderCompletionJob } from './modules/orders/jobs.ts';
 import { createOrderService } from './modules/orders/service.ts';
+import { createOpsService } from './modules/ops/service.ts';
 import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
 import { createResellerService } from './modules/reseller/service.ts';
 import { createWebhookService } from './modules/reseller/webhooks.ts';
@@ -139,6 +140,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     content,
     addresses: createAddressService(db),
     amazonCsv: createAmazonCsvService(slipReader),
+    ops: createOpsService({ db, queue, files }),
     billing,
     fedex,
     webhooks,
