@@ -14,10 +14,10 @@ import { randomToken } from '../src/lib/ids.ts';
 export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
 /**
- * A fresh, migrated database of its own: a temp SQLite file (dataDir/portal.sqlite), or a new schema on the test
+ * A fresh, migrated database of its own (migrated up to `upTo` when given): a temp SQLite file (dataDir/portal.sqlite), or a new schema on the test
  * PostgreSQL server. `databaseUrl` is what another process (a worker) sets as DATABASE_URL to open the same one.
  */
-export async function createTestDb(): Promise<{ db: Db; dataDir: string; databaseUrl?: string; drop: () => Promise<void> }> {
+export async function createTestDb(upTo?: string): Promise<{ db: Db; dataDir: string; databaseUrl?: string; drop: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   // Undone in reverse by drop, or at once when a step of the set-up throws: nothing is left behind.
   const undo: (() => Promise<unknown> | void)[] = [() => fs.rmSync(dataDir, { recursive: true, force: true })];
@@ -39,13 +39,13 @@ export async function createTestDb(): Promise<{ db: Db; dataDir: string; databas
       );
       const db = createDatabase({ url, sqliteFile: '', pgSchema: schema, poolSize: 20 });
       undo.push(() => db.destroy());
-      await migrateToLatest(db);
+      await migrateToLatest(db, upTo);
       const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
       return { db, dataDir, databaseUrl, drop };
     }
     const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
     undo.push(() => db.destroy());
-    await migrateToLatest(db);
+    await migrateToLatest(db, upTo);
     return { db, dataDir, drop };
   } catch (error) {
     await drop();
