@@ -10,7 +10,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Requests in flight get 10 s to finish; keep-alive connections are closed as soon as they fall idle.
     const forceExit = setTimeout(() => process.exit(1), 10_000).unref();
+    setInterval(() => app.server.closeIdleConnections(), 100).unref();
     await app.close();
     clearTimeout(forceExit);
     process.exit(0);
