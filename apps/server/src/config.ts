@@ -100,6 +100,16 @@ const envSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(680_000),
   /** How long a webhook receiver has to answer. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Files in an S3-compatible bucket instead of DATA_DIR/files, so several machines share them. */
+  S3_BUCKET: optionalString,
+  /** The store's URL for a store other than AWS (MinIO, R2...); AWS when empty. */
+  S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+  /** Without them the AWS SDK's own chain is used (environment, instance role...). */
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Bucket in the path (http://host/bucket/key), which most S3-compatible stores need. */
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(false)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
 });

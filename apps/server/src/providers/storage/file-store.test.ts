@@ -1,25 +1,80 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
-import { createLocalFileStore } from './file-store.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
+import { startLocalS3, type LocalS3 } from '../../../test/local-s3.ts';
+import { createLocalFileStore, type FileStore } from './file-store.ts';
+import { createFileStore } from './from-config.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'file-store-'));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-const store = createLocalFileStore(root);
-
-it('keeps, reads and deletes files under nested keys', async () => {
-  await store.put('labels/ab/one.pdf', new TextEncoder().encode('%PDF-1'));
-  expect((await store.get('labels/ab/one.pdf'))?.toString()).toBe('%PDF-1');
-  await store.put('labels/ab/one.pdf', new TextEncoder().encode('%PDF-2'));
-  expect((await store.get('labels/ab/one.pdf'))?.toString()).toBe('%PDF-2');
-  expect(fs.readdirSync(path.join(root, 'labels/ab'))).toEqual(['one.pdf']);
-  await store.delete('labels/ab/one.pdf');
-  expect(await store.get('labels/ab/one.pdf')).toBeNull();
+let s3: LocalS3;
+beforeAll(async () => {
+  s3 = await startLocalS3();
+});
+afterAll(async () => {
+  await s3?.close();
+  fs.rmSync(root, { recursive: true, force: true });
 });
 
-it('refuses keys that leave its directory', async () => {
-  for (const key of ['../escape.pdf', 'labels/../../x', '/etc/passwd', 'a//b', '']) {
-    await expect(store.put(key, new Uint8Array(1))).rejects.toThrow('Bad file key');
+// The same contract on the local directory and on an S3-compatible store.
+const stores: [string, () => FileStore][] = [
+  ['a local directory', () => createLocalFileStore(root)],
+  ['an S3 bucket', () => createFileStore(loadConfig({ DATA_DIR: root, ...s3.env }))],
+];
+
+describe.each(stores)('files in %s', (_name, open) => {
+  it('keeps, reads, replaces and deletes files under nested keys; a missing file is null', async () => {
+    const store = open();
+    await store.put('labels/ab/one.pdf', new TextEncoder().encode('%PDF-1'));
+    expect((await store.get('labels/ab/one.pdf'))?.toString()).toBe('%PDF-1');
+    await store.put('labels/ab/one.pdf', new TextEncoder().encode('%PDF-2'));
+    expect((await store.get('labels/ab/one.pdf'))?.toString()).toBe('%PDF-2');
+    await store.delete('labels/ab/one.pdf');
+    expect(await store.get('labels/ab/one.pdf')).toBeNull();
+    expect(await store.get('labels/never/written.pdf')).toBeNull();
+    await store.delete('labels/never/written.pdf'); // deleting what is not there is not an error
+  });
+
+  it('keeps a large file (a merged PDF or ZIP) whole, byte for byte', async () => {
+    const store = open();
+    const big = Buffer.alloc(20 * 1024 * 1024 + 123);
+    for (let i = 0; i < big.length; i += 4096) big[i] = i % 251;
+    await store.put('bulk/b1/label.zip', big);
+    const back = await store.get('bulk/b1/label.zip');
+    expect(back?.length).toBe(big.length);
+    expect(back?.equals(big)).toBe(true);
+  }, 60_000);
+
+  it('refuses keys that leave its folder', async () => {
+    const store = open();
+    for (const key of ['../escape.pdf', 'labels/../../x', '/etc/passwd', 'a//b', '']) {
+      await expect(store.put(key, new Uint8Array(1))).rejects.toThrow('Bad file key');
+      await expect(store.get(key)).rejects.toThrow('Bad file key');
+    }
+  });
+});
+
+it('writes a local file whole or not at all: no temp file is left beside it', async () => {
+  const store = createLocalFileStore(root);
+  await store.put('labels/cd/two.pdf', new TextEncoder().encode('%PDF-1'));
+  expect(fs.readdirSync(path.join(root, 'labels/cd'))).toEqual(['two.pdf']);
+});
+
+it('with S3_BUCKET set, the shop keeps labels in the bucket: an order made is downloaded from there', async () => {
+  const { startTestApp } = await import('../../../test/harness.ts');
+  const { fundedUser, orderPayload } = await import('../../../test/order-fixtures.ts');
+  const t = await startTestApp(s3.env);
+  try {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    const made = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') });
+    expect(made.statusCode, made.body).toBe(200);
+    const order = await t.db.selectFrom('orders').select(['id', 'pdf_key']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    const label = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers });
+    expect([label.statusCode, label.rawPayload.subarray(0, 5).toString()]).toEqual([200, '%PDF-']);
+    expect((await createFileStore(t.config).get(order.pdf_key!))?.equals(label.rawPayload)).toBe(true);
+    expect(fs.existsSync(path.join(t.config.dataDir, 'files'))).toBe(false);
+  } finally {
+    await t.close();
   }
 });

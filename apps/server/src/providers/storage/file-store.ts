@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-/** Where generated files (label PDFs, later bulk zips) live; keys are relative paths like 'labels/<id>.pdf'. */
+/** Where generated files (label PDFs, bulk files, FedEx labels) live; keys are relative paths like 'labels/<id>.pdf'. */
 export interface FileStore {
   put(key: string, data: Uint8Array): Promise<void>;
   /** The file's bytes, or null when there is none. */
@@ -12,10 +12,15 @@ export interface FileStore {
 
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
+/** Throws for a key that is not a plain relative path (no '..', no leading '/', no empty part). */
+export function checkFileKey(key: string): void {
+  if (!KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) throw new Error(`Bad file key ${key}`);
+}
+
 /** Files in a local directory (default DATA_DIR/files). */
 export function createLocalFileStore(root: string): FileStore {
   const resolve = (key: string) => {
-    if (!KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) throw new Error(`Bad file key ${key}`);
+    checkFileKey(key);
     return path.join(root, key);
   };
   return {

@@ -1,8 +1,19 @@
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { createLocalFileStore, type FileStore } from './file-store.ts';
+import { createS3FileStore } from './s3-file-store.ts';
 
-/** Generated files live in DATA_DIR/files. */
+/** Generated files live in the S3 bucket when S3_BUCKET is set, otherwise in DATA_DIR/files. */
 export function createFileStore(config: Config): FileStore {
+  if (config.S3_BUCKET) {
+    return createS3FileStore({
+      bucket: config.S3_BUCKET,
+      endpoint: config.S3_ENDPOINT,
+      region: config.S3_REGION,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    });
+  }
   return createLocalFileStore(path.join(config.dataDir, 'files'));
 }

@@ -1,0 +1,56 @@
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { checkFileKey, type FileStore } from './file-store.ts';
+
+export type S3Settings = {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+};
+
+// Files above this go up in parts, so a merged PDF or ZIP never needs one request of its whole size.
+const PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Files in a bucket of any S3-compatible store (AWS, MinIO, R2...), so every web and worker machine
+ * reads what another wrote. Keys are the same relative paths as on disk.
+ */
+export function createS3FileStore(settings: S3Settings): FileStore & { client: S3Client } {
+  const config: S3ClientConfig = {
+    region: settings.region,
+    endpoint: settings.endpoint,
+    forcePathStyle: settings.forcePathStyle,
+    // Checksums only where S3 requires them: other S3-compatible stores refuse the newer streaming checksums.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  };
+  if (settings.accessKeyId && settings.secretAccessKey) config.credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
+  const client = new S3Client(config);
+  const Bucket = settings.bucket;
+
+  return {
+    client,
+    async put(key, data) {
+      checkFileKey(key);
+      // One PutObject for a small file, a multipart upload for a large one or a stream.
+      await new Upload({ client, params: { Bucket, Key: key, Body: data }, partSize: PART_BYTES, queueSize: 2 }).done();
+    },
+    async get(key) {
+      checkFileKey(key);
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        return Buffer.from(await object.Body!.transformToByteArray());
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      checkFileKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+  };
+}
