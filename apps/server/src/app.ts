@@ -25,6 +25,7 @@ import { adminFedexRoutes, fedexRoutes } from './modules/fedex/routes.ts';
 import { webhookAccountRoutes } from './modules/reseller/account-routes.ts';
 import { resellerRoutes } from './modules/reseller/routes.ts';
 import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
+import { logContextMixin, withLogContext } from './lib/log-context.ts';
 
 
 export type AppOverrides = ServiceOverrides & { logger?: FastifyServerOptions['logger'] };
@@ -37,7 +38,8 @@ const captchaHosts: Record<Config['CAPTCHA_PROVIDER'], string[]> = {
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: overrides.logger ?? { level: config.LOG_LEVEL },
+    // Every line names the request (or queue job) it is part of, service lines too.
+    logger: overrides.logger ?? { level: config.LOG_LEVEL, mixin: logContextMixin },
     bodyLimit: config.BODY_LIMIT_BYTES,
     // A hop count trusts that many proxies in front of the server.
     trustProxy: typeof config.TRUST_PROXY === 'number' ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number) : config.TRUST_PROXY,
@@ -94,6 +96,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       exposedHeaders: [AMAZON_FOUND_HEADER, AMAZON_SKIPPED_HEADER],
     });
     app.decorateRequest('userId', '');
+    // The rest of the request runs inside its log context, so lines written by services carry its id.
+    app.addHook('onRequest', (request, _reply, done) => withLogContext({ reqId: request.id }, done));
 
     // The one place that writes error answers: routes and services throw, this shapes { message, ...details }.
     app.setErrorHandler((error: FastifyError, request, reply) => {

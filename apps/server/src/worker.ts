@@ -4,10 +4,11 @@
 // Without REDIS_URL (the embedded queue) run at most one, and the server with QUEUE_RUN_WORKERS=false.
 import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
+import { logContextMixin } from './lib/log-context.ts';
 import { buildServices } from './services.ts';
 
 const config = loadConfigOrExit();
-const log = pino({ level: config.LOG_LEVEL });
+const log = pino({ level: config.LOG_LEVEL, mixin: logContextMixin });
 const services = await buildServices(config, log);
 services.warm();
 await services.startWorkers();

@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { defaultRetry, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
+import { withLogContext } from '../lib/log-context.ts';
 
 const STATES: JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];
 
@@ -29,11 +30,13 @@ export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger
     if (!definition) throw new UnrecoverableError(`No handler for job ${job.name}`);
     const parsed = definition.payload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(new ZodError(parsed.error.issues).message);
-    await definition.handle(parsed.data, {
-      id: job.id!,
-      attempt: job.attemptsMade + 1,
-      updateProgress: (percent) => job.updateProgress(Math.round(percent)),
-    });
+    await withLogContext({ jobId: job.id }, () =>
+      definition.handle(parsed.data, {
+        id: job.id!,
+        attempt: job.attemptsMade + 1,
+        updateProgress: (percent) => job.updateProgress(Math.round(percent)),
+      }),
+    );
   }
 
   return {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { isoIn, newId, nowIso } from '../lib/ids.ts';
 import { defaultRetry, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
+import { withLogContext } from '../lib/log-context.ts';
 
 const POLL_MS = 250;
 /** Finished jobs are kept this long for status calls, then deleted. */
@@ -56,13 +57,15 @@ export function createEmbeddedQueue(db: Db, log: FastifyBaseLogger, tuning: Queu
     try {
       if (!definition) throw new Error(`No handler for job ${job.name}`);
       const payload = definition.payload.parse(JSON.parse(job.payload));
-      await definition.handle(payload, {
-        id: job.id,
-        attempt: job.attempts,
-        updateProgress: async (percent) => {
-          await db.updateTable('jobs').set({ progress: Math.round(percent), updated_at: nowIso() }).where('id', '=', job.id).execute();
-        },
-      });
+      await withLogContext({ jobId: job.id }, () =>
+        definition.handle(payload, {
+          id: job.id,
+          attempt: job.attempts,
+          updateProgress: async (percent) => {
+            await db.updateTable('jobs').set({ progress: Math.round(percent), updated_at: nowIso() }).where('id', '=', job.id).execute();
+          },
+        }),
+      );
       await db.updateTable('jobs').set({ state: 'completed', progress: 100, failed_reason: null, locked_until: null, updated_at: nowIso() }).where('id', '=', job.id).execute();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
