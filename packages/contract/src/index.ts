@@ -11,3 +11,4 @@ export * from './admin.ts';
 export * from './countries.ts';
 export * from './fedex.ts';
 export * from './reseller.ts';
+export * from './telegram.ts';
