@@ -20,7 +20,7 @@ export type FakeTelegram = {
   webhook: { url: string; secret_token?: string; allowed_updates?: string[] } | null;
   /** The most getUpdates calls that were ever waiting at once (Telegram allows one). */
   maxConcurrentPolls: number;
-  /** getUpdates calls cut off by a newer one (Telegram's 409 'terminated by other getUpdates request'). */
+  /** Long polls cut off by a newer long poll (Telegram's 409 'terminated by other getUpdates request'): two pollers at once. */
   conflicts: number;
   /** getUpdates calls answered so far. */
   polls: number;
@@ -123,13 +123,14 @@ export async function startFakeTelegram(options: { token?: string; username?: st
       const limit = Number(params.limit ?? 100);
       // Updates below the offset are confirmed and forgotten.
       while (updates.length && updates[0].update_id < offset) updates.shift();
-      // A newer call cuts off one still waiting, as Telegram does.
+      const timeout = Number(params.timeout ?? 0);
+      // A newer call cuts off one still waiting, as Telegram does. A call that does not wait (timeout 0) is how a stopping
+      // poller confirms its last updates right after aborting its own long poll, so only a waiting one counts as a second poller.
       for (const poll of [...waiting]) {
-        fake.conflicts++;
+        if (timeout > 0) fake.conflicts++;
         poll.fail({ error_code: 409, description: 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running' });
       }
       const due = updates.filter((u) => u.update_id >= offset).slice(0, limit);
-      const timeout = Number(params.timeout ?? 0);
       if (due.length || timeout <= 0) return due;
       return new Promise((answer, fail) => {
         const poll = { answer: (result: unknown) => done(() => answer(result)), fail: (failure: FakeFailure) => done(() => fail(failure)), offset, limit };

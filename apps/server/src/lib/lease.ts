@@ -9,7 +9,7 @@ import { isoIn, newId, nowIso } from './ids.ts';
 export interface Lease {
   /** Takes the lease if it is free, expired or already ours; true when this process holds it. */
   acquire(): Promise<boolean>;
-  /** Extends a lease this process holds; false when it was lost (expired and taken by another). */
+  /** Extends a lease this process holds, even one a late renewal finds expired if no one took it; false when another took it. */
   renew(): Promise<boolean>;
   /** Gives the lease up at once, if this process holds it. */
   release(): Promise<void>;
@@ -37,7 +37,7 @@ export function createDbLease(db: Db, name: string, ttlMs: number): Lease {
       return taken?.holder === holder;
     },
     async renew() {
-      const result = await db.updateTable('leases').set({ expires_at: isoIn(ttlMs) }).where('name', '=', name).where('holder', '=', holder).where('expires_at', '>=', nowIso()).executeTakeFirst();
+      const result = await db.updateTable('leases').set({ expires_at: isoIn(ttlMs) }).where('name', '=', name).where('holder', '=', holder).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async release() {
@@ -47,8 +47,9 @@ export function createDbLease(db: Db, name: string, ttlMs: number): Lease {
   };
 }
 
-// Renew and release touch the key only while it still names this holder.
-const RENEW_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+// Renew extends the key while it names this holder, or takes it again if it expired with no one taking it; release deletes it only for its holder.
+const RENEW_SCRIPT =
+  "local v = redis.call('get', KEYS[1]) if v == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) elseif not v then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 else return 0 end";
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /** A lease as a Redis key (with REDIS_URL): SET NX PX takes it, a script renews it only for its holder. */
