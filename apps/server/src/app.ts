@@ -24,6 +24,7 @@ import { adminRoutes } from './modules/admin/routes.ts';
 import { adminFedexRoutes, fedexRoutes } from './modules/fedex/routes.ts';
 import { webhookAccountRoutes } from './modules/reseller/account-routes.ts';
 import { resellerRoutes } from './modules/reseller/routes.ts';
+import { telegramRoutes } from './modules/telegram/routes.ts';
 import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
 import { logContextMixin, withLogContext } from './lib/log-context.ts';
 
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         await authRoutes(typed, ctx);
         await accountRoutes(typed, ctx);
         await webhookAccountRoutes(typed, ctx);
+        await telegramRoutes(typed, ctx);
         await contentRoutes(typed, ctx);
         await catalogRoutes(typed, ctx);
         await orderRoutes(typed, ctx);

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { CAPTCHA_PROVIDERS } from '@portal/contract';
 import { PAYMENT_PROVIDERS } from '@portal/contract';
 
+/** Where Telegram posts updates in webhook mode (TELEGRAM_WEBHOOK_URL ends with it). */
+export const TELEGRAM_WEBHOOK_PATH = '/api/v1/telegram/webhook';
+
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
@@ -56,7 +59,22 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
-  TELEGRAM_BOT_USERNAME: optionalString,
+  /** The bot's token from @BotFather; with TELEGRAM_BOT_USERNAME it turns Telegram messages on. */
+  TELEGRAM_BOT_TOKEN: optionalString,
+  /** The bot's username (a leading @ is dropped), for the t.me deep links. */
+  TELEGRAM_BOT_USERNAME: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().replace(/^@/, '') || undefined : v),
+    z.string().regex(/^[A-Za-z0-9_]{5,32}$/, 'must be a Telegram bot username (5-32 letters, digits or _)').optional(),
+  ),
+  /** Set: Telegram posts updates to this URL (its path must be TELEGRAM_WEBHOOK_PATH) instead of the shop long polling. */
+  TELEGRAM_WEBHOOK_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url().refine((v) => new URL(v).pathname.replace(/\/+$/, '').endsWith(TELEGRAM_WEBHOOK_PATH), `must end with the path ${TELEGRAM_WEBHOOK_PATH}`).optional(),
+  ),
+  /** Another Bot API server (a local telegram-bot-api, or a test's fake); grammY refuses a trailing slash, so it is dropped. */
+  TELEGRAM_API_ROOT: z.preprocess(emptyAsUndefined, z.url().transform((v) => v.replace(/\/+$/, '')).default('https://api.telegram.org')),
+  /** How long the process that long-polls Telegram holds its lock between renewals: another takes over this long after it died. */
+  TELEGRAM_POLL_LEASE_MS: z.coerce.number().int().min(300).default(30_000),
   /** Sandbox label provider: 'instant' renders at once, 'processing' has the label ready LABEL_SANDBOX_DELAY_MS later, 'fail' refuses every label. */
   LABEL_SANDBOX_MODE: z.enum(['instant', 'processing', 'fail']).default('instant'),
   LABEL_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
@@ -130,6 +148,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = (['BTCPAY_URL', 'BTCPAY_STORE_ID', 'BTCPAY_API_KEY', 'BTCPAY_WEBHOOK_SECRET'] as const).filter((name) => !config[name]);
     if (missing.length) throw new Error(`Invalid configuration:\n  ${missing.join(', ')}: required when PAYMENT_PROVIDER=btcpay`);
   }
+  if (Boolean(config.TELEGRAM_BOT_TOKEN) !== Boolean(config.TELEGRAM_BOT_USERNAME)) {
+    throw new Error('Invalid configuration:\n  TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME: set both to turn Telegram messages on, or neither');
+  }
+  if (config.TELEGRAM_WEBHOOK_URL && !config.TELEGRAM_BOT_TOKEN) throw new Error('Invalid configuration:\n  TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_USERNAME');
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 }
 

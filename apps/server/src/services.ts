@@ -8,6 +8,7 @@ import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
 import { createEventRelay } from './lib/shop-events.ts';
+import { createDbLease, createRedisLease } from './lib/lease.ts';
 import { createAddressService } from './modules/addresses/service.ts';
 import { createAmazonCsvService } from './modules/amazon/service.ts';
 import { createSlipReader } from './modules/amazon/slip-reader.ts';
@@ -27,6 +28,9 @@ import { createOpsService } from './modules/ops/service.ts';
 import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
 import { createResellerService } from './modules/reseller/service.ts';
 import { createWebhookService } from './modules/reseller/webhooks.ts';
+import { addCommands, createBot, createPoller, handleUpdate, isWebhookSecret, webhookSecretToken } from './modules/telegram/bot.ts';
+import { telegramMessageJob, telegramWebhookJob } from './modules/telegram/jobs.ts';
+import { TELEGRAM_WEBHOOK_JOB, createTelegramService } from './modules/telegram/service.ts';
 import type { CaptchaVerifier } from './providers/captcha/captcha.ts';
 import { createCaptchaVerifier } from './providers/captcha/from-config.ts';
 import { createLabelProvider, createLabelRenderer } from './providers/labels/from-config.ts';
@@ -87,7 +91,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const sealedBox = createSealedBox(readOrCreateSecret(config.dataDir, 'secrets-key', config.SECRETS_KEY));
   const auth = createAuthService({ db, mailer, tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS), codePepper: jwtSecret, sealedBox });
   await auth.sealPlainApiKeys();
-  // Services tell what happened to orders after it is committed; the webhooks listen.
+  // Services tell what happened to orders and deposits after it is committed; the webhooks listen.
   const events = createEventRelay();
   const catalog = createCatalogService(db);
   const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, notifier: events });
@@ -98,8 +102,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const limiter = createAttemptLimiter({ max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX });
   closers.push(() => limiter.close());
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
-  const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret });
-  const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log });
+  const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, notifier: events });
+  const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, notifier: events });
   const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, notifier: events });
   const webhooks = createWebhookService({
     db,
@@ -117,12 +121,49 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   closers.push(() => webhooks.flush()); // events still being recorded, before the queue closes
   const slipReader = createSlipReader();
   closers.push(() => slipReader.close());
+  // Telegram is on with a bot token and username; its webhook secret is derived from the server secret, so every web process knows it.
+  const bot = config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_BOT_USERNAME ? createBot(config.TELEGRAM_BOT_TOKEN, config.TELEGRAM_API_ROOT) : null;
+  const telegramWebhookSecret = bot && config.TELEGRAM_WEBHOOK_URL ? webhookSecretToken(jwtSecret) : null;
+  const telegram = createTelegramService({
+    db,
+    queue,
+    orders,
+    bulk,
+    fedex,
+    log,
+    bot: bot && { api: bot.api, username: config.TELEGRAM_BOT_USERNAME! },
+    publicUrl: config.PUBLIC_URL,
+    retryBaseMs: config.QUEUE_RETRY_DELAY_MS,
+    webhook: telegramWebhookSecret ? { url: config.TELEGRAM_WEBHOOK_URL!, secretToken: telegramWebhookSecret } : undefined,
+  });
+  if (bot) addCommands(bot, telegram, log);
+  events.listen((event) => telegram.onEvent(event));
+  closers.push(() => telegram.flush());
   const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, log });
   // Every job the shop runs; work that answers no request runs only here, where workers run.
   queue.define(bulkOrderJob(bulk));
   queue.define(bulkSweepJob(bulk));
   queue.define(orderCompletionJob(orders));
   queue.define(webhookDeliveryJob(webhooks));
+  queue.define(telegramMessageJob(telegram));
+  queue.define(telegramWebhookJob(telegram));
+
+  /**
+   * Where workers run: in webhook mode, tells Telegram the webhook (a job, retried until taken); otherwise long-polls,
+   * in one process at a time (a lease in Redis with REDIS_URL, else in the database). Stopped first at close.
+   */
+  async function startTelegram(): Promise<void> {
+    if (!bot) return;
+    if (telegramWebhookSecret) {
+      await queue.enqueue(TELEGRAM_WEBHOOK_JOB, {}, { jobId: TELEGRAM_WEBHOOK_JOB, again: true });
+      return;
+    }
+    const leaseMs = config.TELEGRAM_POLL_LEASE_MS;
+    const lease = config.REDIS_URL ? createRedisLease(config.REDIS_URL, `${config.QUEUE_PREFIX}:telegram-poller`, leaseMs) : createDbLease(db, 'telegram-poller', leaseMs);
+    const poller = createPoller(bot, lease, leaseMs, log);
+    closers.push(() => poller.stop());
+    poller.start();
+  }
 
   return {
     config,
@@ -144,6 +185,12 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     billing,
     fedex,
     webhooks,
+    telegram,
+    /** Webhook mode: checks the secret of a request and handles the update it posts; null when Telegram polls or is off. */
+    telegramWebhook:
+      bot && telegramWebhookSecret
+        ? { accepts: (header: string | string[] | undefined) => isWebhookSecret(header, telegramWebhookSecret), handle: (update: Parameters<typeof handleUpdate>[1]) => handleUpdate(bot, update) }
+        : null,
     reseller,
     admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex }),
     limiter,
@@ -160,6 +207,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
       await queue.startWorkers();
       await bulk.resumeStalled().catch((error) => log.error({ err: error }, 'stalled bulk order sweep failed'));
       await webhooks.resumePending().catch((error) => log.error({ err: error }, 'pending webhook deliveries could not be queued'));
+      await telegram.resumePending().catch((error) => log.error({ err: error }, 'pending telegram messages could not be queued'));
+      await startTelegram().catch((error) => log.error({ err: error }, 'telegram could not be started'));
     },
   };
 }

@@ -12,3 +12,4 @@ export * from './countries.ts';
 export * from './fedex.ts';
 export * from './reseller.ts';
 export * from './amazon.ts';
+export * from './telegram.ts';

@@ -99,6 +99,62 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  telegram_accounts: TelegramAccountsTable;
+  telegram_link_tokens: TelegramLinkTokensTable;
+  telegram_messages: TelegramMessagesTable;
+  leases: LeasesTable;
+}
+
+/** An account's Telegram: the linked chat (null once unlinked) and the kinds of message it turned off. */
+export interface TelegramAccountsTable {
+  user_id: string;
+  /** Telegram's chat id, as text (it can pass 32 bits). */
+  chat_id: string | null;
+  /** The Telegram username of whoever linked the chat (may differ from the account's). */
+  chat_username: string | null;
+  /** The shop's address as the account saw it when linking: links in messages use it when PUBLIC_URL is unset. */
+  shop_url: string | null;
+  /** JSON array of the TelegramTopic values turned off; '[]' (the default) is all on. */
+  muted: string;
+  linked_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A one-time link token of a deep link, kept as its SHA-256 only. */
+export interface TelegramLinkTokensTable {
+  token_hash: string;
+  user_id: string;
+  shop_url: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/**
+ * One message about one event to one chat (unique per chat and event). status: pending | retrying |
+ * sending (claimed by a run; never sent twice) | sent | failed | dropped (the chat was unlinked or blocked the bot).
+ */
+export interface TelegramMessagesTable {
+  id: string;
+  user_id: string;
+  chat_id: string;
+  event_id: string;
+  text: string;
+  status: 'pending' | 'retrying' | 'sending' | 'sent' | 'failed' | 'dropped';
+  attempts: number;
+  last_error: string | null;
+  telegram_message_id: number | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A named lease: held by `holder` until expires_at unless renewed (e.g. the one process that polls Telegram). */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: Timestamp;
 }
 
 /** An Idempotency-Key of a reseller create call. state: running (claimed) | done (answer stored). */

@@ -2,7 +2,7 @@ import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { ZodError } from 'zod';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import { defaultRetry, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
+import { defaultRetry, delayAfterFailure, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
 import { withLogContext } from '../lib/log-context.ts';
 
 const STATES: JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];
@@ -99,7 +99,7 @@ export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger
         lockDuration: options.lockMs,
         // A busy worker may miss a lock renewal; its job is taken again rather than failed (rows are claimed, so nothing is made twice).
         maxStalledCount: 3,
-        settings: { backoffStrategy: (attemptsMade, _type, _error, job) => policyOf(job?.name ?? '').delayMs(attemptsMade) },
+        settings: { backoffStrategy: (attemptsMade, _type, error, job) => delayAfterFailure(policyOf(job?.name ?? ''), attemptsMade, error) },
       });
       worker.on('failed', (job, error) => log.error({ err: error, jobId: job?.id, job: job?.name }, 'job failed'));
       worker.on('error', (error) => log.error({ err: error }, 'worker error'));

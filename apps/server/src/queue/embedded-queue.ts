@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { isoIn, newId, nowIso } from '../lib/ids.ts';
-import { defaultRetry, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
+import { defaultRetry, delayAfterFailure, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
 import { withLogContext } from '../lib/log-context.ts';
 
 const POLL_MS = 250;
@@ -77,7 +77,7 @@ export function createEmbeddedQueue(db: Db, log: FastifyBaseLogger, tuning: Queu
         .updateTable('jobs')
         .set({
           state: retry ? 'delayed' : 'failed',
-          run_at: isoIn(policy.delayMs(job.attempts)),
+          run_at: isoIn(delayAfterFailure(policy, job.attempts, error)),
           failed_reason: reason.slice(0, 1000),
           locked_until: null,
           updated_at: nowIso(),

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.ts';
 import { randomToken } from '../lib/ids.ts';
 import { createBullmqQueue } from './bullmq-queue.ts';
 import { createEmbeddedQueue } from './embedded-queue.ts';
-import type { JobQueue } from './job-queue.ts';
+import { RetryLaterError, type JobQueue } from './job-queue.ts';
 
 const log = pino({ level: 'silent' });
 // BullMQ does not depend on the database, so it runs once, in the SQLite project.
@@ -98,6 +98,25 @@ describe.each(engines)('%s queue', (engine) => {
     expect(attempts).toEqual([1, 2]);
   });
 
+
+  it('waits as long as a RetryLaterError asks before the retry, not the policy delay', async () => {
+    const queue = makeQueue();
+    const runs: number[] = [];
+    queue.define({
+      name: 'told-to-wait',
+      payload: z.object({}),
+      retry: { attempts: 3, delayMs: () => 10 },
+      async handle(_payload, job) {
+        runs.push(Date.now());
+        if (job.attempt === 1) throw new RetryLaterError('flood limit', 1200);
+      },
+    });
+    await queue.startWorkers();
+    const id = await queue.enqueue('told-to-wait', {});
+    await waitFor(async () => (await queue.getJob(id))?.state === 'completed');
+    expect(runs).toHaveLength(2);
+    expect(runs[1] - runs[0]).toBeGreaterThanOrEqual(1100);
+  });
   it('fails a job whose payload does not parse, without retrying', async () => {
     const queue = makeQueue();
     let runs = 0;

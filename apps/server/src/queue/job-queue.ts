@@ -68,5 +68,19 @@ export const retryDelayMs = (attempt: number, baseMs = 1000) => Math.min(60_000,
 /** The policy of a job that names none. */
 export const defaultRetry = (baseMs: number): RetryPolicy => ({ attempts: MAX_ATTEMPTS, delayMs: (attempt) => retryDelayMs(attempt, baseMs) });
 
+/** Thrown by a handler whose outside service said when to come back (e.g. Telegram's 429 retry_after): the retry waits that long instead of the policy's delay. */
+export class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** How long both engines wait before the next run after run `attempt` failed with `error`. */
+export const delayAfterFailure = (policy: RetryPolicy, attempt: number, error: unknown): number =>
+  error instanceof RetryLaterError ? error.retryAfterMs : policy.delayMs(attempt);
+
 /** How an engine runs jobs: at most `concurrency` at once; a running job is held `lockMs` between renewals; retries back off from `retryBaseMs`. */
 export type QueueTuning = { concurrency: number; lockMs: number; retryBaseMs: number };

@@ -8,6 +8,7 @@ import * as claims from './2026-11-23-01-claims.ts';
 import * as fedex from './2026-11-23-30-fedex.ts';
 import * as admin from './2026-11-23-40-admin.ts';
 import * as reseller from './2026-11-23-50-reseller.ts';
+import * as telegram from './2026-11-23-70-telegram.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-30-fedex': fedex,
   '2026-11-23-40-admin': admin,
   '2026-11-23-50-reseller': reseller,
+  '2026-11-23-70-telegram': telegram,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -15,6 +15,7 @@ import type { Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { HttpError, badRequest, conflict, notFound, providerUnavailable, unauthorized } from '../../lib/http-errors.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
+import { silentNotifier, type ShopEventNotifier, type ShopEvent } from '../../lib/shop-events.ts';
 import type { PaymentProvider, ProviderInvoice } from '../../providers/payments/payment-provider.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from './ledger.ts';
 
@@ -32,21 +33,32 @@ export const MANUAL_PROVIDER = 'manual';
 
 const totalPages = (total: number, limit: number) => Math.ceil(total / limit) || 1;
 
-export function createBillingService(deps: { db: Db; payments: PaymentProvider; invoiceTtlMinutes: number; log: FastifyBaseLogger }) {
+export function createBillingService(deps: {
+  db: Db;
+  payments: PaymentProvider;
+  invoiceTtlMinutes: number;
+  log: FastifyBaseLogger;
+  /** Told when a paid deposit is credited. */
+  notifier?: ShopEventNotifier;
+}) {
   const { db, payments, log } = deps;
+  const notifier = deps.notifier ?? silentNotifier;
 
   /** Credits the amount and the bonus as two ledger rows, once: only the transaction that moves the invoice to paid credits. */
   async function credit(invoice: repo.InvoiceRow): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
+    const credited = await db.transaction().execute(async (trx): Promise<ShopEvent | null> => {
       const won = await repo.changeInvoiceStatus(trx, invoice.id, ['pending', 'expired', 'cancelled'], { status: 'paid', paid_at: nowIso() });
-      if (!won) return false;
+      if (!won) return null;
       const via = `${invoice.provider} invoice ${invoice.provider_invoice_id}`;
-      await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.amount_cents, kind: 'deposit', reference: invoice.id, note: `Deposit via ${via}` });
+      let balanceCents = await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.amount_cents, kind: 'deposit', reference: invoice.id, note: `Deposit via ${via}` });
       if (invoice.bonus_cents > 0) {
-        await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.bonus_cents, kind: 'deposit_bonus', reference: invoice.id, note: `${invoice.bonus_percent}% deposit bonus` });
+        balanceCents = await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.bonus_cents, kind: 'deposit_bonus', reference: invoice.id, note: `${invoice.bonus_percent}% deposit bonus` });
       }
-      return true;
+      const { amount_cents: amountCents, bonus_percent: bonusPercent, bonus_cents: bonusCents } = invoice;
+      return { type: 'deposit.credited', userId: invoice.user_id, invoiceId: invoice.id, amountCents, bonusPercent, bonusCents, balanceCents };
     });
+    if (credited) notifier.emit(credited);
+    return credited !== null;
   }
 
   /** Brings our invoice to what the provider confirms; 'paid' is final and only 'paid' moves money. */

@@ -16,7 +16,8 @@ export async function contentRoutes(api: Api, ctx: AppContext) {
       siteKey: captcha.siteKey,
       challengeUrl: captcha.createChallenge ? '/api/v1/captcha/challenge' : null,
     },
-    telegramBot: config.TELEGRAM_BOT_USERNAME ?? null,
+    // Only a configured bot (token and username) is shown: the link needs the bot to answer it.
+    telegramBot: config.TELEGRAM_BOT_TOKEN ? (config.TELEGRAM_BOT_USERNAME ?? null) : null,
   }));
 
   if (captcha.createChallenge) {

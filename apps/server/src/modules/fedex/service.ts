@@ -26,6 +26,7 @@ import type { Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso, nowIsoIncreasing, randomToken } from '../../lib/ids.ts';
+import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
 import { renderCommercialInvoice } from './commercial-invoice.ts';
@@ -66,6 +67,8 @@ export type FedexDeps = {
   /** The server secret download links are signed with. */
   linkSecret: string;
   now?: () => number;
+  /** Told when an operator completes or cancels an order. */
+  notifier?: ShopEventNotifier;
 };
 
 function toFedexOrder(row: repo.FedexOrderRow, file: string | null): FedexOrder {
@@ -186,6 +189,7 @@ const totalPages = (total: number, limit: number) => Math.max(1, Math.ceil(total
 export function createFedexService(deps: FedexDeps) {
   const { db, files, log } = deps;
   const now = deps.now ?? Date.now;
+  const notifier = deps.notifier ?? silentNotifier;
 
   /** The signed, expiring path of a completed order's label; null for any other order. */
   function fileLink(row: repo.FedexOrderRow): string | null {
@@ -244,6 +248,12 @@ export function createFedexService(deps: FedexDeps) {
       return { fileName: `fedex-${shortId(order.id)}.pdf`, data };
     },
 
+    /** The user's own order as the Orders tab lists it (without its download link), or null for another user's. */
+    async findOwn(userId: string, id: string): Promise<FedexOrder | null> {
+      const order = await repo.findOwnFedexOrder(db, userId, id);
+      return order ? toFedexOrder(order, null) : null;
+    },
+
     /** The commercial invoice of the user's own order; another user's order is not found. */
     async invoiceFor(userId: string, id: string): Promise<{ fileName: string; data: Buffer }> {
       const order = await repo.findOwnFedexOrder(db, userId, id);
@@ -282,7 +292,7 @@ export function createFedexService(deps: FedexDeps) {
      * otherwise). The audit hook writes its row in the same transaction.
      */
     async complete(id: string, upload: { label: Buffer; note: string }, audit: AuditHook): Promise<{ message: string }> {
-      await pendingOrder(id);
+      const order = await pendingOrder(id);
       if (!(await isPdf(upload.label))) throw badRequest(FEDEX_LABEL_NOT_PDF);
       const key = labelKey(id);
       await files.put(key, upload.label);
@@ -296,6 +306,7 @@ export function createFedexService(deps: FedexDeps) {
         await files.delete(key).catch((err) => log.warn({ err, key }, 'could not remove an unused FedEx label'));
         throw error;
       }
+      notifier.emit({ type: 'fedex.completed', userId: order.user_id, fedexOrderId: id });
       return { message: FEDEX_ORDER_COMPLETED };
     },
 
@@ -308,6 +319,7 @@ export function createFedexService(deps: FedexDeps) {
         await changeBalance(trx, { userId: order.user_id, amountCents: priceCents, kind: 'fedex_refund', reference: id, note: `Refund of FedEx order ${shortId(id)}: ${note}` });
         await audit(trx, { targetId: id, before: { status: 'pending' }, after: { status: 'cancelled', note, refunded: centsToDollars(priceCents) } });
       });
+      notifier.emit({ type: 'fedex.cancelled', userId: order.user_id, fedexOrderId: id });
       return { message: FEDEX_ORDER_CANCELLED };
     },
   };

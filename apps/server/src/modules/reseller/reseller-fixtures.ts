@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { RESELLER_API_PREFIX } from '@portal/contract';
 import { fundedUser } from '../../../test/order-fixtures.ts';
 import type { Db } from '../../db/database.ts';
+import { dropRedisPrefix as dropAllUnder } from '../../../test/harness.ts';
 
 /** A funded user with its API key (as Account Setting shows it). */
 export async function resellerUser(app: FastifyInstance, db: Db, cents: number) {
@@ -66,7 +67,7 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000)
   }
 }
 
-/** Removes the BullMQ keys and the reseller rate-limit keys of a test's Redis prefix. */
+/** Removes the BullMQ queue and every other key (rate limits, attempt counts) of a test's Redis prefix. */
 export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
   const { Queue } = await import('bullmq');
   const { Redis } = await import('ioredis');
@@ -74,7 +75,6 @@ export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise
   const queue = new Queue('portal-jobs', { connection, prefix });
   await queue.obliterate({ force: true });
   await queue.close();
-  const keys = await connection.keys(`${prefix}:reseller-rate:*`);
-  if (keys.length > 0) await connection.del(...keys);
   connection.disconnect();
+  await dropAllUnder(redisUrl, prefix);
 }

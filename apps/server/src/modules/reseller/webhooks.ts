@@ -42,6 +42,10 @@ export function signWebhook(secret: string, body: string, unixSeconds: number): 
   return `t=${unixSeconds},v1=${mac}`;
 }
 
+/** The events webhooks carry: label orders and bulk orders (the reseller API's own resources). */
+type WebhookShopEvent = Extract<ShopEvent, { type: WebhookEventType }>;
+const isWebhookEvent = (event: ShopEvent): event is WebhookShopEvent => (WEBHOOK_EVENTS as readonly string[]).includes(event.type);
+
 /** Retries of a delivery: WEBHOOK_MAX_ATTEMPTS tries, base, 2 x base, 4 x base, ... apart (the default base of 680 s spans about a day). */
 export const webhookRetryPolicy = (baseMs: number): RetryPolicy => ({ attempts: WEBHOOK_MAX_ATTEMPTS, delayMs: (attempt) => baseMs * 2 ** (attempt - 1) });
 
@@ -96,7 +100,7 @@ export function createWebhookService(deps: {
   }
 
   /** What an event says: the order or bulk order as the reseller API shows it, read after the change was committed. */
-  async function payloadOf(event: ShopEvent): Promise<WebhookEvent> {
+  async function payloadOf(event: WebhookShopEvent): Promise<WebhookEvent> {
     const created = Math.floor(Date.now() / 1000);
     if (event.type === 'bulk.completed') {
       const own = await bulk.findOwn(event.userId, event.bulkOrderId);
@@ -107,8 +111,9 @@ export function createWebhookService(deps: {
     return { id: `${event.type}-${event.orderId}`, type: event.type, created, data: { order: resellerOrderOf(order, base) } };
   }
 
-  /** Records the event for the user's webhook (once per event) and queues its delivery. */
+  /** Records the event for the user's webhook (once per event) and queues its delivery; other kinds of event (FedEx, deposits) are not webhook events. */
   async function record(event: ShopEvent): Promise<void> {
+    if (!isWebhookEvent(event)) return;
     const endpoint = await repo.findWebhookEndpoint(db, event.userId);
     if (!endpoint?.url || !endpoint.secret_sealed) return;
     const payload = await payloadOf(event);

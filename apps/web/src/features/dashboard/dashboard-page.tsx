@@ -7,6 +7,7 @@ import { useCurrentUser } from '../../api/current-user.ts';
 import { ORDERS_QUERY_KEY, readOrders } from '../../api/orders.ts';
 import { money } from '../../components/format.ts';
 import { OrderHistoryCard } from './order-history-card.tsx';
+import { TelegramLink } from './telegram-link.tsx';
 
 /** Dashboard: announcement banner, Orders count and Balance cards, Order History. */
 export function DashboardPage() {
@@ -34,11 +35,7 @@ export function DashboardPage() {
             <Card.Body>
               <div className="d-flex justify-content-between align-items-start">
                 <Card.Subtitle className="text-muted mb-2">Orders</Card.Subtitle>
-                {bot && (
-                  <a href={`https://t.me/${bot.replace(/^@/, '')}`} target="_blank" rel="noreferrer" className="small" title="Get told when your orders complete">
-                    Notify me on Telegram
-                  </a>
-                )}
+                {bot && <TelegramLink bot={bot} />}
               </div>
               <Card.Title as="h3" data-testid="orders-count">
                 {count.data?.total ?? '…'}

@@ -10,6 +10,7 @@ import { useCurrentUser } from '../../api/current-user.ts';
 import { setStoredEmail, setToken } from '../../api/session.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
+import { TelegramCard } from './telegram-card.tsx';
 import { WebhookCard } from './webhook-card.tsx';
 
 function EmailCard() {
@@ -131,6 +132,7 @@ export function SettingsPage() {
             </Card.Body>
           </Card>
           <EmailCard />
+          <TelegramCard />
         </Col>
         <Col lg={6}>
           <ApiKeyCard />

@@ -1,0 +1,40 @@
+import type { FastifyRequest } from 'fastify';
+import type { Update } from 'grammy/types';
+import { z } from 'zod';
+import { telegramLinkResponse, telegramSettingsResponse, telegramTopicsBody } from '@portal/contract';
+import type { Api, AppContext } from '../../app-context.ts';
+import { unauthorized } from '../../lib/http-errors.ts';
+
+/** An update as Telegram posts it: an object with its id (grammY reads the rest). */
+const updateBody = z.looseObject({ update_id: z.number().int() });
+
+/** Account Setting's Telegram card and the Orders card's link (signed-in user), and in webhook mode the route Telegram posts updates to. */
+export async function telegramRoutes(api: Api, ctx: AppContext) {
+  const { telegram, requireUser } = ctx;
+
+  api.get('/account/telegram', { schema: { response: { 200: telegramSettingsResponse } }, preHandler: requireUser }, (request) => telegram.settings(request.userId));
+
+  api.put('/account/telegram', { schema: { body: telegramTopicsBody, response: { 200: telegramSettingsResponse } }, preHandler: requireUser }, (request) =>
+    telegram.saveTopics(request.userId, request.body.topics),
+  );
+
+  api.delete('/account/telegram', { schema: { response: { 200: telegramSettingsResponse } }, preHandler: requireUser }, (request) => telegram.unlink(request.userId));
+
+  api.post('/account/telegram/link', { schema: { response: { 200: telegramLinkResponse } }, preHandler: requireUser }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    // Links in messages point to PUBLIC_URL, else to the address the user's dashboard was opened at.
+    return telegram.createLink(request.userId, ctx.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`);
+  });
+
+  const { telegramWebhook } = ctx;
+  if (telegramWebhook) {
+    // Only Telegram knows the secret (it was sent with setWebhook): anything else is refused before its body is read.
+    const onRequest = async (request: FastifyRequest) => {
+      if (!telegramWebhook.accepts(request.headers['x-telegram-bot-api-secret-token'])) throw unauthorized();
+    };
+    api.post('/telegram/webhook', { onRequest, schema: { body: updateBody } }, async (request) => {
+      await telegramWebhook.handle(request.body as Update);
+      return { ok: true };
+    });
+  }
+}

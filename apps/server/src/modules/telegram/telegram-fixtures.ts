@@ -1,0 +1,58 @@
+import { expect } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { FakeTelegram } from '../../../test/fake-telegram.ts';
+import { LabelProviderError, type LabelProvider } from '../../providers/labels/label-provider.ts';
+import { labelPdf } from '../fedex/fedex-fixtures.ts';
+import { botTexts } from './texts.ts';
+
+/** The queue engines a test runs on: embedded always, BullMQ when TEST_REDIS_URL is set. */
+export const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
+
+/** The settings that turn Telegram on against the fake Bot API server (polling unless a webhook URL is given). */
+export const telegramEnv = (fake: FakeTelegram, extra: Record<string, string> = {}): Record<string, string> => ({
+  TELEGRAM_BOT_TOKEN: fake.token,
+  TELEGRAM_BOT_USERNAME: fake.username,
+  TELEGRAM_API_ROOT: fake.apiRoot,
+  TELEGRAM_POLL_LEASE_MS: '600',
+  ...extra,
+});
+
+/** The receiver name a test label provider refuses. */
+export const REFUSED_RECEIVER = 'Refused Receiver';
+export const REFUSAL = 'the address is not deliverable';
+
+/** Labels made at once (a real one-page PDF, so bulk orders can merge them), refused for REFUSED_RECEIVER. */
+export async function testLabels(): Promise<LabelProvider> {
+  const pdf = await labelPdf();
+  return {
+    name: 'test',
+    async createLabel(request) {
+      if (request.to.name === REFUSED_RECEIVER) throw new LabelProviderError(REFUSAL);
+      return { status: 'completed', tracking: `9400TEST${request.orderId.slice(0, 8).toUpperCase()}`, pdf };
+    },
+    async checkLabel() {
+      return { status: 'failed', message: 'not asked' };
+    },
+  };
+}
+
+let chats = 0;
+/** A new Telegram chat id (a private chat's id is its user's). */
+export const newChatId = () => 7_000_000_000 + process.pid * 1000 + ++chats;
+
+/** A fresh deep link of the signed-in user, and its one-time token. */
+export async function linkOf(app: FastifyInstance, headers: { authorization: string }) {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/account/telegram/link', headers });
+  expect(res.statusCode).toBe(200);
+  const link = res.json() as { url: string; expiresAt: string; linked: boolean };
+  return { ...link, token: new URL(link.url).searchParams.get('start')! };
+}
+
+/** Links a new chat (whose Telegram username is not the account's) to the user through /start <token>, as a tap on the deep link does. */
+export async function linkChat(app: FastifyInstance, fake: FakeTelegram, user: { tgId: string; headers: { authorization: string } }) {
+  const chatId = newChatId();
+  const { token } = await linkOf(app, user.headers);
+  fake.send(chatId, `/start ${token}`, `someone_${chatId}`);
+  expect(await fake.sentTo(chatId, 1)).toEqual([botTexts.linked(user.tgId)]);
+  return chatId;
+}

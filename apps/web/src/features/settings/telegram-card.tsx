@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Card, Form, Spinner } from 'react-bootstrap';
+import { toast } from 'react-toastify';
+import { TELEGRAM_LINK_TEXT, TELEGRAM_TOPICS, TELEGRAM_TOPIC_LABELS, type TelegramSettingsResponse, type TelegramTopic } from '@portal/contract';
+import { readPublicConfig } from '../../api/auth.ts';
+import { errorMessage } from '../../api/client.ts';
+import {
+  TELEGRAM_LINK_QUERY_KEY,
+  TELEGRAM_LINK_REFRESH_MS,
+  TELEGRAM_QUERY_KEY,
+  createTelegramLink,
+  readTelegram,
+  saveTelegramTopics,
+  unlinkTelegram,
+} from '../../api/telegram.ts';
+import { formatDate } from '../../components/format.ts';
+
+/** The link to press while no chat is linked: a deep link with a fresh one-time token. */
+function LinkButton() {
+  const link = useQuery({ queryKey: TELEGRAM_LINK_QUERY_KEY, queryFn: createTelegramLink, staleTime: TELEGRAM_LINK_REFRESH_MS / 2, refetchInterval: TELEGRAM_LINK_REFRESH_MS });
+  if (!link.data) return null;
+  return (
+    // A plain link (react-bootstrap's Button would make it role=button).
+    <a className="btn btn-primary btn-sm" href={link.data.url} target="_blank" rel="noreferrer">
+      {TELEGRAM_LINK_TEXT}
+    </a>
+  );
+}
+
+/** Account Setting's Telegram: whether a chat is linked (with Unlink), and which messages it gets. Shown only when the shop has a bot. */
+export function TelegramCard() {
+  const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
+  const enabled = Boolean(config.data?.telegramBot);
+  const queryClient = useQueryClient();
+  // Fetched again when the page regains focus, so a chat linked in Telegram shows on return.
+  const settings = useQuery({ queryKey: TELEGRAM_QUERY_KEY, queryFn: readTelegram, enabled });
+  if (settings.error) console.error('Failed to load the Telegram settings', settings.error);
+  const [busy, setBusy] = useState(false);
+  if (!enabled) return null;
+
+  const run = async (work: () => Promise<TelegramSettingsResponse>) => {
+    setBusy(true);
+    try {
+      const answer = await work();
+      queryClient.setQueryData(TELEGRAM_QUERY_KEY, answer);
+      // A link shown before may now be for a linked account (or the other way round).
+      await queryClient.invalidateQueries({ queryKey: TELEGRAM_LINK_QUERY_KEY });
+      toast.success(answer.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const toggle = (topic: TelegramTopic, on: boolean) => {
+    if (!settings.data) return;
+    void run(() => saveTelegramTopics({ topics: { ...settings.data.topics, [topic]: on } }));
+  };
+
+  const data = settings.data;
+  return (
+    <Card className="mb-4" data-testid="telegram-card">
+      <Card.Header className="d-flex align-items-center justify-content-between">
+        <h6 className="mb-0">Telegram</h6>
+        <Button size="sm" variant="outline-secondary" onClick={() => void settings.refetch()} disabled={settings.isFetching}>
+          Refresh
+        </Button>
+      </Card.Header>
+      <Card.Body>
+        {!data && <Spinner animation="border" size="sm" />}
+        {data && (
+          <>
+            <div className="d-flex flex-wrap align-items-center gap-2 mb-3" data-testid="telegram-status">
+              {data.linked ? (
+                <>
+                  <Badge bg="success">Linked</Badge>
+                  <span>
+                    Messages go to {data.chatUsername ? `@${data.chatUsername}` : 'your chat'} with @{data.bot}
+                    {data.linkedAt && <span className="text-muted small"> since {formatDate(data.linkedAt)}</span>}
+                  </span>
+                  <Button size="sm" variant="outline-danger" onClick={() => void run(unlinkTelegram)} disabled={busy}>
+                    Unlink
+                  </Button>
+                </>
+              ) : (
+                <>
+                  <Badge bg="secondary">Not linked</Badge>
+                  <span className="text-muted">Open the link in Telegram and press Start.</span>
+                  <LinkButton />
+                </>
+              )}
+            </div>
+            <h6 className="small fw-semibold">Tell me when</h6>
+            {TELEGRAM_TOPICS.map((topic) => (
+              <Form.Check
+                key={topic}
+                type="switch"
+                id={`telegram-${topic}`}
+                label={TELEGRAM_TOPIC_LABELS[topic]}
+                checked={data.topics[topic]}
+                disabled={busy}
+                onChange={(event) => toggle(topic, event.currentTarget.checked)}
+              />
+            ))}
+          </>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}
