@@ -99,6 +99,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     app.decorateRequest('userId', '');
     // The rest of the request runs inside its log context, so lines written by services carry its id.
     app.addHook('onRequest', (request, _reply, done) => withLogContext({ reqId: request.id }, done));
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'no route';
+      services.metrics.httpDuration.observe({ method: request.method, route, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+    });
 
     // The one place that writes error answers: routes and services throw, this shapes { message, ...details }.
     app.setErrorHandler((error: FastifyError, request, reply) => {

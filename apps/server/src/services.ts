@@ -7,6 +7,7 @@ import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
+import { createMetrics } from './lib/metrics.ts';
 import { createEventRelay } from './lib/shop-events.ts';
 import { createDbLease, createRedisLease } from './lib/lease.ts';
 import { createAddressService } from './modules/addresses/service.ts';
@@ -93,8 +94,14 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   await auth.sealPlainApiKeys();
   // Services tell what happened to orders and deposits after it is committed; the webhooks listen.
   const events = createEventRelay();
+  const metrics = createMetrics();
+  events.listen((event) => {
+    if (event.type !== 'deposit.credited') return;
+    metrics.depositsCredited.inc();
+    metrics.depositsCreditedCents.inc(event.amountCents + event.bonusCents);
+  });
   const catalog = createCatalogService(db);
-  const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, notifier: events });
+  const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, notifier: events, metrics });
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = createJobQueue(config, db, log);
   closers.push(() => queue.close());
@@ -104,7 +111,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
   const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, notifier: events });
   const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, notifier: events });
-  const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, notifier: events });
+  const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, notifier: events, metrics });
   const webhooks = createWebhookService({
     db,
     queue,
@@ -181,7 +188,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     content,
     addresses: createAddressService(db),
     amazonCsv: createAmazonCsvService(slipReader),
-    ops: createOpsService({ db, queue, files }),
+    ops: createOpsService({ db, queue, files, metrics }),
+    metrics,
     billing,
     fedex,
     webhooks,

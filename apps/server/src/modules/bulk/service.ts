@@ -37,6 +37,7 @@ import { toCsv } from '../../lib/csv.ts';
 import { buildReport, labelFileNames, mergePdfs, zipLabels } from './bulk-results.ts';
 import { BULK_ORDER_JOB } from './jobs.ts';
 import * as repo from './repository.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 
 /** Labels asked for at a time within one bulk order: enough to keep the render threads (or an upstream API) busy. */
 export const BULK_LABEL_LANES = 8;
@@ -99,8 +100,9 @@ export function createBulkService(deps: {
   pollMs: number;
   /** Told when a bulk order ends (completed or failed). */
   notifier?: ShopEventNotifier;
+  metrics?: Pick<Metrics, 'bulkDuration'>;
 }) {
-  const { db, catalog, orders, files, queue, log, pollMs } = deps;
+  const { db, catalog, orders, files, queue, log, pollMs, metrics } = deps;
   const notifier = deps.notifier ?? silentNotifier;
 
   /** Writes progress to the bulk order (what read-bulk-orders shows) and to its job; never backwards, at most every 250 ms unless forced. */
@@ -210,6 +212,7 @@ export function createBulkService(deps: {
     });
     await job?.updateProgress(100);
     notifier.emit({ type: 'bulk.completed', userId: bulk.user_id, bulkOrderId });
+    metrics?.bulkDuration.observe((performance.now() - started) / 1000);
     const ms = (a: number, b: number) => Math.round(b - a);
     log.info(
       {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import type { JobQueue } from '../../queue/job-queue.ts';
 
@@ -21,7 +22,14 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
  * Whether this process can serve: the database answers, the job queue (the embedded table, or
  * Redis with BullMQ) answers, and the file store answers. Each part is asked at once, with a time limit.
  */
-export function createOpsService({ db, queue, files }: { db: Db; queue: JobQueue; files: FileStore }) {
+export function createOpsService({ db, queue, files, metrics }: { db: Db; queue: JobQueue; files: FileStore; metrics: Metrics }) {
+  metrics.readAtScrape({
+    queueCounts: () => queue.counts(),
+    balancesCents: async () => {
+      const row = await db.selectFrom('users').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('balance_cents'), eb.lit(0)).as('sum')).executeTakeFirstOrThrow();
+      return Number(row.sum);
+    },
+  });
   const parts: Record<ReadinessPart, () => Promise<unknown>> = {
     database: () => sql`select 1`.execute(db),
     queue: () => queue.counts(),
@@ -29,6 +37,11 @@ export function createOpsService({ db, queue, files }: { db: Db; queue: JobQueue
     files: () => files.get('readyz/probe'),
   };
   return {
+    /** The metrics in Prometheus' text format, and its content type. */
+    async metrics(): Promise<{ text: string; contentType: string }> {
+      return { text: await metrics.registry.metrics(), contentType: metrics.registry.contentType };
+    },
+
     async readiness(): Promise<Readiness> {
       const names = Object.keys(parts) as ReadinessPart[];
       const results = await Promise.allSettled(names.map((name) => within(parts[name](), CHECK_TIMEOUT_MS)));

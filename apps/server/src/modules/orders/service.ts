@@ -23,6 +23,7 @@ import { LabelProviderError, type LabelParty, type LabelProvider, type LabelRead
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
 import type { AuditHook } from '../../lib/audit.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 
 export type OrderRow = repo.OrderRow;
 /** Writes paid order rows inside the caller's transaction (a bulk order writes its rows with its charge). */
@@ -204,14 +205,16 @@ export function createOrderService(deps: {
   claimMs: number;
   /** Told when a single order completes or is cancelled (a bulk order's rows are told as their bulk order). */
   notifier?: ShopEventNotifier;
+  metrics?: Pick<Metrics, 'labels'>;
 }) {
-  const { db, catalog, labels, files, log, pollMs, claimMs } = deps;
+  const { db, catalog, labels, files, log, pollMs, claimMs, metrics } = deps;
   const notifier = deps.notifier ?? silentNotifier;
 
   async function storeLabel(order: repo.OrderRow, label: LabelReady): Promise<LabelOutcome> {
     const key = orderPdfKey(order.id);
     await files.put(key, label.pdf);
     await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() });
+    metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
     if (!order.bulk_order_id) notifier.emit({ type: 'order.completed', userId: order.user_id, orderId: order.id });
     return { status: 'completed', tracking: label.tracking, pdf: label.pdf };
   }
@@ -234,7 +237,9 @@ export function createOrderService(deps: {
   }
 
   async function cancelAndRefund(order: repo.OrderRow, reason: string): Promise<LabelOutcome> {
-    if ((await refundWaiting(order, reason)) && !order.bulk_order_id) notifier.emit({ type: 'order.cancelled', userId: order.user_id, orderId: order.id });
+    const refunded = await refundWaiting(order, reason);
+    if (refunded) metrics?.labels.inc({ type: order.label_type_uid, outcome: 'failed' });
+    if (refunded && !order.bulk_order_id) notifier.emit({ type: 'order.cancelled', userId: order.user_id, orderId: order.id });
     return { status: 'cancelled', message: reason };
   }
 
