@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { ordinarySlipPages, packingSlipPdf } from '../src/modules/amazon/slip-fixtures.ts';
 import { testDbKind } from './harness.ts';
+import { freePort } from './processes.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-shutdown-'));
@@ -22,14 +22,6 @@ afterAll(async () => {
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 it.runIf(testDbKind === 'sqlite')('on SIGTERM the web process takes no new request, finishes the one in flight and exits 0 within 10 s', async () => {
   const port = await freePort();

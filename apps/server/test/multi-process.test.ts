@@ -1,61 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { solveChallenge } from 'altcha-lib/v1';
 import { randomToken } from '../src/lib/ids.ts';
 import { createTestDb, dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
+import { call, captcha, processGroup } from './processes.ts';
 
 const ORDERS = 200;
-const serverDir = path.resolve(import.meta.dirname, '..');
-const children: ChildProcess[] = [];
+const processes = processGroup();
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r)))));
+  await processes.stopAll();
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
-async function startProcess(entry: string, env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: serverDir, env: { ...(process.env as Record<string, string>), ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  if (entry.endsWith('worker.ts')) return url;
-  for (const until = Date.now() + 90_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return url;
-    if (Date.now() > until) throw new Error(`${entry} did not start`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function call(url: string, pathName: string, body?: unknown, token?: string) {
-  const response = await fetch(`${url}/api/v1${pathName}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json();
-  if (!response.ok) throw new Error(`${pathName}: ${response.status} ${JSON.stringify(data)}`);
-  return data;
-}
-
-async function captcha(url: string): Promise<string> {
-  const challenge = await call(url, '/captcha/challenge');
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
-}
 
 it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
   `two web processes and a worker complete ${ORDERS} orders the provider makes later: each asked for and made once`,
@@ -82,7 +39,7 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
       WEB_DIST: path.join(dataDir, 'no-web'),
     };
     // Every process sweeps: both web processes run queue workers too, beside the worker process.
-    const [one, two] = await Promise.all([startProcess('src/server.ts', env), startProcess('src/server.ts', env), startProcess('src/worker.ts', env)]);
+    const [one, two] = await Promise.all([processes.start('src/server.ts', env), processes.start('src/server.ts', env), processes.start('src/worker.ts', env)]);
 
     const tgId = uniqueTgId('multi');
     await call(one, '/auth/register', { username: 'Multi Process', tgId, password: 'multi password 1', captchaToken: await captcha(one) });

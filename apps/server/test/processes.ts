@@ -1,0 +1,64 @@
+// The shop as separate processes (`src/server.ts`, `src/worker.ts`) for tests of several processes
+// or machines, and the calls a browser would make to them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { solveChallenge } from 'altcha-lib/v1';
+
+const serverDir = path.resolve(import.meta.dirname, '..');
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Starts processes and stops every one of them, whatever happened. */
+export function processGroup() {
+  const children: ChildProcess[] = [];
+  return {
+    /** Starts `entry` with `env` (on its own port) and, for a web process, waits until it answers; its URL. */
+    async start(entry: 'src/server.ts' | 'src/worker.ts', env: Record<string, string>): Promise<string> {
+      const port = await freePort();
+      const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+        cwd: serverDir,
+        env: { ...(process.env as Record<string, string>), ...env, PORT: String(port), HOST: '127.0.0.1' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      children.push(child);
+      const url = `http://127.0.0.1:${port}`;
+      if (entry.endsWith('worker.ts')) return url;
+      for (const until = Date.now() + 90_000; ; ) {
+        if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+        if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return url;
+        if (Date.now() > until) throw new Error(`${entry} did not start`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async stopAll(): Promise<void> {
+      for (const child of children) child.kill('SIGKILL');
+      await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r)))));
+    },
+  };
+}
+
+/** A JSON call to /api/v1 of a running process; throws with the answer unless it is 2xx. */
+export async function call(url: string, pathName: string, body?: unknown, token?: string) {
+  const response = await fetch(`${url}/api/v1${pathName}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(`${pathName}: ${response.status} ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** A solved ALTCHA challenge of that process, as the widget submits it. */
+export async function captcha(url: string): Promise<string> {
+  const challenge = await call(url, '/captcha/challenge');
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+  return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
+}
