@@ -141,6 +141,11 @@ export function orderRuleViolations(order: Partial<CreateOrderInput>, uid: strin
   return issues;
 }
 
+/** Why a state (a code) is not in the list of the label type's country, or null when it is. */
+export function stateViolation(side: 'From' | 'To', region: string, uid: string): string | null {
+  return orderRuleViolations({ [`${side}State`]: region }, uid).find((issue) => issue.field === `${side}State`)?.message ?? null;
+}
+
 /** The first broken rule of orderRuleViolations, or null. */
 export function orderRuleViolation(order: CreateOrderInput, uid: string): string | null {
   return orderRuleViolations(order, uid)[0]?.message ?? null;
