@@ -95,6 +95,32 @@ describe('sign up, sign in, the shell, sign out', () => {
     await alert.waitFor({ state: 'detached', timeout: 4500 });
   });
 
+  it('names the required fields of an empty Sign-Up, Sign-In and Verify, sending nothing', async () => {
+    const page = await newPage(browser);
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/auth/') && request.method() === 'POST') sent.push(request.url());
+    });
+    const invalid = () => page.locator('.invalid-feedback:visible').allTextContents();
+
+    await page.goto(`${server.url}/register`);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect.poll(invalid).toEqual(['Name is required', 'Telegram username is required', 'Password is required']);
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).evaluate((el) => el.classList.contains('is-invalid'))).toBe(true);
+    // A field filled in loses its message; the others keep theirs.
+    await page.getByLabel('Name', { exact: true }).fill('Jane');
+    await expect.poll(invalid).toEqual(['Telegram username is required', 'Password is required']);
+
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect.poll(invalid).toEqual(['Telegram username is required', 'Password is required']);
+
+    await page.goto(`${server.url}/verify`);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect.poll(invalid).toEqual(['OTP is required']);
+    expect(sent).toEqual([]);
+  });
+
   it('shows the FAQ accordion, the settings page and the terms', async () => {
     const account = await createAccount(server.url);
     const page = await newPage(browser);

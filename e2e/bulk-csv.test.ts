@@ -199,4 +199,34 @@ describe('CSV order screen', () => {
     await expect.poll(() => row.locator('.badge').getAttribute('class')).toContain('bg-danger');
     await expect.poll(() => row.getByRole('button', { name: 'Zip', exact: true }).isVisible()).toBe(true);
   });
+  it('names every bad cell of a row with its value, takes full state names, and lists the first 500 problems of a larger file', async () => {
+    const { page } = await openCsvOrders(0);
+    await page.getByLabel('Label Type').selectOption({ label: 'USPS Priority Mail' });
+    const fileInput = page.getByLabel('CSV File');
+    const cells = () => page.getByTestId('csv-error').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent)));
+
+    // One row, three problems: each is named with its column and value. 'Illinois' alone would be fine.
+    const street = `${'9'.repeat(5)} ${'Long Street Name '.repeat(3)}`.trim().padEnd(55, 'x');
+    await fileInput.setInputFiles(asUpload('bad.csv', [{ ...goodRow(1), ToStreet: street, ToState: 'Illinoiz', ToZip: '6060' }, { ...goodRow(2), ToState: 'Illinois', ToCity: 'Chicago', ToZip: '60601' }]));
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await expect.poll(cells).toEqual([
+      ['1', 'ToStreet', 'To Street must be at most 35 characters', street],
+      ['1', 'ToState', 'To State must be a US state, DC or PR', 'Illinoiz'],
+      ['1', 'ToZip', 'To ZIP must be a US ZIP code like 12345 or 12345-6789', '6060'],
+    ]);
+    await page.getByTestId('csv-errors').filter({ hasText: '3 problems in 1 row.' }).waitFor();
+
+    // 300 rows with two bad ZIPs each: the first 500 are listed and the other 100 counted.
+    const many = Array.from({ length: 300 }, (_, i) => ({ ...goodRow(i + 1), FromZip: '1', ToZip: '2' }));
+    await fileInput.setInputFiles(asUpload('many.csv', many));
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await expect.poll(() => page.getByTestId('csv-error').count()).toBe(500);
+    await page.getByTestId('csv-errors').filter({ hasText: '600 problems.' }).waitFor();
+    await expect.poll(() => page.getByTestId('csv-errors-more').textContent()).toBe('The first 500 problems are listed; 100 more are not. Fix these and validate again to see the rest.');
+
+    // Full state names are codes: the second row alone validates.
+    await fileInput.setInputFiles(asUpload('good.csv', [{ ...goodRow(2), FromState: 'new york', ToState: 'Illinois', ToCity: 'Chicago', ToZip: '60601' }]));
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await page.getByTestId('csv-summary').filter({ hasText: '1 label, total $6.75' }).waitFor();
+  });
 });

@@ -10,6 +10,11 @@ export const FORGOT_PASSWORD_SENT = 'If this email belongs to a verified account
 export const OTP_TTL_MINUTES = 10;
 export const OTP_MAX_ATTEMPTS = 5;
 export const PASSWORD_MIN = 8;
+/** What an auth form says beside a field left empty (the server's own words for it). */
+export const NAME_REQUIRED = 'Name is required';
+export const TG_ID_REQUIRED = 'Telegram username is required';
+export const PASSWORD_REQUIRED = 'Password is required';
+export const OTP_REQUIRED = 'OTP is required';
 export const PASSWORD_MAX = 128;
 
 const captchaToken = z.string({ error: CAPTCHA_FAILED }).max(10_000, CAPTCHA_FAILED);
@@ -21,7 +26,7 @@ export const tgIdSchema = stringField('Telegram username')
   .pipe(
     z
       .string()
-      .min(1, 'Telegram username is required')
+      .min(1, TG_ID_REQUIRED)
       .regex(/^[A-Za-z0-9_]{5,32}$/, 'Telegram username must be 5 to 32 letters, digits or underscores'),
   );
 
@@ -32,7 +37,7 @@ export const passwordSchema = stringField('Password')
 export const emailSchema = stringField('Email').trim().toLowerCase().max(254, 'Email is too long').pipe(z.email('Enter a valid email address'));
 
 export const otpSchema = z.coerce
-  .string({ error: 'OTP is required' })
+  .string({ error: OTP_REQUIRED })
   .trim()
   .regex(/^\d{6}$/, 'OTP must be 6 digits');
 
@@ -44,7 +49,7 @@ export const registerBody = z.object({
 });
 export const loginBody = z.object({
   tgId: tgIdSchema,
-  password: stringField('Password').min(1, 'Password is required').max(PASSWORD_MAX, INVALID_CREDENTIALS),
+  password: stringField('Password').min(1, PASSWORD_REQUIRED).max(PASSWORD_MAX, INVALID_CREDENTIALS),
   captchaToken,
 });
 export const forgotPasswordBody = z.object({ email: emailSchema, captchaToken });

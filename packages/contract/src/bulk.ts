@@ -30,11 +30,19 @@ export const PRICES_CHANGED = 'Prices changed, validate the file again';
 export const BULK_NOT_READY = 'The files of this bulk order are not ready yet';
 export const BULK_ORDER_NOT_FOUND = 'Bulk order not found';
 
-/** One problem in the file; row 1 is the first row after the header, column the header name (or null for the whole row). */
-export const csvRowError = z.object({ row: z.number(), column: z.string().nullable(), message: z.string() });
+/**
+ * One problem in the file; row 1 is the first row after the header, column the header name (or null
+ * for the whole row), value the cell as written ('' when empty; left out for the whole row).
+ */
+export const csvRowError = z.object({ row: z.number(), column: z.string().nullable(), message: z.string(), value: z.string().optional() });
 export type CsvRowError = z.infer<typeof csvRowError>;
-/** 400 answer of validatecsv and createOrderFromCSV when rows are bad: every bad row is named. */
-export const csvErrorResponse = z.object({ message: z.string(), errors: z.array(csvRowError) });
+/** A 400 lists at most this many problems, in file order; moreErrors counts the rest. */
+export const CSV_MAX_LISTED_ERRORS = 500;
+/**
+ * 400 answer of validatecsv and createOrderFromCSV when rows are bad: every bad cell of every bad row
+ * (the first CSV_MAX_LISTED_ERRORS of them), and how many more problems the file has.
+ */
+export const csvErrorResponse = z.object({ message: z.string(), errors: z.array(csvRowError), moreErrors: z.number().optional() });
 
 /** POST /order/validatecsv (multipart: csv, labeltype). Dollars. */
 export const validateCsvResponse = z.object({ message: z.string(), totalPrice: z.number(), totalOrders: z.number() });

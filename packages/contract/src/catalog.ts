@@ -86,6 +86,21 @@ export type LabelType = z.infer<typeof labelTypeSchema>;
 /** GET /labeltype/read: the enabled label types. */
 export const labelTypesResponse = z.object({ labelTypes: z.array(labelTypeSchema) });
 
+/** The lightest weight a form names when the first tier starts at 0 (a weight must be above 0). */
+const LIGHTEST_SHOWN = 0.1;
+
+/**
+ * Why a weight has no price with this label type, as the order forms say it beside Weight
+ * ('USPS Priority Mail takes 0.1-70 lb'), or null when one of its tiers holds the weight.
+ */
+export function weightOutsideTiers(type: Pick<LabelType, 'name' | 'uid' | 'prices'>, weight: number): string | null {
+  if (type.prices.length === 0) return `${type.name} has no prices yet`;
+  if (weight > 0 && type.prices.some((t) => t.fromWeight <= weight && weight <= t.toWeight)) return null;
+  const lowest = Math.min(...type.prices.map((t) => t.fromWeight));
+  const highest = Math.max(...type.prices.map((t) => t.toWeight));
+  return `${type.name} takes ${lowest > 0 ? lowest : LIGHTEST_SHOWN}-${highest} ${weightUnitFor(type.uid)}`;
+}
+
 /** POST /order/price */
 export const priceBody = z.object({ labelType: labelTypeRef, weight: weightSchema });
 export type PriceBody = z.input<typeof priceBody>;

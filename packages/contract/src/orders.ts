@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { stringField } from './common.ts';
 import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, labelTypeRef, numberField, templateRequired, weightSchema } from './catalog.ts';
 import { CANADA_REGION_CODES, REGIONS, US_STATE_CODES } from './regions.ts';
@@ -21,7 +22,6 @@ export const labelFailedMessage = (reason: string) => `The label could not be cr
 
 export const US_ZIP = /^\d{5}(-\d{4})?$/;
 export const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/;
-const PHONE = /^\+?[0-9][0-9 ().-]{5,18}[0-9]$/;
 // Control characters never belong on a label.
 const PRINTABLE = /^[^\p{Cc}]*$/u;
 
@@ -36,6 +36,17 @@ export const regionIdFor = (value: string): string | undefined => {
   return REGIONS.find((r) => r.ID.toLowerCase() === v || r.Name.toLowerCase() === v)?.ID;
 };
 const state = (label: string) => required(label, 40).transform((s) => regionIdFor(s) ?? s.toUpperCase());
+/**
+ * A phone number as people write it ('(214) 555-0100', '214.555.0100', '+1 214 555 0100') in its one
+ * stored form, E.164 ('+12145550100'); numbers without a country code are read as North American.
+ * Null when the text is not a valid phone number.
+ */
+export function normalizePhone(value: string): string | null {
+  const parsed = parsePhoneNumberFromString(value.trim(), 'US');
+  return parsed?.isValid() ? parsed.number : null;
+}
+/** An optional phone: stored as E.164 when it is one; other text is kept for the label type's rule to judge. */
+const phone = (label: string) => optional(label, 30).transform((s) => (s ? (normalizePhone(s) ?? s) : s));
 const zip = (label: string) => required(label, 10).transform((s) => s.toUpperCase());
 const dimension = (label: string) => numberField(label).pipe(z.number().positive(`${label} must be greater than 0`).max(200, `${label} must be at most 200`)).optional();
 
@@ -56,7 +67,7 @@ export const createOrderBody = z.object({
   FromState: state('From State'),
   FromZip: zip('From ZIP'),
   FromCountry: optional('From Country', 40),
-  FromPhone: optional('From Phone', 20),
+  FromPhone: phone('From Phone'),
   ToName: required('To Name', NAME_MAX),
   ToCompany: optional('To Company', COMPANY_MAX),
   ToStreet: required('To Street', STREET_MAX),
@@ -65,7 +76,7 @@ export const createOrderBody = z.object({
   ToState: state('To State'),
   ToZip: zip('To ZIP'),
   ToCountry: optional('To Country', 40),
-  ToPhone: optional('To Phone', 20),
+  ToPhone: phone('To Phone'),
 });
 export type CreateOrderBody = z.input<typeof createOrderBody>;
 export type CreateOrderInput = z.output<typeof createOrderBody>;
@@ -85,37 +96,89 @@ export const countryNamed = (value: string): 'United States' | 'Canada' | undefi
 
 /** The US rules of one side of an address: a state of the US list (after regionIdFor) and a US ZIP. */
 export function usAddressViolation(side: 'From' | 'To', state: string, zip: string): string | null {
-  if (!US_STATE_CODES.includes(state)) return `${side} State must be a US state, DC or PR`;
-  if (!US_ZIP.test(zip)) return `${side} ZIP must be a US ZIP code like 12345 or 12345-6789`;
-  return null;
+  return usAddressIssues(side, state, zip)[0]?.message ?? null;
 }
+
+function usAddressIssues(side: 'From' | 'To', state: string | undefined, zip: string | undefined): OrderIssue[] {
+  const issues: OrderIssue[] = [];
+  if (state !== undefined && !US_STATE_CODES.includes(state)) issues.push({ field: `${side}State`, message: `${side} State must be a US state, DC or PR` });
+  if (zip !== undefined && !US_ZIP.test(zip)) issues.push({ field: `${side}Zip`, message: `${side} ZIP must be a US ZIP code like 12345 or 12345-6789` });
+  return issues;
+}
+
+/** One problem of an order: the createOrderBody field it is about (null for the whole order) and what is wrong. */
+export type OrderIssue = { field: string | null; message: string };
 
 /**
  * The rules that depend on the label type's uid (spec section 5): template for priority, country
  * and region list (Canada for UPS, United States otherwise), ZIP format of that country, phone
- * format for fedex_ground, 15 x 15 x 15 for uspsv9. Answers the first broken rule's message, or null.
+ * format for fedex_ground, 15 x 15 x 15 for uspsv9. Answers every broken rule, each with its field;
+ * a field left out (one that did not pass its own check) is not judged.
  */
-export function orderRuleViolation(order: CreateOrderInput, uid: string): string | null {
-  if (templateRequired(uid) && !order.design) return TEMPLATE_REQUIRED;
+export function orderRuleViolations(order: Partial<CreateOrderInput>, uid: string): OrderIssue[] {
+  const issues: OrderIssue[] = [];
+  if (templateRequired(uid) && !order.design) issues.push({ field: 'design', message: TEMPLATE_REQUIRED });
   const ups = isUpsLabelType(uid);
   const country = countryFor(uid);
   for (const side of ['From', 'To'] as const) {
     const given = order[`${side}Country`];
-    if (given && countryNamed(given) !== country) return `${side} Country must be ${country} for ${ups ? 'UPS labels' : 'this label type'}`;
+    if (given && countryNamed(given) !== country) issues.push({ field: `${side}Country`, message: `${side} Country must be ${country} for ${ups ? 'UPS labels' : 'this label type'}` });
     const region = order[`${side}State`];
     const zipCode = order[`${side}Zip`];
-    if (ups && !CANADA_REGION_CODES.includes(region)) return `${side} State must be a Canadian province or territory`;
-    if (ups && !CANADIAN_POSTAL_CODE.test(zipCode)) return `${side} ZIP must be a Canadian postal code like K1A 0B1`;
-    const us = ups ? null : usAddressViolation(side, region, zipCode);
-    if (us) return us;
-    const phone = order[`${side}Phone`];
-    if (uid === 'fedex_ground' && phone && !PHONE.test(phone)) return `${side} Phone must be a valid phone number`;
+    if (ups) {
+      if (region !== undefined && !CANADA_REGION_CODES.includes(region)) issues.push({ field: `${side}State`, message: `${side} State must be a Canadian province or territory` });
+      if (zipCode !== undefined && !CANADIAN_POSTAL_CODE.test(zipCode)) issues.push({ field: `${side}Zip`, message: `${side} ZIP must be a Canadian postal code like K1A 0B1` });
+    } else issues.push(...usAddressIssues(side, region, zipCode));
+    const phoneNumber = order[`${side}Phone`];
+    if (uid === 'fedex_ground' && phoneNumber && normalizePhone(phoneNumber) === null) {
+      issues.push({ field: `${side}Phone`, message: `${side} Phone must be a valid phone number` });
+    }
   }
   if (uid === 'uspsv9') {
-    for (const d of [order.Length, order.Width, order.Height]) if (d !== undefined && d !== USPS_V9_DIMENSION) return USPS_V9_DIMENSIONS_MESSAGE;
+    const bad = (['Length', 'Width', 'Height'] as const).find((d) => order[d] !== undefined && order[d] !== USPS_V9_DIMENSION);
+    if (bad) issues.push({ field: bad, message: USPS_V9_DIMENSIONS_MESSAGE });
   }
-  return null;
+  return issues;
 }
+
+/** Why a state (a code) is not in the list of the label type's country, or null when it is. */
+export function stateViolation(side: 'From' | 'To', region: string, uid: string): string | null {
+  return orderRuleViolations({ [`${side}State`]: region }, uid).find((issue) => issue.field === `${side}State`)?.message ?? null;
+}
+
+/** The first broken rule of orderRuleViolations, or null. */
+export function orderRuleViolation(order: CreateOrderInput, uid: string): string | null {
+  return orderRuleViolations(order, uid)[0]?.message ?? null;
+}
+
+type OrderField = keyof typeof createOrderBody.shape;
+const ORDER_FIELDS = Object.keys(createOrderBody.shape) as OrderField[];
+
+/**
+ * Every problem of an order body at once: each field by its own createOrderBody check, then the
+ * label type's rules (orderRuleViolations, when the uid is known) over the fields that passed. The
+ * parsed order when there is none.
+ */
+export function orderIssues(body: Record<string, unknown>, uid: string | undefined): { ok: true; order: CreateOrderInput } | { ok: false; issues: OrderIssue[] } {
+  const issues: OrderIssue[] = [];
+  const valid: Record<string, unknown> = {};
+  for (const field of ORDER_FIELDS) {
+    const result = createOrderBody.shape[field].safeParse(body[field]);
+    if (result.success) valid[field] = result.data;
+    else issues.push(...result.error.issues.map((issue) => ({ field, message: issue.message })));
+  }
+  // A field that failed its own check is not judged again by a rule.
+  if (uid !== undefined) issues.push(...orderRuleViolations(valid as Partial<CreateOrderInput>, uid).filter((rule) => !issues.some((i) => i.field === rule.field)));
+  return issues.length === 0 ? { ok: true, order: createOrderBody.parse(body) } : { ok: false, issues: sortedByField(issues) };
+}
+
+/** Issues in the order of the form's fields, so the first named is the first on the page. */
+const sortedByField = (issues: OrderIssue[]) =>
+  [...issues].sort((a, b) => (a.field === null ? -1 : ORDER_FIELDS.indexOf(a.field as OrderField)) - (b.field === null ? -1 : ORDER_FIELDS.indexOf(b.field as OrderField)));
+
+/** The message of a 400 that names several problems: one problem's own message, or how many and the first few. */
+export const orderIssuesMessage = (issues: { message: string }[]) =>
+  issues.length === 1 ? issues[0].message : `${issues.length} fields are not valid: ${issues.map((i) => i.message).slice(0, 3).join('; ')}${issues.length > 3 ? '; ...' : ''}`;
 
 export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

@@ -52,9 +52,10 @@ export type BulkDownload = (typeof BULK_DOWNLOADS)[number];
 /** One of a completed bulk order's files, saved as label.zip, label.csv or label.pdf. */
 export const downloadBulkFile = (id: string, file: BulkDownload) => download(`/order/${file.path}/${encodeURIComponent(id)}`, file.fileName);
 
-/** The bad rows a 400 of validatecsv or createOrderFromCSV names, or null when the error is of another kind. */
-export function csvRowErrors(error: unknown): CsvRowError[] | null {
+/** The problems a 400 of validatecsv or createOrderFromCSV lists, and how many more it did not list; null when the error is of another kind. */
+export function csvRowErrors(error: unknown): CsvProblems | null {
   if (!(error instanceof ApiError)) return null;
   const parsed = csvErrorResponse.safeParse(error.body);
-  return parsed.success && parsed.data.errors.length > 0 ? parsed.data.errors : null;
+  return parsed.success && parsed.data.errors.length > 0 ? { errors: parsed.data.errors, more: parsed.data.moreErrors ?? 0 } : null;
 }
+export type CsvProblems = { errors: CsvRowError[]; more: number };

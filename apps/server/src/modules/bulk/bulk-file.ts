@@ -5,12 +5,12 @@ import {
   CSV_FILE_TOO_LARGE,
   CSV_HAS_ERRORS,
   CSV_HEADER_ERRORS,
+  CSV_MAX_LISTED_ERRORS,
   CSV_NOT_CSV,
   CSV_NO_ROWS,
   CSV_REQUIRED_COLUMNS,
   CSV_TOO_MANY_ROWS,
-  createOrderBody,
-  orderRuleViolation,
+  orderIssues,
   templateRequired,
   type CreateOrderInput,
   type CsvRowError,
@@ -21,13 +21,11 @@ import { CsvSyntaxError, decodeCsvText, parseCsv, type CsvTable } from '../../li
 
 type Column = (typeof CSV_COLUMNS)[number];
 
-/** A 400 naming every bad row: { message, errors: [{ row, column, message }] }. */
+/** A 400 naming every bad cell: { message, errors: [{ row, column, message, value }], moreErrors } (the first 500 listed). */
 export class CsvFileError extends HttpError {
-  constructor(
-    message: string,
-    readonly errors: CsvRowError[] = [],
-  ) {
-    super(400, message, { details: { errors } });
+  constructor(message: string, errors: CsvRowError[] = []) {
+    const listed = errors.slice(0, CSV_MAX_LISTED_ERRORS);
+    super(400, message, { details: { errors: listed, ...(errors.length > listed.length ? { moreErrors: errors.length - listed.length } : {}) } });
   }
 }
 
@@ -68,26 +66,17 @@ export function mapHeader(header: string[]): (Column | null)[] {
   return columns;
 }
 
-/** The column a rule of orderRuleViolation is about, by the start of its message. */
-const RULE_COLUMNS: [string, Column][] = [
-  ['From State', 'FromState'],
-  ['From ZIP', 'FromZip'],
-  ['From Phone', 'FromPhone'],
-  ['To State', 'ToState'],
-  ['To ZIP', 'ToZip'],
-  ['To Phone', 'ToPhone'],
-  ['Length', 'Length'],
-];
-const ruleColumn = (message: string): Column | null => RULE_COLUMNS.find(([start]) => message.startsWith(start))?.[1] ?? null;
-
 /** One row of a bulk order before its check: its number, the fields it gives, its cells as written, and problems found reading it. */
 export type BulkRowFields = { row: number; fields: Record<string, unknown>; cells: string[]; errors?: CsvRowError[] };
 
+/** A cell as the row gave it, for the error list: '' when empty or left out. */
+const cellText = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
 /**
  * Checks the rows of a bulk order of one label type, from a CSV file or the reseller API: every row
- * by the single order's rules (createOrderBody, orderRuleViolation) and priced by the catalog.
- * Throws a CsvFileError naming every bad row. `design` is the template chosen for the whole order;
- * checking before it is chosen (validatecsv) checks everything else.
+ * by the single order's rules (orderIssues: each field, then the type's rules) and priced by the
+ * catalog. Throws a CsvFileError naming every bad cell of every row, with its value. `design` is the
+ * template chosen for the whole order; checking before it is chosen (validatecsv) checks everything else.
  */
 export function checkBulkRows(records: Iterable<BulkRowFields>, type: CatalogType, design?: CreateOrderInput['design']): { rows: BulkFileRow[]; totalCents: number } {
   // The template is one choice for the whole file, checked by the caller; rows are checked as if it were made.
@@ -99,18 +88,19 @@ export function checkBulkRows(records: Iterable<BulkRowFields>, type: CatalogTyp
   for (const { row, fields, cells, errors: found = [] } of records) {
     const before = errors.length;
     errors.push(...found);
-    const parsed = createOrderBody.safeParse({ ...fields, labelType: type.id, design: rowDesign });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) errors.push({ row, column: issue.path.length > 0 ? String(issue.path[0]) : null, message: issue.message });
-    } else {
-      const violation = orderRuleViolation(parsed.data, type.uid);
-      if (violation) errors.push({ row, column: ruleColumn(violation), message: violation });
-      const price = priceFor(type, parsed.data.Weight);
-      if (!price.ok) errors.push({ row, column: 'Weight', message: price.message });
-      else if (errors.length === before) {
-        rows.push({ row, cells, input: { ...parsed.data, design }, priceCents: price.priceCents });
-        totalCents += price.priceCents;
+    const checked = orderIssues({ ...fields, labelType: type.id, design: rowDesign }, type.uid);
+    const weight = checked.ok ? checked.order.Weight : fields.Weight === undefined ? undefined : Number(fields.Weight);
+    const price = weight !== undefined && weight > 0 ? priceFor(type, weight) : null;
+    if (!checked.ok) {
+      for (const issue of checked.issues) {
+        errors.push({ row, column: issue.field, message: issue.message, ...(issue.field ? { value: cellText(fields[issue.field]) } : {}) });
       }
+    }
+    // A weight that is a number but outside every tier is named too, beside the row's other problems.
+    if (price && !price.ok && !errors.slice(before).some((e) => e.column === 'Weight')) errors.push({ row, column: 'Weight', message: price.message, value: cellText(fields.Weight) });
+    if (errors.length === before && checked.ok && price?.ok) {
+      rows.push({ row, cells, input: { ...checked.order, design }, priceCents: price.priceCents });
+      totalCents += price.priceCents;
     }
     if (errors.length > before) badRows++;
   }

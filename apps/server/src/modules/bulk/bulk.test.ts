@@ -7,6 +7,7 @@ import {
   BULK_NO_LABELS,
   BULK_ORDER_NOT_FOUND,
   CSV_FILE_TOO_LARGE,
+  CSV_MAX_LISTED_ERRORS,
   CSV_NOT_CSV,
   CSV_NO_ROWS,
   CSV_TOO_MANY_ROWS,
@@ -143,24 +144,50 @@ describe('POST /order/validatecsv', () => {
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body.message).toBe('5 rows have errors: fix the file and validate it again');
-    // Every bad field of a row; the rules that compare fields (ZIP of the country...) once its fields are readable.
+    // Every bad cell of a row with its value: the rules of the type (ZIP of the country...) beside the fields' own checks.
     expect(body.errors).toEqual([
-      { row: 2, column: 'FromName', message: 'From Name is required' },
-      { row: 2, column: 'ToCity', message: 'To City is required' },
-      { row: 4, column: 'Weight', message: 'Weight must be a number' },
-      { row: 5, column: 'ToState', message: 'To State must be a US state, DC or PR' },
-      { row: 6, column: 'Weight', message: 'Weight must be at most 70 lb for USPS Priority Mail' },
-      { row: 7, column: 'ToStreet', message: 'To Street must be at most 35 characters' },
+      { row: 2, column: 'FromName', message: 'From Name is required', value: '' },
+      { row: 2, column: 'ToCity', message: 'To City is required', value: '' },
+      { row: 2, column: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789', value: '9021' },
+      { row: 4, column: 'Weight', message: 'Weight must be a number', value: 'heavy' },
+      { row: 5, column: 'ToState', message: 'To State must be a US state, DC or PR', value: 'ON' },
+      { row: 6, column: 'Weight', message: 'Weight must be at most 70 lb for USPS Priority Mail', value: '71' },
+      { row: 7, column: 'ToStreet', message: 'To Street must be at most 35 characters', value: 'x'.repeat(36) },
     ]);
+    expect(body).not.toHaveProperty('moreErrors');
     expect(US_STATE_CODES).toContain('CA');
+  });
+
+  it('names every bad cell of a row with its value, and takes full state names', async () => {
+    const rows = [usRow(1, { ToStreet: 's'.repeat(55), ToState: 'Illinoiz', ToZip: '6060' }), usRow(2, { FromState: 'new york', ToState: 'Illinois', ToZip: '60601' })];
+    const res = await validateCsv(t.app, user.headers, priority, csvText(rows));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { row: 1, column: 'ToStreet', message: 'To Street must be at most 35 characters', value: 's'.repeat(55) },
+      { row: 1, column: 'ToState', message: 'To State must be a US state, DC or PR', value: 'Illinoiz' },
+      { row: 1, column: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789', value: '6060' },
+    ]);
+    expect((await validateCsv(t.app, user.headers, priority, csvText([rows[1]]))).json()).toMatchObject({ totalOrders: 1 });
+  });
+
+  it('lists the first 500 problems and counts the rest', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => usRow(i + 1, { ToZip: '1', FromZip: '2' }));
+    const res = await validateCsv(t.app, user.headers, priority, csvText(rows));
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.message).toBe('300 rows have errors: fix the file and validate it again');
+    expect(body.errors).toHaveLength(CSV_MAX_LISTED_ERRORS);
+    expect(body.moreErrors).toBe(600 - CSV_MAX_LISTED_ERRORS);
+    expect(body.errors[0]).toEqual({ row: 1, column: 'FromZip', message: 'From ZIP must be a US ZIP code like 12345 or 12345-6789', value: '2' });
+    expect(body.errors.at(-1)).toMatchObject({ row: 250, column: 'ToZip' });
   });
 
   it('applies the rules of the chosen type: UPS wants Canadian addresses, v9 wants 15 x 15 x 15', async () => {
     const ups = await validateCsv(t.app, user.headers, 'ups_standard', csvText([usRow(1)]));
     expect(ups.statusCode).toBe(400);
-    expect(ups.json().errors[0]).toEqual({ row: 1, column: 'FromState', message: 'From State must be a Canadian province or territory' });
+    expect(ups.json().errors[0]).toEqual({ row: 1, column: 'FromState', message: 'From State must be a Canadian province or territory', value: 'NY' });
     const v9 = await validateCsv(t.app, user.headers, uspsv9, csvText([usRow(1, { Length: '10' })]));
-    expect(v9.json().errors).toEqual([{ row: 1, column: 'Length', message: 'Length, Width and Height must be 15 x 15 x 15 inches for USPS v9' }]);
+    expect(v9.json().errors).toEqual([{ row: 1, column: 'Length', message: 'Length, Width and Height must be 15 x 15 x 15 inches for USPS v9', value: '10' }]);
   });
 
   it('counts rows as in the file: blank lines keep their number, a quoted line break does not start a row', async () => {
@@ -293,7 +320,7 @@ describe('POST /order/createOrderFromCSV', () => {
     expect(missing.statusCode).toBe(400);
     const bad = await createFromCsv(t.app, user.headers, { type: priority, total_price: 6.75, design: 'normal' }, csvText([usRow(1, { ToZip: '' })]));
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors).toEqual([{ row: 1, column: 'ToZip', message: 'To ZIP is required' }]);
+    expect(bad.json().errors).toEqual([{ row: 1, column: 'ToZip', message: 'To ZIP is required', value: '' }]);
     const noTemplate = await createFromCsv(t.app, user.headers, { type: priority, total_price: 6.75 }, csvText(usRows(1)));
     expect(noTemplate.json()).toEqual({ message: TEMPLATE_REQUIRED });
     const poor = await createFromCsv(t.app, user.headers, { type: priority, total_price: 2 * PRIORITY_2LB, design: 'normal' }, csvText(usRows(2)));

@@ -85,7 +85,8 @@ describe('POST /order/create', () => {
     await create(user, orderPayload('ups_standard', { FromCountry: 'CA', FromState: 'Quebec', FromZip: 'h2x 1y4' }));
     const rows = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at').execute();
     expect(rows[0]).toMatchObject({ length: 15, width: 15, height: 15, from_country: 'United States', to_country: 'United States', from_phone: '' });
-    expect(rows[1]).toMatchObject({ length: null, from_phone: '212 555 0100' });
+    // Kept in one form, E.164.
+    expect(rows[1]).toMatchObject({ length: null, from_phone: '+12125550100' });
     expect(rows[2]).toMatchObject({ from_country: 'Canada', from_state: 'QC', from_zip: 'H2X 1Y4' });
   });
 
@@ -119,6 +120,49 @@ describe('POST /order/create', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(message);
     expect({ orders: (await list(shared)).json().total, balance: await balanceOf(t.app, shared.headers) }).toEqual(before);
+  });
+
+  it('answers 400 naming every bad field at once: the fields, the rules of the type and the weight', async () => {
+    // 'Dallas, Texas' is read as TX; the too-long street, the bad ZIP and the bad state are all named.
+    const res = await create(shared, orderPayload('priority', { design: '', ToStreet: 'x'.repeat(55), ToCity: 'Dallas', ToState: 'Texas', ToZip: 'ABCDE', FromState: 'Tejas' }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { field: 'design', message: TEMPLATE_REQUIRED },
+      { field: 'FromState', message: 'From State must be a US state, DC or PR' },
+      { field: 'ToStreet', message: 'To Street must be at most 35 characters' },
+      { field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' },
+    ]);
+    expect(res.json().message).toBe(`4 fields are not valid: ${TEMPLATE_REQUIRED}; From State must be a US state, DC or PR; To Street must be at most 35 characters; ...`);
+    // Rules only (the schema passes) and a weight outside the tiers: every one too.
+    const rules = await create(shared, orderPayload('priority', { ToState: 'Texas', ToZip: 'ABCDE', Weight: 71 }));
+    expect(rules.statusCode).toBe(400);
+    expect(rules.json().errors).toEqual([
+      { field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' },
+      { field: 'Weight', message: 'Weight must be at most 70 lb for USPS Priority Mail' },
+    ]);
+    const unknownType = await create(shared, orderPayload('priority', { labelType: 'nope', ToStreet: 'x'.repeat(55) }));
+    expect(unknownType.json().errors).toEqual([
+      { field: 'labelType', message: 'Label type not found' },
+      { field: 'ToStreet', message: 'To Street must be at most 35 characters' },
+    ]);
+  });
+
+  it.each(['(214) 555-0100', '214.555.0100', '+1 214 555 0100', '214-555-0100'])('takes the phone %s and stores it as +12145550100', async (phone) => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    expect((await create(user, orderPayload('fedex_ground', { FromPhone: phone, ToPhone: phone }))).statusCode).toBe(200);
+    const row = await t.db.selectFrom('orders').select(['from_phone', 'to_phone']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ from_phone: '+12145550100', to_phone: '+12145550100' });
+  });
+
+  it('takes a full state or province name as its code', async () => {
+    const user = await fundedUser(t.app, t.db, 20_000);
+    expect((await create(user, orderPayload('priority', { FromState: 'texas', ToState: 'New York' }))).statusCode).toBe(200);
+    expect((await create(user, orderPayload('ups_standard', { FromState: 'ontario', ToState: 'British Columbia' }))).statusCode).toBe(200);
+    const rows = await t.db.selectFrom('orders').select(['from_state', 'to_state']).where('user_id', '=', user.userId).orderBy('created_at').execute();
+    expect(rows).toEqual([
+      { from_state: 'TX', to_state: 'NY' },
+      { from_state: 'ON', to_state: 'BC' },
+    ]);
   });
 
   it('answers 402 Insufficient balance and writes nothing when the balance is short by a cent', async () => {

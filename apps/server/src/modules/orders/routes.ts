@@ -14,9 +14,11 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
 
   const placed = { 200: messageResponse, 502: errorResponse };
 
-  api.post('/order/create', { schema: { body: createOrderBody, response: placed }, preHandler: requireUser }, async (request) =>
-    answer(await orders.place(request.userId, request.body), ORDER_CREATED),
-  );
+  // A body that fails the schema is answered with every problem at once (fields and the type's rules), not its first.
+  api.post('/order/create', { schema: { body: createOrderBody, response: placed }, attachValidation: true, preHandler: requireUser }, async (request) => {
+    if (request.validationError) throw await orders.invalidBody(request.body);
+    return answer(await orders.place(request.userId, request.body), ORDER_CREATED);
+  });
 
   // The spec posts duplicate with an empty body; a client that still says application/json gets no 400 for it.
   await api.register(async (scope: Api) => {

@@ -6,19 +6,22 @@ import {
   centsToDollars,
   countryFor,
   labelFailedMessage,
-  orderRuleViolation,
+  orderIssues,
+  orderIssuesMessage,
+  orderRuleViolations,
   templateRequired,
   weightUnitFor,
   type CreateOrderInput,
   type Order,
+  type OrderIssue,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
-import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
+import { HttpError, conflict, notFound } from '../../lib/http-errors.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
 import { changeBalance } from '../billing/service.ts';
-import type { CatalogService } from '../catalog/service.ts';
+import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
 import { LabelProviderError, type LabelParty, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
@@ -33,6 +36,9 @@ const BATCH = 50;
 
 export const orderPdfKey = (id: string) => `labels/${id.slice(0, 2)}/${id}.pdf`;
 const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
+
+/** A 400 naming every problem of an order: { message, errors: [{ field, message }] }. */
+export const invalidOrder = (issues: OrderIssue[]) => new HttpError(400, orderIssuesMessage(issues), { details: { errors: issues } });
 
 export const ORDER_NOT_WAITING = 'Only a pending or processing order can be cancelled';
 
@@ -284,11 +290,47 @@ export function createOrderService(deps: {
     return outcome.status === 'cancelled' ? { ok: false, orderId: order.id, message: labelFailedMessage(outcome.message) } : { ok: true, orderId: order.id };
   }
 
+  /** The order's type and price, or a 400 naming every broken rule of its type at once, a weight outside its tiers among them. */
+  async function quote(input: CreateOrderInput): Promise<Quote> {
+    const type = await catalog.orderableType(input.labelType);
+    const issues = orderRuleViolations(input, type.uid);
+    const price = priceFor(type, input.Weight);
+    if (!price.ok) issues.push({ field: 'Weight', message: price.message });
+    if (!price.ok || issues.length > 0) throw invalidOrder(issues);
+    return { type, priceCents: price.priceCents };
+  }
+
+  /**
+   * The 400 of a body that failed createOrderBody: every bad field, then the rules of its label type
+   * (when it names one that can be ordered) over the fields that passed, and the weight's price.
+   */
+  async function invalidBody(body: unknown): Promise<HttpError> {
+    const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const ref = typeof fields.labelType === 'string' ? fields.labelType.trim() : '';
+    let type: CatalogType | undefined;
+    let typeIssue: OrderIssue | undefined;
+    if (ref) {
+      try {
+        type = await catalog.orderableType(ref);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        typeIssue = { field: 'labelType', message: error.message };
+      }
+    }
+    const checked = orderIssues(fields, type?.uid);
+    const issues = checked.ok ? [] : checked.issues;
+    if (typeIssue) issues.unshift(typeIssue);
+    const weight = Number(fields.Weight);
+    if (type && !issues.some((i) => i.field === 'Weight') && weight > 0) {
+      const price = priceFor(type, weight);
+      if (!price.ok) issues.push({ field: 'Weight', message: price.message });
+    }
+    return invalidOrder(issues.length > 0 ? issues : [{ field: null, message: 'The order is not valid' }]);
+  }
+
   /** Prices the order itself, then writes it, its charge and its ledger row in one transaction, then asks for the label. */
   async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
-    const { type, priceCents } = await catalog.quote(input.labelType, input.Weight);
-    const violation = orderRuleViolation(input, type.uid);
-    if (violation) throw badRequest(violation);
+    const { type, priceCents } = await quote(input);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
     const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing(), claimedUntil: isoIn(claimMs) });
     await db.transaction().execute(async (trx) => {
@@ -321,6 +363,7 @@ export function createOrderService(deps: {
     /** The label provider's name, written on every order row. */
     providerName: labels.name,
     place,
+    invalidBody,
     /** A bulk row's label: asked for only while this process holds the row's claim ('processing' when another holds it). */
     makeLabel: (order: repo.OrderRow) => whileClaimed(order, makeLabel),
     /** Asks again about a bulk row that waits, under its claim like makeLabel. */

@@ -84,8 +84,23 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['Date', 'FromName', 'Weight']);
     const rule = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ToZip: 'ABCDE' }) });
     expect(rule.statusCode).toBe(400);
-    expect(rule.json()).toEqual({ type: 'error', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' });
+    expect(rule.json()).toEqual({ type: 'error', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789', errors: [{ field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' }] });
+    // Every broken rule of the type, not the first.
+    const rules = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ labelType: 'fedex_ground', design: '', ToZip: 'ABCDE', FromState: 'Tejas', ToPhone: 'call me' }) });
+    expect(rules.json().errors).toEqual([
+      { field: 'FromState', message: 'From State must be a US state, DC or PR' },
+      { field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' },
+      { field: 'ToPhone', message: 'To Phone must be a valid phone number' },
+    ]);
     expect(await ordersOf(user.userId)).toEqual([]);
+  });
+
+  it('takes a phone as people write it and keeps it as E.164, by the web order rules', async () => {
+    const user = await resellerUser(t.app, t.db, 10_000);
+    const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: form, payload: urlencoded(labelFields({ labelType: 'fedex_ground', design: '', FromPhone: '(214) 555-0100', ToPhone: '+1 214 555 0100' })) });
+    expect(res.statusCode).toBe(200);
+    const row = await t.db.selectFrom('orders').select(['from_phone', 'to_phone']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ from_phone: '+12145550100', to_phone: '+12145550100' });
   });
 
   it('answers 402 and writes nothing when the balance is short', async () => {

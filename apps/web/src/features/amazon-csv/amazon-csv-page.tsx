@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
 import { toast } from 'react-toastify';
-import { AMAZON_CSV_FILE_NAME, AMAZON_PDF_REQUIRED, REQUEST_ALREADY_SENT, type Address, type UnreadablePage } from '@portal/contract';
+import { ADDRESS_COUNTRY, AMAZON_CSV_FILE_NAME, AMAZON_PDF_REQUIRED, REQUEST_ALREADY_SENT, type Address, type UnreadablePage } from '@portal/contract';
 import { useSavedAddresses } from '../../api/addresses.ts';
 import { handOverCsvFile } from '../../api/bulk.ts';
 import { generateAmazonCsv, unreadablePages, type AmazonCsvForm, type AmazonCsvResult } from '../../api/amazon.ts';
@@ -97,7 +97,7 @@ export function AmazonCsvPage() {
               <Col md={4}>{text('weight', 'Weight', 'lbs, for every label')}</Col>
             </Row>
             <h2 className="h6 mb-3">From Details</h2>
-            <SavedAddressSelect id="amazon-saved" addresses={addresses} onPick={fill} />
+            <SavedAddressSelect id="amazon-saved" addresses={addresses} country={ADDRESS_COUNTRY} onPick={fill} />
             <Row className="g-3 mb-4">
               <Col sm={6}>{text('fromName', 'Name')}</Col>
               <Col sm={6}>{text('fromStreet1', 'Street 1')}</Col>

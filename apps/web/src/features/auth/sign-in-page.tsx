@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Form, InputGroup } from 'react-bootstrap';
+import { PASSWORD_REQUIRED, TG_ID_REQUIRED } from '@portal/contract';
 import { login } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';
 import { signInWith } from '../../api/session.ts';
@@ -11,6 +12,7 @@ import { PasswordInput } from '../../components/password-input.tsx';
 
 export function SignInPage() {
   const { register, handleSubmit, formState } = useForm<{ tgId: string; password: string }>();
+  const { errors } = formState;
   const captcha = useRef<CaptchaHandle>(null);
   const { show, alert } = useTimedMessage();
 
@@ -37,12 +39,13 @@ export function SignInPage() {
       <Form onSubmit={onSubmit} noValidate>
         <Form.Group className="mb-3" controlId="tgId">
           <Form.Label>Telegram Username</Form.Label>
-          <InputGroup>
+          <InputGroup hasValidation>
             <InputGroup.Text>@</InputGroup.Text>
-            <Form.Control autoComplete="username" required {...register('tgId', { required: true })} />
+            <Form.Control autoComplete="username" required isInvalid={!!errors.tgId} {...register('tgId', { required: TG_ID_REQUIRED })} />
+            <Form.Control.Feedback type="invalid">{errors.tgId?.message}</Form.Control.Feedback>
           </InputGroup>
         </Form.Group>
-        <PasswordInput label="Password" id="password" autoComplete="current-password" required {...register('password', { required: true })} />
+        <PasswordInput label="Password" id="password" autoComplete="current-password" required error={errors.password?.message} {...register('password', { required: PASSWORD_REQUIRED })} />
         <div className="text-end mb-3">
           <Link to="/forgot">Forgot password?</Link>
         </div>

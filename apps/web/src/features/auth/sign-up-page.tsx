@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Form, InputGroup } from 'react-bootstrap';
 import { toast } from 'react-toastify';
-import { ACCOUNT_CREATED } from '@portal/contract';
+import { ACCOUNT_CREATED, NAME_REQUIRED, PASSWORD_REQUIRED, TG_ID_REQUIRED } from '@portal/contract';
 import { register as registerAccount } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
@@ -12,6 +12,7 @@ import { PasswordInput } from '../../components/password-input.tsx';
 
 export function SignUpPage() {
   const { register, handleSubmit, formState } = useForm<{ username: string; tgId: string; password: string }>();
+  const { errors } = formState;
   const captcha = useRef<CaptchaHandle>(null);
   const navigate = useNavigate();
   const { show, alert } = useTimedMessage();
@@ -41,16 +42,18 @@ export function SignUpPage() {
       <Form onSubmit={onSubmit} noValidate>
         <Form.Group className="mb-3" controlId="username">
           <Form.Label>Name</Form.Label>
-          <Form.Control autoComplete="name" required {...register('username', { required: true })} />
+          <Form.Control autoComplete="name" required isInvalid={!!errors.username} {...register('username', { required: NAME_REQUIRED, validate: (v) => v.trim() !== '' || NAME_REQUIRED })} />
+          <Form.Control.Feedback type="invalid">{errors.username?.message}</Form.Control.Feedback>
         </Form.Group>
         <Form.Group className="mb-3" controlId="tgId">
           <Form.Label>Telegram Username</Form.Label>
-          <InputGroup>
+          <InputGroup hasValidation>
             <InputGroup.Text>@</InputGroup.Text>
-            <Form.Control autoComplete="username" required {...register('tgId', { required: true })} />
+            <Form.Control autoComplete="username" required isInvalid={!!errors.tgId} {...register('tgId', { required: TG_ID_REQUIRED })} />
+            <Form.Control.Feedback type="invalid">{errors.tgId?.message}</Form.Control.Feedback>
           </InputGroup>
         </Form.Group>
-        <PasswordInput label="Password" id="password" autoComplete="new-password" required {...register('password', { required: true })} />
+        <PasswordInput label="Password" id="password" autoComplete="new-password" required error={errors.password?.message} {...register('password', { required: PASSWORD_REQUIRED })} />
         <p className="small text-muted">
           By signing up you agree to our <Link to="/tos">Terms of Service</Link>.
         </p>

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Form } from 'react-bootstrap';
+import { OTP_REQUIRED } from '@portal/contract';
 import { verifyEmail } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';
 import { clearStoredEmail, getStoredEmail, signInWith } from '../../api/session.ts';
@@ -10,6 +11,7 @@ import { AuthCard, SubmitButton, digitsOnly, useTimedMessage } from './auth-card
 
 export function VerifyEmailPage() {
   const { register, handleSubmit, formState } = useForm<{ OTP: string }>();
+  const { errors } = formState;
   const captcha = useRef<CaptchaHandle>(null);
   const { show, alert } = useTimedMessage();
   const email = getStoredEmail();
@@ -32,7 +34,8 @@ export function VerifyEmailPage() {
       <Form onSubmit={onSubmit} noValidate>
         <Form.Group className="mb-3" controlId="otp">
           <Form.Label>OTP</Form.Label>
-          <Form.Control type="number" inputMode="numeric" autoComplete="one-time-code" required {...register('OTP', { required: true })} onInput={digitsOnly} />
+          <Form.Control type="number" inputMode="numeric" autoComplete="one-time-code" required isInvalid={!!errors.OTP} {...register('OTP', { required: OTP_REQUIRED })} onInput={digitsOnly} />
+          <Form.Control.Feedback type="invalid">{errors.OTP?.message}</Form.Control.Feedback>
         </Form.Group>
         <Captcha ref={captcha} />
         <SubmitButton busy={formState.isSubmitting}>Verify</SubmitButton>

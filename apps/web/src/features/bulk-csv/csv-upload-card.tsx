@@ -10,10 +10,9 @@ import {
   TEMPLATE_REQUIRED,
   formatDollars,
   templateRequired,
-  type CsvRowError,
 } from '@portal/contract';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { BULK_ORDERS_QUERY_KEY, createOrderFromCsv, takeHandedOverCsvFile, csvRowErrors, validateCsv, type ValidateCsvResult } from '../../api/bulk.ts';
+import { BULK_ORDERS_QUERY_KEY, createOrderFromCsv, takeHandedOverCsvFile, csvRowErrors, validateCsv, type CsvProblems, type ValidateCsvResult } from '../../api/bulk.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { money } from '../../components/format.ts';
 import { useLabelTypes } from '../../api/catalog.ts';
@@ -38,7 +37,7 @@ export function CsvUploadCard() {
   const uid = labelTypes.find((type) => type._id === labelTypeId)?.uid ?? '';
 
   const [validated, setValidated] = useState<ValidateCsvResult | null>(null);
-  const [rowErrors, setRowErrors] = useState<CsvRowError[] | null>(null);
+  const [rowErrors, setRowErrors] = useState<CsvProblems | null>(null);
   const [templateMissing, setTemplateMissing] = useState(false);
   // One call at a time: a second Validate or Pay while one is on its way is refused.
   const inFlight = useRef(false);
@@ -188,7 +187,7 @@ export function CsvUploadCard() {
               Pay ${formatDollars(validated?.totalPrice ?? 0)}
             </Button>
           </div>
-          {rowErrors && <CsvRowErrors errors={rowErrors} />}
+          {rowErrors && <CsvRowErrors errors={rowErrors.errors} more={rowErrors.more} />}
         </Form>
       </Card.Body>
     </Card>

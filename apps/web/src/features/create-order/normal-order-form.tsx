@@ -1,15 +1,17 @@
-import { useEffect, useRef } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormGetValues, type UseFormRegister } from 'react-hook-form';
+import { useEffect, useRef, type RefObject } from 'react';
+import { useForm, useWatch, type Control, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import { countryFor, regionsFor, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
+import { countryFor, regionsFor, stateViolation, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
 import {
   LabelTypeFields,
   SubmitOrderButton,
   checkOrder,
+  draftText,
   fieldErrors,
   orderPayload,
   useOrderPrice,
   useSubmitOrder,
+  type OrderDraft,
   type OrderSide,
 } from './order-form-parts.tsx';
 import { useSavedAddresses } from '../../api/addresses.ts';
@@ -19,30 +21,29 @@ import { RegionOptions } from '../../components/region-options.tsx';
 
 type Side = 'From' | 'To';
 
-const text = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
-
 const sideOf = (values: CreateOrderBody, side: Side): OrderSide => ({
-  Name: text(values[`${side}Name`]),
-  Company: text(values[`${side}Company`]),
-  Street: text(values[`${side}Street`]),
-  Street2: text(values[`${side}Street2`]),
-  City: text(values[`${side}City`]),
-  State: text(values[`${side}State`]),
-  Zip: text(values[`${side}Zip`]),
-  Phone: text(values[`${side}Phone`]),
+  Name: draftText(values[`${side}Name`]),
+  Company: draftText(values[`${side}Company`]),
+  Street: draftText(values[`${side}Street`]),
+  Street2: draftText(values[`${side}Street2`]),
+  City: draftText(values[`${side}City`]),
+  State: draftText(values[`${side}State`]),
+  Zip: draftText(values[`${side}Zip`]),
+  Phone: draftText(values[`${side}Phone`]),
 });
 
 type AddressCardProps = {
   side: Side;
   uid: string;
   register: UseFormRegister<CreateOrderBody>;
+  control: Control<CreateOrderBody, unknown, CreateOrderInput>;
   errors: FieldErrors<CreateOrderBody>;
   addresses: Address[];
   onPick: (address: Address) => void;
 };
 
 /** Name, Company, Street, Street 2, City, State, ZIP, the fixed Country and, for FedEx Ground, Phone. */
-function AddressCard({ side, uid, register, errors, addresses, onPick }: AddressCardProps) {
+function AddressCard({ side, uid, register, control, errors, addresses, onPick }: AddressCardProps) {
   const id = (field: string) => `normal-${side.toLowerCase()}-${field}`;
   const field = (name: 'Name' | 'Company' | 'Street' | 'Street2' | 'City' | 'Zip' | 'Phone', label: string, props: Record<string, unknown> = {}) => {
     const key = `${side}${name}` as const;
@@ -54,12 +55,17 @@ function AddressCard({ side, uid, register, errors, addresses, onPick }: Address
       </Form.Group>
     );
   };
-  const stateError = errors[`${side}State`];
+  // A state that is not in the type's list (left by another type or tab) is shown as itself, with why.
+  const state = draftText(useWatch({ control, name: `${side}State` }));
+  const regions = regionsFor(uid);
+  const foreign = state && !regions.some((r) => r.ID === state) ? stateViolation(side, state, uid) : null;
+  const stateError = errors[`${side}State`]?.message ?? foreign;
+  const country = countryFor(uid);
   return (
     <Card className="h-100" data-testid={`${side.toLowerCase()}-card`}>
       <Card.Header as="h6">{side}</Card.Header>
       <Card.Body>
-        <SavedAddressSelect id={id('saved')} addresses={addresses} onPick={onPick} />
+        <SavedAddressSelect key={country} id={id('saved')} addresses={addresses} country={country} onPick={onPick} />
         <Row className="g-3">
           <Col sm={6}>{field('Name', 'Name')}</Col>
           <Col sm={6}>{field('Company', 'Company', { placeholder: 'Optional' })}</Col>
@@ -69,42 +75,42 @@ function AddressCard({ side, uid, register, errors, addresses, onPick }: Address
           <Col sm={6}>
             <Form.Group controlId={id('state')}>
               <Form.Label>State</Form.Label>
-              <Form.Select isInvalid={!!stateError} {...register(`${side}State`)}>
-                <RegionOptions regions={regionsFor(uid)} />
+              {/* Controlled by the form's value, so a value the options no longer list stays shown. */}
+              <Form.Select isInvalid={!!stateError} {...register(`${side}State`)} value={state}>
+                <RegionOptions regions={regions} current={state} />
               </Form.Select>
-              <Form.Control.Feedback type="invalid">{stateError?.message}</Form.Control.Feedback>
+              <Form.Control.Feedback type="invalid">{stateError}</Form.Control.Feedback>
             </Form.Group>
           </Col>
           <Col sm={6}>{field('Zip', 'ZIP')}</Col>
           <Col sm={6}>
             <Form.Group controlId={id('country')}>
               <Form.Label>Country</Form.Label>
-              <Form.Control value={countryFor(uid)} readOnly disabled />
+              <Form.Control value={country} readOnly disabled />
             </Form.Group>
           </Col>
-          {uid === 'fedex_ground' && <Col sm={6}>{field('Phone', 'Phone', { type: 'tel', placeholder: 'Optional' })}</Col>}
+          {uid === 'fedex_ground' && <Col sm={6}>{field('Phone', 'Phone', { type: 'tel', placeholder: 'Optional, e.g. (214) 555-0100' })}</Col>}
         </Row>
       </Card.Body>
     </Card>
   );
 }
 
-const EMPTY_SIDE = (side: Side) => ({
-  [`${side}Name`]: '',
-  [`${side}Company`]: '',
-  [`${side}Street`]: '',
-  [`${side}Street2`]: '',
-  [`${side}City`]: '',
-  [`${side}State`]: '',
-  [`${side}Zip`]: '',
-  [`${side}Phone`]: '',
+const sideValues = (side: Side, from: OrderSide) => ({
+  [`${side}Name`]: from.Name,
+  [`${side}Company`]: from.Company ?? '',
+  [`${side}Street`]: from.Street,
+  [`${side}Street2`]: from.Street2 ?? '',
+  [`${side}City`]: from.City,
+  [`${side}State`]: from.State,
+  [`${side}Zip`]: from.Zip,
+  [`${side}Phone`]: from.Phone ?? '',
 });
 
-/** Normal Order: separate address fields, which a saved address can fill. */
-export function NormalOrderForm() {
+/** Normal Order: separate address fields, which a saved address can fill; it starts from what the Quick Order tab left. */
+export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const labelTypes = useLabelTypes();
   const addresses = useSavedAddresses();
-  const { submit, busy } = useSubmitOrder();
   const typesRef = useRef<LabelType[]>(labelTypes);
   typesRef.current = labelTypes;
 
@@ -114,9 +120,13 @@ export function NormalOrderForm() {
     return checked.ok ? { values: checked.order, errors: {} } : { values: {}, errors: fieldErrors(checked.issues) as FieldErrors<CreateOrderBody> };
   };
 
-  const { register, handleSubmit, control, setValue, getValues, formState } = useForm<CreateOrderBody, unknown, CreateOrderInput>({
+  const start = draft.current;
+  const { register, handleSubmit, control, setValue, getValues, setError, watch, formState } = useForm<CreateOrderBody, unknown, CreateOrderInput>({
     resolver,
-    defaultValues: { labelType: '', design: '', Weight: '', ...EMPTY_SIDE('From'), ...EMPTY_SIDE('To') } as CreateOrderBody,
+    defaultValues: { labelType: start.labelType, design: start.design, Weight: start.Weight, ...sideValues('From', start.from), ...sideValues('To', start.to) } as CreateOrderBody,
+  });
+  const { submit, busy } = useSubmitOrder((issues) => {
+    for (const [name, error] of Object.entries(fieldErrors(issues))) setError(name as keyof CreateOrderBody, error);
   });
   const [labelType, weight] = useWatch({ control, name: ['labelType', 'Weight'] });
   const selected = labelTypes.find((t) => t._id === labelType);
@@ -124,8 +134,14 @@ export function NormalOrderForm() {
   const price = useOrderPrice(labelType, weight);
   const { errors, isSubmitted } = formState;
 
-  // The state list follows the type's country: a state of the other country is cleared.
-  useEffect(() => clearForeignStates(uid, getValues, setValue), [uid]);
+  // Every change is kept for the Quick Order tab, which reads it when it opens.
+  useEffect(() => {
+    const { unsubscribe } = watch(() => {
+      const values = getValues();
+      draft.current = { labelType: values.labelType, design: draftText(values.design), Weight: draftText(values.Weight), from: sideOf(values, 'From'), to: sideOf(values, 'To') };
+    });
+    return unsubscribe;
+  }, [draft, watch, getValues]);
 
   const fill = (side: Side) => (address: Address) => {
     const options = { shouldDirty: true, shouldValidate: isSubmitted };
@@ -139,30 +155,23 @@ export function NormalOrderForm() {
   };
 
   return (
-    <Form onSubmit={handleSubmit(submit)} noValidate data-testid="normal-order-form">
+    <Form onSubmit={handleSubmit((order) => submit(order, price))} noValidate data-testid="normal-order-form">
       <LabelTypeFields
         idPrefix="normal"
         labelTypes={labelTypes}
         selected={selected}
         fields={{ labelType: register('labelType'), design: register('design'), Weight: register('Weight') }}
         errors={errors}
+        weight={weight}
       />
       <Row className="g-3 mb-4">
         {(['From', 'To'] as const).map((side) => (
           <Col lg={6} key={side}>
-            <AddressCard side={side} uid={uid} register={register} errors={errors} addresses={addresses} onPick={fill(side)} />
+            <AddressCard side={side} uid={uid} register={register} control={control} errors={errors} addresses={addresses} onPick={fill(side)} />
           </Col>
         ))}
       </Row>
       <SubmitOrderButton price={price} busy={busy} />
     </Form>
   );
-}
-
-function clearForeignStates(uid: string, getValues: UseFormGetValues<CreateOrderBody>, setValue: (name: 'FromState' | 'ToState', value: string) => void) {
-  const allowed = regionsFor(uid).map((r) => r.ID);
-  for (const name of ['FromState', 'ToState'] as const) {
-    const current = getValues(name);
-    if (current && !allowed.includes(current)) setValue(name, '');
-  }
 }

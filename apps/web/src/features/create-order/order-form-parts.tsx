@@ -1,23 +1,26 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import type { QueryClient } from '@tanstack/react-query';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { Button, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
 import { toast } from 'react-toastify';
 import {
-  TEMPLATE_REQUIRED,
   USPS_V9_DIMENSION,
   countryFor,
-  createOrderBody,
   formatDollars,
+  orderIssues,
   templateRequired,
+  weightOutsideTiers,
+  type AccessUser,
   type CreateOrderBody,
   type CreateOrderInput,
   type LabelType,
+  type OrderIssue,
 } from '@portal/contract';
 import { PRICE_QUERY_KEY, readPrice } from '../../api/catalog.ts';
-import { errorMessage } from '../../api/client.ts';
-import { useCurrentUser } from '../../api/current-user.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import { ACCESS_QUERY_KEY, useCurrentUser } from '../../api/current-user.ts';
 import { ORDERS_QUERY_KEY, createOrder } from '../../api/orders.ts';
 import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 
@@ -42,6 +45,13 @@ export function useOrderPrice(labelType: string, weight: unknown): number {
 
 /** One side (From or To) of an order, as the forms gather it. */
 export type OrderSide = { Name: string; Company?: string; Street: string; Street2?: string; City: string; State: string; Zip: string; Phone?: string };
+
+export const EMPTY_SIDE: OrderSide = { Name: '', Company: '', Street: '', Street2: '', City: '', State: '', Zip: '', Phone: '' };
+
+/** What the two tabs share: the form a user leaves hands it to the other (type, template, weight and both addresses). */
+export type OrderDraft = { labelType: string; design: string; Weight: string; from: OrderSide; to: OrderSide };
+export const emptyDraft = (): OrderDraft => ({ labelType: '', design: '', Weight: '', from: { ...EMPTY_SIDE }, to: { ...EMPTY_SIDE } });
+export const draftText = (value: unknown): string => (typeof value === 'string' ? value : value == null ? '' : String(value));
 
 /**
  * The create payload for the chosen type: design only for priority, Country fixed by the type
@@ -73,35 +83,69 @@ export function orderPayload(base: Pick<CreateOrderBody, 'labelType' | 'design' 
   };
 }
 
-export type OrderIssue = { field: string; message: string };
+export type { OrderIssue };
 
-/** The contract's create-order schema, plus the Template that priority requires; other rules are the server's. */
+/** The contract's checks of an order: every field, and the rules of the type (template, states, ZIPs, phones) once it is chosen. */
 export function checkOrder(payload: CreateOrderBody, uid: string): { ok: true; order: CreateOrderInput } | { ok: false; issues: OrderIssue[] } {
-  const result = createOrderBody.safeParse(payload);
-  const issues: OrderIssue[] = result.success ? [] : result.error.issues.map((issue) => ({ field: String(issue.path[0] ?? 'labelType'), message: issue.message }));
-  if (templateRequired(uid) && !payload.design) issues.push({ field: 'design', message: TEMPLATE_REQUIRED });
-  return result.success && issues.length === 0 ? { ok: true, order: result.data } : { ok: false, issues };
+  return orderIssues(payload as Record<string, unknown>, uid || undefined);
 }
 
-/** Issues keyed by form field (the first issue of each field wins), as a resolver answers them. */
+/** Issues keyed by form field, as a resolver answers them; several about one field are shown together. */
 export function fieldErrors(issues: OrderIssue[], fieldFor: (field: string) => string = (f) => f): Record<string, FieldError> {
   const errors: Record<string, FieldError> = {};
   for (const issue of issues) {
+    if (issue.field === null) continue;
     const field = fieldFor(issue.field);
-    errors[field] ??= { type: 'validate', message: issue.message };
+    const before = errors[field]?.message;
+    errors[field] = { type: 'validate', message: before ? `${before}; ${issue.message}` : issue.message };
   }
   return errors;
 }
 
-/** Sends the order once: a submit in progress blocks a second; success toasts, refreshes the balance and returns to '/'. */
-export function useSubmitOrder() {
+/** The fields a 400 of the create call names ({ errors: [{ field, message }] }), or none. */
+function serverIssues(error: unknown): OrderIssue[] {
+  if (!(error instanceof ApiError) || error.status !== 400) return [];
+  const list = (error.body as { errors?: unknown }).errors;
+  return Array.isArray(list) ? list.filter((i): i is OrderIssue => typeof i?.message === 'string' && typeof i?.field === 'string') : [];
+}
+
+/** The balance after a refresh of the access check (dollars). */
+async function freshBalance(queryClient: QueryClient, refresh: () => Promise<void>): Promise<number> {
+  await refresh();
+  return queryClient.getQueryData<AccessUser>(ACCESS_QUERY_KEY)?.balance ?? 0;
+}
+
+/** The server's message for too little balance, how much is missing, and the way to Deposits. */
+function ShortBalance({ message, missing, onDeposits }: { message: string; missing: number; onDeposits: () => void }) {
+  return (
+    <span data-testid="short-balance">
+      {message}: ${formatDollars(missing)} more is needed.{' '}
+      <a
+        href="/deposits"
+        onClick={(event) => {
+          event.preventDefault();
+          onDeposits();
+        }}
+      >
+        Add balance in Deposits
+      </a>
+    </span>
+  );
+}
+
+/**
+ * Sends the order once: a submit in progress blocks a second; success toasts, refreshes the balance
+ * and returns to '/'. A 400 marks every field it names (onIssues) beside its toast; a 402 says how
+ * much balance is missing for the price shown.
+ */
+export function useSubmitOrder(onIssues: (issues: OrderIssue[]) => void) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { refresh } = useCurrentUser();
   const inFlight = useRef(false);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (order: CreateOrderBody) => {
+  const submit = async (order: CreateOrderBody, price: number) => {
     if (inFlight.current) return;
     inFlight.current = true;
     setBusy(true);
@@ -111,9 +155,16 @@ export function useSubmitOrder() {
       await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY })]);
       navigate('/');
     } catch (error) {
-      toast.error(errorMessage(error));
-      // A refused label is refunded on the server; the balance and list may still have moved.
-      void refresh();
+      const issues = serverIssues(error);
+      if (issues.length > 0) onIssues(issues);
+      if (error instanceof ApiError && error.status === 402) {
+        const missing = Math.max(0, Math.round((price - (await freshBalance(queryClient, refresh))) * 100) / 100);
+        toast.error(<ShortBalance message={error.message} missing={missing} onDeposits={() => navigate('/deposits')} />);
+      } else {
+        toast.error(errorMessage(error));
+        // A refused label is refunded on the server; the balance and list may still have moved.
+        void refresh();
+      }
       void queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY });
       inFlight.current = false;
       setBusy(false);
@@ -128,11 +179,15 @@ type LabelTypeFieldsProps = {
   selected: LabelType | undefined;
   fields: { labelType: UseFormRegisterReturn; design: UseFormRegisterReturn; Weight: UseFormRegisterReturn };
   errors: { labelType?: { message?: string }; design?: { message?: string }; Weight?: { message?: string } };
+  /** The weight as typed, to say why it has no price. */
+  weight: unknown;
 };
 
-/** Type, Template (priority only) and Weight; the fixed 15 x 15 x 15 box for USPS v9. */
-export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors }: LabelTypeFieldsProps) {
+/** Type, Template (priority only) and Weight, with why a weight outside every tier costs $0.00; the fixed 15 x 15 x 15 box for USPS v9. */
+export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors, weight }: LabelTypeFieldsProps) {
   const uid = selected?.uid ?? '';
+  const amount = draftText(weight).trim() === '' ? NaN : Number(weight);
+  const outside = selected && Number.isFinite(amount) ? weightOutsideTiers(selected, amount) : null;
   return (
     <Row className="g-3 mb-3">
       <Col md={4}>
@@ -159,7 +214,13 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
             <InputGroup.Text>{selected?.weightUnit ?? 'lb'}</InputGroup.Text>
             <Form.Control.Feedback type="invalid">{errors.Weight?.message}</Form.Control.Feedback>
           </InputGroup>
-          {selected && <Form.Text>At most {selected.maxWeight} {selected.weightUnit}</Form.Text>}
+          {outside ? (
+            <Form.Text className="text-danger" data-testid="weight-outside">
+              {outside}
+            </Form.Text>
+          ) : (
+            selected && <Form.Text>At most {selected.maxWeight} {selected.weightUnit}</Form.Text>
+          )}
         </Form.Group>
       </Col>
       {uid === 'uspsv9' && (
@@ -183,12 +244,20 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
   );
 }
 
-/** 'Create Order $price', disabled with a spinner while the order is being sent. */
+/** 'Create Order $price', disabled with a spinner while the order is being sent, and the balance beside it. */
 export function SubmitOrderButton({ price, busy }: { price: number; busy: boolean }) {
+  const { user } = useCurrentUser();
   return (
-    <Button type="submit" size="lg" disabled={busy} data-testid="create-order">
-      {busy && <Spinner animation="border" size="sm" className="me-2" />}
-      Create Order ${formatDollars(price)}
-    </Button>
+    <div className="d-flex flex-wrap align-items-center gap-3">
+      <Button type="submit" size="lg" disabled={busy} data-testid="create-order">
+        {busy && <Spinner animation="border" size="sm" className="me-2" />}
+        Create Order ${formatDollars(price)}
+      </Button>
+      {user && (
+        <span className={price > user.balance ? 'text-danger' : 'text-muted'} data-testid="order-balance">
+          Balance: ${formatDollars(user.balance)}
+        </span>
+      )}
+    </div>
   );
 }

@@ -1,16 +1,18 @@
-import { useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import type { Address, CreateOrderBody, CreateOrderInput, LabelType } from '@portal/contract';
-import { ADDRESS_TEXT_EXAMPLE, formatAddressText, parseAddressText, type ParseResult } from './parse-address.ts';
+import { countryFor, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
+import { ADDRESS_TEXT_EXAMPLE, formatAddressText, parseAddressText, readAddressText, type ParseResult } from './parse-address.ts';
 import {
   LabelTypeFields,
   SubmitOrderButton,
   checkOrder,
+  draftText,
   fieldErrors,
   orderPayload,
   useOrderPrice,
   useSubmitOrder,
+  type OrderDraft,
   type OrderIssue,
   type OrderSide,
 } from './order-form-parts.tsx';
@@ -25,6 +27,18 @@ const sideOf = (parsed: ParseResult, phone: string | null | undefined): OrderSid
   return { Name: a.name, Street: a.street, Street2: a.street2, City: a.city, State: a.state, Zip: a.zip, Phone: phone ?? '' };
 };
 
+/** The four lines of a draft's side, or '' when it has no address. */
+const textOf = (side: OrderSide) =>
+  [side.Name, side.Street, side.Street2, side.City, side.State, side.Zip].some((v) => v)
+    ? formatAddressText({ name: side.Name, street: side.Street, street2: side.Street2 ?? '', city: side.City, state: side.State, zip: side.Zip })
+    : '';
+
+/** A draft's side from the text as it is (even unfinished), keeping the company the text has no line for. */
+function draftSide(text: string, phone: unknown, before: OrderSide): OrderSide {
+  const a = readAddressText(text);
+  return { Name: a.name, Company: text.trim() ? before.Company : '', Street: a.street, Street2: a.street2, City: a.city, State: a.state, Zip: a.zip, Phone: draftText(phone) };
+}
+
 /** An issue about a From or To field belongs under that side's text, except the phone, which has its own input. */
 const quickField = (field: string) =>
   field === 'FromPhone' || field === 'ToPhone' ? field : field.startsWith('From') ? 'fromText' : field.startsWith('To') ? 'toText' : field;
@@ -36,17 +50,18 @@ type AddressTextCardProps = {
   showPhone: boolean;
   errors: FieldErrors<QuickValues>;
   addresses: Address[];
+  country: string;
   onPick: (address: Address) => void;
 };
 
-function AddressTextCard({ side, text, phone, showPhone, errors, addresses, onPick }: AddressTextCardProps) {
+function AddressTextCard({ side, text, phone, showPhone, errors, addresses, country, onPick }: AddressTextCardProps) {
   const key = side === 'From' ? 'fromText' : 'toText';
   const phoneError = errors[`${side}Phone`];
   return (
     <Card className="h-100" data-testid={`${side.toLowerCase()}-card`}>
       <Card.Header as="h6">{side}</Card.Header>
       <Card.Body>
-        <SavedAddressSelect id={`quick-${side.toLowerCase()}-saved`} addresses={addresses} onPick={onPick} />
+        <SavedAddressSelect key={country} id={`quick-${side.toLowerCase()}-saved`} addresses={addresses} country={country} onPick={onPick} />
         <Form.Group controlId={`quick-${side.toLowerCase()}-text`} className="mb-3">
           <Form.Label>{side} Address Data</Form.Label>
           <Form.Control as="textarea" rows={4} placeholder={ADDRESS_TEXT_EXAMPLE} isInvalid={!!errors[key]} {...text} />
@@ -56,7 +71,7 @@ function AddressTextCard({ side, text, phone, showPhone, errors, addresses, onPi
         {showPhone && (
           <Form.Group controlId={`quick-${side.toLowerCase()}-phone`}>
             <Form.Label>Phone</Form.Label>
-            <Form.Control type="tel" placeholder="Optional" isInvalid={!!phoneError} {...phone} />
+            <Form.Control type="tel" placeholder="Optional, e.g. (214) 555-0100" isInvalid={!!phoneError} {...phone} />
             <Form.Control.Feedback type="invalid">{phoneError?.message}</Form.Control.Feedback>
           </Form.Group>
         )}
@@ -65,11 +80,10 @@ function AddressTextCard({ side, text, phone, showPhone, errors, addresses, onPi
   );
 }
 
-/** Quick Order: each address pasted as four lines of text, or filled from a saved address. */
-export function QuickOrderForm() {
+/** Quick Order: each address pasted as four lines of text, or filled from a saved address; it starts from what the Normal Order tab left. */
+export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const labelTypes = useLabelTypes();
   const addresses = useSavedAddresses();
-  const { submit, busy } = useSubmitOrder();
   // The resolver is made once; it reads the newest label type list through this ref.
   const typesRef = useRef<LabelType[]>(labelTypes);
   typesRef.current = labelTypes;
@@ -82,15 +96,45 @@ export function QuickOrderForm() {
     if (!from.ok) issues.push({ field: 'fromText', message: from.message });
     if (!to.ok) issues.push({ field: 'toText', message: to.message });
     const checked = checkOrder(orderPayload(values, uid, sideOf(from, values.FromPhone), sideOf(to, values.ToPhone)), uid);
-    if (!checked.ok) issues.push(...checked.issues);
+    // A text that is not four lines yet is named once, not field by field.
+    const unread = (field: string | null) => quickField(field ?? '') === (from.ok ? null : 'fromText') || quickField(field ?? '') === (to.ok ? null : 'toText');
+    if (!checked.ok) issues.push(...checked.issues.filter((issue) => !unread(issue.field)));
     if (checked.ok && issues.length === 0) return { values: checked.order, errors: {} };
     return { values: {}, errors: fieldErrors(issues, quickField) as FieldErrors<QuickValues> };
   };
 
-  const { register, handleSubmit, control, setValue, formState } = useForm<QuickValues, unknown, CreateOrderInput>({
+  const start = draft.current;
+  const { register, handleSubmit, control, setValue, getValues, setError, watch, formState } = useForm<QuickValues, unknown, CreateOrderInput>({
     resolver,
-    defaultValues: { labelType: '', design: '', Weight: '', fromText: '', toText: '', FromPhone: '', ToPhone: '' },
+    defaultValues: {
+      labelType: start.labelType,
+      design: start.design,
+      Weight: start.Weight,
+      fromText: textOf(start.from),
+      toText: textOf(start.to),
+      FromPhone: start.from.Phone ?? '',
+      ToPhone: start.to.Phone ?? '',
+    },
   });
+  const { submit, busy } = useSubmitOrder((issues) => {
+    for (const [name, error] of Object.entries(fieldErrors(issues, quickField))) setError(name as keyof QuickValues, error);
+  });
+
+  // Every change is kept for the Normal Order tab, which reads it (the text read into its fields) when it opens.
+  useEffect(() => {
+    const { unsubscribe } = watch(() => {
+      const values = getValues();
+      const before = draft.current;
+      draft.current = {
+        labelType: values.labelType,
+        design: draftText(values.design),
+        Weight: draftText(values.Weight),
+        from: draftSide(values.fromText, values.FromPhone, before.from),
+        to: draftSide(values.toText, values.ToPhone, before.to),
+      };
+    });
+    return unsubscribe;
+  }, [draft, watch, getValues]);
   const [labelType, weight] = useWatch({ control, name: ['labelType', 'Weight'] });
   const selected = labelTypes.find((t) => t._id === labelType);
   const price = useOrderPrice(labelType, weight);
@@ -100,13 +144,14 @@ export function QuickOrderForm() {
     setValue(field, formatAddressText(address), { shouldDirty: true, shouldValidate: isSubmitted });
 
   return (
-    <Form onSubmit={handleSubmit(submit)} noValidate data-testid="quick-order-form">
+    <Form onSubmit={handleSubmit((order) => submit(order, price))} noValidate data-testid="quick-order-form">
       <LabelTypeFields
         idPrefix="quick"
         labelTypes={labelTypes}
         selected={selected}
         fields={{ labelType: register('labelType'), design: register('design'), Weight: register('Weight') }}
         errors={errors}
+        weight={weight}
       />
       <Row className="g-3 mb-4">
         {(['From', 'To'] as const).map((side) => (
@@ -118,6 +163,7 @@ export function QuickOrderForm() {
               showPhone={selected?.uid === 'fedex_ground'}
               errors={errors}
               addresses={addresses}
+              country={countryFor(selected?.uid ?? '')}
               onPick={fill(side === 'From' ? 'fromText' : 'toText')}
             />
           </Col>

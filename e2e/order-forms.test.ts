@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const FROM_TEXT = 'Jane Sender\n123 Main Street, Suite 4\nNew York, NY\n10001';
+const TO_TEXT = 'John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210';
+
+/** A new account funded with `cents`, signed in, on the create-order screen with its label types loaded. */
+async function openCreateOrder(cents: number) {
+  const account = await createAccount(server.url);
+  if (cents > 0) await fundAccount(server, account.token, cents);
+  const page = await newPage(browser);
+  await signInThroughPage(page, server.url, account.tgId, account.password);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
+  await page.getByRole('heading', { name: 'Create Order' }).waitFor();
+  await page.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
+  return { ...account, page };
+}
+
+const submitButton = (page: Page) => page.getByRole('button', { name: /^Create Order \$/ });
+const submitWithPrice = (page: Page, price: string) => page.getByRole('button', { name: `Create Order $${price}`, exact: true });
+const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+/** The message under a field, once it is marked invalid. */
+const feedbackOf = (field: Locator) => field.locator('xpath=following-sibling::div[contains(@class,"invalid-feedback")][1]');
+const isInvalid = (field: Locator) => field.evaluate((el) => el.classList.contains('is-invalid'));
+
+function countCreateCalls(page: Page) {
+  const calls = { count: 0 };
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/order/create')) calls.count++;
+  });
+  return calls;
+}
+
+const storedPhones = (token: string) =>
+  withServerDb(server, async (db) => {
+    const { _id } = await api<{ _id: string }>(server.url, '/auth/access', undefined, token);
+    return db.selectFrom('orders').select(['from_phone', 'to_phone', 'to_state']).where('user_id', '=', _id).execute();
+  });
+
+describe('order forms', () => {
+  it('marks every bad field at once, and a weight outside the tiers beside Weight with the server toast', async () => {
+    const { page } = await openCreateOrder(10_000);
+    const creates = countCreateCalls(page);
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await page.getByLabel('Template').selectOption({ label: 'Normal' });
+    await page.getByLabel('Weight').fill('2');
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    // 'Dallas, Texas' is fine (Texas is TX); the street is too long and the ZIP is not a ZIP: both are named.
+    await page.getByLabel('To Address Data').fill(`John Receiver\n${'9'.repeat(55)}\nDallas, Texas\nABCDE`);
+    await submitButton(page).click();
+    const toCard = page.getByTestId('to-card');
+    await expect
+      .poll(() => toCard.locator('.invalid-feedback').first().textContent())
+      .toBe('To Street must be at most 35 characters; To ZIP must be a US ZIP code like 12345 or 12345-6789');
+
+    // Normal Order names each field by itself.
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    await page.getByTestId('normal-order-form').waitFor();
+    await submitButton(page).click();
+    const to = page.getByTestId('normal-order-form').getByTestId('to-card');
+    await expect.poll(() => feedbackOf(to.getByLabel('Street', { exact: true })).textContent()).toBe('To Street must be at most 35 characters');
+    await expect.poll(() => feedbackOf(to.getByLabel('ZIP')).textContent()).toBe('To ZIP must be a US ZIP code like 12345 or 12345-6789');
+    await expect.poll(() => to.getByLabel('State').inputValue()).toBe('TX');
+    expect(await isInvalid(to.getByLabel('City'))).toBe(false);
+    expect(creates.count).toBe(0);
+
+    // Fixed addresses, 71 lb: the price is $0.00 and Weight says why; the server's answer marks Weight and toasts.
+    await to.getByLabel('Street', { exact: true }).fill('456 Oak Avenue');
+    await to.getByLabel('ZIP').fill('75201');
+    await page.getByLabel('Weight').fill('71');
+    await page.getByTestId('weight-outside').filter({ hasText: 'USPS Priority Mail takes 0.1-70 lb' }).waitFor();
+    await submitWithPrice(page, '0.00').waitFor();
+    await submitButton(page).click();
+    await toast(page, 'Weight must be at most 70 lb for USPS Priority Mail').waitFor();
+    await expect.poll(() => feedbackOf(page.getByLabel('Weight')).textContent()).toBe('Weight must be at most 70 lb for USPS Priority Mail');
+    expect(creates.count).toBe(1);
+    await page.getByLabel('Weight').fill('0');
+    await page.getByTestId('weight-outside').filter({ hasText: 'USPS Priority Mail takes 0.1-70 lb' }).waitFor();
+    await page.getByLabel('Weight').fill('70');
+    await page.getByTestId('weight-outside').waitFor({ state: 'detached' });
+    await submitWithPrice(page, '26.00').waitFor();
+  });
+
+  it('takes phones as people write them (stored as E.164) and full state names, and names a bad phone', async () => {
+    const { page, token } = await openCreateOrder(10_000);
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'FedEx Ground' });
+    await page.getByLabel('Weight').fill('1');
+    await submitWithPrice(page, '6.50').waitFor();
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await page.getByLabel('To Address Data').fill('John Receiver\n456 Oak Avenue\nAustin, texas\n78701');
+    const fromPhone = page.getByTestId('from-card').getByLabel('Phone');
+    await fromPhone.fill('call me');
+    await page.getByTestId('to-card').getByLabel('Phone').fill('+1 214 555 0100');
+    await submitButton(page).click();
+    await expect.poll(() => feedbackOf(fromPhone).textContent()).toBe('From Phone must be a valid phone number');
+    await fromPhone.fill('(214) 555-0100');
+    await submitButton(page).click();
+    await toast(page, 'Order created successfully').waitFor();
+    await page.waitForURL(`${server.url}/`);
+    expect(await storedPhones(token)).toEqual([{ from_phone: '+12145550100', to_phone: '+12145550100', to_state: 'TX' }]);
+  });
+
+  it('keeps type, template, weight and both addresses when switching between Quick Order and Normal Order', async () => {
+    const { page } = await openCreateOrder(10_000);
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await page.getByLabel('Template').selectOption({ label: 'EVS' });
+    await page.getByLabel('Weight').fill('2');
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await page.getByLabel('To Address Data').fill('John Receiver\n456 Oak Avenue\nToronto, ontario\nM5V 2T6');
+
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    const normal = page.getByTestId('normal-order-form');
+    await normal.waitFor();
+    await expect.poll(() => normal.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toBe('USPS Priority Mail');
+    await expect.poll(() => normal.getByLabel('Template').inputValue()).toBe('evs');
+    await expect.poll(() => normal.getByLabel('Weight').inputValue()).toBe('2');
+    const from = normal.getByTestId('from-card');
+    const to = normal.getByTestId('to-card');
+    expect(await from.getByLabel('Name', { exact: true }).inputValue()).toBe('Jane Sender');
+    expect(await from.getByLabel('Street', { exact: true }).inputValue()).toBe('123 Main Street');
+    expect(await from.getByLabel('Street 2').inputValue()).toBe('Suite 4');
+    expect(await from.getByLabel('City').inputValue()).toBe('New York');
+    expect(await from.getByLabel('State').inputValue()).toBe('NY');
+    expect(await from.getByLabel('ZIP').inputValue()).toBe('10001');
+    // Ontario is read as ON, which a US type does not take: shown as itself, with why, never blank.
+    await expect.poll(() => to.getByLabel('State').locator('option:checked').textContent()).toBe('ON');
+    await expect.poll(() => feedbackOf(to.getByLabel('State')).textContent()).toBe('To State must be a US state, DC or PR');
+    expect(await isInvalid(to.getByLabel('State'))).toBe(true);
+
+    // Changes made here go back as the four lines.
+    await to.getByLabel('City').fill('Austin');
+    await to.getByLabel('State').selectOption({ label: 'Texas' });
+    await to.getByLabel('ZIP').fill('78701');
+    await page.getByLabel('Weight').fill('3');
+    await page.getByRole('tab', { name: 'Quick Order' }).click();
+    await page.getByTestId('quick-order-form').waitFor();
+    await expect.poll(() => page.getByLabel('To Address Data').inputValue()).toBe('John Receiver\n456 Oak Avenue\nAustin, TX\n78701');
+    expect(await page.getByLabel('From Address Data').inputValue()).toBe(FROM_TEXT);
+    expect(await page.getByLabel('Weight').inputValue()).toBe('3');
+    expect(await page.getByLabel('Template').inputValue()).toBe('evs');
+    await submitWithPrice(page, '6.75').waitFor();
+  });
+
+  it('offers UPS types no US saved address and says why; a US state left on a UPS form is an error, not a blank', async () => {
+    const { page, token } = await openCreateOrder(10_000);
+    await api(server.url, '/address/create', { name: 'Home', street: '1 Main St', street2: '', city: 'Austin', state: 'TX', zip: '78701', company: '' }, token);
+    await page.reload();
+    const saved = page.getByTestId('from-card').getByLabel('Saved Address');
+    await saved.locator('option', { hasText: 'Home - 1 Main St, Austin, TX' }).waitFor({ state: 'attached' });
+
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'UPS Standard (Canada)' });
+    await expect.poll(() => saved.locator('option').allTextContents()).toEqual(['No saved addresses in Canada']);
+    expect(await saved.isDisabled()).toBe(true);
+    await page.getByTestId('quick-from-saved-why-empty').filter({ hasText: 'Saved addresses are in the United States' }).waitFor();
+
+    // Normal Order: a US address filled under a US type, then a UPS type: the state shows as itself with the reason.
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    const from = page.getByTestId('normal-order-form').getByTestId('from-card');
+    await from.getByLabel('Saved Address').selectOption({ label: 'Home - 1 Main St, Austin, TX' });
+    await expect.poll(() => from.getByLabel('State').inputValue()).toBe('TX');
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'UPS Standard (Canada)' });
+    await expect.poll(() => from.getByLabel('State').locator('option:checked').textContent()).toBe('TX');
+    await expect.poll(() => feedbackOf(from.getByLabel('State')).textContent()).toBe('From State must be a Canadian province or territory');
+    await expect.poll(() => from.getByLabel('Saved Address').locator('option').allTextContents()).toEqual(['No saved addresses in Canada']);
+    await from.getByLabel('State').selectOption({ label: 'Ontario' });
+    await expect.poll(() => isInvalid(from.getByLabel('State'))).toBe(false);
+  });
+
+  it('says how much balance is missing, links to Deposits, and shows the balance beside Create', async () => {
+    const { page, token } = await openCreateOrder(500);
+    await page.getByTestId('order-balance').filter({ hasText: 'Balance: $5.00' }).waitFor();
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await page.getByLabel('Template').selectOption({ label: 'EVS' });
+    await page.getByLabel('Weight').fill('2');
+    await submitWithPrice(page, '6.75').waitFor();
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await page.getByLabel('To Address Data').fill(TO_TEXT);
+    await submitButton(page).click();
+    const short = page.getByTestId('short-balance');
+    await expect.poll(() => short.textContent()).toBe('Insufficient balance: $1.75 more is needed. Add balance in Deposits');
+    await expect.poll(() => submitButton(page).isEnabled()).toBe(true);
+    await short.getByRole('link', { name: 'Add balance in Deposits' }).click();
+    await page.waitForURL(`${server.url}/deposits`);
+    expect((await api<{ orders: unknown[] }>(server.url, '/order/read', undefined, token)).orders).toEqual([]);
+  });
+});
