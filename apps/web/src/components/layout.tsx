@@ -3,6 +3,7 @@ import { Link, Outlet, useLocation } from 'react-router-dom';
 import { Button, Dropdown, Offcanvas } from 'react-bootstrap';
 import { useCurrentUser } from '../api/current-user.ts';
 import { signOut } from '../api/session.ts';
+import { money } from './format.ts';
 import { ADMIN_NAV_ITEM, NAV_ITEMS, firstSegment } from './nav-items.ts';
 
 function SidebarLinks({ onNavigate }: { onNavigate?: () => void }) {
@@ -57,7 +58,7 @@ export function Layout() {
             ☰
           </Button>
           <div className="d-flex align-items-center gap-3">
-            {user && <span className="text-muted small" data-testid="header-balance">Balance: ${user.balance.toFixed(2)}</span>}
+            {user && <span className="text-muted small" data-testid="header-balance">Balance: {money(user.balance)}</span>}
             <Dropdown align="end">
               <Dropdown.Toggle variant="light" id="user-menu" data-testid="user-menu">
                 {user ? `@${user.tgId}` : 'Account'}

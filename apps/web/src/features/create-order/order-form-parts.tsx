@@ -9,7 +9,6 @@ import {
   USPS_V9_DIMENSION,
   countryFor,
   createOrderBody,
-  formatDollars,
   templateRequired,
   type CreateOrderBody,
   type CreateOrderInput,
@@ -20,6 +19,7 @@ import { errorMessage } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { ORDERS_QUERY_KEY, createOrder } from '../../api/orders.ts';
 import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
+import { money } from '../../components/format.ts';
 
 /**
  * The price of the chosen type and weight, looked up again whenever either changes and only when
@@ -188,7 +188,7 @@ export function SubmitOrderButton({ price, busy }: { price: number; busy: boolea
   return (
     <Button type="submit" size="lg" disabled={busy} data-testid="create-order">
       {busy && <Spinner animation="border" size="sm" className="me-2" />}
-      Create Order ${formatDollars(price)}
+      Create Order {money(price)}
     </Button>
   );
 }

@@ -11,6 +11,7 @@ import { setStoredEmail, setToken } from '../../api/session.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { WebhookCard } from './webhook-card.tsx';
+import { money } from '../../components/format.ts';
 
 function EmailCard() {
   const { user } = useCurrentUser();
@@ -126,7 +127,7 @@ export function SettingsPage() {
                 <dt className="col-sm-5">Telegram Username</dt>
                 <dd className="col-sm-7">@{user?.tgId}</dd>
                 <dt className="col-sm-5">Balance</dt>
-                <dd className="col-sm-7 mb-0">${user?.balance.toFixed(2)}</dd>
+                <dd className="col-sm-7 mb-0">{user ? money(user.balance) : ''}</dd>
               </dl>
             </Card.Body>
           </Card>
