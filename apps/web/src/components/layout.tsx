@@ -4,6 +4,7 @@ import { Button, Dropdown, Offcanvas } from 'react-bootstrap';
 import { useCurrentUser } from '../api/current-user.ts';
 import { signOut } from '../api/session.ts';
 import { money } from './format.ts';
+import { DocumentTitle } from './route-pages.tsx';
 import { ADMIN_NAV_ITEM, NAV_ITEMS, firstSegment } from './nav-items.ts';
 
 function SidebarLinks({ onNavigate }: { onNavigate?: () => void }) {
@@ -37,6 +38,7 @@ export function Layout() {
 
   return (
     <div className={`app-shell${collapsed ? ' sidebar-collapsed' : ''}`}>
+      <DocumentTitle />
       <aside className="app-sidebar d-none d-lg-flex flex-column" data-testid="sidebar">
         <Link to="/" className="sidebar-brand">
           <span className="sidebar-icon">▣</span>
