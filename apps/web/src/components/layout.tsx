@@ -60,7 +60,12 @@ export function Layout() {
             ☰
           </Button>
           <div className="d-flex align-items-center gap-3">
-            {user && <span className="text-muted small" data-testid="header-balance">Balance: {money(user.balance)}</span>}
+            {user && (
+              <span className="text-muted small text-nowrap" data-testid="header-balance">
+                <span className="d-none d-sm-inline">Balance: </span>
+                {money(user.balance)}
+              </span>
+            )}
             <Dropdown align="end">
               <Dropdown.Toggle variant="light" id="user-menu" data-testid="user-menu">
                 {user ? `@${user.tgId}` : 'Account'}

@@ -138,7 +138,7 @@ export function OrderHistoryCard() {
               <th>To</th>
               <th className="text-end">Price</th>
               <th>Status</th>
-              <th>Tracking</th>
+              <th className="d-none d-xxl-table-cell">Tracking</th>
               <th>Created At</th>
               <th>Action</th>
             </tr>
@@ -187,7 +187,8 @@ export function OrderHistoryCard() {
                 <td data-label="Status">
                   <StatusBadge status={order.status} title={order.note ?? undefined} />
                 </td>
-                <td className="font-monospace stack-hide">{order.tracking ?? ''}</td>
+                {/* In the row's details below xxl, where the table would otherwise scroll sideways. */}
+                <td className="font-monospace stack-hide d-none d-xxl-table-cell">{order.tracking ?? ''}</td>
                 <td className="stack-hide">{formatDate(order.createdAt)}</td>
                 <td className="text-nowrap stack-actions">
                   <Button size="sm" variant="outline-secondary" className="me-2" onClick={() => setViewing(order._id)}>
