@@ -186,7 +186,7 @@ describe('FedEx hand-made orders', () => {
 
     const firstRow = page.locator(`[data-testid="fedex-order-row"][data-order-id="${placed!._id}"]`);
     await firstRow.waitFor();
-    const createdAt = await page.evaluate((iso) => new Date(iso).toLocaleString(), placed!.createdAt);
+    const createdAt = await page.evaluate((iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)), placed!.createdAt);
     expect((await cells(firstRow)).slice(0, 6)).toEqual(['1', placed!.uuid, 'Pending', '$35.00', '', createdAt]);
     await expect(firstRow.getByRole('link', { name: 'Download' }).count()).resolves.toBe(0);
 
@@ -197,7 +197,7 @@ describe('FedEx hand-made orders', () => {
     await expect(detail.getByTestId('fedex-sender').textContent()).resolves.toContain('Additional StreetFlat 2');
     await expect(detail.getByTestId('fedex-sender').textContent()).resolves.toContain('CountryUnited Kingdom (GB)');
     await expect(detail.getByTestId('fedex-receiver').textContent()).resolves.toContain('StateNY');
-    const localDay = await page.evaluate(([y, m, d]) => new Date(y!, m! - 1, d).toLocaleDateString(), today.split('-').map(Number));
+    const localDay = await page.evaluate(([y, m, d]) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y!, m! - 1, d)), today.split('-').map(Number));
     const packageText = await detail.getByTestId('fedex-package').textContent();
     for (const part of ['Weight3 lbs', 'Dimensions30 x 25 x 10 cm', 'Special NotesFragile, keep dry', 'SignatureYes', 'PickupYes', `Pickup Date${localDay}`, 'Pickup Time09:30 - 13:30']) expect(packageText).toContain(part);
     await expect(detail.getByTestId('fedex-pickup').textContent()).resolves.toContain('NameWarehouse Desk');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
@@ -44,6 +44,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     bodyLimit: config.BODY_LIMIT_BYTES,
     // A hop count trusts that many proxies in front of the server.
     trustProxy: typeof config.TRUST_PROXY === 'number' ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number) : config.TRUST_PROXY,
+    // A URL that cannot be decoded (a stray %): a browser gets the app's not-found page, a program a JSON 400.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const page = error.code === 'FST_ERR_BAD_URL' && isPageRequest(request) ? appPage(config.WEB_DIST) : null;
+      if (page) return reply.status(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+      return reply.status(400).send({ message: error.message });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -146,7 +152,29 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }
 }
 
-/** The built single-page app with history fallback; /api paths that match nothing stay JSON 404s. */
+/**
+ * A request for a page of the app rather than for data or a file: a GET outside /api/ whose path
+ * has no file extension, or that a browser sends for a page (accepting HTML).
+ */
+function isPageRequest(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' || request.url.startsWith('/api/')) return false;
+  return !path.extname(request.url.split('?')[0]) || (request.headers.accept ?? '').includes('text/html');
+}
+
+/** The built app's index.html, or null without a built app. */
+function appPage(webDist: string): string | null {
+  try {
+    return fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The built single-page app with history fallback: the app decides what a path shows (its own
+ * not-found page included); a browser asking for a missing file gets that page with a 404. /api
+ * paths that match nothing, and files fetched by scripts, stay JSON 404s.
+ */
 async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
@@ -164,8 +192,10 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !path.extname(request.url.split('?')[0]);
-    if (hasWeb && isPage) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    if (hasWeb && isPageRequest(request)) {
+      const missingFile = Boolean(path.extname(request.url.split('?')[0]));
+      return reply.status(missingFile ? 404 : 200).type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
     throw notFound(`Route ${request.method} ${request.url.split('?')[0]} not found`);
   });
 }

@@ -84,7 +84,19 @@ describe.runIf(testDbKind === 'sqlite')('the embedded set-up', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect((await first.inject({ method: 'GET', url: '/assets/app.js' })).body).toBe('console.log(1)');
-    expect((await first.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+    const missingScript = await first.inject({ method: 'GET', url: '/assets/missing.js' });
+    expect(missingScript.statusCode).toBe(404);
+    expect(missingScript.json()).toEqual({ message: 'Route GET /assets/missing.js not found' });
+    // A browser gets the app (its not-found page) for a missing file and for a URL that cannot be decoded; programs get JSON.
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    for (const url of ['/deposits.old', '/deposits/%E0%A4%A', '/%']) {
+      const res = await first.inject({ method: 'GET', url, headers: html });
+      expect([url, res.statusCode, res.headers['content-type']]).toEqual([url, 404, expect.stringContaining('text/html')]);
+      expect(res.body).toContain('<div id="root">');
+    }
+    const badApi = await first.inject({ method: 'GET', url: '/api/v1/order/details/%zz', headers: html });
+    expect(badApi.statusCode).toBe(400);
+    expect(badApi.json()).toEqual({ message: "'/api/v1/order/details/%zz' is not a valid url component" });
     const user = await signUp(first);
     await first.close();
 

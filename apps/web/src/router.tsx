@@ -17,6 +17,7 @@ import { FedexOrderPage } from './features/fedex/fedex-order-page.tsx';
 import { ApiDocsPage } from './features/api-docs/api-docs-page.tsx';
 import { AmazonCsvPage } from './features/amazon-csv/amazon-csv-page.tsx';
 import { FullPageSpinner } from './components/full-page-spinner.tsx';
+import { NotFoundPage, RouteErrorPage, TitledOutlet } from './components/route-pages.tsx';
 
 type AdminConsole = typeof import('./features/admin/admin-console.tsx');
 /** A page of the operator console, taken from its chunk the first time an admin opens it. */
@@ -24,10 +25,11 @@ const fromConsole = (name: keyof AdminConsole) => async () => ({ Component: (awa
 
 /**
  * The operator console, for admins only: one chunk of its own, so customers never download it.
- * Customers' routers do not have this route, so /admin/* is their not-found path.
+ * Customers' routers do not have this route: their /admin/* leads to the dashboard.
  */
 const adminRoute: RouteObject = {
   path: 'admin',
+  handle: { title: 'Operator console' },
   lazy: fromConsole('AdminLayout'),
   children: [
     { index: true, lazy: fromConsole('OverviewPage') },
@@ -50,23 +52,25 @@ export const createLoggedInRouter = ({ admin }: { admin: boolean }) =>
     {
       path: '/',
       element: <Layout />,
+      errorElement: <RouteErrorPage />,
       // Shown while an admin's first page is /admin and the console's chunk is on its way.
       hydrateFallbackElement: <FullPageSpinner />,
       children: [
-        { index: true, element: <DashboardPage /> },
-        { path: 'createorders', element: <CreateOrderPage /> },
-        { path: 'address', element: <AddressesPage /> },
-        { path: 'deposits', element: <DepositsPage /> },
-        { path: 'csv-orders', element: <CsvOrdersPage /> },
-        { path: 'api-docs', element: <ApiDocsPage /> },
-        { path: 'fedex-order', element: <FedexOrderPage /> },
-        { path: 'faqs', element: <FaqsPage /> },
-        { path: 'amazon-csv', element: <AmazonCsvPage /> },
-        { path: 'settings', element: <SettingsPage /> },
+        { index: true, element: <DashboardPage />, handle: { title: 'Dashboard' } },
+        { path: 'createorders', element: <CreateOrderPage />, handle: { title: 'Create Order' } },
+        { path: 'address', element: <AddressesPage />, handle: { title: 'Addresses' } },
+        { path: 'deposits', element: <DepositsPage />, handle: { title: 'Deposits' } },
+        { path: 'csv-orders', element: <CsvOrdersPage />, handle: { title: 'USPS CSV' } },
+        { path: 'api-docs', element: <ApiDocsPage />, handle: { title: 'Reseller API' } },
+        { path: 'fedex-order', element: <FedexOrderPage />, handle: { title: 'FedEx - Handmade' } },
+        { path: 'faqs', element: <FaqsPage />, handle: { title: 'FAQs' } },
+        { path: 'amazon-csv', element: <AmazonCsvPage />, handle: { title: 'Amazon CSV Generator' } },
+        { path: 'settings', element: <SettingsPage />, handle: { title: 'Account Setting' } },
         // Entering the code mailed after an email change in Account Setting.
-        { path: 'verify', element: <VerifyEmailPage /> },
-        ...(admin ? [adminRoute] : []),
-        { path: '*', element: <Navigate to="/" replace /> },
+        { path: 'verify', element: <VerifyEmailPage />, handle: { title: 'Verify Email' } },
+        // A customer's /admin is the dashboard (no console for them).
+        ...(admin ? [adminRoute] : [{ path: 'admin/*', element: <Navigate to="/" replace /> }]),
+        { path: '*', element: <NotFoundPage />, handle: { title: 'Page not found' } },
       ],
     },
   ]);
@@ -74,11 +78,17 @@ export const createLoggedInRouter = ({ admin }: { admin: boolean }) =>
 /** A visitor: the auth screens and terms; any other path is the sign-in page. */
 export const createLoggedOutRouter = () =>
   createBrowserRouter([
-    { path: '/register', element: <SignUpPage /> },
-    { path: '/forgot', element: <ForgotPasswordPage /> },
-    { path: '/reset', element: <ResetPasswordPage /> },
-    { path: '/verify', element: <VerifyEmailPage /> },
-    { path: '/tos', element: <TermsPage /> },
-    { path: '/login', element: <SignInPage /> },
-    { path: '*', element: <SignInPage /> },
+    {
+      element: <TitledOutlet />,
+      errorElement: <RouteErrorPage />,
+      children: [
+        { path: '/register', element: <SignUpPage />, handle: { title: 'Sign Up' } },
+        { path: '/forgot', element: <ForgotPasswordPage />, handle: { title: 'Forgot Password' } },
+        { path: '/reset', element: <ResetPasswordPage />, handle: { title: 'Reset Password' } },
+        { path: '/verify', element: <VerifyEmailPage />, handle: { title: 'Verify Email' } },
+        { path: '/tos', element: <TermsPage />, handle: { title: 'Terms of Service' } },
+        { path: '/login', element: <SignInPage />, handle: { title: 'Sign In' } },
+        { path: '*', element: <SignInPage />, handle: { title: 'Sign In' } },
+      ],
+    },
   ]);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { stringField, requiredText } from './common.ts';
 import { labelTypeSchema, priceTier } from './catalog.ts';
-import { ORDER_STATUSES, orderSchema } from './orders.ts';
+import { ORDER_STATUSES, orderDetailSchema, orderLedgerSchema, orderSchema } from './orders.ts';
 import { bulkOrderSchema } from './bulk.ts';
 import { invoiceSchema, statementEntrySchema } from './billing.ts';
 
@@ -168,29 +168,10 @@ export const adminOrderSchema = orderSchema.extend({ owner: userRefSchema });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 export const adminOrdersResponse = z.object({ orders: z.array(adminOrderSchema), totalPages: z.number(), total: z.number() });
 
-const partySchema = z.object({
-  name: z.string(),
-  company: z.string(),
-  street: z.string(),
-  street2: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zip: z.string(),
-  country: z.string(),
-  phone: z.string(),
-});
-/** GET /admin/orders/:id: the whole order, its ledger rows and its bulk order. */
+/** GET /admin/orders/:id: the whole order with its owner, its ledger rows and its bulk order. */
 export const adminOrderDetailResponse = z.object({
-  order: adminOrderSchema.extend({
-    from: partySchema,
-    to: partySchema,
-    length: z.number().nullable(),
-    width: z.number().nullable(),
-    height: z.number().nullable(),
-    bulkOrderId: z.string().nullable(),
-    updatedAt: z.string(),
-  }),
-  ledger: z.array(statementEntrySchema.omit({ balance: true })),
+  order: orderDetailSchema.extend({ owner: userRefSchema }),
+  ledger: orderLedgerSchema,
 });
 export type AdminOrderDetail = z.infer<typeof adminOrderDetailResponse>;
 /** POST /admin/orders/:id/cancel: a pending or processing order is cancelled and refunded; 409 otherwise. */

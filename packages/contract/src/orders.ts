@@ -3,6 +3,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { stringField } from './common.ts';
 import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, labelTypeRef, numberField, templateRequired, weightSchema } from './catalog.ts';
 import { CANADA_REGION_CODES, REGIONS, US_STATE_CODES } from './regions.ts';
+import { statementEntrySchema } from './billing.ts';
 
 export const STREET_MAX = 35;
 export const NAME_MAX = 100;
@@ -240,3 +241,33 @@ export type Order = z.infer<typeof orderSchema>;
 
 export const orderListResponse = z.object({ orders: z.array(orderSchema), totalPages: z.number(), total: z.number() });
 export type OrderListResponse = z.infer<typeof orderListResponse>;
+
+/** One side of an order (sender or receiver), every field as stored ('' when not given). */
+export const orderPartySchema = z.object({
+  name: z.string(),
+  company: z.string(),
+  street: z.string(),
+  street2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  country: z.string(),
+  phone: z.string(),
+});
+/** The whole order: both addresses, dimensions and the bulk order (and its row) it came from. */
+export const orderDetailSchema = orderSchema.extend({
+  from: orderPartySchema,
+  to: orderPartySchema,
+  length: z.number().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  bulkOrderId: z.string().nullable(),
+  /** The row of the bulk order's CSV file (1 is the first row after the header), else null. */
+  bulkRow: z.number().nullable(),
+  updatedAt: z.string(),
+});
+/** The ledger rows an order caused (its charge, its refund), oldest first. */
+export const orderLedgerSchema = z.array(statementEntrySchema.omit({ balance: true }));
+/** GET /order/details/:id: one of the user's own orders with its ledger rows; another user's order is not found. */
+export const orderDetailResponse = z.object({ order: orderDetailSchema, ledger: orderLedgerSchema });
+export type OrderDetail = z.infer<typeof orderDetailResponse>;

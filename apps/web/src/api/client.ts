@@ -20,7 +20,10 @@ type RequestOptions = {
   method?: string;
   body?: unknown;
   auth?: boolean;
-  /** The access check only learns 'logged out' from a 401; every other call ends the session. */
+  /**
+   * A 401 ends the session and starts again at the root. The access check at the root only learns
+   * 'logged out' from it (the sign-in page shows there); on any other path it goes to the root too.
+   */
   redirectOn401?: boolean;
   /** The API the path is under: the portal's own, or another such as the reseller API's. */
   prefix?: string;
@@ -38,9 +41,13 @@ async function send(path: string, { method = 'GET', body, auth = true, redirectO
   }
   const response = await fetch(`${API_BASE}${prefix}${path}`, { method, headers, body: payload });
   if (response.status === 401 && auth && token) {
-    // A 401 ends the session: drop the token and start again at the root.
+    // A 401 ends the session: drop the token and start again at the root. The page is leaving,
+    // so the call never settles: no error toast or logged-out screen flashes on the old path.
     removeToken();
-    if (redirectOn401) window.location.assign('/');
+    if (redirectOn401 || window.location.pathname !== '/') {
+      window.location.assign('/');
+      return new Promise<never>(() => undefined);
+    }
   }
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));

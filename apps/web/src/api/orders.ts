@@ -1,4 +1,4 @@
-import type { CreateOrderBody, MessageResponse, Order, OrderListQuery, OrderListResponse } from '@portal/contract';
+import type { CreateOrderBody, MessageResponse, Order, OrderDetail, OrderListQuery, OrderListResponse } from '@portal/contract';
 import { download, request } from './client.ts';
 
 export const ORDERS_QUERY_KEY = ['orders'];
@@ -16,3 +16,6 @@ export const downloadOrderLabel = (order: Pick<Order, '_id' | 'tracking'>) => do
 
 /** The spec posts an empty body: a new order with the same details, priced and charged again. */
 export const duplicateOrder = (id: string) => request<MessageResponse>(`/order/duplicate/${encodeURIComponent(id)}`, { method: 'POST' });
+
+/** One of the user's orders whole: both addresses, dimensions, its bulk order and its ledger rows. */
+export const readOrderDetails = (id: string) => request<OrderDetail>(`/order/details/${encodeURIComponent(id)}`);

@@ -2,18 +2,14 @@ import { useRef, type ReactNode } from 'react';
 import { Button, Col, Modal, Row, Table } from 'react-bootstrap';
 import { SHIPMENT_PURPOSE_LABELS, countryName, type FedexOrder } from '@portal/contract';
 import { StatusBadge } from './status-badge.tsx';
+import { formatDay } from './format.ts';
 
 type Address = { name: string; street: string; street2: string; city: string; state: string; zip: string; phone: string; email?: string; country: string };
 
 const countryOf = (code: string) => (code ? `${countryName(code) ?? code} (${code})` : '');
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
-/** A yyyy-mm-dd calendar date in the reader's own format, without shifting it through UTC. */
-function localDate(date: string | null): string {
-  if (!date) return '';
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(y, m - 1, d).toLocaleDateString();
-}
+const localDate = (date: string | null) => (date ? formatDay(date) : '');
 
 function Fields({ rows }: { rows: [string, ReactNode][] }) {
   return (

@@ -3,6 +3,8 @@ import { Link, Outlet, useLocation } from 'react-router-dom';
 import { Button, Dropdown, Offcanvas } from 'react-bootstrap';
 import { useCurrentUser } from '../api/current-user.ts';
 import { signOut } from '../api/session.ts';
+import { money } from './format.ts';
+import { DocumentTitle } from './route-pages.tsx';
 import { ADMIN_NAV_ITEM, NAV_ITEMS, firstSegment } from './nav-items.ts';
 
 function SidebarLinks({ onNavigate }: { onNavigate?: () => void }) {
@@ -36,6 +38,7 @@ export function Layout() {
 
   return (
     <div className={`app-shell${collapsed ? ' sidebar-collapsed' : ''}`}>
+      <DocumentTitle />
       <aside className="app-sidebar d-none d-lg-flex flex-column" data-testid="sidebar">
         <Link to="/" className="sidebar-brand">
           <span className="sidebar-icon">▣</span>
@@ -57,7 +60,12 @@ export function Layout() {
             ☰
           </Button>
           <div className="d-flex align-items-center gap-3">
-            {user && <span className="text-muted small" data-testid="header-balance">Balance: ${user.balance.toFixed(2)}</span>}
+            {user && (
+              <span className="text-muted small text-nowrap" data-testid="header-balance">
+                <span className="d-none d-sm-inline">Balance: </span>
+                {money(user.balance)}
+              </span>
+            )}
             <Dropdown align="end">
               <Dropdown.Toggle variant="light" id="user-menu" data-testid="user-menu">
                 {user ? `@${user.tgId}` : 'Account'}

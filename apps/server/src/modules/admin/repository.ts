@@ -148,9 +148,6 @@ export async function listInvoices(db: DbOrTrx, filter: { status?: string; user?
   return { rows, total: Number(count.n) };
 }
 
-/** The ledger rows an order caused: its charge and refund (a bulk row's refund is under its bulk order and row). */
-export const ledgerOf = (db: DbOrTrx, userId: string, references: string[]) =>
-  db.selectFrom('ledger').selectAll().where('user_id', '=', userId).where('reference', 'in', references).orderBy('created_at').orderBy('id').execute();
 
 // ---- Audit log and outbox ---------------------------------------------------------------------
 

@@ -1,5 +1,4 @@
 import {
-  ORDER_NOT_FOUND,
   ORDER_STATUSES,
   centsToDollars,
   dollarsToCents,
@@ -22,7 +21,7 @@ import type { BulkService } from '../bulk/service.ts';
 import { toLabelType, type CatalogService, type LabelTypeChange } from '../catalog/service.ts';
 import type { ContentService } from '../content/service.ts';
 import type { FedexService } from '../fedex/service.ts';
-import { partyOf, toOrder, type OrderService } from '../orders/service.ts';
+import { toOrder, type OrderService } from '../orders/service.ts';
 import { auditBy } from './audit.ts';
 import * as repo from './repository.ts';
 
@@ -284,24 +283,9 @@ export function createAdminService(deps: {
     },
 
     async order(orderId: string): Promise<AdminOrderDetail> {
-      const row = await orders.find(orderId);
-      if (!row) throw notFound(ORDER_NOT_FOUND);
-      const ownerOf = await owners([row.user_id]);
-      const references = [row.id, ...(row.bulk_order_id ? [`${row.bulk_order_id}:${row.bulk_row}`] : [])];
-      const ledger = await repo.ledgerOf(db, row.user_id, references);
-      return {
-        order: {
-          ...asAdminOrder(row, ownerOf(row.user_id)),
-          from: partyOf(row, 'from'),
-          to: partyOf(row, 'to'),
-          length: row.length,
-          width: row.width,
-          height: row.height,
-          bulkOrderId: row.bulk_order_id,
-          updatedAt: row.updated_at,
-        },
-        ledger: ledger.map((l) => ({ _id: l.id, createdAt: l.created_at, kind: l.kind, amount: centsToDollars(Number(l.amount_cents)), reference: l.reference, note: l.note })),
-      };
+      const { order, ledger } = await orders.detail(null, orderId);
+      const ownerOf = await owners([order.user]);
+      return { order: { ...order, pdf: order.pdf ? adminLabelPath(order._id) : null, owner: ownerOf(order.user) }, ledger };
     },
 
     labelPdf: (orderId: string) => orders.labelPdf(null, orderId),

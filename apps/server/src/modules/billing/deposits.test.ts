@@ -149,7 +149,13 @@ describe('sandbox hosted page', () => {
     expect(page.body).toMatch(/<svg[\s\S]*<\/svg>/);
     expect(page.body).toContain('Simulate payment');
     expect(page.body).toContain('Simulate expiry');
-    expect(page.body).not.toContain('<script');
+    // No inline script (the CSP allows none): only the same-origin one that shows the expiry as a local date-time and counts down.
+    expect(page.body.match(/<script[^>]*>/g)).toEqual(['<script src="/pay/countdown.js">']);
+    expect(page.body).toMatch(/Expires <time datetime="[^"]+" data-expires>\w{3} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M UTC<\/time>/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const script = await t.app.inject({ method: 'GET', url: '/pay/countdown.js' });
+    expect([script.statusCode, script.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(script.body).toContain('data-countdown');
 
     const paid = await simulate(invoice.sandboxId, 'pay');
     expect(paid.statusCode).toBe(303);

@@ -11,6 +11,7 @@ import {
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/service.ts';
 import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { createFromCsv, csvText, usRows, validateCsv } from '../bulk/bulk-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,6 +23,7 @@ type User = Awaited<ReturnType<typeof fundedUser>>;
 const create = (user: User, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: user.headers });
 const list = (user: User, query = '') => t.app.inject({ method: 'GET', url: `/api/v1/order/read${query}`, headers: user.headers });
 const download = (user: User, id: string) => t.app.inject({ method: 'GET', url: `/api/v1/order/download/${id}`, headers: user.headers });
+const details = (user: User, id: string) => t.app.inject({ method: 'GET', url: `/api/v1/order/details/${id}`, headers: user.headers });
 const duplicate = (user: User, id: string) => t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${id}`, headers: user.headers });
 const quote = async (user: User, labelType: string, weight: number) =>
   (await t.app.inject({ method: 'POST', url: '/api/v1/order/price', payload: { labelType, weight }, headers: user.headers })).json().price as number;
@@ -302,7 +304,7 @@ describe('download and duplicate', () => {
     await create(owner, orderPayload('priority'));
     const [order] = await ordersOf(owner);
     for (const id of [order._id, '00000000-0000-4000-8000-000000000000']) {
-      for (const res of [await download(stranger, id), await duplicate(stranger, id)]) {
+      for (const res of [await download(stranger, id), await duplicate(stranger, id), await details(stranger, id)]) {
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ message: ORDER_NOT_FOUND });
       }
@@ -328,5 +330,38 @@ describe('download and duplicate', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${id}` })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${id}` })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/order/read' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/order/details/${id}` })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /order/details/:id', () => {
+  it('opens the owner order whole: both addresses, weight and dimensions, type and template, tracking, price and its charge', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    await create(user, orderPayload('uspsv9', { FromCompany: 'Acme', FromStreet2: 'Suite 4', ToPhone: '' }));
+    const [listed] = await ordersOf(user);
+    const res = await details(user, listed._id);
+    expect(res.statusCode).toBe(200);
+    const { order, ledger } = res.json();
+    expect(order).toMatchObject({ ...listed, length: 15, width: 15, height: 15, bulkOrderId: null, bulkRow: null });
+    expect(order.from).toMatchObject({ name: 'Jane Sender', company: 'Acme', street2: 'Suite 4', state: 'NY', zip: '10001', country: 'United States' });
+    expect(order.to).toMatchObject({ name: 'John Receiver', state: 'CA', zip: '90210', country: 'United States' });
+    expect(ledger).toEqual([expect.objectContaining({ kind: 'order_charge', amount: -listed.price, reference: listed._id })]);
+  });
+
+  it('names the bulk order and row an order came from; the charge is the bulk order own', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    const csv = csvText(usRows(2));
+    const { totalPrice } = (await validateCsv(t.app, user.headers, 'priority', csv)).json();
+    const bulk = await createFromCsv(t.app, user.headers, { type: 'priority', total_price: totalPrice, design: 'normal' }, csv);
+    expect(bulk.statusCode).toBe(200);
+    const orders = await ordersOf(user);
+    const rows = await Promise.all(orders.map(async (o) => (await details(user, o._id)).json()));
+    const bulkId = rows[0].order.bulkOrderId;
+    expect(bulkId).toEqual(expect.any(String));
+    expect(rows.map((r) => [r.order.bulkOrderId, r.order.bulkRow]).sort()).toEqual([
+      [bulkId, 1],
+      [bulkId, 2],
+    ]);
+    expect(rows.map((r) => r.ledger)).toEqual([[], []]);
   });
 });

@@ -44,6 +44,14 @@ describe('a provider that refuses the label', () => {
     ]);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
 
+    // Its details carry the provider's message and both ledger rows, charged and refunded.
+    const details = (await t.app.inject({ method: 'GET', url: `/api/v1/order/details/${order._id}`, headers: user.headers })).json();
+    expect(details.order).toMatchObject({ status: 'cancelled', note: SANDBOX_FAILURE });
+    expect(details.ledger.map((l: { kind: string; amount: number }) => [l.kind, l.amount])).toEqual([
+      ['order_charge', -order.price],
+      ['order_refund', order.price],
+    ]);
+
     // A duplicate of the cancelled order goes the same way.
     const again = await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${order._id}`, headers: user.headers });
     expect(again.statusCode).toBe(502);

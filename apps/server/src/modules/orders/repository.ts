@@ -97,6 +97,15 @@ export async function markCompleted(db: DbOrTrx, id: string, done: { tracking: s
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * The ledger rows an order caused, oldest first: a single order's charge and refund (referenced by
+ * its id); a bulk row's refund (referenced as bulk order id:row; its charge is the bulk order's).
+ */
+export function ledgerOfOrder(db: DbOrTrx, order: Pick<OrderRow, 'id' | 'user_id' | 'bulk_order_id' | 'bulk_row'>) {
+  const references = [order.id, ...(order.bulk_order_id ? [`${order.bulk_order_id}:${order.bulk_row}`] : [])];
+  return db.selectFrom('ledger').selectAll().where('user_id', '=', order.user_id).where('reference', 'in', references).orderBy('created_at').orderBy('id').execute();
+}
+
 /** Any customer's order (the operator console), or undefined. */
 export const findOrder = (db: DbOrTrx, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 

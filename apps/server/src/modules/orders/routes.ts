@@ -1,4 +1,4 @@
-import { ORDER_CREATED, ORDER_DUPLICATED, createOrderBody, errorResponse, idParams, messageResponse, orderListQuery, orderListResponse } from '@portal/contract';
+import { ORDER_CREATED, ORDER_DUPLICATED, createOrderBody, errorResponse, idParams, messageResponse, orderDetailResponse, orderListQuery, orderListResponse } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { providerUnavailable } from '../../lib/http-errors.ts';
 import type { PlaceResult } from './service.ts';
@@ -32,6 +32,10 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
 
   api.get('/order/read', { schema: { querystring: orderListQuery, response: { 200: orderListResponse } }, preHandler: requireUser }, (request) =>
     orders.list(request.userId, request.query),
+  );
+
+  api.get('/order/details/:id', { schema: { params: idParams, response: { 200: orderDetailResponse } }, preHandler: requireUser }, (request) =>
+    orders.detail(request.userId, request.params.id),
   );
 
   api.get('/order/download/:id', { schema: { params: idParams }, preHandler: requireUser }, async (request, reply) => {

@@ -13,6 +13,7 @@ import {
   weightUnitFor,
   type CreateOrderInput,
   type Order,
+  type OrderDetail,
   type OrderIssue,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -387,6 +388,30 @@ export function createOrderService(deps: {
       const order = await repo.findOwnOrder(db, userId, orderId);
       if (!order) throw notFound(ORDER_NOT_FOUND);
       return toOrder(order);
+    },
+
+    /**
+     * The whole order with the ledger rows it caused: the user's own (another user's is not found),
+     * or with userId null any customer's (the console).
+     */
+    async detail(userId: string | null, orderId: string): Promise<OrderDetail> {
+      const row = userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId);
+      if (!row) throw notFound(ORDER_NOT_FOUND);
+      const ledger = await repo.ledgerOfOrder(db, row);
+      return {
+        order: {
+          ...toOrder(row),
+          from: partyOf(row, 'from'),
+          to: partyOf(row, 'to'),
+          length: row.length,
+          width: row.width,
+          height: row.height,
+          bulkOrderId: row.bulk_order_id,
+          bulkRow: row.bulk_order_id ? row.bulk_row : null,
+          updatedAt: row.updated_at,
+        },
+        ledger: ledger.map((l) => ({ _id: l.id, createdAt: l.created_at, kind: l.kind, amount: centsToDollars(Number(l.amount_cents)), reference: l.reference, note: l.note })),
+      };
     },
 
     /** Any customer's order (the console), or undefined. */

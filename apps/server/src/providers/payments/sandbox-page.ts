@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { toSVG } from 'bwip-js/node';
 import { z } from 'zod';
-import { formatDollars, centsToDollars } from '@portal/contract';
+import { centsToDollars } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.ts';
@@ -9,6 +9,30 @@ import { HttpError, notFound } from '../../lib/http-errors.ts';
 import { SANDBOX_SIGNATURE_HEADER, isSandbox, type SandboxInvoice } from './sandbox.ts';
 
 const WEBHOOK_PATH = '/api/v1/invoices/webhook/sandbox';
+
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+/** Without the script (or before it runs) the expiry reads in UTC; the script shows it in the reader's time zone. */
+const utcDateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/**
+ * The page's only script (served from here: the CSP allows no inline script). It writes the expiry
+ * as a local date-time and counts down to it every second.
+ */
+const COUNTDOWN_SCRIPT = `(() => {
+  const el = document.querySelector('time[data-expires]');
+  const left = document.querySelector('[data-countdown]');
+  if (!el || !left) return;
+  const at = new Date(el.getAttribute('datetime'));
+  el.textContent = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
+  const two = (n) => String(n).padStart(2, '0');
+  const tick = () => {
+    const s = Math.max(0, Math.floor((at.getTime() - Date.now()) / 1000));
+    left.textContent = s === 0 ? 'Expired: reload the page' : (s >= 3600 ? Math.floor(s / 3600) + ':' : '') + two(Math.floor((s % 3600) / 60)) + ':' + two(s % 60) + ' left';
+    if (s > 0) setTimeout(tick, 1000 - (Date.now() % 1000));
+  };
+  tick();
+})();
+`;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -34,7 +58,7 @@ button{font-size:1rem;padding:10px 16px;border-radius:6px;border:1px solid #888;
 }
 
 function invoicePage(invoice: SandboxInvoice): string {
-  const amount = `$${formatDollars(centsToDollars(invoice.amount_cents))}`;
+  const amount = dollars.format(centsToDollars(invoice.amount_cents));
   const back = `<p><a href="${escapeHtml(invoice.return_url)}">Back to deposits</a></p>`;
   if (invoice.state === 'paid') return page('Payment received', `<h1>Payment received</h1><p class="amount">${amount}</p>${back}`);
   if (invoice.state !== 'pending') return page('Invoice expired', `<h1>Invoice expired</h1><p class="amount">${amount}</p><p>This invoice can no longer be paid.</p>${back}`);
@@ -46,12 +70,14 @@ function invoicePage(invoice: SandboxInvoice): string {
     'Sandbox crypto invoice',
     `<h1>Crypto invoice</h1>
 <p class="amount">${amount}</p>
-<p class="muted">Invoice ${escapeHtml(invoice.id)} &middot; expires ${escapeHtml(invoice.expires_at)}</p>
+<p class="muted">Invoice ${escapeHtml(invoice.id)}</p>
+<p>Expires <time datetime="${escapeHtml(invoice.expires_at)}" data-expires>${escapeHtml(utcDateTime.format(new Date(invoice.expires_at)))} UTC</time>
+&middot; <strong data-countdown></strong></p>
 <div class="qr">${qr}</div>
 <p>Sample address (not a real wallet):<br><code>${escapeHtml(address)}</code></p>
 <p class="muted">Nothing is charged. The buttons below send the same signed webhook a real provider would.</p>
 ${button('pay', 'Simulate payment', 'pay')}${button('expire', 'Simulate expiry')}
-${back}`,
+${back}<script src="/pay/countdown.js"></script>`,
   );
 }
 
@@ -72,6 +98,11 @@ export async function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext): P
       return ctx.payments;
     };
     const params = z.object({ id: z.string().min(1).max(64) });
+
+    pages.get('/pay/countdown.js', async (_request, reply) => {
+      sandbox();
+      return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(COUNTDOWN_SCRIPT);
+    });
 
     pages.get('/pay/:id', { schema: { params } }, async (request, reply) => {
       const invoice = await sandbox().findInvoice(request.params.id);

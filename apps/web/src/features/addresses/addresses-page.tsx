@@ -78,7 +78,7 @@ export function AddressesPage() {
           </Button>
         </Card.Header>
         <Card.Body>
-          <Table responsive hover className="align-middle mb-0" data-testid="addresses-table">
+          <Table responsive hover className="align-middle mb-0 table-stack" data-testid="addresses-table">
             <thead>
               <tr>
                 <th>Name</th>
@@ -109,15 +109,15 @@ export function AddressesPage() {
               )}
               {rows.map((address) => (
                 <tr key={address._id} data-testid="address-row">
-                  <td>{address.name}</td>
-                  <td>{address.company}</td>
-                  <td>{address.street}</td>
-                  <td>{address.street2}</td>
-                  <td>{address.city}</td>
-                  <td>{address.state}</td>
-                  <td>{address.zip}</td>
-                  <td>{address.country}</td>
-                  <td className="text-nowrap">
+                  <td className="stack-key">{address.name}</td>
+                  <td data-label="Company" className={address.company ? undefined : 'stack-hide'}>{address.company}</td>
+                  <td data-label="Street">{address.street}</td>
+                  <td data-label="Street 2" className={address.street2 ? undefined : 'stack-hide'}>{address.street2}</td>
+                  <td data-label="City">{address.city}</td>
+                  <td data-label="State">{address.state}</td>
+                  <td data-label="ZIP">{address.zip}</td>
+                  <td className="stack-hide">{address.country}</td>
+                  <td className="text-nowrap stack-actions">
                     <Button size="sm" variant="outline-primary" className="me-2" onClick={() => setEditor({ show: true, address })}>
                       Edit
                     </Button>

@@ -66,7 +66,7 @@ export function BulkOrdersCard() {
     <Card className="mb-4">
       <Card.Header as="h6">CSV Orders</Card.Header>
       <Card.Body>
-        <Table responsive hover size="sm" className="align-middle mb-3 small" data-testid="bulk-orders-table">
+        <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="bulk-orders-table">
           <thead>
             <tr>
               <th>#</th>
@@ -97,29 +97,33 @@ export function BulkOrdersCard() {
               const status = bulkStatus(order.status);
               return (
                 <tr key={order._id} data-testid="bulk-order-row" data-bulk-id={order._id} data-status={status}>
-                  <td>{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
-                  <td>{formatDate(order.createdAt)}</td>
-                  <td>{order.labelType.name}</td>
-                  <td className="text-end" data-testid="bulk-order-count">
-                    {orderCount(order)}
-                    {order.failedOrders > 0 && <div className="text-danger">{order.failedOrders} failed</div>}
+                  <td className="stack-hide">{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
+                  <td className="stack-key">{formatDate(order.createdAt)}</td>
+                  <td data-label="Type">{order.labelType.name}</td>
+                  <td className="text-end" data-label="Orders" data-testid="bulk-order-count">
+                    <span>
+                      {orderCount(order)}
+                      {order.failedOrders > 0 && <span className="d-block text-danger">{order.failedOrders} failed</span>}
+                    </span>
                   </td>
-                  <td className="text-end">{money(order.total)}</td>
-                  <td>
-                    <StatusBadge status={status} />
-                    {status === 'processing' && (
-                      <ProgressBar
-                        now={order.progress}
-                        label={`${Math.round(order.progress)}%`}
-                        animated
-                        className="mt-1"
-                        style={{ height: '1rem' }}
-                        aria-label="Progress"
-                        data-testid="bulk-progress"
-                      />
-                    )}
+                  <td className="text-end" data-label="Total">
+                    {money(order.total)}
                   </td>
-                  <td className="text-nowrap">
+                  <td data-label="Status">
+                    <span className="bulk-status">
+                      <StatusBadge status={status} />
+                      {status === 'processing' && (
+                        // The percentage sits over the whole bar, not inside its fill, so it reads at 0-10% too.
+                        <span className="bulk-progress mt-1" data-testid="bulk-progress">
+                          <ProgressBar now={order.progress} animated aria-label="Progress" />
+                          <span className="bulk-progress-label" aria-hidden>
+                            {Math.round(order.progress)}%
+                          </span>
+                        </span>
+                      )}
+                    </span>
+                  </td>
+                  <td className="text-nowrap stack-actions">
                     {isBulkFinished(status) &&
                       // An order whose every row failed has a report but no labels: no PDF or ZIP.
                       BULK_DOWNLOADS.filter((file) => order[file.kind]).map((file) => (

@@ -8,7 +8,6 @@ import {
   PLEASE_SELECT_LABEL_TYPE,
   REQUEST_ALREADY_SENT,
   TEMPLATE_REQUIRED,
-  formatDollars,
   templateRequired,
 } from '@portal/contract';
 import { ApiError, errorMessage } from '../../api/client.ts';
@@ -184,7 +183,7 @@ export function CsvUploadCard() {
             </Button>
             <Button type="button" disabled={!validated || busy !== null} onClick={onPay} data-testid="csv-pay">
               {busy === 'pay' && <Spinner animation="border" size="sm" className="me-2" />}
-              Pay ${formatDollars(validated?.totalPrice ?? 0)}
+              Pay {money(validated?.totalPrice ?? 0)}
             </Button>
           </div>
           {rowErrors && <CsvRowErrors errors={rowErrors.errors} more={rowErrors.more} />}

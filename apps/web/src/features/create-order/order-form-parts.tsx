@@ -8,7 +8,6 @@ import { toast } from 'react-toastify';
 import {
   USPS_V9_DIMENSION,
   countryFor,
-  formatDollars,
   orderIssues,
   templateRequired,
   weightOutsideTiers,
@@ -23,6 +22,7 @@ import { ApiError, errorMessage } from '../../api/client.ts';
 import { ACCESS_QUERY_KEY, useCurrentUser } from '../../api/current-user.ts';
 import { ORDERS_QUERY_KEY, createOrder } from '../../api/orders.ts';
 import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
+import { money } from '../../components/format.ts';
 
 /**
  * The price of the chosen type and weight, looked up again whenever either changes and only when
@@ -119,7 +119,7 @@ async function freshBalance(queryClient: QueryClient, refresh: () => Promise<voi
 function ShortBalance({ message, missing, onDeposits }: { message: string; missing: number; onDeposits: () => void }) {
   return (
     <span data-testid="short-balance">
-      {message}: ${formatDollars(missing)} more is needed.{' '}
+      {message}: {money(missing)} more is needed.{' '}
       <a
         href="/deposits"
         onClick={(event) => {
@@ -251,11 +251,11 @@ export function SubmitOrderButton({ price, busy }: { price: number; busy: boolea
     <div className="d-flex flex-wrap align-items-center gap-3">
       <Button type="submit" size="lg" disabled={busy} data-testid="create-order">
         {busy && <Spinner animation="border" size="sm" className="me-2" />}
-        Create Order ${formatDollars(price)}
+        Create Order {money(price)}
       </Button>
       {user && (
         <span className={price > user.balance ? 'text-danger' : 'text-muted'} data-testid="order-balance">
-          Balance: ${formatDollars(user.balance)}
+          Balance: {money(user.balance)}
         </span>
       )}
     </div>

@@ -2,19 +2,30 @@ import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
 import { toast } from 'react-toastify';
-import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type Order } from '@portal/contract';
+import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type Order, type OrderListQuery } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { ORDERS_QUERY_KEY, downloadOrderLabel, readOrders } from '../../api/orders.ts';
 import { formatDate, money } from '../../components/format.ts';
 import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
+import { OrderDetailsModal } from './order-details-modal.tsx';
 
 const SORTS = [
   { value: 'desc', label: 'Newest first' },
   { value: 'asc', label: 'Oldest first' },
 ] as const;
 type Sort = (typeof SORTS)[number]['value'];
+
+/** The statuses the list can be narrowed to (the API's status parameter). */
+const STATUSES = [
+  { value: 'all', label: 'All' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'processing', label: 'Processing' },
+  { value: 'completed', label: 'Completed' },
+  { value: 'cancelled', label: 'Cancelled' },
+] as const;
+type StatusFilter = (typeof STATUSES)[number]['value'] & OrderListQuery['status'];
 
 /** Typing settles for this long before the search is sent. */
 const SEARCH_DELAY_MS = 300;
@@ -23,6 +34,8 @@ const SEARCH_DELAY_MS = 300;
 export function OrderHistoryCard() {
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>('desc');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [viewing, setViewing] = useState<string | null>(null);
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [duplicating, setDuplicating] = useState<Order | null>(null);
@@ -40,8 +53,8 @@ export function OrderHistoryCard() {
   }, [searchText, search]);
 
   const orders = useQuery({
-    queryKey: [...ORDERS_QUERY_KEY, 'history', { page, sort, search }],
-    queryFn: () => readOrders({ search, status: 'all', sort, page, limit: DASHBOARD_PAGE_SIZE }),
+    queryKey: [...ORDERS_QUERY_KEY, 'history', { page, sort, search, status }],
+    queryFn: () => readOrders({ search, status, sort, page, limit: DASHBOARD_PAGE_SIZE }),
     placeholderData: keepPreviousData,
     refetchOnMount: 'always',
     refetchInterval: (query) => (query.state.data?.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
@@ -73,6 +86,22 @@ export function OrderHistoryCard() {
         <h6 className="mb-0 me-auto">Order History</h6>
         <Form.Select
           size="sm"
+          aria-label="Status"
+          className="w-auto"
+          value={status}
+          onChange={(event) => {
+            setStatus(event.target.value as StatusFilter);
+            setPage(1);
+          }}
+        >
+          {STATUSES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Form.Select>
+        <Form.Select
+          size="sm"
           aria-label="Sort"
           className="w-auto"
           value={sort}
@@ -92,14 +121,14 @@ export function OrderHistoryCard() {
           type="search"
           aria-label="Search orders"
           placeholder="Name, tracking or order ID"
-          className="w-auto"
-          style={{ minWidth: 240 }}
+          className="order-search"
+
           value={searchText}
           onChange={(event) => setSearchText(event.target.value)}
         />
       </Card.Header>
       <Card.Body>
-        <Table responsive hover size="sm" className="align-middle mb-3 small" data-testid="orders-table">
+        <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="orders-table">
           <thead>
             <tr>
               <th>#</th>
@@ -109,7 +138,7 @@ export function OrderHistoryCard() {
               <th>To</th>
               <th className="text-end">Price</th>
               <th>Status</th>
-              <th>Tracking</th>
+              <th className="d-none d-xxl-table-cell">Tracking</th>
               <th>Created At</th>
               <th>Action</th>
             </tr>
@@ -125,29 +154,46 @@ export function OrderHistoryCard() {
             {orders.isSuccess && rows.length === 0 && (
               <tr>
                 <td colSpan={10} className="text-center text-muted">
-                  {search ? 'No orders match this search' : 'No orders yet'}
+                  {search || status !== 'all' ? 'No orders match this search' : 'No orders yet'}
                 </td>
               </tr>
             )}
             {rows.map((order, index) => (
               <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
-                <td>{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
-                <td className="font-monospace">{order.OrderId}</td>
-                <td>
-                  {order.labelType.name}
-                  <div className="text-muted small" data-testid="order-weight">
-                    {order.weight} {weightUnitFor(order.labelType.uid)}
-                  </div>
+                <td className="stack-hide">{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
+                <td className="font-monospace stack-key" data-label="Order ID">
+                  {order.OrderId}
                 </td>
-                <td>{order.fromName}</td>
-                <td>{order.toName}</td>
-                <td className="text-end">{money(order.price)}</td>
-                <td>
+                <td data-label="Type">
+                  <span>
+                    {order.labelType.name}
+                    <span className="d-block text-muted small" data-testid="order-weight">
+                      {order.weight} {weightUnitFor(order.labelType.uid)}
+                    </span>
+                  </span>
+                </td>
+                <td className="stack-hide">{order.fromName}</td>
+                <td className="stack-hide">{order.toName}</td>
+                <td className="text-end" data-label="Price">
+                  <span>
+                    {money(order.price)}
+                    {order.status === 'cancelled' && (
+                      <span className="d-block small text-success text-nowrap" data-testid="order-refunded">
+                        Refunded {money(order.price)}
+                      </span>
+                    )}
+                  </span>
+                </td>
+                <td data-label="Status">
                   <StatusBadge status={order.status} title={order.note ?? undefined} />
                 </td>
-                <td className="font-monospace">{order.tracking ?? ''}</td>
-                <td>{formatDate(order.createdAt)}</td>
-                <td className="text-nowrap">
+                {/* In the row's details below xxl, where the table would otherwise scroll sideways. */}
+                <td className="font-monospace stack-hide d-none d-xxl-table-cell">{order.tracking ?? ''}</td>
+                <td className="stack-hide">{formatDate(order.createdAt)}</td>
+                <td className="text-nowrap stack-actions">
+                  <Button size="sm" variant="outline-secondary" className="me-2" onClick={() => setViewing(order._id)}>
+                    Details
+                  </Button>
                   {order.status === 'completed' && (
                     <Button size="sm" variant="outline-success" className="me-2" disabled={downloading === order._id} onClick={() => download(order)}>
                       Download
@@ -164,6 +210,7 @@ export function OrderHistoryCard() {
         <Pagination label="Order History pages" page={page} totalPages={totalPages} onPageChange={setPage} />
       </Card.Body>
       <DuplicateOrderModal order={duplicating} onClose={() => setDuplicating(null)} />
+      <OrderDetailsModal orderId={viewing} onClose={() => setViewing(null)} />
     </Card>
   );
 }

@@ -3,9 +3,10 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Form, InputGroup, Spinner } from 'react-bootstrap';
 import { toast } from 'react-toastify';
-import { BONUS_TIERS, DEPOSIT_MAX, DEPOSIT_MIN, bonusCents, bonusPercent, centsToDollars, createInvoiceBody, dollarsToCents, formatDollars, paymentMethodLabel, PAYMENT_METHODS, type CreateInvoiceBody, type PaymentMethod } from '@portal/contract';
+import { BONUS_TIERS, DEPOSIT_MAX, DEPOSIT_MIN, bonusCents, bonusPercent, centsToDollars, createInvoiceBody, dollarsToCents, paymentMethodLabel, PAYMENT_METHODS, type CreateInvoiceBody, type PaymentMethod } from '@portal/contract';
 import { createInvoice } from '../../api/billing.ts';
 import { errorMessage } from '../../api/client.ts';
+import { money } from '../../components/format.ts';
 
 /** The form holds the field's text; the contract's schema turns it into the number the call sends. */
 type FormOutput = { amount: number; type: PaymentMethod };
@@ -22,7 +23,7 @@ function BonusNotice({ amount }: { amount: unknown }) {
       <strong>Deposit bonus:</strong> {TIERS_ASCENDING.map((tier) => `above ${usd(tier.above)} get ${tier.percent}%`).join(', ')}.
       {percent > 0 && (
         <div className="mt-1 small" data-testid="bonus-preview">
-          This deposit earns a {percent}% bonus: ${formatDollars(centsToDollars(bonusCents(dollarsToCents(dollars), percent)))} extra.
+          This deposit earns a {percent}% bonus: {money(centsToDollars(bonusCents(dollarsToCents(dollars), percent)))} extra.
         </div>
       )}
     </Alert>

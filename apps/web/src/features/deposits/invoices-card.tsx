@@ -27,7 +27,7 @@ export function InvoicesCard() {
     <Card className="mb-4">
       <Card.Header as="h6">Invoices</Card.Header>
       <Card.Body>
-        <Table responsive hover className="align-middle mb-3" data-testid="invoices-table">
+        <Table responsive hover className="align-middle mb-3 table-stack" data-testid="invoices-table">
           <thead>
             <tr>
               <th>Date</th>
@@ -54,17 +54,19 @@ export function InvoicesCard() {
             )}
             {rows.map((invoice) => (
               <tr key={invoice._id} data-testid="invoice-row">
-                <td>{formatDate(invoice.createdAt)}</td>
-                <td className="text-end">{money(invoice.amount)}</td>
-                <td className="text-end">{invoice.bonus}%</td>
-                <td>{paymentMethodLabel(invoice.payment_method)}</td>
-                <td>
-                  <Badge bg={STATUS_VARIANTS[invoice.status] ?? 'secondary'}>{invoiceStatusLabel(invoice.status)}</Badge>
-                  {invoice.hosted_url && (
-                    <a href={invoice.hosted_url} className="ms-2 small">
-                      Pay
-                    </a>
-                  )}
+                <td className="stack-key">{formatDate(invoice.createdAt)}</td>
+                <td className="text-end" data-label="Amount">{money(invoice.amount)}</td>
+                <td className="text-end" data-label="Bonus">{invoice.bonus}%</td>
+                <td data-label="Method">{paymentMethodLabel(invoice.payment_method)}</td>
+                <td data-label="Status">
+                  <span>
+                    <Badge bg={STATUS_VARIANTS[invoice.status] ?? 'secondary'}>{invoiceStatusLabel(invoice.status)}</Badge>
+                    {invoice.hosted_url && (
+                      <a href={invoice.hosted_url} className="ms-2 small">
+                        Pay
+                      </a>
+                    )}
+                  </span>
                 </td>
               </tr>
             ))}

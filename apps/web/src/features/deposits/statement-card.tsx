@@ -24,7 +24,7 @@ export function StatementCard() {
     <Card className="mb-4">
       <Card.Header as="h6">Statement</Card.Header>
       <Card.Body>
-        <Table responsive hover className="align-middle mb-3" data-testid="statement-table">
+        <Table responsive hover className="align-middle mb-3 table-stack" data-testid="statement-table">
           <thead>
             <tr>
               <th>Date</th>
@@ -50,10 +50,14 @@ export function StatementCard() {
             )}
             {rows.map((entry) => (
               <tr key={entry._id} data-testid="statement-row">
-                <td>{formatDate(entry.createdAt)}</td>
-                <td title={entry.note}>{ledgerKindLabel(entry.kind)}</td>
-                <td className={`text-end ${entry.amount < 0 ? 'text-danger' : 'text-success'}`}>{signedMoney(entry.amount)}</td>
-                <td className="text-end">{money(entry.balance)}</td>
+                <td className="stack-key">{formatDate(entry.createdAt)}</td>
+                <td title={entry.note} data-label="Type">
+                  {ledgerKindLabel(entry.kind)}
+                </td>
+                <td data-label="Amount" className={`text-end ${entry.amount < 0 ? 'text-danger' : 'text-success'}`}>{signedMoney(entry.amount)}</td>
+                <td className="text-end" data-label="Balance">
+                  {money(entry.balance)}
+                </td>
               </tr>
             ))}
           </tbody>

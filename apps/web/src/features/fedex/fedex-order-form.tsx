@@ -13,7 +13,6 @@ import {
   PICKUP_WINDOW_HOURS,
   WEIGHT_UNITS,
   createFedexOrderBody,
-  formatDollars,
   isPickupTime,
   pickupDateRange,
   pickupAddressSchema,
@@ -26,6 +25,7 @@ import { useCurrentUser } from '../../api/current-user.ts';
 import { FEDEX_ORDERS_QUERY_KEY, FEDEX_PRICE_QUERY_KEY, createFedexOrder, readFedexPrice } from '../../api/fedex.ts';
 import { AddressFields, type AddressKey, type FedexForm } from './address-fields.tsx';
 import { EMPTY_ITEM, InvoiceItemsFields } from './invoice-items-fields.tsx';
+import { money } from '../../components/format.ts';
 
 const ADDRESS_KEYS = ['name', 'street', 'street2', 'city', 'state', 'zip', 'phone', 'email', 'country'] as const;
 const capitalized = (key: string) => key[0]!.toUpperCase() + key.slice(1);
@@ -260,7 +260,7 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
 
       <Button type="submit" size="lg" disabled={busy} data-testid="fedex-pay">
         {busy && <Spinner animation="border" size="sm" className="me-2" />}
-        Pay ${formatDollars(price)}
+        Pay {money(price)}
       </Button>
     </Form>
   );

@@ -12,6 +12,7 @@ import { CopyButton } from '../../components/copy-button.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { TelegramCard } from './telegram-card.tsx';
 import { WebhookCard } from './webhook-card.tsx';
+import { money } from '../../components/format.ts';
 
 function EmailCard() {
   const { user } = useCurrentUser();
@@ -127,7 +128,7 @@ export function SettingsPage() {
                 <dt className="col-sm-5">Telegram Username</dt>
                 <dd className="col-sm-7">@{user?.tgId}</dd>
                 <dt className="col-sm-5">Balance</dt>
-                <dd className="col-sm-7 mb-0">${user?.balance.toFixed(2)}</dd>
+                <dd className="col-sm-7 mb-0">{user ? money(user.balance) : ''}</dd>
               </dl>
             </Card.Body>
           </Card>

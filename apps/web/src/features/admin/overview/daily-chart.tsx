@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatDollars, type Overview } from '@portal/contract';
+import type { Overview } from '@portal/contract';
+import { money } from '../../../components/format.ts';
 
 const HEIGHT = 260;
-const usd = (dollars: number | null | undefined) => (dollars == null ? '' : `$${formatDollars(dollars)}`);
+const usd = (dollars: number | null | undefined) => (dollars == null ? '' : money(dollars));
 
 /**
  * Daily label sales and deposits of the last 30 days, drawn by uPlot on a canvas. Loaded on its own

@@ -1,0 +1,121 @@
+import { useEffect, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
+import { PRIORITY_TEMPLATES, ledgerKindLabel, weightUnitFor, type OrderDetail } from '@portal/contract';
+import { errorMessage } from '../../api/client.ts';
+import { ORDERS_QUERY_KEY, readOrderDetails } from '../../api/orders.ts';
+import { formatDate, money, signedMoney } from '../../components/format.ts';
+import { StatusBadge } from '../../components/status-badge.tsx';
+
+type Party = OrderDetail['order']['from'];
+
+const templateName = (design: string | null) => PRIORITY_TEMPLATES.find((t) => t.value === design)?.label ?? design;
+
+function Address({ title, party, testId }: { title: string; party: Party; testId: string }) {
+  const lines = [party.company, party.street, party.street2, `${party.city}, ${party.state} ${party.zip}`, party.country, party.phone].filter(Boolean);
+  return (
+    <div data-testid={testId}>
+      <h6 className="text-muted small text-uppercase">{title}</h6>
+      <div className="fw-semibold">{party.name}</div>
+      {lines.map((line) => (
+        <div key={line}>{line}</div>
+      ))}
+    </div>
+  );
+}
+
+function Fact({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <tr>
+      <th className="text-nowrap fw-semibold pe-3">{name}</th>
+      <td>{children}</td>
+    </tr>
+  );
+}
+
+/** An order of the Order History, whole: addresses, package, type and template, tracking, price, its ledger rows, why it failed, its CSV order. */
+export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
+  const detail = useQuery({ queryKey: [...ORDERS_QUERY_KEY, 'details', orderId], queryFn: () => readOrderDetails(orderId!), enabled: orderId !== null, refetchOnMount: 'always' });
+  useEffect(() => {
+    if (detail.error) console.error('Failed to load the order', detail.error);
+  }, [detail.error]);
+  const data = orderId !== null ? detail.data : undefined;
+  const order = data?.order;
+  const dims = order && order.length !== null && order.width !== null && order.height !== null ? `${order.length} x ${order.width} x ${order.height} in` : 'Not given';
+  const refunded = data?.ledger.filter((l) => l.amount > 0).reduce((sum, l) => sum + l.amount, 0) ?? 0;
+
+  return (
+    <Modal show={orderId !== null} onHide={onClose} size="lg" centered>
+      <Modal.Header closeButton>
+        <Modal.Title as="h5">Order {order ? <span className="font-monospace">{order.OrderId}</span> : ''}</Modal.Title>
+      </Modal.Header>
+      <Modal.Body data-testid="order-details">
+        {orderId !== null && detail.isPending && <Spinner animation="border" size="sm" />}
+        {detail.isError && <Alert variant="danger">{errorMessage(detail.error)}</Alert>}
+        {order && data && (
+          <>
+            {order.status === 'cancelled' && order.note && (
+              <Alert variant="danger" className="small" data-testid="order-failure">
+                <strong>The label provider said:</strong> {order.note}
+              </Alert>
+            )}
+            <Row className="g-3 mb-3 small">
+              <Col md={6}>
+                <Address title="From" party={order.from} testId="order-from" />
+              </Col>
+              <Col md={6}>
+                <Address title="To" party={order.to} testId="order-to" />
+              </Col>
+            </Row>
+            <Table size="sm" className="small mb-3" data-testid="order-facts">
+              <tbody>
+                <Fact name="Status">
+                  <StatusBadge status={order.status} />
+                </Fact>
+                <Fact name="Label type">{order.labelType.name}</Fact>
+                {order.design && <Fact name="Template">{templateName(order.design)}</Fact>}
+                <Fact name="Weight">
+                  {order.weight} {weightUnitFor(order.labelType.uid)}
+                </Fact>
+                <Fact name="Dimensions">{dims}</Fact>
+                <Fact name="Tracking">
+                  <span className="font-monospace">{order.tracking ?? 'None yet'}</span>
+                </Fact>
+                <Fact name="Price">
+                  {money(order.price)}
+                  {refunded > 0 && <span className="text-success ms-2">Refunded {money(refunded)}</span>}
+                </Fact>
+                <Fact name="CSV order">
+                  {order.bulkOrderId ? (
+                    <span data-testid="order-bulk">
+                      <span className="font-monospace">{order.bulkOrderId.slice(0, 8).toUpperCase()}</span>, row {order.bulkRow}
+                    </span>
+                  ) : (
+                    'None (ordered on its own)'
+                  )}
+                </Fact>
+                <Fact name="Created At">{formatDate(order.createdAt)}</Fact>
+              </tbody>
+            </Table>
+            <h6 className="text-muted small text-uppercase">Balance movements</h6>
+            {data.ledger.length === 0 ? (
+              <p className="small text-muted mb-0">{order.bulkOrderId ? 'Charged with its CSV order.' : 'None.'}</p>
+            ) : (
+              <Table size="sm" className="small mb-0">
+                <tbody>
+                  {data.ledger.map((row) => (
+                    <tr key={row._id} data-testid="order-ledger-row">
+                      <td>{formatDate(row.createdAt)}</td>
+                      <td>{ledgerKindLabel(row.kind)}</td>
+                      <td className="text-end">{signedMoney(row.amount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            )}
+          </>
+        )}
+      </Modal.Body>
+    </Modal>
+  );
+}
