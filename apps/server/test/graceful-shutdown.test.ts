@@ -13,17 +13,18 @@ import { testDbKind } from './harness.ts';
 import { freePort } from './processes.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-shutdown-'));
+let dataDir = '';
 let child: ChildProcess | undefined;
 afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) {
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
   }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 it.runIf(testDbKind === 'sqlite')('on SIGTERM the web process takes no new request, finishes the one in flight and exits 0 within 10 s', async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-shutdown-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
