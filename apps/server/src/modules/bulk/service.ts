@@ -38,6 +38,7 @@ import { buildReport, labelFileNames, mergePdfs, zipLabels } from './bulk-result
 import { BULK_ORDER_JOB } from './jobs.ts';
 import * as repo from './repository.ts';
 import type { Metrics } from '../../lib/metrics.ts';
+import type { Readable } from 'node:stream';
 
 /** Labels asked for at a time within one bulk order: enough to keep the render threads (or an upstream API) busy. */
 export const BULK_LABEL_LANES = 8;
@@ -422,13 +423,14 @@ export function createBulkService(deps: {
     present,
 
     /** One file of the user's own completed bulk order: 404 for another's, 409 before completion. */
-    async file(userId: string, bulkOrderId: string, kind: BulkFileKind): Promise<{ data: Buffer; fileName: string; contentType: string }> {
+    async file(userId: string, bulkOrderId: string, kind: BulkFileKind): Promise<{ data: Readable; fileName: string; contentType: string }> {
       const bulk = await repo.findOwnBulkOrder(db, userId, bulkOrderId);
       if (!bulk) throw notFound(BULK_ORDER_NOT_FOUND);
       if (!isBulkFinished(bulk.status)) throw conflict(BULK_NOT_READY);
       const key = kind === 'zip' ? bulk.zip_key : kind === 'csv' ? bulk.report_key : bulk.pdf_key;
       if (!key) throw notFound(kind === 'pdf' && bulk.made_orders === 0 ? BULK_NO_LABELS : BULK_NOT_READY);
-      const data = await files.get(key);
+      // Streamed: a ZIP of thousands of labels goes out as it is read, never held whole.
+      const data = await files.stream(key);
       if (!data) throw new HttpError(500, `File ${key} of bulk order ${bulkOrderId} is missing`);
       return { data, ...BULK_FILE_TYPES[kind] };
     },

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -69,7 +70,8 @@ const AUTH_ERRORS = [401, 403, 429];
 /** A file answer: bytes, documented as a binary string of its media type. */
 const binary = (contentType: string, description: string) => ({
   description,
-  content: { [contentType]: { schema: z.instanceof(Buffer).meta({ type: 'string', format: 'binary' } as Record<string, unknown>) } },
+  // A file, sent as a Buffer or a stream (Fastify serializes neither).
+  content: { [contentType]: { schema: z.custom<Buffer | Readable>((v) => Buffer.isBuffer(v) || v instanceof Readable).meta({ type: 'string', format: 'binary' } as Record<string, unknown>) } },
 });
 
 const idempotencyHeaders = z.looseObject({

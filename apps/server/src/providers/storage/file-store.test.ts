@@ -44,6 +44,11 @@ describe.each(stores)('files in %s', (_name, open) => {
     const back = await store.get('bulk/b1/label.zip');
     expect(back?.length).toBe(big.length);
     expect(back?.equals(big)).toBe(true);
+    // Streamed back, as downloads send it.
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await store.stream('bulk/b1/label.zip'))!) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(big)).toBe(true);
+    expect(await store.stream('bulk/b1/missing.zip')).toBeNull();
   }, 60_000);
 
   it('refuses keys that leave its folder', async () => {

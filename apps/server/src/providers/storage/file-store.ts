@@ -1,12 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /** Where generated files (label PDFs, bulk files, FedEx labels) live; keys are relative paths like 'labels/<id>.pdf'. */
 export interface FileStore {
   put(key: string, data: Uint8Array): Promise<void>;
   /** The file's bytes, or null when there is none. */
   get(key: string): Promise<Buffer | null>;
+  /** The file as a stream, to send a large one without holding it whole; null when there is none. */
+  stream(key: string): Promise<Readable | null>;
   delete(key: string): Promise<void>;
 }
 
@@ -41,6 +44,15 @@ export function createLocalFileStore(root: string): FileStore {
     async get(key) {
       try {
         return await fs.readFile(resolve(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async stream(key) {
+      // Opened before answering, so a missing file is null rather than a stream that fails later.
+      try {
+        return (await fs.open(resolve(key))).createReadStream();
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;

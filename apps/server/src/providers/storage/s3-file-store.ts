@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { Readable } from 'node:stream';
 import { checkFileKey, type FileStore } from './file-store.ts';
 
 export type S3Settings = {
@@ -30,6 +31,15 @@ export function createS3FileStore(settings: S3Settings): FileStore & { client: S
   if (settings.accessKeyId && settings.secretAccessKey) config.credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
   const client = new S3Client(config);
   const Bucket = settings.bucket;
+  const open = async (key: string) => {
+    checkFileKey(key);
+    try {
+      return (await client.send(new GetObjectCommand({ Bucket, Key: key }))).Body ?? null;
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+      throw error;
+    }
+  };
 
   return {
     client,
@@ -39,14 +49,12 @@ export function createS3FileStore(settings: S3Settings): FileStore & { client: S
       await new Upload({ client, params: { Bucket, Key: key, Body: data }, partSize: PART_BYTES, queueSize: 2 }).done();
     },
     async get(key) {
-      checkFileKey(key);
-      try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
-        return Buffer.from(await object.Body!.transformToByteArray());
-      } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
-        throw error;
-      }
+      const body = await open(key);
+      return body ? Buffer.from(await body.transformToByteArray()) : null;
+    },
+    async stream(key) {
+      // In Node the SDK's body is a Readable: the file goes on to the client as it arrives.
+      return (await open(key)) as Readable | null;
     },
     async delete(key) {
       checkFileKey(key);
