@@ -9,7 +9,9 @@ import { sha256Hex } from '../src/lib/ids.ts';
 import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { ordinarySlipPages, packingSlipPdf } from '../src/modules/amazon/slip-fixtures.ts';
-import { testDbKind } from './harness.ts';
+import { startTestApp, testDbKind } from './harness.ts';
+import { fundedUser } from './order-fixtures.ts';
+import { createFromCsv, csvText, usRows, validateCsv } from '../src/modules/bulk/bulk-fixtures.ts';
 import { freePort } from './processes.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -68,4 +70,36 @@ it.runIf(testDbKind === 'sqlite')('on SIGTERM the web process takes no new reque
   const { code } = await exited;
   // Exit 1 would be the 10 s limit cutting the shutdown short.
   expect(code, log).toBe(0);
+}, 120_000);
+
+it.runIf(testDbKind === 'sqlite')('on SIGTERM the worker finishes the bulk order it is making, then exits 0', async () => {
+  // Orders are taken by this test's app; only the worker process makes them.
+  const t = await startTestApp({ QUEUE_RUN_WORKERS: 'false', LABEL_RENDER_THREADS: '0' });
+  try {
+    const user = await fundedUser(t.app, t.db, 1_000_000);
+    const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: t.config.dataDir, LOG_LEVEL: 'info', LABEL_RENDER_THREADS: '0', SMTP_URL: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child = worker;
+    let log = '';
+    worker.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    await expect.poll(() => log.includes('worker started'), { timeout: 60_000 }).toBe(true);
+
+    const csv = csvText(usRows(300));
+    const { totalPrice } = (await validateCsv(t.app, user.headers, 'uspsv9', csv)).json();
+    expect((await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: totalPrice }, csv)).statusCode).toBe(200);
+    const bulk = () => t.db.selectFrom('bulk_orders').select(['status', 'progress']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    // Stopped while labels are being made.
+    await expect.poll(async () => (await bulk()).progress, { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
+    worker.kill('SIGTERM');
+    expect((await bulk()).status).toBe('processing');
+    expect(await exited, log).toBe(0);
+    expect(log).toContain('worker stopping');
+    expect(await bulk()).toEqual({ status: 'completed', progress: 100 });
+  } finally {
+    await t.close();
+  }
 }, 120_000);
