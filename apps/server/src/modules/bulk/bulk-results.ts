@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PDFDocument, ParseSpeeds } from 'pdf-lib';
-import { zipSync, type Zippable } from 'fflate';
+import { Readable } from 'node:stream';
+import { Zip, ZipPassThrough } from 'fflate';
 import { CSV_REPORT_COLUMNS, centsToDollars, formatDollars } from '@portal/contract';
 import type { OrderRow } from '../orders/service.ts';
 import { toCsv, type CsvTable } from '../../lib/csv.ts';
@@ -40,12 +41,28 @@ export async function mergePdfs(pdfs: Iterable<Uint8Array>): Promise<Uint8Array>
   return merged.save({ useObjectStreams: false, objectsPerTick: 5000 });
 }
 
-/** A ZIP of the single label PDFs and the report. PDFs are already compressed, so every entry is stored. */
-export function zipLabels(labels: { name: string; pdf: Uint8Array }[], report: { name: string; csv: Uint8Array }): Uint8Array {
-  const entries: Zippable = {};
-  for (const { name, pdf } of labels) entries[name] = [pdf, { level: 0 }];
-  entries[report.name] = [report.csv, { level: 0 }];
-  return zipSync(entries);
+/**
+ * A ZIP of the single label PDFs and the report, made as it is read: the consumer (a file or an
+ * upload) pulls one entry at a time, so the whole ZIP is never in memory. PDFs are already
+ * compressed, so every entry is stored.
+ */
+export function zipLabels(labels: { name: string; pdf: Uint8Array }[], report: { name: string; csv: Uint8Array }): Readable {
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    const ready: Uint8Array[] = [];
+    const zip = new Zip((error, chunk) => {
+      if (error) throw error;
+      ready.push(chunk);
+    });
+    for (const { name, data } of [...labels.map((l) => ({ name: l.name, data: l.pdf })), { name: report.name, data: report.csv }]) {
+      const entry = new ZipPassThrough(name);
+      zip.add(entry);
+      entry.push(data, true);
+      yield* ready.splice(0);
+    }
+    zip.end();
+    yield* ready.splice(0);
+  }
+  return Readable.from(chunks(), { objectMode: false });
 }
 
 /** Unique file names in the ZIP: the tracking number, with the row added if two rows share it. */

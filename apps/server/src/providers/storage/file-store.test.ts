@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { startLocalS3, type LocalS3 } from '../../../test/local-s3.ts';
@@ -49,6 +50,11 @@ describe.each(stores)('files in %s', (_name, open) => {
     for await (const chunk of (await store.stream('bulk/b1/label.zip'))!) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(big)).toBe(true);
     expect(await store.stream('bulk/b1/missing.zip')).toBeNull();
+    // Written from a stream, as the bulk ZIP is made.
+    await store.put('bulk/b2/label.zip', Readable.from((function* () {
+      for (let at = 0; at < big.length; at += 1024 * 1024) yield big.subarray(at, at + 1024 * 1024);
+    })()));
+    expect((await store.get('bulk/b2/label.zip'))?.equals(big)).toBe(true);
   }, 60_000);
 
   it('refuses keys that leave its folder', async () => {

@@ -2,10 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /** Where generated files (label PDFs, bulk files, FedEx labels) live; keys are relative paths like 'labels/<id>.pdf'. */
 export interface FileStore {
-  put(key: string, data: Uint8Array): Promise<void>;
+  /** Writes the file whole (bytes, or a stream read to its end); a reader never sees part of it. */
+  put(key: string, data: Uint8Array | Readable): Promise<void>;
   /** The file's bytes, or null when there is none. */
   get(key: string): Promise<Buffer | null>;
   /** The file as a stream, to send a large one without holding it whole; null when there is none. */
@@ -31,13 +33,19 @@ export function createLocalFileStore(root: string): FileStore {
       const file = resolve(key);
       // Write then rename, so a reader never sees half a file.
       const temp = `${file}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-      try {
-        await fs.writeFile(temp, data);
-      } catch (error) {
-        // The directory is made on the first miss, not checked on every write.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // The directory is made on the first miss, not checked on every write.
+      const handle = await fs.open(temp, 'w').catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
         await fs.mkdir(path.dirname(file), { recursive: true });
-        await fs.writeFile(temp, data);
+        return fs.open(temp, 'w');
+      });
+      try {
+        await (data instanceof Uint8Array ? handle.writeFile(data) : pipeline(data, handle.createWriteStream()));
+      } catch (error) {
+        await fs.rm(temp, { force: true });
+        throw error;
+      } finally {
+        await handle.close().catch(() => {}); // the write stream may have closed it already
       }
       await fs.rename(temp, file);
     },
