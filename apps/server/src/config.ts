@@ -128,6 +128,8 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   /** Bucket in the path (http://host/bucket/key), which most S3-compatible stores need. */
   S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(false)),
+  /** With S3: bulk file downloads, once the owner is checked, redirect to a short-lived signed link of the bucket. */
+  S3_SIGNED_DOWNLOADS: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(false)),
   /** Turns on /metrics for Prometheus, which must send it as a bearer token. */
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

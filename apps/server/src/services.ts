@@ -111,7 +111,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
   const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, notifier: events });
   const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, notifier: events });
-  const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, notifier: events, metrics });
+  const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, notifier: events, metrics, signedDownloads: config.S3_SIGNED_DOWNLOADS });
   const webhooks = createWebhookService({
     db,
     queue,

@@ -43,6 +43,7 @@ export async function bulkRoutes(api: Api, ctx: AppContext) {
   const download = (path: string, kind: BulkFileKind) =>
     api.get(path, { schema: { params: idParams }, preHandler: requireUser }, async (request, reply) => {
       const file = await bulk.file(request.userId, request.params.id, kind);
+      if ('signedUrl' in file) return reply.header('cache-control', 'private, no-store').redirect(file.signedUrl, 302);
       return reply
         .type(file.contentType)
         .header('content-disposition', `attachment; filename="${file.fileName}"`)

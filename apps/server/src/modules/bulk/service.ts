@@ -90,6 +90,9 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
   if (failure) throw (failure as { error: unknown }).error;
 }
 
+/** How long a signed download link of a bulk file works: long enough to start the download. */
+const SIGNED_LINK_SECONDS = 300;
+
 export function createBulkService(deps: {
   db: Db;
   catalog: CatalogService;
@@ -102,6 +105,8 @@ export function createBulkService(deps: {
   /** Told when a bulk order ends (completed or failed). */
   notifier?: ShopEventNotifier;
   metrics?: Pick<Metrics, 'bulkDuration'>;
+  /** Downloads go straight to the file store by a signed link, where it has them (S3_SIGNED_DOWNLOADS). */
+  signedDownloads?: boolean;
 }) {
   const { db, catalog, orders, files, queue, log, pollMs, metrics } = deps;
   const notifier = deps.notifier ?? silentNotifier;
@@ -423,16 +428,18 @@ export function createBulkService(deps: {
     present,
 
     /** One file of the user's own completed bulk order: 404 for another's, 409 before completion. */
-    async file(userId: string, bulkOrderId: string, kind: BulkFileKind): Promise<{ data: Readable; fileName: string; contentType: string }> {
+    async file(userId: string, bulkOrderId: string, kind: BulkFileKind): Promise<({ data: Readable } | { signedUrl: string }) & { fileName: string; contentType: string }> {
       const bulk = await repo.findOwnBulkOrder(db, userId, bulkOrderId);
       if (!bulk) throw notFound(BULK_ORDER_NOT_FOUND);
       if (!isBulkFinished(bulk.status)) throw conflict(BULK_NOT_READY);
       const key = kind === 'zip' ? bulk.zip_key : kind === 'csv' ? bulk.report_key : bulk.pdf_key;
       if (!key) throw notFound(kind === 'pdf' && bulk.made_orders === 0 ? BULK_NO_LABELS : BULK_NOT_READY);
+      const types = BULK_FILE_TYPES[kind];
+      if (deps.signedDownloads && files.signedUrl) return { signedUrl: await files.signedUrl(key, types.fileName, SIGNED_LINK_SECONDS), ...types };
       // Streamed: a ZIP of thousands of labels goes out as it is read, never held whole.
       const data = await files.stream(key);
       if (!data) throw new HttpError(500, `File ${key} of bulk order ${bulkOrderId} is missing`);
-      return { data, ...BULK_FILE_TYPES[kind] };
+      return { data, ...types };
     },
 
     /** Queues again bulk orders that stopped moving (their process died before a job was queued or finished). */

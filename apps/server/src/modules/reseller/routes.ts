@@ -311,6 +311,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
         async (request, reply) => {
           const file = await reseller.bulkZip(request.userId, request.params.bulkorder_id);
+          if ('signedUrl' in file) return reply.header('cache-control', 'private, no-store').redirect(file.signedUrl, 302);
           return reply.type(file.contentType).header('content-disposition', `attachment; filename="${file.fileName}"`).header('cache-control', 'private, no-store').send(file.data);
         },
       );

@@ -89,3 +89,30 @@ it('with S3_BUCKET set, the shop keeps labels in the bucket: an order made is do
     await t.close();
   }
 });
+
+it('with S3_SIGNED_DOWNLOADS, a bulk file download is checked against its owner, then sent to a short-lived signed link of the bucket', async () => {
+  const { startTestApp, signUp } = await import('../../../test/harness.ts');
+  const { fundedUser } = await import('../../../test/order-fixtures.ts');
+  const { createFromCsv, csvText, usRows, validateCsv, readBulkOrders } = await import('../../modules/bulk/bulk-fixtures.ts');
+  const t = await startTestApp({ ...s3.env, S3_SIGNED_DOWNLOADS: 'true' });
+  try {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    const csv = csvText(usRows(2));
+    const { totalPrice } = (await validateCsv(t.app, user.headers, 'uspsv9', csv)).json();
+    expect((await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: totalPrice }, csv)).statusCode).toBe(200);
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    expect(bulk.status).toBe('completed');
+
+    const stranger = await signUp(t.app);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/order/bulk-download/${bulk._id}`, headers: stranger.headers })).statusCode).toBe(404);
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/order/bulk-download/${bulk._id}`, headers: user.headers });
+    expect(res.statusCode).toBe(302);
+    const link = new URL(res.headers.location as string);
+    expect(link.origin).toBe(s3.env.S3_ENDPOINT);
+    expect(link.searchParams.get('X-Amz-Expires')).toBe('300');
+    const zip = await fetch(link);
+    expect([zip.status, Buffer.from(await zip.arrayBuffer()).subarray(0, 2).toString()]).toEqual([200, 'PK']);
+  } finally {
+    await t.close();
+  }
+});

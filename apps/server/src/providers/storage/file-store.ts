@@ -13,6 +13,8 @@ export interface FileStore {
   /** The file as a stream, to send a large one without holding it whole; null when there is none. */
   stream(key: string): Promise<Readable | null>;
   delete(key: string): Promise<void>;
+  /** A time-limited link that downloads the file straight from the store, where the store has such links (S3). */
+  signedUrl?(key: string, fileName: string, expiresInSeconds: number): Promise<string>;
 }
 
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;

@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import { checkFileKey, type FileStore } from './file-store.ts';
 
@@ -55,6 +56,11 @@ export function createS3FileStore(settings: S3Settings): FileStore & { client: S
     async stream(key) {
       // In Node the SDK's body is a Readable: the file goes on to the client as it arrives.
       return (await open(key)) as Readable | null;
+    },
+    async signedUrl(key, fileName, expiresInSeconds) {
+      checkFileKey(key);
+      const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: `attachment; filename="${fileName}"` });
+      return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
     },
     async delete(key) {
       checkFileKey(key);
