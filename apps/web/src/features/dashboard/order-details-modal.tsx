@@ -1,28 +1,14 @@
 import { useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
-import { PRIORITY_TEMPLATES, ledgerKindLabel, weightUnitFor, type OrderDetail } from '@portal/contract';
+import { PRIORITY_TEMPLATES, ledgerKindLabel, weightUnitFor } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { ORDERS_QUERY_KEY, readOrderDetails } from '../../api/orders.ts';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
-
-type Party = OrderDetail['order']['from'];
+import { OrderAddress } from '../../components/order-address.tsx';
 
 const templateName = (design: string | null) => PRIORITY_TEMPLATES.find((t) => t.value === design)?.label ?? design;
-
-function Address({ title, party, testId }: { title: string; party: Party; testId: string }) {
-  const lines = [party.company, party.street, party.street2, `${party.city}, ${party.state} ${party.zip}`, party.country, party.phone].filter(Boolean);
-  return (
-    <div data-testid={testId}>
-      <h6 className="text-muted small text-uppercase">{title}</h6>
-      <div className="fw-semibold">{party.name}</div>
-      {lines.map((line) => (
-        <div key={line}>{line}</div>
-      ))}
-    </div>
-  );
-}
 
 function Fact({ name, children }: { name: string; children: ReactNode }) {
   return (
@@ -61,10 +47,10 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
             )}
             <Row className="g-3 mb-3 small">
               <Col md={6}>
-                <Address title="From" party={order.from} testId="order-from" />
+                <OrderAddress title="From" party={order.from} testId="order-from" />
               </Col>
               <Col md={6}>
-                <Address title="To" party={order.to} testId="order-to" />
+                <OrderAddress title="To" party={order.to} testId="order-to" />
               </Col>
             </Row>
             <Table size="sm" className="small mb-3" data-testid="order-facts">

@@ -7,23 +7,9 @@ import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money, signedMoney } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { adminKey, readAdminOrder } from '../api.ts';
-
-type Party = AdminOrderDetail['order']['from'];
+import { OrderAddress } from '../../../components/order-address.tsx';
 
 export const isCancellable = (status: string) => status === 'pending' || status === 'processing';
-
-function Address({ title, party, testId }: { title: string; party: Party; testId: string }) {
-  const lines = [party.company, party.street, party.street2, `${party.city}, ${party.state} ${party.zip}`, party.country, party.phone].filter(Boolean);
-  return (
-    <div data-testid={testId}>
-      <h6 className="text-muted small text-uppercase">{title}</h6>
-      <div className="fw-semibold">{party.name}</div>
-      {lines.map((line) => (
-        <div key={line}>{line}</div>
-      ))}
-    </div>
-  );
-}
 
 /** Any customer's order: its details, both addresses, its ledger rows; download or cancel from here. */
 export function OrderModal({
@@ -124,10 +110,10 @@ export function OrderModal({
             </Row>
             <Row className="g-3 mb-3 small">
               <Col md={6}>
-                <Address title="From" party={order.from} testId="order-from" />
+                <OrderAddress title="From" party={order.from} testId="order-from" />
               </Col>
               <Col md={6}>
-                <Address title="To" party={order.to} testId="order-to" />
+                <OrderAddress title="To" party={order.to} testId="order-to" />
               </Col>
             </Row>
             <h6>Ledger</h6>
