@@ -4,6 +4,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { AuditLogTable, OrdersTable } from '../../db/schema.ts';
+import { ORDER_LIST_COLUMNS } from '../orders/service.ts';
 
 /** A time range on created_at: from inclusive, to exclusive (ISO strings). */
 export type TimeRange = { from?: string; to?: string };
@@ -81,22 +82,6 @@ export const userRefs = (db: DbOrTrx, ids: string[]) =>
 
 // ---- Orders, bulk orders, invoices ------------------------------------------------------------
 
-const ORDER_LIST_COLUMNS = [
-  'id',
-  'user_id',
-  'label_type_uid',
-  'label_type_name',
-  'design',
-  'from_name',
-  'to_name',
-  'weight',
-  'price_cents',
-  'status',
-  'tracking',
-  'pdf_key',
-  'note',
-  'created_at',
-] as const;
 
 export type OrderListFilter = {
   search?: string;

@@ -12,7 +12,8 @@ export type PdfTextItem = { str: string; x: number; y: number; width: number };
 /** The To columns of a bulk order row. */
 export type ShipTo = { ToName: string; ToCompany: string; ToStreet: string; ToStreet2: string; ToCity: string; ToState: string; ToZip: string };
 export type SlipRow = { page: number; orderId: string; shipTo: ShipTo };
-export type SlipsRead = { rows: SlipRow[]; unreadable: UnreadablePage[]; textPages: number };
+/** slips: how many 'Ship To:' blocks were found; textPages: pages with any text. */
+export type SlipsRead = { rows: SlipRow[]; unreadable: UnreadablePage[]; slips: number; textPages: number };
 
 // Pieces on one baseline closer than this are one run of text; farther apart they are columns.
 const SAME_LINE_POINTS = 2;
@@ -154,5 +155,5 @@ export function readPackingSlips(pages: readonly TextRun[][]): SlipsRead {
     else rows.push({ page, orderId: found.id, shipTo: read.shipTo });
   });
   unreadable.sort((a, b) => a.page - b.page);
-  return { rows, unreadable, textPages: pages.filter((page) => page.length > 0).length };
+  return { rows, unreadable, slips: starts.length, textPages: pages.filter((page) => page.length > 0).length };
 }

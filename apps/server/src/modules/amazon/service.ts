@@ -63,7 +63,7 @@ export function createAmazonCsvService(reader: SlipReader) {
         throw badRequest(reading.problem === 'too-many-pages' ? AMAZON_TOO_MANY_PAGES(reading.pages) : reading.problem === 'encrypted' ? AMAZON_ENCRYPTED : AMAZON_DAMAGED);
       }
       if (reading.textPages === 0) throw badRequest(AMAZON_NO_TEXT);
-      if (reading.rows.length === 0 && reading.unreadable.every((u) => u.reason.includes('no text'))) throw badRequest(AMAZON_NO_SLIPS);
+      if (reading.slips === 0) throw badRequest(AMAZON_NO_SLIPS);
 
       const skippedPages = [...new Set(reading.unreadable.map((u) => u.page))];
       if (skippedPages.length > 0 && !form.data.skipUnreadable) {

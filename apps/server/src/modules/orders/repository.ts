@@ -6,8 +6,8 @@ export type OrderRow = OrdersTable;
 type Status = OrdersTable['status'];
 const WAITING: Status[] = ['pending', 'processing'];
 
-/** The columns the order history shows. */
-const LIST_COLUMNS = [
+/** The columns the order history (and the console's order list) shows. */
+export const LIST_COLUMNS = [
   'id',
   'user_id',
   'label_type_uid',

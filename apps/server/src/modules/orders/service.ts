@@ -30,6 +30,7 @@ import type { AuditHook } from '../../lib/audit.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 
 export type OrderRow = repo.OrderRow;
+export const ORDER_LIST_COLUMNS = repo.LIST_COLUMNS;
 /** Writes paid order rows inside the caller's transaction (a bulk order writes its rows with its charge). */
 export const insertOrders = repo.insertOrders;
 
