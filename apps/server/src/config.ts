@@ -84,8 +84,8 @@ const envSchema = z.object({
   LABEL_CLAIM_MS: z.coerce.number().int().min(1000).default(120_000),
   /** How often the order completion sweep (a scheduled queue job) asks about orders still processing. */
   ORDER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
-  /** Worker threads rendering sandbox labels; 0 renders on the main thread. Default: one per spare core, at most 2. */
-  LABEL_RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(2, Math.max(0, os.availableParallelism() - 1))),
+  /** Worker threads rendering sandbox labels; 0 renders on the main thread. Default: one per core (at most 4), so a bulk order renders on every core. */
+  LABEL_RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(4, os.availableParallelism())),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
   /** Signs the sandbox hosted page's webhooks; generated and kept in DATA_DIR when unset. */
   SANDBOX_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),

@@ -29,8 +29,8 @@ import { createOpsService } from './modules/ops/service.ts';
 import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
 import { createResellerService } from './modules/reseller/service.ts';
 import { createWebhookService } from './modules/reseller/webhooks.ts';
-import { addCommands, createBot, createPoller, handleUpdate, isWebhookSecret, webhookSecretToken } from './modules/telegram/bot.ts';
 import { telegramMessageJob, telegramWebhookJob } from './modules/telegram/jobs.ts';
+import type { Update } from 'grammy/types';
 import { TELEGRAM_WEBHOOK_JOB, createTelegramService } from './modules/telegram/service.ts';
 import type { CaptchaVerifier } from './providers/captcha/captcha.ts';
 import { createCaptchaVerifier } from './providers/captcha/from-config.ts';
@@ -83,7 +83,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const mailer = overrides.mailer ?? createMailer(config, db, log);
   const captcha = overrides.captcha ?? createCaptchaVerifier(config, db);
   const payments = overrides.payments ?? createPaymentProvider(config, db);
-  const files = overrides.files ?? createFileStore(config);
+  const files = overrides.files ?? (await createFileStore(config));
   const renderer = createLabelRenderer(config);
   closers.push(() => renderer.close());
   const labels = overrides.labels ?? createLabelProvider(config, renderer);
@@ -103,7 +103,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const catalog = createCatalogService(db);
   const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, notifier: events, metrics });
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
-  const queue = createJobQueue(config, db, log);
+  const queue = await createJobQueue(config, db, log);
   closers.push(() => queue.close());
   // Attempt limits are shared by every process through Redis when it is configured.
   const limiter = createAttemptLimiter({ max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX });
@@ -129,8 +129,10 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const slipReader = createSlipReader();
   closers.push(() => slipReader.close());
   // Telegram is on with a bot token and username; its webhook secret is derived from the server secret, so every web process knows it.
-  const bot = config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_BOT_USERNAME ? createBot(config.TELEGRAM_BOT_TOKEN, config.TELEGRAM_API_ROOT) : null;
-  const telegramWebhookSecret = bot && config.TELEGRAM_WEBHOOK_URL ? webhookSecretToken(jwtSecret) : null;
+  // grammY is loaded only then (about 15 MB a process).
+  const telegramBot = config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_BOT_USERNAME ? await import('./modules/telegram/bot.ts') : null;
+  const bot = telegramBot?.createBot(config.TELEGRAM_BOT_TOKEN!, config.TELEGRAM_API_ROOT) ?? null;
+  const telegramWebhookSecret = telegramBot && config.TELEGRAM_WEBHOOK_URL ? telegramBot.webhookSecretToken(jwtSecret) : null;
   const telegram = createTelegramService({
     db,
     queue,
@@ -143,7 +145,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     retryBaseMs: config.QUEUE_RETRY_DELAY_MS,
     webhook: telegramWebhookSecret ? { url: config.TELEGRAM_WEBHOOK_URL!, secretToken: telegramWebhookSecret } : undefined,
   });
-  if (bot) addCommands(bot, telegram, log);
+  if (bot) telegramBot!.addCommands(bot, telegram, log);
   events.listen((event) => telegram.onEvent(event));
   closers.push(() => telegram.flush());
   const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, log });
@@ -167,7 +169,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     }
     const leaseMs = config.TELEGRAM_POLL_LEASE_MS;
     const lease = config.REDIS_URL ? createRedisLease(config.REDIS_URL, `${config.QUEUE_PREFIX}:telegram-poller`, leaseMs) : createDbLease(db, 'telegram-poller', leaseMs);
-    const poller = createPoller(bot, lease, leaseMs, log);
+    const poller = telegramBot!.createPoller(bot, lease, leaseMs, log);
     closers.push(() => poller.stop());
     poller.start();
   }
@@ -196,8 +198,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     telegram,
     /** Webhook mode: checks the secret of a request and handles the update it posts; null when Telegram polls or is off. */
     telegramWebhook:
-      bot && telegramWebhookSecret
-        ? { accepts: (header: string | string[] | undefined) => isWebhookSecret(header, telegramWebhookSecret), handle: (update: Parameters<typeof handleUpdate>[1]) => handleUpdate(bot, update) }
+      telegramBot && bot && telegramWebhookSecret
+        ? { accepts: (header: string | string[] | undefined) => telegramBot.isWebhookSecret(header, telegramWebhookSecret), handle: (update: Update) => telegramBot.handleUpdate(bot, update) }
         : null,
     reseller,
     admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex }),

@@ -22,7 +22,7 @@ it('with S3_BUCKET set, the shop keeps labels in the bucket: an order made is do
     const order = await t.db.selectFrom('orders').select(['id', 'pdf_key']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
     const label = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers });
     expect([label.statusCode, label.rawPayload.subarray(0, 5).toString()]).toEqual([200, '%PDF-']);
-    expect((await createFileStore(t.config).get(order.pdf_key!))?.equals(label.rawPayload)).toBe(true);
+    expect((await (await createFileStore(t.config)).get(order.pdf_key!))?.equals(label.rawPayload)).toBe(true);
     expect(fs.existsSync(path.join(t.config.dataDir, 'files'))).toBe(false);
   } finally {
     await t.close();

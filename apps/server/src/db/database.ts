@@ -1,17 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
 export type DbOrTrx = Db | Trx;
-
-// PostgreSQL bigint (money in cents) arrives as a string by default; our amounts fit a JS number exactly.
-pg.types.setTypeParser(20, (value) => Number(value));
 
 export type DatabaseOptions = {
   /** postgres://... for PostgreSQL; otherwise SQLite at sqliteFile. */
@@ -24,11 +20,13 @@ export type DatabaseOptions = {
 
 export function createDatabase(options: DatabaseOptions): Db {
   if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
-    });
+    // pg is loaded on the first query: a shop on SQLite never loads it.
+    const pool = async () => {
+      const { default: pg } = await import('pg');
+      // PostgreSQL bigint (money in cents) arrives as a string by default; our amounts fit a JS number exactly.
+      pg.types.setTypeParser(20, (value) => Number(value));
+      return new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined });
+    };
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
@@ -37,7 +35,28 @@ export function createDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/** Prepared statements kept per SQLite connection: the app asks the same few hundred queries over and over. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query again; preparing costs about as much as running a short one. Statements are
+ * kept by their SQL, the least recently used dropped past STATEMENT_CACHE_SIZE. Safe because Kysely runs
+ * each statement to its end at once (nothing here streams rows from SQLite).
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (statement) statements.delete(source);
+    else statement = sqlite.prepare(source);
+    statements.set(source, statement);
+    if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+    return statement;
+  };
+  return { prepare, close: () => sqlite.close() };
 }
 
 /**

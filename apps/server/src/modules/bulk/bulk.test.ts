@@ -58,7 +58,7 @@ let t: TestApp;
 const runners: Services[] = [];
 const jobRunner = async (wrapFiles: (files: FileStore) => FileStore = (f) => f) => {
   const config = { ...t.config, ORDER_POLL_INTERVAL_MS: 50, LABEL_RENDER_THREADS: 0 };
-  const services = await buildServices(config, pino({ level: 'silent' }), { db: t.db, labels: refusing, files: wrapFiles(createFileStore(config)) });
+  const services = await buildServices(config, pino({ level: 'silent' }), { db: t.db, labels: refusing, files: wrapFiles(await createFileStore(config)) });
   runners.push(services);
   return services.bulk;
 };

@@ -29,7 +29,6 @@ import { newId, nowIso, nowIsoIncreasing, randomToken } from '../../lib/ids.ts';
 import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
-import { renderCommercialInvoice } from './commercial-invoice.ts';
 import * as repo from './repository.ts';
 
 /** A download link lives one to two hours: it changes once an hour, so reloading the list within the hour gives the same link. */
@@ -212,7 +211,7 @@ export function createFedexService(deps: FedexDeps) {
     return order;
   }
 
-  const invoiceFile = async (row: repo.FedexOrderRow) => ({ fileName: `commercial-invoice-${shortId(row.id)}.pdf`, data: await renderCommercialInvoice(toFedexOrder(row, null)) });
+  const invoiceFile = async (row: repo.FedexOrderRow) => ({ fileName: `commercial-invoice-${shortId(row.id)}.pdf`, data: await (await import('./commercial-invoice.ts')).renderCommercialInvoice(toFedexOrder(row, null)) });
 
   return {
     /** The current price in dollars, or null when none is set. */

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { GrammyError, type Api } from 'grammy';
+import type { Api, GrammyError } from 'grammy';
 import {
   TELEGRAM_LINK_TTL_MINUTES,
   TELEGRAM_NOT_CONFIGURED,
@@ -56,6 +56,10 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * one message per event and chat, sent by queue jobs (never inside the change that caused it).
  * Without a bot (`api` null) the feature is off: events are ignored and the account calls answer 404.
  */
+/** An error answered by the Bot API (grammY's GrammyError, known by its shape so grammY loads only where a bot is configured). */
+const isBotApiError = (error: unknown): error is GrammyError =>
+  error instanceof Error && error.name === 'GrammyError' && typeof (error as Partial<GrammyError>).error_code === 'number';
+
 export function createTelegramService(deps: {
   db: Db;
   queue: JobQueue;
@@ -258,7 +262,7 @@ export function createTelegramService(deps: {
         const sent = await deps.bot.api.sendMessage(Number(message.chat_id), message.text, { link_preview_options: { is_disabled: true } });
         await repo.updateMessage(db, messageId, { status: 'sent', attempts, telegram_message_id: sent.message_id, last_error: null, sent_at: nowIso(), updated_at: nowIso() });
       } catch (error) {
-        const code = error instanceof GrammyError ? error.error_code : null;
+        const code = isBotApiError(error) ? error.error_code : null;
         if (code === 403) {
           // Blocked (or the user deleted the chat): no more messages to it.
           await repo.unlink(db, message.user_id, nowIso(), message.chat_id);
@@ -273,7 +277,7 @@ export function createTelegramService(deps: {
           log.warn({ err: error, messageId }, 'telegram message not sent');
           return;
         }
-        const retryAfter = error instanceof GrammyError && code === 429 ? error.parameters.retry_after : undefined;
+        const retryAfter = isBotApiError(error) && code === 429 ? error.parameters.retry_after : undefined;
         throw retryAfter === undefined ? error : new RetryLaterError(errorText(error), retryAfter * 1000);
       }
     },

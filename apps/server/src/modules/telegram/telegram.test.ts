@@ -209,7 +209,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     const [message] = await messagesOf(user);
 
     // Another queue on the same database / Redis: its jobs are run by the app's workers.
-    const side = createJobQueue(t.config, t.db, pino({ level: 'silent' }));
+    const side = await createJobQueue(t.config, t.db, pino({ level: 'silent' }));
     try {
       const again = await side.enqueue(TELEGRAM_MESSAGE_JOB, { messageId: message.id }, { jobId: `again-${message.id}` });
       await eventually(async () => expect((await side.getJob(again))?.state).toBe('completed'));

@@ -1,6 +1,5 @@
 import { createWorkerPool } from '../../lib/worker-pool.ts';
 import type { LabelRequest } from './label-provider.ts';
-import { renderLabel } from './render-label.ts';
 import { trackingNumberFor } from './tracking-numbers.ts';
 
 export type RenderedLabel = { tracking: string; pdf: Uint8Array };
@@ -13,9 +12,10 @@ export interface LabelRenderer {
   close(): Promise<void>;
 }
 
-/** Renders on the calling thread. */
+/** Renders on the calling thread (pdfkit is loaded on the first label: a process rendering on threads never loads it). */
 export const inlineRenderer = (): LabelRenderer => ({
   async render(request) {
+    const { renderLabel } = await import('./render-label.ts');
     const tracking = trackingNumberFor(request.uid, request.orderId, request.to.zip);
     return { tracking: tracking.tracking, pdf: await renderLabel(request, tracking) };
   },

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
@@ -29,10 +28,12 @@ export function latestOutboxMails(db: Db, limit: number) {
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // Loaded only with SMTP_URL set: a shop without it never loads nodemailer.
+  const transport = import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
+  transport.catch(() => {}); // a failed load is reported by the send that waits for it
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      await (await transport).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
     },
   };
 }

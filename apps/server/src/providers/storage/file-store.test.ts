@@ -19,14 +19,14 @@ afterAll(async () => {
 });
 
 // The same contract on the local directory and on an S3-compatible store.
-const stores: [string, () => FileStore][] = [
+const stores: [string, () => FileStore | Promise<FileStore>][] = [
   ['a local directory', () => createLocalFileStore(root)],
   ['an S3 bucket', () => createFileStore(loadConfig({ DATA_DIR: root, ...s3.env }))],
 ];
 
 describe.each(stores)('files in %s', (_name, open) => {
   it('keeps, reads, replaces and deletes files under nested keys; a missing file is null', async () => {
-    const store = open();
+    const store = await open();
     await store.put('labels/ab/one.pdf', new TextEncoder().encode('%PDF-1'));
     expect((await store.get('labels/ab/one.pdf'))?.toString()).toBe('%PDF-1');
     await store.put('labels/ab/one.pdf', new TextEncoder().encode('%PDF-2'));
@@ -38,7 +38,7 @@ describe.each(stores)('files in %s', (_name, open) => {
   });
 
   it('keeps a large file (a merged PDF or ZIP) whole, byte for byte', async () => {
-    const store = open();
+    const store = await open();
     const big = Buffer.alloc(20 * 1024 * 1024 + 123);
     for (let i = 0; i < big.length; i += 4096) big[i] = i % 251;
     await store.put('bulk/b1/label.zip', big);
@@ -58,7 +58,7 @@ describe.each(stores)('files in %s', (_name, open) => {
   }, 60_000);
 
   it('refuses keys that leave its folder', async () => {
-    const store = open();
+    const store = await open();
     for (const key of ['../escape.pdf', 'labels/../../x', '/etc/passwd', 'a//b', '']) {
       await expect(store.put(key, new Uint8Array(1))).rejects.toThrow('Bad file key');
       await expect(store.get(key)).rejects.toThrow('Bad file key');

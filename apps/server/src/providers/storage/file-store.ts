@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /** Where generated files (label PDFs, bulk files, FedEx labels) live; keys are relative paths like 'labels/<id>.pdf'. */
@@ -15,6 +16,37 @@ export interface FileStore {
   delete(key: string): Promise<void>;
   /** A time-limited link that downloads the file straight from the store, where the store has such links (S3). */
   signedUrl?(key: string, fileName: string, expiresInSeconds: number): Promise<string>;
+}
+
+/** A file written a chunk at a time as it is made, never whole in memory; readers see it only once it ends. */
+export type FileWriter = {
+  /** Waits while the store is behind (backpressure); throws once the store failed. */
+  write(chunk: Uint8Array): Promise<void>;
+  /** Ends the file and waits until it is stored. */
+  end(): Promise<void>;
+  /** Drops the file: nothing is stored. */
+  abort(): Promise<void>;
+};
+
+/** Opens `key` in the store for writing a chunk at a time (FileStore.put of a stream fed as the chunks come). */
+export function openFileWriter(store: FileStore, key: string): FileWriter {
+  const stream = new PassThrough();
+  stream.on('error', () => {}); // an abandoned file: the store sees the error on its side
+  const stored = store.put(key, stream);
+  stored.catch(() => {}); // seen by the next write or by end
+  return {
+    async write(chunk) {
+      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), stored]);
+    },
+    async end() {
+      stream.end();
+      await stored;
+    },
+    async abort() {
+      stream.destroy(new Error(`Writing ${key} was abandoned`));
+      await stored.catch(() => {});
+    },
+  };
 }
 
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;

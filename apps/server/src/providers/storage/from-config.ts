@@ -1,11 +1,12 @@
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { createLocalFileStore, type FileStore } from './file-store.ts';
-import { createS3FileStore } from './s3-file-store.ts';
 
 /** Generated files live in the S3 bucket when S3_BUCKET is set, otherwise in DATA_DIR/files. */
-export function createFileStore(config: Config): FileStore {
+export async function createFileStore(config: Config): Promise<FileStore> {
   if (config.S3_BUCKET) {
+    // Loaded only when used: the AWS SDK costs a process about 25 MB.
+    const { createS3FileStore } = await import('./s3-file-store.ts');
     return createS3FileStore({
       bucket: config.S3_BUCKET,
       endpoint: config.S3_ENDPOINT,
