@@ -3,9 +3,15 @@ import { SignJWT, jwtVerify } from 'jose';
 
 export type TokenClaims = { userId: string; tokenVersion: number };
 
+/** Tokens whose signature was checked, kept (the oldest dropped past this many) until they expire. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 export function createTokenService(secret: string, ttlHours: number) {
   // A KeyObject made once; a raw byte key would be imported again on every request.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  // A session sends the same token with every request; checking its signature once is enough (the
+  // user's token version, which revokes it, is still read on every request).
+  const verified = new Map<string, { claims: TokenClaims; expiresAtMs: number }>();
   return {
     async issue(claims: TokenClaims): Promise<string> {
       return new SignJWT({ ver: claims.tokenVersion })
@@ -17,10 +23,16 @@ export function createTokenService(secret: string, ttlHours: number) {
     },
     /** The claims of a valid, unexpired token; null for anything else. */
     async read(token: string): Promise<TokenClaims | null> {
+      const known = verified.get(token);
+      if (known && known.expiresAtMs > Date.now()) return known.claims;
+      verified.delete(token);
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null;
-        return { userId: payload.sub, tokenVersion: payload.ver };
+        if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number' || typeof payload.exp !== 'number') return null;
+        const claims = { userId: payload.sub, tokenVersion: payload.ver };
+        verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
+        if (verified.size > VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+        return claims;
       } catch {
         return null;
       }
