@@ -1,6 +1,7 @@
 // One scenario of the bulk CSV benchmark in a process of its own (clean peak memory), started by
-// bench/bulk.ts: `validate`, `embedded` (the default engine in the server process) or `bullmq`
-// (the web process only queues; two `npm run worker` processes run jobs). Answers one JSON message.
+// bench/bulk.ts: `validate`, `pool` (the render pool alone making the same labels), `embedded` (the
+// default engine in the server process) or `bullmq` (the web process only queues; two `npm run worker`
+// processes run jobs). Answers one JSON message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,8 +18,12 @@ import { changeBalance } from '../src/modules/billing/ledger.ts';
 import { readBulkFile } from '../src/modules/bulk/bulk-file.ts';
 import { createCatalogService } from '../src/modules/catalog/service.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
+import { BULK_LABEL_LANES } from '../src/modules/bulk/service.ts';
+import { labelRequestFor, orderRowFor } from '../src/modules/orders/service.ts';
+import { createRenderPool } from '../src/providers/labels/render-pool.ts';
+import { eachLimited } from '../src/lib/each-limited.ts';
 
-const mode = process.argv[2] as 'validate' | 'embedded' | 'bullmq';
+const mode = process.argv[2] as 'validate' | 'pool' | 'embedded' | 'bullmq';
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-bulk-'));
 
@@ -108,6 +113,22 @@ async function main(): Promise<Record<string, unknown>> {
     }
     await app.close();
     return { bytes: file.length, parseMs: Math.min(...parse), httpMs: Math.min(...http), httpMedianMs: http.sort((a, b) => a - b)[2], answer };
+  }
+
+  if (mode === 'pool') {
+    // The labels of the order's rows, BULK_LABEL_LANES asked for at a time as a bulk order asks, on the server's render threads.
+    const pool = createRenderPool(config.LABEL_RENDER_THREADS);
+    const type = await createCatalogService(db).orderableType('priority');
+    const requests = readBulkFile(csvFile(ROWS), type, 'normal').rows.map((r) =>
+      labelRequestFor(orderRowFor(userId, r.input, type, r.priceCents, { provider: 'sandbox', createdAt: new Date().toISOString(), bulkOrderId: 'bench', bulkRow: r.row })),
+    );
+    const renderAll = (list: typeof requests) => eachLimited(list, BULK_LABEL_LANES, async (request) => void (await pool.render(request)));
+    await renderAll(requests.slice(0, 50)); // warm-up: threads started, JIT
+    const t0 = performance.now();
+    await renderAll(requests);
+    const seconds = (performance.now() - t0) / 1000;
+    await pool.close();
+    return { rows: ROWS, threads: config.LABEL_RENDER_THREADS, seconds };
   }
 
   const workers: ChildProcess[] = [];

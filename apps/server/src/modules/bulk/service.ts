@@ -28,13 +28,14 @@ import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors
 import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
 import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQueue } from '../../queue/job-queue.ts';
-import type { FileStore } from '../../providers/storage/file-store.ts';
+import { openFileWriter, type FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
 import type { CatalogService, CatalogType } from '../catalog/service.ts';
-import { insertOrders, orderRowFor, type LabelOutcome, type OnCharged, type OrderService } from '../orders/service.ts';
+import { insertOrders, orderPdfKey, orderRowFor, type LabelOutcome, type OnCharged, type OrderRow, type OrderService } from '../orders/service.ts';
+import { eachLimited } from '../../lib/each-limited.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
 import { toCsv } from '../../lib/csv.ts';
-import { buildReport, labelFileNames, mergePdfs, zipLabels } from './bulk-results.ts';
+import { buildReport, createBulkFilesWriter } from './bulk-results.ts';
 import { BULK_ORDER_JOB } from './jobs.ts';
 import * as repo from './repository.ts';
 import type { Metrics } from '../../lib/metrics.ts';
@@ -70,24 +71,6 @@ function fieldsOf<T>(schema: z.ZodType<T>, fields: Record<string, string>): T {
 function csvOf(upload: BulkUpload): Buffer {
   if (!upload.csv || upload.csv.length === 0) throw badRequest(PLEASE_SELECT_CSV_FILE);
   return upload.csv;
-}
-
-/** Runs `fn` over items with at most `limit` at a time; stops taking new items after the first error, which it throws once all running ones settled. */
-async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const lane = async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++];
-      try {
-        await fn(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure) throw (failure as { error: unknown }).error;
 }
 
 /** How long a signed download link of a bulk file works: long enough to start the download. */
@@ -130,6 +113,7 @@ export function createBulkService(deps: {
    * crash at any point: a row whose label is recorded is never asked for again, a refund is unique
    * per row, and the files are written whole again.
    * Stages (spec): 0-80% labels, 85% CSV report, 90% merged PDF, 95% ZIP, 98% database update, 100% done.
+   * The merged PDF and the ZIP are written while the labels are made; their stages end them.
    */
   async function processBulk(
     bulkOrderId: string,
@@ -141,96 +125,102 @@ export function createBulkService(deps: {
     const started = performance.now();
     const progress = progressWriter(bulkOrderId, job);
     const rows = await repo.bulkRows(db, bulkOrderId);
-    const total = Math.max(1, rows.length);
-    const pdfs = new Map<string, Uint8Array>();
-    let finished = rows.filter((r) => r.status === 'completed' || r.status === 'cancelled').length;
-    await progress((80 * finished) / total, true);
-
-    const record = async (orderId: string, outcome: LabelOutcome) => {
-      if (outcome.status === 'processing') return;
-      if (outcome.status === 'completed') pdfs.set(orderId, outcome.pdf);
-      finished++;
-      await progress((80 * finished) / total);
-    };
-    await eachLimited(
-      rows.filter((r) => r.status === 'pending'),
-      BULK_LABEL_LANES,
-      async (order) => record(order.id, await orders.makeLabel(order)),
-    );
-    // Labels the provider makes later (or rows another process held for a moment) are asked about until each is made or refused.
-    for (;;) {
-      const waiting = await repo.waitingBulkRows(db, bulkOrderId);
-      if (waiting.length === 0) break;
-      if (!options.waitForProvider) return 'waiting';
-      await sleep(pollMs);
-      await eachLimited(waiting, BULK_LABEL_LANES, async (order) => record(order.id, await orders.recheck(order)));
-    }
-    await progress(80, true);
-    const labelsDone = performance.now();
-
-    const final = await repo.bulkRows(db, bulkOrderId);
-    const input = await files.get(bulk.input_key);
-    if (!input) throw new Error(`Input file of bulk order ${bulkOrderId} is missing`);
-    const report = Buffer.from(buildReport(readCsvTable(input), new Map(final.map((o) => [o.bulk_row!, o]))));
-    const reportKey = bulkFileKey(bulkOrderId, 'label.csv');
-    await files.put(reportKey, report);
-    await progress(85, true);
-    const reportDone = performance.now();
-
-    const made = final.filter((o) => o.status === 'completed' && o.pdf_key);
-    const labelPdfs: Uint8Array[] = new Array(made.length);
-    // Labels made by an earlier run (before a crash) are read back from the store.
-    await eachLimited(
-      made.map((o, i) => ({ o, i })),
-      16,
-      async ({ o, i }) => {
-        const pdf = pdfs.get(o.id) ?? (await files.get(o.pdf_key!));
-        if (!pdf) throw new Error(`Label file missing for order ${o.id}`);
-        labelPdfs[i] = pdf;
-      },
-    );
-    let pdfKey: string | null = null;
-    if (made.length > 0) {
-      pdfKey = bulkFileKey(bulkOrderId, 'label.pdf');
-      await files.put(pdfKey, await mergePdfs(labelPdfs));
-    }
-    await progress(90, true);
-    const pdfDone = performance.now();
-
-    const names = labelFileNames(made);
+    const indexOf = new Map(rows.map((row, i) => [row.id, i]));
+    const pdfKey = bulkFileKey(bulkOrderId, 'label.pdf');
     const zipKey = bulkFileKey(bulkOrderId, 'label.zip');
-    await files.put(zipKey, zipLabels(made.map((_, i) => ({ name: names[i], pdf: labelPdfs[i] })), { name: 'label.csv', csv: report }));
-    await progress(95, true);
-    const zipDone = performance.now();
-
-    await progress(98, true);
-    const failed = final.filter((o) => o.status === 'cancelled');
-    await repo.markBulkFinished(db, bulkOrderId, {
-      status: options.ending?.status ?? 'completed',
-      reportKey,
-      pdfKey,
-      zipKey,
-      made: made.length,
-      failed: failed.length,
-      refundedCents: failed.reduce((sum, o) => sum + Number(o.price_cents), 0),
-      note: options.ending?.note ?? null,
-      at: nowIso(),
+    // The merged PDF and the ZIP are written while the labels are made, each label as soon as the rows above it are done.
+    const output = createBulkFilesWriter(rows.length, { pdf: openFileWriter(files, pdfKey), zip: openFileWriter(files, zipKey) }, async (key) => {
+      const pdf = await files.get(key);
+      if (!pdf) throw new Error(`Label file ${key} of bulk order ${bulkOrderId} is missing`);
+      return pdf;
     });
-    await job?.updateProgress(100);
-    notifier.emit({ type: 'bulk.completed', userId: bulk.user_id, bulkOrderId });
-    metrics?.bulkDuration.observe((performance.now() - started) / 1000);
-    const ms = (a: number, b: number) => Math.round(b - a);
-    log.info(
-      {
-        bulkOrderId,
-        rows: total,
+    const settled = new Set<string>();
+    /** Row `order` is done: its label goes into the files (read back from the store when `pdf` is null), or none. */
+    const settle = (order: OrderRow, label: { tracking: string | null; pdf: Uint8Array | null; pdfKey: string | null } | null) => {
+      settled.add(order.id);
+      output.settle(indexOf.get(order.id)!, label && { ...label, bulkRow: order.bulk_row });
+    };
+    const settleAsStored = (order: OrderRow) => settle(order, order.status === 'completed' && order.pdf_key ? { tracking: order.tracking, pdf: null, pdfKey: order.pdf_key } : null);
+    try {
+      const total = Math.max(1, rows.length);
+      // Labels made by an earlier run (before a crash) are read back from the store.
+      for (const order of rows) if (order.status === 'completed' || order.status === 'cancelled') settleAsStored(order);
+      await progress((80 * settled.size) / total, true);
+      const record = async (order: OrderRow, outcome: LabelOutcome) => {
+        if (outcome.status === 'processing') return;
+        settle(order, outcome.status === 'completed' ? { tracking: outcome.tracking, pdf: outcome.pdf, pdfKey: orderPdfKey(order.id) } : null);
+        await progress((80 * settled.size) / total);
+      };
+      await orders.makeLabels(
+        rows.filter((r) => r.status === 'pending'),
+        BULK_LABEL_LANES,
+        record,
+      );
+      // Labels the provider makes later (or rows another process held for a moment) are asked about until each is made or refused.
+      for (;;) {
+        const waiting = await repo.waitingBulkRows(db, bulkOrderId);
+        if (waiting.length === 0) break;
+        if (!options.waitForProvider) {
+          await output.abort();
+          return 'waiting';
+        }
+        await sleep(pollMs);
+        await eachLimited(waiting, BULK_LABEL_LANES, async (order) => record(order, await orders.recheck(order)));
+      }
+      await progress(80, true);
+      const labelsDone = performance.now();
+
+      const final = await repo.bulkRows(db, bulkOrderId);
+      // A row another process finished (it held the row's claim) is settled as the database has it.
+      for (const order of final) if (!settled.has(order.id)) settleAsStored(order);
+      const input = await files.get(bulk.input_key);
+      if (!input) throw new Error(`Input file of bulk order ${bulkOrderId} is missing`);
+      const report = Buffer.from(buildReport(readCsvTable(input), new Map(final.map((o) => [o.bulk_row!, o]))));
+      const reportKey = bulkFileKey(bulkOrderId, 'label.csv');
+      await files.put(reportKey, report);
+      await progress(85, true);
+      const reportDone = performance.now();
+
+      const { pages } = await output.finishPdf();
+      await progress(90, true);
+      const pdfDone = performance.now();
+      await output.finishZip({ name: 'label.csv', csv: report });
+      await progress(95, true);
+      const zipDone = performance.now();
+
+      await progress(98, true);
+      const made = final.filter((o) => o.status === 'completed' && o.pdf_key);
+      const failed = final.filter((o) => o.status === 'cancelled');
+      await repo.markBulkFinished(db, bulkOrderId, {
+        status: options.ending?.status ?? 'completed',
+        reportKey,
+        pdfKey: pages > 0 ? pdfKey : null,
+        zipKey,
         made: made.length,
         failed: failed.length,
-        ms: { labels: ms(started, labelsDone), report: ms(labelsDone, reportDone), pdf: ms(reportDone, pdfDone), zip: ms(pdfDone, zipDone), db: ms(zipDone, performance.now()), total: ms(started, performance.now()) },
-      },
-      'bulk order completed',
-    );
-    return 'completed';
+        refundedCents: failed.reduce((sum, o) => sum + Number(o.price_cents), 0),
+        note: options.ending?.note ?? null,
+        at: nowIso(),
+      });
+      await job?.updateProgress(100);
+      notifier.emit({ type: 'bulk.completed', userId: bulk.user_id, bulkOrderId });
+      metrics?.bulkDuration.observe((performance.now() - started) / 1000);
+      const ms = (a: number, b: number) => Math.round(b - a);
+      log.info(
+        {
+          bulkOrderId,
+          rows: rows.length,
+          made: made.length,
+          failed: failed.length,
+          ms: { labels: ms(started, labelsDone), report: ms(labelsDone, reportDone), pdf: ms(reportDone, pdfDone), zip: ms(pdfDone, zipDone), db: ms(zipDone, performance.now()), total: ms(started, performance.now()) },
+        },
+        'bulk order completed',
+      );
+      return 'completed';
+    } catch (error) {
+      await output.abort();
+      throw error;
+    }
   }
 
   /**

@@ -133,6 +133,23 @@ export const claimOrder = (db: DbOrTrx, id: string, until: string, now: string):
     .returningAll()
     .executeTakeFirst();
 
+/** Takes, in one statement, the waiting orders among `ids` that nobody holds, until `until`; answers those taken. */
+export const claimOrders = (db: DbOrTrx, ids: string[], until: string, now: string): Promise<OrderRow[]> =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .updateTable('orders')
+        .set({ claimed_until: until })
+        .where('id', 'in', ids)
+        .where('status', 'in', WAITING)
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+        .returningAll()
+        .execute();
+
+/** Lets go of claims this process holds (its attempt failed); anyone may take the orders again. */
+export const releaseOrders = (db: DbOrTrx, ids: string[]) =>
+  ids.length === 0 ? Promise.resolve() : db.updateTable('orders').set({ claimed_until: null }).where('id', 'in', ids).where('status', 'in', WAITING).execute().then(() => {});
+
 /** Lets go of a claim this process holds (its attempt failed); anyone may take the order again. */
 export const releaseOrder = (db: DbOrTrx, id: string) => db.updateTable('orders').set({ claimed_until: null }).where('id', '=', id).execute();
 

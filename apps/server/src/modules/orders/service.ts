@@ -35,6 +35,11 @@ export const ORDER_LIST_COLUMNS = repo.LIST_COLUMNS;
 export const insertOrders = repo.insertOrders;
 
 const BATCH = 50;
+/** Bulk rows are claimed this many at a time, in one statement. */
+const CLAIM_BATCH = 100;
+/** Labels made for bulk rows are recorded this many at a time (or after RECORD_WITHIN_MS), in one transaction. */
+const RECORD_BATCH = 50;
+const RECORD_WITHIN_MS = 250;
 
 export const orderPdfKey = (id: string) => `labels/${id.slice(0, 2)}/${id}.pdf`;
 const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
@@ -221,10 +226,94 @@ export function createOrderService(deps: {
   async function storeLabel(order: repo.OrderRow, label: LabelReady): Promise<LabelOutcome> {
     const key = orderPdfKey(order.id);
     await files.put(key, label.pdf);
-    await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() });
+    return madeOutcome(order, label, await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() }));
+  }
+
+  /** A label stored and `recorded` on its order, or not recorded because the order was cancelled meanwhile (and refunded then). */
+  function madeOutcome(order: repo.OrderRow, label: LabelReady, recorded: boolean): LabelOutcome {
+    if (!recorded) return { status: 'cancelled', message: 'the order was cancelled while its label was made' };
     metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
     if (!order.bulk_order_id) notifier.emit({ type: 'order.completed', userId: order.user_id, orderId: order.id });
     return { status: 'completed', tracking: label.tracking, pdf: label.pdf };
+  }
+
+  /**
+   * The labels of bulk rows, `lanes` asked for at a time. Rows are claimed CLAIM_BATCH at a time in one
+   * statement and the labels made recorded RECORD_BATCH at a time in one transaction, so a large order
+   * costs few writes. `onOutcome` hears each row once, in any order: 'completed' once recorded,
+   * 'processing' for a row the provider makes later or another process holds. After the first error no
+   * new row is started; the rows still held are let go and the error thrown.
+   */
+  async function makeLabels(rows: repo.OrderRow[], lanes: number, onOutcome: (order: repo.OrderRow, outcome: LabelOutcome) => Promise<void> | void): Promise<void> {
+    const claimed: repo.OrderRow[] = [];
+    const held = new Set<string>();
+    let nextToClaim = 0;
+    let failure: { error: unknown } | null = null;
+    let made: { order: repo.OrderRow; label: LabelReady; key: string }[] = [];
+    let oldestMadeAt = 0;
+
+    async function take(): Promise<repo.OrderRow | undefined> {
+      while (claimed.length === 0 && nextToClaim < rows.length && !failure) {
+        const chunk = rows.slice(nextToClaim, (nextToClaim += CLAIM_BATCH));
+        const taken = new Map((await repo.claimOrders(db, chunk.map((r) => r.id), isoIn(claimMs), nowIso())).map((o) => [o.id, o]));
+        for (const row of chunk) {
+          const order = taken.get(row.id);
+          if (order) held.add(order.id);
+          if (order) claimed.push(order);
+          else await onOutcome(row, { status: 'processing' });
+        }
+      }
+      return failure ? undefined : claimed.shift();
+    }
+    async function record(batch: typeof made): Promise<void> {
+      if (batch.length === 0) return;
+      const at = nowIso();
+      const recorded = await db.transaction().execute(async (trx) => {
+        const done: boolean[] = [];
+        for (const { order, label, key } of batch) done.push(await repo.markCompleted(trx, order.id, { tracking: label.tracking, pdfKey: key, at }));
+        return done;
+      });
+      for (const [i, { order, label }] of batch.entries()) {
+        held.delete(order.id);
+        await onOutcome(order, madeOutcome(order, label, recorded[i]));
+      }
+    }
+    async function makeOne(order: repo.OrderRow): Promise<void> {
+      let result;
+      try {
+        result = await labels.createLabel(labelRequestFor(order));
+      } catch (error) {
+        held.delete(order.id);
+        return onOutcome(order, await cancelAndRefund(order, reasonOf(error, order)));
+      }
+      if (result.status === 'completed') {
+        const key = orderPdfKey(order.id);
+        await files.put(key, result.pdf);
+        if (made.length === 0) oldestMadeAt = Date.now();
+        made.push({ order, label: result, key });
+        if (made.length >= RECORD_BATCH || Date.now() - oldestMadeAt >= RECORD_WITHIN_MS) await record(made.splice(0));
+        return;
+      }
+      await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(pollMs));
+      held.delete(order.id);
+      return onOutcome(order, { status: 'processing' });
+    }
+    const lane = async () => {
+      try {
+        for (let order = await take(); order; order = await take()) await makeOne(order);
+      } catch (error) {
+        failure ??= { error };
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: lanes }, lane));
+      if (failure) throw (failure as { error: unknown }).error;
+      await record(made.splice(0));
+    } catch (error) {
+      // Let go at once, so the retry need not wait for the claims to run out.
+      await repo.releaseOrders(db, [...held]).catch(() => {});
+      throw error;
+    }
   }
 
   /**
@@ -366,8 +455,7 @@ export function createOrderService(deps: {
     providerName: labels.name,
     place,
     invalidBody,
-    /** A bulk row's label: asked for only while this process holds the row's claim ('processing' when another holds it). */
-    makeLabel: (order: repo.OrderRow) => whileClaimed(order, makeLabel),
+    makeLabels,
     /** Asks again about a bulk row that waits, under its claim like makeLabel. */
     recheck: (order: repo.OrderRow) => whileClaimed(order, recheck),
     /** Cancels a waiting order and refunds it (once); nothing happens to an order no longer waiting. */

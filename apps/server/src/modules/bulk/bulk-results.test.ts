@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+import { unzipSync } from 'fflate';
+import type { FileWriter } from '../../providers/storage/file-store.ts';
+import { createBulkFilesWriter, createPdfMerger } from './bulk-results.ts';
+
+/** A FileWriter that keeps what it is given. */
+function memoryWriter() {
+  const chunks: Uint8Array[] = [];
+  let state: 'open' | 'ended' | 'aborted' = 'open';
+  const writer: FileWriter = {
+    write: async (chunk) => void chunks.push(chunk),
+    end: async () => void (state = 'ended'),
+    abort: async () => void (state = 'aborted'),
+  };
+  return { writer, bytes: () => Buffer.concat(chunks), state: () => state };
+}
+
+/** A PDF of `texts`, one page each, drawn by pdf-lib; with object streams and the page size and fonts set on the page tree when `inherited`. */
+async function labelPdf(texts: string[], inherited = false): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const text of texts) doc.addPage([288, 432]).drawText(text, { x: 20, y: 400, size: 14, font });
+  if (inherited) {
+    // The page size moves up to the page tree, and the first page's resources: pages then inherit them.
+    const tree = doc.catalog.Pages();
+    const first = doc.getPages()[0].node;
+    tree.set(PDFName.of('MediaBox'), first.get(PDFName.of('MediaBox'))!);
+    tree.set(PDFName.of('Resources'), first.get(PDFName.of('Resources'))!);
+    first.delete(PDFName.of('Resources'));
+    for (const page of doc.getPages()) page.node.delete(PDFName.of('MediaBox'));
+  }
+  return doc.save({ useObjectStreams: inherited });
+}
+
+async function pageTexts(pdf: Uint8Array): Promise<string[]> {
+  const document = await getDocument({ data: new Uint8Array(pdf), verbosity: 0, isEvalSupported: false, stopAtErrors: true }).promise;
+  const texts: string[] = [];
+  for (let n = 1; n <= document.numPages; n++) {
+    const page = await document.getPage(n);
+    texts.push((await page.getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(''));
+    expect(page.view).toEqual([0, 0, 288, 432]);
+  }
+  await document.destroy();
+  return texts;
+}
+
+/** Every object the cross-reference table names starts where it says. */
+function expectExactXref(pdf: Buffer): void {
+  const text = pdf.toString('latin1');
+  const xrefAt = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(text)![1]);
+  const [, count, entries] = /^xref\n0 (\d+)\n([\s\S]*?)trailer/.exec(text.slice(xrefAt))!;
+  const offsets = entries.trim().split('\n').map((line) => Number(line.slice(0, 10)));
+  expect(offsets).toHaveLength(Number(count));
+  for (let n = 1; n < offsets.length; n++) expect(text.slice(offsets[n], offsets[n] + `${n} 0 obj`.length)).toBe(`${n} 0 obj`);
+}
+
+describe('the streamed merged PDF', () => {
+  it('copies every page of every label in order, with inherited attributes and object streams, and an exact cross-reference table', async () => {
+    const out = memoryWriter();
+    const merger = createPdfMerger(out.writer);
+    await merger.add(await labelPdf(['Label one']));
+    await merger.add(await labelPdf(['Label two, page 1', 'Label two, page 2'], true));
+    await merger.add(await labelPdf(['Label three']));
+    await merger.end();
+    expect(merger.pages).toBe(4);
+    const pdf = out.bytes();
+    expectExactXref(pdf);
+    expect(await pageTexts(pdf)).toEqual(['Label one', 'Label two, page 1', 'Label two, page 2', 'Label three']);
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(4);
+  });
+
+  it('refuses to end with no page', async () => {
+    await expect(createPdfMerger(memoryWriter().writer).end()).rejects.toThrow('at least one page');
+  });
+});
+
+describe('the bulk files writer', () => {
+  it('writes labels in file order whatever order rows settle in, skips rows without a label, and reads back labels it did not hold', async () => {
+    const pdf = memoryWriter();
+    const zip = memoryWriter();
+    const stored = new Map([['labels/b.pdf', await labelPdf(['B'])]]);
+    const writer = createBulkFilesWriter(4, { pdf: pdf.writer, zip: zip.writer }, async (key) => stored.get(key)!);
+    writer.settle(3, { tracking: 'T4', bulkRow: 4, pdf: await labelPdf(['D']), pdfKey: 'labels/d.pdf' });
+    writer.settle(1, { tracking: 'T2', bulkRow: 2, pdf: null, pdfKey: 'labels/b.pdf' });
+    writer.settle(2, null); // a failed row
+    writer.settle(0, { tracking: 'T4', bulkRow: 1, pdf: await labelPdf(['A']), pdfKey: 'labels/a.pdf' });
+    expect(await writer.finishPdf()).toEqual({ pages: 3 });
+    await writer.finishZip({ name: 'label.csv', csv: Buffer.from('report') });
+    expect(await pageTexts(pdf.bytes())).toEqual(['A', 'B', 'D']);
+    const entries = unzipSync(zip.bytes());
+    // Two rows with one tracking number: the second is named with its row.
+    expect(Object.keys(entries)).toEqual(['T4.pdf', 'T2.pdf', 'T4-row-4.pdf', 'label.csv']);
+    expect(await pageTexts(entries['T2.pdf'])).toEqual(['B']);
+    expect([pdf.state(), zip.state()]).toEqual(['ended', 'ended']);
+  });
+
+  it('stores no PDF when no row has a label, and refuses to finish before every row settled', async () => {
+    const pdf = memoryWriter();
+    const zip = memoryWriter();
+    const writer = createBulkFilesWriter(2, { pdf: pdf.writer, zip: zip.writer }, async () => new Uint8Array());
+    writer.settle(1, null);
+    await expect(writer.finishPdf()).rejects.toThrow('Only 0 of 2 rows');
+    writer.settle(0, null);
+    expect(await writer.finishPdf()).toEqual({ pages: 0 });
+    await writer.finishZip({ name: 'label.csv', csv: Buffer.from('report') });
+    expect(pdf.state()).toBe('aborted');
+    expect(Object.keys(unzipSync(zip.bytes()))).toEqual(['label.csv']);
+  });
+
+  it('abandons both files when a label cannot be read', async () => {
+    const pdf = memoryWriter();
+    const zip = memoryWriter();
+    const writer = createBulkFilesWriter(1, { pdf: pdf.writer, zip: zip.writer }, async () => new Uint8Array());
+    writer.settle(0, { tracking: 'T1', bulkRow: 1, pdf: Buffer.from('not a pdf'), pdfKey: 'labels/x.pdf' });
+    await expect(writer.finishPdf()).rejects.toThrow();
+    await writer.abort();
+    expect([pdf.state(), zip.state()]).toEqual(['aborted', 'aborted']);
+  });
+});
