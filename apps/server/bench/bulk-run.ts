@@ -22,6 +22,7 @@ import { BULK_LABEL_LANES } from '../src/modules/bulk/service.ts';
 import { labelRequestFor, orderRowFor } from '../src/modules/orders/service.ts';
 import { createRenderPool } from '../src/providers/labels/render-pool.ts';
 import { eachLimited } from '../src/lib/each-limited.ts';
+import { SERVER_HEAP_FLAG } from './bulk.ts';
 
 const mode = process.argv[2] as 'validate' | 'pool' | 'embedded' | 'bullmq';
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
@@ -140,7 +141,7 @@ async function main(): Promise<Record<string, unknown>> {
       [0, 1].map(
         () =>
           new Promise<void>((resolve, reject) => {
-            const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: serverDir, env: { ...process.env, ...env, QUEUE_RUN_WORKERS: 'true' }, stdio: ['ignore', 'pipe', 'inherit'] });
+            const child = spawn(process.execPath, [SERVER_HEAP_FLAG, '--import', 'tsx', 'src/worker.ts'], { cwd: serverDir, env: { ...process.env, ...env, QUEUE_RUN_WORKERS: 'true' }, stdio: ['ignore', 'pipe', 'inherit'] });
             workers.push(child);
             let buffer = '';
             child.stdout!.on('data', (chunk) => {

@@ -3,9 +3,12 @@ import path from 'node:path';
 
 type Result = Record<string, any> & { error?: string };
 
-/** Runs one scenario of bench/bulk-run.ts in its own process. */
+/** The heap budget `npm start` and `npm run worker` give a process (V8 then collects garbage before it piles up). */
+export const SERVER_HEAP_FLAG = '--max-old-space-size=256';
+
+/** Runs one scenario of bench/bulk-run.ts in its own process, with the server's heap budget. */
 function scenario(mode: 'validate' | 'pool' | 'embedded' | 'bullmq', env: Record<string, string> = {}): Promise<Result> {
-  const child = fork(path.join(import.meta.dirname, 'bulk-run.ts'), [mode], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(path.join(import.meta.dirname, 'bulk-run.ts'), [mode], { execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     let answer: Result | undefined;
     child.once('message', (m) => (answer = m as Result));
