@@ -1,0 +1,46 @@
+import http from 'node:http';
+
+export type OpenLoopResult = { rate: number; sent: number; failed: number; p50: number; p99: number; max: number };
+
+/**
+ * Offers requests at a fixed rate whatever the answers (open loop): request i leaves at start + i/rate on
+ * a connection of its own or a free kept-alive one, so a slow answer never delays the next request and
+ * the latencies include any queueing in the server. Answers the latency percentiles in ms.
+ */
+export async function openLoop(options: { url: string; method: string; headers: Record<string, string>; body?: string; rate: number; seconds: number }): Promise<OpenLoopResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const target = new URL(options.url);
+  const latencies: number[] = [];
+  let failed = 0;
+  const send = () =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const request = http.request({ agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method, headers: options.headers }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode !== 200) failed++;
+          latencies.push(performance.now() - started);
+          resolve();
+        });
+      });
+      request.on('error', () => {
+        failed++;
+        resolve();
+      });
+      request.end(options.body);
+    });
+  const total = Math.round(options.rate * options.seconds);
+  const start = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / options.rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(send());
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { rate: options.rate, sent: total, failed, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? 0 };
+}
