@@ -1,0 +1,47 @@
+// Label type uids and their rules, templates and weight messages, without zod (see index.ts).
+import { CANADA_REGIONS, US_REGIONS, type Region } from './regions.ts';
+
+/** Every label type the shop knows, by uid. */
+export const LABEL_TYPE_UIDS = [
+  'priority',
+  'uspsv9',
+  'fedex_ground',
+  'ups_standard',
+  'ups_express',
+  'ups_express_saver',
+  'ups_express_early',
+  'ups_expedited',
+  'ground_oz',
+] as const;
+export type LabelTypeUid = (typeof LABEL_TYPE_UIDS)[number];
+
+/** UPS types ship inside Canada; every other type inside the United States. */
+export const isUpsLabelType = (uid: string): boolean => uid.startsWith('ups_');
+export const countryFor = (uid: string): 'Canada' | 'United States' => (isUpsLabelType(uid) ? 'Canada' : 'United States');
+/** The state list the order form offers for this label type. */
+export const regionsFor = (uid: string): readonly Region[] => (isUpsLabelType(uid) ? CANADA_REGIONS : US_REGIONS);
+
+/** ground_oz is weighed in ounces, every other type in pounds. */
+export const weightUnitFor = (uid: string): 'oz' | 'lb' => (uid === 'ground_oz' ? 'oz' : 'lb');
+
+/** The priority type's templates: value sent as `design`, label shown in the Template select. */
+export const PRIORITY_TEMPLATES = [
+  { value: 'pitney', label: 'Pitney Bowes' },
+  { value: 'normal', label: 'Normal' },
+  { value: 'evs', label: 'EVS' },
+] as const;
+export const TEMPLATE_VALUES = ['pitney', 'normal', 'evs'] as const;
+export type LabelTemplate = (typeof TEMPLATE_VALUES)[number];
+export const templateRequired = (uid: string): boolean => uid === 'priority';
+
+/** USPS v9 parcels are always declared 15 x 15 x 15 inches. */
+export const USPS_V9_DIMENSION = 15;
+
+export const LABEL_TYPE_REQUIRED = 'Label type is required';
+export const LABEL_TYPE_NOT_FOUND = 'Label type not found';
+export const LABEL_TYPE_DISABLED = 'This label type is not available at the moment';
+export const WEIGHT_REQUIRED = 'Weight is required';
+export const WEIGHT_NOT_NUMBER = 'Weight must be a number';
+export const WEIGHT_NOT_POSITIVE = 'Weight must be greater than 0';
+export const weightAboveMaxMessage = (maxWeight: number, unit: string, typeName: string) => `Weight must be at most ${maxWeight} ${unit} for ${typeName}`;
+export const noPriceMessage = (weight: number, unit: string, typeName: string) => `No price is set for ${weight} ${unit} with ${typeName}`;
