@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { Button, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import {
   USPS_V9_DIMENSION,
   countryFor,
