@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { Navigate, createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { FullPageSpinner } from './components/full-page-spinner.tsx';
 import { NotFoundPage, RouteErrorPage, TitledOutlet } from './components/route-pages.tsx';
 
@@ -39,33 +39,45 @@ const adminRoute: RouteObject = {
 };
 
 /** The portal for a signed-in user: every screen inside the sidebar layout; /admin too for an admin. */
-export const createLoggedInRouter = ({ admin }: { admin: boolean }) =>
-  createBrowserRouter([
-    {
-      path: '/',
-      lazy: screen(() => import('./components/layout.tsx'), 'Layout'),
-      errorElement: <RouteErrorPage />,
-      // Shown while the first screen's chunk is on its way.
-      hydrateFallbackElement: <FullPageSpinner />,
-      children: [
-        { index: true, lazy: screen(() => import('./features/dashboard/dashboard-page.tsx'), 'DashboardPage'), handle: { title: 'Dashboard' } },
-        { path: 'createorders', lazy: screen(() => import('./features/create-order/create-order-page.tsx'), 'CreateOrderPage'), handle: { title: 'Create Order' } },
-        { path: 'address', lazy: screen(() => import('./features/addresses/addresses-page.tsx'), 'AddressesPage'), handle: { title: 'Addresses' } },
-        { path: 'deposits', lazy: screen(() => import('./features/deposits/deposits-page.tsx'), 'DepositsPage'), handle: { title: 'Deposits' } },
-        { path: 'csv-orders', lazy: screen(() => import('./features/bulk-csv/csv-orders-page.tsx'), 'CsvOrdersPage'), handle: { title: 'USPS CSV' } },
-        { path: 'api-docs', lazy: screen(() => import('./features/api-docs/api-docs-page.tsx'), 'ApiDocsPage'), handle: { title: 'Reseller API' } },
-        { path: 'fedex-order', lazy: screen(() => import('./features/fedex/fedex-order-page.tsx'), 'FedexOrderPage'), handle: { title: 'FedEx - Handmade' } },
-        { path: 'faqs', lazy: screen(() => import('./features/faqs/faqs-page.tsx'), 'FaqsPage'), handle: { title: 'FAQs' } },
-        { path: 'amazon-csv', lazy: screen(() => import('./features/amazon-csv/amazon-csv-page.tsx'), 'AmazonCsvPage'), handle: { title: 'Amazon CSV Generator' } },
-        { path: 'settings', lazy: screen(() => import('./features/settings/settings-page.tsx'), 'SettingsPage'), handle: { title: 'Account Setting' } },
-        // Entering the code mailed after an email change in Account Setting.
-        { path: 'verify', lazy: verifyEmail, handle: { title: 'Verify Email' } },
-        // A customer's /admin is the dashboard (no console for them).
-        ...(admin ? [adminRoute] : [{ path: 'admin/*', element: <Navigate to="/" replace /> }]),
-        { path: '*', element: <NotFoundPage />, handle: { title: 'Page not found' } },
-      ],
-    },
-  ]);
+const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
+  {
+    path: '/',
+    lazy: screen(() => import('./components/layout.tsx'), 'Layout'),
+    errorElement: <RouteErrorPage />,
+    // Shown while the first screen's chunk is on its way.
+    hydrateFallbackElement: <FullPageSpinner />,
+    children: [
+      { index: true, lazy: screen(() => import('./features/dashboard/dashboard-page.tsx'), 'DashboardPage'), handle: { title: 'Dashboard' } },
+      { path: 'createorders', lazy: screen(() => import('./features/create-order/create-order-page.tsx'), 'CreateOrderPage'), handle: { title: 'Create Order' } },
+      { path: 'address', lazy: screen(() => import('./features/addresses/addresses-page.tsx'), 'AddressesPage'), handle: { title: 'Addresses' } },
+      { path: 'deposits', lazy: screen(() => import('./features/deposits/deposits-page.tsx'), 'DepositsPage'), handle: { title: 'Deposits' } },
+      { path: 'csv-orders', lazy: screen(() => import('./features/bulk-csv/csv-orders-page.tsx'), 'CsvOrdersPage'), handle: { title: 'USPS CSV' } },
+      { path: 'api-docs', lazy: screen(() => import('./features/api-docs/api-docs-page.tsx'), 'ApiDocsPage'), handle: { title: 'Reseller API' } },
+      { path: 'fedex-order', lazy: screen(() => import('./features/fedex/fedex-order-page.tsx'), 'FedexOrderPage'), handle: { title: 'FedEx - Handmade' } },
+      { path: 'faqs', lazy: screen(() => import('./features/faqs/faqs-page.tsx'), 'FaqsPage'), handle: { title: 'FAQs' } },
+      { path: 'amazon-csv', lazy: screen(() => import('./features/amazon-csv/amazon-csv-page.tsx'), 'AmazonCsvPage'), handle: { title: 'Amazon CSV Generator' } },
+      { path: 'settings', lazy: screen(() => import('./features/settings/settings-page.tsx'), 'SettingsPage'), handle: { title: 'Account Setting' } },
+      // Entering the code mailed after an email change in Account Setting.
+      { path: 'verify', lazy: verifyEmail, handle: { title: 'Verify Email' } },
+      // A customer's /admin is the dashboard (no console for them).
+      ...(admin ? [adminRoute] : [{ path: 'admin/*', element: <Navigate to="/" replace /> }]),
+      { path: '*', element: <NotFoundPage />, handle: { title: 'Page not found' } },
+    ],
+  },
+];
+
+export const createLoggedInRouter = ({ admin }: { admin: boolean }) => createBrowserRouter(loggedInRoutes({ admin }));
+
+/**
+ * Starts fetching the layout and the screen at `pathname` while the access check is still out,
+ * so the signed-in first load does not wait for the check before asking for them (the router's
+ * own loading of them later gets the same modules).
+ */
+export function preloadSignedInScreen(pathname: string): void {
+  for (const { route } of matchRoutes(loggedInRoutes({ admin: false }), pathname) ?? []) {
+    if (typeof route.lazy === 'function') void route.lazy();
+  }
+}
 
 /** A visitor: the auth screens and terms; any other path is the sign-in page. */
 export const createLoggedOutRouter = () =>
