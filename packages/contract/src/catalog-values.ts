@@ -1,5 +1,6 @@
 // Label type uids and their rules, templates and weight messages, without zod (see index.ts).
 import { CANADA_REGIONS, US_REGIONS, type Region } from './regions.ts';
+import type { LabelType } from './catalog.ts';
 
 /** Every label type the shop knows, by uid. */
 export const LABEL_TYPE_UIDS = [
@@ -45,3 +46,18 @@ export const WEIGHT_NOT_NUMBER = 'Weight must be a number';
 export const WEIGHT_NOT_POSITIVE = 'Weight must be greater than 0';
 export const weightAboveMaxMessage = (maxWeight: number, unit: string, typeName: string) => `Weight must be at most ${maxWeight} ${unit} for ${typeName}`;
 export const noPriceMessage = (weight: number, unit: string, typeName: string) => `No price is set for ${weight} ${unit} with ${typeName}`;
+
+/** The lightest weight a form names when the first tier starts at 0 (a weight must be above 0). */
+const LIGHTEST_SHOWN = 0.1;
+
+/**
+ * Why a weight has no price with this label type, as the order forms say it beside Weight
+ * ('USPS Priority Mail takes 0.1-70 lb'), or null when one of its tiers holds the weight.
+ */
+export function weightOutsideTiers(type: Pick<LabelType, 'name' | 'uid' | 'prices'>, weight: number): string | null {
+  if (type.prices.length === 0) return `${type.name} has no prices yet`;
+  if (weight > 0 && type.prices.some((t) => t.fromWeight <= weight && weight <= t.toWeight)) return null;
+  const lowest = Math.min(...type.prices.map((t) => t.fromWeight));
+  const highest = Math.max(...type.prices.map((t) => t.toWeight));
+  return `${type.name} takes ${lowest > 0 ? lowest : LIGHTEST_SHOWN}-${highest} ${weightUnitFor(type.uid)}`;
+}

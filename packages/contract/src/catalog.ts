@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { weightUnitFor, LABEL_TYPE_REQUIRED, LABEL_TYPE_NOT_FOUND, WEIGHT_REQUIRED, WEIGHT_NOT_NUMBER, WEIGHT_NOT_POSITIVE } from './catalog-values.ts';
+import { LABEL_TYPE_REQUIRED, LABEL_TYPE_NOT_FOUND, WEIGHT_REQUIRED, WEIGHT_NOT_NUMBER, WEIGHT_NOT_POSITIVE } from './catalog-values.ts';
 
 /** A number sent as a JSON number, or as numeric text from a form; errors name the field. */
 export const numberField = (label: string, requiredMessage = `${label} is required`, notNumberMessage = `${label} must be a number`) =>
@@ -40,21 +40,6 @@ export type LabelType = z.infer<typeof labelTypeSchema>;
 
 /** GET /labeltype/read: the enabled label types. */
 export const labelTypesResponse = z.object({ labelTypes: z.array(labelTypeSchema) });
-
-/** The lightest weight a form names when the first tier starts at 0 (a weight must be above 0). */
-const LIGHTEST_SHOWN = 0.1;
-
-/**
- * Why a weight has no price with this label type, as the order forms say it beside Weight
- * ('USPS Priority Mail takes 0.1-70 lb'), or null when one of its tiers holds the weight.
- */
-export function weightOutsideTiers(type: Pick<LabelType, 'name' | 'uid' | 'prices'>, weight: number): string | null {
-  if (type.prices.length === 0) return `${type.name} has no prices yet`;
-  if (weight > 0 && type.prices.some((t) => t.fromWeight <= weight && weight <= t.toWeight)) return null;
-  const lowest = Math.min(...type.prices.map((t) => t.fromWeight));
-  const highest = Math.max(...type.prices.map((t) => t.toWeight));
-  return `${type.name} takes ${lowest > 0 ? lowest : LIGHTEST_SHOWN}-${highest} ${weightUnitFor(type.uid)}`;
-}
 
 /** POST /order/price */
 export const priceBody = z.object({ labelType: labelTypeRef, weight: weightSchema });

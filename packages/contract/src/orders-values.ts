@@ -1,5 +1,6 @@
 // Address limits, order messages, statuses and list sizes, without zod (see index.ts).
 import { USPS_V9_DIMENSION } from './catalog-values.ts';
+import { REGIONS } from './regions.ts';
 
 export const STREET_MAX = 35;
 export const NAME_MAX = 100;
@@ -23,3 +24,9 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const isProcessingStatus = (status: string): boolean => status.includes('processing');
 export const ORDER_POLL_MS = 5000;
 export const DASHBOARD_PAGE_SIZE = 10;
+
+/** A region by its two-letter ID or its full name; answers the ID. */
+export const regionIdFor = (value: string): string | undefined => {
+  const v = value.trim().toLowerCase();
+  return REGIONS.find((r) => r.ID.toLowerCase() === v || r.Name.toLowerCase() === v)?.ID;
+};

@@ -3,9 +3,9 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { stringField } from './common.ts';
 import { labelTypeRef, numberField, weightSchema } from './catalog.ts';
 import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, templateRequired } from './catalog-values.ts';
-import { CANADA_REGION_CODES, REGIONS, US_STATE_CODES } from './regions.ts';
+import { CANADA_REGION_CODES, US_STATE_CODES } from './regions.ts';
 import { statementEntrySchema } from './billing.ts';
-import { STREET_MAX, NAME_MAX, COMPANY_MAX, CITY_MAX, TEMPLATE_REQUIRED, TEMPLATE_INVALID, USPS_V9_DIMENSIONS_MESSAGE, ORDER_STATUSES, DASHBOARD_PAGE_SIZE } from './orders-values.ts';
+import { STREET_MAX, NAME_MAX, COMPANY_MAX, CITY_MAX, TEMPLATE_REQUIRED, TEMPLATE_INVALID, USPS_V9_DIMENSIONS_MESSAGE, ORDER_STATUSES, DASHBOARD_PAGE_SIZE, regionIdFor } from './orders-values.ts';
 
 export const US_ZIP = /^\d{5}(-\d{4})?$/;
 export const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/;
@@ -17,11 +17,6 @@ const text = (label: string, max: number) =>
 const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
 const optional = (label: string, max: number) => text(label, max).nullish().transform((v) => v ?? '');
 
-/** A region by its two-letter ID or its full name; answers the ID. */
-export const regionIdFor = (value: string): string | undefined => {
-  const v = value.trim().toLowerCase();
-  return REGIONS.find((r) => r.ID.toLowerCase() === v || r.Name.toLowerCase() === v)?.ID;
-};
 const state = (label: string) => required(label, 40).transform((s) => regionIdFor(s) ?? s.toUpperCase());
 /**
  * A phone number as people write it ('(214) 555-0100', '214.555.0100', '+1 214 555 0100') in its one
