@@ -83,7 +83,7 @@ export function OrderHistoryCard() {
   return (
     <Card className="mb-4">
       <Card.Header className="d-flex flex-wrap align-items-center gap-2">
-        <h6 className="mb-0 me-auto">Order History</h6>
+        <h2 className="h6 mb-0 me-auto">Order History</h2>
         <Form.Select
           size="sm"
           aria-label="Status"
