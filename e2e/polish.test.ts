@@ -328,6 +328,8 @@ describe('rough edges', () => {
       await dialog.getByRole('button', { name: /^(Save|Add)/ }).click();
       const toast = page.locator('.Toastify__toast').first();
       await toast.waitFor();
+      // It bounces in from the right: measured once its entrance animation has ended.
+      await toast.evaluate((element) => Promise.all(element.getAnimations().map((animation) => animation.finished)));
       await expect.poll(async () => (await toast.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual((await page.locator('.app-header').boundingBox())!.height);
       const box = (await toast.boundingBox())!;
       const header = (await page.locator('.app-header').boundingBox())!;

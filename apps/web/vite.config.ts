@@ -31,5 +31,18 @@ function precompress(): Plugin {
 export default defineConfig({
   plugins: [react(), precompress()],
   server: { port: 5173, strictPort: true },
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack|clsx|js-cookie|cookie|set-cookie-parser)[\\/]/, priority: 20 },
+            { name: 'bootstrap', test: /node_modules[\\/](react-bootstrap|@restart|dom-helpers|@popperjs|react-transition-group|uncontrollable|classnames|warning|invariant|prop-types-extra|dequal|react-lifecycles-compat|@babel[\\/]runtime|@react-aria)[\\/]/, priority: 10 },
+          ],
+        },
+      },
+    },
+  },
 });

@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark in turn, each printing its figures.
 // Knobs (environment): BENCH_SECONDS (10) per HTTP run; BENCH_ORDERS (100000) in the table and
 // BENCH_USER_ORDERS (10000) of them the measured user's; BENCH_RENDER_THREADS (the server's default);
-// BENCH_SANDBOX_MODE=processing measures order creation without rendering the label in the request.
+// BENCH_SANDBOX_MODE=processing measures order creation without rendering the label in the request;
+// BENCH_LIGHTHOUSE_RUNS (3) Lighthouse runs per page of the page bench (0: page weight only).
 import { runHttpBench } from './http.ts';
 import { runLabelBench } from './labels.ts';
 
@@ -12,3 +13,4 @@ await (await import('./bulk.ts')).runBulkBench();
 await (await import('./reseller.ts')).runResellerBench();
 await (await import('./admin.ts')).runAdminBench();
 await (await import('./amazon.ts')).runAmazonBench();
+await (await import('./page.ts')).runPageBench();

@@ -1,30 +1,22 @@
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { Layout } from './components/layout.tsx';
-import { SignInPage } from './features/auth/sign-in-page.tsx';
-import { SignUpPage } from './features/auth/sign-up-page.tsx';
-import { ForgotPasswordPage } from './features/auth/forgot-password-page.tsx';
-import { ResetPasswordPage } from './features/auth/reset-password-page.tsx';
-import { VerifyEmailPage } from './features/auth/verify-email-page.tsx';
-import { TermsPage } from './features/auth/terms-page.tsx';
-import { DashboardPage } from './features/dashboard/dashboard-page.tsx';
-import { CreateOrderPage } from './features/create-order/create-order-page.tsx';
-import { AddressesPage } from './features/addresses/addresses-page.tsx';
-import { FaqsPage } from './features/faqs/faqs-page.tsx';
-import { DepositsPage } from './features/deposits/deposits-page.tsx';
-import { SettingsPage } from './features/settings/settings-page.tsx';
-import { CsvOrdersPage } from './features/bulk-csv/csv-orders-page.tsx';
-import { FedexOrderPage } from './features/fedex/fedex-order-page.tsx';
-import { ApiDocsPage } from './features/api-docs/api-docs-page.tsx';
-import { AmazonCsvPage } from './features/amazon-csv/amazon-csv-page.tsx';
+import type { ComponentType } from 'react';
+import { Navigate, createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { FullPageSpinner } from './components/full-page-spinner.tsx';
 import { NotFoundPage, RouteErrorPage, TitledOutlet } from './components/route-pages.tsx';
 
-type AdminConsole = typeof import('./features/admin/admin-console.tsx');
-/** A page of the operator console, taken from its chunk the first time an admin opens it. */
-const fromConsole = (name: keyof AdminConsole) => async () => ({ Component: (await import('./features/admin/admin-console.tsx'))[name] });
+/**
+ * A screen taken from its own chunk the first time its path opens, so a first load downloads only
+ * the screen it shows. The router waits for it (showing the spinner) before it renders the path.
+ */
+const screen =
+  <M,>(load: () => Promise<M>, name: keyof M) =>
+  async () => ({ Component: (await load())[name] as ComponentType });
+
+const fromConsole = (name: keyof typeof import('./features/admin/admin-console.tsx')) => screen(() => import('./features/admin/admin-console.tsx'), name);
+const verifyEmail = screen(() => import('./features/auth/verify-email-page.tsx'), 'VerifyEmailPage');
+const signIn = screen(() => import('./features/auth/sign-in-page.tsx'), 'SignInPage');
 
 /**
- * The operator console, for admins only: one chunk of its own, so customers never download it.
+ * The operator console, for admins only: one chunk of its own (all its pages), so customers never download it.
  * Customers' routers do not have this route: their /admin/* leads to the dashboard.
  */
 const adminRoute: RouteObject = {
@@ -47,33 +39,45 @@ const adminRoute: RouteObject = {
 };
 
 /** The portal for a signed-in user: every screen inside the sidebar layout; /admin too for an admin. */
-export const createLoggedInRouter = ({ admin }: { admin: boolean }) =>
-  createBrowserRouter([
-    {
-      path: '/',
-      element: <Layout />,
-      errorElement: <RouteErrorPage />,
-      // Shown while an admin's first page is /admin and the console's chunk is on its way.
-      hydrateFallbackElement: <FullPageSpinner />,
-      children: [
-        { index: true, element: <DashboardPage />, handle: { title: 'Dashboard' } },
-        { path: 'createorders', element: <CreateOrderPage />, handle: { title: 'Create Order' } },
-        { path: 'address', element: <AddressesPage />, handle: { title: 'Addresses' } },
-        { path: 'deposits', element: <DepositsPage />, handle: { title: 'Deposits' } },
-        { path: 'csv-orders', element: <CsvOrdersPage />, handle: { title: 'USPS CSV' } },
-        { path: 'api-docs', element: <ApiDocsPage />, handle: { title: 'Reseller API' } },
-        { path: 'fedex-order', element: <FedexOrderPage />, handle: { title: 'FedEx - Handmade' } },
-        { path: 'faqs', element: <FaqsPage />, handle: { title: 'FAQs' } },
-        { path: 'amazon-csv', element: <AmazonCsvPage />, handle: { title: 'Amazon CSV Generator' } },
-        { path: 'settings', element: <SettingsPage />, handle: { title: 'Account Setting' } },
-        // Entering the code mailed after an email change in Account Setting.
-        { path: 'verify', element: <VerifyEmailPage />, handle: { title: 'Verify Email' } },
-        // A customer's /admin is the dashboard (no console for them).
-        ...(admin ? [adminRoute] : [{ path: 'admin/*', element: <Navigate to="/" replace /> }]),
-        { path: '*', element: <NotFoundPage />, handle: { title: 'Page not found' } },
-      ],
-    },
-  ]);
+const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
+  {
+    path: '/',
+    lazy: screen(() => import('./components/layout.tsx'), 'Layout'),
+    errorElement: <RouteErrorPage />,
+    // Shown while the first screen's chunk is on its way.
+    hydrateFallbackElement: <FullPageSpinner />,
+    children: [
+      { index: true, lazy: screen(() => import('./features/dashboard/dashboard-page.tsx'), 'DashboardPage'), handle: { title: 'Dashboard' } },
+      { path: 'createorders', lazy: screen(() => import('./features/create-order/create-order-page.tsx'), 'CreateOrderPage'), handle: { title: 'Create Order' } },
+      { path: 'address', lazy: screen(() => import('./features/addresses/addresses-page.tsx'), 'AddressesPage'), handle: { title: 'Addresses' } },
+      { path: 'deposits', lazy: screen(() => import('./features/deposits/deposits-page.tsx'), 'DepositsPage'), handle: { title: 'Deposits' } },
+      { path: 'csv-orders', lazy: screen(() => import('./features/bulk-csv/csv-orders-page.tsx'), 'CsvOrdersPage'), handle: { title: 'USPS CSV' } },
+      { path: 'api-docs', lazy: screen(() => import('./features/api-docs/api-docs-page.tsx'), 'ApiDocsPage'), handle: { title: 'Reseller API' } },
+      { path: 'fedex-order', lazy: screen(() => import('./features/fedex/fedex-order-page.tsx'), 'FedexOrderPage'), handle: { title: 'FedEx - Handmade' } },
+      { path: 'faqs', lazy: screen(() => import('./features/faqs/faqs-page.tsx'), 'FaqsPage'), handle: { title: 'FAQs' } },
+      { path: 'amazon-csv', lazy: screen(() => import('./features/amazon-csv/amazon-csv-page.tsx'), 'AmazonCsvPage'), handle: { title: 'Amazon CSV Generator' } },
+      { path: 'settings', lazy: screen(() => import('./features/settings/settings-page.tsx'), 'SettingsPage'), handle: { title: 'Account Setting' } },
+      // Entering the code mailed after an email change in Account Setting.
+      { path: 'verify', lazy: verifyEmail, handle: { title: 'Verify Email' } },
+      // A customer's /admin is the dashboard (no console for them).
+      ...(admin ? [adminRoute] : [{ path: 'admin/*', element: <Navigate to="/" replace /> }]),
+      { path: '*', element: <NotFoundPage />, handle: { title: 'Page not found' } },
+    ],
+  },
+];
+
+export const createLoggedInRouter = ({ admin }: { admin: boolean }) => createBrowserRouter(loggedInRoutes({ admin }));
+
+/**
+ * Starts fetching the layout and the screen at `pathname` while the access check is still out,
+ * so the signed-in first load does not wait for the check before asking for them (the router's
+ * own loading of them later gets the same modules).
+ */
+export function preloadSignedInScreen(pathname: string): void {
+  for (const { route } of matchRoutes(loggedInRoutes({ admin: false }), pathname) ?? []) {
+    if (typeof route.lazy === 'function') void route.lazy();
+  }
+}
 
 /** A visitor: the auth screens and terms; any other path is the sign-in page. */
 export const createLoggedOutRouter = () =>
@@ -81,14 +85,15 @@ export const createLoggedOutRouter = () =>
     {
       element: <TitledOutlet />,
       errorElement: <RouteErrorPage />,
+      hydrateFallbackElement: <FullPageSpinner />,
       children: [
-        { path: '/register', element: <SignUpPage />, handle: { title: 'Sign Up' } },
-        { path: '/forgot', element: <ForgotPasswordPage />, handle: { title: 'Forgot Password' } },
-        { path: '/reset', element: <ResetPasswordPage />, handle: { title: 'Reset Password' } },
-        { path: '/verify', element: <VerifyEmailPage />, handle: { title: 'Verify Email' } },
-        { path: '/tos', element: <TermsPage />, handle: { title: 'Terms of Service' } },
-        { path: '/login', element: <SignInPage />, handle: { title: 'Sign In' } },
-        { path: '*', element: <SignInPage />, handle: { title: 'Sign In' } },
+        { path: '/register', lazy: screen(() => import('./features/auth/sign-up-page.tsx'), 'SignUpPage'), handle: { title: 'Sign Up' } },
+        { path: '/forgot', lazy: screen(() => import('./features/auth/forgot-password-page.tsx'), 'ForgotPasswordPage'), handle: { title: 'Forgot Password' } },
+        { path: '/reset', lazy: screen(() => import('./features/auth/reset-password-page.tsx'), 'ResetPasswordPage'), handle: { title: 'Reset Password' } },
+        { path: '/verify', lazy: verifyEmail, handle: { title: 'Verify Email' } },
+        { path: '/tos', lazy: screen(() => import('./features/auth/terms-page.tsx'), 'TermsPage'), handle: { title: 'Terms of Service' } },
+        { path: '/login', lazy: signIn, handle: { title: 'Sign In' } },
+        { path: '*', lazy: signIn, handle: { title: 'Sign In' } },
       ],
     },
   ]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stringField } from './common.ts';
-import { CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX, regionIdFor } from './orders.ts';
+import { regionIdFor } from './orders-values.ts';
+import { CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX } from './orders-values.ts';
 import { US_STATE_CODES } from './regions.ts';
 
 export const ADDRESS_CREATED = 'Address created successfully';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { stringField, requiredText } from './common.ts';
 import { labelTypeSchema, priceTier } from './catalog.ts';
-import { ORDER_STATUSES, orderDetailSchema, orderLedgerSchema, orderSchema } from './orders.ts';
+import { orderDetailSchema, orderLedgerSchema, orderSchema } from './orders.ts';
+import { ORDER_STATUSES } from './orders-values.ts';
 import { bulkOrderSchema } from './bulk.ts';
 import { invoiceSchema, statementEntrySchema } from './billing.ts';
 

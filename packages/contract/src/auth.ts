@@ -1,21 +1,7 @@
 import { z } from 'zod';
 import { USER_ROLES } from './admin.ts';
 import { requiredText, stringField } from './common.ts';
-
-export const CAPTCHA_FAILED = 'Captcha verification failed';
-export const INVALID_CREDENTIALS = 'Invalid Telegram username or password';
-export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
-export const ACCOUNT_CREATED = 'Account created successfully, please login';
-export const FORGOT_PASSWORD_SENT = 'If this email belongs to a verified account, an OTP has been sent to it';
-export const OTP_TTL_MINUTES = 10;
-export const OTP_MAX_ATTEMPTS = 5;
-export const PASSWORD_MIN = 8;
-/** What an auth form says beside a field left empty (the server's own words for it). */
-export const NAME_REQUIRED = 'Name is required';
-export const TG_ID_REQUIRED = 'Telegram username is required';
-export const PASSWORD_REQUIRED = 'Password is required';
-export const OTP_REQUIRED = 'OTP is required';
-export const PASSWORD_MAX = 128;
+import { CAPTCHA_FAILED, INVALID_CREDENTIALS, PASSWORD_MIN, TG_ID_REQUIRED, PASSWORD_REQUIRED, OTP_REQUIRED, PASSWORD_MAX } from './auth-values.ts';
 
 const captchaToken = z.string({ error: CAPTCHA_FAILED }).max(10_000, CAPTCHA_FAILED);
 

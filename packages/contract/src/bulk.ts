@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { TEMPLATE_VALUES, labelTypeRef, numberField } from './catalog.ts';
-import { TEMPLATE_INVALID } from './orders.ts';
+import { labelTypeRef, numberField } from './catalog.ts';
+import { TEMPLATE_VALUES } from './catalog-values.ts';
+import { TEMPLATE_INVALID } from './orders-values.ts';
 
 /**
  * The CSV file of a bulk order: one header row, then one package a row. Header names match

@@ -1,15 +1,25 @@
+// Each domain's zod schemas live in <domain>.ts. Its constants, messages and small helpers that
+// need no zod (what a screen shows without validating anything) live in <domain>-values.ts, which
+// imports no zod: the package has no side effects, so a web screen that only uses values does not
+// download zod and libphonenumber.
 export * from './common.ts';
 export * from './regions.ts';
+export * from './auth-values.ts';
 export * from './auth.ts';
 export * from './content.ts';
+export * from './catalog-values.ts';
 export * from './catalog.ts';
+export * from './orders-values.ts';
 export * from './orders.ts';
 export * from './bulk.ts';
 export * from './addresses.ts';
+export * from './billing-values.ts';
 export * from './billing.ts';
 export * from './admin.ts';
 export * from './countries.ts';
+export * from './fedex-values.ts';
 export * from './fedex.ts';
 export * from './reseller.ts';
 export * from './amazon.ts';
+export * from './telegram-values.ts';
 export * from './telegram.ts';

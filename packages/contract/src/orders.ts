@@ -1,25 +1,11 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { stringField } from './common.ts';
-import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, labelTypeRef, numberField, templateRequired, weightSchema } from './catalog.ts';
-import { CANADA_REGION_CODES, REGIONS, US_STATE_CODES } from './regions.ts';
+import { labelTypeRef, numberField, weightSchema } from './catalog.ts';
+import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, templateRequired } from './catalog-values.ts';
+import { CANADA_REGION_CODES, US_STATE_CODES } from './regions.ts';
 import { statementEntrySchema } from './billing.ts';
-
-export const STREET_MAX = 35;
-export const NAME_MAX = 100;
-export const COMPANY_MAX = 100;
-export const CITY_MAX = 50;
-
-export const ORDER_CREATED = 'Order created successfully';
-export const ORDER_DUPLICATED = 'Order duplicated successfully';
-export const ORDER_NOT_FOUND = 'Order not found';
-export const LABEL_NOT_READY = 'The label is not ready yet';
-export const ORDER_CANCELLED_NO_LABEL = 'This order was cancelled and has no label';
-export const TEMPLATE_REQUIRED = 'Template is required for Priority labels';
-export const TEMPLATE_INVALID = 'Template must be Pitney Bowes, Normal or EVS';
-export const USPS_V9_DIMENSIONS_MESSAGE = `Length, Width and Height must be ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} inches for USPS v9`;
-/** What the user is told when the label provider refuses an order (answer 502); the order is cancelled and refunded. */
-export const labelFailedMessage = (reason: string) => `The label could not be created: ${reason}. The order was cancelled and its price refunded to your balance.`;
+import { STREET_MAX, NAME_MAX, COMPANY_MAX, CITY_MAX, TEMPLATE_REQUIRED, TEMPLATE_INVALID, USPS_V9_DIMENSIONS_MESSAGE, ORDER_STATUSES, DASHBOARD_PAGE_SIZE, regionIdFor } from './orders-values.ts';
 
 export const US_ZIP = /^\d{5}(-\d{4})?$/;
 export const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/;
@@ -31,11 +17,6 @@ const text = (label: string, max: number) =>
 const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
 const optional = (label: string, max: number) => text(label, max).nullish().transform((v) => v ?? '');
 
-/** A region by its two-letter ID or its full name; answers the ID. */
-export const regionIdFor = (value: string): string | undefined => {
-  const v = value.trim().toLowerCase();
-  return REGIONS.find((r) => r.ID.toLowerCase() === v || r.Name.toLowerCase() === v)?.ID;
-};
 const state = (label: string) => required(label, 40).transform((s) => regionIdFor(s) ?? s.toUpperCase());
 /**
  * A phone number as people write it ('(214) 555-0100', '214.555.0100', '+1 214 555 0100') in its one
@@ -181,12 +162,6 @@ const sortedByField = (issues: OrderIssue[]) =>
 export const orderIssuesMessage = (issues: { message: string }[]) =>
   issues.length === 1 ? issues[0].message : `${issues.length} fields are not valid: ${issues.map((i) => i.message).slice(0, 3).join('; ')}${issues.length > 3 ? '; ...' : ''}`;
 
-export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-/** Spec section 4: any status containing 'processing' shows the light badge and makes the list poll. */
-export const isProcessingStatus = (status: string): boolean => status.includes('processing');
-export const ORDER_POLL_MS = 5000;
-export const DASHBOARD_PAGE_SIZE = 10;
 export const ORDER_LIST_MAX_LIMIT = 100;
 
 const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);

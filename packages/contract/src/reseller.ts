@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { BULK_MAX_ROWS } from './bulk.ts';
-import { TEMPLATE_VALUES, labelTypeRef, labelTypeSchema } from './catalog.ts';
-import { ORDER_STATUSES, createOrderBody, orderListQuery } from './orders.ts';
+import { labelTypeRef, labelTypeSchema } from './catalog.ts';
+import { TEMPLATE_VALUES } from './catalog-values.ts';
+import { createOrderBody, orderListQuery } from './orders.ts';
+import { ORDER_STATUSES } from './orders-values.ts';
 
 /**
  * The reseller HTTP API: the user's own API key in the x-api-key header, on

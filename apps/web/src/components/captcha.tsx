@@ -1,6 +1,5 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import 'altcha';
 import type {} from 'altcha/types/react';
 import { API_BASE } from '../api/client.ts';
 import { readPublicConfig } from '../api/auth.ts';
@@ -28,6 +27,13 @@ const HOSTED_SCRIPTS = {
   recaptcha: { url: 'https://www.google.com/recaptcha/api.js?render=explicit', global: 'grecaptcha' },
   turnstile: { url: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit', global: 'turnstile' },
 } as const;
+
+/**
+ * The ALTCHA widget's script (it defines <altcha-widget>) comes in its own chunk: a visible widget
+ * loads it when it shows, an invisible one when its first token is asked for, so the sign-in page
+ * does not download it before the user signs in.
+ */
+const loadAltcha = () => import('altcha');
 
 function loadScript(src: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -59,6 +65,10 @@ export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(functi
   }, [captcha]);
 
   useEffect(() => {
+    if (captcha?.provider === 'altcha' && !invisible) void loadAltcha();
+  }, [captcha, invisible]);
+
+  useEffect(() => {
     if (!captcha || captcha.provider === 'altcha' || !hostedRef.current) return;
     const { url, global } = HOSTED_SCRIPTS[captcha.provider];
     const el = hostedRef.current;
@@ -84,6 +94,7 @@ export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(functi
     async getToken() {
       const captcha = await whenReady(() => latest.current);
       if (captcha.provider === 'altcha') {
+        await loadAltcha();
         const widget = await whenReady(() => altchaRef.current);
         const result = await widget.verify();
         if (!result?.payload) throw new Error('Captcha verification failed');

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
-import { Button, Dropdown, Offcanvas } from 'react-bootstrap';
+import { Button, Offcanvas } from 'react-bootstrap';
 import { useCurrentUser } from '../api/current-user.ts';
 import { signOut } from '../api/session.ts';
 import { money } from './format.ts';
@@ -26,6 +26,47 @@ function SidebarLinks({ onNavigate }: { onNavigate?: () => void }) {
         );
       })}
     </nav>
+  );
+}
+
+/**
+ * The header's account menu: a button that opens Account Setting and Sign out below it (Bootstrap's
+ * dropdown look, without the positioning library: the menu always opens down and to the left).
+ * A click outside, Escape or a choice closes it.
+ */
+function UserMenu({ label }: { label: string }) {
+  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: MouseEvent) => {
+      if (!menu.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('click', closeOutside);
+    document.addEventListener('keydown', closeOnEscape);
+    return () => {
+      document.removeEventListener('click', closeOutside);
+      document.removeEventListener('keydown', closeOnEscape);
+    };
+  }, [open]);
+  return (
+    <div className="dropdown" ref={menu}>
+      <button type="button" className={`btn btn-light dropdown-toggle${open ? ' show' : ''}`} id="user-menu" data-testid="user-menu" aria-expanded={open} aria-controls="user-menu-items" onClick={() => setOpen((o) => !o)}>
+        {label}
+      </button>
+      <div id="user-menu-items" className={`dropdown-menu dropdown-menu-end${open ? ' show' : ''}`} data-bs-popper="static">
+        <Link className="dropdown-item" to="/settings" onClick={() => setOpen(false)}>
+          Account Setting
+        </Link>
+        <hr className="dropdown-divider" />
+        <button type="button" className="dropdown-item" onClick={signOut}>
+          Sign out
+        </button>
+      </div>
+    </div>
   );
 }
 
@@ -66,18 +107,7 @@ export function Layout() {
                 {money(user.balance)}
               </span>
             )}
-            <Dropdown align="end">
-              <Dropdown.Toggle variant="light" id="user-menu" data-testid="user-menu">
-                {user ? `@${user.tgId}` : 'Account'}
-              </Dropdown.Toggle>
-              <Dropdown.Menu>
-                <Dropdown.Item as={Link} to="/settings">
-                  Account Setting
-                </Dropdown.Item>
-                <Dropdown.Divider />
-                <Dropdown.Item onClick={signOut}>Sign out</Dropdown.Item>
-              </Dropdown.Menu>
-            </Dropdown>
+            <UserMenu label={user ? `@${user.tgId}` : 'Account'} />
           </div>
         </header>
         <main className="app-content p-3 p-md-4">

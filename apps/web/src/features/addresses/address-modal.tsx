@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Col, Form, Modal, Row, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { ADDRESS_COUNTRY, addressBody, type Address, type AddressBody } from '@portal/contract';
 import { ADDRESSES_QUERY_KEY, createAddress, updateAddress } from '../../api/addresses.ts';
 import { errorMessage } from '../../api/client.ts';

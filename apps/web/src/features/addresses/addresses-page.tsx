@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Modal, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import type { Address } from '@portal/contract';
 import { ADDRESSES_QUERY_KEY, deleteAddress, readAddresses } from '../../api/addresses.ts';
 import { errorMessage } from '../../api/client.ts';

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { ADDRESS_COUNTRY, AMAZON_CSV_FILE_NAME, AMAZON_PDF_REQUIRED, REQUEST_ALREADY_SENT, type Address, type UnreadablePage } from '@portal/contract';
 import { useSavedAddresses } from '../../api/addresses.ts';
 import { handOverCsvFile } from '../../api/bulk.ts';

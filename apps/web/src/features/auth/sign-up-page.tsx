@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Form, InputGroup } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { ACCOUNT_CREATED, NAME_REQUIRED, PASSWORD_REQUIRED, TG_ID_REQUIRED } from '@portal/contract';
 import { register as registerAccount } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';

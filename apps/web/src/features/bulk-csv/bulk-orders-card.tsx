@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, ProgressBar, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isBulkFinished, isProcessingStatus, type BulkOrder } from '@portal/contract';
 import { BULK_DOWNLOADS, BULK_ORDERS_QUERY_KEY, downloadBulkFile, readBulkOrders, type BulkDownload } from '../../api/bulk.ts';
 import { errorMessage } from '../../api/client.ts';

@@ -1,11 +1,12 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useForm, useWatch, type Control, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import { countryFor, regionsFor, stateViolation, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
+import { countryFor, regionsFor, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
 import {
   LabelTypeFields,
   SubmitOrderButton,
   checkOrder,
+  useOrderChecks,
   draftText,
   fieldErrors,
   orderPayload,
@@ -58,12 +59,15 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
   // A state that is not in the type's list (left by another type or tab) is shown as itself, with why.
   const state = draftText(useWatch({ control, name: `${side}State` }));
   const regions = regionsFor(uid);
-  const foreign = state && !regions.some((r) => r.ID === state) ? stateViolation(side, state, uid) : null;
+  const checks = useOrderChecks();
+  const foreign = state && checks && !regions.some((r) => r.ID === state) ? checks.stateViolation(side, state, uid) : null;
   const stateError = errors[`${side}State`]?.message ?? foreign;
   const country = countryFor(uid);
   return (
     <Card className="h-100" data-testid={`${side.toLowerCase()}-card`}>
-      <Card.Header as="h6">{side}</Card.Header>
+      <Card.Header as="h2" className="h6">
+        {side}
+      </Card.Header>
       <Card.Body>
         <SavedAddressSelect key={country} id={id('saved')} addresses={addresses} country={country} onPick={onPick} />
         <Row className="g-3">
@@ -116,7 +120,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
 
   const resolver: Resolver<CreateOrderBody, unknown, CreateOrderInput> = async (values) => {
     const uid = typesRef.current.find((t) => t._id === values.labelType)?.uid ?? '';
-    const checked = checkOrder(orderPayload(values, uid, sideOf(values, 'From'), sideOf(values, 'To')), uid);
+    const checked = await checkOrder(orderPayload(values, uid, sideOf(values, 'From'), sideOf(values, 'To')), uid);
     return checked.ok ? { values: checked.order, errors: {} } : { values: {}, errors: fieldErrors(checked.issues) as FieldErrors<CreateOrderBody> };
   };
 

@@ -4,11 +4,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { Button, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import {
   USPS_V9_DIMENSION,
   countryFor,
-  orderIssues,
   templateRequired,
   weightOutsideTiers,
   type AccessUser,
@@ -85,9 +84,24 @@ export function orderPayload(base: Pick<CreateOrderBody, 'labelType' | 'design' 
 
 export type { OrderIssue };
 
+const orderChecks = () => import('./order-checks.ts');
+
 /** The contract's checks of an order: every field, and the rules of the type (template, states, ZIPs, phones) once it is chosen. */
-export function checkOrder(payload: CreateOrderBody, uid: string): { ok: true; order: CreateOrderInput } | { ok: false; issues: OrderIssue[] } {
-  return orderIssues(payload as Record<string, unknown>, uid || undefined);
+export async function checkOrder(payload: CreateOrderBody, uid: string): Promise<{ ok: true; order: CreateOrderInput } | { ok: false; issues: OrderIssue[] }> {
+  return (await orderChecks()).orderIssues(payload as Record<string, unknown>, uid || undefined);
+}
+
+/** The contract's checks for a form that uses them while it renders: null until their chunk has come. */
+export function useOrderChecks(): Awaited<ReturnType<typeof orderChecks>> | null {
+  const [checks, setChecks] = useState<Awaited<ReturnType<typeof orderChecks>> | null>(null);
+  useEffect(() => {
+    let mounted = true;
+    void orderChecks().then((loaded) => mounted && setChecks(loaded));
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  return checks;
 }
 
 /** Issues keyed by form field, as a resolver answers them; several about one field are shown together. */

@@ -59,7 +59,9 @@ function AddressTextCard({ side, text, phone, showPhone, errors, addresses, coun
   const phoneError = errors[`${side}Phone`];
   return (
     <Card className="h-100" data-testid={`${side.toLowerCase()}-card`}>
-      <Card.Header as="h6">{side}</Card.Header>
+      <Card.Header as="h2" className="h6">
+        {side}
+      </Card.Header>
       <Card.Body>
         <SavedAddressSelect key={country} id={`quick-${side.toLowerCase()}-saved`} addresses={addresses} country={country} onPick={onPick} />
         <Form.Group controlId={`quick-${side.toLowerCase()}-text`} className="mb-3">
@@ -95,7 +97,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
     const issues: OrderIssue[] = [];
     if (!from.ok) issues.push({ field: 'fromText', message: from.message });
     if (!to.ok) issues.push({ field: 'toText', message: to.message });
-    const checked = checkOrder(orderPayload(values, uid, sideOf(from, values.FromPhone), sideOf(to, values.ToPhone)), uid);
+    const checked = await checkOrder(orderPayload(values, uid, sideOf(from, values.FromPhone), sideOf(to, values.ToPhone)), uid);
     // A text that is not four lines yet is named once, not field by field.
     const unread = (field: string | null) => quickField(field ?? '') === (from.ok ? null : 'fromText') || quickField(field ?? '') === (to.ok ? null : 'toText');
     if (!checked.ok) issues.push(...checked.issues.filter((issue) => !unread(issue.field)));

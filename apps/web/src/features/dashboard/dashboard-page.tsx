@@ -22,8 +22,10 @@ export function DashboardPage() {
   }, [announcement.error, count.error]);
   const bot = config.data?.telegramBot;
 
+  // The banner sits above everything else: the page stays invisible (its calls already out) until
+  // the banner is known, so the cards and the history do not jump down when it arrives.
   return (
-    <>
+    <div className={announcement.isPending ? 'invisible' : undefined} data-testid="dashboard">
       {announcement.data?.status && announcement.data.announcement && (
         <Alert variant="info" data-testid="announcement">
           {announcement.data.announcement}
@@ -55,6 +57,6 @@ export function DashboardPage() {
         </Col>
       </Row>
       <OrderHistoryCard />
-    </>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Modal, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import type { Order } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/current-user.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type Order, type OrderListQuery } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { ORDERS_QUERY_KEY, downloadOrderLabel, readOrders } from '../../api/orders.ts';
@@ -83,7 +83,7 @@ export function OrderHistoryCard() {
   return (
     <Card className="mb-4">
       <Card.Header className="d-flex flex-wrap align-items-center gap-2">
-        <h6 className="mb-0 me-auto">Order History</h6>
+        <h2 className="h6 mb-0 me-auto">Order History</h2>
         <Form.Select
           size="sm"
           aria-label="Status"

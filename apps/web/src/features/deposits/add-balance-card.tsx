@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Form, InputGroup, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { BONUS_TIERS, DEPOSIT_MAX, DEPOSIT_MIN, bonusCents, bonusPercent, centsToDollars, createInvoiceBody, dollarsToCents, paymentMethodLabel, PAYMENT_METHODS, type CreateInvoiceBody, type PaymentMethod } from '@portal/contract';
 import { createInvoice } from '../../api/billing.ts';
 import { errorMessage } from '../../api/client.ts';

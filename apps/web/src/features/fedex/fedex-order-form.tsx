@@ -3,7 +3,7 @@ import { get, useForm, useWatch, type FieldError, type Path, type Resolver } fro
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import {
   DEFAULT_FEDEX_CURRENCY,
   DEFAULT_SHIPMENT_PURPOSE,

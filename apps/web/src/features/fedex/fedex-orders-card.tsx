@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { FEDEX_PAGE_SIZE, type FedexOrder } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { FEDEX_ORDERS_QUERY_KEY, downloadFedexInvoice, fedexFileUrl, readFedexOrders } from '../../api/fedex.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Badge, Button, Card, Col, Form, InputGroup, Row } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { PASSWORDS_DO_NOT_MATCH } from '@portal/contract';
 import { changeEmail, changePassword, regenerateApiKey } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';

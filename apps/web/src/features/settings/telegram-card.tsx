@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Form, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import { TELEGRAM_LINK_TEXT, TELEGRAM_TOPICS, TELEGRAM_TOPIC_LABELS, type TelegramSettingsResponse, type TelegramTopic } from '@portal/contract';
 import { readPublicConfig } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Badge, Button, Card, Form, InputGroup, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../components/toast.tsx';
 import type { WebhookDelivery, WebhookSettingsResponse } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { WEBHOOK_QUERY_KEY, readWebhook, rotateWebhookSecret, saveWebhook } from '../../api/reseller.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Col, Form, Row, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { errorMessage } from '../../../api/client.ts';
 import { formatDate } from '../../../components/format.ts';
 import { adminKey, readAudit, type AuditFilter } from '../api.ts';

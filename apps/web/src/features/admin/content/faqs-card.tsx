@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, ButtonGroup, Card, Form, ListGroup, Modal, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { faqBody, type AdminContent } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { ADMIN_QUERY_KEY, createFaq, deleteFaq, reorderFaqs, updateFaq, type FaqText } from '../api.ts';

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import DOMPurify from 'dompurify';
 import { errorMessage } from '../../../api/client.ts';
 import { ADMIN_QUERY_KEY, updateTos } from '../api.ts';

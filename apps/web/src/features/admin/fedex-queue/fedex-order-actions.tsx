@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Modal, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { FEDEX_LABEL_MAX_BYTES, FEDEX_LABEL_NOT_PDF, FEDEX_LABEL_TOO_LARGE, FEDEX_NOTES_MAX, cancelFedexOrderBody, type AdminFedexOrder } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';

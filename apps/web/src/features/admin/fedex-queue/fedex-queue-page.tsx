@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { FEDEX_PAGE_SIZE, type AdminFedexOrder } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { FedexOrderModal } from '../../../components/fedex-order-modal.tsx';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { ADMIN_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type AdminOrdersQuery } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money } from '../../../components/format.ts';

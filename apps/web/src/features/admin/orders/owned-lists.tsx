@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Badge, ProgressBar, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { invoiceStatusLabel, paymentMethodLabel } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money } from '../../../components/format.ts';

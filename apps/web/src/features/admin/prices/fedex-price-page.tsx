@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Form, InputGroup, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { fedexPriceBody } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Col, Form, InputGroup, Modal, Row, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { tierProblem, updateLabelTypeBody, type LabelType } from '@portal/contract';
 import { LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY } from '../../../api/catalog.ts';
 import { errorMessage } from '../../../api/client.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Spinner, Table } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import type { LabelType } from '@portal/contract';
 import { LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY } from '../../../api/catalog.ts';
 import { errorMessage } from '../../../api/client.ts';

@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import { adjustBalanceBody, type AdjustBalanceBody } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { useCurrentUser } from '../../../api/current-user.ts';

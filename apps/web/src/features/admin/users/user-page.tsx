@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Row, Spinner, Tab, Tabs } from 'react-bootstrap';
-import { toast } from 'react-toastify';
+import { toast } from '../../../components/toast.tsx';
 import type { AdminUser } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { useCurrentUser } from '../../../api/current-user.ts';

@@ -1,0 +1,32 @@
+// Address limits, order messages, statuses and list sizes, without zod (see index.ts).
+import { USPS_V9_DIMENSION } from './catalog-values.ts';
+import { REGIONS } from './regions.ts';
+
+export const STREET_MAX = 35;
+export const NAME_MAX = 100;
+export const COMPANY_MAX = 100;
+export const CITY_MAX = 50;
+
+export const ORDER_CREATED = 'Order created successfully';
+export const ORDER_DUPLICATED = 'Order duplicated successfully';
+export const ORDER_NOT_FOUND = 'Order not found';
+export const LABEL_NOT_READY = 'The label is not ready yet';
+export const ORDER_CANCELLED_NO_LABEL = 'This order was cancelled and has no label';
+export const TEMPLATE_REQUIRED = 'Template is required for Priority labels';
+export const TEMPLATE_INVALID = 'Template must be Pitney Bowes, Normal or EVS';
+export const USPS_V9_DIMENSIONS_MESSAGE = `Length, Width and Height must be ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} inches for USPS v9`;
+/** What the user is told when the label provider refuses an order (answer 502); the order is cancelled and refunded. */
+export const labelFailedMessage = (reason: string) => `The label could not be created: ${reason}. The order was cancelled and its price refunded to your balance.`;
+
+export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** Spec section 4: any status containing 'processing' shows the light badge and makes the list poll. */
+export const isProcessingStatus = (status: string): boolean => status.includes('processing');
+export const ORDER_POLL_MS = 5000;
+export const DASHBOARD_PAGE_SIZE = 10;
+
+/** A region by its two-letter ID or its full name; answers the ID. */
+export const regionIdFor = (value: string): string | undefined => {
+  const v = value.trim().toLowerCase();
+  return REGIONS.find((r) => r.ID.toLowerCase() === v || r.Name.toLowerCase() === v)?.ID;
+};
