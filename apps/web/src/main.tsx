@@ -6,6 +6,12 @@ import './styles.css';
 import { App } from './app.tsx';
 import { ToastHost } from './components/toast.tsx';
 
+// The site's security policy forbids eval. zod keeps its settings (what z.config sets) in this global,
+// so it checks without compiling code rather than probing with new Function, which the browser would
+// refuse and report. Set here so the first load does not carry zod's config module.
+const zodSettings = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+Object.assign((zodSettings.__zod_globalConfig ??= {}), { jitless: true });
+
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
 });
