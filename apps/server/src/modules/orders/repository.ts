@@ -58,19 +58,26 @@ export type OrderFilter = { search: string; status: 'all' | Status; sort: 'asc' 
 export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFilter): Promise<{ rows: OrderListRow[]; total: number }> {
   let query = await searchedOrders(db, filter.search, userId);
   if (filter.status !== 'all') query = query.where('status', '=', filter.status);
-  const rows = await query
-    .select(LIST_COLUMNS)
-    .orderBy('created_at', filter.sort)
-    .orderBy('id', filter.sort)
-    .limit(filter.limit)
-    .offset((filter.page - 1) * filter.limit)
-    .execute();
   // Unfiltered, the total is the kept count: counting a heavy user's rows would cost more than the page itself.
   const count =
     filter.status === 'all' && !filter.search
       ? await db.selectFrom('order_counts').select('total as n').where('user_id', '=', userId).executeTakeFirst()
       : await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count?.n ?? 0) };
+  const total = Number(count?.n ?? 0);
+  const offset = (filter.page - 1) * filter.limit;
+  if (offset >= total) return { rows: [], total };
+  // A page past the middle is read from the other end, in the opposite order: an offset skips index entries one by
+  // one, and a heavy user's last page would skip all but ten of them. (created_at, id) orders the rows totally.
+  const fromEnd = offset > total / 2;
+  const sort = fromEnd ? (filter.sort === 'asc' ? 'desc' : 'asc') : filter.sort;
+  const rows = await query
+    .select(LIST_COLUMNS)
+    .orderBy('created_at', sort)
+    .orderBy('id', sort)
+    .limit(fromEnd ? Math.min(filter.limit, total - offset) : filter.limit)
+    .offset(fromEnd ? Math.max(0, total - offset - filter.limit) : offset)
+    .execute();
+  return { rows: fromEnd ? rows.reverse() : rows, total };
 }
 
 /** Orders of the history and the console: the query every filter, order and page is added to. */
