@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark in turn, each printing its figures.
-// Knobs (environment): BENCH_SECONDS (10) per HTTP run; BENCH_ORDERS (100000) in the table and
-// BENCH_USER_ORDERS (10000) of them the measured user's; BENCH_RENDER_THREADS (the server's default);
-// BENCH_SANDBOX_MODE=processing measures order creation without rendering the label in the request.
+// Knobs (environment, see the README's Benchmarks): BENCH_SECONDS (10) per HTTP run; BENCH_HTTP_ORDERS
+// (100000,1000000) the order history's table sizes; BENCH_DATABASE_URL its PostgreSQL; BENCH_ORDERS (100000)
+// in the other benchmarks' table and BENCH_USER_ORDERS (10000) of them the measured user's; BENCH_RENDER_THREADS
+// (the server's default); BENCH_SANDBOX_MODE=processing measures order creation without rendering the label.
 import { runHttpBench } from './http.ts';
 import { runLabelBench } from './labels.ts';
 
