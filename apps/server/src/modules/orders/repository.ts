@@ -89,10 +89,10 @@ export type OrdersQuery = SelectQueryBuilder<Database, 'orders', object>;
  * % and _ match themselves. An empty search finds every order.
  *
  * Every order found passes that test itself ({@link searchTest}); an index only narrows the orders tested (the
- * 2026-11-24-10-order-search migration): on PostgreSQL a GIN index of the text's trigrams, which the planner uses
- * when it expects few matches; on SQLite an FTS5 trigram table, asked first for at most a few thousand candidates.
- * Terms an index cannot take (shorter than 3 characters) and terms too common to narrow much test the user's
- * orders (or all of them) one by one.
+ * 2026-11-24-10-order-search migration): on PostgreSQL a GIN index of the user and the text's trigrams, which the
+ * planner uses when it expects few matches; on SQLite an FTS5 trigram table, asked first for the candidates (see
+ * searchCandidates). Terms an index cannot take (shorter than 3 characters) and terms too common to narrow much test
+ * the user's orders (or all of them) one by one.
  */
 export async function searchedOrders(db: DbOrTrx, search: string, userId?: string): Promise<OrdersQuery> {
   const scoped = (query: OrdersQuery) => (userId === undefined ? query : query.where('user_id', '=', userId));
