@@ -1,12 +1,39 @@
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { SCHEMA_CHANGE_LOCK } from '../src/db/database.ts';
+import { randomToken } from '../src/lib/ids.ts';
 import { resultRow } from './result-row.ts';
 
-type Ready = { port: number; token: string; seedSeconds: number; totalOrders: number; benchUserOrders: number };
+type Ready = {
+  port: number;
+  token: string;
+  heavyToken: string;
+  database: string;
+  seedOrdersSeconds: number;
+  indexSeconds: number;
+  totalOrders: number;
+  benchUserOrders: number;
+  heavyUserOrders: number;
+  benchSample: number;
+  heavySample: number;
+};
+type BenchServer = { ready: Ready; base: string; stop: () => Promise<void> };
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** The rows beyond the main ones (status filter, the heavy user) run this long. */
+const EXTRA_SECONDS = Math.max(2, Math.round(SECONDS / 2));
+/** Table sizes the order history is measured at. */
+const SIZES = (process.env.BENCH_HTTP_ORDERS ?? '100000,1000000').split(',').map(Number);
+/** The heavy user's share of each table: a tenth (100,000 of 1,000,000). */
+const HEAVY_SHARE = 0.1;
+const READ_TARGET_MS = 25;
+const SEARCH_TARGET_MS = 50;
+const CREATE_TARGET_MS = 50;
 
 const createBody = JSON.stringify({
   labelType: 'priority',
@@ -24,34 +51,149 @@ const createBody = JSON.stringify({
   ToZip: '90210',
 });
 
-const row = (name: string, r: Result, bare?: Result) =>
-  resultRow(name, r, 22, bare && { result: bare, what: 'bare' }) + (bare ? `, p99 x${(r.latency.p99 / Math.max(bare.latency.p99, 1)).toFixed(1)}` : '');
+const WIDTH = 44;
+const row = (name: string, r: Result, targetMs?: number, bare?: Result) =>
+  resultRow(name, r, WIDTH, bare && { result: bare, what: 'bare' }) + (targetMs ? `   (target p99 < ${targetMs} ms)` : '');
 
-/** POST /order/create and GET /order/read on the embedded defaults beside a bare route of the same server. */
-export async function runHttpBench(): Promise<void> {
-  const child = fork(path.join(import.meta.dirname, 'http-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  await client.connect();
   try {
-    const ready = await new Promise<Ready>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as Ready));
-      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    });
-    const base = `http://127.0.0.1:${ready.port}`;
-    const headers = { authorization: `Bearer ${ready.token}`, 'content-type': 'application/json' };
-    // Each route is warmed for 2 s (JIT, caches, render threads) before its measured run.
-    const run = async (url: string, extra: { method?: string; body?: string } = {}) => {
-      await autocannon({ url: `${base}${url}`, connections: CONNECTIONS, duration: 2, headers, ...extra });
-      return autocannon({ url: `${base}${url}`, connections: CONNECTIONS, duration: SECONDS, headers, ...extra });
-    };
-
-    console.log(`\nHTTP on the embedded defaults (SQLite), ${ready.totalOrders.toLocaleString('en-US')} orders in the table (seeded in ${ready.seedSeconds.toFixed(1)} s), the measured user owning ${ready.benchUserOrders.toLocaleString('en-US')}; ${CONNECTIONS} connections x ${SECONDS} s each`);
-    const bare = await run('/bench/bare');
-    console.log(row('bare route', bare));
-    const read = await run('/api/v1/order/read?search=&status=&sort=&page=1&limit=10');
-    console.log(row('GET /order/read', read, bare), '  (target p99 < 25 ms)');
-    const create = await run('/api/v1/order/create', { method: 'POST', body: createBody });
-    console.log(row('POST /order/create', create, bare), '  (target p99 < 50 ms)');
+    return await work(client);
   } finally {
-    child.send('stop');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await client.end();
   }
+}
+
+async function pgReachable(url: string): Promise<boolean> {
+  try {
+    await withPg(url, (client) => client.query('select 1'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * bench/http-server.ts in its own process with `orders` orders, on SQLite or in a new schema of PostgreSQL. Its data
+ * directory and schema are made here and removed by stop(), also when the server fails to start.
+ */
+async function startServer(orders: number, pgUrl?: string): Promise<BenchServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-http-'));
+  const schema = pgUrl && `bench_http_${randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+  let child: ReturnType<typeof fork> | undefined;
+  const stop = async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.send('stop');
+      await exited;
+    }
+    if (pgUrl && schema) {
+      // Under the lock the migrations take: another process's migrator may be listing every schema's tables.
+      await withPg(pgUrl, async (client) => {
+        await client.query('begin');
+        await client.query('select pg_advisory_xact_lock($1)', [SCHEMA_CHANGE_LOCK]);
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.query('commit');
+      });
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    if (pgUrl) await withPg(pgUrl, (client) => client.query(`create schema ${schema}`));
+    const env = {
+      ...process.env,
+      BENCH_ORDERS: String(orders),
+      BENCH_HEAVY_USER_ORDERS: String(Math.round(orders * HEAVY_SHARE)),
+      BENCH_DATA_DIR: dataDir,
+      ...(pgUrl && schema ? { BENCH_PG_URL: pgUrl, BENCH_PG_SCHEMA: schema } : {}),
+    };
+    child = fork(path.join(import.meta.dirname, 'http-server.ts'), [], { execArgv: ['--import', 'tsx'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const started = child;
+    const ready = await new Promise<Ready>((resolve, reject) => {
+      started.once('message', (m) => resolve(m as Ready));
+      started.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    });
+    return { ready, base: `http://127.0.0.1:${ready.port}`, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** One route at CONNECTIONS connections: warmed for 2 s (JIT, caches, render threads), then measured. */
+async function measure(server: BenchServer, url: string, options: { token?: string; seconds?: number; method?: string; body?: string } = {}) {
+  const headers = { authorization: `Bearer ${options.token ?? server.ready.token}`, 'content-type': 'application/json' };
+  const request = { url: `${server.base}${url}`, connections: CONNECTIONS, headers, ...(options.method ? { method: options.method as 'POST', body: options.body } : {}) };
+  await autocannon({ ...request, duration: 2 });
+  return autocannon({ ...request, duration: options.seconds ?? SECONDS });
+}
+
+const read = (query: string) => `/api/v1/order/read?${query}`;
+
+/** The order history: a page, a status filter, searches by name and by tracking fragment, and a heavy user's last page and search. */
+async function measureReads(server: BenchServer, bare?: Result): Promise<void> {
+  const { heavyUserOrders, benchSample, heavySample } = server.ready;
+  const page = await measure(server, read('search=&status=&sort=&page=1&limit=10'));
+  console.log(row('GET /order/read', page, READ_TARGET_MS, bare));
+  const status = await measure(server, read('status=completed&page=2&limit=10'), { seconds: EXTRA_SECONDS });
+  console.log(row('GET /order/read status=completed, page 2', status, READ_TARGET_MS));
+  // One of the measured user's orders by its receiver, and by the last 8 digits of its tracking number.
+  const name = await measure(server, read(`search=${encodeURIComponent(`Receiver ${benchSample}`)}&page=1&limit=10`));
+  console.log(row(`GET /order/read search=Receiver ${benchSample}`, name, SEARCH_TARGET_MS));
+  const fragment = String(benchSample).padStart(9, '0').slice(-8);
+  const tracking = await measure(server, read(`search=${fragment}&page=1&limit=10`));
+  console.log(row(`GET /order/read search=${fragment} (tracking)`, tracking, SEARCH_TARGET_MS));
+  if (heavyUserOrders === 0) return;
+  // The heavy user: their last page (the oldest orders), and one of their orders by its receiver.
+  const last = Math.ceil(heavyUserOrders / 10);
+  const deep = await measure(server, read(`page=${last}&limit=10`), { token: server.ready.heavyToken, seconds: EXTRA_SECONDS });
+  console.log(row(`  heavy user (${heavyUserOrders.toLocaleString('en-US')}): page ${last.toLocaleString('en-US')}`, deep, READ_TARGET_MS));
+  const heavySearch = await measure(server, read(`search=${encodeURIComponent(`Receiver ${heavySample}`)}&page=1&limit=10`), {
+    token: server.ready.heavyToken,
+    seconds: EXTRA_SECONDS,
+  });
+  console.log(row(`  heavy user: search=Receiver ${heavySample}`, heavySearch, SEARCH_TARGET_MS));
+}
+
+/**
+ * Order creation, closed loop: CONNECTIONS clients each sending the next order as soon as the last is answered.
+ * (An open-loop run, orders arriving at a fixed rate whatever the answers, would be another function beside it.)
+ */
+async function measureCreate(server: BenchServer, bare?: Result): Promise<void> {
+  const create = await measure(server, '/api/v1/order/create', { method: 'POST', body: createBody });
+  console.log(row('POST /order/create', create, CREATE_TARGET_MS, bare));
+}
+
+/**
+ * GET /order/read (a page, a status filter, searches) at each table size of BENCH_HTTP_ORDERS, and POST
+ * /order/create at the first, on SQLite (the embedded default) and on PostgreSQL when one answers at
+ * BENCH_DATABASE_URL (default TEST_DATABASE_URL or the local postgres://postgres@127.0.0.1:5432/test).
+ */
+export async function runHttpBench(): Promise<void> {
+  const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const databases: (string | undefined)[] = [undefined];
+  if (await pgReachable(pgUrl)) databases.push(pgUrl);
+  for (const url of databases) {
+    for (const [i, orders] of SIZES.entries()) {
+      const server = await startServer(orders, url).catch((error: Error) => {
+        console.log(`\nHTTP on ${url ? 'PostgreSQL' : 'SQLite'}, ${orders.toLocaleString('en-US')} orders: the server did not start (${error.message})`);
+      });
+      if (!server) continue;
+      try {
+        const r = server.ready;
+        console.log(
+          `\nHTTP on ${r.database}, ${r.totalOrders.toLocaleString('en-US')} orders (seeded in ${r.seedOrdersSeconds.toFixed(1)} s, search index built in ${r.indexSeconds.toFixed(1)} s), ` +
+            `the measured user owning ${r.benchUserOrders.toLocaleString('en-US')}; ${CONNECTIONS} connections x ${SECONDS} s each (${EXTRA_SECONDS} s indented and status rows)`,
+        );
+        const bare = i === 0 ? await measure(server, '/bench/bare', { seconds: EXTRA_SECONDS }) : undefined;
+        if (bare) console.log(row('bare route', bare));
+        await measureReads(server, bare);
+        if (i === 0) await measureCreate(server, bare);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  if (databases.length === 1) console.log(`\nHTTP on PostgreSQL: skipped, no server at ${new URL(pgUrl).host} (set BENCH_DATABASE_URL)`);
 }

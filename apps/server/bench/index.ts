@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark in turn, each printing its figures.
-// Knobs (environment): BENCH_SECONDS (10) per HTTP run; BENCH_ORDERS (100000) in the table and
-// BENCH_USER_ORDERS (10000) of them the measured user's; BENCH_RENDER_THREADS (the server's default);
-// BENCH_SANDBOX_MODE=processing measures order creation without rendering the label in the request;
-// BENCH_LIGHTHOUSE_RUNS (3) Lighthouse runs per page of the page bench (0: page weight only).
+// Knobs (environment, see the README's Benchmarks): BENCH_SECONDS (10) per HTTP run; BENCH_HTTP_ORDERS
+// (100000,1000000) the order history's table sizes; BENCH_DATABASE_URL its PostgreSQL; BENCH_ORDERS (100000)
+// in the other benchmarks' table and BENCH_USER_ORDERS (10000) of them the measured user's; BENCH_RENDER_THREADS
+// (the server's default); BENCH_SANDBOX_MODE=processing measures order creation without rendering the label;
+// BENCH_BULK_ROWS (1000) the bulk order; BENCH_LIGHTHOUSE_RUNS (3) Lighthouse runs per page (0: page weight only).
 import { runHttpBench } from './http.ts';
 import { runLabelBench } from './labels.ts';
 

@@ -1,10 +1,10 @@
 // The operator console's read model: counts, sums and lists over every customer's rows. It only
 // reads; every change goes through the service that owns the rows (auth, billing, catalog, content,
 // orders), which writes the audit row in the same transaction.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { AuditLogTable, OrdersTable } from '../../db/schema.ts';
-import { ORDER_LIST_COLUMNS } from '../orders/service.ts';
+import { ORDER_LIST_COLUMNS, searchedOrders } from '../orders/service.ts';
 
 /** A time range on created_at: from inclusive, to exclusive (ISO strings). */
 export type TimeRange = { from?: string; to?: string };
@@ -12,7 +12,6 @@ export type Page = { offset: number; limit: number };
 
 /** `lower(column) like %term%`, the user's own % and _ matching themselves, on both dialects. */
 const contains = (column: string, term: string) => sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(term.toLowerCase())}%`} escape '\\'`;
-const startsWith = (column: string, term: string) => sql<SqlBool>`${sql.ref(column)} like ${`${escapeLike(term.toLowerCase())}%`} escape '\\'`;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 /** The ids of the user a filter names: a user id or a Telegram username (with or without @, any case). */
@@ -93,18 +92,12 @@ export type OrderListFilter = {
 /** Every customer's label orders, newest first. Unfiltered, the total is the kept count (counting 100,000 rows would cost more than the page). */
 export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Page) {
   const filtered = Object.values(filter).some((v) => v !== undefined && v !== '');
-  let query = db.selectFrom('orders');
+  let query = await searchedOrders(db, filter.search ?? '');
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.type) query = query.where('label_type_uid', '=', filter.type);
   if (filter.user) query = query.where('user_id', 'in', usersNamed(db, filter.user));
   if (filter.from) query = query.where('created_at', '>=', filter.from);
   if (filter.to) query = query.where('created_at', '<', filter.to);
-  if (filter.search) {
-    const term = filter.search;
-    query = query.where((eb) =>
-      eb.or([startsWith('id', term), contains('tracking', term), contains('from_name', term), contains('to_name', term)] as Expression<SqlBool>[]),
-    );
-  }
   const rows = await query.select(ORDER_LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
   const total = filtered ? Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : await orderTotal(db);
   return { rows, total };

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import type { DbOrTrx } from '../../db/database.ts';
-import type { OrdersTable } from '../../db/schema.ts';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { isPostgres, type DbOrTrx } from '../../db/database.ts';
+import type { Database, OrdersTable } from '../../db/schema.ts';
 
 export type OrderRow = OrdersTable;
 type Status = OrdersTable['status'];
@@ -56,34 +56,118 @@ export const findOwnOrder = (db: DbOrTrx, userId: string, id: string) =>
 export type OrderFilter = { search: string; status: 'all' | Status; sort: 'asc' | 'desc'; page: number; limit: number };
 
 export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFilter): Promise<{ rows: OrderListRow[]; total: number }> {
-  let query = db.selectFrom('orders').where('user_id', '=', userId);
+  let query = await searchedOrders(db, filter.search, userId);
   if (filter.status !== 'all') query = query.where('status', '=', filter.status);
-  if (filter.search) {
-    // Case-insensitive on both dialects; the user's own % and _ match themselves.
-    const term = filter.search.toLowerCase().replace(/[\\%_]/g, '\\$&');
-    const contains = `%${term}%`;
-    query = query.where((eb) =>
-      eb.or([
-        sql<boolean>`lower(from_name) like ${contains} escape '\\'`,
-        sql<boolean>`lower(to_name) like ${contains} escape '\\'`,
-        sql<boolean>`lower(tracking) like ${contains} escape '\\'`,
-        sql<boolean>`id like ${`${term}%`} escape '\\'`,
-      ]),
-    );
-  }
-  const rows = await query
-    .select(LIST_COLUMNS)
-    .orderBy('created_at', filter.sort)
-    .orderBy('id', filter.sort)
-    .limit(filter.limit)
-    .offset((filter.page - 1) * filter.limit)
-    .execute();
   // Unfiltered, the total is the kept count: counting a heavy user's rows would cost more than the page itself.
   const count =
     filter.status === 'all' && !filter.search
       ? await db.selectFrom('order_counts').select('total as n').where('user_id', '=', userId).executeTakeFirst()
       : await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count?.n ?? 0) };
+  const total = Number(count?.n ?? 0);
+  const offset = (filter.page - 1) * filter.limit;
+  if (offset >= total) return { rows: [], total };
+  // A page past the middle is read from the other end, in the opposite order: an offset skips index entries one by
+  // one, and a heavy user's last page would skip all but ten of them. (created_at, id) orders the rows totally.
+  const fromEnd = offset > total / 2;
+  const sort = fromEnd ? (filter.sort === 'asc' ? 'desc' : 'asc') : filter.sort;
+  const rows = await query
+    .select(LIST_COLUMNS)
+    .orderBy('created_at', sort)
+    .orderBy('id', sort)
+    .limit(fromEnd ? Math.min(filter.limit, total - offset) : filter.limit)
+    .offset(fromEnd ? Math.max(0, total - offset - filter.limit) : offset)
+    .execute();
+  return { rows: fromEnd ? rows.reverse() : rows, total };
+}
+
+/** Orders of the history and the console: the query every filter, order and page is added to. */
+export type OrdersQuery = SelectQueryBuilder<Database, 'orders', object>;
+
+/**
+ * The orders the search box finds, of one user (the order history) or of everyone (the console; no userId): those
+ * whose from_name, to_name or tracking holds the search, case-insensitive, or whose id starts with it; the user's own
+ * % and _ match themselves. An empty search finds every order.
+ *
+ * Every order found passes that test itself ({@link searchTest}); an index only narrows the orders tested (the
+ * 2026-11-24-10-order-search migration): on PostgreSQL a GIN index of the user and the text's trigrams, which the
+ * planner uses when it expects few matches; on SQLite an FTS5 trigram table, asked first for the candidates (see
+ * searchCandidates). Terms an index cannot take (shorter than 3 characters) and terms too common to narrow much test
+ * the user's orders (or all of them) one by one.
+ */
+export async function searchedOrders(db: DbOrTrx, search: string, userId?: string): Promise<OrdersQuery> {
+  const scoped = (query: OrdersQuery) => (userId === undefined ? query : query.where('user_id', '=', userId));
+  const everyOrder = scoped(db.selectFrom('orders'));
+  if (!search) return everyOrder;
+  const parts = indexedParts(search);
+  if (isPostgres(db)) {
+    // pg_trgm takes trigrams from runs of letters and digits; without one the index would be read whole.
+    if (!parts.every((part) => /[\p{L}\p{N}]{3}/u.test(part))) return everyOrder.where(searchTest(search));
+    const text = sql<string>`lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))`;
+    return everyOrder.where((eb) => eb.or(parts.map((part) => eb(text, 'like', `%${escapeLike(part)}%`)))).where(searchTest(search));
+  }
+  const candidates = await searchCandidates(db, parts, userId);
+  if (!candidates) return everyOrder.where(searchTest(search));
+  // In a table of its own that SQLite neither merges into the caller's query nor pushes the caller's filters into (it
+  // has a LIMIT): the filters, order and page apply to these rows alone, whichever index would otherwise look cheaper.
+  const found = db
+    .selectFrom('orders')
+    .selectAll()
+    .where(sql<SqlBool>`rowid in (select value from json_each(${JSON.stringify(candidates)}))`)
+    .where(searchTest(search))
+    .limit(candidates.length);
+  return scoped(db.selectFrom(found.as('orders')) as unknown as OrdersQuery);
+}
+
+/**
+ * What the indexed text (id[0:8], from_name, to_name, tracking) of every order the search finds holds, lowered: the
+ * search itself, or (a longer start of an id, which is a UUID) its first 8 characters.
+ */
+function indexedParts(search: string): string[] {
+  const term = search.toLowerCase();
+  return term.length > 8 && /^[0-9a-f]{8}-[0-9a-f-]*$/.test(term) ? [term, term.slice(0, 8)] : [term];
+}
+
+/** The search's own test: the index queries above only narrow the orders it is applied to. */
+export function searchTest(search: string): Expression<SqlBool> {
+  const term = escapeLike(search.toLowerCase());
+  const contains = `%${term}%`;
+  return sql<SqlBool>`(lower(from_name) like ${contains} escape '\\' or lower(to_name) like ${contains} escape '\\' or lower(tracking) like ${contains} escape '\\' or id like ${`${term}%`} escape '\\')`;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
+/** An FTS5 rowid of orders_search: the user's rowid times 2^32 plus the order's rowid. */
+const USER_SPAN = 4_294_967_296n;
+/** Most candidates read from the index; more, and testing the orders one by one costs about as much. */
+const MAX_CANDIDATES = 10_000;
+
+/**
+ * SQLite: the rowids of the orders whose indexed text holds every trigram of one of the parts (of this user's orders
+ * when given), or undefined when the index cannot narrow the search: a part is shorter than a trigram, or more orders
+ * match than testing one by one would cost (a quarter of the user's orders, at least 100, at most MAX_CANDIDATES).
+ */
+async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): Promise<number[] | undefined> {
+  const queries: string[] = [];
+  for (const part of parts) {
+    const chars = Array.from(part);
+    if (chars.length < 3 || part.includes('\0')) return undefined;
+    const trigrams = new Set(chars.slice(2).map((_, i) => chars.slice(i, i + 3).join('')));
+    // Each trigram a quoted FTS5 string ("" stands for "); AND needs no positions, which the table does not keep.
+    queries.push(`(${[...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ')})`);
+  }
+  let cap = MAX_CANDIDATES;
+  let range = sql``;
+  if (userId !== undefined) {
+    const user = await sql<{ key: number; total: number | null }>`select u.rowid as key, c.total from users u left join order_counts c on c.user_id = u.id where u.id = ${userId}`
+      .execute(db)
+      .then((r) => r.rows[0]);
+    if (!user) return [];
+    cap = Math.min(MAX_CANDIDATES, Math.max(100, Math.ceil(Number(user.total ?? 0) / 4)));
+    const first = BigInt(user.key) * USER_SPAN;
+    range = sql` and rowid between ${first} and ${first + USER_SPAN - 1n}`;
+  }
+  const { rows } = await sql<{ order_rowid: number }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range} limit ${cap + 1}`.execute(db);
+  return rows.length > cap ? undefined : rows.map((r) => r.order_rowid);
 }
 
 /** Moves a waiting order to completed; false when it was no longer waiting. */

@@ -31,6 +31,8 @@ import type { Metrics } from '../../lib/metrics.ts';
 
 export type OrderRow = repo.OrderRow;
 export const ORDER_LIST_COLUMNS = repo.LIST_COLUMNS;
+/** The order search (the history's and the console's): the orders a search finds, to add filters and a page to. */
+export const searchedOrders = repo.searchedOrders;
 /** Writes paid order rows inside the caller's transaction (a bulk order writes its rows with its charge). */
 export const insertOrders = repo.insertOrders;
 

@@ -1,0 +1,160 @@
+import { sql, type SqlBool } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { newId } from '../../lib/ids.ts';
+import { listOrders } from '../admin/repository.ts';
+import { insertOrders, markCompleted, searchedOrders, type OrderRow } from './repository.ts';
+
+// The search finds through an index (a trigram GIN index on PostgreSQL, an FTS5 trigram table on SQLite) and must
+// find exactly what the plain contains test found before it: these tests compare both on tricky names and terms.
+let t: TestApp;
+// Processing labels: an order has no tracking number until its label is made, as with a slow provider.
+beforeAll(async () => {
+  t = await startTestApp({ LABEL_SANDBOX_MODE: 'processing', LABEL_SANDBOX_DELAY_MS: '3600000' });
+});
+afterAll(() => t.close());
+
+type User = Awaited<ReturnType<typeof fundedUser>>;
+const list = (user: User, query: string) => t.app.inject({ method: 'GET', url: `/api/v1/order/read${query}`, headers: user.headers });
+const found = async (user: User, search: string, extra = '') =>
+  ((await list(user, `?limit=100&search=${encodeURIComponent(search)}${extra}`)).json().orders as { _id: string; toName: string }[]).map((o) => o.toName);
+
+/** The search as it was before the index (the order history's query of the previous release), newest first. */
+async function before(search: string, userId?: string): Promise<string[]> {
+  const term = search.toLowerCase().replace(/[\\%_]/g, '\\$&');
+  const contains = `%${term}%`;
+  let query = t.db.selectFrom('orders').select('id');
+  if (userId) query = query.where('user_id', '=', userId);
+  const rows = await query
+    .where((eb) =>
+      eb.or([
+        sql<SqlBool>`lower(from_name) like ${contains} escape '\\'`,
+        sql<SqlBool>`lower(to_name) like ${contains} escape '\\'`,
+        sql<SqlBool>`lower(tracking) like ${contains} escape '\\'`,
+        sql<SqlBool>`id like ${`${term}%`} escape '\\'`,
+      ]),
+    )
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+const now = async (search: string, userId?: string) =>
+  (await (await searchedOrders(t.db, search, userId)).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map((r) => r.id);
+
+const NAMES = ['John Receiver', 'JOHN SMITH', 'josé álvarez', 'ÉMILE ZOLA', 'Straße Müller', 'Fedex 100% Person', 'snake_case Co', 'Ab', 'O\'Brien "Quoted"', 'Zoë 😀 Emoji'];
+
+let user: User;
+let other: User;
+let ids: Record<string, string>;
+beforeAll(async () => {
+  user = await fundedUser(t.app, t.db, 100_000);
+  other = await fundedUser(t.app, t.db, 100_000);
+  for (const name of NAMES) {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: name }), headers: user.headers });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: 'John Receiver' }), headers: other.headers });
+  const rows = await t.db.selectFrom('orders').select(['id', 'to_name']).where('user_id', '=', user.userId).execute();
+  ids = Object.fromEntries(rows.map((r) => [r.to_name, r.id]));
+});
+
+describe('order search', () => {
+  it('finds what the contains test found, term by term (case, accents, wildcards, short terms, quotes)', async () => {
+    const terms = ['john', 'JOHN', 'ohn s', 'José', 'JOSÉ', 'álvarez', 'émile', 'ÉMILE', 'zola', 'straße', 'STRASSE', 'müller', '100%', '%', '0%', '_', 'e_c', 'snake_', 'ab', 'a', 'b', 'o\'b', '"quoted"', '"', 'zoë', '😀', 'oë 😀', 'receiver\njane', 'jane', 'sender', 'nobody here', 'Receiver Co', '\\'];
+    for (const term of terms) {
+      const expected = await before(term, user.userId);
+      expect(await now(term, user.userId), term).toEqual(expected);
+      expect(await now(term), `${term} (everyone's)`).toEqual(await before(term));
+    }
+  });
+
+  it('is case-insensitive, takes % and _ literally and never shows another user\'s orders', async () => {
+    expect(await found(user, 'jOhN')).toEqual(['JOHN SMITH', 'John Receiver']);
+    expect(await found(user, '100%')).toEqual(['Fedex 100% Person']);
+    expect(await found(user, 'e_c')).toEqual(['snake_case Co']);
+    expect(await found(user, '_')).toEqual(['snake_case Co']);
+    expect(await found(user, 'Ab')).toEqual(expect.arrayContaining(['Ab']));
+    expect(await found(other, 'john')).toEqual(['John Receiver']);
+  });
+
+  it('finds an order by the start of its id: the order number people see, a longer start, the whole id', async () => {
+    const id = ids['Straße Müller'];
+    for (const start of [id.slice(0, 8).toUpperCase(), id.slice(0, 13), id.slice(0, 20), id]) {
+      expect(await now(start, user.userId), start).toEqual(await before(start, user.userId));
+      expect(await found(user, start), start).toContain('Straße Müller');
+    }
+    // Inside the id is not its start.
+    expect(await now(id.slice(2, 10), user.userId)).toEqual(await before(id.slice(2, 10), user.userId));
+  });
+
+  it('follows the tracking number set when the label is made', async () => {
+    const id = ids['ÉMILE ZOLA'];
+    expect(await found(user, '7777123456')).toEqual([]);
+    expect(await markCompleted(t.db, id, { tracking: '9405500000007777123456', pdfKey: 'labels/x.pdf', at: new Date().toISOString() })).toBe(true);
+    expect(await found(user, '7777123456')).toEqual(['ÉMILE ZOLA']);
+    expect(await found(user, '77')).toEqual(['ÉMILE ZOLA']);
+    expect(await found(user, '7777123456', '&status=completed')).toEqual(['ÉMILE ZOLA']);
+    expect(await found(user, '7777123456', '&status=processing')).toEqual([]);
+  });
+
+  it('forgets a deleted order, also when a new order takes its place', async () => {
+    const [row] = await t.db.selectFrom('orders').selectAll().where('id', '=', ids['Zoë 😀 Emoji']).execute();
+    await t.db.deleteFrom('orders').where('id', '=', row.id).execute();
+    expect(await found(user, 'zoë')).toEqual([]);
+    // In its place: the user's kept order count stays right.
+    await t.db.insertInto('orders').values({ ...row, id: newId(), to_name: 'Someone Else' }).execute();
+    expect(await found(user, 'zoë')).toEqual([]);
+    expect(await found(user, 'someone else')).toEqual(['Someone Else']);
+  });
+
+  it('pages and counts a common term the same way when too many orders match for the index', async () => {
+    const [template] = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).limit(1).execute();
+    const many: OrderRow[] = Array.from({ length: 450 }, (_, i) => ({
+      ...template,
+      id: newId(),
+      to_name: `Common Name ${i}`,
+      tracking: `94055${String(i).padStart(17, '0')}`,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    }));
+    await insertOrders(t.db, many);
+    for (const term of ['common name', 'common name 1', 'common name 44', '0000000000000004', 'name 449']) {
+      expect(await now(term, user.userId), term).toEqual(await before(term, user.userId));
+      const expected = await before(term, user.userId);
+      const page = (await list(user, `?limit=20&page=2&search=${encodeURIComponent(term)}`)).json();
+      expect(page.total, term).toBe(expected.length);
+      expect(page.orders.map((o: { _id: string }) => o._id)).toEqual(expected.slice(20, 40));
+    }
+  });
+
+  it('pages past the middle from the other end, the same rows in the same order', async () => {
+    const all = async (sort: 'asc' | 'desc', extra: string) => (await list(user, `?limit=100&sort=${sort}${extra}`)).json();
+    for (const extra of ['', '&status=processing', '&search=name%204']) {
+      for (const sort of ['desc', 'asc'] as const) {
+        const expected: string[] = [];
+        for (let page = 1; ; page++) {
+          const body = (await list(user, `?limit=100&page=${page}&sort=${sort}${extra}`)).json();
+          if (body.orders.length === 0) break;
+          expected.push(...body.orders.map((o: { _id: string }) => o._id));
+        }
+        const { total } = await all(sort, extra);
+        expect(expected).toHaveLength(total);
+        expect(new Set(expected).size).toBe(total);
+        const pages: string[] = [];
+        for (let page = 1; page <= Math.ceil(total / 7) + 1; page++) pages.push(...(await list(user, `?limit=7&page=${page}&sort=${sort}${extra}`)).json().orders.map((o: { _id: string }) => o._id));
+        expect(pages, `${sort}${extra}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('is the console\'s search too, over every customer\'s orders', async () => {
+    for (const term of ['john', 'JOHN', '100%', 'e_c', 'common name 4', ids['JOHN SMITH'].slice(0, 8)]) {
+      const { rows, total } = await listOrders(t.db, { search: term }, { offset: 0, limit: 500 });
+      const expected = await before(term);
+      expect(rows.map((r) => r.id), term).toEqual(expected);
+      expect(total).toBe(expected.length);
+    }
+  });
+});
