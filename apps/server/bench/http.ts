@@ -7,6 +7,8 @@ import pg from 'pg';
 import { SCHEMA_CHANGE_LOCK } from '../src/db/database.ts';
 import { randomToken } from '../src/lib/ids.ts';
 import { resultRow } from './result-row.ts';
+import { openLoop } from './open-loop.ts';
+import { SERVER_HEAP_FLAG } from './bulk.ts';
 
 type Ready = {
   port: number;
@@ -108,7 +110,7 @@ async function startServer(orders: number, pgUrl?: string): Promise<BenchServer>
       BENCH_DATA_DIR: dataDir,
       ...(pgUrl && schema ? { BENCH_PG_URL: pgUrl, BENCH_PG_SCHEMA: schema } : {}),
     };
-    child = fork(path.join(import.meta.dirname, 'http-server.ts'), [], { execArgv: ['--import', 'tsx'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child = fork(path.join(import.meta.dirname, 'http-server.ts'), [], { execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const started = child;
     const ready = await new Promise<Ready>((resolve, reject) => {
       started.once('message', (m) => resolve(m as Ready));
@@ -157,12 +159,20 @@ async function measureReads(server: BenchServer, bare?: Result): Promise<void> {
 }
 
 /**
- * Order creation, closed loop: CONNECTIONS clients each sending the next order as soon as the last is answered.
- * (An open-loop run, orders arriving at a fixed rate whatever the answers, would be another function beside it.)
+ * Order creation: closed loop (CONNECTIONS clients each sending the next order as soon as the last is answered)
+ * beside the render pool's labels/s, then open loop: orders offered at a fixed rate, half of 70% of the render
+ * pool's, whatever the answers.
  */
-async function measureCreate(server: BenchServer, bare?: Result): Promise<void> {
+async function measureCreate(server: BenchServer, poolLabelsPerSecond: number, bare?: Result): Promise<void> {
   const create = await measure(server, '/api/v1/order/create', { method: 'POST', body: createBody });
-  console.log(row('POST /order/create', create, CREATE_TARGET_MS, bare));
+  const share = (create.requests.average / poolLabelsPerSecond) * 100;
+  console.log(row('POST /order/create', create, undefined, bare) + `   ${share.toFixed(0)}% of the render pool's ${poolLabelsPerSecond.toFixed(0)} labels/s (target >= 70%)`);
+  const rate = Math.max(1, Math.round(poolLabelsPerSecond * 0.7 * 0.5));
+  const headers = { authorization: `Bearer ${server.ready.token}`, 'content-type': 'application/json' };
+  const open = await openLoop({ url: `${server.base}/api/v1/order/create`, method: 'POST', headers, body: createBody, rate, seconds: SECONDS });
+  console.log(
+    `  ${'POST /order/create, open loop'.padEnd(WIDTH)} ${String(rate).padStart(7)} req/s offered   p50 ${open.p50.toFixed(0).padStart(3)} ms   p99 ${open.p99.toFixed(0).padStart(4)} ms   max ${open.max.toFixed(0)} ms${open.failed ? `   (${open.failed} failed)` : ''}   (target p99 < ${CREATE_TARGET_MS} ms)`,
+  );
 }
 
 /**
@@ -170,7 +180,7 @@ async function measureCreate(server: BenchServer, bare?: Result): Promise<void> 
  * /order/create at the first, on SQLite (the embedded default) and on PostgreSQL when one answers at
  * BENCH_DATABASE_URL (default TEST_DATABASE_URL or the local postgres://postgres@127.0.0.1:5432/test).
  */
-export async function runHttpBench(): Promise<void> {
+export async function runHttpBench(poolLabelsPerSecond: number): Promise<void> {
   const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const databases: (string | undefined)[] = [undefined];
   if (await pgReachable(pgUrl)) databases.push(pgUrl);
@@ -189,7 +199,7 @@ export async function runHttpBench(): Promise<void> {
         const bare = i === 0 ? await measure(server, '/bench/bare', { seconds: EXTRA_SECONDS }) : undefined;
         if (bare) console.log(row('bare route', bare));
         await measureReads(server, bare);
-        if (i === 0) await measureCreate(server, bare);
+        if (i === 0) await measureCreate(server, poolLabelsPerSecond, bare);
       } finally {
         await server.stop();
       }

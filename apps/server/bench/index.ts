@@ -4,12 +4,13 @@
 // in the other benchmarks' table and BENCH_USER_ORDERS (10000) of them the measured user's; BENCH_RENDER_THREADS
 // (the server's default); BENCH_SANDBOX_MODE=processing measures order creation without rendering the label;
 // BENCH_BULK_ROWS (1000) the bulk order; BENCH_LIGHTHOUSE_RUNS (3) Lighthouse runs per page (0: page weight only).
+import os from 'node:os';
 import { runHttpBench } from './http.ts';
 import { runLabelBench } from './labels.ts';
 
-console.log(`Benchmarks on ${process.platform} ${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
-await runLabelBench();
-await runHttpBench();
+console.log(`Benchmarks on ${process.platform} ${process.arch}, Node ${process.version}, ${os.cpus().length} CPUs`);
+const { poolLabelsPerSecond } = await runLabelBench(5, os.availableParallelism());
+await runHttpBench(poolLabelsPerSecond);
 await (await import('./bulk.ts')).runBulkBench();
 await (await import('./reseller.ts')).runResellerBench();
 await (await import('./admin.ts')).runAdminBench();

@@ -49,7 +49,7 @@ async function measure(renderer: LabelRenderer, seconds: number, inFlight: numbe
 }
 
 /** Sandbox labels (tracking number + PDF), all carriers and templates in turn: on this thread, then on the render pool. */
-export async function runLabelBench(seconds = 5, poolThreads = 2): Promise<void> {
+export async function runLabelBench(seconds = 5, poolThreads = 2): Promise<{ poolLabelsPerSecond: number }> {
   console.log('\nSandbox label rendering (pdfkit, barcodes as vector rectangles)');
   const inline = inlineRenderer();
   await measure(inline, 1, 1); // warm-up
@@ -62,4 +62,5 @@ export async function runLabelBench(seconds = 5, poolThreads = 2): Promise<void>
   const many = await measure(pool, seconds, poolThreads * 2);
   await pool.close();
   console.log(`  pool, ${poolThreads} threads: ${(many.count / many.seconds).toFixed(0).padStart(5)} labels/s`);
+  return { poolLabelsPerSecond: many.count / many.seconds };
 }
