@@ -9,16 +9,15 @@
 // Chromium: CHROMIUM_PATH or /usr/bin/chromium. Run alone with `npx tsx bench/page-run.ts`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { solveChallenge } from 'altcha-lib/v1';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createDatabase } from '../src/db/database.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
+import { call, captcha, freePort } from '../test/processes.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dist = path.join(root, 'apps/web/dist');
@@ -29,17 +28,6 @@ const SCORE_TARGETS = { performance: 95, accessibility: 95 } as const;
 
 /** kB as Vite prints them (1000 bytes). */
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -67,36 +55,19 @@ async function startServer(dataDir: string, track: (child: ChildProcess) => void
   }
 }
 
-async function call<T>(url: string, pathName: string, body?: object, token?: string): Promise<T> {
-  const response = await fetch(`${url}/api/v1${pathName}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json();
-  if (!response.ok) throw new Error(`${pathName}: ${response.status} ${JSON.stringify(data)}`);
-  return data as T;
-}
-
-async function captchaToken(url: string): Promise<string> {
-  const challenge = await call<{ challenge: string; salt: string; algorithm: string; maxnumber: number }>(url, '/captcha/challenge');
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
-}
-
 /** A customer with a balance and three orders, made through the real calls; returns the bearer token. */
 async function seedCustomer(url: string, dataDir: string): Promise<string> {
   const account = { tgId: 'bench_page', password: 'bench password 1' };
-  await call(url, '/auth/register', { username: 'Bench Shipper', ...account, captchaToken: await captchaToken(url) });
-  const { accessToken } = await call<{ accessToken: string }>(url, '/auth/login', { ...account, captchaToken: await captchaToken(url) });
-  const { _id: userId } = await call<{ _id: string }>(url, '/auth/access', undefined, accessToken);
+  await call(url, '/auth/register', { username: 'Bench Shipper', ...account, captchaToken: await captcha(url) });
+  const { accessToken } = await call(url, '/auth/login', { ...account, captchaToken: await captcha(url) });
+  const { _id: userId } = await call(url, '/auth/access', undefined, accessToken);
   const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
   try {
     await db.transaction().execute((trx) => changeBalance(trx, { userId, amountCents: 100_000, kind: 'adjustment', reference: null, note: 'bench funding' }));
   } finally {
     await db.destroy();
   }
-  const { labelTypes } = await call<{ labelTypes: { _id: string; uid: string }[] }>(url, '/labeltype/read', undefined, accessToken);
+  const { labelTypes } = (await call(url, '/labeltype/read', undefined, accessToken)) as { labelTypes: { _id: string; uid: string }[] };
   const priority = labelTypes.find((t) => t.uid === 'priority')!;
   const sender = { FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001' };
   for (const [i, receiver] of ['John Receiver', 'Maria Garcia', 'Liam Chen'].entries()) {
