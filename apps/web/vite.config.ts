@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import purgeCss from '@fullhuman/postcss-purgecss';
+import type { Plugin as PostcssPlugin } from 'postcss';
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|csv|txt|map)$/;
 
@@ -28,8 +31,30 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * Bootstrap's stylesheet keeps only the rules whose classes the app can put on the page: those
+ * named in the app's source and in react-bootstrap's, and those react-bootstrap builds from a prop
+ * (`variant="outline-secondary"` is `btn-outline-secondary`, `md={6}` is `col-md-6`). The app's
+ * own CSS and other libraries' are left whole. Build only: the dev server serves all of Bootstrap.
+ */
+function purgeBootstrap(): PostcssPlugin {
+  const purge = purgeCss({
+    content: [path.join(import.meta.dirname, 'index.html'), path.join(import.meta.dirname, 'src/**/*.{ts,tsx}'), path.join(path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/package.json')), 'esm/**/*.js')],
+    safelist: {
+      standard: [/^(container|btn|alert|text-bg|bg|border|text|col|offset|order|row-cols|spinner|modal|offcanvas|table|nav|tab|progress|form|input-group|list-group|accordion)-/],
+    },
+  }) as PostcssPlugin;
+  return {
+    postcssPlugin: 'portal-purge-bootstrap',
+    OnceExit(root, helpers) {
+      if (/[\\/]node_modules[\\/]bootstrap[\\/]/.test(root.source?.input.file ?? '')) return purge.OnceExit!(root, helpers);
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
+  css: { postcss: { plugins: command === 'build' ? [purgeBootstrap()] : [] } },
   server: { port: 5173, strictPort: true },
   build: {
     outDir: 'dist',
@@ -45,4 +70,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));
