@@ -208,14 +208,7 @@ export async function cancelOrder(db: DbOrTrx, id: string, note: string, at: str
  * never buy the same label. Undefined when another process holds it or it is no longer waiting.
  */
 export const claimOrder = (db: DbOrTrx, id: string, until: string, now: string): Promise<OrderRow | undefined> =>
-  db
-    .updateTable('orders')
-    .set({ claimed_until: until })
-    .where('id', '=', id)
-    .where('status', 'in', WAITING)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
-    .returningAll()
-    .executeTakeFirst();
+  claimOrders(db, [id], until, now).then((taken) => taken[0]);
 
 /** Takes, in one statement, the waiting orders among `ids` that nobody holds, until `until`; answers those taken. */
 export const claimOrders = (db: DbOrTrx, ids: string[], until: string, now: string): Promise<OrderRow[]> =>
@@ -233,9 +226,6 @@ export const claimOrders = (db: DbOrTrx, ids: string[], until: string, now: stri
 /** Lets go of claims this process holds (its attempt failed); anyone may take the orders again. */
 export const releaseOrders = (db: DbOrTrx, ids: string[]) =>
   ids.length === 0 ? Promise.resolve() : db.updateTable('orders').set({ claimed_until: null }).where('id', 'in', ids).where('status', 'in', WAITING).execute().then(() => {});
-
-/** Lets go of a claim this process holds (its attempt failed); anyone may take the order again. */
-export const releaseOrder = (db: DbOrTrx, id: string) => db.updateTable('orders').set({ claimed_until: null }).where('id', '=', id).execute();
 
 /** A processing order is not due for another check before `at`. */
 export const checkAgainAt = (db: DbOrTrx, id: string, at: string) =>

@@ -373,7 +373,7 @@ export function createOrderService(deps: {
       return await work(claimed);
     } catch (error) {
       // A failed attempt lets go at once, so the retry need not wait for the lease to run out.
-      await repo.releaseOrder(db, order.id);
+      await repo.releaseOrders(db, [order.id]);
       throw error;
     }
   }
