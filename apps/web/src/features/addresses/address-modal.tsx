@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -28,7 +28,8 @@ export function AddressModal({ show, address, onClose }: AddressModalProps) {
   const inFlight = useRef(false);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
+  // Before the modal is painted, so nothing typed into it is cleared.
+  useLayoutEffect(() => {
     if (show) reset(valuesOf(address));
   }, [show, address, reset]);
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -18,7 +18,8 @@ function FaqModal({ editing, onClose, onSaved }: { editing: Editing; onClose: ()
   if (editing) last.current = editing;
   const faq = last.current?.faq ?? null;
   const { register, handleSubmit, reset, formState } = useForm<FaqText>({ resolver: zodResolver(faqBody), defaultValues: { question: '', answer: '' } });
-  useEffect(() => {
+  // Before the modal is painted, so nothing typed into it is cleared.
+  useLayoutEffect(() => {
     if (editing) reset({ question: editing.faq?.question ?? '', answer: editing.faq?.answer ?? '' });
   }, [editing, reset]);
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Modal, Spinner } from 'react-bootstrap';
@@ -42,7 +42,8 @@ export function FedexActionModal({ action: current, onClose }: { action: FedexAc
   const completing = action?.kind === 'complete';
   const queryClient = useQueryClient();
   const { register, handleSubmit, reset, formState } = useForm<Fields>({ defaultValues: { note: '' } });
-  useEffect(() => {
+  // Before the modal is painted, so nothing typed into it is cleared.
+  useLayoutEffect(() => {
     if (current) reset({ note: '' });
   }, [current, reset]);
 

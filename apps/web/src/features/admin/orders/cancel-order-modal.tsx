@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -18,7 +18,8 @@ export function CancelOrderModal({ order: current, onClose }: { order: Cancellab
   const order = last.current;
   const queryClient = useQueryClient();
   const { register, handleSubmit, reset, formState } = useForm<{ reason: string }>({ resolver: zodResolver(cancelOrderBody), defaultValues: { reason: '' } });
-  useEffect(() => {
+  // Before the modal is painted, so nothing typed into it is cleared.
+  useLayoutEffect(() => {
     if (current) reset({ reason: '' });
   }, [current, reset]);
 
