@@ -281,6 +281,15 @@ describe('POST /order/createOrderFromCSV', () => {
     const zip = await download(t.app, user.headers, bulk.zip!);
     expect(zip.headers['content-disposition']).toBe('attachment; filename="label.zip"');
     expect(Object.keys(zipEntries(zip.rawPayload)).sort()).toEqual([...history.orders.map((o: { tracking: string }) => `${o.tracking}.pdf`), 'label.csv'].sort());
+
+    // The rows' labels are stored together in one file, and each downloads on its own: the ZIP's entry, byte for byte.
+    const keys = await t.db.selectFrom('orders').select('pdf_key').where('bulk_order_id', '=', bulk._id).execute();
+    expect(new Set(keys.map((k) => k.pdf_key!.split('#')[0])).size).toBe(1);
+    for (const order of history.orders as { pdf: string; tracking: string }[]) {
+      const own = await download(t.app, user.headers, order.pdf);
+      expect(own.statusCode).toBe(200);
+      expect(Buffer.from(own.rawPayload).equals(Buffer.from(zipEntries(zip.rawPayload)[`${order.tracking}.pdf`]))).toBe(true);
+    }
   });
 
   it('refunds a row whose label fails, with its own ledger row, and completes the rest', async () => {

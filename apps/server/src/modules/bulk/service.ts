@@ -31,7 +31,7 @@ import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQu
 import { openFileWriter, type FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
 import type { CatalogService, CatalogType } from '../catalog/service.ts';
-import { insertOrders, orderPdfKey, orderRowFor, type LabelOutcome, type OnCharged, type OrderRow, type OrderService } from '../orders/service.ts';
+import { insertOrders, orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderRow, type OrderService } from '../orders/service.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
 import { toCsv } from '../../lib/csv.ts';
@@ -130,7 +130,7 @@ export function createBulkService(deps: {
     const zipKey = bulkFileKey(bulkOrderId, 'label.zip');
     // The merged PDF and the ZIP are written while the labels are made, each label as soon as the rows above it are done.
     const output = createBulkFilesWriter(rows.length, { pdf: openFileWriter(files, pdfKey), zip: openFileWriter(files, zipKey) }, async (key) => {
-      const pdf = await files.get(key);
+      const pdf = await readLabel(files, key);
       if (!pdf) throw new Error(`Label file ${key} of bulk order ${bulkOrderId} is missing`);
       return pdf;
     });
@@ -148,7 +148,7 @@ export function createBulkService(deps: {
       await progress((80 * settled.size) / total, true);
       const record = async (order: OrderRow, outcome: LabelOutcome) => {
         if (outcome.status === 'processing') return;
-        settle(order, outcome.status === 'completed' ? { tracking: outcome.tracking, pdf: outcome.pdf, pdfKey: orderPdfKey(order.id) } : null);
+        settle(order, outcome.status === 'completed' ? { tracking: outcome.tracking, pdf: outcome.pdf, pdfKey: outcome.pdfKey } : null);
         await progress((80 * settled.size) / total);
       };
       await orders.makeLabels(

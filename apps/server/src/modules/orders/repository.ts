@@ -171,14 +171,19 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
 }
 
 /** Moves a waiting order to completed; false when it was no longer waiting. */
-export async function markCompleted(db: DbOrTrx, id: string, done: { tracking: string; pdfKey: string; at: string }): Promise<boolean> {
-  const result = await db
-    .updateTable('orders')
-    .set({ status: 'completed', tracking: done.tracking, pdf_key: done.pdfKey, provider_ref: null, updated_at: done.at })
-    .where('id', '=', id)
-    .where('status', 'in', WAITING)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export const markCompleted = (db: DbOrTrx, id: string, done: { tracking: string; pdfKey: string; at: string }): Promise<boolean> =>
+  markAllCompleted(db, [{ id, tracking: done.tracking, pdfKey: done.pdfKey }], done.at).then((completed) => completed.has(id));
+
+/** Moves the waiting orders among `done` to completed, in one statement; answers the ids of those that were still waiting. */
+export async function markAllCompleted(db: DbOrTrx, done: { id: string; tracking: string; pdfKey: string }[], at: string): Promise<Set<string>> {
+  if (done.length === 0) return new Set();
+  // A VALUES list's columns are column1, column2... on SQLite and on PostgreSQL alike.
+  const labels = sql.join(done.map((d) => sql`(${d.id}, ${d.tracking}, ${d.pdfKey})`));
+  const { rows } = await sql<{ id: string }>`update orders set status = 'completed', tracking = made.column2, pdf_key = made.column3, provider_ref = null, updated_at = ${at}
+    from (values ${labels}) as made
+    where orders.id = made.column1 and orders.status in (${sql.join(WAITING)})
+    returning orders.id`.execute(db);
+  return new Set(rows.map((row) => row.id));
 }
 
 /**

@@ -39,11 +39,23 @@ export const insertOrders = repo.insertOrders;
 const BATCH = 50;
 /** Bulk rows are claimed this many at a time, in one statement. */
 const CLAIM_BATCH = 100;
-/** Labels made for bulk rows are recorded this many at a time (or after RECORD_WITHIN_MS), in one transaction. */
+/** Labels made for bulk rows are stored and recorded this many at a time (or after RECORD_WITHIN_MS): one file, one statement. */
 const RECORD_BATCH = 50;
 const RECORD_WITHIN_MS = 250;
 
 export const orderPdfKey = (id: string) => `labels/${id.slice(0, 2)}/${id}.pdf`;
+const labelPackKey = (id: string) => `labels/packs/${id.slice(0, 2)}/${id}.bin`;
+const PACKED_LABEL = /^(.+)#(\d+)\+(\d+)$/;
+
+/**
+ * An order's label, from its pdf_key: a file of its own (a single order's), or `<pack>#<offset>+<length>`,
+ * a bulk row's label stored with the others recorded with it in one file (creating a file per label
+ * cost more than rendering it).
+ */
+export function readLabel(files: FileStore, pdfKey: string): Promise<Buffer | null> {
+  const packed = PACKED_LABEL.exec(pdfKey);
+  return packed ? files.getRange(packed[1], Number(packed[2]), Number(packed[3])) : files.get(pdfKey);
+}
 const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
 
 /** A 400 naming every problem of an order: { message, errors: [{ field, message }] }. */
@@ -132,7 +144,7 @@ export type PlaceResult = { ok: true; orderId: string } | { ok: false; orderId: 
 
 /** What asking the provider about one paid order came to. */
 export type LabelOutcome =
-  | { status: 'completed'; tracking: string; pdf: Uint8Array }
+  | { status: 'completed'; tracking: string; pdf: Uint8Array; pdfKey: string }
   /** The provider makes it later; the order stays 'processing'. */
   | { status: 'processing' }
   /** The provider refused it: the order is cancelled and its price refunded. */
@@ -228,21 +240,21 @@ export function createOrderService(deps: {
   async function storeLabel(order: repo.OrderRow, label: LabelReady): Promise<LabelOutcome> {
     const key = orderPdfKey(order.id);
     await files.put(key, label.pdf);
-    return madeOutcome(order, label, await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() }));
+    return madeOutcome(order, label, key, await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() }));
   }
 
   /** A label stored and `recorded` on its order, or not recorded because the order was cancelled meanwhile (and refunded then). */
-  function madeOutcome(order: repo.OrderRow, label: LabelReady, recorded: boolean): LabelOutcome {
+  function madeOutcome(order: repo.OrderRow, label: LabelReady, pdfKey: string, recorded: boolean): LabelOutcome {
     if (!recorded) return { status: 'cancelled', message: 'the order was cancelled while its label was made' };
     metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
     if (!order.bulk_order_id) notifier.emit({ type: 'order.completed', userId: order.user_id, orderId: order.id });
-    return { status: 'completed', tracking: label.tracking, pdf: label.pdf };
+    return { status: 'completed', tracking: label.tracking, pdf: label.pdf, pdfKey };
   }
 
   /**
    * The labels of bulk rows, `lanes` asked for at a time. Rows are claimed CLAIM_BATCH at a time in one
-   * statement and the labels made recorded RECORD_BATCH at a time in one transaction, so a large order
-   * costs few writes. `onOutcome` hears each row once, in any order: 'completed' once recorded,
+   * statement and the labels made stored in one file and recorded in one statement RECORD_BATCH at a
+   * time, so a large order costs few writes. `onOutcome` hears each row once, in any order: 'completed' once recorded,
    * 'processing' for a row the provider makes later or another process holds. After the first error no
    * new row is started; the rows still held are let go and the error thrown.
    */
@@ -251,7 +263,7 @@ export function createOrderService(deps: {
     const held = new Set<string>();
     let nextToClaim = 0;
     let failure: { error: unknown } | null = null;
-    let made: { order: repo.OrderRow; label: LabelReady; key: string }[] = [];
+    let made: { order: repo.OrderRow; label: LabelReady }[] = [];
     let oldestMadeAt = 0;
 
     async function take(): Promise<repo.OrderRow | undefined> {
@@ -269,15 +281,18 @@ export function createOrderService(deps: {
     }
     async function record(batch: typeof made): Promise<void> {
       if (batch.length === 0) return;
-      const at = nowIso();
-      const recorded = await db.transaction().execute(async (trx) => {
-        const done: boolean[] = [];
-        for (const { order, label, key } of batch) done.push(await repo.markCompleted(trx, order.id, { tracking: label.tracking, pdfKey: key, at }));
-        return done;
-      });
+      const pack = labelPackKey(newId());
+      const keys: string[] = [];
+      let offset = 0;
+      for (const { label } of batch) {
+        keys.push(`${pack}#${offset}+${label.pdf.length}`);
+        offset += label.pdf.length;
+      }
+      await files.put(pack, Buffer.concat(batch.map(({ label }) => label.pdf)));
+      const recorded = await repo.markAllCompleted(db, batch.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })), nowIso());
       for (const [i, { order, label }] of batch.entries()) {
         held.delete(order.id);
-        await onOutcome(order, madeOutcome(order, label, recorded[i]));
+        await onOutcome(order, madeOutcome(order, label, keys[i], recorded.has(order.id)));
       }
     }
     async function makeOne(order: repo.OrderRow): Promise<void> {
@@ -289,10 +304,8 @@ export function createOrderService(deps: {
         return onOutcome(order, await cancelAndRefund(order, reasonOf(error, order)));
       }
       if (result.status === 'completed') {
-        const key = orderPdfKey(order.id);
-        await files.put(key, result.pdf);
         if (made.length === 0) oldestMadeAt = Date.now();
-        made.push({ order, label: result, key });
+        made.push({ order, label: result });
         if (made.length >= RECORD_BATCH || Date.now() - oldestMadeAt >= RECORD_WITHIN_MS) await record(made.splice(0));
         return;
       }
@@ -524,7 +537,7 @@ export function createOrderService(deps: {
       if (!order) throw notFound(ORDER_NOT_FOUND);
       if (order.status === 'cancelled') throw conflict(ORDER_CANCELLED_NO_LABEL);
       if (order.status !== 'completed' || !order.pdf_key || !order.tracking) throw conflict(LABEL_NOT_READY);
-      const pdf = await files.get(order.pdf_key);
+      const pdf = await readLabel(files, order.pdf_key);
       if (!pdf) throw new HttpError(500, `Label file missing for order ${order.id}`);
       return { tracking: order.tracking, pdf };
     },

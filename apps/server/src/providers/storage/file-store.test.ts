@@ -37,6 +37,16 @@ describe.each(stores)('files in %s', (_name, open) => {
     await store.delete('labels/never/written.pdf'); // deleting what is not there is not an error
   });
 
+  it('reads a part of a file (one label of a pack); a missing file is null, a part past the end an error', async () => {
+    const store = await open();
+    await store.put('labels/packs/ab/pack.bin', new TextEncoder().encode('%PDF-A%PDF-BB%PDF-CCC'));
+    expect((await store.getRange('labels/packs/ab/pack.bin', 6, 7))?.toString()).toBe('%PDF-BB');
+    expect((await store.getRange('labels/packs/ab/pack.bin', 0, 6))?.toString()).toBe('%PDF-A');
+    expect((await store.getRange('labels/packs/ab/pack.bin', 13, 8))?.toString()).toBe('%PDF-CCC');
+    expect(await store.getRange('labels/packs/ab/none.bin', 0, 6)).toBeNull();
+    await expect(store.getRange('labels/packs/ab/pack.bin', 13, 9)).rejects.toThrow('ends before byte 22');
+  });
+
   it('keeps a large file (a merged PDF or ZIP) whole, byte for byte', async () => {
     const store = await open();
     const big = Buffer.alloc(20 * 1024 * 1024 + 123);

@@ -12,6 +12,8 @@ export interface FileStore {
   put(key: string, data: Uint8Array | Readable): Promise<void>;
   /** The file's bytes, or null when there is none. */
   get(key: string): Promise<Buffer | null>;
+  /** `length` bytes of the file from `offset` (one label of a pack), or null when there is no such file. */
+  getRange(key: string, offset: number, length: number): Promise<Buffer | null>;
   /** The file as a stream, to send a large one without holding it whole; null when there is none. */
   stream(key: string): Promise<Readable | null>;
   delete(key: string): Promise<void>;
@@ -29,17 +31,31 @@ export type FileWriter = {
   abort(): Promise<void>;
 };
 
+/** Small chunks are gathered up to this size before they go to the store: every write to a file is a round trip to libuv's threads. */
+const WRITE_BYTES = 256 * 1024;
+
 /** Opens `key` in the store for writing a chunk at a time (FileStore.put of a stream fed as the chunks come). */
 export function openFileWriter(store: FileStore, key: string): FileWriter {
   const stream = new PassThrough();
   stream.on('error', () => {}); // an abandoned file: the store sees the error on its side
   const stored = store.put(key, stream);
   stored.catch(() => {}); // seen by the next write or by end
+  let gathered: Uint8Array[] = [];
+  let gatheredBytes = 0;
+  const flush = async () => {
+    const chunk = Buffer.concat(gathered, gatheredBytes);
+    gathered = [];
+    gatheredBytes = 0;
+    if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), stored]);
+  };
   return {
     async write(chunk) {
-      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), stored]);
+      gathered.push(chunk);
+      gatheredBytes += chunk.length;
+      if (gatheredBytes >= WRITE_BYTES) await flush();
     },
     async end() {
+      if (gatheredBytes > 0) await flush();
       stream.end();
       await stored;
     },
@@ -114,6 +130,23 @@ export function createLocalFileStore(root: string): FileStore {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
+      }
+    },
+    async getRange(key, offset, length) {
+      let handle;
+      try {
+        handle = await fs.open(resolve(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+      try {
+        const bytes = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(bytes, 0, length, offset);
+        if (bytesRead !== length) throw new Error(`${key} ends before byte ${offset + length}`);
+        return bytes;
+      } finally {
+        await handle.close();
       }
     },
     async stream(key) {

@@ -32,10 +32,11 @@ export function createS3FileStore(settings: S3Settings): FileStore & { client: S
   if (settings.accessKeyId && settings.secretAccessKey) config.credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey };
   const client = new S3Client(config);
   const Bucket = settings.bucket;
-  const open = async (key: string) => {
+  const open = async (key: string, range?: { offset: number; length: number }) => {
     checkFileKey(key);
     try {
-      return (await client.send(new GetObjectCommand({ Bucket, Key: key }))).Body ?? null;
+      const Range = range && `bytes=${range.offset}-${range.offset + range.length - 1}`;
+      return (await client.send(new GetObjectCommand({ Bucket, Key: key, Range }))).Body ?? null;
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
       throw error;
@@ -52,6 +53,13 @@ export function createS3FileStore(settings: S3Settings): FileStore & { client: S
     async get(key) {
       const body = await open(key);
       return body ? Buffer.from(await body.transformToByteArray()) : null;
+    },
+    async getRange(key, offset, length) {
+      const body = await open(key, { offset, length });
+      if (!body) return null;
+      const bytes = Buffer.from(await body.transformToByteArray());
+      if (bytes.length !== length) throw new Error(`${key} ends before byte ${offset + length}`);
+      return bytes;
     },
     async stream(key) {
       // In Node the SDK's body is a Readable: the file goes on to the client as it arrives.
