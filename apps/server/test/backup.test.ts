@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database.ts';
+import { readLabel } from '../src/modules/orders/service.ts';
+import { createLocalFileStore } from '../src/providers/storage/file-store.ts';
 import { startTestApp, testDbKind, type TestApp } from './harness.ts';
 import { fundedUser, orderPayload } from './order-fixtures.ts';
 
@@ -64,7 +66,8 @@ describe.runIf(testDbKind === 'sqlite')('npm run backup and npm run restore', ()
       const completed = await restored.selectFrom('orders').select(['id', 'pdf_key']).where('status', '=', 'completed').execute();
       expect(completed.length).toBeGreaterThanOrEqual(10);
       expect(completed.length).toBeLessThanOrEqual(writtenAtBackup + users.length);
-      for (const order of completed) expect(fs.existsSync(path.join(restoredDir, 'files', order.pdf_key!)), order.id).toBe(true);
+      const restoredFiles = createLocalFileStore(path.join(restoredDir, 'files'));
+      for (const order of completed) expect((await readLabel(restoredFiles, order.pdf_key!))?.subarray(0, 5).toString(), order.id).toBe('%PDF-');
       // The keys come along: tokens signed before the backup still sign in.
       expect(fs.readFileSync(path.join(restoredDir, 'jwt-secret'), 'utf8')).toBe(fs.readFileSync(path.join(t.config.dataDir, 'jwt-secret'), 'utf8'));
     } finally {

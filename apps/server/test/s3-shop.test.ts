@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createFileStore } from '../src/providers/storage/from-config.ts';
+import { readLabel } from '../src/modules/orders/service.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from '../src/modules/bulk/bulk-fixtures.ts';
 import { signUp, startTestApp } from './harness.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
@@ -22,7 +23,7 @@ it('with S3_BUCKET set, the shop keeps labels in the bucket: an order made is do
     const order = await t.db.selectFrom('orders').select(['id', 'pdf_key']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
     const label = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers });
     expect([label.statusCode, label.rawPayload.subarray(0, 5).toString()]).toEqual([200, '%PDF-']);
-    expect((await (await createFileStore(t.config)).get(order.pdf_key!))?.equals(label.rawPayload)).toBe(true);
+    expect((await readLabel(await createFileStore(t.config), order.pdf_key!))?.equals(label.rawPayload)).toBe(true);
     expect(fs.existsSync(path.join(t.config.dataDir, 'files'))).toBe(false);
   } finally {
     await t.close();

@@ -43,14 +43,13 @@ const CLAIM_BATCH = 100;
 const RECORD_BATCH = 50;
 const RECORD_WITHIN_MS = 250;
 
-export const orderPdfKey = (id: string) => `labels/${id.slice(0, 2)}/${id}.pdf`;
 const labelPackKey = (id: string) => `labels/packs/${id.slice(0, 2)}/${id}.bin`;
 const PACKED_LABEL = /^(.+)#(\d+)\+(\d+)$/;
 
 /**
- * An order's label, from its pdf_key: a file of its own (a single order's), or `<pack>#<offset>+<length>`,
- * a bulk row's label stored with the others recorded with it in one file (creating a file per label
- * cost more than rendering it).
+ * An order's label, from its pdf_key: `<pack>#<offset>+<length>`, stored with the labels recorded
+ * with it in one file (creating a file per label cost more than rendering it), or a file of its own
+ * (orders made before packs).
  */
 export function readLabel(files: FileStore, pdfKey: string): Promise<Buffer | null> {
   const packed = PACKED_LABEL.exec(pdfKey);
@@ -237,11 +236,44 @@ export function createOrderService(deps: {
   const { db, catalog, labels, files, log, pollMs, claimMs, metrics } = deps;
   const notifier = deps.notifier ?? silentNotifier;
 
-  async function storeLabel(order: repo.OrderRow, label: LabelReady): Promise<LabelOutcome> {
-    const key = orderPdfKey(order.id);
-    await files.put(key, label.pdf);
-    return madeOutcome(order, label, key, await repo.markCompleted(db, order.id, { tracking: label.tracking, pdfKey: key, at: nowIso() }));
+  /** Stores the labels in one pack file and records them on their orders in one statement: what each order came to. */
+  async function storeAndRecord(made: { order: repo.OrderRow; label: LabelReady }[]): Promise<LabelOutcome[]> {
+    const pack = labelPackKey(newId());
+    const keys: string[] = [];
+    let offset = 0;
+    for (const { label } of made) {
+      keys.push(`${pack}#${offset}+${label.pdf.length}`);
+      offset += label.pdf.length;
+    }
+    await files.put(pack, Buffer.concat(made.map(({ label }) => label.pdf)));
+    const recorded = await repo.markAllCompleted(db, made.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })), nowIso());
+    return made.map(({ order, label }, i) => madeOutcome(order, label, keys[i], recorded.has(order.id)));
   }
+
+  /**
+   * A single order's label, stored and recorded with the others that are ready meanwhile: the labels
+   * that come while one batch is written go together in the next, so a burst of orders costs a few
+   * files and statements, and a lone order is written at once.
+   */
+  const storeLabel = (() => {
+    let waiting: { made: { order: repo.OrderRow; label: LabelReady }; settle: (outcome: Promise<LabelOutcome>) => void }[] = [];
+    let writing = false;
+    async function writeWaiting() {
+      writing = true;
+      while (waiting.length > 0) {
+        const batch = waiting.splice(0, RECORD_BATCH);
+        const outcomes = storeAndRecord(batch.map((w) => w.made));
+        for (const [i, w] of batch.entries()) w.settle(outcomes.then((all) => all[i]));
+        await outcomes.catch(() => {}); // each order's caller hears the error
+      }
+      writing = false;
+    }
+    return (order: repo.OrderRow, label: LabelReady): Promise<LabelOutcome> =>
+      new Promise((settle) => {
+        waiting.push({ made: { order, label }, settle });
+        if (!writing) void writeWaiting();
+      });
+  })();
 
   /** A label stored and `recorded` on its order, or not recorded because the order was cancelled meanwhile (and refunded then). */
   function madeOutcome(order: repo.OrderRow, label: LabelReady, pdfKey: string, recorded: boolean): LabelOutcome {
@@ -281,18 +313,10 @@ export function createOrderService(deps: {
     }
     async function record(batch: typeof made): Promise<void> {
       if (batch.length === 0) return;
-      const pack = labelPackKey(newId());
-      const keys: string[] = [];
-      let offset = 0;
-      for (const { label } of batch) {
-        keys.push(`${pack}#${offset}+${label.pdf.length}`);
-        offset += label.pdf.length;
-      }
-      await files.put(pack, Buffer.concat(batch.map(({ label }) => label.pdf)));
-      const recorded = await repo.markAllCompleted(db, batch.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })), nowIso());
-      for (const [i, { order, label }] of batch.entries()) {
+      const outcomes = await storeAndRecord(batch);
+      for (const [i, { order }] of batch.entries()) {
         held.delete(order.id);
-        await onOutcome(order, madeOutcome(order, label, keys[i], recorded.has(order.id)));
+        await onOutcome(order, outcomes[i]);
       }
     }
     async function makeOne(order: repo.OrderRow): Promise<void> {

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -73,29 +72,6 @@ export function checkFileKey(key: string): void {
   if (!KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) throw new Error(`Bad file key ${key}`);
 }
 
-/**
- * A file this small (a label) is written on the calling thread: the four round trips to libuv's
- * threads an asynchronous write takes (open, write, close, rename) cost more than the write.
- */
-const SMALL_FILE_BYTES = 64 * 1024;
-
-function putSmall(file: string, temp: string, data: Uint8Array): void {
-  try {
-    try {
-      fsSync.writeFileSync(temp, data);
-    } catch (error) {
-      // The directory is made on the first miss, not checked on every write.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      fsSync.mkdirSync(path.dirname(file), { recursive: true });
-      fsSync.writeFileSync(temp, data);
-    }
-    fsSync.renameSync(temp, file);
-  } catch (error) {
-    fsSync.rmSync(temp, { force: true });
-    throw error;
-  }
-}
-
 /** Files in a local directory (default DATA_DIR/files). */
 export function createLocalFileStore(root: string): FileStore {
   const resolve = (key: string) => {
@@ -107,7 +83,6 @@ export function createLocalFileStore(root: string): FileStore {
       const file = resolve(key);
       // Write then rename, so a reader never sees half a file.
       const temp = `${file}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-      if (data instanceof Uint8Array && data.length <= SMALL_FILE_BYTES) return putSmall(file, temp, data);
       // The directory is made on the first miss, not checked on every write.
       const handle = await fs.open(temp, 'w').catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;

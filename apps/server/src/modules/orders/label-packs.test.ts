@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { inlineRenderer } from '../../providers/labels/render-pool.ts';
+import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
+import type { LabelProvider } from '../../providers/labels/label-provider.ts';
+import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
+
+// The first pack written waits for the test; meanwhile the labels of other orders are made and wait for the next one.
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-packs-'));
+const local = createLocalFileStore(dir);
+let releaseFirstPack!: () => void;
+const firstPackHeld = new Promise<void>((resolve) => (releaseFirstPack = resolve));
+const packsWritten: string[] = [];
+const files: FileStore = {
+  ...local,
+  async put(key, data) {
+    if (key.startsWith('labels/packs/') && packsWritten.push(key) === 1) await firstPackHeld;
+    return local.put(key, data);
+  },
+};
+const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
+let labelsMade = 0;
+const labels: LabelProvider = { ...sandbox, createLabel: (request) => sandbox.createLabel(request).finally(() => void labelsMade++) };
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({}, { files, labels });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('stores the labels of single orders made while a pack is written together in the next pack; each order downloads its own', async () => {
+  const user = await fundedUser(t.app, t.db, 10_000);
+  const place = (i: number) => t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: `Packed ${i}` }), headers: user.headers });
+  const first = place(0);
+  while (packsWritten.length === 0) await new Promise((r) => setTimeout(r, 5));
+  const others = [1, 2, 3, 4].map(place);
+  while (labelsMade < 5) await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setImmediate(r)); // the last label joins the waiting ones
+  releaseFirstPack();
+  const answers = await Promise.all([first, ...others]);
+  expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+
+  expect(packsWritten).toHaveLength(2);
+  const orders = await t.db.selectFrom('orders').select(['id', 'to_name', 'pdf_key', 'status']).where('user_id', '=', user.userId).orderBy('to_name').execute();
+  expect(orders.map((o) => [o.to_name, o.status, o.pdf_key!.split('#')[0]])).toEqual([
+    ['Packed 0', 'completed', packsWritten[0]],
+    ...[1, 2, 3, 4].map((i) => [`Packed ${i}`, 'completed', packsWritten[1]]),
+  ]);
+  const pack = fs.readFileSync(path.join(dir, packsWritten[1]));
+  for (const order of orders.slice(1)) {
+    const label = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers });
+    expect(label.statusCode).toBe(200);
+    expect(label.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const [, offset, length] = /#(\d+)\+(\d+)$/.exec(order.pdf_key!)!.map(Number);
+    expect(label.rawPayload.equals(pack.subarray(offset, offset + length))).toBe(true);
+  }
+});
