@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, parentPort } from 'node:worker_threads';
 import { buildSync } from 'esbuild';
 
-/** CPU-heavy work on worker threads, one task per thread at a time, queued in order. */
+/** CPU-heavy work on worker threads, queued in order. */
 export interface WorkerPool<Input, Output> {
   run(input: Input): Promise<Output>;
   /** Starts the threads now rather than on the first task (a thread takes about half a second to load). */
@@ -13,50 +13,58 @@ export interface WorkerPool<Input, Output> {
   close(): Promise<void>;
 }
 
-type Reply<Output> = { ok: true; value: Output } | { ok: false; error: string };
+type Reply<Output> = { id: number; ok: true; value: Output } | { id: number; ok: false; error: string };
 type Task<Input, Output> = { input: Input; resolve: (value: Output) => void; reject: (error: Error) => void };
 
 /**
  * Runs `module` on up to `size` threads, started on first use: a TypeScript file that calls
  * serveWorkerTasks (compiled to JavaScript first), or an .mjs entry that prepares the thread and then does. Off the event loop, requests
  * that need no such work do not wait behind it. `name` is what errors call the pool.
+ *
+ * tasksPerThread: how many tasks a thread is given at once. With 2, a thread has its next task at hand
+ * when it answers one, and keeps working while this thread is busy with something else (short tasks
+ * that are many, like labels); with 1, a thread holds one task's memory at a time (large ones).
  */
-export function createWorkerPool<Input, Output>(module: URL, size: number, name: string, options: { idleMs?: number } = {}): WorkerPool<Input, Output> {
-  const idle: Worker[] = [];
-  const running = new Map<Worker, Task<Input, Output>>();
+export function createWorkerPool<Input, Output>(module: URL, size: number, name: string, options: { idleMs?: number; tasksPerThread?: number } = {}): WorkerPool<Input, Output> {
+  const tasksPerThread = options.tasksPerThread ?? 1;
+  /** Each live thread and the tasks it was given, by id. */
+  const threads = new Map<Worker, Map<number, Task<Input, Output>>>();
   const queue: Task<Input, Output>[] = [];
-  const alive = new Set<Worker>();
+  let nextId = 0;
   let closed = false;
   let drained: (() => void) | null = null;
+  const given = () => [...threads.values()].reduce((n, tasks) => n + tasks.size, 0);
+  const checkDrained = () => {
+    if (drained && queue.length === 0 && given() === 0) drained();
+  };
 
   function spawn(): void {
     const worker = new Worker(module.pathname.endsWith('.mjs') ? module : compiledWorker(module), { execArgv: [] });
-    alive.add(worker);
+    const tasks = new Map<number, Task<Input, Output>>();
+    threads.set(worker, tasks);
     worker.on('message', (reply: Reply<Output>) => {
-      const task = running.get(worker);
-      running.delete(worker);
-      worker.unref(); // an idle thread does not keep the process alive
+      const task = tasks.get(reply.id);
+      tasks.delete(reply.id);
+      if (tasks.size === 0) {
+        worker.unref(); // an idle thread does not keep the process alive
+        stopWhenIdle(worker);
+      }
       if (reply.ok) task?.resolve(reply.value);
       else task?.reject(new Error(reply.error));
-      idle.push(worker);
-      stopWhenIdle(worker);
       dispatch();
-      if (drained && queue.length === 0 && running.size === 0) drained();
+      checkDrained();
     });
-    // A thread that dies fails its task only; the next task starts a new thread.
+    // A thread that dies fails its tasks only; the next task starts a new thread.
     const lost = (error: Error) => {
-      if (!alive.delete(worker)) return;
-      running.get(worker)?.reject(error);
-      running.delete(worker);
-      const at = idle.indexOf(worker);
-      if (at >= 0) idle.splice(at, 1);
+      if (!threads.delete(worker)) return;
+      for (const task of tasks.values()) task.reject(error);
+      tasks.clear();
       dispatch();
-      if (drained && queue.length === 0 && running.size === 0) drained();
+      checkDrained();
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`${name} stopped (exit ${code})`)));
     worker.unref();
-    idle.push(worker);
   }
 
   // With idleMs, a thread left without work that long is stopped, giving its memory back.
@@ -65,27 +73,39 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
     if (options.idleMs === undefined) return;
     const timer = setTimeout(() => {
       idleTimers.delete(worker);
-      const at = idle.indexOf(worker);
-      if (at < 0) return;
-      idle.splice(at, 1);
-      alive.delete(worker);
+      if (threads.get(worker)?.size !== 0) return;
+      threads.delete(worker);
       void worker.terminate();
     }, options.idleMs);
     timer.unref();
     idleTimers.set(worker, timer);
   }
 
+  /** The thread with the fewest tasks, if it can take another; a new thread rather than a second task for a busy one. */
+  function leastBusy(): Worker | undefined {
+    let best: Worker | undefined;
+    for (const [worker, tasks] of threads) if (tasks.size < tasksPerThread && (!best || tasks.size < threads.get(best)!.size)) best = worker;
+    if ((!best || threads.get(best)!.size > 0) && threads.size < size) {
+      spawn();
+      return leastBusy();
+    }
+    return best;
+  }
+
   function dispatch(): void {
     while (queue.length > 0) {
-      if (idle.length === 0 && alive.size < size) spawn();
-      const worker = idle.pop();
+      const worker = leastBusy();
       if (!worker) return;
       const task = queue.shift()!;
-      clearTimeout(idleTimers.get(worker));
-      idleTimers.delete(worker);
-      running.set(worker, task);
-      worker.ref();
-      worker.postMessage(task.input);
+      const tasks = threads.get(worker)!;
+      if (tasks.size === 0) {
+        clearTimeout(idleTimers.get(worker));
+        idleTimers.delete(worker);
+        worker.ref();
+      }
+      const id = nextId++;
+      tasks.set(id, task);
+      worker.postMessage({ id, input: task.input });
     }
   }
 
@@ -98,11 +118,11 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       });
     },
     warm() {
-      while (!closed && alive.size < size) spawn();
+      while (!closed && threads.size < size) spawn();
     },
     async close() {
       closed = true;
-      if (queue.length > 0 || running.size > 0) {
+      if (queue.length > 0 || given() > 0) {
         await new Promise<void>((resolve) => {
           drained = resolve;
           setTimeout(resolve, 10_000).unref();
@@ -110,11 +130,10 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       }
       for (const timer of idleTimers.values()) clearTimeout(timer);
       for (const task of queue.splice(0)) task.reject(new Error(`${name} is closed`));
-      const all = [...alive];
-      alive.clear();
-      for (const task of running.values()) task.reject(new Error(`${name} is closed`));
-      running.clear();
-      await Promise.all(all.map((w) => w.terminate()));
+      const all = [...threads];
+      threads.clear();
+      for (const [, tasks] of all) for (const task of tasks.values()) task.reject(new Error(`${name} is closed`));
+      await Promise.all(all.map(([worker]) => worker.terminate()));
     },
   };
 }
@@ -160,12 +179,12 @@ function compiledWorker(module: URL): URL {
  * value to move to the caller rather than copy.
  */
 export function serveWorkerTasks<Input, Output>(work: (input: Input) => Promise<{ value: Output; transfer?: ArrayBuffer[] }>): void {
-  parentPort!.on('message', async (input: Input) => {
+  parentPort!.on('message', async ({ id, input }: { id: number; input: Input }) => {
     try {
       const { value, transfer } = await work(input);
-      parentPort!.postMessage({ ok: true, value } satisfies Reply<Output>, transfer);
+      parentPort!.postMessage({ id, ok: true, value } satisfies Reply<Output>, transfer);
     } catch (error) {
-      parentPort!.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Reply<Output>);
+      parentPort!.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Reply<Output>);
     }
   });
 }

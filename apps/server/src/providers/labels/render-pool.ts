@@ -23,8 +23,12 @@ export const inlineRenderer = (): LabelRenderer => ({
   async close() {},
 });
 
-/** Renders on `size` worker threads: a label costs a few milliseconds of CPU, and a machine with spare cores renders in parallel. */
+/**
+ * Renders on `size` worker threads: a label costs a few milliseconds of CPU, and a machine with spare
+ * cores renders in parallel. Each thread is given two labels at once, so it starts the next one
+ * while this thread is still busy recording the last.
+ */
 export function createRenderPool(size: number): LabelRenderer {
-  const pool = createWorkerPool<LabelRequest, RenderedLabel>(new URL('./render-worker.ts', import.meta.url), size, 'label renderer');
+  const pool = createWorkerPool<LabelRequest, RenderedLabel>(new URL('./render-worker.ts', import.meta.url), size, 'label renderer', { tasksPerThread: 2 });
   return { render: (request) => pool.run(request), warm: () => pool.warm(), close: () => pool.close() };
 }
