@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createOrderBody } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
+import { insertOrders, markAllCompleted } from './repository.ts';
+import { orderRowFor } from './service.ts';
 
 // The first pack written waits for the test; meanwhile the labels of other orders are made and wait for the next one.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-packs-'));
@@ -61,4 +64,24 @@ it('stores the labels of single orders made while a pack is written together in 
     const [, offset, length] = /#(\d+)\+(\d+)$/.exec(order.pdf_key!)!.map(Number);
     expect(label.rawPayload.equals(pack.subarray(offset, offset + length))).toBe(true);
   }
+});
+
+it('records in one statement only the orders still waiting: one cancelled meanwhile keeps its status and gets no label', async () => {
+  const user = await fundedUser(t.app, t.db, 0);
+  const type = await t.db.selectFrom('label_types').select(['id', 'uid', 'name']).where('uid', '=', 'priority').executeTakeFirstOrThrow();
+  const [waiting, cancelled] = ['Waiting', 'Cancelled'].map((ToName) =>
+    orderRowFor(user.userId, createOrderBody.parse({ ...orderPayload('priority', { ToName }), labelType: type.id }), type, 675, { provider: 'sandbox', createdAt: new Date().toISOString() }),
+  );
+  await insertOrders(t.db, [waiting, { ...cancelled, status: 'cancelled' }]);
+  const recorded = await markAllCompleted(
+    t.db,
+    [waiting, cancelled].map((o, i) => ({ id: o.id, tracking: `TRACK${i}`, pdfKey: `labels/packs/xx/p.bin#${i * 10}+10` })),
+    new Date().toISOString(),
+  );
+  expect(recorded).toEqual(new Set([waiting.id]));
+  const rows = await t.db.selectFrom('orders').select(['id', 'status', 'tracking', 'pdf_key']).where('user_id', '=', user.userId).orderBy('to_name', 'desc').execute();
+  expect(rows).toEqual([
+    { id: waiting.id, status: 'completed', tracking: 'TRACK0', pdf_key: 'labels/packs/xx/p.bin#0+10' },
+    { id: cancelled.id, status: 'cancelled', tracking: null, pdf_key: null },
+  ]);
 });

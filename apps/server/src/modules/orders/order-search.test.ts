@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { newId } from '../../lib/ids.ts';
 import { listOrders } from '../admin/repository.ts';
-import { insertOrders, markCompleted, searchedOrders, type OrderRow } from './repository.ts';
+import { insertOrders, markAllCompleted, searchedOrders, type OrderRow } from './repository.ts';
 
 // The search finds through an index (a trigram GIN index on PostgreSQL, an FTS5 trigram table on SQLite) and must
 // find exactly what the plain contains test found before it: these tests compare both on tricky names and terms.
@@ -93,7 +93,7 @@ describe('order search', () => {
   it('follows the tracking number set when the label is made', async () => {
     const id = ids['ÉMILE ZOLA'];
     expect(await found(user, '7777123456')).toEqual([]);
-    expect(await markCompleted(t.db, id, { tracking: '9405500000007777123456', pdfKey: 'labels/x.pdf', at: new Date().toISOString() })).toBe(true);
+    expect(await markAllCompleted(t.db, [{ id, tracking: '9405500000007777123456', pdfKey: 'labels/x.pdf' }], new Date().toISOString())).toEqual(new Set([id]));
     expect(await found(user, '7777123456')).toEqual(['ÉMILE ZOLA']);
     expect(await found(user, '77')).toEqual(['ÉMILE ZOLA']);
     expect(await found(user, '7777123456', '&status=completed')).toEqual(['ÉMILE ZOLA']);

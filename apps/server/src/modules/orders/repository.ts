@@ -170,10 +170,6 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
   return rows.length > cap ? undefined : rows.map((r) => r.order_rowid);
 }
 
-/** Moves a waiting order to completed; false when it was no longer waiting. */
-export const markCompleted = (db: DbOrTrx, id: string, done: { tracking: string; pdfKey: string; at: string }): Promise<boolean> =>
-  markAllCompleted(db, [{ id, tracking: done.tracking, pdfKey: done.pdfKey }], done.at).then((completed) => completed.has(id));
-
 /** Moves the waiting orders among `done` to completed, in one statement; answers the ids of those that were still waiting. */
 export async function markAllCompleted(db: DbOrTrx, done: { id: string; tracking: string; pdfKey: string }[], at: string): Promise<Set<string>> {
   if (done.length === 0) return new Set();

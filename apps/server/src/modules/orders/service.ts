@@ -256,7 +256,7 @@ export function createOrderService(deps: {
    * files and statements, and a lone order is written at once.
    */
   const storeLabel = (() => {
-    let waiting: { made: { order: repo.OrderRow; label: LabelReady }; settle: (outcome: Promise<LabelOutcome>) => void }[] = [];
+    const waiting: { made: { order: repo.OrderRow; label: LabelReady }; settle: (outcome: Promise<LabelOutcome>) => void }[] = [];
     let writing = false;
     async function writeWaiting() {
       writing = true;
@@ -285,10 +285,10 @@ export function createOrderService(deps: {
 
   /**
    * The labels of bulk rows, `lanes` asked for at a time. Rows are claimed CLAIM_BATCH at a time in one
-   * statement and the labels made stored in one file and recorded in one statement RECORD_BATCH at a
-   * time, so a large order costs few writes. `onOutcome` hears each row once, in any order: 'completed' once recorded,
-   * 'processing' for a row the provider makes later or another process holds. After the first error no
-   * new row is started; the rows still held are let go and the error thrown.
+   * statement, and the labels made are stored RECORD_BATCH at a time in one file and recorded in one
+   * statement, so a large order costs few writes. `onOutcome` hears each row once, in any order:
+   * 'completed' once recorded, 'processing' for a row the provider makes later or another process
+   * holds. After the first error no new row is started; the rows still held are let go and the error thrown.
    */
   async function makeLabels(rows: repo.OrderRow[], lanes: number, onOutcome: (order: repo.OrderRow, outcome: LabelOutcome) => Promise<void> | void): Promise<void> {
     const claimed: repo.OrderRow[] = [];
