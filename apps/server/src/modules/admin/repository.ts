@@ -1,8 +1,9 @@
 // The operator console's read model: counts, sums and lists over every customer's rows. It only
 // reads; every change goes through the service that owns the rows (auth, billing, catalog, content,
 // orders), which writes the audit row in the same transaction.
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
+import { containsText } from '../../db/like.ts';
 import type { AuditLogTable, OrdersTable } from '../../db/schema.ts';
 import { ORDER_LIST_COLUMNS, searchedOrders } from '../orders/service.ts';
 
@@ -10,9 +11,6 @@ import { ORDER_LIST_COLUMNS, searchedOrders } from '../orders/service.ts';
 export type TimeRange = { from?: string; to?: string };
 export type Page = { offset: number; limit: number };
 
-/** `lower(column) like %term%`, the user's own % and _ matching themselves, on both dialects. */
-const contains = (column: string, term: string) => sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(term.toLowerCase())}%`} escape '\\'`;
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 /** The ids of the user a filter names: a user id or a Telegram username (with or without @, any case). */
 const usersNamed = (db: DbOrTrx, ref: string) =>
@@ -68,7 +66,7 @@ export async function listUsers(db: DbOrTrx, search: string | undefined, page: P
   let query = db.selectFrom('users');
   if (search) {
     const term = search.replace(/^@/, '');
-    query = query.where((eb) => eb.or([contains('username', term), contains('tg_id_lower', term), contains('email', term)]));
+    query = query.where((eb) => eb.or([containsText('username', term), containsText('tg_id_lower', term), containsText('email', term)]));
   }
   const rows = await query.select(USER_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
   const count = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
+import { containsText } from '../../db/like.ts';
 import type { FedexOrdersTable } from '../../db/schema.ts';
 
 export type FedexOrderRow = FedexOrdersTable;
@@ -20,13 +20,8 @@ export type FedexFilter = { search: string; page: number; limit: number };
 export async function listOwnFedexOrders(db: DbOrTrx, userId: string, filter: FedexFilter): Promise<{ rows: FedexOrderRow[]; total: number }> {
   let query = db.selectFrom('fedex_orders').where('user_id', '=', userId);
   if (filter.search) {
-    // lower() on both dialects (PostgreSQL's like is case-sensitive); the user's own % and _ match themselves.
-    const contains = `%${filter.search.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-    query = query.where((eb) =>
-      eb.or(
-        (['id', 'from_name', 'to_name', 'from_city', 'to_city'] as const).map((column) => sql<boolean>`lower(${sql.ref(column)}) like ${contains} escape '\\'`),
-      ),
-    );
+    const search = filter.search;
+    query = query.where((eb) => eb.or(['id', 'from_name', 'to_name', 'from_city', 'to_city'].map((column) => containsText(column, search))));
   }
   const rows = await query
     .selectAll()

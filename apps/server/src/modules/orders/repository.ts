@@ -1,5 +1,6 @@
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres, type DbOrTrx } from '../../db/database.ts';
+import { containsText, escapeLike } from '../../db/like.ts';
 import type { Database, OrdersTable } from '../../db/schema.ts';
 
 export type OrderRow = OrdersTable;
@@ -129,12 +130,9 @@ function indexedParts(search: string): string[] {
 
 /** The search's own test: the index queries above only narrow the orders it is applied to. */
 export function searchTest(search: string): Expression<SqlBool> {
-  const term = escapeLike(search.toLowerCase());
-  const contains = `%${term}%`;
-  return sql<SqlBool>`(lower(from_name) like ${contains} escape '\\' or lower(to_name) like ${contains} escape '\\' or lower(tracking) like ${contains} escape '\\' or id like ${`${term}%`} escape '\\')`;
+  const idStart = `${escapeLike(search.toLowerCase())}%`;
+  return sql<SqlBool>`(${containsText('from_name', search)} or ${containsText('to_name', search)} or ${containsText('tracking', search)} or id like ${idStart} escape '\\')`;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 /** An FTS5 rowid of orders_search: the user's rowid times 2^32 plus the order's rowid. */
 const USER_SPAN = 4_294_967_296n;

@@ -51,14 +51,15 @@ const mutedOf = (row: repo.TelegramAccountRow | undefined): TelegramTopic[] => {
 };
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
+/** An error answered by the Bot API (grammY's GrammyError, known by its shape so grammY loads only where a bot is configured). */
+const isBotApiError = (error: unknown): error is GrammyError =>
+  error instanceof Error && error.name === 'GrammyError' && typeof (error as Partial<GrammyError>).error_code === 'number';
+
 /**
  * Telegram messages of the shop: linking a chat with a one-time deep link, the bot's commands, and
  * one message per event and chat, sent by queue jobs (never inside the change that caused it).
  * Without a bot (`api` null) the feature is off: events are ignored and the account calls answer 404.
  */
-/** An error answered by the Bot API (grammY's GrammyError, known by its shape so grammY loads only where a bot is configured). */
-const isBotApiError = (error: unknown): error is GrammyError =>
-  error instanceof Error && error.name === 'GrammyError' && typeof (error as Partial<GrammyError>).error_code === 'number';
 
 export function createTelegramService(deps: {
   db: Db;

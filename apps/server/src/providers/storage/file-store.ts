@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-/** Where generated files (label PDFs, bulk files, FedEx labels) live; keys are relative paths like 'labels/<id>.pdf'. */
+/** Where generated files (label PDFs, bulk files, FedEx labels) live; keys are relative paths like 'bulk/<id>/label.pdf'. */
 export interface FileStore {
   /** Writes the file whole (bytes, or a stream read to its end); a reader never sees part of it. */
   put(key: string, data: Uint8Array | Readable): Promise<void>;
