@@ -9,10 +9,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * (orders/repository.ts, searchedOrders) use the index only to find candidates and check every candidate with
  * the exact test, so the index may over-match (a term spanning two fields, folding more than lower()).
  *
- * - PostgreSQL: one GIN index on (user_id, the lowered text's trigrams): a customer's search reads only the
- *   postings of their own orders (btree_gin), the console's everyone's. pg_trgm and btree_gin are trusted
- *   extensions (PostgreSQL 13+): the database owner may create them. They are created in the schema `public`
- *   (kept when a schema of the shop is dropped); when they exist already, wherever they are, they are used.
+ * - PostgreSQL: the extension pg_trgm, whose trigrams the search index (made by 2026-11-24-20-order-search-tokens)
+ *   keys. It is a trusted extension (PostgreSQL 13+): the database owner may create it. It is created in the schema
+ *   `public` (kept when a schema of the shop is dropped); when it exists already, wherever it is, it is used.
  * - SQLite: a contentless FTS5 table with the trigram tokenizer, kept by triggers. Its rowid is the user's rowid
  *   times 2^32 plus the order's rowid, so one customer's orders are one rowid range that FTS5 seeks to. Rowids of
  *   tables without an INTEGER PRIMARY KEY can change in VACUUM only where rows were deleted; orders and users
@@ -23,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('orders_user_status_created').on('orders').columns(['user_id', 'status', 'created_at', 'id']).execute();
 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    for (const extension of ['pg_trgm', 'btree_gin']) {
+    for (const extension of ['pg_trgm']) {
       try {
         await sql`create extension if not exists ${sql.raw(extension)} with schema public`.execute(db);
       } catch (error) {
@@ -33,12 +32,8 @@ export async function up(db: Kysely<any>): Promise<void> {
         );
       }
     }
-    const trgm = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
-    // A large table's index builds several times faster with more memory than the default 64 MB (this transaction only).
-    await sql`set local maintenance_work_mem = '256MB'`.execute(db);
-    await sql`create index orders_search on orders using gin (user_id, (lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))) ${sql.id(trgm.rows[0].schema, 'gin_trgm_ops')})`.execute(
-      db,
-    );
+    // The GIN index this migration first made (orders_search on user_id and the text's trigrams) is superseded by
+    // 2026-11-24-20-order-search-tokens, which drops it where it was made; a shop upgrading past both builds only that one.
     return;
   }
 
@@ -64,7 +59,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await db.schema.dropIndex('orders_search').execute();
+    await db.schema.dropIndex('orders_search').ifExists().execute();
   } else {
     for (const trigger of ['orders_search_insert', 'orders_search_update', 'orders_search_delete']) await sql`drop trigger ${sql.id(trigger)}`.execute(db);
     await db.schema.dropTable('orders_search').execute();

@@ -10,6 +10,7 @@ import * as admin from './2026-11-23-40-admin.ts';
 import * as reseller from './2026-11-23-50-reseller.ts';
 import * as telegram from './2026-11-23-70-telegram.ts';
 import * as orderSearch from './2026-11-24-10-order-search.ts';
+import * as orderSearchTokens from './2026-11-24-20-order-search-tokens.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-50-reseller': reseller,
   '2026-11-23-70-telegram': telegram,
   '2026-11-24-10-order-search': orderSearch,
+  '2026-11-24-20-order-search-tokens': orderSearchTokens,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

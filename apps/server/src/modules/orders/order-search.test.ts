@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { newId } from '../../lib/ids.ts';
 import { listOrders } from '../admin/repository.ts';
-import { insertOrders, markAllCompleted, searchedOrders, type OrderRow } from './repository.ts';
+import { isPostgres } from '../../db/database.ts';
+import { insertOrders, markAllCompleted, searchedOrders, trigramKeys, type OrderRow } from './repository.ts';
 
 // The search finds through an index (a trigram GIN index on PostgreSQL, an FTS5 trigram table on SQLite) and must
 // find exactly what the plain contains test found before it: these tests compare both on tricky names and terms.
@@ -63,11 +64,27 @@ beforeAll(async () => {
 
 describe('order search', () => {
   it('finds what the contains test found, term by term (case, accents, wildcards, short terms, quotes)', async () => {
-    const terms = ['john', 'JOHN', 'ohn s', 'José', 'JOSÉ', 'álvarez', 'émile', 'ÉMILE', 'zola', 'straße', 'STRASSE', 'müller', '100%', '%', '0%', '_', 'e_c', 'snake_', 'ab', 'a', 'b', 'o\'b', '"quoted"', '"', 'zoë', '😀', 'oë 😀', 'receiver\njane', 'jane', 'sender', 'nobody here', 'Receiver Co', '\\'];
+    const terms = ['john', 'JOHN', 'ohn s', 'José', 'JOSÉ', 'álvarez', 'émile', 'ÉMILE', 'zola', 'straße', 'STRASSE', 'müller', '100%', '%', '0%', '_', 'e_c', 'snake_', 'ab', 'a', 'b', 'o\'b', '"quoted"', '"', 'zoë', '😀', 'oë 😀', 'receiver\njane', 'jane', 'sender', 'nobody here', 'Receiver Co', '\\', 'john r', ' john', 'john ', 'smith ', 'e z', 'é zola', 'josé á', 'straße m', 'e m', 'o\'brien "q', '100% p', 'x 100'];
     for (const term of terms) {
       const expected = await before(term, user.userId);
       expect(await now(term, user.userId), term).toEqual(expected);
       expect(await now(term), `${term} (everyone's)`).toEqual(await before(term));
+    }
+  });
+
+  it('keys every substring of a text by trigrams pg_trgm itself takes from the text (PostgreSQL)', async (ctx) => {
+    if (!isPostgres(t.db)) ctx.skip();
+    const texts = ['John Receiver', 'josé álvarez', 'Straße Müller-Lüdenscheidt', 'O\'Brien "Quoted" 100%', 'a b c', 'Zoë 😀 Emoji', 'x9\ny 42-7a', 'İstanbul KELVIN'];
+    for (const text of texts) {
+      const lowered = (await sql<{ l: string }>`select lower(${text}) as l`.execute(t.db)).rows[0].l;
+      const { rows } = await sql<{ t: string[] }>`select order_search_tokens('abcdefgh-user', ${lowered}) as t`.execute(t.db);
+      const indexed = new Set(rows[0].t);
+      for (let start = 0; start < lowered.length; start++) {
+        for (let end = start + 1; end <= lowered.length; end++) {
+          const part = lowered.slice(start, end);
+          for (const key of [...trigramKeys(part, ''), ...trigramKeys(part, 'abcdefgh')]) expect(indexed.has(key), `${key} of '${part}' in '${text}'`).toBe(true);
+        }
+      }
     }
   });
 

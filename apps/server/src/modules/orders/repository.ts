@@ -89,10 +89,10 @@ export type OrdersQuery = SelectQueryBuilder<Database, 'orders', object>;
  * whose from_name, to_name or tracking holds the search, case-insensitive, or whose id starts with it; the user's own
  * % and _ match themselves. An empty search finds every order.
  *
- * Every order found passes that test itself ({@link searchTest}); an index only narrows the orders tested (the
- * 2026-11-24-10-order-search migration): on PostgreSQL a GIN index of the user and the text's trigrams, which the
- * planner uses when it expects few matches; on SQLite an FTS5 trigram table, asked first for the candidates (see
- * searchCandidates). Terms an index cannot take (shorter than 3 characters) and terms too common to narrow much test
+ * Every order found passes that test itself ({@link searchTest}); an index only narrows the orders tested: on
+ * PostgreSQL a GIN index of the text's trigrams, each also keyed by its owner (see trigramKeys), which the planner
+ * uses when it expects few matches; on SQLite an FTS5 trigram table, asked first for the candidates (see
+ * searchCandidates). Terms an index cannot take (no trigram) and, on SQLite, terms too common to narrow much test
  * the user's orders (or all of them) one by one.
  */
 export async function searchedOrders(db: DbOrTrx, search: string, userId?: string): Promise<OrdersQuery> {
@@ -101,10 +101,11 @@ export async function searchedOrders(db: DbOrTrx, search: string, userId?: strin
   if (!search) return everyOrder;
   const parts = indexedParts(search);
   if (isPostgres(db)) {
-    // pg_trgm takes trigrams from runs of letters and digits; without one the index would be read whole.
-    if (!parts.every((part) => /[\p{L}\p{N}]{3}/u.test(part))) return everyOrder.where(searchTest(search));
-    const text = sql<string>`lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))`;
-    return everyOrder.where((eb) => eb.or(parts.map((part) => eb(text, 'like', `%${escapeLike(part)}%`)))).where(searchTest(search));
+    const owner = userId === undefined ? '' : userId.slice(0, 8);
+    const keys = parts.map((part) => trigramKeys(part, owner));
+    if (keys.some((k) => k.length === 0)) return everyOrder.where(searchTest(search));
+    const tokens = sql`order_search_tokens(user_id, lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, '')))`;
+    return everyOrder.where((eb) => eb.or(keys.map((k) => sql<SqlBool>`${tokens} @> ${k}::text[]`))).where(searchTest(search));
   }
   const candidates = await searchCandidates(db, parts, userId);
   if (!candidates) return everyOrder.where(searchTest(search));
@@ -126,6 +127,24 @@ export async function searchedOrders(db: DbOrTrx, search: string, userId?: strin
 function indexedParts(search: string): string[] {
   const term = search.toLowerCase();
   return term.length > 8 && /^[0-9a-f]{8}-[0-9a-f-]*$/.test(term) ? [term, term.slice(0, 8)] : [term];
+}
+
+/**
+ * PostgreSQL: keys every order whose indexed text holds `part` (lowered) has in its order_search_tokens (the
+ * 2026-11-24-20-order-search-tokens migration), each behind `owner`. pg_trgm splits the text into words (runs of
+ * letters and digits), pads each with two blanks in front and one behind, and takes every 3 characters. The part's
+ * runs of ASCII letters and digits lie inside such words whatever the database's locale, so their trigrams are
+ * keys; padded only where the part shows the word's edge by an ASCII character that is neither. Other characters
+ * give no key: which are letters depends on the locale. No key (a part of short words): the index cannot help.
+ */
+export function trigramKeys(part: string, owner: string): string[] {
+  const keys = new Set<string>();
+  const edge = (at: number) => at >= 0 && at < part.length && part.charCodeAt(at) < 128;
+  for (const run of part.matchAll(/[a-z0-9]+/g)) {
+    const word = `${edge(run.index - 1) ? '  ' : ''}${run[0]}${edge(run.index + run[0].length) ? ' ' : ''}`;
+    for (let i = 0; i + 3 <= word.length; i++) keys.add(owner + word.slice(i, i + 3));
+  }
+  return [...keys];
 }
 
 /** The search's own test: the index queries above only narrow the orders it is applied to. */
