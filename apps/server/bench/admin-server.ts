@@ -138,11 +138,6 @@ await db.transaction().execute(async (trx) => {
   }
   for (const rows of batches) await trx.insertInto('orders').values(rows).execute();
   for (let i = 0; i < ledger.length; i += 2000) await trx.insertInto('ledger').values(ledger.slice(i, i + 2000)).execute();
-  await trx
-    .insertInto('order_counts')
-    .columns(['user_id', 'total'])
-    .expression((eb) => eb.selectFrom('orders').select((o) => ['user_id', o.fn.countAll<number>().as('total')]).groupBy('user_id'))
-    .execute();
 });
 const adminId = newId();
 await db

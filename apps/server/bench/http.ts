@@ -193,7 +193,7 @@ export async function runHttpBench(poolLabelsPerSecond: number): Promise<void> {
       try {
         const r = server.ready;
         console.log(
-          `\nHTTP on ${r.database}, ${r.totalOrders.toLocaleString('en-US')} orders (seeded in ${r.seedOrdersSeconds.toFixed(1)} s, search index built in ${r.indexSeconds.toFixed(1)} s), ` +
+          `\nHTTP on ${r.database}, ${r.totalOrders.toLocaleString('en-US')} orders (seeded in ${r.seedOrdersSeconds.toFixed(1)} s, search index and status counts built in ${r.indexSeconds.toFixed(1)} s), ` +
             `the measured user owning ${r.benchUserOrders.toLocaleString('en-US')}; ${CONNECTIONS} connections x ${SECONDS} s each (${EXTRA_SECONDS} s indented and status rows)`,
         );
         const bare = i === 0 ? await measure(server, '/bench/bare', { seconds: EXTRA_SECONDS }) : undefined;

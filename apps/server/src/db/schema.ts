@@ -88,7 +88,7 @@ export interface Database {
   label_types: LabelTypesTable;
   label_type_prices: LabelTypePricesTable;
   orders: OrdersTable;
-  order_counts: OrderCountsTable;
+  order_status_counts: OrderStatusCountsTable;
   addresses: AddressesTable;
   invoices: InvoicesTable;
   sandbox_invoices: SandboxInvoicesTable;
@@ -316,9 +316,10 @@ export interface OrdersTable {
   claimed_until: Timestamp | null;
 }
 
-/** Orders a user ever placed, kept with each insert (orders are never deleted), so the history's total needs no count. */
-export interface OrderCountsTable {
+/** A user's orders in one status, kept by triggers on orders (2026-11-24-30-order-status-counts), so no total counts rows. */
+export interface OrderStatusCountsTable {
   user_id: string;
+  status: OrdersTable['status'];
   total: number;
 }
 

@@ -31,15 +31,16 @@ export async function userTotals(db: DbOrTrx, activeSince: string): Promise<{ us
   return { users: Number(all.users), active: Number(active.n), balanceCents: Number(all.balance) };
 }
 
-/** Every order ever placed: the per-user counts kept with each insert (orders are never deleted), summed. */
-export async function orderTotal(db: DbOrTrx): Promise<number> {
-  const row = await db.selectFrom('order_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), sql<number>`0`).as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** Every customer's orders by status, from the per-user counts the database keeps. */
+export const orderStatusTotals = (db: DbOrTrx) =>
+  db.selectFrom('order_status_counts').select((eb) => ['status', eb.fn.sum<number>('total').as('n')]).groupBy('status').execute();
 
-/** Orders in these statuses, counted on the (status, updated_at) index. */
-export const ordersInStatuses = (db: DbOrTrx, statuses: OrdersTable['status'][]) =>
-  db.selectFrom('orders').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).where('status', 'in', statuses).groupBy('status').execute();
+/** Every customer's orders (in one status), from the same counts. */
+async function orderTotal(db: DbOrTrx, status?: OrdersTable['status']): Promise<number> {
+  let query = db.selectFrom('order_status_counts').select((eb) => eb.fn.sum<number>('total').as('n'));
+  if (status) query = query.where('status', '=', status);
+  return Number((await query.executeTakeFirst())?.n ?? 0);
+}
 
 /** Sums of these ledger kinds per UTC day in [from, until), read from the (kind, created_at, amount_cents) index alone. */
 export async function ledgerByDay(db: DbOrTrx, kinds: string[], from: string, until?: string): Promise<{ day: string; kind: string; cents: number }[]> {
@@ -87,9 +88,9 @@ export type OrderListFilter = {
   user?: string;
 } & TimeRange;
 
-/** Every customer's label orders, newest first. Unfiltered, the total is the kept count (counting 100,000 rows would cost more than the page). */
+/** Every customer's label orders, newest first. Unfiltered or by status alone, the total is the kept count (counting 100,000 rows would cost more than the page). */
 export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Page) {
-  const filtered = Object.values(filter).some((v) => v !== undefined && v !== '');
+  const filtered = Object.entries(filter).some(([name, v]) => name !== 'status' && v !== undefined && v !== '');
   let query = await searchedOrders(db, filter.search ?? '');
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.type) query = query.where('label_type_uid', '=', filter.type);
@@ -97,7 +98,7 @@ export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Pag
   if (filter.from) query = query.where('created_at', '>=', filter.from);
   if (filter.to) query = query.where('created_at', '<', filter.to);
   const rows = await query.select(ORDER_LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
-  const total = filtered ? Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : await orderTotal(db);
+  const total = filtered ? Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : await orderTotal(db, filter.status || undefined);
   return { rows, total };
 }
 

@@ -29,25 +29,14 @@ export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 /** Inserts the order and counts it in the user's total, in the caller's transaction. */
 export async function insertOrder(trx: DbOrTrx, order: OrderRow): Promise<void> {
   await trx.insertInto('orders').values(order).execute();
-  await trx
-    .insertInto('order_counts')
-    .values({ user_id: order.user_id, total: 1 })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ total: sql`order_counts.total + 1` }))
-    .execute();
 }
 
 /** Rows of one multi-row insert: SQLite binds at most 32,766 values, and an order has about 40. */
 const INSERT_CHUNK = 200;
 
-/** Inserts many orders (a bulk order's rows) and counts them in their user's total, in the caller's transaction. */
+/** Inserts many orders (a bulk order's rows), in the caller's transaction. */
 export async function insertOrders(trx: DbOrTrx, orders: OrderRow[]): Promise<void> {
-  if (orders.length === 0) return;
   for (let i = 0; i < orders.length; i += INSERT_CHUNK) await trx.insertInto('orders').values(orders.slice(i, i + INSERT_CHUNK)).execute();
-  await trx
-    .insertInto('order_counts')
-    .values({ user_id: orders[0].user_id, total: orders.length })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ total: sql`order_counts.total + ${orders.length}` }))
-    .execute();
 }
 
 /** The order if it belongs to this user; another user's order is not found. */
@@ -59,12 +48,10 @@ export type OrderFilter = { search: string; status: 'all' | Status; sort: 'asc' 
 export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFilter): Promise<{ rows: OrderListRow[]; total: number }> {
   let query = await searchedOrders(db, filter.search, userId);
   if (filter.status !== 'all') query = query.where('status', '=', filter.status);
-  // Unfiltered, the total is the kept count: counting a heavy user's rows would cost more than the page itself.
-  const count =
-    filter.status === 'all' && !filter.search
-      ? await db.selectFrom('order_counts').select('total as n').where('user_id', '=', userId).executeTakeFirst()
-      : await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const total = Number(count?.n ?? 0);
+  // Without a search the total is the kept count: counting a heavy user's rows would cost more than the page itself.
+  const total = filter.search
+    ? Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
+    : await countOwnOrders(db, userId, filter.status === 'all' ? undefined : filter.status);
   const offset = (filter.page - 1) * filter.limit;
   if (offset >= total) return { rows: [], total };
   // A page past the middle is read from the other end, in the opposite order: an offset skips index entries one by
@@ -79,6 +66,13 @@ export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFi
     .offset(fromEnd ? Math.max(0, total - offset - filter.limit) : offset)
     .execute();
   return { rows: fromEnd ? rows.reverse() : rows, total };
+}
+
+/** The user's orders (in one status), from the counts the database keeps. */
+async function countOwnOrders(db: DbOrTrx, userId: string, status?: Status): Promise<number> {
+  let query = db.selectFrom('order_status_counts').select((eb) => eb.fn.sum<number>('total').as('n')).where('user_id', '=', userId);
+  if (status) query = query.where('status', '=', status);
+  return Number((await query.executeTakeFirst())?.n ?? 0);
 }
 
 /** Orders of the history and the console: the query every filter, order and page is added to. */
@@ -175,7 +169,7 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
   let cap = MAX_CANDIDATES;
   let range = sql``;
   if (userId !== undefined) {
-    const user = await sql<{ key: number; total: number | null }>`select u.rowid as key, c.total from users u left join order_counts c on c.user_id = u.id where u.id = ${userId}`
+    const user = await sql<{ key: number; total: number | null }>`select u.rowid as key, (select sum(total) from order_status_counts c where c.user_id = u.id) as total from users u where u.id = ${userId}`
       .execute(db)
       .then((r) => r.rows[0]);
     if (!user) return [];
