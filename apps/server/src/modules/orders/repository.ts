@@ -26,7 +26,7 @@ export const LIST_COLUMNS = [
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
-/** Inserts the order and counts it in the user's total, in the caller's transaction. */
+/** Inserts the order in the caller's transaction (the database counts it: order_status_counts). */
 export async function insertOrder(trx: DbOrTrx, order: OrderRow): Promise<void> {
   await trx.insertInto('orders').values(order).execute();
 }
@@ -152,19 +152,30 @@ const USER_SPAN = 4_294_967_296n;
 /** Most candidates read from the index; more, and testing the orders one by one costs about as much. */
 const MAX_CANDIDATES = 10_000;
 
+/** Orders (of the user) past which a trigram counts as common: counting its orders stops there. */
+const COMMON_TRIGRAM = 200;
+/** The rarest trigrams of a part that the index query asks for, when it has rare ones. */
+const RAREST_TRIGRAMS = 4;
+
+/** A quoted FTS5 string ("" stands for "). */
+const ftsString = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
 /**
- * SQLite: the rowids of the orders whose indexed text holds every trigram of one of the parts (of this user's orders
+ * SQLite: the rowids of the orders whose indexed text holds the trigrams of one of the parts (of this user's orders
  * when given), or undefined when the index cannot narrow the search: a part is shorter than a trigram, or more orders
  * match than testing one by one would cost (a quarter of the user's orders, at least 100, at most MAX_CANDIDATES).
+ *
+ * FTS5 steps through every trigram's entries in turn to intersect them, so a trigram nearly every order has ('rec'
+ * of 'Receiver') costs a seek for each candidate of the others. Each trigram's orders are counted first, up to
+ * COMMON_TRIGRAM; a part with rare trigrams is asked for by its RAREST_TRIGRAMS rarest alone. The candidates are
+ * only narrowed less: every one is tested exactly (searchTest).
  */
 async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): Promise<number[] | undefined> {
-  const queries: string[] = [];
+  const trigramsOf: string[][] = [];
   for (const part of parts) {
     const chars = Array.from(part);
     if (chars.length < 3 || part.includes('\0')) return undefined;
-    const trigrams = new Set(chars.slice(2).map((_, i) => chars.slice(i, i + 3).join('')));
-    // Each trigram a quoted FTS5 string ("" stands for "); AND needs no positions, which the table does not keep.
-    queries.push(`(${[...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ')})`);
+    trigramsOf.push([...new Set(chars.slice(2).map((_, i) => chars.slice(i, i + 3).join('')))]);
   }
   let cap = MAX_CANDIDATES;
   let range = sql``;
@@ -177,6 +188,17 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
     const first = BigInt(user.key) * USER_SPAN;
     range = sql` and rowid between ${first} and ${first + USER_SPAN - 1n}`;
   }
+  const trigrams = [...new Set(trigramsOf.flat())];
+  const counted = sql.join(
+    trigrams.map((t) => sql`select (select count(*) from (select 1 from orders_search where orders_search match ${ftsString(t)}${range} limit ${COMMON_TRIGRAM})) as n`),
+    sql` union all `,
+  );
+  const counts = new Map((await sql<{ n: number }>`${counted}`.execute(db)).rows.map((r, i) => [trigrams[i], Number(r.n)]));
+  const queries = trigramsOf.map((all) => {
+    const rare = all.filter((t) => counts.get(t)! < COMMON_TRIGRAM).sort((a, b) => counts.get(a)! - counts.get(b)!);
+    // AND needs no positions, which the table does not keep.
+    return `(${(rare.length > 0 ? rare.slice(0, RAREST_TRIGRAMS) : all).map(ftsString).join(' AND ')})`;
+  });
   const { rows } = await sql<{ order_rowid: number }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range} limit ${cap + 1}`.execute(db);
   return rows.length > cap ? undefined : rows.map((r) => r.order_rowid);
 }
