@@ -48,11 +48,10 @@ export type OrderFilter = { search: string; status: 'all' | Status; sort: 'asc' 
 export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFilter): Promise<{ rows: OrderListRow[]; total: number }> {
   let query = await searchedOrders(db, filter.search, userId);
   if (filter.status !== 'all') query = query.where('status', '=', filter.status);
-  // Without a search the total is the kept count: counting a heavy user's rows would cost more than the page itself.
-  const total = filter.search
-    ? Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
-    : await countOwnOrders(db, userId, filter.status === 'all' ? undefined : filter.status);
   const offset = (filter.page - 1) * filter.limit;
+  if (filter.search) return searchPage(query, filter, offset);
+  // The total is the kept count: counting a heavy user's rows would cost more than the page itself.
+  const total = await countOwnOrders(db, userId, filter.status === 'all' ? undefined : filter.status);
   if (offset >= total) return { rows: [], total };
   // A page past the middle is read from the other end, in the opposite order: an offset skips index entries one by
   // one, and a heavy user's last page would skip all but ten of them. (created_at, id) orders the rows totally.
@@ -66,6 +65,23 @@ export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFi
     .offset(fromEnd ? Math.max(0, total - offset - filter.limit) : offset)
     .execute();
   return { rows: fromEnd ? rows.reverse() : rows, total };
+}
+
+/**
+ * A page of the orders a search found, and how many it found, counted in the same pass (count(*) over ()): the
+ * orders found are read whole either way, to be counted. Only a page past the last is counted on its own.
+ */
+async function searchPage(query: OrdersQuery, filter: OrderFilter, offset: number): Promise<{ rows: OrderListRow[]; total: number }> {
+  const rows = await query
+    .select(LIST_COLUMNS)
+    .select(sql<number>`count(*) over ()`.as('found'))
+    .orderBy('created_at', filter.sort)
+    .orderBy('id', filter.sort)
+    .limit(filter.limit)
+    .offset(offset)
+    .execute();
+  if (rows.length === 0 && offset > 0) return { rows: [], total: Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
+  return { rows: rows.map(({ found: _found, ...row }) => row), total: rows.length > 0 ? Number(rows[0].found) : 0 };
 }
 
 /** The user's orders (in one status), from the counts the database keeps. */
