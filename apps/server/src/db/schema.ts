@@ -88,7 +88,7 @@ export interface Database {
   label_types: LabelTypesTable;
   label_type_prices: LabelTypePricesTable;
   orders: OrdersTable;
-  order_status_counts: OrderStatusCountsTable;
+  settled_order_counts: SettledOrderCountsTable;
   addresses: AddressesTable;
   invoices: InvoicesTable;
   sandbox_invoices: SandboxInvoicesTable;
@@ -316,8 +316,8 @@ export interface OrdersTable {
   claimed_until: Timestamp | null;
 }
 
-/** A user's orders in one status, kept by triggers on orders (2026-11-24-30-order-status-counts), so no total counts rows. */
-export interface OrderStatusCountsTable {
+/** A user's settled orders in one status (completed, cancelled), kept by triggers on orders (2026-11-24-30-settled-order-counts). */
+export interface SettledOrderCountsTable {
   user_id: string;
   status: OrdersTable['status'];
   total: number;

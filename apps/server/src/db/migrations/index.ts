@@ -11,7 +11,7 @@ import * as reseller from './2026-11-23-50-reseller.ts';
 import * as telegram from './2026-11-23-70-telegram.ts';
 import * as orderSearch from './2026-11-24-10-order-search.ts';
 import * as orderSearchTokens from './2026-11-24-20-order-search-tokens.ts';
-import * as orderStatusCounts from './2026-11-24-30-order-status-counts.ts';
+import * as settledOrderCounts from './2026-11-24-30-settled-order-counts.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -27,7 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-70-telegram': telegram,
   '2026-11-24-10-order-search': orderSearch,
   '2026-11-24-20-order-search-tokens': orderSearchTokens,
-  '2026-11-24-30-order-status-counts': orderStatusCounts,
+  '2026-11-24-30-settled-order-counts': settledOrderCounts,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 import type { AuditLogTable, OrdersTable } from '../../db/schema.ts';
-import { ORDER_LIST_COLUMNS, searchedOrders } from '../orders/service.ts';
+import { ORDER_LIST_COLUMNS, WAITING, searchedOrders } from '../orders/service.ts';
 
 /** A time range on created_at: from inclusive, to exclusive (ISO strings). */
 export type TimeRange = { from?: string; to?: string };
@@ -31,15 +31,20 @@ export async function userTotals(db: DbOrTrx, activeSince: string): Promise<{ us
   return { users: Number(all.users), active: Number(active.n), balanceCents: Number(all.balance) };
 }
 
-/** Every customer's orders by status, from the per-user counts the database keeps. */
-export const orderStatusTotals = (db: DbOrTrx) =>
-  db.selectFrom('order_status_counts').select((eb) => ['status', eb.fn.sum<number>('total').as('n')]).groupBy('status').execute();
+/** Every customer's settled orders by status, from the per-user counts the database keeps. */
+export const settledOrderTotals = (db: DbOrTrx) =>
+  db.selectFrom('settled_order_counts').select((eb) => ['status', eb.fn.sum<number>('total').as('n')]).groupBy('status').execute();
 
-/** Every customer's orders (in one status), from the same counts. */
+/** Orders in these statuses, counted on the (status, updated_at) index: the waiting ones, which are few. */
+export const ordersInStatuses = (db: DbOrTrx, statuses: OrdersTable['status'][]) =>
+  db.selectFrom('orders').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).where('status', 'in', statuses).groupBy('status').execute();
+
+/** Every customer's orders (or those in one settled status): the kept counts, and the waiting orders counted. */
 async function orderTotal(db: DbOrTrx, status?: OrdersTable['status']): Promise<number> {
-  let query = db.selectFrom('order_status_counts').select((eb) => eb.fn.sum<number>('total').as('n'));
-  if (status) query = query.where('status', '=', status);
-  return Number((await query.executeTakeFirst())?.n ?? 0);
+  let settled = db.selectFrom('settled_order_counts').select((eb) => eb.fn.sum<number>('total').as('n'));
+  if (status) settled = settled.where('status', '=', status);
+  const waiting = status ? [] : await ordersInStatuses(db, WAITING);
+  return Number((await settled.executeTakeFirst())?.n ?? 0) + waiting.reduce((sum, row) => sum + Number(row.n), 0);
 }
 
 /** Sums of these ledger kinds per UTC day in [from, until), read from the (kind, created_at, amount_cents) index alone. */
@@ -88,9 +93,12 @@ export type OrderListFilter = {
   user?: string;
 } & TimeRange;
 
-/** Every customer's label orders, newest first. Unfiltered or by status alone, the total is the kept count (counting 100,000 rows would cost more than the page). */
+/**
+ * Every customer's label orders, newest first. Unfiltered or by a settled status alone, the total comes from the kept
+ * counts and the waiting orders (counting 100,000 rows would cost more than the page).
+ */
 export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Page) {
-  const filtered = Object.entries(filter).some(([name, v]) => name !== 'status' && v !== undefined && v !== '');
+  const filtered = Object.entries(filter).some(([name, v]) => (name !== 'status' || WAITING.includes(v as OrdersTable['status'])) && v !== undefined && v !== '');
   let query = await searchedOrders(db, filter.search ?? '');
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.type) query = query.where('label_type_uid', '=', filter.type);

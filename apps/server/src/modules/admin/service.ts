@@ -21,7 +21,7 @@ import type { BulkService } from '../bulk/service.ts';
 import { toLabelType, type CatalogService, type LabelTypeChange } from '../catalog/service.ts';
 import type { ContentService } from '../content/service.ts';
 import type { FedexService } from '../fedex/service.ts';
-import { toOrder, type OrderService } from '../orders/service.ts';
+import { WAITING, toOrder, type OrderService } from '../orders/service.ts';
 import { auditBy } from './audit.ts';
 import * as repo from './repository.ts';
 
@@ -51,10 +51,11 @@ function moneyByDay(days: string[], rows: { day: string; kind: string; cents: nu
   return byDay;
 }
 
-/** Orders by status, every status named (0 when none). */
+/** Orders by status, every status named (0 when none): the settled ones kept, the few waiting ones counted on the status index. */
 async function orderStatusCounts(db: Db): Promise<Record<string, number>> {
   const counts: Record<string, number> = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0]));
-  for (const row of await repo.orderStatusTotals(db)) counts[row.status] = Number(row.n);
+  const [settled, waiting] = await Promise.all([repo.settledOrderTotals(db), repo.ordersInStatuses(db, WAITING)]);
+  for (const row of [...settled, ...waiting]) counts[row.status] = Number(row.n);
   return counts;
 }
 

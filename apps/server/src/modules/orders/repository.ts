@@ -1,3 +1,4 @@
+import { ORDER_STATUSES } from '@portal/contract';
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres, type DbOrTrx } from '../../db/database.ts';
 import { containsText, escapeLike } from '../../db/like.ts';
@@ -5,7 +6,7 @@ import type { Database, OrdersTable } from '../../db/schema.ts';
 
 export type OrderRow = OrdersTable;
 type Status = OrdersTable['status'];
-const WAITING: Status[] = ['pending', 'processing'];
+export const WAITING: Status[] = ['pending', 'processing'];
 
 /** The columns the order history (and the console's order list) shows. */
 export const LIST_COLUMNS = [
@@ -26,7 +27,7 @@ export const LIST_COLUMNS = [
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
-/** Inserts the order in the caller's transaction (the database counts it: order_status_counts). */
+/** Inserts the order in the caller's transaction (the database counts it once settled: settled_order_counts). */
 export async function insertOrder(trx: DbOrTrx, order: OrderRow): Promise<void> {
   await trx.insertInto('orders').values(order).execute();
 }
@@ -84,11 +85,16 @@ async function searchPage(query: OrdersQuery, filter: OrderFilter, offset: numbe
   return { rows: rows.map(({ found: _found, ...row }) => row), total: rows.length > 0 ? Number(rows[0].found) : 0 };
 }
 
-/** The user's orders (in one status), from the counts the database keeps. */
+/** The user's orders (in one status): the settled ones from the counts the database keeps, the few waiting ones counted on the index. */
 async function countOwnOrders(db: DbOrTrx, userId: string, status?: Status): Promise<number> {
-  let query = db.selectFrom('order_status_counts').select((eb) => eb.fn.sum<number>('total').as('n')).where('user_id', '=', userId);
-  if (status) query = query.where('status', '=', status);
-  return Number((await query.executeTakeFirst())?.n ?? 0);
+  const statuses = status ? [status] : ORDER_STATUSES;
+  const waiting = statuses.filter((s) => WAITING.includes(s));
+  const settled = statuses.filter((s) => !WAITING.includes(s));
+  const [kept, counted] = await Promise.all([
+    settled.length === 0 ? undefined : db.selectFrom('settled_order_counts').select((eb) => eb.fn.sum<number>('total').as('n')).where('user_id', '=', userId).where('status', 'in', settled).executeTakeFirst(),
+    waiting.length === 0 ? undefined : db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', 'in', waiting).executeTakeFirst(),
+  ]);
+  return Number(kept?.n ?? 0) + Number(counted?.n ?? 0);
 }
 
 /** Orders of the history and the console: the query every filter, order and page is added to. */
@@ -196,7 +202,7 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
   let cap = MAX_CANDIDATES;
   let range = sql``;
   if (userId !== undefined) {
-    const user = await sql<{ key: number; total: number | null }>`select u.rowid as key, (select sum(total) from order_status_counts c where c.user_id = u.id) as total from users u where u.id = ${userId}`
+    const user = await sql<{ key: number; total: number | null }>`select u.rowid as key, (select sum(total) from settled_order_counts c where c.user_id = u.id) as total from users u where u.id = ${userId}`
       .execute(db)
       .then((r) => r.rows[0]);
     if (!user) return [];

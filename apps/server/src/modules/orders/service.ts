@@ -33,6 +33,8 @@ export type OrderRow = repo.OrderRow;
 export const ORDER_LIST_COLUMNS = repo.LIST_COLUMNS;
 /** The order search (the history's and the console's): the orders a search finds, to add filters and a page to. */
 export const searchedOrders = repo.searchedOrders;
+/** The statuses of an order whose label is still to come (the rest are settled: completed, cancelled). */
+export const WAITING = repo.WAITING;
 /** Writes paid order rows inside the caller's transaction (a bulk order writes its rows with its charge). */
 export const insertOrders = repo.insertOrders;
 
