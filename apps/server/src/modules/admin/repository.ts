@@ -98,7 +98,8 @@ export type OrderListFilter = {
  * counts and the waiting orders (counting 100,000 rows would cost more than the page).
  */
 export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Page) {
-  const filtered = Object.entries(filter).some(([name, v]) => (name !== 'status' || WAITING.includes(v as OrdersTable['status'])) && v !== undefined && v !== '');
+  const { status, ...others } = filter;
+  const keptTotal = Object.values(others).every((v) => v === undefined || v === '') && !(status && WAITING.includes(status));
   let query = await searchedOrders(db, filter.search ?? '');
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.type) query = query.where('label_type_uid', '=', filter.type);
@@ -106,7 +107,7 @@ export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Pag
   if (filter.from) query = query.where('created_at', '>=', filter.from);
   if (filter.to) query = query.where('created_at', '<', filter.to);
   const rows = await query.select(ORDER_LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
-  const total = filtered ? Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : await orderTotal(db, filter.status || undefined);
+  const total = keptTotal ? await orderTotal(db, status) : Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   return { rows, total };
 }
 
