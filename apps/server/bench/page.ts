@@ -111,8 +111,16 @@ type Audit = { performance: number; accessibility: number; bestPractices: number
 async function audit(url: string, token: string | null, profileDir: string): Promise<Audit> {
   let chrome: LaunchedChrome | undefined;
   try {
-    fs.mkdirSync(profileDir, { recursive: true });
-    chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'], userDataDir: profileDir, logLevel: 'silent' });
+    const tmp = path.join(profileDir, 'tmp');
+    fs.mkdirSync(tmp, { recursive: true });
+    // Chromium's own scratch directories go in the profile, which the bench removes (it is killed, so it cannot tidy /tmp).
+    chrome = await launch({
+      chromePath: CHROMIUM,
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+      userDataDir: profileDir,
+      logLevel: 'silent',
+      envVars: { ...process.env, TMPDIR: tmp },
+    });
     if (token) {
       const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
       await browser.contexts()[0].addCookies([{ name: 'token', value: token, url }]);
