@@ -12,6 +12,7 @@ import * as telegram from './2026-11-23-70-telegram.ts';
 import * as orderSearch from './2026-11-24-10-order-search.ts';
 import * as orderSearchTokens from './2026-11-24-20-order-search-tokens.ts';
 import * as settledOrderCounts from './2026-11-24-30-settled-order-counts.ts';
+import * as bulkRowsOnly from './2026-11-24-40-bulk-rows-only.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-10-order-search': orderSearch,
   '2026-11-24-20-order-search-tokens': orderSearchTokens,
   '2026-11-24-30-settled-order-counts': settledOrderCounts,
+  '2026-11-24-40-bulk-rows-only': bulkRowsOnly,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
