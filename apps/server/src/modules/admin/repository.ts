@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 import type { AuditLogTable, OrdersTable } from '../../db/schema.ts';
-import { ORDER_LIST_COLUMNS, WAITING, searchedOrders } from '../orders/service.ts';
+import { ORDER_LIST_COLUMNS, countOrders, searchedOrders } from '../orders/service.ts';
 
 /** A time range on created_at: from inclusive, to exclusive (ISO strings). */
 export type TimeRange = { from?: string; to?: string };
@@ -38,14 +38,6 @@ export const settledOrderTotals = (db: DbOrTrx) =>
 /** Orders in these statuses, counted on the (status, updated_at) index: the waiting ones, which are few. */
 export const ordersInStatuses = (db: DbOrTrx, statuses: OrdersTable['status'][]) =>
   db.selectFrom('orders').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).where('status', 'in', statuses).groupBy('status').execute();
-
-/** Every customer's orders (or those in one settled status): the kept counts, and the waiting orders counted. */
-async function orderTotal(db: DbOrTrx, status?: OrdersTable['status']): Promise<number> {
-  let settled = db.selectFrom('settled_order_counts').select((eb) => eb.fn.sum<number>('total').as('n'));
-  if (status) settled = settled.where('status', '=', status);
-  const waiting = status ? [] : await ordersInStatuses(db, WAITING);
-  return Number((await settled.executeTakeFirst())?.n ?? 0) + waiting.reduce((sum, row) => sum + Number(row.n), 0);
-}
 
 /** Sums of these ledger kinds per UTC day in [from, until), read from the (kind, created_at, amount_cents) index alone. */
 export async function ledgerByDay(db: DbOrTrx, kinds: string[], from: string, until?: string): Promise<{ day: string; kind: string; cents: number }[]> {
@@ -94,12 +86,12 @@ export type OrderListFilter = {
 } & TimeRange;
 
 /**
- * Every customer's label orders, newest first. Unfiltered or by a settled status alone, the total comes from the kept
- * counts and the waiting orders (counting 100,000 rows would cost more than the page).
+ * Every customer's label orders, newest first. Unfiltered or by status alone, the total comes from countOrders
+ * (counting 100,000 rows would cost more than the page).
  */
 export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Page) {
   const { status, ...others } = filter;
-  const keptTotal = Object.values(others).every((v) => v === undefined || v === '') && !(status && WAITING.includes(status));
+  const keptTotal = Object.values(others).every((v) => v === undefined || v === '');
   let query = await searchedOrders(db, filter.search ?? '');
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.type) query = query.where('label_type_uid', '=', filter.type);
@@ -107,7 +99,7 @@ export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Pag
   if (filter.from) query = query.where('created_at', '>=', filter.from);
   if (filter.to) query = query.where('created_at', '<', filter.to);
   const rows = await query.select(ORDER_LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
-  const total = keptTotal ? await orderTotal(db, status) : Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const total = keptTotal ? await countOrders(db, { status }) : Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   return { rows, total };
 }
 

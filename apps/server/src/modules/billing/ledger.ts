@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { isPostgres, type DbOrTrx, type Trx } from '../../db/database.ts';
+import { isPostgres, type DbOrTrx } from '../../db/database.ts';
+import type { OrdersTable } from '../../db/schema.ts';
 import { newId, nowIsoIncreasing } from '../../lib/ids.ts';
 import { paymentRequired } from '../../lib/http-errors.ts';
 
@@ -18,10 +19,14 @@ export type BalanceChange = {
 };
 
 /**
- * The only way a balance changes: one conditional update (never below zero) and its ledger row,
- * in the caller's transaction. Throws 402 'Insufficient balance' when a debit does not fit.
+ * The only way a balance changes: one conditional update (never below zero) and its ledger row, and the order it
+ * pays for when given (written only with the charge). Throws 402 'Insufficient balance' when a debit does not fit.
+ *
+ * In the caller's transaction, or given the database itself, in one of its own. On PostgreSQL the update, the ledger
+ * row and the order are one statement: outside a transaction, the customer's row is locked only while the database
+ * runs it, never while an answer travels to the app and back, and a customer's concurrent orders queue on that row.
  */
-export async function changeBalance(trx: Trx, change: BalanceChange): Promise<number> {
+export async function changeBalance(db: DbOrTrx, change: BalanceChange, paidOrder?: OrdersTable): Promise<number> {
   if (!Number.isSafeInteger(change.amountCents) || change.amountCents === 0) throw new Error(`Bad ledger amount ${change.amountCents}`);
   const entry = {
     id: newId(),
@@ -33,40 +38,28 @@ export async function changeBalance(trx: Trx, change: BalanceChange): Promise<nu
     // Increasing, so a deposit and its bonus written together keep their order in a statement.
     created_at: nowIsoIncreasing(),
   };
-  const debited = trx
+  const debited = db
     .updateTable('users')
     .set({ balance_cents: sql`balance_cents + ${change.amountCents}` })
     .where('id', '=', change.userId)
     .where(sql<boolean>`balance_cents + ${change.amountCents} >= 0`)
     .returning('balance_cents');
-  if (isPostgres(trx)) {
-    // One statement: the user's row stays locked (until commit) one round trip less, and a customer's orders queue on it.
-    const written = await trx
-      .with('changed', () => debited)
-      .insertInto('ledger')
-      .columns(['id', 'user_id', 'amount_cents', 'balance_after_cents', 'kind', 'reference', 'note', 'created_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('changed')
-          .select([
-            sql.val(entry.id).as('id'),
-            sql.val(entry.user_id).as('user_id'),
-            sql.val(entry.amount_cents).as('amount_cents'),
-            'balance_cents',
-            sql.val(entry.kind).as('kind'),
-            sql.val(entry.reference).as('reference'),
-            sql.val(entry.note).as('note'),
-            sql.val(entry.created_at).as('created_at'),
-          ]),
-      )
-      .returning('balance_after_cents')
-      .executeTakeFirst();
+  if (isPostgres(db)) {
+    // Each row is inserted from `changed`: without the debit, nothing is.
+    const insertFromChanged = (table: 'ledger' | 'orders', row: object) =>
+      sql`insert into ${sql.table(table)} (${sql.join(Object.keys(row).map((column) => sql.ref(column)))}) select ${sql.join(Object.values(row).map((value) => sql`${value}`))} from changed`;
+    const paid = paidOrder ? sql`, paid as (${insertFromChanged('orders', paidOrder)})` : sql``;
+    const ledgerRow = { ...entry, balance_after_cents: sql.ref('balance_cents') };
+    const { rows } = await sql<{ balance_after_cents: number }>`with changed as (${debited})${paid} ${insertFromChanged('ledger', ledgerRow)} returning balance_after_cents`.execute(db);
+    const written = rows[0];
     if (!written) throw paymentRequired(INSUFFICIENT_BALANCE);
     return written.balance_after_cents;
   }
+  if (!db.isTransaction) return db.transaction().execute((trx) => changeBalance(trx, change, paidOrder));
   const updated = await debited.executeTakeFirst();
   if (!updated) throw paymentRequired(INSUFFICIENT_BALANCE);
-  await trx.insertInto('ledger').values({ ...entry, balance_after_cents: updated.balance_cents }).execute();
+  await db.insertInto('ledger').values({ ...entry, balance_after_cents: updated.balance_cents }).execute();
+  if (paidOrder) await db.insertInto('orders').values(paidOrder).execute();
   return updated.balance_cents;
 }
 

@@ -27,11 +27,6 @@ export const LIST_COLUMNS = [
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
-/** Inserts the order in the caller's transaction (the database counts it once settled: settled_order_counts). */
-export async function insertOrder(trx: DbOrTrx, order: OrderRow): Promise<void> {
-  await trx.insertInto('orders').values(order).execute();
-}
-
 /** Rows of one multi-row insert: SQLite binds at most 32,766 values, and an order has about 40. */
 const INSERT_CHUNK = 200;
 
@@ -52,7 +47,7 @@ export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFi
   const offset = (filter.page - 1) * filter.limit;
   if (filter.search) return searchPage(query, filter, offset);
   // The total is the kept count: counting a heavy user's rows would cost more than the page itself.
-  const total = await countOwnOrders(db, userId, filter.status === 'all' ? undefined : filter.status);
+  const total = await countOrders(db, { userId, status: filter.status === 'all' ? undefined : filter.status });
   if (offset >= total) return { rows: [], total };
   // A page past the middle is read from the other end, in the opposite order: an offset skips index entries one by
   // one, and a heavy user's last page would skip all but ten of them. (created_at, id) orders the rows totally.
@@ -85,16 +80,19 @@ async function searchPage(query: OrdersQuery, filter: OrderFilter, offset: numbe
   return { rows: rows.map(({ found: _found, ...row }) => row), total: rows.length > 0 ? Number(rows[0].found) : 0 };
 }
 
-/** The user's orders (in one status): the settled ones from the counts the database keeps, the few waiting ones counted on the index. */
-async function countOwnOrders(db: DbOrTrx, userId: string, status?: Status): Promise<number> {
-  const statuses = status ? [status] : ORDER_STATUSES;
-  const waiting = statuses.filter((s) => WAITING.includes(s));
+/**
+ * Orders of one user (or everyone's), in one status (or all), in one statement: the settled ones from the counts the
+ * database keeps (settled_order_counts), the few waiting ones counted on an index.
+ */
+export async function countOrders(db: DbOrTrx, filter: { userId?: string; status?: Status }): Promise<number> {
+  const statuses = filter.status ? [filter.status] : ORDER_STATUSES;
   const settled = statuses.filter((s) => !WAITING.includes(s));
-  const [kept, counted] = await Promise.all([
-    settled.length === 0 ? undefined : db.selectFrom('settled_order_counts').select((eb) => eb.fn.sum<number>('total').as('n')).where('user_id', '=', userId).where('status', 'in', settled).executeTakeFirst(),
-    waiting.length === 0 ? undefined : db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', 'in', waiting).executeTakeFirst(),
-  ]);
-  return Number(kept?.n ?? 0) + Number(counted?.n ?? 0);
+  const waiting = statuses.filter((s) => WAITING.includes(s));
+  const ofUser = filter.userId === undefined ? sql`` : sql` and user_id = ${filter.userId}`;
+  const kept = settled.length === 0 ? sql`0` : sql`coalesce((select sum(total) from settled_order_counts where status in (${sql.join(settled)})${ofUser}), 0)`;
+  const counted = waiting.length === 0 ? sql`0` : sql`(select count(*) from orders where status in (${sql.join(waiting)})${ofUser})`;
+  const { rows } = await sql<{ n: number | string }>`select ${kept} + ${counted} as n`.execute(db);
+  return Number(rows[0].n);
 }
 
 /** Orders of the history and the console: the query every filter, order and page is added to. */
@@ -118,7 +116,8 @@ export async function searchedOrders(db: DbOrTrx, search: string, userId?: strin
   const parts = indexedParts(search);
   if (isPostgres(db)) {
     const owner = userId === undefined ? '' : userId.slice(0, 8);
-    const keys = parts.map((part) => trigramKeys(part, owner));
+    // A part's likely rarest keys alone: GIN reads every key's entries, a common one's (a heavy customer's 'rec') by the 100,000.
+    const keys = parts.map((part) => likelyRarest(trigramKeys(part, owner)));
     if (keys.some((k) => k.length === 0)) return everyOrder.where(searchTest(search));
     const tokens = sql`order_search_tokens(user_id, lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, '')))`;
     return everyOrder.where((eb) => eb.or(keys.map((k) => sql<SqlBool>`${tokens} @> ${k}::text[]`))).where(searchTest(search));
@@ -176,8 +175,19 @@ const MAX_CANDIDATES = 10_000;
 
 /** Orders (of the user) past which a trigram counts as common: counting its orders stops there. */
 const COMMON_TRIGRAM = 200;
-/** The rarest trigrams of a part that the index query asks for, when it has rare ones. */
+/** The trigrams (index keys) of a part that an index is asked for. */
 const RAREST_TRIGRAMS = 4;
+
+/**
+ * The RAREST_TRIGRAMS trigrams (or index keys) of a part that likely match the fewest orders: by their orders counted
+ * where known, then those with fewer letters first, since numbers vary from order to order and words repeat. Fewer
+ * keys only narrow less: every order found is tested exactly (searchTest). An owner's prefix, the same on each key,
+ * leaves the order as it is.
+ */
+function likelyRarest(trigrams: string[], orders: (trigram: string) => number = () => 0): string[] {
+  const letters = (t: string) => t.replace(/[^\p{L}]/gu, '').length;
+  return [...trigrams].sort((a, b) => orders(a) - orders(b) || letters(a) - letters(b)).slice(0, RAREST_TRIGRAMS);
+}
 
 /** A quoted FTS5 string ("" stands for "). */
 const ftsString = (text: string) => `"${text.replaceAll('"', '""')}"`;
@@ -189,8 +199,8 @@ const ftsString = (text: string) => `"${text.replaceAll('"', '""')}"`;
  *
  * FTS5 steps through every trigram's entries in turn to intersect them, so a trigram nearly every order has ('rec'
  * of 'Receiver') costs a seek for each candidate of the others. Each trigram's orders are counted first, up to
- * COMMON_TRIGRAM; a part with rare trigrams is asked for by its RAREST_TRIGRAMS rarest alone. The candidates are
- * only narrowed less: every one is tested exactly (searchTest).
+ * COMMON_TRIGRAM, and a part is asked for by its RAREST_TRIGRAMS rarest alone. The candidates are only narrowed
+ * less: every one is tested exactly (searchTest).
  */
 async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): Promise<number[] | undefined> {
   const trigramsOf: string[][] = [];
@@ -212,15 +222,12 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
   }
   const trigrams = [...new Set(trigramsOf.flat())];
   const counted = sql.join(
-    trigrams.map((t) => sql`select (select count(*) from (select 1 from orders_search where orders_search match ${ftsString(t)}${range} limit ${COMMON_TRIGRAM})) as n`),
+    trigrams.map((t) => sql`select ${t} as trigram, (select count(*) from (select 1 from orders_search where orders_search match ${ftsString(t)}${range} limit ${COMMON_TRIGRAM})) as n`),
     sql` union all `,
   );
-  const counts = new Map((await sql<{ n: number }>`${counted}`.execute(db)).rows.map((r, i) => [trigrams[i], Number(r.n)]));
-  const queries = trigramsOf.map((all) => {
-    const rare = all.filter((t) => counts.get(t)! < COMMON_TRIGRAM).sort((a, b) => counts.get(a)! - counts.get(b)!);
-    // AND needs no positions, which the table does not keep.
-    return `(${(rare.length > 0 ? rare.slice(0, RAREST_TRIGRAMS) : all).map(ftsString).join(' AND ')})`;
-  });
+  const counts = new Map((await sql<{ trigram: string; n: number }>`${counted}`.execute(db)).rows.map((r) => [r.trigram, Number(r.n)]));
+  // AND needs no positions, which the table does not keep.
+  const queries = trigramsOf.map((all) => `(${likelyRarest(all, (t) => counts.get(t)!).map(ftsString).join(' AND ')})`);
   const { rows } = await sql<{ order_rowid: number }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range} limit ${cap + 1}`.execute(db);
   return rows.length > cap ? undefined : rows.map((r) => r.order_rowid);
 }

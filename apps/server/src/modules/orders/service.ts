@@ -35,6 +35,8 @@ export const ORDER_LIST_COLUMNS = repo.LIST_COLUMNS;
 export const searchedOrders = repo.searchedOrders;
 /** The statuses of an order whose label is still to come (the rest are settled: completed, cancelled). */
 export const WAITING = repo.WAITING;
+/** How many orders one customer or everyone has, in one status or all, without counting the settled ones row by row. */
+export const countOrders = repo.countOrders;
 /** Writes paid order rows inside the caller's transaction (a bulk order writes its rows with its charge). */
 export const insertOrders = repo.insertOrders;
 
@@ -460,16 +462,22 @@ export function createOrderService(deps: {
     return invalidOrder(issues.length > 0 ? issues : [{ field: null, message: 'The order is not valid' }]);
   }
 
-  /** Prices the order itself, then writes it, its charge and its ledger row in one transaction, then asks for the label. */
+  /** Prices the order itself, then writes it with its charge and ledger row (all or nothing: changeBalance), then asks for the label. */
   async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
     const { type, priceCents } = await quote(input);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
     const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing(), claimedUntil: isoIn(claimMs) });
-    await db.transaction().execute(async (trx) => {
-      await repo.insertOrder(trx, order);
-      await changeBalance(trx, { userId, amountCents: -priceCents, kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` });
-      await options.onCharged?.(trx, order.id);
-    });
+    const charge = { userId, amountCents: -priceCents, kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` } as const;
+    const { onCharged } = options;
+    // The charge last: on PostgreSQL it locks the customer's row until commit, the next round trip.
+    if (onCharged) {
+      await db.transaction().execute(async (trx) => {
+        await onCharged(trx, order.id);
+        await changeBalance(trx, charge, order);
+      });
+    } else {
+      await changeBalance(db, charge, order);
+    }
     return fulfil(order);
   }
 
