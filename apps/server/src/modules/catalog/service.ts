@@ -12,7 +12,7 @@ import {
   type PriceTier,
 } from '@portal/contract';
 import type { Db, DbOrTrx } from '../../db/database.ts';
-import type { LabelTypesTable } from '../../db/schema.ts';
+import type { LabelTypePricesTable, LabelTypesTable } from '../../db/schema.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/http-errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -21,6 +21,8 @@ import * as repo from './repository.ts';
 export type Tier = { fromWeight: number; toWeight: number; priceCents: number };
 export type CatalogType = { id: string; uid: string; name: string; maxWeight: number; enabled: boolean; tiers: Tier[] };
 export type Quote = { type: CatalogType; priceCents: number };
+
+const toTier = (price: Pick<LabelTypePricesTable, 'from_weight' | 'to_weight' | 'price_cents'>): Tier => ({ fromWeight: price.from_weight, toWeight: price.to_weight, priceCents: Number(price.price_cents) });
 
 const toCatalogType = (row: LabelTypesTable, tiers: Tier[]): CatalogType => ({
   id: row.id,
@@ -71,20 +73,15 @@ export function createCatalogService(db: Db) {
   const withTiers = (rows: LabelTypesTable[]) => withTiersIn(db, rows);
   async function withTiersIn(from: DbOrTrx, rows: LabelTypesTable[]): Promise<CatalogType[]> {
     const prices = await repo.listPriceRows(from, rows.map((r) => r.id));
-    return rows.map((row) =>
-      toCatalogType(
-        row,
-        prices.filter((p) => p.label_type_id === row.id).map((p) => ({ fromWeight: p.from_weight, toWeight: p.to_weight, priceCents: Number(p.price_cents) })),
-      ),
-    );
+    return rows.map((row) => toCatalogType(row, prices.filter((p) => p.label_type_id === row.id).map(toTier)));
   }
 
+  /** Read with its tiers in one query: every order asks. */
   async function orderableType(ref: string): Promise<CatalogType> {
-    const row = await repo.findLabelTypeRow(db, ref);
-    if (!row) throw badRequest(LABEL_TYPE_NOT_FOUND);
-    if (row.status !== 1) throw badRequest(LABEL_TYPE_DISABLED);
-    const [type] = await withTiers([row]);
-    return type;
+    const found = await repo.findLabelTypeWithPrices(db, ref);
+    if (!found) throw badRequest(LABEL_TYPE_NOT_FOUND);
+    if (found.row.status !== 1) throw badRequest(LABEL_TYPE_DISABLED);
+    return toCatalogType(found.row, found.prices.map(toTier));
   }
 
   return {
