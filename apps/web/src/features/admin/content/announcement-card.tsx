@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -17,7 +17,8 @@ export function AnnouncementCard({ content }: { content: AdminContent }) {
     resolver: zodResolver(announcementBody),
     defaultValues: { announcement: content.announcement, status: content.announcementStatus },
   });
-  useEffect(() => reset({ announcement: content.announcement, status: content.announcementStatus }), [content.announcement, content.announcementStatus, reset]);
+  // Before a refetched text is painted, so nothing typed after it is cleared.
+  useLayoutEffect(() => reset({ announcement: content.announcement, status: content.announcementStatus }), [content.announcement, content.announcementStatus, reset]);
 
   const onSubmit = handleSubmit(async ({ announcement, status }) => {
     try {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
@@ -11,7 +11,8 @@ import { ADMIN_QUERY_KEY, updateTos } from '../api.ts';
 export function TermsCard({ tos }: { tos: string }) {
   const queryClient = useQueryClient();
   const { register, handleSubmit, reset, control, formState } = useForm<{ tos: string }>({ defaultValues: { tos } });
-  useEffect(() => reset({ tos }), [tos, reset]);
+  // Before a refetched text is painted, so nothing typed after it is cleared.
+  useLayoutEffect(() => reset({ tos }), [tos, reset]);
   const html = useWatch({ control, name: 'tos' });
 
   const onSubmit = handleSubmit(async (values) => {

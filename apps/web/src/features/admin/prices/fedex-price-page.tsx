@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,10 +14,13 @@ export function FedexPricePage() {
   const queryClient = useQueryClient();
   const current = useQuery({ queryKey: adminKey('fedex-price'), queryFn: readFedexPrice, refetchOnMount: 'always' });
   const { register, handleSubmit, reset, formState } = useForm<{ price: unknown }, unknown, { price: number }>({ resolver: zodResolver(fedexPriceBody), defaultValues: { price: '' } });
-  useEffect(() => {
+  // Before the price is painted, so nothing typed into the field is cleared.
+  useLayoutEffect(() => {
     if (current.data) reset({ price: current.data.price.toFixed(2) });
+  }, [current.data, reset]);
+  useEffect(() => {
     if (current.error) toast.error(errorMessage(current.error));
-  }, [current.data, current.error, reset]);
+  }, [current.error]);
 
   const onSubmit = handleSubmit(async ({ price }) => {
     try {

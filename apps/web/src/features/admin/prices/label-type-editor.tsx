@@ -1,4 +1,4 @@
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useLayoutEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Col, Form, InputGroup, Modal, Row, Spinner, Table } from 'react-bootstrap';
 import { toast } from '../../../components/toast.tsx';
@@ -46,7 +46,8 @@ export function LabelTypeEditor({ labelType, onClose }: { labelType: LabelType |
   const [busy, setBusy] = useState(false);
   const [fields, setFields] = useState<Omit<EditorValues, 'prices'>>({ name: '', maxWeight: '', status: true });
   const [rows, setRows] = useState<Row[]>([]);
-  useEffect(() => {
+  // Before the loaded type is painted, so nothing typed into the fields is cleared.
+  useLayoutEffect(() => {
     if (!labelType) return;
     const { prices, ...rest } = toText(labelType);
     setFields(rest);
