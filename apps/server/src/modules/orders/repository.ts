@@ -1,5 +1,5 @@
 import { ORDER_STATUSES } from '@portal/contract';
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres, type DbOrTrx } from '../../db/database.ts';
 import { containsText, escapeLike } from '../../db/like.ts';
 import type { Database, OrdersTable } from '../../db/schema.ts';
@@ -198,7 +198,7 @@ const ftsString = (text: string) => `"${text.replaceAll('"', '""')}"`;
  * match than testing one by one would cost (a quarter of the user's orders, at least 100, at most MAX_CANDIDATES).
  *
  * FTS5 steps through every trigram's entries in turn to intersect them, so a trigram nearly every order has ('rec'
- * of 'Receiver') costs a seek for each candidate of the others. Each trigram's orders are counted first, up to
+ * of 'Receiver') costs a seek for each candidate of the others. Each trigram's orders are counted first (trigramCounts), up to
  * COMMON_TRIGRAM, and a part is asked for by its RAREST_TRIGRAMS rarest alone. The candidates are only narrowed
  * less: every one is tested exactly (searchTest).
  */
@@ -220,16 +220,49 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
     const first = BigInt(user.key) * USER_SPAN;
     range = sql` and rowid between ${first} and ${first + USER_SPAN - 1n}`;
   }
-  const trigrams = [...new Set(trigramsOf.flat())];
-  const counted = sql.join(
-    trigrams.map((t) => sql`select ${t} as trigram, (select count(*) from (select 1 from orders_search where orders_search match ${ftsString(t)}${range} limit ${COMMON_TRIGRAM})) as n`),
-    sql` union all `,
-  );
-  const counts = new Map((await sql<{ trigram: string; n: number }>`${counted}`.execute(db)).rows.map((r) => [r.trigram, Number(r.n)]));
+  const counts = await trigramCounts(db, [...new Set(trigramsOf.flat())], range, userId);
   // AND needs no positions, which the table does not keep.
   const queries = trigramsOf.map((all) => `(${likelyRarest(all, (t) => counts.get(t)!).map(ftsString).join(' AND ')})`);
   const { rows } = await sql<{ order_rowid: number }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range} limit ${cap + 1}`.execute(db);
   return rows.length > cap ? undefined : rows.map((r) => r.order_rowid);
+}
+
+/** How long a trigram's counted orders are trusted: they only choose which trigrams the index is asked for. */
+const TRIGRAM_COUNT_TTL_MS = 60_000;
+/** Counts kept per database, the least recently counted dropped past this. */
+const TRIGRAM_COUNTS_KEPT = 10_000;
+/** Per database (its adapter, which its transactions share): `${user}\n${trigram}` -> orders counted, and when. */
+const keptTrigramCounts = new WeakMap<object, Map<string, { n: number; at: number }>>();
+
+/**
+ * Each trigram's orders (of the user), up to COMMON_TRIGRAM, kept for TRIGRAM_COUNT_TTL_MS: the search box asks as
+ * the customer types, each time with mostly the same trigrams, and counting them was about 40% of a search. A count
+ * grown stale meanwhile costs speed only: every candidate is tested exactly.
+ */
+async function trigramCounts(db: DbOrTrx, trigrams: string[], range: RawBuilder<unknown>, userId?: string): Promise<Map<string, number>> {
+  const adapter = db.getExecutor().adapter;
+  const kept = keptTrigramCounts.get(adapter) ?? new Map<string, { n: number; at: number }>();
+  keptTrigramCounts.set(adapter, kept);
+  const now = Date.now();
+  const keyOf = (t: string) => `${userId ?? ''}\n${t}`;
+  const counts = new Map<string, number>();
+  for (const t of trigrams) {
+    const count = kept.get(keyOf(t));
+    if (count && now - count.at < TRIGRAM_COUNT_TTL_MS) counts.set(t, count.n);
+  }
+  const unknown = trigrams.filter((t) => !counts.has(t));
+  if (unknown.length === 0) return counts;
+  const counted = sql.join(
+    unknown.map((t) => sql`select ${t} as trigram, (select count(*) from (select 1 from orders_search where orders_search match ${ftsString(t)}${range} limit ${COMMON_TRIGRAM})) as n`),
+    sql` union all `,
+  );
+  for (const { trigram, n } of (await sql<{ trigram: string; n: number }>`${counted}`.execute(db)).rows) {
+    counts.set(trigram, Number(n));
+    kept.delete(keyOf(trigram));
+    kept.set(keyOf(trigram), { n: Number(n), at: now });
+  }
+  while (kept.size > TRIGRAM_COUNTS_KEPT) kept.delete(kept.keys().next().value!);
+  return counts;
 }
 
 /** Moves the waiting orders among `done` to completed, in one statement; answers the ids of those that were still waiting. */
