@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
-import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
+import { createDatabase, isPostgres, migrateToLatest, type Db } from './db/database.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
@@ -24,7 +24,7 @@ import { createCatalogService } from './modules/catalog/service.ts';
 import { createContentService } from './modules/content/service.ts';
 import { createFedexService } from './modules/fedex/service.ts';
 import { ORDER_COMPLETION_JOB, orderCompletionJob } from './modules/orders/jobs.ts';
-import { createOrderService } from './modules/orders/service.ts';
+import { createOrderService, keepSearchIndexed } from './modules/orders/service.ts';
 import { createOpsService } from './modules/ops/service.ts';
 import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
 import { createResellerService } from './modules/reseller/service.ts';
@@ -102,6 +102,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   });
   const catalog = createCatalogService(db);
   const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, notifier: events, metrics });
+  if (!isPostgres(db)) closers.push(keepSearchIndexed(db, log));
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = await createJobQueue(config, db, log);
   closers.push(() => queue.close());

@@ -13,6 +13,7 @@ import * as orderSearch from './2026-11-24-10-order-search.ts';
 import * as orderSearchTokens from './2026-11-24-20-order-search-tokens.ts';
 import * as settledOrderCounts from './2026-11-24-30-settled-order-counts.ts';
 import * as bulkRowsOnly from './2026-11-24-40-bulk-rows-only.ts';
+import * as orderSearchLater from './2026-11-24-50-order-search-later.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-20-order-search-tokens': orderSearchTokens,
   '2026-11-24-30-settled-order-counts': settledOrderCounts,
   '2026-11-24-40-bulk-rows-only': bulkRowsOnly,
+  '2026-11-24-50-order-search-later': orderSearchLater,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

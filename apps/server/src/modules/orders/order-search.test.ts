@@ -1,11 +1,11 @@
 import { sql, type SqlBool } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { createTestDb, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { newId } from '../../lib/ids.ts';
 import { listOrders } from '../admin/repository.ts';
-import { isPostgres } from '../../db/database.ts';
-import { insertOrders, markAllCompleted, searchedOrders, trigramKeys, type OrderRow } from './repository.ts';
+import { isPostgres, type Db } from '../../db/database.ts';
+import { indexPendingOrders, insertOrders, markAllCompleted, searchedOrders, trigramKeys, type OrderRow } from './repository.ts';
 
 // The search finds through an index (a trigram GIN index on PostgreSQL, an FTS5 trigram table on SQLite) and must
 // find exactly what the plain contains test found before it: these tests compare both on tricky names and terms.
@@ -22,10 +22,10 @@ const found = async (user: User, search: string, extra = '') =>
   ((await list(user, `?limit=100&search=${encodeURIComponent(search)}${extra}`)).json().orders as { _id: string; toName: string }[]).map((o) => o.toName);
 
 /** The search as it was before the index (the order history's query of the previous release), newest first. */
-async function before(search: string, userId?: string): Promise<string[]> {
+async function before(search: string, userId?: string, db: Db = t.db): Promise<string[]> {
   const term = search.toLowerCase().replace(/[\\%_]/g, '\\$&');
   const contains = `%${term}%`;
-  let query = t.db.selectFrom('orders').select('id');
+  let query = db.selectFrom('orders').select('id');
   if (userId) query = query.where('user_id', '=', userId);
   const rows = await query
     .where((eb) =>
@@ -42,8 +42,8 @@ async function before(search: string, userId?: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-const now = async (search: string, userId?: string) =>
-  (await (await searchedOrders(t.db, search, userId)).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map((r) => r.id);
+const now = async (search: string, userId?: string, db: Db = t.db) =>
+  (await (await searchedOrders(db, search, userId)).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map((r) => r.id);
 
 const NAMES = ['John Receiver', 'JOHN SMITH', 'josé álvarez', 'ÉMILE ZOLA', 'Straße Müller', 'Fedex 100% Person', 'snake_case Co', 'Ab', 'O\'Brien "Quoted"', 'Zoë 😀 Emoji'];
 
@@ -186,6 +186,51 @@ describe('order search', () => {
       const expected = await before(term);
       expect(rows.map((r) => r.id), term).toEqual(expected);
       expect(total).toBe(expected.length);
+    }
+  });
+});
+
+describe('order search while the index catches up (SQLite)', () => {
+  it('finds orders noted for the index and not yet in it, then the same once in it, and an order changed since', async (ctx) => {
+    if (isPostgres(t.db)) ctx.skip();
+    // A database of its own, without the app's pass that indexes noted orders every 200 ms: each state is seen for sure.
+    const own = await createTestDb();
+    try {
+      await own.db.insertInto('users').values(await t.db.selectFrom('users').selectAll().execute()).execute();
+      await own.db.insertInto('label_types').values(await t.db.selectFrom('label_types').selectAll().execute()).execute();
+      const orders = await t.db.selectFrom('orders').selectAll().where('user_id', 'in', [user.userId, other.userId]).execute();
+      await insertOrders(own.db, orders);
+      const terms = ['john', 'josé', 'ÉMILE', '100%', 'common name 4', 'someone', ids['JOHN SMITH'].slice(0, 8), '7777123456', '88881234'];
+      const same = async (state: string) => {
+        for (const term of terms) {
+          expect(await now(term, user.userId, own.db), `${term}, ${state}`).toEqual(await before(term, user.userId, own.db));
+          expect(await now(term, undefined, own.db), `${term}, ${state}, everyone's`).toEqual(await before(term, undefined, own.db));
+        }
+      };
+      const noted = async () => Number((await sql<{ n: number }>`select count(*) as n from orders_search_pending`.execute(own.db)).rows[0].n);
+      expect(await noted()).toBe(orders.length);
+      expect(await before('john', user.userId, own.db)).toHaveLength(2);
+      await same('noted');
+      expect(await indexPendingOrders(own.db)).toBe(orders.length);
+      expect(await noted()).toBe(0);
+      await same('indexed');
+      // A new tracking number: noted again, while the index still holds the order as it was.
+      const id = ids['JOHN SMITH'];
+      await markAllCompleted(own.db, [{ id, tracking: '9405500000088881234000', pdfKey: 'labels/y.pdf' }], new Date().toISOString());
+      expect(await noted()).toBe(1);
+      expect(await now('88881234', user.userId, own.db)).toEqual([id]);
+      await same('changed, noted');
+      expect(await indexPendingOrders(own.db)).toBe(1);
+      expect(await now('88881234', user.userId, own.db)).toEqual([id]);
+      await same('changed, indexed');
+      // The index holds each order once: what it finds for a trigram every order has is every order.
+      const { rows } = await sql<{ n: number }>`select count(*) as n from orders_search where orders_search match '"ive"'`.execute(own.db);
+      expect(Number(rows[0].n)).toBe(orders.filter((o) => /ive/i.test(`${o.from_name}\n${o.to_name}`)).length);
+      await own.db.deleteFrom('orders').where('id', '=', id).execute();
+      expect(await now('88881234', user.userId, own.db)).toEqual([]);
+    } finally {
+      await own.db.destroy();
+      await own.drop();
     }
   });
 });

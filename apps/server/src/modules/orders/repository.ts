@@ -1,6 +1,6 @@
 import { ORDER_STATUSES } from '@portal/contract';
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { isPostgres, type DbOrTrx } from '../../db/database.ts';
+import { isPostgres, type Db, type DbOrTrx } from '../../db/database.ts';
 import { containsText, escapeLike } from '../../db/like.ts';
 import type { Database, OrdersTable } from '../../db/schema.ts';
 
@@ -250,8 +250,35 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
   const counts = await trigramCounts(db, [...new Set(trigramsOf.flat())], range, userId);
   // AND needs no positions, which the table does not keep.
   const queries = trigramsOf.map((all) => `(${likelyRarest(all, (t) => counts.get(t)!).map(ftsString).join(' AND ')})`);
-  const { rows } = await sql<{ order_rowid: number }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range} limit ${cap + 1}`.execute(db);
+  // The orders noted for the index and not yet in it (or in it as they were) are candidates too.
+  const ownNoted = userId === undefined ? sql`` : sql` where order_rowid in (select rowid from orders where user_id = ${userId})`;
+  const { rows } = await sql<{ order_rowid: number }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range}
+    union select order_rowid from orders_search_pending${ownNoted} limit ${cap + 1}`.execute(db);
   return rows.length > cap ? undefined : rows.map((r) => r.order_rowid);
+}
+
+/** Orders indexed in one pass at most: more wait for the next. */
+const INDEX_BATCH = 5_000;
+
+/**
+ * SQLite: puts the orders noted in orders_search_pending (new, or changed since they were indexed) into the search's
+ * FTS5 table, in one transaction; answers how many. Their entries are written once for the batch, not once per
+ * commit (the 2026-11-24-50-order-search-later migration). The noted rows are taken first, with a write, so two
+ * processes never index the same batch.
+ */
+export async function indexPendingOrders(db: Db): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ order_rowid: number }>`delete from orders_search_pending
+      where order_rowid in (select order_rowid from orders_search_pending order by order_rowid limit ${INDEX_BATCH}) returning order_rowid`.execute(trx);
+    if (rows.length === 0) return 0;
+    const noted = sql`(select value from json_each(${JSON.stringify(rows.map((r) => r.order_rowid))}))`;
+    const key = sql`u.rowid * 4294967296 + o.rowid`;
+    await sql`delete from orders_search where rowid in (select ${key} from orders o join users u on u.id = o.user_id where o.rowid in ${noted})`.execute(trx);
+    await sql`insert into orders_search(rowid, body)
+      select ${key}, substr(o.id, 1, 8) || char(10) || o.from_name || char(10) || o.to_name || char(10) || coalesce(o.tracking, '')
+      from orders o join users u on u.id = o.user_id where o.rowid in ${noted} order by 1`.execute(trx);
+    return rows.length;
+  });
 }
 
 /** How long a trigram's counted orders are trusted: they only choose which trigrams the index is asked for. */

@@ -64,6 +64,27 @@ const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
 /** A 400 naming every problem of an order: { message, errors: [{ field, message }] }. */
 export const invalidOrder = (issues: OrderIssue[]) => new HttpError(400, orderIssuesMessage(issues), { details: { errors: issues } });
 
+/** How often the order search's index takes in the orders noted for it (SQLite). */
+const SEARCH_INDEX_EVERY_MS = 200;
+
+/**
+ * SQLite: indexes the orders noted for the search every SEARCH_INDEX_EVERY_MS (repo.indexPendingOrders); answers a
+ * stop that waits for a pass under way. Every process on the database may run one: a pass takes its rows first.
+ */
+export function keepSearchIndexed(db: Db, log: FastifyBaseLogger): () => Promise<void> {
+  let pass: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    pass ??= repo
+      .indexPendingOrders(db)
+      .catch((error) => log.error({ err: error }, 'the order search index could not be brought up to date'))
+      .finally(() => (pass = null));
+  }, SEARCH_INDEX_EVERY_MS).unref();
+  return async () => {
+    clearInterval(timer);
+    await pass;
+  };
+}
+
 export const ORDER_NOT_WAITING = 'Only a pending or processing order can be cancelled';
 
 export function toOrder(row: repo.OrderListRow): Order {
