@@ -82,3 +82,11 @@ it('writes a local file whole or not at all: no temp file is left beside it', as
   expect(fs.readdirSync(path.join(root, 'labels/cd'))).toEqual(['two.pdf']);
 });
 
+
+it('refuses a local file whose folder cannot be made, small or large, and leaves nothing behind', async () => {
+  const store = createLocalFileStore(root);
+  await store.put('labels/ef', new TextEncoder().encode('a file where a folder would go'));
+  await expect(store.put('labels/ef/small.pdf', new TextEncoder().encode('%PDF-1'))).rejects.toThrow(/ENOTDIR|EEXIST/);
+  await expect(store.put('labels/ef/large.pdf', new Uint8Array(2 * 1024 * 1024))).rejects.toThrow(/ENOTDIR|EEXIST/);
+  expect(fs.readdirSync(path.join(root, 'labels')).filter((name) => name.startsWith('ef'))).toEqual(['ef']);
+});
