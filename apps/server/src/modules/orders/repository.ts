@@ -250,8 +250,8 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
   const counts = await trigramCounts(db, [...new Set(trigramsOf.flat())], range, userId);
   // AND needs no positions, which the table does not keep.
   const queries = trigramsOf.map((all) => `(${likelyRarest(all, (t) => counts.get(t)!).map(ftsString).join(' AND ')})`);
-  // The orders noted for the index and not yet in it (or in it as they were) are candidates too.
-  // From the few noted rows to their orders, never from the user's orders (a heavy customer has 100,000).
+  // The orders noted for the index and not yet in it (or in it as they were) are candidates too: read from the few
+  // noted rows, each order by its rowid, never from the user's orders (a heavy customer has 100,000).
   const ownNoted = userId === undefined ? sql`` : sql` where (select user_id from orders where rowid = order_rowid) = ${userId}`;
   const { rows } = await sql<{ order_rowid: number }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range}
     union select order_rowid from orders_search_pending${ownNoted} limit ${cap + 1}`.execute(db);

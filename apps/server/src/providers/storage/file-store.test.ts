@@ -82,7 +82,6 @@ it('writes a local file whole or not at all: no temp file is left beside it', as
   expect(fs.readdirSync(path.join(root, 'labels/cd'))).toEqual(['two.pdf']);
 });
 
-
 it('refuses a local file whose folder cannot be made, small or large, and leaves nothing behind', async () => {
   const store = createLocalFileStore(root);
   await store.put('labels/ef', new TextEncoder().encode('a file where a folder would go'));
