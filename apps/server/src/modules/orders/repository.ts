@@ -48,7 +48,7 @@ export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFi
   if (filter.search) return searchPage(query, filter, offset);
   // The total is the kept count: counting a heavy user's rows would cost more than the page itself.
   const counted = { userId, status: filter.status === 'all' ? undefined : filter.status };
-  if (offset <= NEAR_START) return pageWithTotal(db, query, filter, offset, orderCount(counted));
+  if (offset <= NEAR_START) return pageWithTotal(db, query, filter, offset, counted);
   const total = await countOrders(db, counted);
   if (offset >= total) return { rows: [], total };
   // A page past the middle is read from the other end, in the opposite order: an offset skips index entries one by
@@ -72,16 +72,16 @@ const NEAR_START = 1_000;
  * A page near the start with the total beside each row, one round trip to PostgreSQL instead of two (the total's
  * subquery is run once); an empty page is counted on its own.
  */
-async function pageWithTotal(db: DbOrTrx, query: OrdersQuery, filter: OrderFilter, offset: number, total: RawBuilder<number | string>) {
+async function pageWithTotal(db: DbOrTrx, query: OrdersQuery, filter: OrderFilter, offset: number, counted: { userId: string; status?: Status }) {
   const found = await query
     .select(LIST_COLUMNS)
-    .select(sql<number | string>`(select ${total})`.as('total'))
+    .select(sql<number | string>`(select ${orderCount(counted)})`.as('total'))
     .orderBy('created_at', filter.sort)
     .orderBy('id', filter.sort)
     .limit(filter.limit)
     .offset(offset)
     .execute();
-  if (found.length === 0) return { rows: [], total: Number((await sql<{ n: number | string }>`select ${total} as n`.execute(db)).rows[0].n) };
+  if (found.length === 0) return { rows: [], total: await countOrders(db, counted) };
   return { rows: found.map(({ total: _total, ...row }) => row), total: Number(found[0].total) };
 }
 
@@ -271,12 +271,14 @@ const INDEX_BATCH = 500;
  * processes never index the same batch.
  */
 export async function indexPendingOrders(db: Db): Promise<number> {
+  // Read first: an idle shop asks five times a second, and a transaction would take the write lock each time.
+  if (!(await sql`select 1 from orders_search_pending limit 1`.execute(db)).rows.length) return 0;
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ order_rowid: number }>`delete from orders_search_pending
       where order_rowid in (select order_rowid from orders_search_pending order by order_rowid limit ${INDEX_BATCH}) returning order_rowid`.execute(trx);
     if (rows.length === 0) return 0;
     const noted = sql`(select value from json_each(${JSON.stringify(rows.map((r) => r.order_rowid))}))`;
-    const key = sql`u.rowid * 4294967296 + o.rowid`;
+    const key = sql`u.rowid * ${sql.raw(String(USER_SPAN))} + o.rowid`;
     await sql`delete from orders_search where rowid in (select ${key} from orders o join users u on u.id = o.user_id where o.rowid in ${noted})`.execute(trx);
     await sql`insert into orders_search(rowid, body)
       select ${key}, substr(o.id, 1, 8) || char(10) || o.from_name || char(10) || o.to_name || char(10) || coalesce(o.tracking, '')
