@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { newId } from '../../lib/ids.ts';
+import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from './ledger.ts';
+
+// Changes given the database itself, all asked for at once: on SQLite they are written together (changeInGroup),
+// on PostgreSQL each in a statement of its own; either way each is written or refused on its own.
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const storedBalance = async (userId: string) => Number((await t.db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirstOrThrow()).balance_cents);
+const ledgerRows = async (userId: string) => (await t.db.selectFrom('ledger').select('id').where('user_id', '=', userId).execute()).length;
+
+it('changes asked for at once are each written or refused: the debits that fit, every credit, a ledger row for each', async () => {
+  const spender = await fundedUser(t.app, t.db, 1_000);
+  const other = await fundedUser(t.app, t.db, 0);
+  const debit = () => changeBalance(t.db, { userId: spender.userId, amountCents: -300, kind: 'adjustment', reference: null });
+  const results = await Promise.allSettled([debit(), changeBalance(t.db, { userId: other.userId, amountCents: 250, kind: 'adjustment', reference: null }), debit(), debit(), debit(), debit()]);
+
+  const refused = results.filter((r) => r.status === 'rejected');
+  expect(refused).toHaveLength(2);
+  for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ statusCode: 402, message: INSUFFICIENT_BALANCE });
+  const balances = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value);
+  expect(balances.sort((a, b) => a - b)).toEqual([100, 250, 400, 700]);
+  expect(await storedBalance(spender.userId)).toBe(100);
+  expect(await ledgerSumCents(t.db, spender.userId)).toBe(100);
+  expect(await ledgerRows(spender.userId)).toBe(1 + 3); // the funding and three debits
+  expect(await storedBalance(other.userId)).toBe(250);
+  expect(await ledgerRows(other.userId)).toBe(1);
+});
+
+it('a change whose order cannot be written takes no money and leaves no ledger row, and the others with it are written', async () => {
+  const user = await fundedUser(t.app, t.db, 5_000);
+  const made = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+  expect(made.statusCode).toBe(200);
+  const model = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+  const before = await storedBalance(user.userId);
+  const rowsBefore = await ledgerRows(user.userId);
+  // The same new order paid for twice: the second cannot be inserted (its id is taken by then).
+  const order = { ...model, id: newId() };
+  const pay = (paidOrder: typeof order) => changeBalance(t.db, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null }, paidOrder);
+  const results = await Promise.allSettled([pay(order), pay(order), pay({ ...model, id: newId() })]);
+
+  expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+  expect(await storedBalance(user.userId)).toBe(before - 200);
+  expect(await ledgerRows(user.userId)).toBe(rowsBefore + 2);
+  expect(await ledgerSumCents(t.db, user.userId)).toBe(before - 200);
+  expect(await t.db.selectFrom('orders').select('id').where('id', '=', order.id).execute()).toHaveLength(1);
+});
