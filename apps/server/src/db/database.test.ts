@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createDatabase, type Db } from './database.ts';
+
+// SQLite only: PostgreSQL keeps its own write-ahead log.
+const onSqlite = process.env.TEST_DB !== 'postgres';
+let dir = '';
+let db: Db | undefined;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-db-test-'));
+});
+afterEach(async () => {
+  await db?.destroy();
+  db = undefined;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Rows of `t` in a copy of the database file alone, without its WAL: what has been checkpointed into it (-1: a copy taken mid-checkpoint). */
+function rowsInDatabaseFile(file: string): number {
+  const copy = path.join(dir, 'copy.sqlite');
+  fs.copyFileSync(file, copy);
+  const reader = new SqliteDatabase(copy, { readonly: true });
+  try {
+    const made = reader.prepare("select 1 from sqlite_master where name = 't'").get();
+    return made ? (reader.prepare('select count(*) as n from t').get() as { n: number }).n : 0;
+  } catch {
+    return -1;
+  } finally {
+    reader.close();
+  }
+}
+
+it.runIf(onSqlite)('the WAL is checkpointed into the database file by a thread of its own, not by the commits', async () => {
+  const file = path.join(dir, 'portal.sqlite');
+  db = createDatabase({ sqliteFile: file });
+  await sql`create table t (id integer primary key, body text)`.execute(db);
+  // 300 commits of a 4 KiB row each: past the 1,000 pages at which a commit would checkpoint on its own, short of the fallback.
+  for (let i = 0; i < 300; i++) await sql`insert into t (body) values (${'x'.repeat(4000)})`.execute(db);
+  const checkpointed = await (async () => {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      if (rowsInDatabaseFile(file) === 300) return true;
+    }
+    return false;
+  })();
+  expect(checkpointed).toBe(true);
+  const [{ wal_autocheckpoint: fallback }] = (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows;
+  expect(fallback).toBeGreaterThan(300 * 2); // so the commits above did not checkpoint themselves
+});
