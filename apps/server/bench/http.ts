@@ -9,6 +9,7 @@ import { randomToken } from '../src/lib/ids.ts';
 import { resultRow } from './result-row.ts';
 import { openLoop } from './open-loop.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
+import { LABEL_BENCH_SECONDS, measurePool } from './labels.ts';
 
 type Ready = {
   port: number;
@@ -161,15 +162,20 @@ async function measureReads(server: BenchServer, bare?: Result): Promise<void> {
 /**
  * Order creation: closed loop (CONNECTIONS clients each sending the next order as soon as the last is answered)
  * beside the render pool's labels/s, then open loop: orders offered at a fixed rate, half of 70% of the render
- * pool's, whatever the answers.
+ * pool's, whatever the answers. The pool is measured again just before (the server idle), as this machine's speed
+ * drifts by a fifth from minute to minute; the share of the run's first measurement is printed too.
  */
-async function measureCreate(server: BenchServer, poolLabelsPerSecond: number, bare?: Result): Promise<void> {
+async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: number, bare?: Result): Promise<void> {
+  const pool = await measurePool(LABEL_BENCH_SECONDS, os.availableParallelism());
   // Warmed until steady, as the render pool is (bench/labels.ts): its threads, sharing the cores with the server's
   // own, need about 10 s of labels to reach their speed (orders/s climbed 250, 340, 410, 440 in 4 s steps after 2 s).
   const create = await measure(server, '/api/v1/order/create', { method: 'POST', body: createBody, warmSeconds: 12 });
-  const share = (create.requests.average / poolLabelsPerSecond) * 100;
-  console.log(row('POST /order/create', create, undefined, bare) + `   ${share.toFixed(0)}% of the render pool's ${poolLabelsPerSecond.toFixed(0)} labels/s (target >= 70%)`);
-  const rate = Math.max(1, Math.round(poolLabelsPerSecond * 0.7 * 0.5));
+  const share = (labelsPerSecond: number) => `${((create.requests.average / labelsPerSecond) * 100).toFixed(0)}%`;
+  console.log(
+    row('POST /order/create', create, undefined, bare) +
+      `   ${share(pool)} of the render pool's ${pool.toFixed(0)} labels/s just before (target >= 70%; ${share(firstPoolLabelsPerSecond)} of the run's first ${firstPoolLabelsPerSecond.toFixed(0)})`,
+  );
+  const rate = Math.max(1, Math.round(pool * 0.7 * 0.5));
   const headers = { authorization: `Bearer ${server.ready.token}`, 'content-type': 'application/json' };
   const open = await openLoop({ url: `${server.base}/api/v1/order/create`, method: 'POST', headers, body: createBody, rate, seconds: SECONDS });
   console.log(

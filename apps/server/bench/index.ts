@@ -6,10 +6,10 @@
 // BENCH_BULK_ROWS (1000) the bulk order; BENCH_LIGHTHOUSE_RUNS (3) Lighthouse runs per page (0: page weight only).
 import os from 'node:os';
 import { runHttpBench } from './http.ts';
-import { runLabelBench } from './labels.ts';
+import { LABEL_BENCH_SECONDS, runLabelBench } from './labels.ts';
 
 console.log(`Benchmarks on ${process.platform} ${process.arch}, Node ${process.version}, ${os.cpus().length} CPUs`);
-const { poolLabelsPerSecond } = await runLabelBench(5, os.availableParallelism());
+const { poolLabelsPerSecond } = await runLabelBench(LABEL_BENCH_SECONDS, os.availableParallelism());
 await runHttpBench(poolLabelsPerSecond);
 await (await import('./bulk.ts')).runBulkBench();
 await (await import('./reseller.ts')).runResellerBench();

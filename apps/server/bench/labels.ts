@@ -36,6 +36,9 @@ function request(i: number): LabelRequest {
 /** Rendering before a measurement: a new pool of 2 threads made 390 priority labels/s in its first 2 s, 735 in the next, ~900 from the 4th s on. */
 const WARM_SECONDS = 6;
 
+/** How long the render benchmarks measure, after their warm-up. */
+export const LABEL_BENCH_SECONDS = 5;
+
 /** Renders for `seconds` with `inFlight` labels asked for at a time; answers labels, seconds and bytes. */
 async function measure(renderer: LabelRenderer, seconds: number, inFlight: number) {
   let count = 0;
@@ -52,7 +55,7 @@ async function measure(renderer: LabelRenderer, seconds: number, inFlight: numbe
 }
 
 /** Sandbox labels (tracking number + PDF), all carriers and templates in turn: on this thread, then on the render pool. */
-export async function runLabelBench(seconds = 5, poolThreads = 2): Promise<{ poolLabelsPerSecond: number }> {
+export async function runLabelBench(seconds = LABEL_BENCH_SECONDS, poolThreads = 2): Promise<{ poolLabelsPerSecond: number }> {
   console.log('\nSandbox label rendering (pdfkit, barcodes as vector rectangles)');
   const inline = inlineRenderer();
   // Warmed until steady: pdfkit's code takes V8 seconds of rendering to optimise, on each thread.
@@ -61,10 +64,19 @@ export async function runLabelBench(seconds = 5, poolThreads = 2): Promise<{ poo
   console.log(
     `  one core:        ${(one.count / one.seconds).toFixed(0).padStart(5)} labels/s, ${((one.seconds * 1000) / one.count).toFixed(2)} ms per label, ${(one.bytes / one.count / 1024).toFixed(1)} KiB per PDF  (target >= 300/s)`,
   );
-  const pool = createRenderPool(poolThreads);
-  await measure(pool, WARM_SECONDS, poolThreads * 2);
-  const many = await measure(pool, seconds, poolThreads * 2);
-  await pool.close();
-  console.log(`  pool, ${poolThreads} threads: ${(many.count / many.seconds).toFixed(0).padStart(5)} labels/s`);
-  return { poolLabelsPerSecond: many.count / many.seconds };
+  const poolLabelsPerSecond = await measurePool(seconds, poolThreads);
+  console.log(`  pool, ${poolThreads} threads: ${poolLabelsPerSecond.toFixed(0).padStart(5)} labels/s`);
+  return { poolLabelsPerSecond };
+}
+
+/** Labels/s of a new render pool of `threads` threads, once steady: the yardstick of order creation. */
+export async function measurePool(seconds: number, threads: number): Promise<number> {
+  const pool = createRenderPool(threads);
+  try {
+    await measure(pool, WARM_SECONDS, threads * 2);
+    const many = await measure(pool, seconds, threads * 2);
+    return many.count / many.seconds;
+  } finally {
+    await pool.close();
+  }
 }
