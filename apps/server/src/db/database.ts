@@ -37,11 +37,10 @@ export function createDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  if (options.sqliteFile === ':memory:') return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, () => sqlite.close()) }) });
-  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
-  const checkpointer = startCheckpointer(options.sqliteFile);
+  // An in-memory database has no WAL to checkpoint.
+  const checkpointer = options.sqliteFile === ':memory:' ? null : startCheckpointer(sqlite, options.sqliteFile);
   const close = () => {
-    checkpointer.postMessage('stop');
+    checkpointer?.postMessage('stop');
     sqlite.close();
   };
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, close) }) });
@@ -56,11 +55,12 @@ const CHECKPOINT_EVERY_MS = 100;
 const FALLBACK_CHECKPOINT_PAGES = 20_000;
 
 /**
- * A thread with a connection of its own that checkpoints the WAL every CHECKPOINT_EVERY_MS (passive: it never waits
+ * A thread with a connection of its own that checkpoints `sqlite`'s WAL every CHECKPOINT_EVERY_MS (passive: it never waits
  * for, nor blocks, the app's reads and writes). SQLite's automatic checkpoint runs inside the commit that crosses
  * 1,000 pages, on the request thread: under load that was a 6-8 ms stall several times a second.
  */
-function startCheckpointer(file: string): Worker {
+function startCheckpointer(sqlite: SqliteDatabase.Database, file: string): Worker {
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
     const db = new (require(workerData.driver))(workerData.file);

@@ -23,9 +23,9 @@ export type BalanceChange = {
  * pays for when given (written only with the charge). Throws 402 'Insufficient balance' when a debit does not fit.
  *
  * In the caller's transaction, or given the database itself, in one of its own (on SQLite shared with the changes
- * asked for at the same moment: changeInGroup). On PostgreSQL the update, the ledger
- * row and the order are one statement: outside a transaction, the customer's row is locked only while the database
- * runs it, never while an answer travels to the app and back, and a customer's concurrent orders queue on that row.
+ * asked for at the same moment: changeInGroup). On PostgreSQL the update, the ledger row and the order are one
+ * statement: outside a transaction, the customer's row is locked only while the database runs it, never while an
+ * answer travels to the app and back, and a customer's concurrent orders queue on that row.
  */
 export async function changeBalance(db: DbOrTrx, change: BalanceChange, paidOrder?: OrdersTable): Promise<number> {
   if (!Number.isSafeInteger(change.amountCents) || change.amountCents === 0) throw new Error(`Bad ledger amount ${change.amountCents}`);
