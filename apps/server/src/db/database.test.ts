@@ -4,18 +4,22 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createTestDb } from '../../test/harness.ts';
 import { createDatabase, type Db } from './database.ts';
 
 // SQLite only: PostgreSQL keeps its own write-ahead log.
 const onSqlite = process.env.TEST_DB !== 'postgres';
 let dir = '';
 let db: Db | undefined;
+let dropTestDb: (() => Promise<void>) | undefined;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-db-test-'));
 });
 afterEach(async () => {
   await db?.destroy();
   db = undefined;
+  await dropTestDb?.();
+  dropTestDb = undefined;
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -49,4 +53,24 @@ it.runIf(onSqlite)('the WAL is checkpointed into the database file by a thread o
   expect(checkpointed).toBe(true);
   const [{ wal_autocheckpoint: fallback }] = (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows;
   expect(fallback).toBeGreaterThan(300 * 2); // so the commits above did not checkpoint themselves
+});
+
+it.runIf(!onSqlite)('PostgreSQL prepares a statement once per connection, and again once its table changed under it', async () => {
+  const made = await createTestDb();
+  dropTestDb = made.drop;
+  await sql`create table t (id integer primary key, body text)`.execute(made.db);
+  await sql`insert into t values (1, 'one')`.execute(made.db);
+  await made.db.connection().execute(async (connection) => {
+    const read = async () => (await sql`select * from t where id = ${1}`.execute(connection)).rows;
+    const prepared = async () =>
+      (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection)).rows.filter((r) => r.statement.includes('from t where'));
+    expect(await read()).toEqual([{ id: 1, body: 'one' }]);
+    expect(await read()).toEqual([{ id: 1, body: 'one' }]);
+    expect(await prepared()).toEqual([{ statement: 'select * from t where id = $1' }]);
+
+    await sql`alter table t add column note text`.execute(made.db);
+    await expect(read()).rejects.toThrow('cached plan must not change result type');
+    expect(await read()).toEqual([{ id: 1, body: 'one', note: null }]);
+    expect(await prepared()).toHaveLength(2);
+  });
 });
