@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { readAccess } from './api/auth.ts';
 import { ACCESS_QUERY_KEY } from './api/current-user.ts';
 import { getToken } from './api/session.ts';
 import { FullPageSpinner } from './components/full-page-spinner.tsx';
-import { createLoggedInRouter, createLoggedOutRouter, preloadSignedInScreen } from './router.tsx';
+import { createLoggedInRouter, createLoggedOutRouter } from './router.tsx';
 
 /**
  * Spinner until the access check ends; then the logged-in portal or the logged-out screens.
@@ -14,9 +14,6 @@ import { createLoggedInRouter, createLoggedOutRouter, preloadSignedInScreen } fr
 export function App() {
   const [hasToken] = useState(() => Boolean(getToken()));
   const access = useQuery({ queryKey: ACCESS_QUERY_KEY, queryFn: readAccess, enabled: hasToken });
-  useEffect(() => {
-    if (hasToken) preloadSignedInScreen(window.location.pathname);
-  }, [hasToken]);
   const checking = hasToken && access.isPending;
   const loggedIn = hasToken && access.isSuccess;
   const admin = access.data?.role === 'admin';

@@ -4,7 +4,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
 import { App } from './app.tsx';
+import { getToken } from './api/session.ts';
 import { ToastHost } from './components/toast.tsx';
+import { preloadSignedInScreen } from './router.tsx';
 
 // The site's security policy forbids eval. zod keeps its settings (what z.config sets) in this global,
 // so it checks without compiling code rather than probing with new Function, which the browser would
@@ -15,6 +17,9 @@ Object.assign((zodSettings.__zod_globalConfig ??= {}), { jitless: true });
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
 });
+
+// The screen's code is asked for before anything renders (the access check's answer decides only which router shows it).
+if (getToken()) preloadSignedInScreen(window.location.pathname);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
