@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -53,6 +55,41 @@ it.runIf(onSqlite)('the WAL is checkpointed into the database file by a thread o
   expect(checkpointed).toBe(true);
   const [{ wal_autocheckpoint: fallback }] = (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows;
   expect(fallback).toBeGreaterThan(300 * 2); // so the commits above did not checkpoint themselves
+});
+
+it.runIf(onSqlite)("a transaction that reads and then writes waits for another process's write rather than failing", async () => {
+  const file = path.join(dir, 'portal.sqlite');
+  db = createDatabase({ sqliteFile: file });
+  await sql`create table t (id integer primary key, body text)`.execute(db);
+  await sql`insert into t (body) values ('first')`.execute(db);
+  // The other process: a connection on a thread of its own that writes, holding the lock 300 ms, when told to.
+  const other = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    const db = new (require(workerData.driver))(workerData.file);
+    db.pragma('busy_timeout = 5000');
+    parentPort.once('message', () => {
+      db.exec('begin immediate');
+      db.prepare("insert into t (body) values ('other')").run();
+      for (const until = Date.now() + 300; Date.now() < until; );
+      db.exec('commit');
+      db.close();
+      parentPort.postMessage('written');
+    });`,
+    { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file } },
+  );
+  try {
+    const written = new Promise((resolve) => other.once('message', resolve));
+    await db.transaction().execute(async (trx) => {
+      const [first] = (await sql<{ body: string }>`select body from t where id = 1`.execute(trx)).rows;
+      other.postMessage('write');
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the other process writes meanwhile, if it can
+      await sql`update t set body = ${`${first.body} seen`} where id = 1`.execute(trx);
+    });
+    await written;
+    expect((await sql`select body from t order by id`.execute(db)).rows).toEqual([{ body: 'first seen' }, { body: 'other' }]);
+  } finally {
+    await other.terminate();
+  }
 });
 
 it.runIf(!onSqlite)('PostgreSQL prepares a statement once per connection, and again once its table changed under it', async () => {

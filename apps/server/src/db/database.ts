@@ -4,7 +4,18 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import type { PoolClient } from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type SqliteDatabase as KyselySqliteDatabase,
+  type Transaction,
+} from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 
@@ -46,7 +57,28 @@ export function createDatabase(options: DatabaseOptions): Db {
     checkpointer?.postMessage('stop');
     sqlite.close();
   };
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, close) }) });
+  return new Kysely<Database>({ dialect: new WriteLockingSqliteDialect(withStatementCache(sqlite, close)) });
+}
+
+/**
+ * SQLite: every transaction takes the write lock as it begins (BEGIN IMMEDIATE), waiting up to busy_timeout for it.
+ * A deferred transaction that read first failed at once with SQLITE_BUSY when it came to write while another process
+ * (a worker, the admin CLI) held the lock: SQLite never waits to turn a reader into a writer. Within a process
+ * Kysely runs one transaction at a time on the one connection anyway.
+ */
+class WriteLockingSqliteDialect extends SqliteDialect {
+  readonly #database: KyselySqliteDatabase;
+  constructor(database: KyselySqliteDatabase) {
+    super({ database });
+    this.#database = database;
+  }
+  override createDriver() {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection) {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
+    })({ database: this.#database });
+  }
 }
 
 /** How often the checkpoint thread copies the WAL's new pages into the database file. */
