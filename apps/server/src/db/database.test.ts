@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestDb } from '../../test/harness.ts';
 import { createDatabase, type Db } from './database.ts';
 
-// SQLite only: PostgreSQL keeps its own write-ahead log.
+// Most tests here are SQLite's own (its write-ahead log, its locks); one is PostgreSQL's (prepared statements).
 const onSqlite = process.env.TEST_DB !== 'postgres';
 let dir = '';
 let db: Db | undefined;

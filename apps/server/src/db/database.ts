@@ -73,11 +73,13 @@ class WriteLockingSqliteDialect extends SqliteDialect {
     this.#database = database;
   }
   override createDriver() {
-    return new (class extends SqliteDriver {
-      override async beginTransaction(connection: DatabaseConnection) {
-        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-      }
-    })({ database: this.#database });
+    return new WriteLockingSqliteDriver({ database: this.#database });
+  }
+}
+
+class WriteLockingSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
@@ -143,9 +145,9 @@ const PREPARED_STATEMENT_MAX_LENGTH = 4_000;
  * pages: about a fifth more per second). PostgreSQL plans a named statement for its values in its first five runs,
  * and only then keeps a generic plan, where that costs no more. Returns the pool's 'connect' listener.
  *
- * A table changed under a prepared `select *` (a migration run by another process) fails the statement once on
- * each connection ("cached plan must not change result type"); the names are then handed out anew, so its next
- * run prepares it again.
+ * A table changed under a prepared `select *` (a migration run by another process) fails the runs already under
+ * way ("cached plan must not change result type"); the names are then handed out anew, so every connection prepares
+ * its statements again.
  */
 function prepareStatements(): (client: PoolClient) => void {
   let names = new Map<string, string>();
