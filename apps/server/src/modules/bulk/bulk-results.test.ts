@@ -3,7 +3,10 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { unzipSync } from 'fflate';
 import type { FileWriter } from '../../providers/storage/file-store.ts';
+import { inlineRenderer } from '../../providers/labels/render-pool.ts';
+import { SAMPLE_MARK } from '../../providers/labels/render-label.ts';
 import { createBulkFilesWriter, createPdfMerger } from './bulk-results.ts';
+import { PlainPdf } from './plain-pdf.ts';
 
 /** A FileWriter that keeps what it is given. */
 function memoryWriter() {
@@ -32,6 +35,32 @@ async function labelPdf(texts: string[], inherited = false): Promise<Uint8Array>
     for (const page of doc.getPages()) page.node.delete(PDFName.of('MediaBox'));
   }
   return doc.save({ useObjectStreams: inherited });
+}
+
+/** A plain PDF of the given objects (numbered from 1, object 1 the catalog), with its cross-reference table. */
+function plainPdf(objects: string[]): Uint8Array {
+  let text = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = text.length;
+    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xrefAt = text.length;
+  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.from(text, 'latin1');
+}
+
+/** A plain one-page PDF printing `text`, made by hand. */
+function labelPdfBytes(text: string): Uint8Array {
+  const content = `BT /F1 12 Tf 20 400 Td (${text}) Tj ET`;
+  return plainPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 288 432] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
 }
 
 async function pageTexts(pdf: Uint8Array): Promise<string[]> {
@@ -69,6 +98,68 @@ describe('the streamed merged PDF', () => {
     expectExactXref(pdf);
     expect(await pageTexts(pdf)).toEqual(['Label one', 'Label two, page 1', 'Label two, page 2', 'Label three']);
     expect((await PDFDocument.load(pdf)).getPageCount()).toBe(4);
+  });
+
+  it('copies the sandbox labels as written (read straight, not through pdf-lib), each page with its own text', async () => {
+    const party = { name: 'Jane Sender', company: '', street: '1 Main St', street2: '', city: 'New York', state: 'NY', zip: '10001', country: 'United States', phone: '' };
+    const labels = await Promise.all(
+      ['Ann Receiver', 'Bob Receiver'].map(async (name, i) => {
+        const request = { orderId: `order-${i}`, uid: 'priority', serviceName: 'Priority', design: 'normal', weight: 2, weightUnit: 'lb' as const, length: null, width: null, height: null };
+        return (await inlineRenderer().render({ ...request, from: party, to: { ...party, name, zip: '90210' }, createdAt: '2026-11-24T10:00:00.000Z' })).pdf;
+      }),
+    );
+    for (const label of labels) expect(PlainPdf.read(label)).not.toBeNull();
+    const out = memoryWriter();
+    const merger = createPdfMerger(out.writer);
+    for (const label of labels) await merger.add(label);
+    await merger.end();
+    const pdf = out.bytes();
+    expectExactXref(pdf);
+    const texts = await pageTexts(pdf);
+    expect(texts).toHaveLength(2);
+    texts.forEach((text, i) => {
+      expect(text).toContain(SAMPLE_MARK);
+      expect(text).toContain(['Ann Receiver', 'Bob Receiver'][i]);
+    });
+  });
+
+  it('renumbers references only: strings, names and stream data that look like references are copied byte for byte', async () => {
+    const content = 'BT /F1 12 Tf 20 400 Td (Kept 9 0 R) Tj ET';
+    const label = plainPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      // The page tree holds the page size and the resources, which the page inherits.
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 288 432] /Resources << /Font << /F1 5 0 R >> >> >>',
+      '<< /Type /Page /Parent 2 0 R /Contents 4 0 R /PieceInfo << /Note (a \\) 3 0 R \\( string) /Hex <31203020523e> /Empty <> /Name /1#200#20R >> >>',
+      `<< /Length 6 0 R >>\nstream\n${content}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      String(content.length),
+    ]);
+    expect(PlainPdf.read(label)).not.toBeNull();
+    const out = memoryWriter();
+    const merger = createPdfMerger(out.writer);
+    await merger.add(label);
+    await merger.add(label);
+    await merger.end();
+    const pdf = out.bytes();
+    expectExactXref(pdf);
+    const text = pdf.toString('latin1');
+    expect(text.split('/PieceInfo << /Note (a \\) 3 0 R \\( string) /Hex <31203020523e> /Empty <> /Name /1#200#20R >>')).toHaveLength(3);
+    expect(text.split(`stream\n${content}\nendstream`)).toHaveLength(3);
+    expect(await pageTexts(pdf)).toEqual(['Kept 9 0 R', 'Kept 9 0 R']);
+  });
+
+  it('reads a label whose cross-reference table is wrong through pdf-lib, which finds the objects itself', async () => {
+    const good = Buffer.from(labelPdfBytes('Found anyway'));
+    // Every offset in the table off by one: the file still looks plain, but no object is where the table says.
+    const text = good.toString('latin1').replace(/^(\d{10}) 00000 n/gm, (_, offset) => `${String(Number(offset) + 1).padStart(10, '0')} 00000 n`);
+    const label = Buffer.from(text, 'latin1');
+    expect(PlainPdf.read(label)).not.toBeNull();
+    const out = memoryWriter();
+    const merger = createPdfMerger(out.writer);
+    await merger.add(label);
+    await merger.end();
+    expectExactXref(out.bytes());
+    expect(await pageTexts(out.bytes())).toEqual(['Found anyway']);
   });
 
   it('refuses to end with no page', async () => {

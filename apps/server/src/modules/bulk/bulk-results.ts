@@ -1,9 +1,9 @@
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFObject, PDFRawStream, PDFRef, ParseSpeeds } from 'pdf-lib';
 import { Zip, ZipPassThrough } from 'fflate';
 import type { FileWriter } from '../../providers/storage/file-store.ts';
 import { CSV_REPORT_COLUMNS, centsToDollars, formatDollars } from '@portal/contract';
 import type { OrderRow } from '../orders/service.ts';
 import { toCsv, type CsvTable } from '../../lib/csv.ts';
+import { PlainPdf, rewrittenPlain, type Span } from './plain-pdf.ts';
 
 /**
  * The report: every input row as written, then its tracking number, price, status (completed or
@@ -26,10 +26,7 @@ export function buildReport(table: Pick<CsvTable, 'header' | 'records'>, ordersB
 
 const latin1 = (text: string) => Buffer.from(text, 'latin1');
 /** Attributes a page may take from the page tree above it; the merged PDF puts them on the page itself. */
-const INHERITED = ['Resources', 'MediaBox', 'CropBox', 'Rotate'].map((name) => PDFName.of(name));
-const PARENT = PDFName.of('Parent');
-const TYPE = PDFName.of('Type');
-const PAGE_TREE_TYPES = new Set([PDFName.of('Pages'), PDFName.of('Catalog')]);
+const INHERITED = ['Resources', 'MediaBox', 'CropBox', 'Rotate'];
 const CATALOG_NUMBER = 1;
 const PAGES_NUMBER = 2;
 
@@ -50,48 +47,19 @@ export function createPdfMerger(out: Pick<FileWriter, 'write'>) {
   return {
     /** Appends every page of one label PDF. */
     async add(pdf: Uint8Array): Promise<void> {
-      const source = await PDFDocument.load(pdf, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false });
-      const numbers = new Map<PDFRef, number>();
-      const toWrite: PDFRef[] = [];
-      const numberOf = (ref: PDFRef): number | null => {
-        let number = numbers.get(ref);
-        if (number !== undefined) return number;
-        const target = source.context.lookup(ref);
-        // The label's own page tree and catalog stay behind: the merged document has its own.
-        if (target instanceof PDFDict && PAGE_TREE_TYPES.has(target.get(TYPE) as PDFName)) return null;
-        number = offsets.length;
-        offsets.push(0);
-        numbers.set(ref, number);
-        toWrite.push(ref);
-        return number;
-      };
-      const pages = source.getPages();
-      const leaves = new Map(pages.map((page) => [page.ref, page.node]));
-      for (const page of pages) pageNumbers.push(numberOf(page.ref)!);
-      const parts: Uint8Array[] = written === 0 ? [latin1('%PDF-1.7\n%\xE2\xE3\xCF\xD3\n')] : [];
-      let at = written + (parts[0]?.length ?? 0);
-      for (let i = 0; i < toWrite.length; i++) {
-        const ref = toWrite[i];
-        const start = parts.length;
-        parts.push(latin1(`${numbers.get(ref)} 0 obj\n`));
-        const leaf = leaves.get(ref);
-        if (leaf) {
-          // A page: its own entries and what it inherits, under the merged page tree.
-          const entries = leaf.entries().filter(([key]) => key !== PARENT);
-          for (const key of INHERITED) {
-            const value = leaf.has(key) ? undefined : leaf.getInheritableAttribute(key);
-            if (value) entries.push([key, value]);
-          }
-          writeEntries(entries, parts, numberOf);
-          parts.push(latin1(`/Parent ${PAGES_NUMBER} 0 R>>`));
-        } else {
-          writeObject(source.context.lookup(ref)!, parts, numberOf);
-        }
-        parts.push(latin1('\nendobj\n'));
-        offsets[numbers.get(ref)!] = at;
-        for (let p = start; p < parts.length; p++) at += parts[p].length;
+      const header = written === 0 ? latin1('%PDF-1.7\n%\xE2\xE3\xCF\xD3\n') : null;
+      const at = written + (header?.length ?? 0);
+      const plain = PlainPdf.read(pdf);
+      let copy: PageCopy | null = null;
+      try {
+        if (plain) copy = copyPages(plain, offsets.length, at);
+      } catch {
+        // Read as plain but not as expected: pdf-lib writes it plain again, below.
       }
-      await send(Buffer.concat(parts));
+      copy ??= copyPages(await rewrittenPlain(pdf), offsets.length, at);
+      offsets.push(...copy.offsets);
+      pageNumbers.push(...copy.pages);
+      await send(Buffer.concat(header ? [header, ...copy.parts] : copy.parts));
     },
     /** Pages added so far. */
     get pages(): number {
@@ -112,42 +80,72 @@ export function createPdfMerger(out: Pick<FileWriter, 'write'>) {
   };
 }
 
-type NumberOf = (ref: PDFRef) => number | null;
+type PageCopy = { parts: Uint8Array[]; offsets: number[]; pages: number[] };
 
-/** A dictionary's entries, opened but not closed ('<<' and its key-value pairs). */
-function writeEntries(entries: [PDFName, PDFObject][], out: Uint8Array[], numberOf: NumberOf): void {
-  out.push(latin1('<<'));
-  for (const [key, value] of entries) {
-    writeObject(key, out, numberOf);
-    out.push(latin1(' '));
-    writeObject(value, out, numberOf);
-    out.push(latin1('\n'));
-  }
-}
+/**
+ * A label's pages and every object they use, as objects of the merged PDF numbered from `firstNumber`
+ * and written from byte `at`: their bytes, where each starts, and the pages' numbers. The label's own
+ * catalog and page tree stay behind (a reference to them becomes null); each page takes what it
+ * inherited from its page tree as entries of its own.
+ */
+function copyPages(source: PlainPdf, firstNumber: number, at: number): PageCopy {
+  const dictOf = (number: number) => source.entries(source.token(source.object(number).value.start));
+  const tree = new Set([source.root]);
+  const pages: { number: number; entries: Map<string, Span>; inherited: Map<string, Span> }[] = [];
+  const walk = (number: number, inherited: Map<string, Span>) => {
+    const entries = dictOf(number);
+    const kids = entries.get('Kids');
+    if (!kids) return void pages.push({ number, entries, inherited });
+    if (tree.has(number)) throw new Error('The page tree of a label PDF loops');
+    tree.add(number);
+    const passed = new Map(inherited);
+    for (const key of INHERITED) if (entries.has(key)) passed.set(key, entries.get(key)!);
+    for (const kid of source.items(source.resolve(kids))) walk(source.refOf(kid), passed);
+  };
+  walk(source.refOf(dictOf(source.root).get('Pages')), new Map());
 
-/** Writes one object of a label with its references renumbered (a reference to the label's page tree becomes null). */
-function writeObject(object: PDFObject, out: Uint8Array[], numberOf: NumberOf): void {
-  if (object instanceof PDFRef) {
-    const number = numberOf(object);
-    out.push(latin1(number === null ? 'null' : `${number} 0 R`));
-  } else if (object instanceof PDFDict) {
-    writeEntries(object.entries(), out, numberOf);
-    out.push(latin1('>>'));
-  } else if (object instanceof PDFArray) {
-    out.push(latin1('['));
-    for (const item of object.asArray()) {
-      writeObject(item, out, numberOf);
-      out.push(latin1(' '));
+  const numbers = new Map<number, number>();
+  const toWrite: number[] = [];
+  const refText = (ref: number) => {
+    let number = numbers.get(ref);
+    if (number === undefined) {
+      if (tree.has(ref) || !source.has(ref)) return 'null';
+      number = firstNumber + toWrite.length;
+      numbers.set(ref, number);
+      toWrite.push(ref);
     }
-    out.push(latin1(']'));
-  } else if (object instanceof PDFRawStream) {
-    writeObject(object.dict, out, numberOf);
-    out.push(latin1('\nstream\n'), object.contents, latin1('\nendstream'));
-  } else {
-    const bytes = new Uint8Array(object.sizeInBytes());
-    object.copyBytesInto(bytes, 0);
-    out.push(bytes);
+    return `${number} 0 R`;
+  };
+  for (const page of pages) refText(page.number);
+  const pageOf = new Map(pages.map((page) => [page.number, page]));
+
+  const parts: Uint8Array[] = [];
+  const offsets: number[] = [];
+  for (let i = 0; i < toWrite.length; i++) {
+    const ref = toWrite[i];
+    const start = parts.length;
+    parts.push(latin1(`${firstNumber + i} 0 obj\n`));
+    const page = pageOf.get(ref);
+    if (page) {
+      parts.push(latin1('<<'));
+      const entries = [...page.entries].filter(([key]) => key !== 'Parent');
+      for (const key of INHERITED) if (!page.entries.has(key) && page.inherited.has(key)) entries.push([key, page.inherited.get(key)!]);
+      for (const [key, value] of entries) {
+        parts.push(latin1(`/${key} `));
+        source.rewriteRefs(value, refText, parts);
+        parts.push(latin1('\n'));
+      }
+      parts.push(latin1(`/Parent ${PAGES_NUMBER} 0 R>>`));
+    } else {
+      const { value, stream } = source.object(ref);
+      source.rewriteRefs(value, refText, parts);
+      if (stream) parts.push(latin1('\nstream\n'), source.bytes.subarray(stream.start, stream.end), latin1('\nendstream'));
+    }
+    parts.push(latin1('\nendobj\n'));
+    offsets.push(at);
+    for (let p = start; p < parts.length; p++) at += parts[p].length;
   }
+  return { parts, offsets, pages: pages.map((page) => numbers.get(page.number)!) };
 }
 
 /**
