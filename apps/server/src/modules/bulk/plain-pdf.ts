@@ -191,7 +191,7 @@ export class PlainPdf {
     // The data starts after the end of the line that 'stream' ends and is /Length bytes long.
     const start = next.end + (this.bytes[next.end] === 13 ? 2 : 1);
     const length = Number(this.tokenText(this.resolve(this.entries(this.token(value.start)).get('Length')!)));
-    if (!Number.isInteger(length) || start + length > this.bytes.length) throw new Error(`object ${number} has no valid /Length`);
+    if (!Number.isInteger(length) || length < 0 || this.tokenText(this.token(start + length)) !== 'endstream') throw new Error(`object ${number} has a wrong /Length`);
     return { value, stream: { start, end: start + length } };
   }
 
