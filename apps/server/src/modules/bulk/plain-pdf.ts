@@ -18,7 +18,7 @@ const DIGITS = /^\d+$/;
  * only rewrites references, which costs a fraction of parsing every object.
  */
 export class PlainPdf {
-  readonly text: string;
+  private readonly text: string;
   private readonly offsets = new Map<number, number>();
   readonly root: number;
 
@@ -115,7 +115,7 @@ export class PlainPdf {
   }
 
   /** The span of the value whose first token is `first`. */
-  value(first: Span): Span {
+  private value(first: Span): Span {
     const c = this.bytes[first.start];
     if (this.opens(first)) {
       let depth = 1;
@@ -173,6 +173,7 @@ export class PlainPdf {
     return ref ? this.object(ref.number).value : value;
   }
 
+  /** Whether object `number` is in the file (a reference to one that is not stands for null). */
   has(number: number): boolean {
     return this.offsets.has(number);
   }
@@ -195,10 +196,7 @@ export class PlainPdf {
     return { value, stream: { start, end: start + length } };
   }
 
-  /**
-   * Calls `each` for every reference in a span, in order, with the bytes before it: `out` then holds the
-   * span with each reference replaced as `each` says.
-   */
+  /** Copies a span's bytes to `out` with each reference 'N G R' in it replaced by what `each` answers for N. */
   rewriteRefs(span: Span, each: (number: number) => string, out: Uint8Array[]): void {
     let copied = span.start;
     for (let t = this.token(span.start); t.end <= span.end && t.start < t.end; ) {
