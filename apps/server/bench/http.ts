@@ -37,6 +37,8 @@ const HEAVY_SHARE = 0.1;
 const READ_TARGET_MS = 25;
 const SEARCH_TARGET_MS = 50;
 const CREATE_TARGET_MS = 50;
+/** Orders made before order creation is measured. */
+const CREATE_WARM_SECONDS = 30;
 
 const createBody = JSON.stringify({
   labelType: 'priority',
@@ -168,8 +170,9 @@ async function measureReads(server: BenchServer, bare?: Result): Promise<void> {
 async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: number, bare?: Result): Promise<void> {
   const pool = await measurePool(LABEL_BENCH_SECONDS, os.availableParallelism());
   // Warmed until steady, as the render pool is (bench/labels.ts): its threads, sharing the cores with the server's
-  // own, need about 10 s of labels to reach their speed (orders/s climbed 250, 340, 410, 440 in 4 s steps after 2 s).
-  const create = await measure(server, '/api/v1/order/create', { method: 'POST', body: createBody, warmSeconds: 12 });
+  // own, need about half a minute of orders to reach their speed (in 8 s steps after 12 s of orders, 62, 65, 66, 67,
+  // 70 and 66% of the pool's labels/s; an earlier machine climbed 250, 340, 410, 440 orders/s in 4 s steps after 2 s).
+  const create = await measure(server, '/api/v1/order/create', { method: 'POST', body: createBody, warmSeconds: CREATE_WARM_SECONDS });
   const share = (labelsPerSecond: number) => `${((create.requests.average / labelsPerSecond) * 100).toFixed(0)}%`;
   console.log(
     row('POST /order/create', create, undefined, bare) +
