@@ -116,7 +116,7 @@ function copyPages(source: PlainPdf, firstNumber: number, at: number): PageCopy 
     }
     return `${number} 0 R`;
   };
-  for (const page of pages) refText(page.number);
+  for (const page of pages) refText(page.number); // the pages numbered first, in their order
   const pageOf = new Map(pages.map((page) => [page.number, page]));
 
   const parts: Uint8Array[] = [];
