@@ -35,7 +35,7 @@ export async function userTotals(db: DbOrTrx, activeSince: string): Promise<{ us
 export const settledOrderTotals = (db: DbOrTrx) =>
   db.selectFrom('settled_order_counts').select((eb) => ['status', eb.fn.sum<number>('total').as('n')]).groupBy('status').execute();
 
-/** Orders in these statuses, counted on the (status, updated_at) index: the waiting ones, which are few. */
+/** Orders in these statuses, counted on the (status, claimed_until) index: the waiting ones, which are few. */
 export const ordersInStatuses = (db: DbOrTrx, statuses: OrdersTable['status'][]) =>
   db.selectFrom('orders').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).where('status', 'in', statuses).groupBy('status').execute();
 
