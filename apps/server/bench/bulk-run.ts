@@ -29,8 +29,8 @@ const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
 /**
  * Labels made before the measured run, by the render pool alone and by each process that makes a bulk order: enough
  * for the JIT to have compiled what a label and a bulk order run, as in a running server. With 50, V8's compiler
- * threads still took about 0.7 of the pool's 3 CPU seconds for its 1,000 labels (1.37 s; 1.04 s warm), and the
- * ratio of five runs ranged 1.25-1.34x; warm, three ran 1.22-1.25x.
+ * threads still took about 0.7 of the pool's 3 CPU seconds for its 1,000 labels (1.37 s, against 1.04 s warm): the
+ * yardstick measured the compiler as much as the renderer.
  */
 const WARM_UP_LABELS = 1000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-bulk-'));
