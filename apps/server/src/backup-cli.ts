@@ -2,9 +2,11 @@
 // online backup (a consistent snapshot, even mid-write), then the rest of DATA_DIR (label files and
 // keys), as one tar archive. `npm run restore -- <file.tar>` unpacks one into an empty DATA_DIR.
 // On PostgreSQL the database is pg_dump's job: the archive then holds DATA_DIR alone.
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import SqliteDatabase from 'better-sqlite3';
 import * as tar from 'tar';
 import { loadConfigOrExit } from './config.ts';
@@ -35,19 +37,40 @@ async function backup(): Promise<void> {
       }
     }
     // The files as they are now, listed first: one being written (a .tmp renamed when done) is left out.
-    const entries = fs
+    const files = fs
       .readdirSync(config.dataDir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && !entry.name.endsWith('.tmp'))
       .map((entry) => path.relative(config.dataDir, path.join(entry.parentPath, entry.name)))
-      .filter((name) => !LIVE.has(name));
-    await tar.create({ file: archive, cwd: config.dataDir, portable: true }, entries);
-    if (!config.DATABASE_URL) await tar.replace({ file: archive, cwd: stage, portable: true }, [DB_FILE]);
+      .filter((name) => !LIVE.has(name))
+      .map((name) => ({ root: config.dataDir, name, stat: fs.statSync(path.join(config.dataDir, name), { throwIfNoEntry: false }) }))
+      .filter((file) => file.stat !== undefined); // removed since it was listed
+    if (!config.DATABASE_URL) files.push({ root: stage, name: DB_FILE, stat: fs.statSync(path.join(stage, DB_FILE)) });
+    const pack = new tar.Pack({ portable: true });
+    const written = pipeline(pack, fs.createWriteStream(archive));
+    for (const file of files) await addAsListed(pack, file.root, file.name, file.stat!);
+    pack.end();
+    await written;
     const size = fs.statSync(archive).size;
     console.log(`Backed up ${config.dataDir} to ${archive} (${(size / 2 ** 20).toFixed(1)} MB)`);
     if (config.DATABASE_URL) console.log('The database is PostgreSQL: back it up with pg_dump (see the README); this archive holds DATA_DIR alone.');
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });
   }
+}
+
+/**
+ * Adds a file to the archive as long as it was when listed. A label pack file may still be appended to while it is
+ * read (FileStore.appendToPack); every label the database snapshot names was written before the listing.
+ */
+async function addAsListed(pack: tar.Pack, root: string, name: string, stat: fs.Stats): Promise<void> {
+  const entry = new tar.ReadEntry(new tar.Header({ path: name, type: 'File', size: stat.size, mode: stat.mode & 0o7777, mtime: stat.mtime }));
+  pack.add(entry);
+  if (stat.size > 0) {
+    for await (const chunk of fs.createReadStream(path.join(root, name), { start: 0, end: stat.size - 1 })) {
+      if (!entry.write(chunk as Buffer)) await once(entry, 'drain');
+    }
+  }
+  entry.end();
 }
 
 async function restore(): Promise<void> {

@@ -84,6 +84,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const captcha = overrides.captcha ?? createCaptchaVerifier(config, db);
   const payments = overrides.payments ?? createPaymentProvider(config, db);
   const files = overrides.files ?? (await createFileStore(config));
+  // Closed after the queue (closers run last-in first-out), once the jobs that append labels have stopped.
+  if (!overrides.files) closers.push(() => files.close());
   const renderer = createLabelRenderer(config);
   closers.push(() => renderer.close());
   const labels = overrides.labels ?? createLabelProvider(config, renderer);

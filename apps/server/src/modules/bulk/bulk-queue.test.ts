@@ -110,7 +110,8 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
   const prefixes: string[] = [];
   const open: TestApp[] = [];
   const dirs: string[] = [];
-  /** The real app whose file store refuses the files matching `refuse` for the first `failures` tries (Infinity: always). */
+  const stores: FileStore[] = [];
+  /** The real app whose file store refuses the files matching `refuse` (label packs: their prefix and a slash) for the first `failures` tries (Infinity: always). */
   const appFailingFor = async (failures: number, refuse: (key: string) => boolean, env: Record<string, string> = {}) => {
     let refused = 0;
     dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bulkfail-')));
@@ -118,7 +119,9 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
     const failing: FileStore = {
       ...files,
       put: (key, data) => (refuse(key) && refused++ < failures ? Promise.reject(new Error('disk full')) : files.put(key, data)),
+      appendToPack: (prefix, data) => (refuse(`${prefix}/`) && refused++ < failures ? Promise.reject(new Error('disk full')) : files.appendToPack(prefix, data)),
     };
+    stores.push(files);
     prefixes.push(`test-bulkfail-${randomToken(6)}`);
     const t = await startTestApp({ QUEUE_RETRY_DELAY_MS: '50', ORDER_POLL_INTERVAL_MS: '100', ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefixes.at(-1)! } : {}), ...env }, { files: failing });
     open.push(t);
@@ -126,6 +129,7 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
   };
   afterAll(async () => {
     await Promise.all(open.map((t) => t.close()));
+    await Promise.all(stores.map((store) => store.close()));
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     if (engine === 'bullmq') for (const prefix of prefixes) await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
   });

@@ -404,7 +404,7 @@ describe('POST /order/createOrderFromCSV', () => {
     await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
     const [bulk] = await readBulkOrders(t.app, user.headers);
     // Label files cannot be stored: every attempt fails.
-    const runner = await jobRunner((files) => ({ ...files, put: (key, data) => (key.startsWith('labels/') ? Promise.reject(new Error('disk full')) : files.put(key, data)) }));
+    const runner = await jobRunner((files) => ({ ...files, appendToPack: () => Promise.reject(new Error('disk full')) }));
     const job = (attempt: number) => ({ id: `bulk-${bulk._id}`, attempt, updateProgress: async () => {} });
     await expect(runner.runJob(bulk._id, job(1))).rejects.toThrow('disk full');
     expect((await readBulkOrders(t.app, user.headers))[0].status).toBe('processing');

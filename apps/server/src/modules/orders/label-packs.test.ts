@@ -17,12 +17,17 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-packs-'));
 const local = createLocalFileStore(dir);
 let releaseFirstPack!: () => void;
 const firstPackHeld = new Promise<void>((resolve) => (releaseFirstPack = resolve));
-const packsWritten: string[] = [];
+const packsWritten: { key: string; offset: number; length: number }[] = [];
 const files: FileStore = {
   ...local,
-  async put(key, data) {
-    if (key.startsWith('labels/packs/') && packsWritten.push(key) === 1) await firstPackHeld;
-    return local.put(key, data);
+  async appendToPack(prefix, data) {
+    const first = packsWritten.length === 0;
+    if (first) packsWritten.push({ key: '', offset: 0, length: data.length });
+    if (first) await firstPackHeld;
+    const stored = await local.appendToPack(prefix, data);
+    if (first) packsWritten[0] = { ...stored, length: data.length };
+    else packsWritten.push({ ...stored, length: data.length });
+    return stored;
   },
 };
 const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
@@ -35,6 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  await local.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -50,14 +56,20 @@ it('stores the labels of single orders made while a pack is written together in 
   const answers = await Promise.all([first, ...others]);
   expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
 
+  // Two appends to one file, the second after the first's bytes; each order's label lies within its own append.
   expect(packsWritten).toHaveLength(2);
+  const [firstPack, secondPack] = packsWritten;
+  expect([secondPack.key, secondPack.offset]).toEqual([firstPack.key, firstPack.length]);
   const orders = await t.db.selectFrom('orders').select(['id', 'to_name', 'pdf_key', 'status']).where('user_id', '=', user.userId).orderBy('to_name').execute();
-  expect(orders.map((o) => [o.to_name, o.status, o.pdf_key!.split('#')[0]])).toEqual([
-    ['Packed 0', 'completed', packsWritten[0]],
-    ...[1, 2, 3, 4].map((i) => [`Packed ${i}`, 'completed', packsWritten[1]]),
-  ]);
-  const pack = fs.readFileSync(path.join(dir, packsWritten[1]));
-  for (const order of orders.slice(1)) {
+  const within = (pdfKey: string, append: (typeof packsWritten)[number]) => {
+    const [, key, offset, length] = /^(.+)#(\d+)\+(\d+)$/.exec(pdfKey)!;
+    return key === append.key && Number(offset) >= append.offset && Number(offset) + Number(length) <= append.offset + append.length;
+  };
+  expect(orders.map((o) => [o.to_name, o.status, within(o.pdf_key!, o.to_name === 'Packed 0' ? firstPack : secondPack)])).toEqual(
+    [0, 1, 2, 3, 4].map((i) => [`Packed ${i}`, 'completed', true]),
+  );
+  const pack = fs.readFileSync(path.join(dir, firstPack.key));
+  for (const order of orders) {
     const label = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers });
     expect(label.statusCode).toBe(200);
     expect(label.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');

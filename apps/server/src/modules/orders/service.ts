@@ -47,13 +47,13 @@ const CLAIM_BATCH = 100;
 const RECORD_BATCH = 50;
 const RECORD_WITHIN_MS = 250;
 
-const labelPackKey = (id: string) => `labels/packs/${id.slice(0, 2)}/${id}.bin`;
+const LABEL_PACKS = 'labels/packs';
 const PACKED_LABEL = /^(.+)#(\d+)\+(\d+)$/;
 
 /**
- * An order's label, from its pdf_key: `<pack>#<offset>+<length>`, stored with the labels recorded
- * with it in one file (creating a file per label cost more than rendering it), or a file of its own
- * (orders made before packs).
+ * An order's label, from its pdf_key: `<pack>#<offset>+<length>`, a part of a pack file that holds many
+ * labels (FileStore.appendToPack: creating a file per label cost more than rendering it), or a file of its
+ * own (orders made before packs).
  */
 export function readLabel(files: FileStore, pdfKey: string): Promise<Buffer | null> {
   const packed = PACKED_LABEL.exec(pdfKey);
@@ -261,16 +261,15 @@ export function createOrderService(deps: {
   const { db, catalog, labels, files, log, pollMs, claimMs, metrics } = deps;
   const notifier = deps.notifier ?? silentNotifier;
 
-  /** Stores the labels in one pack file and records them on their orders in one statement: what each order came to. */
+  /** Stores the labels together in a pack and records them on their orders in one statement: what each order came to. */
   async function storeAndRecord(made: { order: repo.OrderRow; label: LabelReady }[]): Promise<LabelOutcome[]> {
-    const pack = labelPackKey(newId());
+    const { key: pack, offset: start } = await files.appendToPack(LABEL_PACKS, Buffer.concat(made.map(({ label }) => label.pdf)));
     const keys: string[] = [];
-    let offset = 0;
+    let offset = start;
     for (const { label } of made) {
       keys.push(`${pack}#${offset}+${label.pdf.length}`);
       offset += label.pdf.length;
     }
-    await files.put(pack, Buffer.concat(made.map(({ label }) => label.pdf)));
     const recorded = await repo.markAllCompleted(db, made.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })), nowIso());
     return made.map(({ order, label }, i) => madeOutcome(order, label, keys[i], recorded.has(order.id)));
   }

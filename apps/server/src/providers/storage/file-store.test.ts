@@ -67,6 +67,20 @@ describe.each(stores)('files in %s', (_name, open) => {
     expect((await store.get('bulk/b2/label.zip'))?.equals(big)).toBe(true);
   }, 60_000);
 
+  it('appends packs: each lands whole where it is said to be, also when many are written at once', async () => {
+    const store = await open();
+    const packs = Array.from({ length: 20 }, (_, i) => Buffer.from(`%PDF-${i}-${'x'.repeat(i * 97)}`));
+    const stored = await Promise.all(packs.map((data) => store.appendToPack('labels/packs', data)));
+    for (const [i, { key, offset }] of stored.entries()) {
+      expect(key).toMatch(/^labels\/packs\/[0-9a-f]{2}\/[0-9a-f-]{36}\.bin$/);
+      expect((await store.getRange(key, offset, packs[i].length))?.equals(packs[i])).toBe(true);
+    }
+    // No two packs share a byte.
+    const spans = stored.map(({ key, offset }, i) => ({ key, offset, end: offset + packs[i].length })).sort((a, b) => a.key.localeCompare(b.key) || a.offset - b.offset);
+    for (let i = 1; i < spans.length; i++) if (spans[i].key === spans[i - 1].key) expect(spans[i].offset).toBeGreaterThanOrEqual(spans[i - 1].end);
+    await store.close();
+  });
+
   it('refuses keys that leave its folder', async () => {
     const store = await open();
     for (const key of ['../escape.pdf', 'labels/../../x', '/etc/passwd', 'a//b', '']) {
@@ -88,4 +102,35 @@ it('refuses a local file whose folder cannot be made, small or large, and leaves
   await expect(store.put('labels/ef/small.pdf', new TextEncoder().encode('%PDF-1'))).rejects.toThrow(/ENOTDIR|EEXIST/);
   await expect(store.put('labels/ef/large.pdf', new Uint8Array(2 * 1024 * 1024))).rejects.toThrow(/ENOTDIR|EEXIST/);
   expect(fs.readdirSync(path.join(root, 'labels')).filter((name) => name.startsWith('ef'))).toEqual(['ef']);
+});
+
+it('appends local packs to one open file, side by side; another process, or a full file, begins a file of its own', async () => {
+  const dir = fs.mkdtempSync(path.join(root, 'packs-'));
+  const store = createLocalFileStore(dir, { packFileBytes: 10 });
+  const a = await store.appendToPack('labels/packs', Buffer.from('%PDF-A'));
+  const b = await store.appendToPack('labels/packs', Buffer.from('%PDF-BB'));
+  expect([b.key, a.offset, b.offset]).toEqual([a.key, 0, 6]);
+  // 13 bytes now, past the 10 a file takes: the next append begins a new file.
+  const c = await store.appendToPack('labels/packs', Buffer.from('%PDF-C'));
+  expect([c.key === a.key, c.offset]).toEqual([false, 0]);
+  // A second store on the same folder, as a worker process beside the web one.
+  const other = createLocalFileStore(dir);
+  const d = await other.appendToPack('labels/packs', Buffer.from('%PDF-D'));
+  expect([d.key === c.key, d.offset]).toEqual([false, 0]);
+  await Promise.all([store.close(), other.close()]);
+  expect(fs.readFileSync(path.join(dir, a.key), 'latin1')).toBe('%PDF-A%PDF-BB');
+  expect(fs.readFileSync(path.join(dir, c.key), 'latin1')).toBe('%PDF-C');
+  expect(fs.readFileSync(path.join(dir, d.key), 'latin1')).toBe('%PDF-D');
+});
+
+it('refuses a local pack whose folder cannot be made, and appends to a new file once it can', async () => {
+  const dir = fs.mkdtempSync(path.join(root, 'packs-'));
+  const store = createLocalFileStore(dir);
+  fs.writeFileSync(path.join(dir, 'blocked'), 'a file where a folder would go');
+  await expect(store.appendToPack('blocked', Buffer.from('%PDF-A'))).rejects.toThrow(/ENOTDIR|EEXIST/);
+  fs.rmSync(path.join(dir, 'blocked'));
+  const stored = await store.appendToPack('blocked', Buffer.from('%PDF-B'));
+  expect(stored.offset).toBe(0);
+  expect((await store.getRange(stored.key, 0, 6))?.toString()).toBe('%PDF-B');
+  await store.close();
 });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
@@ -16,6 +16,14 @@ export interface FileStore {
   /** The file as a stream, to send a large one without holding it whole; null when there is none. */
   stream(key: string): Promise<Readable | null>;
   delete(key: string): Promise<void>;
+  /**
+   * Stores bytes that are read back only in parts, with getRange (packs of labels): the local store appends them to
+   * a file it keeps open, a new one for each process and every PACK_FILE_BYTES, as creating a file cost more than
+   * writing its bytes; a bucket gets an object for each call. Answers the file and where in it they begin.
+   */
+  appendToPack(prefix: string, data: Uint8Array): Promise<{ key: string; offset: number }>;
+  /** Closes what the store holds open (the local store's pack files), once their writes end. */
+  close(): Promise<void>;
   /** A time-limited link that downloads the file straight from the store, where the store has such links (S3). */
   signedUrl?(key: string, fileName: string, expiresInSeconds: number): Promise<string>;
 }
@@ -65,6 +73,15 @@ export function openFileWriter(store: FileStore, key: string): FileWriter {
   };
 }
 
+/** A local pack file takes appends until it holds this many bytes; the next append begins another. */
+const PACK_FILE_BYTES = 64 * 1024 * 1024;
+
+/** A new pack file's key under `prefix`, spread over 256 folders. */
+export function newPackKey(prefix: string): string {
+  const id = crypto.randomUUID();
+  return `${prefix}/${id.slice(0, 2)}/${id}.bin`;
+}
+
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
 /** Throws for a key that is not a plain relative path (no '..', no leading '/', no empty part). */
@@ -72,23 +89,48 @@ export function checkFileKey(key: string): void {
   if (!KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) throw new Error(`Bad file key ${key}`);
 }
 
+/** A local pack file being appended to: its length so far counts the appends still being written. */
+type PackFile = { key: string; length: number; handle: Promise<FileHandle>; writes: Set<Promise<void>> };
+
+/** Writes all of `data` at `position` (a write may take less than it was given). */
+async function writeAt(handle: FileHandle, data: Uint8Array, position: number): Promise<void> {
+  for (let written = 0; written < data.length; ) written += (await handle.write(data, written, data.length - written, position + written)).bytesWritten;
+}
+
+/** Opens a new file for writing; its folder is made on the first miss, not checked on every write. */
+function openNew(file: string, flags: 'w' | 'wx'): Promise<FileHandle> {
+  return fs.open(file, flags).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    return fs.open(file, flags);
+  });
+}
+
 /** Files in a local directory (default DATA_DIR/files). */
-export function createLocalFileStore(root: string): FileStore {
+export function createLocalFileStore(root: string, options: { packFileBytes?: number } = {}): FileStore {
+  const packFileBytes = options.packFileBytes ?? PACK_FILE_BYTES;
   const resolve = (key: string) => {
     checkFileKey(key);
     return path.join(root, key);
+  };
+  /** The pack file appended to under each prefix. */
+  const packs = new Map<string, PackFile>();
+  const closing: Promise<void>[] = [];
+  /** Takes no more appends; closed once the ones under way are written. */
+  const retire = (prefix: string, pack: PackFile) => {
+    if (packs.get(prefix) === pack) packs.delete(prefix);
+    closing.push(
+      Promise.allSettled(pack.writes)
+        .then(async () => (await pack.handle).close())
+        .catch(() => {}), // a file that never opened has nothing to close
+    );
   };
   return {
     async put(key, data) {
       const file = resolve(key);
       // Write then rename, so a reader never sees half a file.
       const temp = `${file}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-      // The directory is made on the first miss, not checked on every write.
-      const handle = await fs.open(temp, 'w').catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        return fs.open(temp, 'w');
-      });
+      const handle = await openNew(temp, 'w');
       try {
         await (data instanceof Uint8Array ? handle.writeFile(data) : pipeline(data, handle.createWriteStream()));
       } catch (error) {
@@ -135,6 +177,35 @@ export function createLocalFileStore(root: string): FileStore {
     },
     async delete(key) {
       await fs.rm(resolve(key), { force: true });
+    },
+    async appendToPack(prefix, data) {
+      let pack = packs.get(prefix);
+      if (pack && pack.length >= packFileBytes) retire(prefix, pack);
+      pack = packs.get(prefix);
+      if (!pack) {
+        // 'wx': a file of its own, never one another process appends to.
+        const key = newPackKey(prefix);
+        pack = { key, length: 0, handle: openNew(resolve(key), 'wx'), writes: new Set() };
+        packs.set(prefix, pack);
+      }
+      // Taken before the write, so appends under way at once go side by side, each to its own bytes.
+      const offset = pack.length;
+      pack.length += data.length;
+      const write = pack.handle.then((handle) => writeAt(handle, data, offset));
+      pack.writes.add(write);
+      try {
+        await write;
+      } catch (error) {
+        retire(prefix, pack); // the next append begins a new file rather than write after a failed one
+        throw error;
+      } finally {
+        pack.writes.delete(write);
+      }
+      return { key: pack.key, offset };
+    },
+    async close() {
+      for (const [prefix, pack] of packs) retire(prefix, pack);
+      await Promise.all(closing.splice(0));
     },
   };
 }

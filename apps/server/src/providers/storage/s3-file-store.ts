@@ -2,7 +2,7 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client, type S3Clie
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
-import { checkFileKey, type FileStore } from './file-store.ts';
+import { checkFileKey, newPackKey, type FileStore } from './file-store.ts';
 
 export type S3Settings = {
   bucket: string;
@@ -43,13 +43,15 @@ export function createS3FileStore(settings: S3Settings): FileStore & { client: S
     }
   };
 
+  const put = async (key: string, data: Uint8Array | Readable) => {
+    checkFileKey(key);
+    // One PutObject for a small file, a multipart upload for a large one or a stream.
+    await new Upload({ client, params: { Bucket, Key: key, Body: data }, partSize: PART_BYTES, queueSize: 2 }).done();
+  };
+
   return {
     client,
-    async put(key, data) {
-      checkFileKey(key);
-      // One PutObject for a small file, a multipart upload for a large one or a stream.
-      await new Upload({ client, params: { Bucket, Key: key, Body: data }, partSize: PART_BYTES, queueSize: 2 }).done();
-    },
+    put,
     async get(key) {
       const body = await open(key);
       return body ? Buffer.from(await body.transformToByteArray()) : null;
@@ -73,6 +75,15 @@ export function createS3FileStore(settings: S3Settings): FileStore & { client: S
     async delete(key) {
       checkFileKey(key);
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    // An object cannot be appended to: each pack is one.
+    async appendToPack(prefix, data) {
+      const key = newPackKey(prefix);
+      await put(key, data);
+      return { key, offset: 0 };
+    },
+    async close() {
+      client.destroy();
     },
   };
 }
