@@ -57,6 +57,30 @@ it.runIf(onSqlite)('the WAL is checkpointed into the database file by a thread o
   expect(fallback).toBeGreaterThan(300 * 2); // so the commits above did not checkpoint themselves
 });
 
+it.runIf(onSqlite)('keeps the journal of a savepoint in memory: changing many pages under one opens no temporary file', async () => {
+  db = createDatabase({ sqliteFile: path.join(dir, 'portal.sqlite') });
+  await sql`create table t (id integer primary key, body text)`.execute(db);
+  for (let i = 0; i < 100; i++) await sql`insert into t (body) values (${'x'.repeat(4000)})`.execute(db);
+  // SQLite names its temporary files etilqs_*, unlinked as soon as they are open: only this process's open files show them.
+  const temporaryFiles = () => fs.readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`).includes('etilqs_');
+    } catch {
+      return false; // closed since it was listed
+    }
+  });
+  const seen = await db.transaction().execute(async (trx) => {
+    await sql`savepoint change`.execute(trx);
+    // About 400 KiB of pages that existed before the savepoint: their old contents go to its journal.
+    await sql`update t set body = ${'y'.repeat(4000)}`.execute(trx);
+    const open = temporaryFiles();
+    await sql`release change`.execute(trx);
+    return open;
+  });
+  expect(seen).toEqual([]);
+  expect((await sql<{ n: number }>`select count(*) as n from t where body like 'y%'`.execute(db)).rows[0].n).toBe(100);
+});
+
 it.runIf(onSqlite)("a transaction that reads and then writes waits for another process's write rather than failing", async () => {
   const file = path.join(dir, 'portal.sqlite');
   db = createDatabase({ sqliteFile: file });
