@@ -87,6 +87,7 @@ export interface Database {
   faqs: FaqsTable;
   label_types: LabelTypesTable;
   label_type_prices: LabelTypePricesTable;
+  catalog_version: CatalogVersionTable;
   orders: OrdersTable;
   settled_order_counts: SettledOrderCountsTable;
   addresses: AddressesTable;
@@ -317,6 +318,12 @@ export interface OrdersTable {
 }
 
 /** A user's settled orders in one status (completed, cancelled), kept by triggers on orders (2026-11-24-30-settled-order-counts). */
+/** One row (id 1): raised by triggers on every change to label_types or label_type_prices. */
+export interface CatalogVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface SettledOrderCountsTable {
   user_id: string;
   status: OrdersTable['status'];

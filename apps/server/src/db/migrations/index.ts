@@ -15,6 +15,7 @@ import * as settledOrderCounts from './2026-11-24-30-settled-order-counts.ts';
 import * as bulkRowsOnly from './2026-11-24-40-bulk-rows-only.ts';
 import * as orderSearchLater from './2026-11-24-50-order-search-later.ts';
 import * as statusUpdatedDropped from './2026-11-25-10-orders-status-updated-dropped.ts';
+import * as catalogVersion from './2026-11-25-20-catalog-version.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-40-bulk-rows-only': bulkRowsOnly,
   '2026-11-24-50-order-search-later': orderSearchLater,
   '2026-11-25-10-orders-status-updated-dropped': statusUpdatedDropped,
+  '2026-11-25-20-catalog-version': catalogVersion,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

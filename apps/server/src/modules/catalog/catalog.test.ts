@@ -80,6 +80,22 @@ describe('POST /order/price', () => {
     expect(res.json().message).toBe('No price is set for 10 lb with UPS Expedited (Canada)');
   });
 
+  it('prices with a change made outside this process at once: any write to the catalog moves its version', async () => {
+    const version = async () => Number((await t.db.selectFrom('catalog_version').select('version').executeTakeFirstOrThrow()).version);
+    const priority = (await labelTypes()).find((lt) => lt.uid === 'priority');
+    const [first] = priority.prices;
+    expect((await price({ labelType: 'priority', weight: first.toWeight })).json()).toEqual({ price: first.price });
+    const before = await version();
+    // As another process would: a statement on the database, not through this app.
+    await t.db.updateTable('label_type_prices').set({ price_cents: 12_345 }).where('label_type_id', '=', priority._id).where('from_weight', '=', first.fromWeight).execute();
+    expect(await version()).toBeGreaterThan(before);
+    expect((await price({ labelType: 'priority', weight: first.toWeight })).json()).toEqual({ price: 123.45 });
+    const renamed = await version();
+    await t.db.updateTable('label_types').set({ name: 'Priority (again)' }).where('uid', '=', 'priority').execute();
+    expect(await version()).toBeGreaterThan(renamed);
+    expect((await labelTypes()).find((lt) => lt.uid === 'priority').name).toBe('Priority (again)');
+  });
+
   it('hides a disabled type and refuses to price it', async () => {
     await t.db.updateTable('label_types').set({ status: 0 }).where('uid', '=', 'ups_express_early').execute();
     expect((await labelTypes()).map((lt) => lt.uid)).not.toContain('ups_express_early');

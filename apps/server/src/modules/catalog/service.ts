@@ -76,17 +76,41 @@ export function createCatalogService(db: Db) {
     return rows.map((row) => toCatalogType(row, prices.filter((p) => p.label_type_id === row.id).map(toTier)));
   }
 
-  /** Read with its tiers in one query: every order asks. */
+  /**
+   * Every label type with its tiers, in catalog order (position, name), kept while the catalog's version stays: every
+   * order prices itself against it, and the version costs one row to read where the types and tiers cost a join.
+   */
+  let kept: { version: number; types: CatalogType[]; byRef: Map<string, CatalogType> } | null = null;
+  async function catalogNow(): Promise<NonNullable<typeof kept>> {
+    // The version first: a change made while the types are read moves it again, so the next call reads them anew.
+    const version = await repo.catalogVersion(db);
+    if (kept?.version === version) return kept;
+    const types = await withTiers(await repo.listLabelTypeRows(db));
+    // Frozen: every caller shares them until the next change.
+    for (const type of types) {
+      type.tiers.forEach((tier) => Object.freeze(tier));
+      Object.freeze(type.tiers);
+      Object.freeze(type);
+    }
+    // By id and by uid; where an id of one names another's uid, the type with the lower id is taken.
+    const byRef = new Map<string, CatalogType>();
+    for (const type of [...types].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      if (!byRef.has(type.id)) byRef.set(type.id, type);
+      if (!byRef.has(type.uid)) byRef.set(type.uid, type);
+    }
+    return (kept = { version, types, byRef });
+  }
+
   async function orderableType(ref: string): Promise<CatalogType> {
-    const found = await repo.findLabelTypeWithPrices(db, ref);
-    if (!found) throw badRequest(LABEL_TYPE_NOT_FOUND);
-    if (found.row.status !== 1) throw badRequest(LABEL_TYPE_DISABLED);
-    return toCatalogType(found.row, found.prices.map(toTier));
+    const type = (await catalogNow()).byRef.get(ref);
+    if (!type) throw badRequest(LABEL_TYPE_NOT_FOUND);
+    if (!type.enabled) throw badRequest(LABEL_TYPE_DISABLED);
+    return type;
   }
 
   return {
     async enabledTypes(): Promise<CatalogType[]> {
-      return withTiers(await repo.listLabelTypeRows(db, true));
+      return (await catalogNow()).types.filter((type) => type.enabled);
     },
 
     /** An enabled label type (id or uid) with its tiers; 400 when there is none. */
@@ -94,7 +118,7 @@ export function createCatalogService(db: Db) {
 
     /** Every label type, enabled or not (the console). */
     async allTypes(): Promise<CatalogType[]> {
-      return withTiers(await repo.listLabelTypeRows(db, false));
+      return (await catalogNow()).types;
     },
 
     /**
