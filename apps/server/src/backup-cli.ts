@@ -42,12 +42,14 @@ async function backup(): Promise<void> {
       .filter((entry) => entry.isFile() && !entry.name.endsWith('.tmp'))
       .map((entry) => path.relative(config.dataDir, path.join(entry.parentPath, entry.name)))
       .filter((name) => !LIVE.has(name))
-      .map((name) => ({ root: config.dataDir, name, stat: fs.statSync(path.join(config.dataDir, name), { throwIfNoEntry: false }) }))
-      .filter((file) => file.stat !== undefined); // removed since it was listed
+      .flatMap((name) => {
+        const stat = fs.statSync(path.join(config.dataDir, name), { throwIfNoEntry: false });
+        return stat ? [{ root: config.dataDir, name, stat }] : []; // none: removed since it was listed
+      });
     if (!config.DATABASE_URL) files.push({ root: stage, name: DB_FILE, stat: fs.statSync(path.join(stage, DB_FILE)) });
     const pack = new tar.Pack({ portable: true });
     const written = pipeline(pack, fs.createWriteStream(archive));
-    for (const file of files) await addAsListed(pack, file.root, file.name, file.stat!);
+    for (const file of files) await addAsListed(pack, file.root, file.name, file.stat);
     pack.end();
     await written;
     const size = fs.statSync(archive).size;

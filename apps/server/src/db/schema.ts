@@ -317,13 +317,13 @@ export interface OrdersTable {
   claimed_until: Timestamp | null;
 }
 
-/** A user's settled orders in one status (completed, cancelled), kept by triggers on orders (2026-11-24-30-settled-order-counts). */
 /** One row (id 1): raised by triggers on every change to label_types or label_type_prices. */
 export interface CatalogVersionTable {
   id: number;
   version: number;
 }
 
+/** A user's settled orders in one status (completed, cancelled), kept by triggers on orders (2026-11-24-30-settled-order-counts). */
 export interface SettledOrderCountsTable {
   user_id: string;
   status: OrdersTable['status'];

@@ -9,6 +9,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * - PostgreSQL: a statement trigger per table (one raise for a statement that replaces every tier).
  */
 const TABLES = ['label_types', 'label_type_prices'];
+const CHANGES = ['insert', 'update', 'delete'];
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -29,7 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     return;
   }
   for (const table of TABLES) {
-    for (const change of ['insert', 'update', 'delete']) {
+    for (const change of CHANGES) {
       await sql`create trigger ${sql.id(`${table}_${change}_catalog_version`)} after ${sql.raw(change)} on ${sql.table(table)} begin
         update catalog_version set version = version + 1 where id = 1;
       end`.execute(db);
@@ -41,7 +42,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   for (const table of TABLES) {
     if (postgres) await sql`drop trigger ${sql.id(`${table}_catalog_version`)} on ${sql.table(table)}`.execute(db);
-    else for (const change of ['insert', 'update', 'delete']) await sql`drop trigger ${sql.id(`${table}_${change}_catalog_version`)}`.execute(db);
+    else for (const change of CHANGES) await sql`drop trigger ${sql.id(`${table}_${change}_catalog_version`)}`.execute(db);
   }
   if (postgres) await sql`drop function raise_catalog_version()`.execute(db);
   await db.schema.dropTable('catalog_version').execute();

@@ -115,15 +115,15 @@ export function createLocalFileStore(root: string, options: { packFileBytes?: nu
   };
   /** The pack file appended to under each prefix. */
   const packs = new Map<string, PackFile>();
-  const closing: Promise<void>[] = [];
+  const closing = new Set<Promise<void>>();
   /** Takes no more appends; closed once the ones under way are written. */
   const retire = (prefix: string, pack: PackFile) => {
     if (packs.get(prefix) === pack) packs.delete(prefix);
-    closing.push(
-      Promise.allSettled(pack.writes)
-        .then(async () => (await pack.handle).close())
-        .catch(() => {}), // a file that never opened has nothing to close
-    );
+    const closed: Promise<void> = Promise.allSettled(pack.writes)
+      .then(async () => (await pack.handle).close())
+      .catch(() => {}) // a file that never opened has nothing to close
+      .finally(() => closing.delete(closed));
+    closing.add(closed);
   };
   return {
     async put(key, data) {
@@ -205,7 +205,7 @@ export function createLocalFileStore(root: string, options: { packFileBytes?: nu
     },
     async close() {
       for (const [prefix, pack] of packs) retire(prefix, pack);
-      await Promise.all(closing.splice(0));
+      await Promise.all(closing);
     },
   };
 }
