@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { isPostgres } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from './ledger.ts';
 
-// Changes given the database itself, all asked for at once: on SQLite they are written together (changeInGroup),
-// on PostgreSQL each in a statement of its own; either way each is written or refused on its own.
+// Changes given the database itself, all asked for at once, are written together (changeInGroup: on SQLite in one
+// transaction, on PostgreSQL in one statement); each is still written or refused on its own.
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
@@ -31,6 +32,22 @@ it('changes asked for at once are each written or refused: the debits that fit, 
   expect(await ledgerRows(spender.userId)).toBe(1 + 3); // the funding and three debits
   expect(await storedBalance(other.userId)).toBe(250);
   expect(await ledgerRows(other.userId)).toBe(1);
+});
+
+it('changes asked for at once that all fit are written in turn: each answers, and its ledger row keeps, the balance after it', async () => {
+  const user = await fundedUser(t.app, t.db, 1_000);
+  const other = await fundedUser(t.app, t.db, 500);
+  const statements: unknown[] = [];
+  const db = t.db.withPlugin({ transformQuery: ({ node }) => (statements.push(node), node), transformResult: async ({ result }) => result });
+  const change = (userId: string, amountCents: number) => changeBalance(db, { userId, amountCents, kind: 'adjustment', reference: null });
+  expect(await Promise.all([change(user.userId, -100), change(other.userId, -200), change(user.userId, -300), change(user.userId, 50)])).toEqual([900, 300, 600, 650]);
+  // On PostgreSQL the group is one statement (the customers' rows locked once), not one per change.
+  if (isPostgres(t.db)) expect(statements).toHaveLength(1);
+
+  const rows = await t.db.selectFrom('ledger').select(['amount_cents', 'balance_after_cents']).where('user_id', '=', user.userId).orderBy('created_at').execute();
+  expect(rows.map((row) => [Number(row.amount_cents), Number(row.balance_after_cents)])).toEqual([[1_000, 1_000], [-100, 900], [-300, 600], [50, 650]]);
+  expect(await storedBalance(user.userId)).toBe(650);
+  expect(await storedBalance(other.userId)).toBe(300);
 });
 
 it('a change whose order cannot be written takes no money and leaves no ledger row, and the others with it are written', async () => {
