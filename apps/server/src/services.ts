@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
-import { createDatabase, isPostgres, migrateToLatest, type Db } from './db/database.ts';
+import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
@@ -104,7 +104,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   });
   const catalog = createCatalogService(db);
   const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, notifier: events, metrics });
-  if (!isPostgres(db)) closers.push(keepSearchIndexed(db, log));
+  closers.push(keepSearchIndexed(db, log));
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = await createJobQueue(config, db, log);
   closers.push(() => queue.close());

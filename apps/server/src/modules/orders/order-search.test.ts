@@ -249,3 +249,28 @@ describe('order search while the index catches up (SQLite)', () => {
     }
   });
 });
+
+describe('order search while the index catches up (PostgreSQL)', () => {
+  it("a pass moves the GIN index's pending entries into it, off the statements that make orders, and the search finds the same", async (ctx) => {
+    if (!isPostgres(t.db)) ctx.skip();
+    // A database of its own, without the app's pass every 200 ms: each state is seen for sure.
+    const own = await createTestDb();
+    try {
+      await own.db.insertInto('users').values(await t.db.selectFrom('users').selectAll().execute()).execute();
+      await own.db.insertInto('label_types').values(await t.db.selectFrom('label_types').selectAll().execute()).execute();
+      const copied = await t.db.selectFrom('orders').selectAll().where('user_id', 'in', [user.userId, other.userId]).execute();
+      await insertOrders(own.db, [...copied, ...Array.from({ length: 600 - copied.length }, (_, i) => ({ ...copied[0], id: newId(), to_name: `Extra Order ${i}` }))]);
+      const terms = ['john', 'josé', 'ÉMILE', '100%', 'extra order 5', ids['JOHN SMITH'].slice(0, 8)];
+      const same = async (state: string) => {
+        for (const term of terms) expect(await now(term, user.userId, own.db), `${term}, ${state}`).toEqual(await before(term, user.userId, own.db));
+      };
+      await same('pending');
+      expect(await indexPendingOrders(own.db)).toBeGreaterThan(0);
+      expect(await indexPendingOrders(own.db)).toBe(0);
+      await same('in the index');
+    } finally {
+      await own.db.destroy();
+      await own.drop();
+    }
+  });
+});

@@ -64,12 +64,12 @@ const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
 /** A 400 naming every problem of an order: { message, errors: [{ field, message }] }. */
 export const invalidOrder = (issues: OrderIssue[]) => new HttpError(400, orderIssuesMessage(issues), { details: { errors: issues } });
 
-/** How often the order search's index takes in the orders noted for it (SQLite). */
+/** How often the order search's index takes in the orders made or changed since its last pass. */
 const SEARCH_INDEX_EVERY_MS = 200;
 
 /**
- * SQLite: indexes the orders noted for the search every SEARCH_INDEX_EVERY_MS (repo.indexPendingOrders); answers a
- * stop that waits for a pass under way. Every process on the database may run one: a pass takes its rows first.
+ * Brings the order search's index up to date every SEARCH_INDEX_EVERY_MS (repo.indexPendingOrders), off the requests
+ * that make orders; answers a stop that waits for a pass under way. Every process on the database may run one.
  */
 export function keepSearchIndexed(db: Db, log: FastifyBaseLogger): () => Promise<void> {
   let pass: Promise<unknown> | null = null;
