@@ -57,6 +57,22 @@ it.runIf(onSqlite)('the WAL is checkpointed into the database file by a thread o
   expect(fallback).toBeGreaterThan(300 * 2); // so the commits above did not checkpoint themselves
 });
 
+it.runIf(onSqlite)('is destroyed once the checkpoint thread has ended: nothing of it works on the files after', async () => {
+  const threads = () => fs.readdirSync('/proc/self/task').length;
+  await fs.promises.access(dir); // libuv's file threads start with the first asynchronous file call: before counting
+  const before = threads();
+  const file = path.join(dir, 'portal.sqlite');
+  const own = createDatabase({ sqliteFile: file });
+  await sql`create table t (id integer primary key, body text)`.execute(own);
+  await sql`insert into t (body) values ('x')`.execute(own);
+  expect(threads()).toBe(before + 1);
+  await own.destroy();
+  // A thread still at work once destroy answered wrote the files of a folder being removed (a test's rmSync failed
+  // with ENOTEMPTY). The last connection closed also removes the WAL and shm files.
+  expect(threads()).toBe(before);
+  expect(fs.readdirSync(dir)).toEqual(['portal.sqlite']);
+});
+
 it.runIf(onSqlite)('keeps the journal of a savepoint in memory: changing many pages under one opens no temporary file', async () => {
   db = createDatabase({ sqliteFile: path.join(dir, 'portal.sqlite') });
   await sql`create table t (id integer primary key, body text)`.execute(db);

@@ -57,11 +57,14 @@ export function createDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('temp_store = MEMORY');
   // An in-memory database has no WAL to checkpoint.
   const checkpointer = options.sqliteFile === ':memory:' ? null : startCheckpointer(sqlite, options.sqliteFile);
+  // Its connection may still write the WAL's last pages (and remove the file) after this one is closed: a database
+  // is destroyed once it is done, so a folder removed next holds no file the thread then makes.
+  const checkpointerGone = checkpointer ? new Promise<void>((resolve) => checkpointer.once('exit', () => resolve())) : Promise.resolve();
   const close = () => {
     checkpointer?.postMessage('stop');
     sqlite.close();
   };
-  return new Kysely<Database>({ dialect: new WriteLockingSqliteDialect(withStatementCache(sqlite, close)) });
+  return new Kysely<Database>({ dialect: new WriteLockingSqliteDialect(withStatementCache(sqlite, close), checkpointerGone) });
 }
 
 /**
@@ -72,18 +75,30 @@ export function createDatabase(options: DatabaseOptions): Db {
  */
 class WriteLockingSqliteDialect extends SqliteDialect {
   readonly #database: KyselySqliteDatabase;
-  constructor(database: KyselySqliteDatabase) {
+  readonly #closed: Promise<void>;
+  constructor(database: KyselySqliteDatabase, closed: Promise<void>) {
     super({ database });
     this.#database = database;
+    this.#closed = closed;
   }
   override createDriver() {
-    return new WriteLockingSqliteDriver({ database: this.#database });
+    return new WriteLockingSqliteDriver({ database: this.#database }, this.#closed);
   }
 }
 
 class WriteLockingSqliteDriver extends SqliteDriver {
+  readonly #closed: Promise<void>;
+  constructor(config: { database: KyselySqliteDatabase }, closed: Promise<void>) {
+    super(config);
+    this.#closed = closed;
+  }
   override async beginTransaction(connection: DatabaseConnection) {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  /** Kysely closes the database without waiting for what its close starts (the checkpoint thread's end). */
+  override async destroy() {
+    await super.destroy();
+    await this.#closed;
   }
 }
 
