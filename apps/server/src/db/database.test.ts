@@ -73,6 +73,15 @@ it.runIf(onSqlite)('is destroyed once the checkpoint thread has ended: nothing o
   expect(fs.readdirSync(dir)).toEqual(['portal.sqlite']);
 });
 
+it.runIf(onSqlite)('the checkpoint thread never makes a database file: one removed before the thread opens it stays removed', async () => {
+  const file = path.join(dir, 'portal.sqlite');
+  const own = createDatabase({ sqliteFile: file });
+  fs.rmSync(file); // at once: the thread takes milliseconds to start
+  await sql`select 1`.execute(own); // Kysely closes only a database it has used
+  await own.destroy();
+  expect(fs.existsSync(file)).toBe(false);
+});
+
 it.runIf(onSqlite)('keeps the journal of a savepoint in memory: changing many pages under one opens no temporary file', async () => {
   db = createDatabase({ sqliteFile: path.join(dir, 'portal.sqlite') });
   await sql`create table t (id integer primary key, body text)`.execute(db);

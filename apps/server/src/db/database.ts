@@ -57,8 +57,9 @@ export function createDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('temp_store = MEMORY');
   // An in-memory database has no WAL to checkpoint.
   const checkpointer = options.sqliteFile === ':memory:' ? null : startCheckpointer(sqlite, options.sqliteFile);
-  // Its connection may still write the WAL's last pages (and remove the file) after this one is closed: a database
-  // is destroyed once it is done, so a folder removed next holds no file the thread then makes.
+  // The thread opens its connection once it has started, and closes it after this one: a database is destroyed once
+  // the thread has ended, so a folder removed next holds nothing the thread then writes (it once made the database
+  // file anew in a test's folder being removed; it now never makes one).
   const checkpointerGone = checkpointer ? new Promise<void>((resolve) => checkpointer.once('exit', () => resolve())) : Promise.resolve();
   const close = () => {
     checkpointer?.postMessage('stop');
@@ -119,7 +120,7 @@ function startCheckpointer(sqlite: SqliteDatabase.Database, file: string): Worke
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
-    const db = new (require(workerData.driver))(workerData.file);
+    const db = new (require(workerData.driver))(workerData.file, { fileMustExist: true });
     db.pragma('synchronous = NORMAL');
     const timer = setInterval(() => {
       try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} // a busy or failing pass leaves the work to the next, or to the fallback
