@@ -62,6 +62,7 @@ export function createDatabase(options: DatabaseOptions): Db {
   // file anew in a test's folder being removed; it now never makes one).
   const checkpointerGone = checkpointer ? new Promise<void>((resolve) => checkpointer.once('exit', () => resolve())) : Promise.resolve();
   const close = () => {
+    checkpointer?.ref(); // kept unreferenced while it works; its end is now awaited, so the process must wait for it
     checkpointer?.postMessage('stop');
     sqlite.close();
   };
