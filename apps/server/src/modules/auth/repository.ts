@@ -6,6 +6,8 @@ export type UserRow = Selectable<UsersTable>;
 
 export const findUserById = (db: DbOrTrx, id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
+export const findUsersByIds = (db: DbOrTrx, ids: string[]) => db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+
 export const findUserByTgId = (db: DbOrTrx, tgId: string) => db.selectFrom('users').selectAll().where('tg_id_lower', '=', tgId.toLowerCase()).executeTakeFirst();
 
 export const findUserByApiKeyHash = (db: DbOrTrx, hash: string) => db.selectFrom('users').selectAll().where('api_key_hash', '=', hash).executeTakeFirst();

@@ -15,6 +15,7 @@ import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { LabelTypePricesTable, LabelTypesTable } from '../../db/schema.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/http-errors.ts';
+import { batchedReads } from '../../lib/batched-reads.ts';
 import { newId } from '../../lib/ids.ts';
 import * as repo from './repository.ts';
 
@@ -81,9 +82,11 @@ export function createCatalogService(db: Db) {
    * order prices itself against it, and the version costs one row to read where the types and tiers cost a join.
    */
   let kept: { version: number; types: CatalogType[]; byRef: Map<string, CatalogType> } | null = null;
+  // Orders placed in the same turn read the version once.
+  const versionNow = batchedReads(async () => new Map([['version', await repo.catalogVersion(db)]]));
   async function catalogNow(): Promise<NonNullable<typeof kept>> {
     // The version first: a change made while the types are read moves it again, so the next call reads them anew.
-    const version = await repo.catalogVersion(db);
+    const version = (await versionNow('version'))!;
     if (kept?.version === version) return kept;
     const types = await withTiers(await repo.listLabelTypeRows(db));
     // Frozen: every caller shares them until the next change.

@@ -42,6 +42,8 @@ export const deleteExpiredIdempotencyKeys = (db: DbOrTrx, now: string) => db.del
 
 export const findWebhookEndpoint = (db: DbOrTrx, userId: string) => db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
+export const findWebhookEndpoints = (db: DbOrTrx, userIds: string[]) => db.selectFrom('webhook_endpoints').selectAll().where('user_id', 'in', userIds).execute();
+
 export async function saveWebhookEndpoint(db: DbOrTrx, row: WebhookEndpointRow): Promise<void> {
   await db
     .insertInto('webhook_endpoints')

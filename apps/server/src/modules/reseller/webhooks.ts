@@ -20,6 +20,7 @@ import {
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../lib/http-errors.ts';
+import { batchedReads } from '../../lib/batched-reads.ts';
 import { newId, nowIso, randomToken } from '../../lib/ids.ts';
 import type { SealedBox } from '../../lib/sealed-box.ts';
 import type { ShopEvent } from '../../lib/shop-events.ts';
@@ -111,10 +112,13 @@ export function createWebhookService(deps: {
     return { id: `${event.type}-${event.orderId}`, type: event.type, created, data: { order: resellerOrderOf(order, base) } };
   }
 
+  /** The endpoints of the orders completed together (one statement writes them) are looked up together. */
+  const endpointOf = batchedReads(async (userIds) => new Map((await repo.findWebhookEndpoints(db, userIds)).map((e) => [e.user_id, e])));
+
   /** Records the event for the user's webhook (once per event) and queues its delivery; other kinds of event (FedEx, deposits) are not webhook events. */
   async function record(event: ShopEvent): Promise<void> {
     if (!isWebhookEvent(event)) return;
-    const endpoint = await repo.findWebhookEndpoint(db, event.userId);
+    const endpoint = await endpointOf(event.userId);
     if (!endpoint?.url || !endpoint.secret_sealed) return;
     const payload = await payloadOf(event);
     const at = nowIso();
