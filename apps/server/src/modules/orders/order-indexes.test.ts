@@ -55,9 +55,7 @@ describe('order indexes', () => {
   it.runIf(testDbKind === 'postgres')('are planned on PostgreSQL as if the tables were in memory: a page read at random costs little more than one read in turn', async () => {
     // At 100,000 orders a customer owning a tenth of them had their page read by walking orders_created and testing
     // each order's owner (100 orders for 10) instead of from orders_user_created: random reads were costed at 4.
-    for (let i = 0; i < 3; i++) {
-      const { rows } = await sql<{ random_page_cost: string }>`show random_page_cost`.execute(t.db);
-      expect(rows[0].random_page_cost).toBe('1.1');
-    }
+    const { rows } = await sql<{ random_page_cost: string }>`show random_page_cost`.execute(t.db);
+    expect(rows[0].random_page_cost).toBe('1.1');
   });
 });
