@@ -1,7 +1,12 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_CREATED, CAPTCHA_FAILED, FORGOT_PASSWORD_SENT, INVALID_CREDENTIALS } from '@portal/contract';
-import { signUp, solveCaptcha, startTestApp, uniqueTgId, type TestApp } from '../../../test/harness.ts';
-import { OTP_INVALID, OTP_LOCKED, TG_ID_TAKEN } from './service.ts';
+import { signUp, solveCaptcha, startTestApp, uniqueTgId, userIdOf, type TestApp } from '../../../test/harness.ts';
+import { createSealedBox } from '../../lib/sealed-box.ts';
+import { readOrCreateSecret } from '../../lib/secrets.ts';
+import { createOutboxMailer } from '../../providers/mail/mailer.ts';
+import { OTP_INVALID, OTP_LOCKED, TG_ID_TAKEN, createAuthService } from './service.ts';
+import { createTokenService } from './tokens.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -236,5 +241,30 @@ describe('account', () => {
   it('requires a signed-in user', async () => {
     expect((await post('/account/api-key', {})).statusCode).toBe(401);
     expect((await post('/account/email', { email: 'a@example.com' })).statusCode).toBe(401);
+  });
+});
+
+describe('the signed-in user', () => {
+  it('of the requests of one turn is read in one statement, each request with its own row, and a token revoked after it is refused', async () => {
+    const [a, b] = [await signUp(t.app), await signUp(t.app)];
+    const [idA, idB] = [await userIdOf(t.app, a.headers), await userIdOf(t.app, b.headers)];
+    // The app's own auth service, over its database with each statement counted.
+    let statements = 0;
+    const counting: KyselyPlugin = { transformQuery: ({ node }) => (statements++, node), transformResult: async ({ result }) => result };
+    const secret = readOrCreateSecret(t.config.dataDir, 'jwt-secret', t.config.JWT_SECRET);
+    const auth = createAuthService({
+      db: t.db.withPlugin(counting),
+      mailer: createOutboxMailer(t.db, t.app.log),
+      tokens: createTokenService(secret, t.config.JWT_TTL_HOURS),
+      codePepper: secret,
+      sealedBox: createSealedBox(readOrCreateSecret(t.config.dataDir, 'secrets-key', t.config.SECRETS_KEY)),
+    });
+    const users = await Promise.all([auth.userForToken(a.token), auth.userForToken(b.token), auth.userForToken(a.token)]);
+    expect(users.map((u) => u?.id)).toEqual([idA, idB, idA]);
+    expect(users[0]).not.toBe(users[2]);
+    expect(statements).toBe(1);
+    await t.db.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', idA).execute();
+    expect(await auth.userForToken(a.token)).toBeNull();
+    expect((await auth.userForToken(b.token))?.id).toBe(idB);
   });
 });
