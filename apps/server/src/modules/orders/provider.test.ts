@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL_NOT_READY, ORDER_CREATED, labelFailedMessage } from '@portal/contract';
-import { ledgerSumCents } from '../billing/service.ts';
+import { INSUFFICIENT_BALANCE, ledgerSumCents } from '../billing/service.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
-import { SANDBOX_FAILURE } from '../../providers/labels/sandbox.ts';
+import { SANDBOX_FAILURE, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
+import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
@@ -121,5 +122,87 @@ describe('a provider that refuses a label it was making', () => {
     expect(await waitUntilSettled(t, user)).toMatchObject({ status: 'cancelled', note: 'the destination address is not deliverable' });
     expect(await balanceOf(t.app, user.headers)).toBe(50);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+  });
+});
+
+describe('when the label is asked for', () => {
+  /** What the provider saw when asked: the customer's balance and how many orders of theirs were written. */
+  let asked: { balanceCents: number; orderRows: number }[] = [];
+  let t: TestApp;
+  let customer = '';
+  const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
+  const noting = (provider: LabelProvider): LabelProvider => ({
+    ...provider,
+    async createLabel(request) {
+      const { balance_cents } = await t.db.selectFrom('users').select('balance_cents').where('id', '=', customer).executeTakeFirstOrThrow();
+      const orders = await t.db.selectFrom('orders').select('id').where('user_id', '=', customer).execute();
+      asked.push({ balanceCents: Number(balance_cents), orderRows: orders.length });
+      return provider.createLabel(request);
+    },
+  });
+  const place = async (cents: number) => {
+    asked = [];
+    const user = await fundedUser(t.app, t.db, cents);
+    customer = user.userId;
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+    const orders = await t.db.selectFrom('orders').selectAll().where('user_id', '=', customer).execute();
+    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents']).where('user_id', '=', customer).where('kind', '!=', 'adjustment').execute();
+    return { res, orders, ledger, headers: user.headers };
+  };
+
+  describe('from a provider whose labels cost nothing (the sandbox)', () => {
+    beforeAll(async () => {
+      t = await startTestApp({}, { labels: noting(sandbox) });
+    });
+    afterAll(() => t.close());
+
+    it('comes before the charge, and the order is written once, completed, with its charge', async () => {
+      const { res, orders, ledger, headers } = await place(5_000);
+      expect(res.statusCode).toBe(200);
+      expect(asked).toEqual([{ balanceCents: 5_000, orderRows: 0 }]);
+      expect(orders).toHaveLength(1);
+      const [order] = orders;
+      expect(order).toMatchObject({ status: 'completed', claimed_until: null });
+      expect(order.tracking).toMatch(/^\d+$/);
+      expect(order.pdf_key).toMatch(/#\d+\+\d+$/);
+      // Inserted completed, never updated.
+      expect(order.updated_at).toBe(order.created_at);
+      expect(ledger).toEqual([{ kind: 'order_charge', amount_cents: -Number(order.price_cents) }]);
+      const pdf = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers });
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    });
+
+    it('leaves no order and no ledger row when the customer cannot pay', async () => {
+      const { res, orders, ledger } = await place(0);
+      expect(res.statusCode).toBe(402);
+      expect(res.json()).toEqual({ message: INSUFFICIENT_BALANCE });
+      expect(asked).toHaveLength(1);
+      expect(orders).toEqual([]);
+      expect(ledger).toEqual([]);
+    });
+  });
+
+  describe('from a provider that buys postage upstream', () => {
+    beforeAll(async () => {
+      t = await startTestApp({}, { labels: { ...noting(sandbox), freeLabels: false } });
+    });
+    afterAll(() => t.close());
+
+    it('comes only once the order is paid', async () => {
+      const { res, orders, ledger } = await place(5_000);
+      expect(res.statusCode).toBe(200);
+      const cents = Number(orders[0].price_cents);
+      expect(asked).toEqual([{ balanceCents: 5_000 - cents, orderRows: 1 }]);
+      expect(orders[0]).toMatchObject({ status: 'completed' });
+      expect(ledger).toEqual([{ kind: 'order_charge', amount_cents: -cents }]);
+    });
+
+    it('never comes for a customer who cannot pay', async () => {
+      const { res, orders } = await place(0);
+      expect(res.statusCode).toBe(402);
+      expect(asked).toEqual([]);
+      expect(orders).toEqual([]);
+    });
   });
 });

@@ -233,6 +233,31 @@ export function orderRowFor(
   };
 }
 
+/**
+ * Writes each item with the others that come while the last batch is written (RECORD_BATCH at most), so a burst
+ * of single orders costs a few files and statements, and a lone one is written at once. `write` answers each
+ * item's result by its place; each caller hears its own, or the batch's error.
+ */
+function inBatches<T, R>(write: (items: T[]) => Promise<R[]>): (item: T) => Promise<R> {
+  const waiting: { item: T; settle: (result: Promise<R>) => void }[] = [];
+  let writing = false;
+  async function writeWaiting() {
+    writing = true;
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, RECORD_BATCH);
+      const results = write(batch.map((w) => w.item));
+      for (const [i, w] of batch.entries()) w.settle(results.then((all) => all[i]));
+      await results.catch(() => {}); // each caller hears the error
+    }
+    writing = false;
+  }
+  return (item) =>
+    new Promise((settle) => {
+      waiting.push({ item, settle });
+      if (!writing) void writeWaiting();
+    });
+}
+
 /** A bulk order's row is refunded under its bulk order and row; a single order under its own id. */
 const refundOf = (order: repo.OrderRow) =>
   order.bulk_order_id
@@ -261,49 +286,38 @@ export function createOrderService(deps: {
   const { db, catalog, labels, files, log, pollMs, claimMs, metrics } = deps;
   const notifier = deps.notifier ?? silentNotifier;
 
+  /** Stores the labels together in a pack (one file, one write): the pdf_key of each. */
+  async function packAll(pdfs: Uint8Array[]): Promise<string[]> {
+    const { key: pack, offset: start } = await files.appendToPack(LABEL_PACKS, Buffer.concat(pdfs));
+    let offset = start;
+    return pdfs.map((pdf) => {
+      const key = `${pack}#${offset}+${pdf.length}`;
+      offset += pdf.length;
+      return key;
+    });
+  }
+
   /** Stores the labels together in a pack and records them on their orders in one statement: what each order came to. */
   async function storeAndRecord(made: { order: repo.OrderRow; label: LabelReady }[]): Promise<LabelOutcome[]> {
-    const { key: pack, offset: start } = await files.appendToPack(LABEL_PACKS, Buffer.concat(made.map(({ label }) => label.pdf)));
-    const keys: string[] = [];
-    let offset = start;
-    for (const { label } of made) {
-      keys.push(`${pack}#${offset}+${label.pdf.length}`);
-      offset += label.pdf.length;
-    }
+    const keys = await packAll(made.map(({ label }) => label.pdf));
     const recorded = await repo.markAllCompleted(db, made.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })), nowIso());
     return made.map(({ order, label }, i) => madeOutcome(order, label, keys[i], recorded.has(order.id)));
   }
 
-  /**
-   * A single order's label, stored and recorded with the others that are ready meanwhile: the labels
-   * that come while one batch is written go together in the next, so a burst of orders costs a few
-   * files and statements, and a lone order is written at once.
-   */
-  const storeLabel = (() => {
-    const waiting: { made: { order: repo.OrderRow; label: LabelReady }; settle: (outcome: Promise<LabelOutcome>) => void }[] = [];
-    let writing = false;
-    async function writeWaiting() {
-      writing = true;
-      while (waiting.length > 0) {
-        const batch = waiting.splice(0, RECORD_BATCH);
-        const outcomes = storeAndRecord(batch.map((w) => w.made));
-        for (const [i, w] of batch.entries()) w.settle(outcomes.then((all) => all[i]));
-        await outcomes.catch(() => {}); // each order's caller hears the error
-      }
-      writing = false;
-    }
-    return (order: repo.OrderRow, label: LabelReady): Promise<LabelOutcome> =>
-      new Promise((settle) => {
-        waiting.push({ made: { order, label }, settle });
-        if (!writing) void writeWaiting();
-      });
-  })();
+  /** A single order's label, stored and recorded with the others that are ready meanwhile. */
+  const storeLabel = inBatches(storeAndRecord);
+  /** A single order's label, stored with the others that are ready meanwhile: its pdf_key. */
+  const packLabel = inBatches(packAll);
+
+  function announceMade(order: repo.OrderRow): void {
+    metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
+    if (!order.bulk_order_id) notifier.emit({ type: 'order.completed', userId: order.user_id, orderId: order.id });
+  }
 
   /** A label stored and `recorded` on its order, or not recorded because the order was cancelled meanwhile (and refunded then). */
   function madeOutcome(order: repo.OrderRow, label: LabelReady, pdfKey: string, recorded: boolean): LabelOutcome {
     if (!recorded) return { status: 'cancelled', message: 'the order was cancelled while its label was made' };
-    metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
-    if (!order.bulk_order_id) notifier.emit({ type: 'order.completed', userId: order.user_id, orderId: order.id });
+    announceMade(order);
     return { status: 'completed', tracking: label.tracking, pdf: label.pdf, pdfKey };
   }
 
@@ -421,7 +435,7 @@ export function createOrderService(deps: {
     } catch (error) {
       return cancelAndRefund(order, reasonOf(error, order));
     }
-    if (result.status === 'completed') return storeLabel(order, result);
+    if (result.status === 'completed') return storeLabel({ order, label: result });
     await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(pollMs));
     return { status: 'processing' };
   }
@@ -440,9 +454,11 @@ export function createOrderService(deps: {
   }
 
   async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
-    const outcome = await makeLabel(order);
-    return outcome.status === 'cancelled' ? { ok: false, orderId: order.id, message: labelFailedMessage(outcome.message) } : { ok: true, orderId: order.id };
+    return placed(order, await makeLabel(order));
   }
+
+  const placed = (order: repo.OrderRow, outcome: LabelOutcome): PlaceResult =>
+    outcome.status === 'cancelled' ? { ok: false, orderId: order.id, message: labelFailedMessage(outcome.message) } : { ok: true, orderId: order.id };
 
   /** The order's type and price, or a 400 naming every broken rule of its type at once, a weight outside its tiers among them. */
   async function quote(input: CreateOrderInput): Promise<Quote> {
@@ -482,23 +498,51 @@ export function createOrderService(deps: {
     return invalidOrder(issues.length > 0 ? issues : [{ field: null, message: 'The order is not valid' }]);
   }
 
-  /** Prices the order itself, then writes it with its charge and ledger row (all or nothing: changeBalance), then asks for the label. */
+  /**
+   * Prices the order itself, then writes it with its charge and ledger row (all or nothing: changeBalance). A
+   * provider whose labels cost nothing is asked first, and the order written once, as its answer left it; any other
+   * is asked once the order is paid.
+   */
   async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
     const { type, priceCents } = await quote(input);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
     const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing(), claimedUntil: isoIn(claimMs) });
-    const charge = { userId, amountCents: -priceCents, kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` } as const;
-    const { onCharged } = options;
+    const pay = (row: repo.OrderRow) => charge(row, options.onCharged);
+    if (!labels.freeLabels) {
+      await pay(order);
+      return fulfil(order);
+    }
+    let result;
+    try {
+      result = await labels.createLabel(labelRequestFor(order));
+    } catch (error) {
+      // Paid, then cancelled and refunded, as a refusal after payment is: the order and its reason stay in the history.
+      await pay(order);
+      return placed(order, await cancelAndRefund(order, reasonOf(error, order)));
+    }
+    if (result.status === 'processing') {
+      await pay({ ...order, status: 'processing', provider_ref: result.providerRef, claimed_until: isoIn(pollMs) });
+      return { ok: true, orderId: order.id };
+    }
+    // A label stored for an order that then cannot be paid is never referenced: bytes left in a pack, no postage.
+    const pdfKey = await packLabel(result.pdf);
+    await pay({ ...order, status: 'completed', tracking: result.tracking, pdf_key: pdfKey, claimed_until: null });
+    announceMade(order);
+    return { ok: true, orderId: order.id };
+  }
+
+  /** Writes the order with its charge (and the caller's onCharged) in one transaction. */
+  async function charge(order: repo.OrderRow, onCharged?: OnCharged): Promise<void> {
+    const change = { userId: order.user_id, amountCents: -Number(order.price_cents), kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` } as const;
     // The charge last: on PostgreSQL it locks the customer's row until commit, the next round trip.
     if (onCharged) {
       await db.transaction().execute(async (trx) => {
         await onCharged(trx, order.id);
-        await changeBalance(trx, charge, order);
+        await changeBalance(trx, change, order);
       });
     } else {
-      await changeBalance(db, charge, order);
+      await changeBalance(db, change, order);
     }
-    return fulfil(order);
   }
 
   /** Asks again about one waiting order: a pending one is sent again, a processing one is checked. */
@@ -513,7 +557,7 @@ export function createOrderService(deps: {
       await repo.checkAgainAt(db, order.id, isoIn(pollMs));
       return { status: 'processing' };
     }
-    if (result.status === 'completed') return storeLabel(order, result);
+    if (result.status === 'completed') return storeLabel({ order, label: result });
     if (result.status === 'failed') return cancelAndRefund(order, result.message);
     await repo.checkAgainAt(db, order.id, isoIn(pollMs));
     return { status: 'processing' };

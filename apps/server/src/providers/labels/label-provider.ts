@@ -38,6 +38,12 @@ export class LabelProviderError extends Error {}
 /** Where labels come from: the sandbox renderer by default, an upstream label API in production. */
 export interface LabelProvider {
   readonly name: string;
+  /**
+   * True when a label costs nothing upstream (the sandbox renders it here): an order then asks for its label first
+   * and is written once, with its charge, as the label left it. Otherwise (postage bought upstream) the order is
+   * charged before it asks, so no label is bought for a customer who cannot pay.
+   */
+  readonly freeLabels?: boolean;
   /** Throws LabelProviderError when the upstream refuses the label. */
   createLabel(request: LabelRequest): Promise<LabelReady | LabelPending>;
   /** Asks again about a label that was 'processing'. */

@@ -22,6 +22,7 @@ export function createSandboxLabelProvider(options: { mode: SandboxMode; delayMs
   };
   return {
     name: 'sandbox',
+    freeLabels: true,
     async createLabel(request) {
       logCall('create', request.orderId);
       if (options.mode === 'fail') throw new LabelProviderError(SANDBOX_FAILURE);
