@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL_NOT_READY, ORDER_CREATED, labelFailedMessage } from '@portal/contract';
-import { INSUFFICIENT_BALANCE, ledgerSumCents } from '../billing/service.ts';
+import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/service.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { SANDBOX_FAILURE, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { callApi, labelFields, resellerUser } from '../reseller/reseller-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
 const ordersOf = async (t: TestApp, user: User) => (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];
@@ -130,6 +131,7 @@ describe('when the label is asked for', () => {
   let asked: { balanceCents: number; orderRows: number }[] = [];
   let t: TestApp;
   let customer = '';
+  let spendWhileAsked = false;
   const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
   const noting = (provider: LabelProvider): LabelProvider => ({
     ...provider,
@@ -137,6 +139,8 @@ describe('when the label is asked for', () => {
       const { balance_cents } = await t.db.selectFrom('users').select('balance_cents').where('id', '=', customer).executeTakeFirstOrThrow();
       const orders = await t.db.selectFrom('orders').select('id').where('user_id', '=', customer).execute();
       asked.push({ balanceCents: Number(balance_cents), orderRows: orders.length });
+      // Another request of the customer's spends it all meanwhile.
+      if (spendWhileAsked) await changeBalance(t.db, { userId: customer, amountCents: -Number(balance_cents), kind: 'adjustment', reference: null, note: 'spent meanwhile' });
       return provider.createLabel(request);
     },
   });
@@ -173,13 +177,43 @@ describe('when the label is asked for', () => {
       expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     });
 
-    it('leaves no order and no ledger row when the customer cannot pay', async () => {
-      const { res, orders, ledger } = await place(0);
+    it('never comes for a customer whose balance, as read for the request, does not cover the price', async () => {
+      const { res, orders, ledger } = await place(100);
       expect(res.statusCode).toBe(402);
       expect(res.json()).toEqual({ message: INSUFFICIENT_BALANCE });
-      expect(asked).toHaveLength(1);
+      expect(asked).toEqual([]);
       expect(orders).toEqual([]);
       expect(ledger).toEqual([]);
+    });
+
+    it('never comes for a duplicate or a reseller API order the balance does not cover', async () => {
+      const { headers } = await place(5_000);
+      const [order] = await t.db.selectFrom('orders').select('id').where('user_id', '=', customer).execute();
+      await changeBalance(t.db, { userId: customer, amountCents: -(await ledgerSumCents(t.db, customer)), kind: 'adjustment', reference: null, note: 'spent' });
+      asked = [];
+      const again = await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${order.id}`, headers });
+      expect(again.statusCode).toBe(402);
+      const reseller = await resellerUser(t.app, t.db, 100);
+      customer = reseller.userId;
+      const viaApi = await callApi(t.app, reseller.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
+      expect(viaApi.statusCode).toBe(402);
+      expect(viaApi.json()).toMatchObject({ message: INSUFFICIENT_BALANCE });
+      expect(asked).toEqual([]);
+    });
+
+    it('leaves no order and no ledger row when the balance is spent while the label is made', async () => {
+      spendWhileAsked = true;
+      try {
+        const { res, orders, ledger } = await place(5_000);
+        expect(res.statusCode).toBe(402);
+        expect(res.json()).toEqual({ message: INSUFFICIENT_BALANCE });
+        expect(asked).toEqual([{ balanceCents: 5_000, orderRows: 0 }]);
+        expect(orders).toEqual([]);
+        expect(ledger).toEqual([]);
+        expect(await ledgerSumCents(t.db, customer)).toBe(0);
+      } finally {
+        spendWhileAsked = false;
+      }
     });
   });
 

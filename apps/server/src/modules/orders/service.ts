@@ -18,10 +18,10 @@ import {
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
-import { HttpError, conflict, notFound } from '../../lib/http-errors.ts';
+import { HttpError, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
-import { changeBalance } from '../billing/service.ts';
+import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
 import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
 import { LabelProviderError, type LabelParty, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
@@ -501,10 +501,12 @@ export function createOrderService(deps: {
   /**
    * Prices the order itself, then writes it with its charge and ledger row (all or nothing: changeBalance). A
    * provider whose labels cost nothing is asked first, and the order written once, as its answer left it; any other
-   * is asked once the order is paid.
+   * is asked once the order is paid. `balanceCents`, the customer's balance as read for this request, refuses an order
+   * it does not cover before anything is made: a customer who cannot pay never has labels rendered and stored.
    */
-  async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
+  async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged; balanceCents?: number | null } = {}): Promise<PlaceResult> {
     const { type, priceCents } = await quote(input);
+    if (options.balanceCents != null && options.balanceCents < priceCents) throw paymentRequired(INSUFFICIENT_BALANCE);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
     const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing(), claimedUntil: isoIn(claimMs) });
     const pay = (row: repo.OrderRow) => charge(row, options.onCharged);
@@ -574,10 +576,10 @@ export function createOrderService(deps: {
     /** Cancels a waiting order and refunds it (once); nothing happens to an order no longer waiting. */
     cancel: cancelAndRefund,
 
-    async duplicate(userId: string, orderId: string): Promise<PlaceResult> {
+    async duplicate(userId: string, orderId: string, balanceCents?: number | null): Promise<PlaceResult> {
       const original = await repo.findOwnOrder(db, userId, orderId);
       if (!original) throw notFound(ORDER_NOT_FOUND);
-      return place(userId, inputFrom(original));
+      return place(userId, inputFrom(original), { balanceCents });
     },
 
     async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {

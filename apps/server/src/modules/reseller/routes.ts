@@ -151,7 +151,9 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
       // Every route but the document checks the key, after the rate limit counted the request.
       const authenticate: onRequestHookHandler = async (request) => {
-        request.userId = await reseller.authenticate(request.headers[API_KEY_HEADER]);
+        const user = await reseller.authenticate(request.headers[API_KEY_HEADER]);
+        request.userId = user.id;
+        request.balanceCents = user.balanceCents;
       };
       instance.addHook('onRoute', (route) => {
         if ((route.config as { publicDocument?: boolean } | undefined)?.publicDocument) return;
@@ -196,7 +198,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
         async (request, reply) => {
           const { Date: _shipDate, ...order } = request.body;
-          return sendAnswer(reply, await reseller.createOrder(request.userId, order, originOf(request), idempotencyOf(request)));
+          return sendAnswer(reply, await reseller.createOrder(request.userId, order, originOf(request), idempotencyOf(request), request.balanceCents));
         },
       );
 
