@@ -140,8 +140,7 @@ export function createResellerService(deps: {
   return {
     webhooks: deps.webhooks,
 
-    /** The user of an x-api-key: 401 without one or with a wrong one (403 for a disabled account, in auth). */
-    /** The key's user, with their balance as read now. */
+    /** The user of an x-api-key with their balance as read now: 401 without one or with a wrong one (403 for a disabled account, in auth). */
     async authenticate(apiKey: string | string[] | undefined): Promise<{ id: string; balanceCents: number }> {
       if (typeof apiKey !== 'string' || apiKey.trim() === '') throw unauthorized(API_KEY_MISSING);
       const user = await auth.userForApiKey(apiKey.trim());
