@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { medianBy } from './median.ts';
 
 type Result = Record<string, any> & { error?: string };
 
@@ -64,7 +65,7 @@ export async function runBulkBench(): Promise<void> {
       const one = await scenario(mode, env);
       runs.push({ pool, one, ratio: one.seconds / pool.seconds });
     }
-    const { pool, one, ratio } = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor(runs.length / 2)];
+    const { pool, one, ratio } = medianBy(runs, (r) => r.ratio);
     console.log(
       `  ${rows.toLocaleString('en-US')} rows, ${name}: ${one.seconds.toFixed(2)} s = ${ratio.toFixed(2)}x the render pool alone just before (${pool.seconds.toFixed(2)} s, ${(rows / pool.seconds).toFixed(0)} labels/s on ${pool.threads} thread${pool.threads === 1 ? '' : 's'})  (target <= 1.3x)` +
         (runs.length > 1 ? `\n      (the median of ${runs.length} runs: ${runs.map((r) => `${r.ratio.toFixed(2)}x`).join(', ')})` : ''),

@@ -6,6 +6,7 @@ import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { SCHEMA_CHANGE_LOCK } from '../src/db/database.ts';
 import { randomToken } from '../src/lib/ids.ts';
+import { medianBy } from './median.ts';
 import { resultRow } from './result-row.ts';
 import { openLoop } from './open-loop.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
@@ -185,7 +186,7 @@ async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: numb
     const create = await measure(server, '/api/v1/order/create', request);
     runs.push({ pool, create, share: create.requests.average / pool });
   }
-  const { pool, create, share } = [...runs].sort((a, b) => a.share - b.share)[Math.floor(runs.length / 2)];
+  const { pool, create, share } = medianBy(runs, (r) => r.share);
   const percent = (fraction: number) => `${(fraction * 100).toFixed(0)}%`;
   console.log(
     row('POST /order/create', create, undefined, bare) +

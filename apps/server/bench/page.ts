@@ -18,6 +18,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createDatabase } from '../src/db/database.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
 import { call, captcha, freePort } from '../test/processes.ts';
+import { medianBy } from './median.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dist = path.join(root, 'apps/web/dist');
@@ -152,12 +153,11 @@ async function audit(url: string, token: string | null, profileDir: string): Pro
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => medianBy(values, (v) => v);
 
 /** The run whose performance score is the median of the runs (its timings go with it). */
 function medianRun(runs: Audit[]): Audit {
-  const sorted = [...runs].sort((a, b) => a.performance - b.performance);
-  return { ...sorted[Math.floor(sorted.length / 2)], accessibility: median(runs.map((r) => r.accessibility)), bestPractices: median(runs.map((r) => r.bestPractices)) };
+  return { ...medianBy(runs, (r) => r.performance), accessibility: median(runs.map((r) => r.accessibility)), bestPractices: median(runs.map((r) => r.bestPractices)) };
 }
 
 export async function runPageBench(): Promise<void> {

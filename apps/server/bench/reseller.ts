@@ -43,15 +43,14 @@ export async function runResellerBench(): Promise<void> {
     const base = `http://127.0.0.1:${ready.port}`;
     const web = { authorization: `Bearer ${ready.token}`, 'content-type': 'application/json' };
     const api = { 'x-api-key': ready.apiKey, 'content-type': 'application/json' };
-    const run = async (url: string, headers: Record<string, string>, extra: { method?: string; body?: string } = {}) => {
-      await autocannon({ url: `${base}${url}`, connections: CONNECTIONS, duration: 2, headers, ...extra });
+    const run = async (url: string, headers: Record<string, string>, extra: { method?: string; body?: string } = {}, warmSeconds = 2) => {
+      await autocannon({ url: `${base}${url}`, connections: CONNECTIONS, duration: warmSeconds, headers, ...extra });
       return autocannon({ url: `${base}${url}`, connections: CONNECTIONS, duration: SECONDS, headers, ...extra });
     };
 
     console.log(`\nReseller API on the embedded defaults (SQLite, ${ready.totalOrders.toLocaleString('en-US')} orders); ${CONNECTIONS} connections x ${SECONDS} s each`);
-    // Orders first, until the render threads are up to speed (bench/http.ts), so neither route is measured on cold ones.
-    await autocannon({ url: `${base}/api/v1/order/create`, connections: CONNECTIONS, duration: CREATE_WARM_SECONDS, headers: web, method: 'POST', body: createBody });
-    const webCreate = await run('/api/v1/order/create', web, { method: 'POST', body: createBody });
+    // Warmed until the render threads are up to speed (bench/http.ts), so neither route is measured on cold ones.
+    const webCreate = await run('/api/v1/order/create', web, { method: 'POST', body: createBody }, CREATE_WARM_SECONDS);
     console.log(row('POST /api/v1/order/create (web)', webCreate));
     const apiCreate = await run('/api/reseller/v1/order/create-order', api, { method: 'POST', body: createBody });
     console.log(row('POST /order/create-order (API)', apiCreate, webCreate));
