@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { batchedReads } from './batched-reads.ts';
 
 /** A store read through batchedReads, noting the keys of each read it is asked. */
-function storeRead(store: Map<string, number>, failNext = { value: false }) {
+function storeRead(store: Map<string, number>, failNext = { value: false }, gatherMs?: number) {
   const reads: string[][] = [];
   const read = batchedReads(async (keys) => {
     reads.push(keys);
@@ -11,7 +11,7 @@ function storeRead(store: Map<string, number>, failNext = { value: false }) {
       throw new Error('the database is gone');
     }
     return new Map(keys.filter((k) => store.has(k)).map((k) => [k, store.get(k)!]));
-  });
+  }, gatherMs);
   return { read, reads };
 }
 
@@ -40,5 +40,13 @@ describe('batched reads', () => {
     expect(failed.map((f) => f.status)).toEqual(['rejected', 'rejected']);
     expect(await read('a')).toBe(1);
     expect(reads).toEqual([['a', 'b'], ['a']]);
+  });
+
+  it('with gatherMs, send the keys asked for within it of the first as one read, over several turns', async () => {
+    const { read, reads } = storeRead(new Map([['a', 1], ['b', 2]]), undefined, 30);
+    const first = read('a');
+    await new Promise((resolve) => setImmediate(resolve)); // a turn later, still within the wait
+    expect(await Promise.all([first, read('b')])).toEqual([1, 2]);
+    expect(reads).toEqual([['a', 'b']]);
   });
 });
