@@ -21,7 +21,7 @@ const usersNamed = (db: DbOrTrx, ref: string) =>
 
 // ---- Overview ---------------------------------------------------------------------------------
 
-/** Users, users active since `activeSince`, and the sum of all balances, read from the (last_active_at, balance_cents) index alone. */
+/** Users, users active since `activeSince`, and the sum of all balances (on SQLite read from the (last_active_at, balance_cents) index alone). */
 export async function userTotals(db: DbOrTrx, activeSince: string): Promise<{ users: number; active: number; balanceCents: number }> {
   const all = await db
     .selectFrom('users')

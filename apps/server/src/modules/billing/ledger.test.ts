@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { sql } from 'kysely';
+import { startTestApp, testDbKind, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
-import { isPostgres } from '../../db/database.ts';
+import { isPostgres, type Trx } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from './ledger.ts';
 
@@ -67,4 +68,20 @@ it('a change whose order cannot be written takes no money and leaves no ledger r
   expect(await ledgerRows(user.userId)).toBe(rowsBefore + 2);
   expect(await ledgerSumCents(t.db, user.userId)).toBe(before - 200);
   expect(await t.db.selectFrom('orders').select('id').where('id', '=', order.id).execute()).toHaveLength(1);
+});
+
+it.runIf(testDbKind === 'postgres')('a charge rewrites the customer row in place on PostgreSQL: no index holds the balance, so it adds no index entries', async () => {
+  const user = await fundedUser(t.app, t.db, 1_000);
+  // The connection's counts not yet reported (earlier transactions' among them), before and after the charges.
+  const counts = async (trx: Trx) =>
+    (await sql<{ updated: string; hot: string }>`select pg_stat_get_xact_tuples_updated('users'::regclass) as updated, pg_stat_get_xact_tuples_hot_updated('users'::regclass) as hot`.execute(trx)).rows[0];
+  const [before, after] = await t.db.transaction().execute(async (trx) => {
+    const first = await counts(trx);
+    await changeBalance(trx, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null });
+    await changeBalance(trx, { userId: user.userId, amountCents: 40, kind: 'adjustment', reference: null });
+    return [first, await counts(trx)];
+  });
+  expect(Number(after.updated) - Number(before.updated)).toBe(2);
+  expect(Number(after.hot) - Number(before.hot)).toBe(2);
+  expect(await storedBalance(user.userId)).toBe(940);
 });
