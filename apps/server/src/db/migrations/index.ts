@@ -17,6 +17,7 @@ import * as orderSearchLater from './2026-11-24-50-order-search-later.ts';
 import * as statusUpdatedDropped from './2026-11-25-10-orders-status-updated-dropped.ts';
 import * as catalogVersion from './2026-11-25-20-catalog-version.ts';
 import * as balanceOffIndexes from './2026-11-27-10-balance-off-indexes.ts';
+import * as orderSearchOwnerKeys from './2026-11-27-20-order-search-owner-keys.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-10-orders-status-updated-dropped': statusUpdatedDropped,
   '2026-11-25-20-catalog-version': catalogVersion,
   '2026-11-27-10-balance-off-indexes': balanceOffIndexes,
+  '2026-11-27-20-order-search-owner-keys': orderSearchOwnerKeys,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
