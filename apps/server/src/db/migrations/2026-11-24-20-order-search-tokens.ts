@@ -13,11 +13,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  const trgm = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
   // Immutable (an index expression must be): show_trgm is, and text's output never depends on a setting. A trigram
   // never holds a comma (pg_trgm takes letters, digits and blanks), so the string round trip splits it back exactly.
   await sql`create function order_search_tokens(owner text, body text) returns text[] language plpgsql immutable strict parallel safe as $$
-    declare trigrams text[] := ${sql.id(trgm.rows[0].schema, 'show_trgm')}(body);
+    declare trigrams text[] := ${await showTrgm(db)}(body);
     begin
       return trigrams || pg_catalog.string_to_array(pg_catalog.left(owner, 8) || pg_catalog.array_to_string(trigrams, ',' || pg_catalog.left(owner, 8)), ',');
     end $$`.execute(db);
@@ -30,4 +29,10 @@ export async function down(db: Kysely<any>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   await db.schema.dropIndex('orders_search_tokens').execute();
   await sql`drop function order_search_tokens(text, text)`.execute(db);
+}
+
+/** pg_trgm's show_trgm, named with the schema the extension is in (a function's body does not follow search_path). */
+export async function showTrgm(db: Kysely<any>) {
+  const trgm = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+  return sql.id(trgm.rows[0].schema, 'show_trgm');
 }

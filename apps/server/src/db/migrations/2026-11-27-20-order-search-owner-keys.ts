@@ -11,10 +11,9 @@ import * as ownerAndEveryoneTokens from './2026-11-24-20-order-search-tokens.ts'
  */
 export async function up(db: Kysely<any>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  const trgm = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
   // As order_search_tokens' second half: a trigram never holds a comma, so the string round trip splits it back exactly.
   await sql`create function order_search_keys(owner text, body text) returns text[] language plpgsql immutable strict parallel safe as $$
-    declare trigrams text[] := ${sql.id(trgm.rows[0].schema, 'show_trgm')}(body);
+    declare trigrams text[] := ${await ownerAndEveryoneTokens.showTrgm(db)}(body);
     begin
       if pg_catalog.cardinality(trigrams) = 0 then return trigrams; end if;
       return pg_catalog.string_to_array(pg_catalog.left(owner, 8) || pg_catalog.array_to_string(trigrams, ',' || pg_catalog.left(owner, 8)), ',');
