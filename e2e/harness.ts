@@ -11,10 +11,10 @@ import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-async function freePort(): Promise<number> {
+async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
@@ -45,8 +45,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /**
  * The product as `npm start` runs it (the server entry point serving the built web app) on a
- * fresh data directory, mailing through a real local SMTP server. Pages are opened at 127.0.0.1,
- * so the page talks to its own origin. If it does not start, nothing it made is left behind.
+ * fresh data directory, mailing through a real local SMTP server. Pages are opened at 127.0.0.1
+ * (or the IPv4 address env.HOST names), so the page talks to its own origin. If it does not start,
+ * nothing it made is left behind.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
@@ -61,14 +62,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
   try {
     inbox = await startSmtpInbox();
-    const port = await freePort();
+    const host = env.HOST ?? '127.0.0.1';
+    const port = await freePort(host);
     child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: inbox.url, LOG_LEVEL: 'warn', ALTCHA_MAX_NUMBER: '20000', DATABASE_URL: '', REDIS_URL: '', ...env },
+      env: { ...process.env, PORT: String(port), HOST: host, DATA_DIR: dataDir, SMTP_URL: inbox.url, LOG_LEVEL: 'warn', ALTCHA_MAX_NUMBER: '20000', DATABASE_URL: '', REDIS_URL: '', ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     children.add(child);
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${host}:${port}`;
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

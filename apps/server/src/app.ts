@@ -87,19 +87,24 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     };
 
     // Built once: @fastify/helmet built helmet's middleware again for every request (about 3% of an order's CPU).
-    const securityHeaders = helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // The ALTCHA widget solves its proof of work in blob: workers; hosted captchas load their own scripts and frames.
-          'script-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
-          'frame-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
-          'worker-src': ["'self'", 'blob:'],
-          'img-src': ["'self'", 'data:', 'blob:'],
-          'connect-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
-        },
-      },
+    const directives = {
+      // The ALTCHA widget solves its proof of work in blob: workers; hosted captchas load their own scripts and frames.
+      'script-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
+      'frame-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
+      'worker-src': ["'self'", 'blob:'],
+      'img-src': ["'self'", 'data:', 'blob:'],
+      'connect-src': ["'self'", ...captchaHosts[config.CAPTCHA_PROVIDER]],
+    };
+    const httpsHeaders = helmet({ contentSecurityPolicy: { directives } });
+    // A shop opened over plain http: upgrade-insecure-requests (and HSTS) would have the browser fetch every
+    // script over https, which nothing answers, and the page stays blank.
+    const httpHeaders = helmet({ contentSecurityPolicy: { directives: { ...directives, 'upgrade-insecure-requests': null } }, strictTransportSecurity: false });
+    const alwaysHttps = config.PUBLIC_URL !== undefined && new URL(config.PUBLIC_URL).protocol === 'https:';
+    app.addHook('onRequest', (request, reply, done) => {
+      // request.protocol believes X-Forwarded-Proto only from a proxy TRUST_PROXY names.
+      const securityHeaders = alwaysHttps || request.protocol === 'https' ? httpsHeaders : httpHeaders;
+      securityHeaders(request.raw, reply.raw, () => done());
     });
-    app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, () => done()));
     await app.register(cors, {
       origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()),
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],

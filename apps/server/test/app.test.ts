@@ -46,6 +46,45 @@ describe('the server', () => {
     expect(res.headers['content-security-policy']).toContain("worker-src 'self' blob:");
   });
 
+  describe('HSTS and upgrade-insecure-requests, which would leave a shop opened over plain http blank', () => {
+    const headersOf = async (app: TestApp['app'], remoteAddress: string, headers: Record<string, string> = {}) => {
+      const res = await app.inject({ method: 'GET', url: '/healthz', remoteAddress, headers });
+      return { hsts: res.headers['strict-transport-security'], csp: String(res.headers['content-security-policy']) };
+    };
+    const sentOverHttps = { hsts: expect.stringContaining('max-age='), csp: expect.stringContaining('upgrade-insecure-requests') };
+    const sentOverHttp = { hsts: undefined, csp: expect.not.stringContaining('upgrade-insecure-requests') };
+
+    it('are sent only for https: a plain request, or a forged X-Forwarded-Proto, gets neither', async () => {
+      expect(await headersOf(t.app, '192.0.2.50')).toEqual(sentOverHttp);
+      expect((await headersOf(t.app, '192.0.2.50')).csp).toContain("worker-src 'self' blob:");
+      // TRUST_PROXY is off: no client is a proxy whose X-Forwarded-Proto is believed.
+      expect(await headersOf(t.app, '127.0.0.1', { 'x-forwarded-proto': 'https' })).toEqual(sentOverHttp);
+    });
+
+    it('believe X-Forwarded-Proto from the proxy TRUST_PROXY names, and from no other client', async () => {
+      const behindProxy = await startTestApp({ TRUST_PROXY: '10.0.0.0/8' });
+      try {
+        expect(await headersOf(behindProxy.app, '10.1.2.3', { 'x-forwarded-proto': 'https' })).toEqual(sentOverHttps);
+        expect(await headersOf(behindProxy.app, '10.1.2.3', { 'x-forwarded-proto': 'http' })).toEqual(sentOverHttp);
+        expect(await headersOf(behindProxy.app, '10.1.2.3')).toEqual(sentOverHttp);
+        expect(await headersOf(behindProxy.app, '192.0.2.50', { 'x-forwarded-proto': 'https' })).toEqual(sentOverHttp);
+      } finally {
+        await behindProxy.close();
+      }
+    });
+
+    it('are always sent when PUBLIC_URL is https', async () => {
+      const httpsShop = await startTestApp({ PUBLIC_URL: 'https://labels.example.com' });
+      const httpShop = await startTestApp({ PUBLIC_URL: 'http://labels.example.com' });
+      try {
+        expect(await headersOf(httpsShop.app, '192.0.2.50')).toEqual(sentOverHttps);
+        expect(await headersOf(httpShop.app, '192.0.2.50')).toEqual(sentOverHttp);
+      } finally {
+        await Promise.all([httpsShop.close(), httpShop.close()]);
+      }
+    });
+  });
+
   it('allows cross-origin calls only from the dev origin', async () => {
     const dev = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
     expect(dev.headers['access-control-allow-origin']).toBe('http://localhost:5173');

@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { createAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+
+const ip = (...args: string[]) => promisify(execFile)('ip', args);
+
+/**
+ * An IPv4 address of this machine that is not loopback: Chromium does not upgrade requests to
+ * 127.0.0.0/8 or localhost, so only such an address shows what a customer on the network sees.
+ * The machine's own when it has one (the server only listens there; nothing leaves the machine),
+ * else one added to the loopback interface for this file and removed after it: Chromium goes by
+ * the address, not the interface.
+ */
+async function outsideAddress(): Promise<{ address: string; remove(): Promise<void> } | { skip: string }> {
+  const own = Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+  if (own) return { address: own.address, remove: async () => {} };
+  if (process.getuid?.() !== 0) return { skip: 'the machine has no non-loopback IPv4 address, and adding one needs root' };
+  const address = `10.213.${Math.floor(process.pid / 250) % 250}.${(process.pid % 250) + 1}`;
+  await ip('addr', 'add', `${address}/32`, 'dev', 'lo');
+  return { address, remove: async () => void (await ip('addr', 'del', `${address}/32`, 'dev', 'lo')) };
+}
+
+const outside = await outsideAddress();
+let server: RunningServer | undefined;
+let browser: Browser | undefined;
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if ('remove' in outside) await outside.remove();
+});
+
+describe('a shop opened over plain http at a network address', () => {
+  it('loads (no HSTS, no upgrade-insecure-requests sending its scripts to an https nobody answers) and signs in (the captcha solved without a secure context)', async (ctx) => {
+    if ('skip' in outside) return ctx.skip(outside.skip);
+    ({ server, browser } = await startServerAndBrowser({ HOST: outside.address }));
+    expect(server.url).toMatch(/^http:\/\/(?!127\.)/);
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    expect(new URL(page.url()).origin).toBe(server.url);
+    const headers = (await fetch(`${server.url}/login`)).headers;
+    expect(headers.get('strict-transport-security')).toBeNull();
+    expect(headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+  });
+});
