@@ -129,7 +129,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   });
   events.listen((event) => webhooks.onEvent(event));
   closers.push(() => webhooks.flush()); // events still being recorded, before the queue closes
-  const slipReader = createSlipReader();
+  const slipReader = createSlipReader({ timeoutMs: config.SLIP_READER_TIMEOUT_MS, maxMb: config.SLIP_READER_MAX_MB });
   closers.push(() => slipReader.close());
   // Telegram is on with a bot token and username; its webhook secret is derived from the server secret, so every web process knows it.
   // grammY is loaded only then (about 15 MB a process).

@@ -25,6 +25,8 @@ export const AMAZON_NO_SLIPS = "No packing slip was found: no page of this PDF h
 export const AMAZON_TOO_LARGE = 'The PDF is larger than 20 MB: print fewer packing slips at a time';
 export const AMAZON_TOO_MANY_PAGES = (pages: number) =>
   `The PDF has ${pages.toLocaleString('en-US')} pages; at most ${AMAZON_MAX_PAGES.toLocaleString('en-US')} pages are allowed in one file`;
+/** 422: reading the PDF went past the time or memory one upload may take (a PDF built to inflate, or to keep a reader busy). */
+export const AMAZON_TOO_COMPLEX = 'This PDF is too complex to read: print the packing slips from Seller Central again, or fewer at a time';
 export const AMAZON_NOTHING_LEFT = 'No address could be read on any packing slip of this PDF';
 
 const pageList = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `pages ${pages.slice(0, -1).join(', ')} and ${pages[pages.length - 1]}`);

@@ -19,8 +19,36 @@ export interface WorkerPool<Input, Output> {
   close(): Promise<void>;
 }
 
-type Reply<Output> = { id: number; ok: true; value: Output } | { id: number; ok: false; error: string };
-type Task<Input, Output> = { input: Input; resolve: (value: Output) => void; reject: (error: Error) => void };
+/** What a thread posts: it is ready (once, when it has loaded), or a task's answer. */
+type Reply<Output> = { ready: true } | { id: number; ok: true; value: Output } | { id: number; ok: false; error: string };
+type Task<Input, Output> = { input: Input; resolve: (value: Output) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
+
+/** A task's thread was stopped under it: it ran past its time or its memory, or it died. The process goes on; the next task gets a new thread. */
+export class ThreadLost extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'timeout' | 'memory' | 'crash',
+  ) {
+    super(message);
+  }
+}
+
+export type WorkerPoolOptions = {
+  idleMs?: number;
+  tasksPerThread?: number;
+  /** A thread's heap (V8's old generation) in MB; past it the thread is stopped, never the process. */
+  heapMb?: number;
+  /** A task not answered within this many ms of its thread starting on it (once loaded) has its thread stopped. */
+  taskMs?: number;
+  /**
+   * While a thread works, the process may grow by this many MB over its size when the thread began, memory
+   * outside the thread's heap included (the ArrayBuffers of what it decodes); past it, the thread is stopped.
+   */
+  growthMb?: number;
+};
+
+/** How often the process's size is looked at while a thread with growthMb works. */
+const GROWTH_CHECK_MS = 20;
 
 /**
  * Runs `module` on up to `size` threads, started on first use: a TypeScript file that calls
@@ -30,8 +58,10 @@ type Task<Input, Output> = { input: Input; resolve: (value: Output) => void; rej
  * tasksPerThread: how many tasks a thread is given at once. With 2, a thread has its next task at hand
  * when it answers one, and keeps working while this thread is busy with something else (short tasks
  * that are many, like labels); with 1, a thread holds one task's memory at a time (large ones).
+ * heapMb, taskMs and growthMb bound what one task may take: a thread past them is stopped and its tasks
+ * fail with ThreadLost, as do those of a thread that dies.
  */
-export function createWorkerPool<Input, Output>(module: URL, size: number, name: string, options: { idleMs?: number; tasksPerThread?: number } = {}): WorkerPool<Input, Output> {
+export function createWorkerPool<Input, Output>(module: URL, size: number, name: string, options: WorkerPoolOptions = {}): WorkerPool<Input, Output> {
   const tasksPerThread = options.tasksPerThread ?? 1;
   /** Each live thread and the tasks it was given, by id. */
   const threads = new Map<Worker, Map<number, Task<Input, Output>>>();
@@ -45,13 +75,22 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
   };
 
   function spawn(): void {
-    const worker = new Worker(module.pathname.endsWith('.mjs') ? module : compiledWorker(module), { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB } });
+    const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB, ...(options.heapMb && { maxOldGenerationSizeMb: options.heapMb }) };
+    const worker = new Worker(module.pathname.endsWith('.mjs') ? module : compiledWorker(module), { execArgv: [], resourceLimits });
     const tasks = new Map<number, Task<Input, Output>>();
     threads.set(worker, tasks);
     worker.on('message', (reply: Reply<Output>) => {
+      if ('ready' in reply) {
+        // A thread takes a second or more to load: its tasks' time runs from now.
+        ready.add(worker);
+        for (const task of tasks.values()) startTimer(worker, task);
+        return;
+      }
       const task = tasks.get(reply.id);
       tasks.delete(reply.id);
+      clearTimeout(task?.timer);
       if (tasks.size === 0) {
+        busySince.delete(worker);
         worker.unref(); // an idle thread does not keep the process alive
         stopWhenIdle(worker);
       }
@@ -60,17 +99,60 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       dispatch();
       checkDrained();
     });
-    // A thread that dies fails its tasks only; the next task starts a new thread.
-    const lost = (error: Error) => {
-      if (!threads.delete(worker)) return;
-      for (const task of tasks.values()) task.reject(error);
-      tasks.clear();
-      dispatch();
-      checkDrained();
-    };
-    worker.on('error', lost);
-    worker.on('exit', (code) => lost(new Error(`${name} stopped (exit ${code})`)));
+    // A thread that dies (out of memory: V8 stops the thread alone when it has heap limits) fails its tasks only.
+    worker.on('error', (error: Error & { code?: string }) =>
+      lose(worker, new ThreadLost(`${name} stopped: ${error.message}`, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crash')),
+    );
+    worker.on('exit', (code) => lose(worker, new ThreadLost(`${name} stopped (exit ${code})`, 'crash')));
     worker.unref();
+  }
+
+  /** Fails the tasks of a thread that is gone or being stopped; the next task starts a new thread. */
+  function lose(worker: Worker, error: ThreadLost): void {
+    const tasks = threads.get(worker);
+    if (!tasks || !threads.delete(worker)) return;
+    busySince.delete(worker);
+    ready.delete(worker);
+    for (const task of tasks.values()) {
+      clearTimeout(task.timer);
+      task.reject(error);
+    }
+    tasks.clear();
+    dispatch();
+    checkDrained();
+  }
+
+  /** Threads that have loaded; a task's time starts once its thread has. */
+  const ready = new Set<Worker>();
+  function startTimer(worker: Worker, task: Task<Input, Output>): void {
+    if (!options.taskMs) return;
+    task.timer = setTimeout(() => stop(worker, new ThreadLost(`${name} took over ${options.taskMs} ms`, 'timeout')), options.taskMs);
+    task.timer.unref();
+  }
+
+  /** Stops a thread that went past a bound: its tasks fail at once, whatever it is doing. */
+  function stop(worker: Worker, error: ThreadLost): void {
+    lose(worker, error);
+    void worker.terminate();
+  }
+
+  // With growthMb, the process's size when each busy thread took its work, looked at while any works.
+  const busySince = new Map<Worker, number>();
+  let growthTimer: NodeJS.Timeout | undefined;
+  function watchGrowth(): void {
+    if (!options.growthMb || growthTimer) return;
+    growthTimer = setInterval(() => {
+      if (busySince.size === 0) {
+        clearInterval(growthTimer);
+        growthTimer = undefined;
+        return;
+      }
+      const rss = process.memoryUsage.rss();
+      for (const [worker, since] of busySince) {
+        if (rss - since > options.growthMb! * 2 ** 20) stop(worker, new ThreadLost(`${name} went past ${options.growthMb} MB`, 'memory'));
+      }
+    }, GROWTH_CHECK_MS);
+    growthTimer.unref();
   }
 
   // With idleMs, a thread left without work that long is stopped, giving its memory back.
@@ -81,6 +163,7 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       idleTimers.delete(worker);
       if (threads.get(worker)?.size !== 0) return;
       threads.delete(worker);
+      ready.delete(worker);
       void worker.terminate();
     }, options.idleMs);
     timer.unref();
@@ -108,9 +191,14 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
         clearTimeout(idleTimers.get(worker));
         idleTimers.delete(worker);
         worker.ref();
+        if (options.growthMb) {
+          busySince.set(worker, process.memoryUsage.rss());
+          watchGrowth();
+        }
       }
       const id = nextId++;
       tasks.set(id, task);
+      if (ready.has(worker)) startTimer(worker, task);
       worker.postMessage({ id, input: task.input });
     }
   }
@@ -135,10 +223,18 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
         });
       }
       for (const timer of idleTimers.values()) clearTimeout(timer);
+      clearInterval(growthTimer);
+      busySince.clear();
+      ready.clear();
       for (const task of queue.splice(0)) task.reject(new Error(`${name} is closed`));
       const all = [...threads];
       threads.clear();
-      for (const [, tasks] of all) for (const task of tasks.values()) task.reject(new Error(`${name} is closed`));
+      for (const [, tasks] of all) {
+        for (const task of tasks.values()) {
+          clearTimeout(task.timer);
+          task.reject(new Error(`${name} is closed`));
+        }
+      }
       await Promise.all(all.map(([worker]) => worker.terminate()));
     },
   };
@@ -185,6 +281,7 @@ function compiledWorker(module: URL): URL {
  * value to move to the caller rather than copy.
  */
 export function serveWorkerTasks<Input, Output>(work: (input: Input) => Promise<{ value: Output; transfer?: ArrayBuffer[] }>): void {
+  parentPort!.postMessage({ ready: true } satisfies Reply<Output>);
   parentPort!.on('message', async ({ id, input }: { id: number; input: Input }) => {
     try {
       const { value, transfer } = await work(input);

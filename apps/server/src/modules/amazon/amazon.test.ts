@@ -1,3 +1,5 @@
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import PDFKit from 'pdfkit';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +15,7 @@ import {
   AMAZON_NO_TEXT,
   AMAZON_PDF_REQUIRED,
   AMAZON_SKIPPED_HEADER,
+  AMAZON_TOO_COMPLEX,
   AMAZON_TOO_LARGE,
   AMAZON_TOO_MANY_PAGES,
   AMAZON_UNREADABLE,
@@ -208,6 +211,150 @@ describe('POST /api/v1/amazon/generate-csv', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+/**
+ * An app whose packing-slip reader has the given limits, and how to upload to it while other requests
+ * are sent and the process's size is sampled.
+ */
+function bombTarget(limits: { SLIP_READER_TIMEOUT_MS: string; SLIP_READER_MAX_MB: string }) {
+  let app: TestApp;
+  let auth: { authorization: string };
+  beforeAll(async () => {
+    app = await startTestApp(limits);
+    auth = (await signUp(app.app)).headers;
+  });
+  afterAll(() => app?.close());
+  return {
+    /** The upload's answer, how long it took, the process's growth at its peak (MB), and the answers to the others. */
+    async uploadWatched(pdf: Uint8Array) {
+      const before = process.memoryUsage.rss();
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
+      const started = performance.now();
+      let done = false;
+      const upload = generate(app.app, FROM, pdf, auth).finally(() => (done = true));
+      const others: number[] = [];
+      while (!done) {
+        others.push((await app.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: auth })).statusCode);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const res = await upload;
+      clearInterval(sampler);
+      return { res, ms: performance.now() - started, growthMb: (peak - before) / 2 ** 20, others };
+    },
+    upload: (pdf: Uint8Array) => generate(app.app, FROM, pdf, auth),
+    /** The shop reads an ordinary packing slip after it. */
+    async expectNextUploadRead() {
+      const res = await generate(app.app, FROM, await packingSlipPdf([{ slips: [variants.plain] }]), auth);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(csvRows(res.body)).toEqual([expectedRow(variants.plain)]);
+    },
+  };
+}
+
+describe('a PDF past the memory limits', () => {
+  // The process may grow by 200 MB while it reads (the reading thread's start included); time is no limit here.
+  const MAX_MB = 200;
+  const target = bombTarget({ SLIP_READER_TIMEOUT_MS: '60000', SLIP_READER_MAX_MB: String(MAX_MB) });
+
+  it('that inflates is refused with a 422 whether it fills the heap or memory outside it, the shop answering meanwhile, and the next upload is read', async () => {
+    const bombs = {
+      // A 128 MB string literal: pdf.js's lexer holds it as an array of characters on the thread's heap.
+      'one huge string': await deflatedPagePdf('BT /F1 12 Tf 50 700 Td (', 'A', 128, ') Tj ET'),
+      // 512 MB of spaces: the decoded stream grows outside the heap (an ArrayBuffer), which no heap limit sees.
+      'a sea of spaces': await deflatedPagePdf('BT /F1 12 Tf 50 700 Td (Ship To:) Tj ET ', ' ', 512, ''),
+    };
+    for (const [name, pdf] of Object.entries(bombs)) {
+      expect(pdf.length).toBeLessThan(600 * 1024);
+      const { res, ms, growthMb, others } = await target.uploadWatched(pdf);
+      expect([name, res.statusCode, res.json()]).toEqual([name, 422, { message: AMAZON_TOO_COMPLEX }]);
+      expect(ms, name).toBeLessThan(30_000);
+      // The process grew by at most the limit, give or take what it allocates between two looks (every 20 ms).
+      expect(growthMb, name).toBeLessThan(MAX_MB + 50);
+      expect(others.length, name).toBeGreaterThan(0);
+      expect(others.every((status) => status === 200), name).toBe(true);
+      await target.expectNextUploadRead();
+    }
+  }, 120_000);
+
+  it('with more text than 50,000 characters a page or 5,000,000 a file is refused with a 422, and one just under them is read', async () => {
+    // Lines of 1,000 characters in 1-point type, all on the page; pages may share one content stream.
+    const lines = (count: number) => `BT /F1 1 Tf 0 780 Td ${`(${'x'.repeat(999)}) Tj 0 -1 Td `.repeat(count)}ET`;
+    const cases: [string, Buffer, number, string][] = [
+      ['a page of 45,000 characters', rawPdf(Buffer.from(lines(45))), 400, AMAZON_NO_SLIPS],
+      ['a page of 55,000 characters', rawPdf(Buffer.from(lines(55))), 422, AMAZON_TOO_COMPLEX],
+      ['110 pages of 45,000', rawPdf(Buffer.from(lines(45)), 110), 400, AMAZON_NO_SLIPS],
+      ['112 pages of 45,000', rawPdf(Buffer.from(lines(45)), 112), 422, AMAZON_TOO_COMPLEX],
+    ];
+    for (const [name, pdf, status, message] of cases) {
+      const res = await target.upload(pdf);
+      expect([name, res.statusCode, res.json()]).toEqual([name, status, { message }]);
+    }
+    await target.expectNextUploadRead();
+  }, 60_000);
+});
+
+describe('a PDF that takes long to read', () => {
+  const TIMEOUT_MS = 1500;
+  const target = bombTarget({ SLIP_READER_TIMEOUT_MS: String(TIMEOUT_MS), SLIP_READER_MAX_MB: '300' });
+
+  it('is refused with a 422 once its reading passes the time limit, the shop answering meanwhile, and the next upload is read', async () => {
+    // 40 MB of '(a) Tj': each is parsed and measured, but the text runs off the page, so no text cap sees it.
+    const pdf = await deflatedPagePdf('BT /F1 1 Tf 0 700 Td ', '(a) Tj ', 40, 'ET');
+    expect(pdf.length).toBeLessThan(100 * 1024);
+    await target.expectNextUploadRead(); // the thread started, so its start is not timed below
+    const { res, ms, others } = await target.uploadWatched(pdf);
+    expect([res.statusCode, res.json()]).toEqual([422, { message: AMAZON_TOO_COMPLEX }]);
+    expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS);
+    expect(ms).toBeLessThan(TIMEOUT_MS + 5000); // unstopped, it reads for 10 s or more
+    expect(others.length).toBeGreaterThan(10);
+    expect(others.every((status) => status === 200)).toBe(true);
+    // The next reading runs on a new thread, whose start (a second or more) is not counted against its time.
+    await target.expectNextUploadRead();
+  }, 60_000);
+});
+
+/** A PDF of `pages` pages (Letter, Helvetica as F1) that all show one content stream, stored with FlateDecode. */
+function rawPdf(content: Buffer, pages = 1, deflated = zlib.deflateSync(content)): Buffer {
+  const pageRefs = Array.from({ length: pages }, (_, i) => `${i + 5} 0 R`).join(' ');
+  const objects: (string | Buffer)[] = [
+    `<< /Type /Catalog /Pages 2 0 R >>`,
+    `<< /Type /Pages /Kids [${pageRefs}] /Count ${pages} >>`,
+    Buffer.concat([Buffer.from(`<< /Length ${deflated.length} /Filter /FlateDecode >>\nstream\n`), deflated, Buffer.from('\nendstream')]),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 3 0 R >>'),
+  ];
+  const parts = [Buffer.from('%PDF-1.7\n')];
+  let length = parts[0].length;
+  const offsets = objects.map((body, i) => {
+    const at = length;
+    const part = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(body), Buffer.from('\nendobj\n')]);
+    parts.push(part);
+    length += part.length;
+    return at;
+  });
+  const xref = offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('');
+  parts.push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+/** A one-page PDF whose content stream is `head`, `fill` repeated to about `mb` MB, then `tail`: deflated piece by piece, never whole in memory. */
+async function deflatedPagePdf(head: string, fill: string, mb: number, tail: string): Promise<Buffer> {
+  const chunk = Buffer.from(fill.repeat(Math.ceil(2 ** 20 / fill.length)));
+  const out: Buffer[] = [];
+  await pipeline(
+    async function* () {
+      yield Buffer.from(head);
+      for (let i = 0; i < mb; i++) yield chunk;
+      yield Buffer.from(tail);
+    },
+    zlib.createDeflate({ level: 9 }),
+    async (deflated: AsyncIterable<Buffer>) => {
+      for await (const piece of deflated) out.push(piece);
+    },
+  );
+  return rawPdf(Buffer.alloc(0), 1, Buffer.concat(out));
+}
 
 async function encryptedPdf(): Promise<Buffer> {
   const doc = new PDFKit({ userPassword: 'secret', ownerPassword: 'owner' });

@@ -6,6 +6,7 @@ import {
   AMAZON_NO_SLIPS,
   AMAZON_NO_TEXT,
   AMAZON_PDF_REQUIRED,
+  AMAZON_TOO_COMPLEX,
   AMAZON_TOO_MANY_PAGES,
   AMAZON_UNREADABLE,
   CSV_COLUMNS,
@@ -59,6 +60,7 @@ export function createAmazonCsvService(reader: SlipReader) {
       if (!isPdf(pdf)) throw badRequest(AMAZON_NOT_PDF);
 
       const reading = await reader.read(new Uint8Array(pdf));
+      if (reading.problem === 'too-complex') throw new HttpError(422, AMAZON_TOO_COMPLEX);
       if (reading.problem !== null) {
         throw badRequest(reading.problem === 'too-many-pages' ? AMAZON_TOO_MANY_PAGES(reading.pages) : reading.problem === 'encrypted' ? AMAZON_ENCRYPTED : AMAZON_DAMAGED);
       }

@@ -5,6 +5,34 @@ import { readPackingSlips, textRuns, type PdfTextItem, type TextRun } from './pa
 import type { SlipReading } from './slip-reader.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+
+/**
+ * The most text read from a page, and from a file, in characters (a piece of text counts one more): a
+ * Seller Central slip page holds about 1,000 and a full page of small print about 10,000. Past them a
+ * PDF is too complex to read, before its text fills the thread.
+ */
+export const PAGE_TEXT_LIMIT = 50_000;
+export const FILE_TEXT_LIMIT = 5_000_000;
+
+/** A page's text pieces, read as pdf.js finds them, or null past `budget` characters. */
+async function pageText(page: PdfPage, budget: number): Promise<{ items: PdfTextItem[]; size: number } | null> {
+  const reader = page.streamTextContent().getReader();
+  const items: PdfTextItem[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { items, size };
+    for (const item of (value as Awaited<ReturnType<PdfPage['getTextContent']>>).items) {
+      if (!('str' in item)) continue;
+      size += item.str.length + 1;
+      items.push({ str: item.str, x: item.transform[4], y: item.transform[5], width: item.width });
+    }
+    // Not cancelled: pdf.js 4.10 then still sends a chunk into the closed stream, which throws on this thread;
+    // destroying the document (in readSlipPdf) stops the rest.
+    if (size > budget) return null;
+  }
+}
 
 async function readSlipPdf({ getDocument }: PdfJs, data: Uint8Array): Promise<SlipReading> {
   let document;
@@ -16,12 +44,13 @@ async function readSlipPdf({ getDocument }: PdfJs, data: Uint8Array): Promise<Sl
   try {
     if (document.numPages > AMAZON_MAX_PAGES) return { problem: 'too-many-pages', pages: document.numPages };
     const pages: TextRun[][] = [];
+    let fileBudget = FILE_TEXT_LIMIT;
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
-      const content = await page.getTextContent();
-      const items: PdfTextItem[] = [];
-      for (const item of content.items) if ('str' in item) items.push({ str: item.str, x: item.transform[4], y: item.transform[5], width: item.width });
-      pages.push(textRuns(items, page.view[3]));
+      const text = await pageText(page, Math.min(PAGE_TEXT_LIMIT, fileBudget));
+      if (!text) return { problem: 'too-complex' };
+      fileBudget -= text.size;
+      pages.push(textRuns(text.items, page.view[3]));
       page.cleanup();
     }
     return { problem: null, pages: document.numPages, ...readPackingSlips(pages) };
