@@ -57,4 +57,6 @@ export interface LabelProvider {
   findLabel(request: LabelRequest): Promise<LabelReady | LabelPending | null>;
   /** Asks again about a label that was 'processing'. */
   checkLabel(request: LabelRequest, providerRef: string): Promise<LabelReady | LabelPending | LabelFailed>;
+  /** Lets go of what it holds open (files, connections); called as the services close. */
+  close?(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { LabelParty, LabelReady, LabelRequest } from './label-provider.ts';
+import type { LabelParty, LabelProvider, LabelReady, LabelRequest } from './label-provider.ts';
 import { createRenderPool, inlineRenderer } from './render-pool.ts';
 import { SAMPLE_MARK, renderLabel } from './render-label.ts';
 import { SANDBOX_FAILURE, createSandboxLabelProvider, type SandboxMode } from './sandbox.ts';
@@ -130,9 +130,13 @@ describe('render pool', () => {
 describe('the sandbox remembers what it bought', () => {
   it('answers a label it bought from its store, even from another process, and buys each at most once', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-labels-'));
+    const made: LabelProvider[] = [];
     try {
       const callLog = path.join(dir, 'calls.log');
-      const sandbox = (mode: SandboxMode) => createSandboxLabelProvider({ mode, delayMs: 60_000, renderer: inlineRenderer(), callLog, memoryDir: path.join(dir, 'bought') });
+      const sandbox = (mode: SandboxMode) => {
+        made.push(createSandboxLabelProvider({ mode, delayMs: 60_000, renderer: inlineRenderer(), callLog, memoryDir: path.join(dir, 'bought') }));
+        return made.at(-1)!;
+      };
       const bought = request('priority', 'normal');
       const label = await sandbox('instant').createLabel(bought);
       // A new provider on the same directory stands for the process that takes the order after a crash.
@@ -160,6 +164,7 @@ describe('the sandbox remembers what it bought', () => {
         `create ${refused.orderId}`,
       ]);
     } finally {
+      for (const provider of made) await provider.close?.();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
