@@ -107,6 +107,7 @@ for (let i = 0; i < ORDERS; i++) {
     bulk_order_id: null,
     bulk_row: null,
     claimed_until: null,
+    claims: 0,
   });
   if (batch.length === 500) batches.push(batch.splice(0));
 }

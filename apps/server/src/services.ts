@@ -89,6 +89,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const renderer = createLabelRenderer(config);
   closers.push(() => renderer.close());
   const labels = overrides.labels ?? createLabelProvider(config, renderer);
+  if (!overrides.labels) closers.push(async () => labels.close?.());
 
   // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.
   const sealedBox = createSealedBox(readOrCreateSecret(config.dataDir, 'secrets-key', config.SECRETS_KEY));

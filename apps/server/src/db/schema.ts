@@ -315,6 +315,11 @@ export interface OrdersTable {
   bulk_row: number | null;
   /** Until then the order is another process's to ask the provider about (or, once processing, not due for a check). */
   claimed_until: Timestamp | null;
+  /**
+   * How many times a process took the order to ask the provider about it, counted as it is taken (before the ask).
+   * Past the first, an earlier try may have bought its label and died before recording it: it is looked up first.
+   */
+  claims: number;
 }
 
 /** One row (id 1): raised by triggers on every change to label_types or label_type_prices. */

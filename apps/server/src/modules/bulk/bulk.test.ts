@@ -50,6 +50,7 @@ const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, render
 const refusing: LabelProvider = {
   name: 'sandbox',
   createLabel: (request) => (request.to.name === REFUSED ? Promise.reject(new LabelProviderError('address not deliverable')) : sandbox.createLabel(request)),
+  findLabel: (request) => sandbox.findLabel(request),
   checkLabel: (request, ref) => sandbox.checkLabel(request, ref),
 };
 

@@ -109,6 +109,7 @@ describe('a provider that refuses a label it was making', () => {
   const refusing: LabelProvider = {
     name: 'refusing',
     createLabel: async () => ({ status: 'processing', providerRef: 'upstream-1' }),
+    findLabel: async () => null,
     checkLabel: async () => ({ status: 'failed', message: 'the destination address is not deliverable' }),
   };
   beforeAll(async () => {
@@ -219,9 +220,32 @@ describe('when the label is asked for', () => {
 
   describe('from a provider that buys postage upstream', () => {
     beforeAll(async () => {
-      t = await startTestApp({}, { labels: { ...noting(sandbox), freeLabels: false } });
+      t = await startTestApp({ ORDER_POLL_INTERVAL_MS: '100' }, { labels: { ...noting(sandbox), freeLabels: false } });
     });
     afterAll(() => t.close());
+
+    it('is bought once, whatever stopped the process between the purchase and its record', async () => {
+      const { orders } = await place(5_000);
+      const [made] = orders;
+      expect(made).toMatchObject({ status: 'completed', claims: 1 });
+      // As if the process had stopped once the provider had sold the label, before the order recorded it: its claim ran out.
+      await t.db
+        .updateTable('orders')
+        .set({ status: 'pending', tracking: null, pdf_key: null, claimed_until: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', made.id)
+        .execute();
+      asked = [];
+      const order = async () => t.db.selectFrom('orders').selectAll().where('id', '=', made.id).executeTakeFirstOrThrow();
+      for (const until = Date.now() + 20_000; (await order()).status === 'pending'; ) {
+        if (Date.now() > until) throw new Error('the order was not taken again');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // Taken again by the background runner, which found the label the provider had sold and bought none.
+      expect(await order()).toMatchObject({ status: 'completed', tracking: made.tracking, claims: 2 });
+      expect(asked).toEqual([]);
+      const ledger = await t.db.selectFrom('ledger').select(['kind']).where('user_id', '=', customer).where('kind', '!=', 'adjustment').execute();
+      expect(ledger).toEqual([{ kind: 'order_charge' }]);
+    });
 
     it('comes only once the order is paid', async () => {
       const { res, orders, ledger } = await place(5_000);

@@ -379,13 +379,16 @@ export async function cancelOrder(db: DbOrTrx, id: string, note: string, at: str
 export const claimOrder = (db: DbOrTrx, id: string, until: string, now: string): Promise<OrderRow | undefined> =>
   claimOrders(db, [id], until, now).then((taken) => taken[0]);
 
-/** Takes, in one statement, the waiting orders among `ids` that nobody holds, until `until`; answers those taken. */
+/**
+ * Takes, in one statement, the waiting orders among `ids` that nobody holds, until `until`; answers those taken. Each
+ * take is counted (claims) in that statement, committed before the taker asks the provider: see OrdersTable.claims.
+ */
 export const claimOrders = (db: DbOrTrx, ids: string[], until: string, now: string): Promise<OrderRow[]> =>
   ids.length === 0
     ? Promise.resolve([])
     : db
         .updateTable('orders')
-        .set({ claimed_until: until })
+        .set((eb) => ({ claimed_until: until, claims: eb('claims', '+', 1) }))
         .where('id', 'in', ids)
         .where('status', 'in', WAITING)
         .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))

@@ -23,7 +23,7 @@ import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
 import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
-import { LabelProviderError, type LabelParty, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
+import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
 import type { AuditHook } from '../../lib/audit.ts';
@@ -230,6 +230,8 @@ export function orderRowFor(
     bulk_order_id: extra.bulkOrderId ?? null,
     bulk_row: extra.bulkRow ?? null,
     claimed_until: extra.claimedUntil ?? null,
+    // Written held (by the request that places it): its first take.
+    claims: extra.claimedUntil ? 1 : 0,
   };
 }
 
@@ -360,7 +362,7 @@ export function createOrderService(deps: {
     async function makeOne(order: repo.OrderRow): Promise<void> {
       let result;
       try {
-        result = await labels.createLabel(labelRequestFor(order));
+        result = await buyLabel(order);
       } catch (error) {
         held.delete(order.id);
         return onOutcome(order, await cancelAndRefund(order, reasonOf(error, order)));
@@ -424,14 +426,30 @@ export function createOrderService(deps: {
   };
 
   /**
-   * Asks the provider for the label of a paid, pending order and records what it answers: the PDF
+   * The label of a pending order this process holds, bought at most once whatever crashed before. Every take of an
+   * order is counted before its holder asks (repo.claimOrders, in the statement that takes it, so a bulk order's rows
+   * are marked a claim batch at a time at no extra statement; a single order is written already taken once). One taken
+   * before may have had its label bought by a process that died before recording it: the provider is asked for that
+   * label by our order id first, and only a label it does not have is bought.
+   */
+  async function buyLabel(order: repo.OrderRow): Promise<LabelReady | LabelPending> {
+    const request = labelRequestFor(order);
+    if (order.claims > 1) {
+      const bought = await labels.findLabel(request);
+      if (bought) return bought;
+    }
+    return labels.createLabel(request);
+  }
+
+  /**
+   * Asks the provider for the label of a paid, pending order (buyLabel) and records what it answers: the PDF
    * stored and the order completed, 'processing' with the provider's reference, or cancelled and
-   * refunded. The order id is the provider's idempotency key, so asking again never buys twice.
+   * refunded.
    */
   async function makeLabel(order: repo.OrderRow): Promise<LabelOutcome> {
     let result;
     try {
-      result = await labels.createLabel(labelRequestFor(order));
+      result = await buyLabel(order);
     } catch (error) {
       return cancelAndRefund(order, reasonOf(error, order));
     }
@@ -516,6 +534,8 @@ export function createOrderService(deps: {
     }
     let result;
     try {
+      // No order is written before this ask, so none can be resumed to buy its label again: a crash here leaves a free
+      // label made for no order, nothing charged. The one statement of a single order stays one.
       result = await labels.createLabel(labelRequestFor(order));
     } catch (error) {
       // Paid, then cancelled and refunded, as a refusal after payment is: the order and its reason stay in the history.

@@ -30,6 +30,9 @@ export async function testLabels(): Promise<LabelProvider> {
       if (request.to.name === REFUSED_RECEIVER) throw new LabelProviderError(REFUSAL);
       return { status: 'completed', tracking: `9400TEST${request.orderId.slice(0, 8).toUpperCase()}`, pdf };
     },
+    async findLabel() {
+      return null;
+    },
     async checkLabel() {
       return { status: 'failed', message: 'not asked' };
     },

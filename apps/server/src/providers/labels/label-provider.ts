@@ -44,8 +44,19 @@ export interface LabelProvider {
    * charged before it asks, so no label is bought for a customer who cannot pay.
    */
   readonly freeLabels?: boolean;
-  /** Throws LabelProviderError when the upstream refuses the label. */
+  /** Buys the label. Throws LabelProviderError when the upstream refuses it. */
   createLabel(request: LabelRequest): Promise<LabelReady | LabelPending>;
+  /**
+   * The label an earlier createLabel bought for this order (`request.orderId`), or null when none was bought. Asked
+   * before buying again for an order a process took before: that process may have died between the purchase and its
+   * record, and the label must not be bought twice. So an adapter remembers each purchase by our order id, durably,
+   * before it buys: the sandbox in its own store; an upstream API by a record made before its purchase (EasyPost: the
+   * Shipment created with reference = our order id, its id kept by order id before it is bought; the lookup
+   * retrieves that Shipment and answers its postage_label if it has one, else null, and the next buy reuses it).
+   */
+  findLabel(request: LabelRequest): Promise<LabelReady | LabelPending | null>;
   /** Asks again about a label that was 'processing'. */
   checkLabel(request: LabelRequest, providerRef: string): Promise<LabelReady | LabelPending | LabelFailed>;
+  /** Lets go of what it holds open (files, connections); called as the services close. */
+  close?(): Promise<void>;
 }

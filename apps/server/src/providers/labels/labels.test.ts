@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { LabelParty, LabelRequest } from './label-provider.ts';
+import type { LabelParty, LabelProvider, LabelReady, LabelRequest } from './label-provider.ts';
 import { createRenderPool, inlineRenderer } from './render-pool.ts';
 import { SAMPLE_MARK, renderLabel } from './render-label.ts';
+import { SANDBOX_FAILURE, createSandboxLabelProvider, type SandboxMode } from './sandbox.ts';
 import { mod10CheckDigit, trackingNumberFor, upsCheckDigit } from './tracking-numbers.ts';
 
 const party = (name: string, zip: string, state: string, country = 'United States'): LabelParty => ({
@@ -120,5 +124,48 @@ describe('render pool', () => {
     }
     await pool.close();
     await expect(pool.render(requests[0])).rejects.toThrow('label renderer is closed');
+  });
+});
+
+describe('the sandbox remembers what it bought', () => {
+  it('answers a label it bought from its store, even from another process, and buys each at most once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-labels-'));
+    const made: LabelProvider[] = [];
+    try {
+      const callLog = path.join(dir, 'calls.log');
+      const sandbox = (mode: SandboxMode) => {
+        made.push(createSandboxLabelProvider({ mode, delayMs: 60_000, renderer: inlineRenderer(), callLog, memoryDir: path.join(dir, 'bought') }));
+        return made.at(-1)!;
+      };
+      const bought = request('priority', 'normal');
+      const label = await sandbox('instant').createLabel(bought);
+      // A new provider on the same directory stands for the process that takes the order after a crash.
+      // The same label, rendered again (the PDF's creation time differs).
+      const found = await sandbox('instant').findLabel(bought);
+      expect(found).toMatchObject({ status: 'completed', tracking: (label as LabelReady).tracking });
+      expect((await readBack((found as LabelReady).pdf)).text).toBe((await readBack((label as LabelReady).pdf)).text);
+      expect(await sandbox('instant').findLabel({ ...bought, orderId: 'ffffffff-0000-4000-8000-000000000000' })).toBeNull();
+
+      const later = { ...bought, orderId: '0b7f3c2a-0000-4000-8000-000000000001' };
+      const pending = await sandbox('processing').createLabel(later);
+      expect(pending).toMatchObject({ status: 'processing', providerRef: expect.stringMatching(/^sandbox:\d+$/) });
+      expect(await sandbox('processing').findLabel(later)).toEqual(pending);
+
+      const refused = { ...bought, orderId: '0b7f3c2a-0000-4000-8000-000000000002' };
+      await expect(sandbox('fail').createLabel(refused)).rejects.toThrow(SANDBOX_FAILURE);
+      expect(await sandbox('fail').findLabel(refused)).toBeNull();
+
+      expect(fs.readFileSync(callLog, 'utf8').trim().split('\n')).toEqual([
+        `create ${bought.orderId}`,
+        `made ${bought.orderId}`,
+        `found ${bought.orderId}`,
+        `create ${later.orderId}`,
+        `found ${later.orderId}`,
+        `create ${refused.orderId}`,
+      ]);
+    } finally {
+      for (const provider of made) await provider.close?.();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,40 +1,104 @@
 import fs from 'node:fs';
-import { LabelProviderError, type LabelProvider, type LabelReady } from './label-provider.ts';
+import path from 'node:path';
+import { LabelProviderError, type LabelPending, type LabelProvider, type LabelReady } from './label-provider.ts';
 import type { LabelRenderer } from './render-pool.ts';
 
 export type SandboxMode = 'instant' | 'processing' | 'fail';
 
 export const SANDBOX_FAILURE = 'the sandbox label provider is set to fail (LABEL_SANDBOX_MODE=fail)';
 
+/** What the sandbox remembers of a label it "bought": made at once, or this reference to ask again with. */
+const MADE = 'made';
+
+/**
+ * The labels the sandbox "bought", by order id, as an upstream remembers its purchases: a line `<order id> <made or
+ * reference>` appended to one of 16 files of `dir` (by the id's first character, so a lookup reads a sixteenth).
+ * Each file is kept open for appending: a write of a short line, whole even beside other processes' writes, and it
+ * outlives a killed process (about 20 us a label, a third of opening the file each time). Without a directory
+ * (tests that build the sandbox themselves) it remembers in this process only.
+ */
+function purchaseMemory(dir: string | undefined) {
+  if (!dir) {
+    const kept = new Map<string, string>();
+    return { remember: (orderId: string, answer: string) => void kept.set(orderId, answer), recall: async (orderId: string) => kept.get(orderId) ?? null, close() {} };
+  }
+  const fileOf = (orderId: string) => path.join(dir, /^[0-9a-f]/i.test(orderId) ? orderId[0].toLowerCase() : '_');
+  const open = new Map<string, number>();
+  return {
+    remember(orderId: string, answer: string) {
+      const file = fileOf(orderId);
+      let fd = open.get(file);
+      if (fd === undefined) {
+        // Made on the first purchase, not at start: a process that never buys leaves DATA_DIR as it was.
+        fs.mkdirSync(dir, { recursive: true });
+        open.set(file, (fd = fs.openSync(file, 'a')));
+      }
+      fs.writeSync(fd, `${orderId} ${answer}\n`);
+    },
+    async recall(orderId: string): Promise<string | null> {
+      const text = await fs.promises.readFile(fileOf(orderId), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return '';
+        throw error;
+      });
+      const at = `\n${text}`.lastIndexOf(`\n${orderId} `);
+      if (at < 0) return null;
+      const end = text.indexOf('\n', at);
+      return text.slice(at + orderId.length + 1, end < 0 ? undefined : end);
+    },
+    close() {
+      for (const fd of open.values()) fs.closeSync(fd);
+      open.clear();
+    },
+  };
+}
+
 /**
  * The default provider: renders SAMPLE labels locally. Modes exercise the other paths:
  * 'processing' answers later (the label is ready `delayMs` after the order), 'fail' refuses every label.
+ * It remembers what it "bought" in `memoryDir` (DATA_DIR/sandbox-labels), so findLabel answers after a crash as an
+ * upstream would, and a label is bought at most once.
  */
-export function createSandboxLabelProvider(options: { mode: SandboxMode; delayMs: number; renderer: LabelRenderer; callLog?: string }): LabelProvider {
-  // A diagnostic: one line per label asked for and per label made, appended by every process alike, so a test can count them across processes.
-  const logCall = (what: 'create' | 'made', orderId: string) => {
+export function createSandboxLabelProvider(options: { mode: SandboxMode; delayMs: number; renderer: LabelRenderer; callLog?: string; memoryDir?: string }): LabelProvider {
+  // A diagnostic: one line per label bought, made and found bought, appended by every process alike, so a test can count them across processes.
+  const logCall = (what: 'create' | 'made' | 'found', orderId: string) => {
     if (options.callLog) fs.appendFileSync(options.callLog, `${what} ${orderId}\n`);
   };
-  const render = async (request: Parameters<LabelRenderer['render']>[0]): Promise<LabelReady> => {
-    const label: LabelReady = { status: 'completed', ...(await options.renderer.render(request)) };
-    logCall('made', request.orderId);
-    return label;
-  };
+  const memory = purchaseMemory(options.memoryDir);
+  const render = async (request: Parameters<LabelRenderer['render']>[0]): Promise<LabelReady> => ({ status: 'completed', ...(await options.renderer.render(request)) });
   return {
     name: 'sandbox',
     freeLabels: true,
     async createLabel(request) {
+      if (options.mode === 'fail') {
+        logCall('create', request.orderId);
+        throw new LabelProviderError(SANDBOX_FAILURE);
+      }
+      // The ready time travels in the reference, so a label made later needs nothing but its purchase remembered.
+      const answer: LabelReady | LabelPending =
+        options.mode === 'processing' ? { status: 'processing', providerRef: `sandbox:${Date.now() + options.delayMs}` } : await render(request);
+      // The purchase: remembered, then logged, with nothing in between that could wait.
+      memory.remember(request.orderId, answer.status === 'processing' ? answer.providerRef : MADE);
       logCall('create', request.orderId);
-      if (options.mode === 'fail') throw new LabelProviderError(SANDBOX_FAILURE);
-      // The ready time travels in the reference, so the sandbox keeps no state of its own.
-      if (options.mode === 'processing') return { status: 'processing', providerRef: `sandbox:${Date.now() + options.delayMs}` };
-      return render(request);
+      if (answer.status === 'completed') logCall('made', request.orderId);
+      return answer;
+    },
+    async findLabel(request) {
+      const bought = await memory.recall(request.orderId);
+      if (bought === null) return null;
+      logCall('found', request.orderId);
+      // The same request renders the same label (its tracking number is made from the order's id).
+      return bought === MADE ? render(request) : { status: 'processing', providerRef: bought };
     },
     async checkLabel(request, providerRef) {
       const readyAt = Number(providerRef.split(':')[1]);
       if (!Number.isFinite(readyAt)) return { status: 'failed', message: 'the sandbox does not know this label' };
       if (Date.now() < readyAt) return { status: 'processing', providerRef };
-      return render(request);
+      const label = await render(request);
+      logCall('made', request.orderId);
+      return label;
+    },
+    async close() {
+      memory.close();
     },
   };
 }
