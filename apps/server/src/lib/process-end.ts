@@ -20,7 +20,6 @@ export type ProcessEnd = {
  * serve on in a state nobody planned for.
  */
 export function handleProcessEnd({ log, stopping, close, graceMs }: ProcessEnd): void {
-  let exitCode = 0;
   let closing = false;
   const end = async () => {
     if (closing) return;
@@ -30,10 +29,10 @@ export function handleProcessEnd({ log, stopping, close, graceMs }: ProcessEnd):
       await close();
     } catch (error) {
       log.error({ err: error }, 'closing failed');
-      exitCode = 1;
+      process.exitCode = 1;
     }
     clearTimeout(forceExit);
-    process.exit(exitCode);
+    process.exit();
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -41,10 +40,10 @@ export function handleProcessEnd({ log, stopping, close, graceMs }: ProcessEnd):
       void end();
     });
   }
-  // One that comes while closing is logged too, and the exit code stays 1.
+  // One that comes while closing is logged too. The exit code is 1 however the process then ends.
   const fatal = (message: string) => (error: unknown) => {
     log.error({ err: error }, message);
-    exitCode = 1;
+    process.exitCode = 1;
     // The shutdown's own lines are not the failed request's or job's.
     withLogContext({}, () => void end());
   };
