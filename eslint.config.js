@@ -1,4 +1,5 @@
-// Lint runs in `npm test`. Type errors are tsc's job; this guards the import boundaries of the design.
+// Lint runs in `npm test`. Type errors are tsc's job; this guards the import boundaries of the design, and
+// (type-aware) that no promise is left floating or handed to a caller that ignores it.
 import fs from 'node:fs';
 import path from 'node:path';
 import tseslint from 'typescript-eslint';
@@ -73,12 +74,25 @@ export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/*.mjs'] },
   {
     files: ['**/*.ts', '**/*.tsx'],
-    languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' },
-    plugins: { portal: { rules: { boundaries } } },
+    languageOptions: {
+      parser: tseslint.parser,
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      // Type-aware rules read each file's types through the nearest tsconfig.json; the root's files (vitest.config.ts,
+      // scripts/*.ts, which e2e's tsconfig type-checks) have none, and get e2e's compiler options.
+      parserOptions: {
+        projectService: { allowDefaultProject: ['vitest.config.ts', 'scripts/*.ts'], defaultProject: 'e2e/tsconfig.json' },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { portal: { rules: { boundaries } }, '@typescript-eslint': tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       'portal/boundaries': ['error', [...sharedZones, ...moduleZones, ...zoneRules]],
       'no-debugger': 'error',
+      // A promise nobody awaits or catches loses its error, and an unhandled rejection ends the process.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
     },
   },
   { files: TESTS, rules: { 'portal/boundaries': ['error', [...sharedZones, ...zoneRules]] } },

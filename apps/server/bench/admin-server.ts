@@ -155,9 +155,17 @@ const token = await createTokenService(readOrCreateSecret(dataDir, 'jwt-secret',
 const port = (app.server.address() as { port: number }).port;
 process.send?.({ port, token, seedSeconds, users: USERS, orders: ORDERS, ledgerRows: ledger.length, days: DAYS });
 
-process.on('message', async (message) => {
-  if (message !== 'stop') return;
-  await app.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
+process.on('message', (message) => {
+  if (message === 'stop') void stop();
 });
+
+async function stop() {
+  try {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  } catch (error) {
+    console.error('the bench server did not stop cleanly', error);
+    process.exit(1);
+  }
+}

@@ -165,7 +165,7 @@ const sampleRss = () => {
   if (probe) probe.peakRss = Math.max(probe.peakRss, process.memoryUsage.rss());
 };
 
-process.on('message', async (message) => {
+process.on('message', (message) => {
   if (message === 'probe-start') {
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
@@ -180,8 +180,16 @@ process.on('message', async (message) => {
     probe = null;
     return;
   }
-  if (message !== 'stop') return;
-  await app.close();
-  if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
+  if (message === 'stop') void stop();
 });
+
+async function stop() {
+  try {
+    await app.close();
+    if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  } catch (error) {
+    console.error('the bench server did not stop cleanly', error);
+    process.exit(1);
+  }
+}

@@ -47,8 +47,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // A URL that cannot be decoded (a stray %): a browser gets the app's not-found page, a program a JSON 400.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const page = error.code === 'FST_ERR_BAD_URL' && isPageRequest(request) ? appPage(config.WEB_DIST) : null;
-      if (page) return reply.status(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
-      return reply.status(400).send({ message: error.message });
+      if (page) reply.status(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+      else reply.status(400).send({ message: error.message });
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -197,8 +197,9 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
       preCompressed: true,
       cacheControl: false,
       // Files under assets/ are named by their content hash, so they never change; anything else may.
-      setHeaders: (reply, filePath) =>
-        reply.header('cache-control', path.relative(webDist, filePath).startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      setHeaders: (reply, filePath) => {
+        reply.header('cache-control', path.relative(webDist, filePath).startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
     });
   }
   app.setNotFoundHandler((request, reply) => {

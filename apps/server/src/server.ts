@@ -1,21 +1,18 @@
 import { buildApp } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
+import { handleProcessEnd } from './lib/process-end.ts';
 
 const config = loadConfigOrExit();
 
 const app = await buildApp(config);
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // Requests in flight get 10 s to finish; keep-alive connections are closed as soon as they fall idle.
-    const forceExit = setTimeout(() => process.exit(1), 10_000).unref();
+handleProcessEnd({
+  log: app.log,
+  stopping: 'shutting down',
+  // Requests in flight get 10 s to finish; keep-alive connections are closed as soon as they fall idle.
+  close: () => {
     setInterval(() => app.server.closeIdleConnections(), 100).unref();
-    await app.close();
-    clearTimeout(forceExit);
-    process.exit(0);
-  });
-}
+    return app.close();
+  },
+  graceMs: 10_000,
+});
 await app.listen({ port: config.PORT, host: config.HOST });

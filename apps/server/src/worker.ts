@@ -5,6 +5,7 @@
 import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
 import { logContextMixin } from './lib/log-context.ts';
+import { handleProcessEnd } from './lib/process-end.ts';
 import { buildServices } from './services.ts';
 
 const config = loadConfigOrExit();
@@ -14,16 +15,10 @@ services.warm();
 await services.startWorkers();
 log.info({ engine: services.queue.engine, concurrency: config.QUEUE_CONCURRENCY }, 'worker started');
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'worker stopping');
-    // Running jobs get 30 s to finish; one cut off is taken again by another worker (or this one after a restart).
-    const forceExit = setTimeout(() => process.exit(1), 30_000).unref();
-    await services.close();
-    clearTimeout(forceExit);
-    process.exit(0);
-  });
-}
+handleProcessEnd({
+  log,
+  stopping: 'worker stopping',
+  // Running jobs get 30 s to finish; one cut off is taken again by another worker (or this one after a restart).
+  close: () => services.close(),
+  graceMs: 30_000,
+});

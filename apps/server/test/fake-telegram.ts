@@ -151,7 +151,8 @@ export async function startFakeTelegram(options: { token?: string; username?: st
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (raw += chunk));
-    req.on('end', async () => {
+    // Answers every request, an error included, so nothing is left to wait for.
+    const answer = async () => {
       const reply = (status: number, body: unknown) => {
         if (res.writableEnded || res.destroyed) return;
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -161,9 +162,9 @@ export async function startFakeTelegram(options: { token?: string; username?: st
       const method = methods[match[2]];
       fake.calls.push(match[2]);
       if (!method) return reply(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
-      let params: Record<string, any> = {};
-      if (raw) params = (req.headers['content-type'] ?? '').includes('json') ? JSON.parse(raw) : Object.fromEntries(new URLSearchParams(raw));
       try {
+        let params: Record<string, any> = {};
+        if (raw) params = (req.headers['content-type'] ?? '').includes('json') ? JSON.parse(raw) : Object.fromEntries(new URLSearchParams(raw));
         const hungUp = new Promise<void>((resolve) => res.on('close', () => !res.writableEnded && resolve()));
         const result = await method(params, hungUp);
         if (match[2] === 'getUpdates') fake.polls++;
@@ -172,7 +173,8 @@ export async function startFakeTelegram(options: { token?: string; username?: st
         const failure = error as FakeFailure;
         reply(failure.error_code ?? 500, { ok: false, ...failure });
       }
-    });
+    };
+    req.on('end', () => void answer());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.apiRoot = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -281,13 +281,15 @@ function compiledWorker(module: URL): URL {
  * value to move to the caller rather than copy.
  */
 export function serveWorkerTasks<Input, Output>(work: (input: Input) => Promise<{ value: Output; transfer?: ArrayBuffer[] }>): void {
-  parentPort!.postMessage({ ready: true } satisfies Reply<Output>);
-  parentPort!.on('message', async ({ id, input }: { id: number; input: Input }) => {
+  const answer = async (id: number, input: Input) => {
     try {
       const { value, transfer } = await work(input);
       parentPort!.postMessage({ id, ok: true, value } satisfies Reply<Output>, transfer);
     } catch (error) {
       parentPort!.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Reply<Output>);
     }
-  });
+  };
+  parentPort!.postMessage({ ready: true } satisfies Reply<Output>);
+  // Each input is answered, value or error, so nothing is left to wait for here.
+  parentPort!.on('message', ({ id, input }: { id: number; input: Input }) => void answer(id, input));
 }

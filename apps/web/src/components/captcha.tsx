@@ -90,6 +90,7 @@ export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(functi
     const { url, global } = HOSTED_SCRIPTS[captcha.provider];
     const el = hostedRef.current;
     let cancelled = false;
+    // Without its script the widget stays empty, and getToken asks the user to complete the captcha.
     loadScript(url).then(async () => {
       while (!window[global] && !cancelled) await new Promise((r) => setTimeout(r, 100));
       if (cancelled) return;
@@ -101,7 +102,7 @@ export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(functi
           hosted.current.waiting?.(token);
         },
       });
-    });
+    }).catch((error: unknown) => console.error('The captcha did not load', error));
     return () => {
       cancelled = true;
     };

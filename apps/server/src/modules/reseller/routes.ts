@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
@@ -150,7 +150,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       });
 
       // Every route but the document checks the key, after the rate limit counted the request.
-      const authenticate: onRequestHookHandler = async (request) => {
+      const authenticate = async (request: FastifyRequest) => {
         const user = await reseller.authenticate(request.headers[API_KEY_HEADER]);
         request.userId = user.id;
         request.balanceCents = user.balanceCents;

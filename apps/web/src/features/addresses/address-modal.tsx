@@ -8,6 +8,7 @@ import { ADDRESS_COUNTRY, addressBody, type Address, type AddressBody } from '@p
 import { ADDRESSES_QUERY_KEY, createAddress, updateAddress } from '../../api/addresses.ts';
 import { errorMessage } from '../../api/client.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 const EMPTY: AddressBody = { name: '', company: '', street: '', street2: '', city: '', state: '', zip: '', country: ADDRESS_COUNTRY };
 const valuesOf = (address: Address | null): AddressBody =>
@@ -61,7 +62,7 @@ export function AddressModal({ show, address, onClose }: AddressModalProps) {
 
   return (
     <Modal show={show} onHide={busy ? () => undefined : onClose} centered size="lg">
-      <Form onSubmit={onSubmit} noValidate aria-label={title}>
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label={title}>
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">{title}</Modal.Title>
         </Modal.Header>

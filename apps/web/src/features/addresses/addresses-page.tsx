@@ -6,6 +6,7 @@ import type { Address } from '@portal/contract';
 import { ADDRESSES_QUERY_KEY, deleteAddress, readAddresses } from '../../api/addresses.ts';
 import { errorMessage } from '../../api/client.ts';
 import { AddressModal } from './address-modal.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 function DeleteAddressModal({ address: current, onClose }: { address: Address | null; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -47,7 +48,7 @@ function DeleteAddressModal({ address: current, onClose }: { address: Address | 
         <Button variant="secondary" onClick={onClose} disabled={busy}>
           Cancel
         </Button>
-        <Button variant="danger" onClick={confirm} disabled={busy}>
+        <Button variant="danger" onClick={asyncHandler(confirm)} disabled={busy}>
           {busy && <Spinner animation="border" size="sm" className="me-2" />}
           Delete
         </Button>

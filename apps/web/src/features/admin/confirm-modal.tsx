@@ -1,5 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { Button, Modal, Spinner } from 'react-bootstrap';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 export type Confirmation = {
   title: string;
@@ -44,7 +45,7 @@ export function ConfirmModal({ confirmation: current, onClose }: { confirmation:
         <Button variant="secondary" onClick={onClose} disabled={busy}>
           Cancel
         </Button>
-        <Button variant={confirmation?.variant ?? 'primary'} onClick={confirm} disabled={busy}>
+        <Button variant={confirmation?.variant ?? 'primary'} onClick={asyncHandler(confirm)} disabled={busy}>
           {busy && <Spinner animation="border" size="sm" className="me-2" />}
           {confirmation?.confirmLabel}
         </Button>

@@ -10,6 +10,7 @@ import { generateAmazonCsv, unreadablePages, type AmazonCsvForm, type AmazonCsvR
 import { errorMessage, saveFile } from '../../api/client.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { RegionOptions } from '../../components/region-options.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 type FormValues = AmazonCsvForm & { pdf: FileList | undefined };
 const EMPTY: FormValues = { weight: '', fromName: '', fromStreet1: '', fromStreet2: '', fromCity: '', fromState: '', fromZip: '', pdf: undefined };
@@ -113,7 +114,7 @@ export function AmazonCsvPage() {
               </Col>
               <Col sm={6}>{text('fromZip', 'Zip')}</Col>
             </Row>
-            <Button type="button" disabled={busy} onClick={() => generate(false)} data-testid="amazon-generate">
+            <Button type="button" disabled={busy} onClick={asyncHandler(() => generate(false))} data-testid="amazon-generate">
               {busy && <Spinner animation="border" size="sm" className="me-2" />}
               Generate CSV
             </Button>
@@ -129,7 +130,7 @@ export function AmazonCsvPage() {
                   </li>
                 ))}
               </ul>
-              <Button variant="outline-dark" size="sm" disabled={busy} onClick={() => generate(true)}>
+              <Button variant="outline-dark" size="sm" disabled={busy} onClick={asyncHandler(() => generate(true))}>
                 Generate CSV without {unreadable.length === 1 ? 'it' : 'them'}
               </Button>
             </Alert>
@@ -143,7 +144,7 @@ export function AmazonCsvPage() {
               </p>
               <Button size="sm" onClick={() => {
                   handOverCsvFile(result.file);
-                  navigate('/csv-orders');
+                  void navigate('/csv-orders');
                 }}>
                 Open in USPS CSV
               </Button>

@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/client.ts';
 import { setStoredEmail } from '../../api/session.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 export function ForgotPasswordPage() {
   const { register, handleSubmit, formState } = useForm<{ email: string }>();
@@ -20,7 +21,7 @@ export function ForgotPasswordPage() {
       show(message, 'success');
       setStoredEmail(email);
       await new Promise((resolve) => setTimeout(resolve, 3000));
-      navigate('/reset');
+      void navigate('/reset');
     } catch (error) {
       show(errorMessage(error));
       captcha.current?.reset();
@@ -31,7 +32,7 @@ export function ForgotPasswordPage() {
     <AuthCard title="Forgot Password" footer={<Link to="/login">Back to Sign In</Link>}>
       <p className="text-muted small">Enter your email to get reset password OTP on your registered email.</p>
       {alert}
-      <Form onSubmit={onSubmit} noValidate>
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
         <Form.Group className="mb-3" controlId="email">
           <Form.Label>Email</Form.Label>
           <Form.Control type="email" autoComplete="email" required {...register('email', { required: true })} />

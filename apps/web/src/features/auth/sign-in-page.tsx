@@ -9,6 +9,7 @@ import { signInWith } from '../../api/session.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 export function SignInPage() {
   const { register, handleSubmit, formState } = useForm<{ tgId: string; password: string }>();
@@ -36,7 +37,7 @@ export function SignInPage() {
       }
     >
       {alert}
-      <Form onSubmit={onSubmit} noValidate>
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
         <Form.Group className="mb-3" controlId="tgId">
           <Form.Label>Telegram Username</Form.Label>
           <InputGroup hasValidation>

@@ -9,6 +9,7 @@ import { errorMessage } from '../../api/client.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 export function SignUpPage() {
   const { register, handleSubmit, formState } = useForm<{ username: string; tgId: string; password: string }>();
@@ -22,7 +23,7 @@ export function SignUpPage() {
       await registerAccount({ ...values, captchaToken: await captcha.current!.getToken() });
       toast.success(ACCOUNT_CREATED);
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      navigate('/login');
+      void navigate('/login');
     } catch (error) {
       show(errorMessage(error));
       captcha.current?.reset();
@@ -39,7 +40,7 @@ export function SignUpPage() {
       }
     >
       {alert}
-      <Form onSubmit={onSubmit} noValidate>
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
         <Form.Group className="mb-3" controlId="username">
           <Form.Label>Name</Form.Label>
           <Form.Control autoComplete="name" required isInvalid={!!errors.username} {...register('username', { required: NAME_REQUIRED, validate: (v) => v.trim() !== '' || NAME_REQUIRED })} />

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client.ts';
 import { clearStoredEmail, getStoredEmail, signInWith } from '../../api/session.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, digitsOnly, useTimedMessage } from './auth-card.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 export function VerifyEmailPage() {
   const { register, handleSubmit, formState } = useForm<{ OTP: string }>();
@@ -31,7 +32,7 @@ export function VerifyEmailPage() {
     <AuthCard title="Verify Email" footer={<Link to="/">Back</Link>}>
       {email && <p className="text-muted small">Enter the OTP sent to {email}.</p>}
       {alert}
-      <Form onSubmit={onSubmit} noValidate>
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
         <Form.Group className="mb-3" controlId="otp">
           <Form.Label>OTP</Form.Label>
           <Form.Control type="number" inputMode="numeric" autoComplete="one-time-code" required isInvalid={!!errors.OTP} {...register('OTP', { required: OTP_REQUIRED })} onInput={digitsOnly} />

@@ -9,6 +9,7 @@ import { useCurrentUser } from '../../api/current-user.ts';
 import { formatDate, money } from '../../components/format.ts';
 import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 /** Spec section 4: a bulk order is completed, processing, or otherwise pending. */
 export const bulkStatus = (status: string): 'completed' | 'failed' | 'processing' | 'pending' =>
@@ -133,7 +134,7 @@ export function BulkOrdersCard() {
                           variant="outline-success"
                           className="me-1"
                           disabled={downloading === `${order._id}:${file.kind}`}
-                          onClick={() => download(order, file)}
+                          onClick={asyncHandler(() => download(order, file))}
                           title={`Download ${file.fileName}`}
                         >
                           {file.label}

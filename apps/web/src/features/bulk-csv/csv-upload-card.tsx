@@ -17,6 +17,7 @@ import { money } from '../../components/format.ts';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { CsvRowErrors } from './csv-row-errors.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 type CsvFormValues = { labelType: string; design: string; csv: FileList | undefined };
 const EMPTY: CsvFormValues = { labelType: '', design: '', csv: undefined };
@@ -177,11 +178,11 @@ export function CsvUploadCard() {
             </Alert>
           )}
           <div className="d-flex flex-wrap gap-2">
-            <Button type="button" variant="outline-primary" disabled={busy !== null} onClick={onValidate}>
+            <Button type="button" variant="outline-primary" disabled={busy !== null} onClick={asyncHandler(onValidate)}>
               {busy === 'validate' && <Spinner animation="border" size="sm" className="me-2" />}
               Validate CSV
             </Button>
-            <Button type="button" disabled={!validated || busy !== null} onClick={onPay} data-testid="csv-pay">
+            <Button type="button" disabled={!validated || busy !== null} onClick={asyncHandler(onPay)} data-testid="csv-pay">
               {busy === 'pay' && <Spinner animation="border" size="sm" className="me-2" />}
               Pay {money(validated?.totalPrice ?? 0)}
             </Button>

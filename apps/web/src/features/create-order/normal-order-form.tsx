@@ -19,6 +19,7 @@ import { useSavedAddresses } from '../../api/addresses.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 type Side = 'From' | 'To';
 
@@ -159,7 +160,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   };
 
   return (
-    <Form onSubmit={handleSubmit((order) => submit(order, price))} noValidate data-testid="normal-order-form">
+    <Form onSubmit={asyncHandler(handleSubmit((order) => submit(order, price)))} noValidate data-testid="normal-order-form">
       <LabelTypeFields
         idPrefix="normal"
         labelTypes={labelTypes}

@@ -167,13 +167,13 @@ export function useSubmitOrder(onIssues: (issues: OrderIssue[]) => void) {
       const { message } = await createOrder(order);
       toast.success(message);
       await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY })]);
-      navigate('/');
+      void navigate('/');
     } catch (error) {
       const issues = serverIssues(error);
       if (issues.length > 0) onIssues(issues);
       if (error instanceof ApiError && error.status === 402) {
         const missing = Math.max(0, Math.round((price - (await freshBalance(queryClient, refresh))) * 100) / 100);
-        toast.error(<ShortBalance message={error.message} missing={missing} onDeposits={() => navigate('/deposits')} />);
+        toast.error(<ShortBalance message={error.message} missing={missing} onDeposits={() => void navigate('/deposits')} />);
       } else {
         toast.error(errorMessage(error));
         // A refused label is refunded on the server; the balance and list may still have moved.

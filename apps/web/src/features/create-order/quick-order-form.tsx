@@ -19,6 +19,7 @@ import {
 import { useSavedAddresses } from '../../api/addresses.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 type QuickValues = Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'FromPhone' | 'ToPhone'> & { fromText: string; toText: string };
 
@@ -146,7 +147,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
     setValue(field, formatAddressText(address), { shouldDirty: true, shouldValidate: isSubmitted });
 
   return (
-    <Form onSubmit={handleSubmit((order) => submit(order, price))} noValidate data-testid="quick-order-form">
+    <Form onSubmit={asyncHandler(handleSubmit((order) => submit(order, price)))} noValidate data-testid="quick-order-form">
       <LabelTypeFields
         idPrefix="quick"
         labelTypes={labelTypes}

@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { ORDERS_QUERY_KEY, duplicateOrder } from '../../api/orders.ts';
 import { money } from '../../components/format.ts';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 /** 'Duplicate Order': confirm, post, then the list reloads and the modal closes. */
 export function DuplicateOrderModal({ order: current, onClose }: { order: Order | null; onClose: () => void }) {
@@ -59,7 +60,7 @@ export function DuplicateOrderModal({ order: current, onClose }: { order: Order 
         <Button variant="secondary" onClick={onClose} disabled={busy}>
           Cancel
         </Button>
-        <Button variant="primary" onClick={confirm} disabled={busy}>
+        <Button variant="primary" onClick={asyncHandler(confirm)} disabled={busy}>
           {busy && <Spinner animation="border" size="sm" className="me-2" />}
           Duplicate
         </Button>

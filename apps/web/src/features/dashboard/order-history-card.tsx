@@ -10,6 +10,7 @@ import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
 import { OrderDetailsModal } from './order-details-modal.tsx';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 const SORTS = [
   { value: 'desc', label: 'Newest first' },
@@ -195,7 +196,7 @@ export function OrderHistoryCard() {
                     Details
                   </Button>
                   {order.status === 'completed' && (
-                    <Button size="sm" variant="outline-success" className="me-2" disabled={downloading === order._id} onClick={() => download(order)}>
+                    <Button size="sm" variant="outline-success" className="me-2" disabled={downloading === order._id} onClick={asyncHandler(() => download(order))}>
                       Download
                     </Button>
                   )}

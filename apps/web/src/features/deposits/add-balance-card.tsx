@@ -7,6 +7,7 @@ import { BONUS_TIERS, DEPOSIT_MAX, DEPOSIT_MIN, bonusCents, bonusPercent, centsT
 import { createInvoice } from '../../api/billing.ts';
 import { errorMessage } from '../../api/client.ts';
 import { money } from '../../components/format.ts';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 /** The form holds the field's text; the contract's schema turns it into the number the call sends. */
 type FormOutput = { amount: number; type: PaymentMethod };
@@ -60,7 +61,7 @@ export function AddBalanceCard() {
       <Card.Header as="h6">Add Balance</Card.Header>
       <Card.Body>
         <BonusNotice amount={amount} />
-        <Form onSubmit={onSubmit} noValidate>
+        <Form onSubmit={asyncHandler(onSubmit)} noValidate>
           <Form.Group className="mb-3" controlId="deposit-amount">
             <Form.Label>Amount</Form.Label>
             <InputGroup hasValidation>

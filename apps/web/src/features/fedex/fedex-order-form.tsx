@@ -26,6 +26,7 @@ import { FEDEX_ORDERS_QUERY_KEY, FEDEX_PRICE_QUERY_KEY, createFedexOrder, readFe
 import { AddressFields, type AddressKey, type FedexForm } from './address-fields.tsx';
 import { EMPTY_ITEM, InvoiceItemsFields } from './invoice-items-fields.tsx';
 import { money } from '../../components/format.ts';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 const ADDRESS_KEYS = ['name', 'street', 'street2', 'city', 'state', 'zip', 'phone', 'email', 'country'] as const;
 const capitalized = (key: string) => key[0]!.toUpperCase() + key.slice(1);
@@ -150,7 +151,7 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
   );
 
   return (
-    <Form onSubmit={submit} onKeyDown={blockEnterSubmit} noValidate data-testid="fedex-order-form">
+    <Form onSubmit={asyncHandler(submit)} onKeyDown={blockEnterSubmit} noValidate data-testid="fedex-order-form">
       <Row className="g-3">
         <Col lg={6}>
           <Section title="Sender" testId="fedex-sender-card">

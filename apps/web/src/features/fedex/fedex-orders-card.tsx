@@ -10,6 +10,7 @@ import { formatDate, money } from '../../components/format.ts';
 import { Pagination, usePageOf } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 /** Orders: the user's FedEx orders, searched on the server, with the View Order modal, the label link and the commercial invoice. */
 export function FedexOrdersCard() {
@@ -103,7 +104,7 @@ export function FedexOrdersCard() {
                   <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setViewing(order)}>
                     View
                   </Button>
-                  <Button size="sm" variant="outline-secondary" className="me-1" disabled={downloading === order._id} onClick={() => downloadInvoice(order)}>
+                  <Button size="sm" variant="outline-secondary" className="me-1" disabled={downloading === order._id} onClick={asyncHandler(() => downloadInvoice(order))}>
                     Invoice
                   </Button>
                   {order.status === 'completed' && order.file && (

@@ -13,6 +13,7 @@ import { PasswordInput } from '../../components/password-input.tsx';
 import { TelegramCard } from './telegram-card.tsx';
 import { WebhookCard } from './webhook-card.tsx';
 import { money } from '../../components/format.ts';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 function EmailCard() {
   const { user } = useCurrentUser();
@@ -23,7 +24,7 @@ function EmailCard() {
       const { message } = await changeEmail(email);
       toast.success(message);
       setStoredEmail(email);
-      navigate('/verify');
+      void navigate('/verify');
     } catch (error) {
       toast.error(errorMessage(error));
     }
@@ -36,7 +37,7 @@ function EmailCard() {
           {user?.email ?? 'No email set'}{' '}
           {user?.email && (user.emailVerified ? <Badge bg="success">Verified</Badge> : <Badge bg="warning">Not verified</Badge>)}
         </p>
-        <Form onSubmit={onSubmit} noValidate>
+        <Form onSubmit={asyncHandler(onSubmit)} noValidate>
           <InputGroup>
             <Form.Control type="email" aria-label="New email" placeholder="you@example.com" required {...register('email', { required: true })} />
             <Button type="submit" disabled={formState.isSubmitting}>
@@ -73,7 +74,7 @@ function ApiKeyCard() {
         <InputGroup>
           <Form.Control readOnly value={user?.api_key ?? ''} aria-label="API key" data-testid="api-key" />
           <CopyButton text={user?.api_key ?? ''} copied="API key copied" />
-          <Button variant="outline-danger" onClick={regenerate} disabled={busy}>
+          <Button variant="outline-danger" onClick={asyncHandler(regenerate)} disabled={busy}>
             Regenerate
           </Button>
         </InputGroup>
@@ -99,7 +100,7 @@ function PasswordCard() {
     <Card className="mb-4">
       <Card.Header as="h6">Change Password</Card.Header>
       <Card.Body>
-        <Form onSubmit={onSubmit} noValidate>
+        <Form onSubmit={asyncHandler(onSubmit)} noValidate>
           <PasswordInput label="Current Password" id="currentPassword" autoComplete="current-password" {...register('currentPassword', { required: true })} />
           <PasswordInput label="New Password" id="newPassword" autoComplete="new-password" {...register('newPassword', { required: true })} />
           <PasswordInput label="Confirm New Password" id="confirmPassword" autoComplete="new-password" {...register('confirmPassword', { required: true })} />

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client.ts';
 import { WEBHOOK_QUERY_KEY, readWebhook, rotateWebhookSecret, saveWebhook } from '../../api/reseller.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { formatDate } from '../../components/format.ts';
+import { asyncHandler } from '../../components/async-handler.ts';
 
 const STATUS_VARIANTS: Record<WebhookDelivery['status'], string> = { pending: 'secondary', retrying: 'warning', delivered: 'success', failed: 'danger' };
 const POLL_MS = 5_000;
@@ -134,7 +135,7 @@ export function WebhookCard() {
           ))}
           to this URL, signed with your signing secret. It must be https:// (or http:// to localhost while you develop).
         </p>
-        <Form onSubmit={onSubmit} noValidate className="mb-3">
+        <Form onSubmit={asyncHandler(onSubmit)} noValidate className="mb-3">
           <InputGroup hasValidation>
             <Form.Control
               type="url"
@@ -165,7 +166,7 @@ export function WebhookCard() {
               )}
             </span>
             {data.url && (
-              <Button size="sm" variant="outline-danger" onClick={remove} disabled={busy}>
+              <Button size="sm" variant="outline-danger" onClick={asyncHandler(remove)} disabled={busy}>
                 Remove
               </Button>
             )}

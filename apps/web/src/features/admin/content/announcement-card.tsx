@@ -7,6 +7,7 @@ import { toast } from '../../../components/toast.tsx';
 import { announcementBody, type AdminContent } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { ADMIN_QUERY_KEY, updateAnnouncement } from '../api.ts';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 type AnnouncementValues = { announcement: string; status: boolean };
 
@@ -34,7 +35,7 @@ export function AnnouncementCard({ content }: { content: AdminContent }) {
     <Card className="mb-4">
       <Card.Header as="h6">Announcement</Card.Header>
       <Card.Body>
-        <Form onSubmit={onSubmit} noValidate aria-label="Announcement">
+        <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label="Announcement">
           <Form.Group controlId="announcement-text" className="mb-2">
             <Form.Label>Text shown on the dashboard</Form.Label>
             <Form.Control as="textarea" rows={3} isInvalid={!!formState.errors.announcement} {...register('announcement')} />

@@ -8,6 +8,7 @@ import { faqBody, type AdminContent } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { ADMIN_QUERY_KEY, createFaq, deleteFaq, reorderFaqs, updateFaq, type FaqText } from '../api.ts';
 import { ConfirmModal, type Confirmation } from '../confirm-modal.tsx';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 type Faq = AdminContent['faqs'][number];
 /** null: closed; { faq: null }: a new FAQ; { faq }: editing that one. */
@@ -37,7 +38,7 @@ function FaqModal({ editing, onClose, onSaved }: { editing: Editing; onClose: ()
 
   return (
     <Modal show={editing !== null} onHide={busy ? () => undefined : onClose} centered size="lg">
-      <Form onSubmit={onSubmit} noValidate aria-label="FAQ">
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label="FAQ">
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">{faq ? 'Edit FAQ' : 'Add FAQ'}</Modal.Title>
         </Modal.Header>
@@ -131,10 +132,10 @@ export function FaqsCard({ faqs }: { faqs: Faq[] }) {
               </div>
             </div>
             <ButtonGroup size="sm">
-              <Button variant="outline-secondary" aria-label={`Move up: ${faq.question}`} disabled={moving || index === 0} onClick={() => move(index, -1)}>
+              <Button variant="outline-secondary" aria-label={`Move up: ${faq.question}`} disabled={moving || index === 0} onClick={asyncHandler(() => move(index, -1))}>
                 ↑
               </Button>
-              <Button variant="outline-secondary" aria-label={`Move down: ${faq.question}`} disabled={moving || index === ordered.length - 1} onClick={() => move(index, 1)}>
+              <Button variant="outline-secondary" aria-label={`Move down: ${faq.question}`} disabled={moving || index === ordered.length - 1} onClick={asyncHandler(() => move(index, 1))}>
                 ↓
               </Button>
               <Button variant="outline-primary" onClick={() => setEditing({ faq })}>

@@ -6,6 +6,7 @@ import { toast } from '../../../components/toast.tsx';
 import DOMPurify from 'dompurify';
 import { errorMessage } from '../../../api/client.ts';
 import { ADMIN_QUERY_KEY, updateTos } from '../api.ts';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 /** The terms of service as HTML, beside a preview sanitized the way the Terms page shows it; the server sanitizes again on save. */
 export function TermsCard({ tos }: { tos: string }) {
@@ -30,7 +31,7 @@ export function TermsCard({ tos }: { tos: string }) {
     <Card className="mb-4">
       <Card.Header as="h6">Terms of service</Card.Header>
       <Card.Body>
-        <Form onSubmit={onSubmit} noValidate aria-label="Terms of service">
+        <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label="Terms of service">
           <Row className="g-3">
             <Col lg={6}>
               <Form.Group controlId="tos-html">

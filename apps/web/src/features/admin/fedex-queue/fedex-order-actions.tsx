@@ -7,6 +7,7 @@ import { FEDEX_LABEL_MAX_BYTES, FEDEX_LABEL_NOT_PDF, FEDEX_LABEL_TOO_LARGE, FEDE
 import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';
 import { ADMIN_QUERY_KEY, cancelFedexOrder, completeFedexOrder } from '../api.ts';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 export type FedexAction = { kind: 'complete' | 'cancel'; order: AdminFedexOrder };
 
@@ -65,7 +66,7 @@ export function FedexActionModal({ action: current, onClose }: { action: FedexAc
 
   return (
     <Modal show={current !== null} onHide={busy ? () => undefined : onClose} centered>
-      <Form onSubmit={onSubmit} noValidate aria-label={completing ? 'Complete FedEx order' : 'Cancel FedEx order'}>
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label={completing ? 'Complete FedEx order' : 'Cancel FedEx order'}>
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">{completing ? 'Complete FedEx order' : 'Cancel FedEx order'}</Modal.Title>
         </Modal.Header>

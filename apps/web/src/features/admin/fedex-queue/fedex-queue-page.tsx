@@ -10,6 +10,7 @@ import { formatDate, money } from '../../../components/format.ts';
 import { adminKey, downloadAdminFedexInvoice, readFedexQueue } from '../api.ts';
 import { ListPager } from '../list-pager.tsx';
 import { FedexActionModal, type FedexAction } from './fedex-order-actions.tsx';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 const place = (address: { city: string; country: string }) => `${address.city}, ${address.country}`;
 
@@ -46,7 +47,7 @@ export function FedexQueuePage() {
   };
   const actions = (order: AdminFedexOrder) => (
     <>
-      <Button size="sm" variant="outline-secondary" disabled={downloading === order._id} onClick={() => downloadInvoice(order)}>
+      <Button size="sm" variant="outline-secondary" disabled={downloading === order._id} onClick={asyncHandler(() => downloadInvoice(order))}>
         Invoice
       </Button>
       <Button size="sm" variant="success" onClick={() => act('complete', order)}>

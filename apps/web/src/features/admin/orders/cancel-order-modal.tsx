@@ -8,6 +8,7 @@ import { cancelOrderBody } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';
 import { ADMIN_QUERY_KEY, cancelAdminOrder } from '../api.ts';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 export type CancellableOrder = { _id: string; OrderId: string; price: number; owner: { tgId: string } };
 
@@ -40,7 +41,7 @@ export function CancelOrderModal({ order: current, onClose }: { order: Cancellab
 
   return (
     <Modal show={current !== null} onHide={busy ? () => undefined : onClose} centered>
-      <Form onSubmit={onSubmit} noValidate>
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">Cancel order</Modal.Title>
         </Modal.Header>

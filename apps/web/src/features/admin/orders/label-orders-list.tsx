@@ -12,6 +12,7 @@ import { usePageOf } from '../../../components/pagination.tsx';
 import { ListPager } from '../list-pager.tsx';
 import { CancelOrderModal, type CancellableOrder } from './cancel-order-modal.tsx';
 import { OrderModal, isCancellable } from './order-modal.tsx';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 export type LabelOrdersFilter = Omit<AdminOrdersQuery, 'page' | 'limit'>;
 
@@ -110,7 +111,7 @@ export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrd
                   Open
                 </Button>
                 {order.status === 'completed' && (
-                  <Button size="sm" variant="outline-success" className="me-1" disabled={downloading === order._id} onClick={() => download(order)}>
+                  <Button size="sm" variant="outline-success" className="me-1" disabled={downloading === order._id} onClick={asyncHandler(() => download(order))}>
                     Download
                   </Button>
                 )}
@@ -128,7 +129,7 @@ export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrd
       <OrderModal
         orderId={opened}
         onClose={() => setOpened(null)}
-        onDownload={download}
+        onDownload={asyncHandler(download)}
         onCancel={(order) => {
           setOpened(null);
           setCancelling(order);

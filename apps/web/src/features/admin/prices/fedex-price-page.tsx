@@ -8,6 +8,7 @@ import { fedexPriceBody } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';
 import { ADMIN_QUERY_KEY, adminKey, readFedexPrice, updateFedexPrice } from '../api.ts';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 /** /admin/fedex-price: the one flat price of a FedEx hand-made order. */
 export function FedexPricePage() {
@@ -42,7 +43,7 @@ export function FedexPricePage() {
         <p>
           Current price: <strong data-testid="fedex-price">{current.data ? money(current.data.price) : '…'}</strong>
         </p>
-        <Form onSubmit={onSubmit} noValidate>
+        <Form onSubmit={asyncHandler(onSubmit)} noValidate>
           <Form.Group controlId="fedex-price-input" className="mb-3">
             <Form.Label>New price</Form.Label>
             <InputGroup hasValidation>

@@ -6,6 +6,7 @@ import { tierProblem, updateLabelTypeBody, type LabelType } from '@portal/contra
 import { LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY } from '../../../api/catalog.ts';
 import { errorMessage } from '../../../api/client.ts';
 import { ADMIN_QUERY_KEY, updateLabelType } from '../api.ts';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 /** The editor keeps what was typed; numbers are read on save. */
 type TierText = { fromWeight: string; toWeight: string; price: string };
@@ -84,7 +85,7 @@ export function LabelTypeEditor({ labelType, onClose }: { labelType: LabelType |
 
   return (
     <Modal show={labelType !== null} onHide={busy ? () => undefined : onClose} size="lg" centered>
-      <Form onSubmit={onSubmit} noValidate aria-label="Edit label type">
+      <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label="Edit label type">
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">
             Edit label type <span className="font-monospace small text-muted">{labelType?.uid}</span>

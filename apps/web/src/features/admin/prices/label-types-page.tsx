@@ -8,6 +8,7 @@ import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';
 import { ADMIN_QUERY_KEY, adminKey, readAdminLabelTypes, updateLabelType } from '../api.ts';
 import { LabelTypeEditor } from './label-type-editor.tsx';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 const byWeight = (type: LabelType) => [...type.prices].sort((a, b) => a.fromWeight - b.fromWeight);
 
@@ -74,7 +75,7 @@ export function LabelTypesPage() {
                   <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setEditing(type)}>
                     Edit
                   </Button>
-                  <Button size="sm" variant={type.status ? 'outline-secondary' : 'outline-success'} disabled={switching === type._id} onClick={() => toggle(type)}>
+                  <Button size="sm" variant={type.status ? 'outline-secondary' : 'outline-success'} disabled={switching === type._id} onClick={asyncHandler(() => toggle(type))}>
                     {type.status ? 'Disable' : 'Enable'}
                   </Button>
                 </td>

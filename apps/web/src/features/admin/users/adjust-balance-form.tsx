@@ -7,6 +7,7 @@ import { adjustBalanceBody, type AdjustBalanceBody } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { useCurrentUser } from '../../../api/current-user.ts';
 import { ADMIN_QUERY_KEY, adjustBalance } from '../api.ts';
+import { asyncHandler } from '../../../components/async-handler.ts';
 
 type Adjustment = { direction: 'credit' | 'debit'; amount: number; reason: string };
 
@@ -37,7 +38,7 @@ export function AdjustBalanceForm({ userId }: { userId: string }) {
     <Card className="h-100">
       <Card.Header as="h6">Credit or debit</Card.Header>
       <Card.Body>
-        <Form onSubmit={onSubmit} noValidate aria-label="Credit or debit">
+        <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label="Credit or debit">
           <Row className="g-2 mb-2">
             <Col xs={5}>
               <Form.Group controlId="adjust-direction">

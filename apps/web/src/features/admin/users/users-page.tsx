@@ -15,7 +15,7 @@ export function UsersPage() {
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const go = (next: { search: string; page: number }, replace = false) =>
-    navigate({ search: new URLSearchParams({ ...(next.search ? { search: next.search } : {}), ...(next.page > 1 ? { page: String(next.page) } : {}) }).toString() }, { replace });
+    void navigate({ search: new URLSearchParams({ ...(next.search ? { search: next.search } : {}), ...(next.page > 1 ? { page: String(next.page) } : {}) }).toString() }, { replace });
   const [searchText, setSearchText] = useState(search);
   const settled = useDebounced(searchText.trim());
   useEffect(() => {
