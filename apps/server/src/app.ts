@@ -26,6 +26,7 @@ import { webhookAccountRoutes } from './modules/reseller/account-routes.ts';
 import { resellerRoutes } from './modules/reseller/routes.ts';
 import { telegramRoutes } from './modules/telegram/routes.ts';
 import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
+import { bearerToken } from './modules/auth/tokens.ts';
 import { logContextMixin, withLogContext } from './lib/log-context.ts';
 
 
@@ -62,8 +63,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     const { auth, captcha } = services;
     /** The user of the request's bearer token; 401 without a valid one (403 for a disabled account). */
     const signedInUser = async (request: FastifyRequest) => {
-      const header = request.headers.authorization ?? '';
-      const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+      const token = bearerToken(request.headers.authorization);
       const user = token ? await auth.userForToken(token) : null;
       if (!user) throw unauthorized();
       return user;

@@ -22,3 +22,5 @@ export const TOO_MANY_ATTEMPTS = (retryAfterSeconds: number) => {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many attempts, try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
 };
+/** The answer of POST /api/v1/auth/logout: the token it was sent with no longer works, on any process. */
+export const SIGNED_OUT = 'Signed out';

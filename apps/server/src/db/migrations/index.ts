@@ -18,6 +18,7 @@ import * as statusUpdatedDropped from './2026-11-25-10-orders-status-updated-dro
 import * as catalogVersion from './2026-11-25-20-catalog-version.ts';
 import * as balanceOffIndexes from './2026-11-27-10-balance-off-indexes.ts';
 import * as orderSearchOwnerKeys from './2026-11-27-20-order-search-owner-keys.ts';
+import * as revokedTokens from './2026-11-28-10-revoked-tokens.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-20-catalog-version': catalogVersion,
   '2026-11-27-10-balance-off-indexes': balanceOffIndexes,
   '2026-11-27-20-order-search-owner-keys': orderSearchOwnerKeys,
+  '2026-11-28-10-revoked-tokens': revokedTokens,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

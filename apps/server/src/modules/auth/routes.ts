@@ -1,6 +1,7 @@
 import { accessResponse, forgotPasswordBody, loginBody, messageResponse, registerBody, resetPasswordBody, tokenResponse, verifyEmailBody } from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Api, AppContext } from '../../app-context.ts';
+import { bearerToken } from './tokens.ts';
 
 export async function authRoutes(api: Api, ctx: AppContext) {
   const { auth, limiter, requireCaptcha, requireUser } = ctx;
@@ -24,6 +25,11 @@ export async function authRoutes(api: Api, ctx: AppContext) {
 
   api.post('/auth/login', { schema: { body: loginBody, response: { 200: tokenResponse } }, preHandler: limited('login', byTgId) }, (request) =>
     auth.login(request.body),
+  );
+
+  /** Ends this token's session on the server (the web app's Sign out calls it before dropping its cookie). */
+  api.post('/auth/logout', { schema: { response: { 200: messageResponse } }, preHandler: requireUser }, (request) =>
+    auth.logout(bearerToken(request.headers.authorization)),
   );
 
   api.get('/auth/access', { schema: { response: { 200: accessResponse } }, preHandler: requireUser }, (request) => auth.accessUser(request.userId));
