@@ -28,6 +28,7 @@ import { telegramRoutes } from './modules/telegram/routes.ts';
 import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
 import { bearerToken } from './modules/auth/tokens.ts';
 import { logContextMixin, withLogContext } from './lib/log-context.ts';
+import { linksNeedSetting } from './lib/link-origin.ts';
 
 
 export type AppOverrides = ServiceOverrides & { logger?: FastifyServerOptions['logger'] };
@@ -55,6 +56,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  if (linksNeedSetting(config)) {
+    app.log.warn(
+      `Neither PUBLIC_URL nor ALLOWED_HOSTS is set and HOST (${config.HOST}) reaches beyond this machine: links (payment pages, API downloads) made for a request to any other host than localhost point to http://localhost:${config.PORT}. Set PUBLIC_URL to the shop's address.`,
+    );
+  }
   const services = await buildServices(config, app.log, overrides);
   app.addHook('onClose', () => services.close());
   try {
