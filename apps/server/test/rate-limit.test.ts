@@ -67,6 +67,16 @@ describe.each(stores)('attempt limits in %s', (store) => {
     expect((await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: FAKE_CAPTCHA }, from)).statusCode).toBe(429);
   });
 
+  it('limits webhook changes per account with a 429 (not an unhandled rejection that could stop the process)', async () => {
+    const user = await signUp(t.app);
+    const save = () => t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: null } });
+    for (let i = 0; i < 5; i++) expect((await save()).statusCode).toBe(200);
+    const blocked = await save();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Too many attempts, try again in 15 minutes');
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/account/webhook/secret', headers: user.headers })).statusCode).toBe(429);
+  });
+
   it('limits forgot-password per account too', async () => {
     const attempt = async () => post('forgotPassword', { email: 'target@example.com', captchaToken: await solveCaptcha(t.app) });
     for (let i = 0; i < 5; i++) expect((await attempt()).statusCode).toBe(200);

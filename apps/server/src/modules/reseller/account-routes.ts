@@ -9,12 +9,12 @@ export async function webhookAccountRoutes(api: Api, ctx: AppContext) {
   api.get('/account/webhook', { schema: { response: { 200: webhookSettingsResponse } }, preHandler: requireUser }, (request) => webhooks.settings(request.userId));
 
   api.put('/account/webhook', { schema: { body: webhookSettingsBody, response: { 200: webhookSettingsResponse } }, preHandler: requireUser }, async (request) => {
-    limiter.hit(`account:webhook:${request.userId}`);
+    await limiter.hit(`account:webhook:${request.userId}`);
     return webhooks.save(request.userId, request.body.url);
   });
 
   api.post('/account/webhook/secret', { schema: { response: { 200: webhookSecretResponse } }, preHandler: requireUser }, async (request) => {
-    limiter.hit(`account:webhook:${request.userId}`);
+    await limiter.hit(`account:webhook:${request.userId}`);
     return webhooks.rotateSecret(request.userId);
   });
 }
