@@ -35,7 +35,8 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByTestId('sidebar').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    expect(await page.context().cookies()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'token', path: '/' })]));
+    expect(await page.context().cookies()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'token', path: '/', secure: false })])); // Secure only over https
+    const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
 
     const sidebar = page.getByTestId('sidebar');
     await expect.poll(() => sidebar.locator('.sidebar-link').allTextContents()).toEqual(SIDEBAR.map((label, i) => expect.stringContaining(label)) as unknown as string[]);
@@ -50,6 +51,8 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
+    // Signing out ended the session on the server: the old token is refused.
+    await expect(api(server.url, '/auth/access', undefined, token)).rejects.toThrow(/401/);
   });
 
   it('signs in on a click made before the captcha settings arrived, once they do', async () => {

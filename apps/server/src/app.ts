@@ -26,7 +26,9 @@ import { webhookAccountRoutes } from './modules/reseller/account-routes.ts';
 import { resellerRoutes } from './modules/reseller/routes.ts';
 import { telegramRoutes } from './modules/telegram/routes.ts';
 import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
+import { bearerToken } from './modules/auth/tokens.ts';
 import { logContextMixin, withLogContext } from './lib/log-context.ts';
+import { linksNeedSetting } from './lib/link-origin.ts';
 
 
 export type AppOverrides = ServiceOverrides & { logger?: FastifyServerOptions['logger'] };
@@ -54,6 +56,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  if (linksNeedSetting(config)) {
+    app.log.warn(
+      `Neither PUBLIC_URL nor ALLOWED_HOSTS is set and HOST (${config.HOST}) reaches beyond this machine: links (payment pages, API downloads) made for a request to any other host than localhost point to http://localhost:${config.PORT}. Set PUBLIC_URL to the shop's address.`,
+    );
+  }
   const services = await buildServices(config, app.log, overrides);
   app.addHook('onClose', () => services.close());
   try {
@@ -62,8 +69,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     const { auth, captcha } = services;
     /** The user of the request's bearer token; 401 without a valid one (403 for a disabled account). */
     const signedInUser = async (request: FastifyRequest) => {
-      const header = request.headers.authorization ?? '';
-      const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+      const token = bearerToken(request.headers.authorization);
       const user = token ? await auth.userForToken(token) : null;
       if (!user) throw unauthorized();
       return user;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CAPTCHA_PROVIDERS } from '@portal/contract';
 import { PAYMENT_PROVIDERS } from '@portal/contract';
+import { isHostForm } from './lib/link-origin.ts';
 
 /** Where Telegram posts updates in webhook mode (TELEGRAM_WEBHOOK_URL ends with it). */
 export const TELEGRAM_WEBHOOK_PATH = '/api/v1/telegram/webhook';
@@ -43,6 +44,11 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
   PUBLIC_URL: optionalUrl,
+  /** Hosts (host[:port], comma-separated) whose requests may set the origin of links when PUBLIC_URL is unset; loopback always may. */
+  ALLOWED_HOSTS: z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : (v ?? [])),
+    z.array(z.string().refine(isHostForm, 'must be a comma-separated list of host or host:port')),
+  ),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   JWT_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
   SMTP_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),

@@ -1,29 +1,114 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { solveCaptcha, startTestApp, type TestApp } from './harness.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAPTCHA_FAILED, TOO_MANY_ATTEMPTS } from '@portal/contract';
+import { randomToken } from '../src/lib/ids.ts';
+import { dropRedisPrefix, signUp, solveCaptcha, startTestApp, uniqueTgId, type TestApp } from './harness.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_MAX: '5' });
+const stores = ['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])] as const;
+const FAKE_CAPTCHA = Buffer.from('{"number":1}').toString('base64');
+let addresses = 0;
+/** A new client address each call, so only the per-account count can stop a request. */
+const newAddress = () => `10.77.${Math.floor(++addresses / 250)}.${addresses % 250}`;
+
+describe.each(stores)('attempt limits in %s', (store) => {
+  let t: TestApp;
+  const prefix = `test-limits-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_MAX: '5', ...(store === 'redis' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix, QUEUE_RUN_WORKERS: 'false' } : {}) });
+  });
+  afterAll(async () => {
+    await t.close();
+    if (store === 'redis') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+  });
+  const post = (url: string, payload: Record<string, unknown>, remoteAddress = newAddress()) => t.app.inject({ method: 'POST', url: `/api/v1/auth/${url}`, remoteAddress, payload });
+
+  it('answers 429 naming the wait once brute force on one account passes the limit', async () => {
+    const attempt = async () => post('login', { tgId: uniqueTgId('victim'), password: 'guess guess', captchaToken: await solveCaptcha(t.app) });
+    const tgId = uniqueTgId('victim');
+    const guess = async () => post('login', { tgId, password: 'guess guess', captchaToken: await solveCaptcha(t.app) });
+    for (let i = 0; i < 5; i++) expect((await guess()).statusCode).toBe(401);
+    const blocked = await guess();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({ message: 'Too many attempts, try again in 15 minutes' });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    expect((await attempt()).statusCode).toBe(401); // another account is not held up
+  });
+
+  it('does not count requests without a valid captcha against the account: its owner still signs in', async () => {
+    const owner = await signUp(t.app);
+    for (let i = 0; i < 9; i++) {
+      const fake = await post('login', { tgId: owner.tgId, password: 'guess guess', captchaToken: FAKE_CAPTCHA });
+      expect(fake.statusCode).toBe(400);
+      expect(fake.json().message).toBe(CAPTCHA_FAILED);
+    }
+    const login = await post('login', { tgId: owner.tgId, password: owner.password, captchaToken: await solveCaptcha(t.app) });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['register', () => ({ username: 'A', tgId: `held_${store}`, password: 'long enough 1' })],
+    ['forgotPassword', () => ({ email: `held-${store}@example.com` })],
+    ['resetPassword', () => ({ email: `held-${store}@example.com`, newPassword: 'long enough 1', OTP: '123456' })],
+    ['verifyEmail', () => ({ email: `held-${store}@example.com`, OTP: '123456' })],
+  ])('does not count fake captchas against the account on %s, and counts solved ones', async (route, body) => {
+    for (let i = 0; i < 9; i++) expect((await post(route, { ...body(), captchaToken: FAKE_CAPTCHA })).statusCode).toBe(400);
+    const solved = async () => post(route, { ...body(), captchaToken: await solveCaptcha(t.app) });
+    for (let i = 0; i < 5; i++) expect((await solved()).statusCode).not.toBe(429);
+    expect((await solved()).statusCode).toBe(429);
+  });
+
+  it('counts captcha failures per address, and lets a client three times the per-account limit across accounts', async () => {
+    const from = newAddress();
+    for (let i = 0; i < 10; i++) expect((await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: FAKE_CAPTCHA }, from)).statusCode).toBe(400);
+    for (let i = 0; i < 5; i++) expect((await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: await solveCaptcha(t.app) }, from)).statusCode).toBe(401);
+    const blocked = await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: await solveCaptcha(t.app) }, from);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Too many attempts, try again in 15 minutes');
+    expect((await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: FAKE_CAPTCHA }, from)).statusCode).toBe(429);
+  });
+
+  it('limits webhook changes per account with a 429 (not an unhandled rejection that could stop the process)', async () => {
+    const user = await signUp(t.app);
+    const save = () => t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: null } });
+    for (let i = 0; i < 5; i++) expect((await save()).statusCode).toBe(200);
+    const blocked = await save();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Too many attempts, try again in 15 minutes');
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/account/webhook/secret', headers: user.headers })).statusCode).toBe(429);
+  });
+
+  it('limits forgot-password per account too', async () => {
+    const attempt = async () => post('forgotPassword', { email: 'target@example.com', captchaToken: await solveCaptcha(t.app) });
+    for (let i = 0; i < 5; i++) expect((await attempt()).statusCode).toBe(200);
+    expect((await attempt()).statusCode).toBe(429);
+  });
 });
-afterAll(() => t.close());
 
-it('answers 429 once brute force on one account passes the limit', async () => {
-  const attempt = async () => t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { tgId: 'victim_account', password: 'guess guess', captchaToken: await solveCaptcha(t.app) } });
-  for (let i = 0; i < 5; i++) expect((await attempt()).statusCode).toBe(401);
-  const blocked = await attempt();
-  expect(blocked.statusCode).toBe(429);
-  expect(blocked.json().message).toBe('Too many attempts, please try again later');
-});
+describe('the 429 message', () => {
+  it('names the wait in minutes, rounded up, at least one', () => {
+    expect([1, 59, 60, 61, 119, 120, 840, 841, 900].map(TOO_MANY_ATTEMPTS)).toEqual([
+      'Too many attempts, try again in 1 minute',
+      'Too many attempts, try again in 1 minute',
+      'Too many attempts, try again in 1 minute',
+      'Too many attempts, try again in 2 minutes',
+      'Too many attempts, try again in 2 minutes',
+      'Too many attempts, try again in 2 minutes',
+      'Too many attempts, try again in 14 minutes',
+      'Too many attempts, try again in 15 minutes',
+      'Too many attempts, try again in 15 minutes',
+    ]);
+  });
 
-it('limits forgot-password per account too', async () => {
-  const attempt = async () => t.app.inject({ method: 'POST', url: '/api/v1/auth/forgotPassword', payload: { email: 'target@example.com', captchaToken: await solveCaptcha(t.app) } });
-  for (let i = 0; i < 5; i++) expect((await attempt()).statusCode).toBe(200);
-  expect((await attempt()).statusCode).toBe(429);
-});
-
-it('allows an address three times the per-account limit across accounts', async () => {
-  const attempt = async (i: number) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '10.9.8.7', payload: { tgId: `spray_account_${i}`, password: 'guess guess', captchaToken: await solveCaptcha(t.app) } });
-  for (let i = 0; i < 15; i++) expect((await attempt(i)).statusCode).toBe(401);
-  expect((await attempt(15)).statusCode).toBe(429);
+  it('says one minute for a window under a minute', async () => {
+    const t = await startTestApp({ RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_SECONDS: '30' });
+    try {
+      const guess = async () => t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { tgId: 'short_window', password: 'guess guess', captchaToken: await solveCaptcha(t.app) } });
+      expect((await guess()).statusCode).toBe(401);
+      const blocked = await guess();
+      expect(blocked.json()).toEqual({ message: 'Too many attempts, try again in 1 minute' });
+      expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(30);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -74,7 +74,7 @@ describe.runIf(process.env.TEST_REDIS_URL)('attempt limits on Redis', () => {
     for (let i = 0; i < 4; i++) expect((await login(i % 2 ? one : two)).statusCode).toBe(401);
     const blocked = await login(one);
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual({ message: 'Too many attempts, please try again later' });
+    expect(blocked.json()).toEqual({ message: 'Too many attempts, try again in 15 minutes' });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect((await login(two)).statusCode).toBe(429);
   });

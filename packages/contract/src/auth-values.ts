@@ -14,3 +14,13 @@ export const TG_ID_REQUIRED = 'Telegram username is required';
 export const PASSWORD_REQUIRED = 'Password is required';
 export const OTP_REQUIRED = 'OTP is required';
 export const PASSWORD_MAX = 128;
+/**
+ * The answer past an attempt limit, naming the wait (Retry-After, in seconds) in whole minutes rounded
+ * up, so it never promises less than the wait: "in 1 minute" under a minute.
+ */
+export const TOO_MANY_ATTEMPTS = (retryAfterSeconds: number) => {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Too many attempts, try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+};
+/** The answer of POST /api/v1/auth/logout: the token it was sent with no longer works, on any process. */
+export const SIGNED_OUT = 'Signed out';

@@ -104,6 +104,15 @@ export interface Database {
   telegram_link_tokens: TelegramLinkTokensTable;
   telegram_messages: TelegramMessagesTable;
   leases: LeasesTable;
+  revoked_tokens: RevokedTokensTable;
+}
+
+/** A sign-in token ended by signing out, kept until it would have expired. */
+export interface RevokedTokensTable {
+  /** The token's id (its jti claim). */
+  jti: string;
+  user_id: string;
+  expires_at: Timestamp;
 }
 
 /** An account's Telegram: the linked chat (null once unlinked) and the kinds of message it turned off. */

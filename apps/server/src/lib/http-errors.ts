@@ -1,4 +1,5 @@
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { TOO_MANY_ATTEMPTS } from '@portal/contract';
 
 type HttpErrorOptions = {
   /** Whether the message may be shown to the caller; default: yes below 500, no from 500 up. */
@@ -35,8 +36,11 @@ export const unauthorized = (message = 'Unauthorized') => new HttpError(401, mes
 export const paymentRequired = (message: string) => new HttpError(402, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many attempts, please try again later') =>
-  new HttpError(429, message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+/** 429 with Retry-After in whole seconds (at least 1); the message names the wait unless another is given. */
+export function tooManyRequests(retryAfterSeconds: number, message?: string): HttpError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new HttpError(429, message ?? TOO_MANY_ATTEMPTS(seconds), { headers: { 'retry-after': String(seconds) } });
+}
 /** An outside provider (payments, labels) that failed or is down: its message reaches the user, since trying again later helps. */
 export const providerUnavailable = (message: string, statusCode: 502 | 503 = 503) => new HttpError(statusCode, message, { expose: true });
 

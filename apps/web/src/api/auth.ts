@@ -9,6 +9,7 @@ import type {
   VerifyEmailBody,
 } from '@portal/contract';
 import { request } from './client.ts';
+import { removeToken } from './session.ts';
 
 type Message = { message: string };
 type Token = { message: string; accessToken: string };
@@ -24,3 +25,17 @@ export const readPublicConfig = () => request<PublicConfig>('/config', { auth: f
 export const changeEmail = (email: string) => request<Message>('/account/email', { method: 'POST', body: { email } });
 export const changePassword = (body: ChangePasswordBody) => request<Token>('/account/password', { method: 'POST', body });
 export const regenerateApiKey = () => request<{ message: string; api_key: string }>('/account/api-key', { method: 'POST' });
+
+/**
+ * Sign out: the server ends this session's token first (refused at once on every process), then the cookie goes and
+ * the page starts again signed out. The cookie goes even when the call fails (offline, or the session already over).
+ */
+export async function signOut() {
+  try {
+    await request<Message>('/auth/logout', { method: 'POST', redirectOn401: false });
+  } catch {
+    // Nothing more to end on the server, or it cannot be reached: this browser forgets the token either way.
+  }
+  removeToken();
+  window.location.reload();
+}

@@ -4,7 +4,9 @@ const TOKEN_COOKIE = 'token';
 const STORED_EMAIL = 'email';
 
 export const getToken = () => Cookies.get(TOKEN_COOKIE);
-export const setToken = (token: string) => Cookies.set(TOKEN_COOKIE, token, { path: '/', sameSite: 'Lax', expires: 7 });
+/** The token cookie's attributes: Secure on a page served over https, so the browser never sends it over plain http (a page on http, a laptop, still keeps it). */
+export const tokenCookieAttributes = (protocol: string) => ({ path: '/', sameSite: 'Lax', expires: 7, secure: protocol === 'https:' }) as const;
+export const setToken = (token: string) => Cookies.set(TOKEN_COOKIE, token, tokenCookieAttributes(window.location.protocol));
 export const removeToken = () => Cookies.remove(TOKEN_COOKIE, { path: '/' });
 
 /** The email typed on one auth screen and needed on the next (forgot -> reset, settings -> verify). */
@@ -16,9 +18,4 @@ export const clearStoredEmail = () => localStorage.removeItem(STORED_EMAIL);
 export function signInWith(token: string) {
   setToken(token);
   window.location.assign('/');
-}
-
-export function signOut() {
-  removeToken();
-  window.location.reload();
 }

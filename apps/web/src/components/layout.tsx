@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { Button, Offcanvas } from 'react-bootstrap';
 import { useCurrentUser } from '../api/current-user.ts';
-import { signOut } from '../api/session.ts';
+import { signOut } from '../api/auth.ts';
 import { money } from './format.ts';
 import { DocumentTitle } from './route-pages.tsx';
 import { ADMIN_NAV_ITEM, NAV_ITEMS, firstSegment } from './nav-items.ts';

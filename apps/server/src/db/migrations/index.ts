@@ -19,6 +19,7 @@ import * as catalogVersion from './2026-11-25-20-catalog-version.ts';
 import * as balanceOffIndexes from './2026-11-27-10-balance-off-indexes.ts';
 import * as orderSearchOwnerKeys from './2026-11-27-20-order-search-owner-keys.ts';
 import * as orderClaims from './2026-11-28-10-order-claims.ts';
+import * as revokedTokens from './2026-11-28-20-revoked-tokens.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-10-balance-off-indexes': balanceOffIndexes,
   '2026-11-27-20-order-search-owner-keys': orderSearchOwnerKeys,
   '2026-11-28-10-order-claims': orderClaims,
+  '2026-11-28-20-revoked-tokens': revokedTokens,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

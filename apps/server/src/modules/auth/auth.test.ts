@@ -1,6 +1,7 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_CREATED, CAPTCHA_FAILED, FORGOT_PASSWORD_SENT, INVALID_CREDENTIALS } from '@portal/contract';
+import { ACCOUNT_CREATED, CAPTCHA_FAILED, FORGOT_PASSWORD_SENT, INVALID_CREDENTIALS, SIGNED_OUT } from '@portal/contract';
+import { buildApp } from '../../app.ts';
 import { signUp, solveCaptcha, startTestApp, uniqueTgId, userIdOf, type TestApp } from '../../../test/harness.ts';
 import { createSealedBox } from '../../lib/sealed-box.ts';
 import { readOrCreateSecret } from '../../lib/secrets.ts';
@@ -269,5 +270,64 @@ describe('the signed-in user', () => {
     await t.db.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', idA).execute();
     expect(await auth.userForToken(a.token)).toBeNull();
     expect((await auth.userForToken(b.token))?.id).toBe(idB);
+  });
+});
+
+describe('sign-out', () => {
+  const access = (app: TestApp['app'], headers: { authorization: string }) => app.inject({ method: 'GET', url: '/api/v1/auth/access', headers }).then((r) => r.statusCode);
+  const logout = (app: TestApp['app'], headers: Record<string, string>) => app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers });
+
+  it("ends that token's session at once on this app and on another app on the same database; the account's other sessions go on", async () => {
+    // Another app instance over the same database (its own connections), as a second process would be.
+    const other = await buildApp({ ...t.config, DATABASE_URL: t.databaseUrl, QUEUE_RUN_WORKERS: false }, { logger: false });
+    try {
+      const user = await signUp(t.app);
+      const second = await post('/auth/login', await withCaptcha({ tgId: user.tgId, password: user.password }));
+      const otherDevice = { authorization: `Bearer ${second.json().accessToken}` };
+      expect([await access(t.app, user.headers), await access(other, user.headers)]).toEqual([200, 200]);
+
+      const res = await logout(t.app, user.headers);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: SIGNED_OUT });
+      expect([await access(t.app, user.headers), await access(other, user.headers)]).toEqual([401, 401]);
+      expect((await logout(t.app, user.headers)).statusCode).toBe(401);
+      expect([await access(t.app, otherDevice), await access(other, otherDevice)]).toEqual([200, 200]);
+
+      // Signed out on the other app, refused here too.
+      expect((await logout(other, otherDevice)).statusCode).toBe(200);
+      expect([await access(t.app, otherDevice), await access(other, otherDevice)]).toEqual([401, 401]);
+      // A new sign-in works.
+      expect((await post('/auth/login', await withCaptcha({ tgId: user.tgId, password: user.password }))).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('needs a signed-in token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer not.a.jwt' }] as Record<string, string>[]) {
+      const res = await logout(t.app, headers);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().message).toBe('Unauthorized');
+    }
+  });
+
+  it('ends every session of the account for a token issued before tokens had ids', async () => {
+    const { SignJWT } = await import('jose');
+    const user = await signUp(t.app);
+    const userId = await userIdOf(t.app, user.headers);
+    const secret = (await import('node:fs')).readFileSync(`${t.config.dataDir}/jwt-secret`, 'utf8');
+    const old = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(secret));
+    const oldHeaders = { authorization: `Bearer ${old}` };
+    expect(await access(t.app, oldHeaders)).toBe(200);
+    expect((await logout(t.app, oldHeaders)).statusCode).toBe(200);
+    expect([await access(t.app, oldHeaders), await access(t.app, user.headers)]).toEqual([401, 401]);
+  });
+
+  it('forgets revoked tokens once they have expired', async () => {
+    const user = await signUp(t.app);
+    await t.db.insertInto('revoked_tokens').values({ jti: 'long-expired', user_id: await userIdOf(t.app, user.headers), expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    expect((await logout(t.app, user.headers)).statusCode).toBe(200);
+    const left = await t.db.selectFrom('revoked_tokens').select('jti').where('jti', '=', 'long-expired').execute();
+    expect(left).toEqual([]);
   });
 });

@@ -8,6 +8,28 @@ export const findUserById = (db: DbOrTrx, id: string) => db.selectFrom('users').
 
 export const findUsersByIds = (db: DbOrTrx, ids: string[]) => db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
 
+/**
+ * These users in one statement, each row with revoked_jti: one of the given token ids that was revoked for that user
+ * (a user comes once for each such token, or once with null).
+ */
+export const findUsersWithRevokedTokens = (db: DbOrTrx, userIds: string[], tokenIds: string[]) =>
+  db
+    .selectFrom('users')
+    .leftJoin('revoked_tokens', (join) =>
+      // [''] stands for no token id: an empty IN list is not SQL, and no token has an empty id.
+      join.onRef('revoked_tokens.user_id', '=', 'users.id').on('revoked_tokens.jti', 'in', tokenIds.length > 0 ? tokenIds : ['']),
+    )
+    .selectAll('users')
+    .select('revoked_tokens.jti as revoked_jti')
+    .where('users.id', 'in', userIds)
+    .execute();
+
+/** Records a token as signed out, and forgets the revoked tokens that have expired since (they are refused anyway). */
+export async function revokeToken(db: DbOrTrx, token: { jti: string; user_id: string; expires_at: string }, now: string): Promise<void> {
+  await db.insertInto('revoked_tokens').values(token).onConflict((oc) => oc.column('jti').doNothing()).execute();
+  await db.deleteFrom('revoked_tokens').where('expires_at', '<', now).execute();
+}
+
 export const findUserByTgId = (db: DbOrTrx, tgId: string) => db.selectFrom('users').selectAll().where('tg_id_lower', '=', tgId.toLowerCase()).executeTakeFirst();
 
 export const findUserByApiKeyHash = (db: DbOrTrx, hash: string) => db.selectFrom('users').selectAll().where('api_key_hash', '=', hash).executeTakeFirst();

@@ -1,35 +1,48 @@
 import { accessResponse, forgotPasswordBody, loginBody, messageResponse, registerBody, resetPasswordBody, tokenResponse, verifyEmailBody } from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Api, AppContext } from '../../app-context.ts';
+import { bearerToken } from './tokens.ts';
 
 export async function authRoutes(api: Api, ctx: AppContext) {
   const { auth, limiter, requireCaptcha, requireUser } = ctx;
-  /** Counts the attempt per address and per account it names; 429 past the limit. */
-  const limit = (route: string, account: (body: any) => string) => async (request: FastifyRequest) => {
-    await limiter.hit(`ip:${route}:${request.ip}`, `account:${route}:${account(request.body).toLowerCase()}`);
-  };
+  /**
+   * The guards of a limited route, in order: the attempt counted per address (captcha failures too,
+   * which slows guessing captchas from one address), the captcha, then the attempt counted per
+   * account it names, only once its captcha is valid: requests without a solved captcha cannot use
+   * up an account's attempts and lock its owner out. 429 past either limit.
+   */
+  const limited = (route: string, account: (body: any) => string) => [
+    async (request: FastifyRequest) => limiter.hit(`ip:${route}:${request.ip}`),
+    requireCaptcha,
+    async (request: FastifyRequest) => limiter.hit(`account:${route}:${account(request.body).toLowerCase()}`),
+  ];
   const byTgId = (body: { tgId: string }) => body.tgId;
   const byEmail = (body: { email: string }) => body.email;
 
-  api.post('/auth/register', { schema: { body: registerBody, response: { 200: messageResponse } }, preHandler: [limit('register', byTgId), requireCaptcha] }, (request) =>
+  api.post('/auth/register', { schema: { body: registerBody, response: { 200: messageResponse } }, preHandler: limited('register', byTgId) }, (request) =>
     auth.register(request.body),
   );
 
-  api.post('/auth/login', { schema: { body: loginBody, response: { 200: tokenResponse } }, preHandler: [limit('login', byTgId), requireCaptcha] }, (request) =>
+  api.post('/auth/login', { schema: { body: loginBody, response: { 200: tokenResponse } }, preHandler: limited('login', byTgId) }, (request) =>
     auth.login(request.body),
+  );
+
+  /** Ends this token's session on the server (the web app's Sign out calls it before dropping its cookie). */
+  api.post('/auth/logout', { schema: { response: { 200: messageResponse } }, preHandler: requireUser }, (request) =>
+    auth.logout(bearerToken(request.headers.authorization)),
   );
 
   api.get('/auth/access', { schema: { response: { 200: accessResponse } }, preHandler: requireUser }, (request) => auth.accessUser(request.userId));
 
-  api.post('/auth/forgotPassword', { schema: { body: forgotPasswordBody, response: { 200: messageResponse } }, preHandler: [limit('forgot', byEmail), requireCaptcha] }, (request) =>
+  api.post('/auth/forgotPassword', { schema: { body: forgotPasswordBody, response: { 200: messageResponse } }, preHandler: limited('forgot', byEmail) }, (request) =>
     auth.forgotPassword(request.body.email),
   );
 
-  api.post('/auth/resetPassword', { schema: { body: resetPasswordBody, response: { 200: tokenResponse } }, preHandler: [limit('reset', byEmail), requireCaptcha] }, (request) =>
+  api.post('/auth/resetPassword', { schema: { body: resetPasswordBody, response: { 200: tokenResponse } }, preHandler: limited('reset', byEmail) }, (request) =>
     auth.resetPassword(request.body),
   );
 
-  api.post('/auth/verifyEmail', { schema: { body: verifyEmailBody, response: { 200: tokenResponse } }, preHandler: [limit('verify', byEmail), requireCaptcha] }, (request) =>
+  api.post('/auth/verifyEmail', { schema: { body: verifyEmailBody, response: { 200: tokenResponse } }, preHandler: limited('verify', byEmail) }, (request) =>
     auth.verifyEmail(request.body),
   );
 }

@@ -5,6 +5,7 @@ import {
   ACCOUNT_DISABLED,
   FORGOT_PASSWORD_SENT,
   INVALID_CREDENTIALS,
+  SIGNED_OUT,
   OTP_MAX_ATTEMPTS,
   OTP_TTL_MINUTES,
   centsToDollars,
@@ -75,8 +76,21 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
     refuseDisabled(user);
     return tokens.issue({ userId: user.id, tokenVersion: user.token_version });
   };
-  /** The users of the requests that come in the same turn are read in one statement. */
-  const userOfToken = batchedReads(async (ids) => new Map((await users.findUsersByIds(db, ids)).map((u) => [u.id, u])));
+  /**
+   * The users of the requests that come in the same turn are read in one statement, with whether each request's token
+   * was revoked (signed out). Keys are `<user id> <token id>` (an empty token id for a token issued without one).
+   */
+  const userOfToken = batchedReads(async (keys) => {
+    const asked = keys.map((key) => key.split(' ') as [string, string]);
+    const rows = await users.findUsersWithRevokedTokens(db, [...new Set(asked.map(([userId]) => userId))], asked.map(([, tokenId]) => tokenId).filter(Boolean));
+    const byId = new Map<string, users.UserRow>();
+    const revoked = new Set<string>();
+    for (const { revoked_jti, ...user } of rows) {
+      byId.set(user.id, user);
+      if (revoked_jti) revoked.add(revoked_jti);
+    }
+    return new Map(asked.map(([userId, tokenId], i) => [keys[i], { user: byId.get(userId), revoked: revoked.has(tokenId) }]));
+  });
 
   /** Notes that the user signed in or used the account, at most once an hour (the console's active users). */
   async function noteActivity(user: users.UserRow, force = false): Promise<void> {
@@ -174,13 +188,27 @@ export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenS
     async userForToken(token: string): Promise<users.UserRow | null> {
       const claims = await tokens.read(token);
       if (!claims) return null;
-      const found = await userOfToken(claims.userId);
-      const user = found && { ...found }; // each request its own row: one read may answer several
-      if (!user || user.token_version !== claims.tokenVersion) return null;
+      const found = await userOfToken(`${claims.userId} ${claims.tokenId ?? ''}`);
+      if (!found?.user || found.revoked) return null;
+      const user = { ...found.user }; // each request its own row: one read may answer several
+      if (user.token_version !== claims.tokenVersion) return null;
       refuseDisabled(user);
       await noteActivity(user);
       return user;
     },
+    /**
+     * Signs out the session of this token on every process: the token's id is kept as revoked until the token would
+     * have expired, and the account's other sessions go on. A token issued before tokens had ids can only be ended
+     * with every session of the account (its token version raised).
+     */
+    async logout(token: string): Promise<{ message: string }> {
+      const claims = await tokens.read(token);
+      if (!claims) throw unauthorized();
+      if (claims.tokenId) await users.revokeToken(db, { jti: claims.tokenId, user_id: claims.userId, expires_at: claims.expiresAt }, nowIso());
+      else await users.updateUser(db, claims.userId, { token_version: claims.tokenVersion + 1 });
+      return { message: SIGNED_OUT };
+    },
+
     async requestEmailVerification(userId: string, email: string): Promise<{ message: string }> {
       const owner = await users.findUserByVerifiedEmail(db, email);
       if (owner && owner.id !== userId) throw conflict(EMAIL_TAKEN);

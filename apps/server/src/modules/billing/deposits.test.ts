@@ -9,7 +9,7 @@ const SECRET = 'sandbox-webhook-secret-for-tests-0123456789';
 let t: TestApp;
 beforeAll(async () => {
   // Behind a proxy on this machine: X-Forwarded-Proto says the shop is served over https.
-  t = await startTestApp({ SANDBOX_WEBHOOK_SECRET: SECRET, TRUST_PROXY: '127.0.0.1' });
+  t = await startTestApp({ SANDBOX_WEBHOOK_SECRET: SECRET, TRUST_PROXY: '127.0.0.1', ALLOWED_HOSTS: 'shop.example:8443' });
 });
 afterAll(() => t.close());
 
@@ -123,7 +123,7 @@ describe('create-invoice', () => {
     }
   });
 
-  it('builds the hosted URL from the origin the request came to', async () => {
+  it('builds the hosted URL from the origin the request came to, its host allowed (test/link-hosts.test.ts: a forged one is not)', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/v1/invoices/create-invoice',

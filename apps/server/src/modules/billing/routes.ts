@@ -1,16 +1,14 @@
 import { createInvoiceBody, createInvoiceResponse, invoicesResponse, messageResponse, pageQuery, statementResponse, webhookParams } from '@portal/contract';
-import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Api, AppContext } from '../../app-context.ts';
+import { linkOrigin } from '../../lib/link-origin.ts';
 
-/** Absolute base for links we hand out: PUBLIC_URL, else the origin this request came to. */
-export const baseUrlOf = (ctx: AppContext, request: FastifyRequest): string => ctx.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
 
 export async function billingRoutes(api: Api, ctx: AppContext) {
   const { billing, requireUser } = ctx;
 
   api.post('/invoices/create-invoice', { schema: { body: createInvoiceBody, response: { 200: createInvoiceResponse } }, preHandler: requireUser }, (request) =>
-    billing.createInvoice(request.userId, request.body, baseUrlOf(ctx, request)),
+    billing.createInvoice(request.userId, request.body, linkOrigin(ctx.config, request)),
   );
 
   api.get('/invoices/readAll', { schema: { querystring: pageQuery, response: { 200: invoicesResponse } }, preHandler: requireUser }, (request) =>

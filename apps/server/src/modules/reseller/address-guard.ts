@@ -1,24 +1,25 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { WEBHOOK_URL_INVALID, WEBHOOK_URL_PRIVATE, WEBHOOK_URL_UNRESOLVED } from '@portal/contract';
 import { badRequest } from '../../lib/http-errors.ts';
 
-/** Addresses a webhook must not reach: this machine, private and shared networks, link-local, documentation, multicast and reserved ranges. */
-const blocked = new net.BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24],
-  ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(network, prefix, 'ipv4');
-// IPv6, with every form that can carry an IPv4 address (mapped, NAT64, 6to4, Teredo) blocked whole.
-for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(network, prefix, 'ipv6');
+/**
+ * Whether a webhook must not reach this address. Only ipaddr.js's 'unicast' passes: an address in
+ * none of the IANA special-purpose ranges it names (this machine, private and shared networks,
+ * link-local, documentation, multicast, reserved, NAT64, 6to4, Teredo...), so a range it learns
+ * later is refused too. An IPv4-mapped address (::ffff:a.b.c.d) is judged as the IPv4 address it
+ * connects to; the deprecated IPv4-compatible ::/96, which ipaddr.js calls unicast, is refused whole
+ * (by Node's parser: ipaddr.js reads ::a.b.c.d as ::ffff:a.b.c.d).
+ */
+const ipv4Compatible = new net.BlockList();
+ipv4Compatible.addSubnet('::', 96, 'ipv6');
 
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 6 && ipv4Compatible.check(address, 'ipv6')) return true;
+  return ipaddr.process(address).range() !== 'unicast';
 }
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -29,6 +29,7 @@ import {
 import type { Api, AppContext } from '../../app-context.ts';
 import { HttpError, publicError, validationIssues } from '../../lib/http-errors.ts';
 import { sha256Hex } from '../../lib/ids.ts';
+import { linkOrigin } from '../../lib/link-origin.ts';
 import { errorResponses, ok, servedDocument, swaggerOptions } from './openapi.ts';
 import type { ApiAnswer, Idempotency } from './service.ts';
 
@@ -122,7 +123,7 @@ function sendAnswer(reply: FastifyReply, answer: ApiAnswer) {
 /** The reseller API under /api/reseller/v1: its own errors, x-api-key on every call, a rate limit per key, urlencoded bodies and its OpenAPI document. */
 export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { reseller, config } = ctx;
-  const originOf = (request: FastifyRequest) => (config.PUBLIC_URL ? config.PUBLIC_URL.replace(/\/+$/, '') : `${request.protocol}://${request.host}`);
+  const originOf = (request: FastifyRequest) => linkOrigin(config, request);
 
   await app.register(
     async (instance) => {

@@ -136,12 +136,22 @@ describe('webhook addresses without WEBHOOK_ALLOW_PRIVATE', () => {
       'https://[::1]/hook': WEBHOOK_URL_PRIVATE,
       'https://[::ffff:7f00:1]/hook': WEBHOOK_URL_PRIVATE,
       'https://[fd00::1]/hook': WEBHOOK_URL_PRIVATE,
+      'https://[::ffff:10.0.0.1]/hook': WEBHOOK_URL_PRIVATE,
+      'https://[::127.0.0.1]/hook': WEBHOOK_URL_PRIVATE,
     };
     for (const [url, message] of Object.entries(refusals)) {
       const res = await saveUrl(t, user, url);
       expect({ url, status: res.statusCode, message: res.json().message }).toEqual({ url, status: 400, message });
     }
     expect((await settingsOf(t, user)).url).toBeNull();
+  });
+
+  it('saves a URL that points to a public address', async () => {
+    const user = await resellerUser(t.app, t.db, 0);
+    for (const url of ['https://1.1.1.1/hook', 'https://8.8.8.8/hook', 'https://140.82.112.3/hook', 'https://[2606:4700:4700::1111]/hook']) {
+      const res = await saveUrl(t, user, url);
+      expect({ url, status: res.statusCode, saved: res.json().url }).toEqual({ url, status: 200, saved: url });
+    }
   });
 
   it('checks the address again at delivery time and sends nothing to a private one', async () => {

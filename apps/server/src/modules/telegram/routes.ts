@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { telegramLinkResponse, telegramSettingsResponse, telegramTopicsBody } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { unauthorized } from '../../lib/http-errors.ts';
+import { linkOrigin } from '../../lib/link-origin.ts';
 
 /** An update as Telegram posts it: an object with its id (grammY reads the rest). */
 const updateBody = z.looseObject({ update_id: z.number().int() });
@@ -22,8 +23,8 @@ export async function telegramRoutes(api: Api, ctx: AppContext) {
 
   api.post('/account/telegram/link', { schema: { response: { 200: telegramLinkResponse } }, preHandler: requireUser }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    // Links in messages point to PUBLIC_URL, else to the address the user's dashboard was opened at.
-    return telegram.createLink(request.userId, ctx.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`);
+    // Links in messages point to PUBLIC_URL, else to the address the user's dashboard was opened at (when it may be used).
+    return telegram.createLink(request.userId, linkOrigin(ctx.config, request));
   });
 
   const { telegramWebhook } = ctx;
