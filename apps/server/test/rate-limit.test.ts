@@ -69,12 +69,16 @@ describe.each(stores)('attempt limits in %s', (store) => {
 
   it('limits webhook changes per account with a 429 (not an unhandled rejection that could stop the process)', async () => {
     const user = await signUp(t.app);
-    const save = () => t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: null } });
+    const saveAs = (who: typeof user) => t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: who.headers, payload: { url: null } });
+    const save = () => saveAs(user);
     for (let i = 0; i < 5; i++) expect((await save()).statusCode).toBe(200);
     const blocked = await save();
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toBe('Too many attempts, try again in 15 minutes');
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/account/webhook/secret', headers: user.headers })).statusCode).toBe(429);
+    // Reading stays open, and another user has a budget of their own.
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/account/webhook', headers: user.headers })).statusCode).toBe(200);
+    expect((await saveAs(await signUp(t.app))).statusCode).toBe(200);
   });
 
   it('limits forgot-password per account too', async () => {
