@@ -62,7 +62,7 @@ function UserMenu({ label }: { label: string }) {
           Account Setting
         </Link>
         <hr className="dropdown-divider" />
-        <button type="button" className="dropdown-item" onClick={signOut}>
+        <button type="button" className="dropdown-item" onClick={() => void signOut()}>
           Sign out
         </button>
       </div>
