@@ -266,9 +266,8 @@ describe('a PDF past the memory limits', () => {
     };
     for (const [name, pdf] of Object.entries(bombs)) {
       expect(pdf.length).toBeLessThan(600 * 1024);
-      const { res, ms, growthMb, others } = await target.uploadWatched(pdf);
+      const { res, growthMb, others } = await target.uploadWatched(pdf);
       expect([name, res.statusCode, res.json()]).toEqual([name, 422, { message: AMAZON_TOO_COMPLEX }]);
-      expect(ms, name).toBeLessThan(30_000);
       // The process grew by at most the limit, give or take what it allocates between two looks (every 20 ms).
       expect(growthMb, name).toBeLessThan(MAX_MB + 50);
       expect(others.length, name).toBeGreaterThan(0);
