@@ -37,6 +37,8 @@ const zoneRules = [
   { target: './apps/web', from: ['./apps/server'], message: 'The web app talks to the server through the contract only.' },
   { target: './apps/server', from: ['./apps/web'], message: 'The server does not import the web app.' },
 ];
+// Test helpers (fixtures, fakes, generated clients) live in apps/server/test; code that ships never imports them.
+const shippedZones = [{ target: './apps/server/src', from: './apps/server/test', message: 'Code that ships does not import test helpers (apps/server/test).' }];
 const TESTS = ['**/*.test.ts', '**/*-fixtures.ts'];
 
 const root = import.meta.dirname;
@@ -88,7 +90,7 @@ export default tseslint.config(
     plugins: { portal: { rules: { boundaries } }, '@typescript-eslint': tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      'portal/boundaries': ['error', [...sharedZones, ...moduleZones, ...zoneRules]],
+      'portal/boundaries': ['error', [...sharedZones, ...moduleZones, ...zoneRules, ...shippedZones]],
       'no-debugger': 'error',
       // A promise nobody awaits or catches loses its error, and an unhandled rejection ends the process.
       '@typescript-eslint/no-floating-promises': 'error',

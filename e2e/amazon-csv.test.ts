@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
-import { packingSlipPdf, slipNumber } from '../apps/server/src/modules/amazon/slip-fixtures.ts';
+import { packingSlipPdf, slipNumber } from '../apps/server/test/slip-fixtures.ts';
 import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { RESELLER_API_PREFIX, RESELLER_OPENAPI_PATH, RESELLER_TAGS, WEBHOOK_URL_INVALID } from '@portal/contract';
-import { startReceiver, verifySignature } from '../apps/server/src/modules/reseller/webhook-receiver.ts';
+import { startReceiver, verifySignature } from '../apps/server/test/webhook-receiver.ts';
 import { buildResellerDocs } from '../apps/web/src/features/api-docs/reseller-docs.ts';
 import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 

@@ -11,7 +11,7 @@ import {
   pickupDateOutOfWindowMessage,
   type FedexListResponse,
 } from '@portal/contract';
-import { fedexPayload, labelPdf } from '../apps/server/src/modules/fedex/fedex-fixtures.ts';
+import { fedexPayload, labelPdf } from '../apps/server/test/fedex-fixtures.ts';
 import { adminSession, api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { AMAZON_CSV_PATH, AMAZON_FOUND_HEADER } from '@portal/contract';
-import { ordinarySlipPages, packingSlipPdf } from '../src/modules/amazon/slip-fixtures.ts';
+import { ordinarySlipPages, packingSlipPdf } from '../test/slip-fixtures.ts';
 
 type Ready = { port: number; token: string };
 type Probe = { loopP99Ms: number; loopMaxMs: number; startRssMb: number; peakRssMb: number };

@@ -8,10 +8,10 @@ import { createDatabase } from '../src/db/database.ts';
 import { sha256Hex } from '../src/lib/ids.ts';
 import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
-import { ordinarySlipPages, packingSlipPdf } from '../src/modules/amazon/slip-fixtures.ts';
+import { ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
 import { startTestApp, testDbKind } from './harness.ts';
 import { fundedUser } from './order-fixtures.ts';
-import { createFromCsv, csvText, usRows, validateCsv } from '../src/modules/bulk/bulk-fixtures.ts';
+import { createFromCsv, csvText, usRows, validateCsv } from './bulk-fixtures.ts';
 import { freePort } from './processes.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');

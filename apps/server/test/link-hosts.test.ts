@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { linkOrigin } from '../src/lib/link-origin.ts';
-import { callApi, labelFields, resellerUser } from '../src/modules/reseller/reseller-fixtures.ts';
+import { callApi, labelFields, resellerUser } from './reseller-fixtures.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 

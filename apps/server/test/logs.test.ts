@@ -3,7 +3,7 @@ import { logContextMixin } from '../src/lib/log-context.ts';
 import { createSandboxLabelProvider } from '../src/providers/labels/sandbox.ts';
 import { inlineRenderer } from '../src/providers/labels/render-pool.ts';
 import type { LabelProvider } from '../src/providers/labels/label-provider.ts';
-import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from '../src/modules/bulk/bulk-fixtures.ts';
+import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { fundedUser, orderPayload } from './order-fixtures.ts';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { randomToken } from '../src/lib/ids.ts';
-import { csvText, usRows } from '../src/modules/bulk/bulk-fixtures.ts';
+import { csvText, usRows } from './bulk-fixtures.ts';
 import { createTestDb, dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
 import { startLocalS3 } from './local-s3.ts';
 import { orderPayload } from './order-fixtures.ts';

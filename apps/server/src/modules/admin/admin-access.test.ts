@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_DISABLED, ADMIN_ONLY, INVALID_CREDENTIALS } from '@portal/contract';
 import { fundUser, solveCaptcha, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { adminCall, adminRoutesOf, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from './admin-fixtures.ts';
+import { adminCall, adminRoutesOf, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from '../../../test/admin-fixtures.ts';
 import { CANNOT_DEMOTE_SELF, CANNOT_DISABLE_SELF } from './service.ts';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { adminCall, signUpCustomer } from './admin-fixtures.ts';
+import { adminCall, signUpCustomer } from '../../../test/admin-fixtures.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL_NOT_READY, ORDER_CANCELLED_NO_LABEL, ORDER_NOT_FOUND, type AdminOrder } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { changeBalance, ledgerSumCents } from '../billing/service.ts';
-import { createFromCsv, csvText, usRows } from '../bulk/bulk-fixtures.ts';
+import { createFromCsv, csvText, usRows } from '../../../test/bulk-fixtures.ts';
 import { orderPayload } from '../../../test/order-fixtures.ts';
 import { ORDER_NOT_WAITING } from '../orders/service.ts';
-import { adminCall, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from './admin-fixtures.ts';
+import { adminCall, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from '../../../test/admin-fixtures.ts';
 import { BAD_DAY } from './service.ts';
 
 // Two shops: labels made at once (completed orders, labels to download, the overview), and labels

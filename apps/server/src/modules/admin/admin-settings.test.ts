@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL_TYPE_DISABLED, LABEL_TYPE_NOT_FOUND } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { orderPayload } from '../../../test/order-fixtures.ts';
-import { adminCall, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from './admin-fixtures.ts';
+import { adminCall, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from '../../../test/admin-fixtures.ts';
 import { FAQ_ORDER_INCOMPLETE } from '../content/service.ts';
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { signBody } from '../../providers/payments/payment-provider.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { INVOICE_NOT_FOUND, UNKNOWN_PROVIDER } from '../billing/service.ts';
-import { adminCall, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from './admin-fixtures.ts';
+import { adminCall, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from '../../../test/admin-fixtures.ts';
 
 const SECRET = 'sandbox-webhook-secret-for-admin-tests';
 

@@ -24,8 +24,8 @@ import {
 } from '@portal/contract';
 import { signUp, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { parseCsv } from '../../lib/csv.ts';
-import { validateCsv } from '../bulk/bulk-fixtures.ts';
-import { ordinarySlipPages, packingSlipPdf, slipNumber, type Slip, type SlipAddress } from './slip-fixtures.ts';
+import { validateCsv } from '../../../test/bulk-fixtures.ts';
+import { ordinarySlipPages, packingSlipPdf, slipNumber, type Slip, type SlipAddress } from '../../../test/slip-fixtures.ts';
 
 let t: TestApp;
 let headers: { authorization: string };

@@ -9,7 +9,7 @@ import { randomToken } from '../../lib/ids.ts';
 import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { balanceOf, fundedUser } from '../../../test/order-fixtures.ts';
-import { createFromCsv, csvText, download, eventually, pdfPageCount, readReport, usRows, validateCsv, waitForCompletion, zipEntries } from './bulk-fixtures.ts';
+import { createFromCsv, csvText, download, eventually, pdfPageCount, readReport, usRows, validateCsv, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 

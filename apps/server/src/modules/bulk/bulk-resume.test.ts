@@ -7,7 +7,7 @@ import { randomToken } from '../../lib/ids.ts';
 import { trackingNumberFor } from '../../providers/labels/tracking-numbers.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { fundedUser } from '../../../test/order-fixtures.ts';
-import { createFromCsv, csvText, download, pdfPageCount, readBulkOrders, usRows, zipEntries } from './bulk-fixtures.ts';
+import { createFromCsv, csvText, download, pdfPageCount, readBulkOrders, usRows, zipEntries } from '../../../test/bulk-fixtures.ts';
 
 const ROWS = 300;
 /** The worker is killed once it has asked the provider for this many labels: within the second claim of 100 rows, not at a batch's edge. */

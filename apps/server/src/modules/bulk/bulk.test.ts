@@ -42,7 +42,7 @@ import {
   usRows,
   validateCsv,
   zipEntries,
-} from './bulk-fixtures.ts';
+} from '../../../test/bulk-fixtures.ts';
 
 const REFUSED = 'Refuse Me';
 /** The sandbox, refusing any label addressed to REFUSED: one row of a file fails, the others are made. */

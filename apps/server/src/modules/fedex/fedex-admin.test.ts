@@ -15,7 +15,7 @@ import {
 } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { ledgerSumCents } from '../billing/service.ts';
-import { balanceCents, customer, fedexPayload, labelPdf, multipartBody, operator, setFedexPrice, withPickup, type Customer } from './fedex-fixtures.ts';
+import { balanceCents, customer, fedexPayload, labelPdf, multipartBody, operator, setFedexPrice, withPickup, type Customer } from '../../../test/fedex-fixtures.ts';
 import { signFileLink } from './service.ts';
 
 const JWT_SECRET = 'fedex-admin-test-secret-0123456789abcdef';

@@ -6,7 +6,7 @@ import { createFedexOrderBody } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { createLocalFileStore } from '../../providers/storage/file-store.ts';
-import { balanceCents, customer, fedexPayload, labelPdf, type Customer } from './fedex-fixtures.ts';
+import { balanceCents, customer, fedexPayload, labelPdf, type Customer } from '../../../test/fedex-fixtures.ts';
 import { createFedexService, isPdf, type FedexService } from './service.ts';
 
 // What the console's routes cannot show: the audit row is written in the change's transaction, so

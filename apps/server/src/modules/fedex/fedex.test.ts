@@ -20,7 +20,7 @@ import {
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { INSUFFICIENT_BALANCE, ledgerSumCents } from '../billing/service.ts';
-import { balanceCents, customer, dateIn, fedexPayload, item, operator, pickupInfo, setFedexPrice, withPickup, type Customer } from './fedex-fixtures.ts';
+import { balanceCents, customer, dateIn, fedexPayload, item, operator, pickupInfo, setFedexPrice, withPickup, type Customer } from '../../../test/fedex-fixtures.ts';
 
 const PRICE_CENTS = 2500;
 

@@ -5,7 +5,7 @@ import { LabelProviderError, type LabelProvider } from '../../providers/labels/l
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
-import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from '../bulk/bulk-fixtures.ts';
+import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from '../../../test/bulk-fixtures.ts';
 
 const apps: TestApp[] = [];
 const cleanups: (() => Promise<void>)[] = [];

@@ -11,7 +11,7 @@ import {
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/service.ts';
 import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
-import { createFromCsv, csvText, usRows, validateCsv } from '../bulk/bulk-fixtures.ts';
+import { createFromCsv, csvText, usRows, validateCsv } from '../../../test/bulk-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { SANDBOX_FAILURE, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
-import { callApi, labelFields, resellerUser } from '../reseller/reseller-fixtures.ts';
+import { callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
 const ordersOf = async (t: TestApp, user: User) => (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { startTestApp } from '../../../test/harness.ts';
-import { callApi, resellerUser } from './reseller-fixtures.ts';
+import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
 
 // Accounts get a disabled mark on branch admin-console; until it is merged this test skips itself.
 it('refuses the API key of a disabled account with 403', async (ctx) => {

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundUser } from '../../../test/harness.ts';
 import { newId, randomToken } from '../../lib/ids.ts';
 import { IDEMPOTENCY_LEASE_MS } from './service.ts';
-import { bulkRow, callApi, labelFields, resellerUser, urlencoded } from './reseller-fixtures.ts';
+import { bulkRow, callApi, labelFields, resellerUser, urlencoded } from '../../../test/reseller-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -7,11 +7,11 @@ import createClient from 'openapi-fetch';
 import { unzipSync } from 'fflate';
 import { RESELLER_TAGS } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { callApi, eventually, resellerUser } from './reseller-fixtures.ts';
-import type { paths } from './reseller-api.generated.ts';
+import { callApi, eventually, resellerUser } from '../../../test/reseller-fixtures.ts';
+import type { paths } from '../../../test/reseller-api.generated.ts';
 
 /** The typed client's types, generated from the served document (UPDATE_RESELLER_CLIENT=1 writes them). */
-const GENERATED = path.join(import.meta.dirname, 'reseller-api.generated.ts');
+const GENERATED = path.join(import.meta.dirname, '../../../test/reseller-api.generated.ts');
 
 let t: TestApp;
 let document: Record<string, any>;

@@ -5,8 +5,8 @@ import { WEBHOOK_URL_INVALID, WEBHOOK_URL_PRIVATE } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { createSealedBox } from '../../lib/sealed-box.ts';
-import { bulkRow, callApi, dropRedisPrefix, eventually, labelFields, resellerUser } from './reseller-fixtures.ts';
-import { startReceiver, verifySignature } from './webhook-receiver.ts';
+import { bulkRow, callApi, dropRedisPrefix, eventually, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 type User = Awaited<ReturnType<typeof resellerUser>>;

@@ -9,8 +9,8 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { eventually } from '../reseller/reseller-fixtures.ts';
-import { engines, newChatId, telegramEnv } from './telegram-fixtures.ts';
+import { eventually } from '../../../test/reseller-fixtures.ts';
+import { engines, newChatId, telegramEnv } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '../../..');

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { eventually, resellerUser } from '../reseller/reseller-fixtures.ts';
-import { engines, linkOf, newChatId, telegramEnv } from './telegram-fixtures.ts';
+import { eventually, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { engines, linkOf, newChatId, telegramEnv } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
 
 const WEBHOOK_URL = 'https://shop.example.com/api/v1/telegram/webhook';

@@ -5,11 +5,11 @@ import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harne
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.ts';
 import { randomToken, sha256Hex } from '../../lib/ids.ts';
 import { createJobQueue } from '../../queue/from-config.ts';
-import { fedexPayload, labelPdf, multipartBody, operator, setFedexPrice } from '../fedex/fedex-fixtures.ts';
-import { bulkRow, callApi, eventually, labelFields, resellerUser } from '../reseller/reseller-fixtures.ts';
+import { fedexPayload, labelPdf, multipartBody, operator, setFedexPrice } from '../../../test/fedex-fixtures.ts';
+import { bulkRow, callApi, eventually, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { insertMessage } from './repository.ts';
 import { TELEGRAM_MESSAGE_JOB } from './service.ts';
-import { REFUSAL, REFUSED_RECEIVER, engines, linkChat, linkOf, newChatId, telegramEnv, testLabels } from './telegram-fixtures.ts';
+import { REFUSAL, REFUSED_RECEIVER, engines, linkChat, linkOf, newChatId, telegramEnv, testLabels } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
 
 const SHOP = 'https://shop.example.com';

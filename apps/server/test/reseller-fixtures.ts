@@ -1,8 +1,8 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { RESELLER_API_PREFIX } from '@portal/contract';
-import { fundedUser } from '../../../test/order-fixtures.ts';
-import type { Db } from '../../db/database.ts';
-import { dropRedisPrefix as dropAllUnder } from '../../../test/harness.ts';
+import { fundedUser } from './order-fixtures.ts';
+import type { Db } from '../src/db/database.ts';
+import { dropRedisPrefix as dropAllUnder } from './harness.ts';
 
 /** A funded user with its API key (as Account Setting shows it). */
 export async function resellerUser(app: FastifyInstance, db: Db, cents: number) {

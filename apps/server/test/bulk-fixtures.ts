@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { CSV_COLUMNS, isBulkFinished, type BulkOrder } from '@portal/contract';
 import { PDFDocument } from 'pdf-lib';
 import { unzipSync } from 'fflate';
-import { decodeCsvText, parseCsv } from '../../lib/csv.ts';
+import { decodeCsvText, parseCsv } from '../src/lib/csv.ts';
 
 type Column = (typeof CSV_COLUMNS)[number];
 export type CsvRow = Partial<Record<Column, string>>;

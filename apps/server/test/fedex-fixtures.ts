@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { fundUser, signUp } from '../../../test/harness.ts';
-import type { Db } from '../../db/database.ts';
+import { fundUser, signUp } from './harness.ts';
+import type { Db } from '../src/db/database.ts';
 
 /** The calendar date (yyyy-mm-dd) in a time zone plus whole days, computed apart from the code under test. */
 export function dateIn(timeZone: string, daysAhead = 0): string {

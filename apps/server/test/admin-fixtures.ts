@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { signUp, userIdOf, type TestApp } from '../../../test/harness.ts';
+import { signUp, userIdOf, type TestApp } from './harness.ts';
 
 export type Headers = { authorization: string };
 

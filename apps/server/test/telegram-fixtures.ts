@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { FakeTelegram } from '../../../test/fake-telegram.ts';
-import { LabelProviderError, type LabelProvider } from '../../providers/labels/label-provider.ts';
-import { labelPdf } from '../fedex/fedex-fixtures.ts';
-import { botTexts } from './texts.ts';
+import type { FakeTelegram } from './fake-telegram.ts';
+import { LabelProviderError, type LabelProvider } from '../src/providers/labels/label-provider.ts';
+import { labelPdf } from './fedex-fixtures.ts';
+import { botTexts } from '../src/modules/telegram/texts.ts';
 
 /** The queue engines a test runs on: embedded always, BullMQ when TEST_REDIS_URL is set. */
 export const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
