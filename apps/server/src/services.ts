@@ -2,6 +2,7 @@
 // overrides. The web server (app.ts), `npm run worker`, the tests and the benchmarks all start here.
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
@@ -153,6 +154,13 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   events.listen((event) => telegram.onEvent(event));
   closers.push(() => telegram.flush());
   const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, log });
+  // The reseller API's request limit per key is shared by every process through Redis when there is one. It gives up
+  // quickly (the limit is skipped on a Redis error) and connects on first use, so a worker, which serves no API, opens none.
+  const resellerRateStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true }) : undefined;
+  if (resellerRateStore) {
+    resellerRateStore.on('error', (error) => log.warn({ err: error }, 'reseller rate limit: Redis error'));
+    closers.push(async () => (resellerRateStore.status === 'wait' ? resellerRateStore.disconnect() : resellerRateStore.quit().catch(() => resellerRateStore.disconnect())));
+  }
   // Every job the shop runs; work that answers no request runs only here, where workers run.
   queue.define(bulkOrderJob(bulk));
   queue.define(bulkSweepJob(bulk));
@@ -206,6 +214,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
         ? { accepts: (header: string | string[] | undefined) => telegramBot.isWebhookSecret(header, telegramWebhookSecret), handle: (update: Update) => telegramBot.handleUpdate(bot, update) }
         : null,
     reseller,
+    /** Where the reseller API counts requests per key (Redis with REDIS_URL; in memory, per process, without). */
+    resellerRateStore,
     admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex }),
     limiter,
 

@@ -3,7 +3,6 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
   API_KEY_HEADER,
@@ -122,7 +121,7 @@ function sendAnswer(reply: FastifyReply, answer: ApiAnswer) {
 
 /** The reseller API under /api/reseller/v1: its own errors, x-api-key on every call, a rate limit per key, urlencoded bodies and its OpenAPI document. */
 export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { reseller, config } = ctx;
+  const { reseller, config, resellerRateStore: redis } = ctx;
   const originOf = (request: FastifyRequest) => linkOrigin(config, request);
 
   await app.register(
@@ -131,10 +130,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       instance.setNotFoundHandler((request, reply) => reply.status(404).send({ type: 'error', message: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
       await instance.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });
 
-      // Per API key (its hash), shared by every process through Redis when there is one.
-      const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : undefined;
-      redis?.on('error', (error) => instance.log.warn({ err: error }, 'reseller rate limit: Redis error'));
-      if (redis) instance.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+      // Per API key (its hash), shared by every process through Redis when there is one (the composition root's client).
       await instance.register(rateLimit, {
         global: true,
         hook: 'onRequest',
