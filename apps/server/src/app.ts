@@ -10,21 +10,21 @@ import type { Config } from './config.ts';
 import type { Api, AppContext } from './app-context.ts';
 import { HttpError, badRequest, notFound, publicError, unauthorized, validationIssues } from './lib/http-errors.ts';
 import { buildServices, type ServiceOverrides } from './services.ts';
-import { authRoutes } from './modules/auth/routes.ts';
+import { authRoutes, sessionRoutes } from './modules/auth/routes.ts';
 import { accountRoutes } from './modules/account/routes.ts';
-import { contentRoutes } from './modules/content/routes.ts';
+import { contentRoutes, publicContentRoutes } from './modules/content/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { addressRoutes } from './modules/addresses/routes.ts';
 import { amazonRoutes } from './modules/amazon/routes.ts';
 import { opsRoutes } from './modules/ops/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
-import { billingRoutes } from './modules/billing/routes.ts';
+import { billingRoutes, paymentWebhookRoutes } from './modules/billing/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
-import { adminFedexRoutes, fedexRoutes } from './modules/fedex/routes.ts';
+import { adminFedexRoutes, fedexLinkRoutes, fedexRoutes } from './modules/fedex/routes.ts';
 import { webhookAccountRoutes } from './modules/reseller/account-routes.ts';
 import { resellerRoutes } from './modules/reseller/routes.ts';
-import { telegramRoutes } from './modules/telegram/routes.ts';
+import { telegramRoutes, telegramWebhookRoutes } from './modules/telegram/routes.ts';
 import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
 import { bearerToken } from './modules/auth/tokens.ts';
 import { logContextMixin, withLogContext } from './lib/log-context.ts';
@@ -140,18 +140,32 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await app.register(
       async (api) => {
         const typed = api as unknown as Api;
+        // Open to anyone: sign-up and sign-in, what the signed-out screens read, and the calls from outside whose own
+        // secret is the key (the payment provider's and Telegram's webhooks, a FedEx label's signed link).
         await authRoutes(typed, ctx);
-        await accountRoutes(typed, ctx);
-        await webhookAccountRoutes(typed, ctx);
-        await telegramRoutes(typed, ctx);
-        await contentRoutes(typed, ctx);
-        await catalogRoutes(typed, ctx);
-        await orderRoutes(typed, ctx);
-        await addressRoutes(typed, ctx);
-        await bulkRoutes(typed, ctx);
-        await billingRoutes(typed, ctx);
-        await fedexRoutes(typed, ctx);
-        await amazonRoutes(typed, ctx);
+        await publicContentRoutes(typed, ctx);
+        await paymentWebhookRoutes(typed, ctx);
+        await telegramWebhookRoutes(typed, ctx);
+        await fedexLinkRoutes(typed, ctx);
+        // The signed-in customer's calls: one guard for the whole scope, run first on every request (before the body
+        // is read or checked): 401 without a valid token, 403 for a disabled account.
+        await api.register(async (scope) => {
+          scope.addHook('onRequest', ctx.requireUser);
+          const customer = scope as unknown as Api;
+          await sessionRoutes(customer, ctx);
+          await accountRoutes(customer, ctx);
+          await webhookAccountRoutes(customer, ctx);
+          await telegramRoutes(customer, ctx);
+          await contentRoutes(customer, ctx);
+          await catalogRoutes(customer, ctx);
+          await orderRoutes(customer, ctx);
+          await addressRoutes(customer, ctx);
+          await bulkRoutes(customer, ctx);
+          await billingRoutes(customer, ctx);
+          await fedexRoutes(customer, ctx);
+          await amazonRoutes(customer, ctx);
+        });
+        // The operator console, /api/v1/admin, behind its own guard (an admin's token).
         await adminRoutes(typed, ctx, [adminFedexRoutes]);
       },
       { prefix: '/api/v1' },

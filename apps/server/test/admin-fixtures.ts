@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { signUp, userIdOf, type TestApp } from './harness.ts';
+import { routesUnder, signUp, userIdOf, type TestApp } from './harness.ts';
 
 export type Headers = { authorization: string };
 
@@ -24,22 +24,5 @@ export const adminCall = (app: FastifyInstance, headers: Headers | Record<string
 /** The audit rows about one target, oldest first. */
 export const auditRowsFor = (t: TestApp, targetId: string) => t.db.selectFrom('audit_log').selectAll().where('target_id', '=', targetId).orderBy('created_at').execute();
 
-/**
- * Every route the app serves under /api/v1/admin as 'METHOD /path', read from Fastify's route tree
- * (HEAD and OPTIONS left out), so a test can check it calls them all.
- */
-export function adminRoutesOf(app: FastifyInstance): string[] {
-  const stack: string[] = [];
-  const routes: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)$/.exec(line);
-    if (!match) continue;
-    const depth = match[1].length / 4;
-    const path = (stack[depth - 1] ?? '') + match[2];
-    stack[depth] = path;
-    stack.length = depth + 1;
-    if (!path.startsWith('/api/v1/admin')) continue;
-    for (const method of match[3].split(', ')) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push(`${method} ${path.slice('/api/v1/admin'.length)}`);
-  }
-  return routes.sort();
-}
+/** Every route the app serves under /api/v1/admin as 'METHOD /path', so a test can check it calls them all. */
+export const adminRoutesOf = (app: FastifyInstance): string[] => routesUnder(app, '/api/v1/admin');

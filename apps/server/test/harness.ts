@@ -191,6 +191,26 @@ export async function userIdOf(app: FastifyInstance, headers: { authorization: s
   return (await app.inject({ method: 'GET', url: '/api/v1/auth/access', headers })).json()._id;
 }
 
+/**
+ * Every route the app serves under a prefix as 'METHOD /path' (the path after the prefix), read from Fastify's route
+ * tree (HEAD and OPTIONS left out), sorted, so a test can check it calls them all.
+ */
+export function routesUnder(app: FastifyInstance, prefix: string): string[] {
+  const stack: string[] = [];
+  const routes: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)$/.exec(line);
+    if (!match) continue;
+    const depth = match[1].length / 4;
+    const path = (stack[depth - 1] ?? '') + match[2];
+    stack[depth] = path;
+    stack.length = depth + 1;
+    if (!path.startsWith(prefix)) continue;
+    for (const method of match[3].split(', ')) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push(`${method} ${path.slice(prefix.length)}`);
+  }
+  return routes.sort();
+}
+
 /** Removes every Redis key under a prefix a test used (BullMQ jobs, attempt counts). */
 export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
   const { Redis } = await import('ioredis');

@@ -2,17 +2,17 @@ import { apiKeyResponse, changeEmailBody, changePasswordBody, messageResponse, t
 import type { Api, AppContext } from '../../app-context.ts';
 
 export async function accountRoutes(api: Api, ctx: AppContext) {
-  const { auth, limiter, requireUser } = ctx;
+  const { auth, limiter } = ctx;
 
-  api.post('/account/email', { schema: { body: changeEmailBody, response: { 200: messageResponse } }, preHandler: requireUser }, async (request) => {
+  api.post('/account/email', { schema: { body: changeEmailBody, response: { 200: messageResponse } } }, async (request) => {
     await limiter.hit(`account:email:${request.userId}`);
     return auth.requestEmailVerification(request.userId, request.body.email);
   });
 
-  api.post('/account/password', { schema: { body: changePasswordBody, response: { 200: tokenResponse } }, preHandler: requireUser }, async (request) => {
+  api.post('/account/password', { schema: { body: changePasswordBody, response: { 200: tokenResponse } } }, async (request) => {
     await limiter.hit(`account:password:${request.userId}`);
     return auth.changePassword(request.userId, request.body);
   });
 
-  api.post('/account/api-key', { schema: { response: { 200: apiKeyResponse } }, preHandler: requireUser }, (request) => auth.regenerateApiKey(request.userId));
+  api.post('/account/api-key', { schema: { response: { 200: apiKeyResponse } } }, (request) => auth.regenerateApiKey(request.userId));
 }

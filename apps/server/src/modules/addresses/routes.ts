@@ -2,23 +2,23 @@ import { ADDRESS_CREATED, ADDRESS_DELETED, ADDRESS_UPDATED, addressBody, address
 import type { Api, AppContext } from '../../app-context.ts';
 
 export async function addressRoutes(api: Api, ctx: AppContext) {
-  const { addresses, requireUser } = ctx;
+  const { addresses } = ctx;
 
-  api.get('/address/readAll', { schema: { response: { 200: addressListResponse } }, preHandler: requireUser }, async (request) => ({
+  api.get('/address/readAll', { schema: { response: { 200: addressListResponse } } }, async (request) => ({
     addresses: await addresses.list(request.userId),
   }));
 
-  api.post('/address/create', { schema: { body: addressBody, response: { 200: messageResponse } }, preHandler: requireUser }, async (request) => {
+  api.post('/address/create', { schema: { body: addressBody, response: { 200: messageResponse } } }, async (request) => {
     await addresses.create(request.userId, request.body);
     return { message: ADDRESS_CREATED };
   });
 
-  api.put('/address/update/:id', { schema: { params: idParams, body: addressBody, response: { 200: messageResponse } }, preHandler: requireUser }, async (request) => {
+  api.put('/address/update/:id', { schema: { params: idParams, body: addressBody, response: { 200: messageResponse } } }, async (request) => {
     await addresses.update(request.userId, request.params.id, request.body);
     return { message: ADDRESS_UPDATED };
   });
 
-  api.delete('/address/delete/:id', { schema: { params: idParams, response: { 200: messageResponse } }, preHandler: requireUser }, async (request) => {
+  api.delete('/address/delete/:id', { schema: { params: idParams, response: { 200: messageResponse } } }, async (request) => {
     await addresses.remove(request.userId, request.params.id);
     return { message: ADDRESS_DELETED };
   });

@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Api, AppContext } from '../../app-context.ts';
 import { bearerToken } from './tokens.ts';
 
+/** Sign-up, sign-in and the code screens: open to anyone, each behind its captcha and attempt limits. */
 export async function authRoutes(api: Api, ctx: AppContext) {
-  const { auth, limiter, requireCaptcha, requireUser } = ctx;
+  const { auth, limiter, requireCaptcha } = ctx;
   /**
    * The guards of a limited route, in order: the attempt counted per address (captcha failures too,
    * which slows guessing captchas from one address), the captcha, then the attempt counted per
@@ -27,13 +28,6 @@ export async function authRoutes(api: Api, ctx: AppContext) {
     auth.login(request.body),
   );
 
-  /** Ends this token's session on the server (the web app's Sign out calls it before dropping its cookie). */
-  api.post('/auth/logout', { schema: { response: { 200: messageResponse } }, preHandler: requireUser }, (request) =>
-    auth.logout(bearerToken(request.headers.authorization)),
-  );
-
-  api.get('/auth/access', { schema: { response: { 200: accessResponse } }, preHandler: requireUser }, (request) => auth.accessUser(request.userId));
-
   api.post('/auth/forgotPassword', { schema: { body: forgotPasswordBody, response: { 200: messageResponse } }, preHandler: limited('forgot', byEmail) }, (request) =>
     auth.forgotPassword(request.body.email),
   );
@@ -45,4 +39,16 @@ export async function authRoutes(api: Api, ctx: AppContext) {
   api.post('/auth/verifyEmail', { schema: { body: verifyEmailBody, response: { 200: tokenResponse } }, preHandler: limited('verify', byEmail) }, (request) =>
     auth.verifyEmail(request.body),
   );
+}
+
+/** The signed-in customer's session (registered in the customer scope, whose guard has checked the token). */
+export async function sessionRoutes(api: Api, ctx: AppContext) {
+  const { auth } = ctx;
+
+  /** Ends this token's session on the server (the web app's Sign out calls it before dropping its cookie). */
+  api.post('/auth/logout', { schema: { response: { 200: messageResponse } } }, (request) =>
+    auth.logout(bearerToken(request.headers.authorization)),
+  );
+
+  api.get('/auth/access', { schema: { response: { 200: accessResponse } } }, (request) => auth.accessUser(request.userId));
 }

@@ -311,8 +311,10 @@ describe('webhook', () => {
   });
 
   it('keeps the JSON parser of other routes untouched', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: { 'content-type': 'application/json' }, payload: '{"amount":' });
+    const user = await signUp(t.app);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: { ...user.headers, 'content-type': 'application/json' }, payload: '{"amount":' });
     expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/JSON/);
   });
 });
 

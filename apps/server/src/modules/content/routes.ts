@@ -1,14 +1,20 @@
 import { announcementResponse, faqResponse, publicConfigResponse, tosResponse } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 
+/** The FAQ and the announcement, for the signed-in customer. */
 export async function contentRoutes(api: Api, ctx: AppContext) {
-  const { content, requireUser, captcha, config } = ctx;
+  const { content } = ctx;
+
+  api.get('/faq/read', { schema: { response: { 200: faqResponse } } }, async () => ({ data: await content.faqs() }));
+
+  api.get('/announcement/read', { schema: { response: { 200: announcementResponse } } }, () => content.announcement());
+}
+
+/** What the signed-out screens read: the terms, the captcha settings and challenge, the Telegram bot's name. */
+export async function publicContentRoutes(api: Api, ctx: AppContext) {
+  const { content, captcha, config } = ctx;
 
   api.get('/tos/read', { schema: { response: { 200: tosResponse } } }, async () => ({ tos: await content.tos() }));
-
-  api.get('/faq/read', { schema: { response: { 200: faqResponse } }, preHandler: requireUser }, async () => ({ data: await content.faqs() }));
-
-  api.get('/announcement/read', { schema: { response: { 200: announcementResponse } }, preHandler: requireUser }, () => content.announcement());
 
   api.get('/config', { schema: { response: { 200: publicConfigResponse } } }, async () => ({
     captcha: {

@@ -28,30 +28,34 @@ const sendPdf = (reply: FastifyReply, file: { fileName: string; data: Buffer }) 
     .header('cache-control', 'private, no-store')
     .send(file.data);
 
-/** The customer's calls: /fed/read-price, /fed/create-order, /fed/read, the signed label link and the commercial invoice. */
+/** The signed-in customer's calls: /fed/read-price, /fed/create-order, /fed/read and the commercial invoice. */
 export async function fedexRoutes(api: Api, ctx: AppContext) {
-  const { fedex, content, requireUser } = ctx;
+  const { fedex, content } = ctx;
 
   // The flat price of a FedEx hand-made order, as the operator set it in the console.
-  api.get('/fed/read-price', { schema: { response: { 200: fedexPriceResponse } }, preHandler: requireUser }, async () => ({ price: await content.fedexPrice() }));
+  api.get('/fed/read-price', { schema: { response: { 200: fedexPriceResponse } } }, async () => ({ price: await content.fedexPrice() }));
 
   api.post(
     '/fed/create-order',
-    { schema: { body: createFedexOrderBody, response: { 200: messageResponse, 402: errorResponse } }, preHandler: requireUser },
+    { schema: { body: createFedexOrderBody, response: { 200: messageResponse, 402: errorResponse } } },
     async (request) => ({ message: (await fedex.create(request.userId, request.body)).message }),
   );
 
-  api.get('/fed/read', { schema: { querystring: fedexListQuery, response: { 200: fedexListResponse } }, preHandler: requireUser }, (request) =>
+  api.get('/fed/read', { schema: { querystring: fedexListQuery, response: { 200: fedexListResponse } } }, (request) =>
     fedex.list(request.userId, request.query),
   );
 
-  // A plain link (the spec's 'server path plus the order's file path'): no Authorization header, the signature is the key.
+  api.get('/fed/invoice/:id', { schema: { params: idParams } }, async (request, reply) =>
+    sendPdf(reply, await fedex.invoiceFor(request.userId, request.params.id)),
+  );
+}
+
+/** A completed order's label link: a plain link (the spec's 'server path plus the order's file path'), no Authorization header; the signature is the key. */
+export async function fedexLinkRoutes(api: Api, ctx: AppContext) {
+  const { fedex } = ctx;
+
   api.get('/fed/file/:id', { schema: { params: idParams, querystring: fedexFileQuery } }, async (request, reply) =>
     sendPdf(reply, await fedex.labelByLink(request.params.id, request.query.expires, request.query.signature)),
-  );
-
-  api.get('/fed/invoice/:id', { schema: { params: idParams }, preHandler: requireUser }, async (request, reply) =>
-    sendPdf(reply, await fedex.invoiceFor(request.userId, request.params.id)),
   );
 }
 

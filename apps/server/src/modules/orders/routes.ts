@@ -4,7 +4,7 @@ import { providerUnavailable } from '../../lib/http-errors.ts';
 import type { PlaceResult } from './service.ts';
 
 export async function orderRoutes(api: Api, ctx: AppContext) {
-  const { orders, requireUser } = ctx;
+  const { orders } = ctx;
 
   // A refused label is the provider's failure, not the user's: 502 with what happened (the order is already refunded).
   const answer = (result: PlaceResult, message: string) => {
@@ -15,7 +15,7 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
   const placed = { 200: messageResponse, 502: errorResponse };
 
   // A body that fails the schema is answered with every problem at once (fields and the type's rules), not its first.
-  api.post('/order/create', { schema: { body: createOrderBody, response: placed }, attachValidation: true, preHandler: requireUser }, async (request) => {
+  api.post('/order/create', { schema: { body: createOrderBody, response: placed }, attachValidation: true }, async (request) => {
     if (request.validationError) throw await orders.invalidBody(request.body);
     return answer(await orders.place(request.userId, request.body, { balanceCents: request.balanceCents }), ORDER_CREATED);
   });
@@ -25,20 +25,20 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
     const json = scope.getDefaultJsonParser('error', 'error');
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : json(request, body as string, done)));
-    scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed }, preHandler: requireUser }, async (request) =>
+    scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed } }, async (request) =>
       answer(await orders.duplicate(request.userId, request.params.id, request.balanceCents), ORDER_DUPLICATED),
     );
   });
 
-  api.get('/order/read', { schema: { querystring: orderListQuery, response: { 200: orderListResponse } }, preHandler: requireUser }, (request) =>
+  api.get('/order/read', { schema: { querystring: orderListQuery, response: { 200: orderListResponse } } }, (request) =>
     orders.list(request.userId, request.query),
   );
 
-  api.get('/order/details/:id', { schema: { params: idParams, response: { 200: orderDetailResponse } }, preHandler: requireUser }, (request) =>
+  api.get('/order/details/:id', { schema: { params: idParams, response: { 200: orderDetailResponse } } }, (request) =>
     orders.detail(request.userId, request.params.id),
   );
 
-  api.get('/order/download/:id', { schema: { params: idParams }, preHandler: requireUser }, async (request, reply) => {
+  api.get('/order/download/:id', { schema: { params: idParams } }, async (request, reply) => {
     const { tracking, pdf } = await orders.labelPdf(request.userId, request.params.id);
     return reply
       .type('application/pdf')

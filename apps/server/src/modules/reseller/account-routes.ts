@@ -3,17 +3,17 @@ import type { Api, AppContext } from '../../app-context.ts';
 
 /** Account Setting's webhook: the signed-in user's URL, its signing secret (shown once) and the recent deliveries. */
 export async function webhookAccountRoutes(api: Api, ctx: AppContext) {
-  const { reseller, requireUser, limiter } = ctx;
+  const { reseller, limiter } = ctx;
   const { webhooks } = reseller;
 
-  api.get('/account/webhook', { schema: { response: { 200: webhookSettingsResponse } }, preHandler: requireUser }, (request) => webhooks.settings(request.userId));
+  api.get('/account/webhook', { schema: { response: { 200: webhookSettingsResponse } } }, (request) => webhooks.settings(request.userId));
 
-  api.put('/account/webhook', { schema: { body: webhookSettingsBody, response: { 200: webhookSettingsResponse } }, preHandler: requireUser }, async (request) => {
+  api.put('/account/webhook', { schema: { body: webhookSettingsBody, response: { 200: webhookSettingsResponse } } }, async (request) => {
     await limiter.hit(`account:webhook:${request.userId}`);
     return webhooks.save(request.userId, request.body.url);
   });
 
-  api.post('/account/webhook/secret', { schema: { response: { 200: webhookSecretResponse } }, preHandler: requireUser }, async (request) => {
+  api.post('/account/webhook/secret', { schema: { response: { 200: webhookSecretResponse } } }, async (request) => {
     await limiter.hit(`account:webhook:${request.userId}`);
     return webhooks.rotateSecret(request.userId);
   });
