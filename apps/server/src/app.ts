@@ -27,7 +27,7 @@ import { resellerRoutes } from './modules/reseller/routes.ts';
 import { telegramRoutes, telegramWebhookRoutes } from './modules/telegram/routes.ts';
 import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
 import { bearerToken } from './modules/auth/tokens.ts';
-import { logContextMixin, withLogContext } from './lib/log-context.ts';
+import { logContextMixin, requestLogFields, withLogContext } from './lib/log-context.ts';
 import { linksNeedSetting } from './lib/link-origin.ts';
 
 
@@ -40,9 +40,11 @@ const captchaHosts: Record<Config['CAPTCHA_PROVIDER'], string[]> = {
 };
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  // Every line names the request (or queue job) it is part of, service lines too.
+  const logger = overrides.logger ?? { level: config.LOG_LEVEL, mixin: logContextMixin };
   const app = Fastify({
-    // Every line names the request (or queue job) it is part of, service lines too.
-    logger: overrides.logger ?? { level: config.LOG_LEVEL, mixin: logContextMixin },
+    // A request's line shows its path and query names, never a query value (a FedEx link's signature is its key); a test's logger too.
+    logger: typeof logger === 'object' ? { serializers: { req: requestLogFields }, ...logger } : logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     // A hop count trusts that many proxies in front of the server.
     trustProxy: typeof config.TRUST_PROXY === 'number' ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number) : config.TRUST_PROXY,

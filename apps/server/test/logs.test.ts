@@ -3,6 +3,7 @@ import { logContextMixin } from '../src/lib/log-context.ts';
 import { createSandboxLabelProvider } from '../src/providers/labels/sandbox.ts';
 import { inlineRenderer } from '../src/providers/labels/render-pool.ts';
 import type { LabelProvider } from '../src/providers/labels/label-provider.ts';
+import { signFileLink } from '../src/modules/fedex/service.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { fundedUser, orderPayload } from './order-fixtures.ts';
@@ -52,4 +53,16 @@ it.each(engines)("puts the queue job's id on the lines written while it runs, on
   expect(res.statusCode, res.body).toBe(200);
   const { order } = await waitForCompletion(t.app, user.headers);
   await expect.poll(() => lines.find((l) => l.msg === 'bulk order completed')?.jobId).toBe(`bulk-${order._id}`);
+});
+
+it("keeps a request's path in the log and none of its query values: a FedEx label link's signature is its key", async () => {
+  const secret = 'logs-test-secret-0123456789abcdef0123';
+  const { t, lines } = await appWithLog(undefined, { JWT_SECRET: secret });
+  const expires = Math.floor(Date.now() / 1000) + 3600;
+  const signature = signFileLink(secret, 'order-id-1', expires);
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/fed/file/order-id-1?expires=${expires}&signature=${signature}` });
+  expect(res.statusCode).toBe(404); // a good signature: the link reaches the lookup, and there is no such order
+  const incoming = lines.find((l) => l.msg === 'incoming request' && l.req?.url.startsWith('/api/v1/fed/file/'));
+  expect(incoming?.req?.url).toBe('/api/v1/fed/file/order-id-1?expires=[redacted]&signature=[redacted]');
+  expect(JSON.stringify(lines)).not.toContain(signature);
 });
