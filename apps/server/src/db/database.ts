@@ -207,25 +207,25 @@ export const SCHEMA_CHANGE_LOCK = 7_400_740;
 
 /** Runs the migrations not yet run, up to the newest (or up to `upTo`: upgrade tests start from an older schema). */
 export async function migrateToLatest(db: Db, upTo?: string): Promise<void> {
-  if (!isPostgres(db)) return runMigrations(db, undefined, upTo);
-  await db.connection().execute(async (connection) => {
+  const { error, results } = await withMigrator(db, (migrator) => (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest()));
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}
+
+/** Runs `work` with the migrator of this database: on PostgreSQL on one connection, holding the schema-change lock, in its own schema. */
+export async function withMigrator<T>(db: Db, work: (migrator: Migrator) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return work(new Migrator({ db, provider: migrationProvider }));
+  return db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(connection);
     try {
       // Kysely looks for its migration tables in every schema unless told which; with several schemas in one
       // database it would find another's and skip creating its own.
       const schema = (await sql<{ name: string }>`select current_schema() as name`.execute(connection)).rows[0]?.name;
-      await runMigrations(connection, schema, upTo);
+      return await work(new Migrator({ db: connection, provider: migrationProvider, migrationTableSchema: schema }));
     } finally {
       await sql`select pg_advisory_unlock(${SCHEMA_CHANGE_LOCK})`.execute(connection);
     }
   });
-}
-
-async function runMigrations(db: Db, schema?: string, upTo?: string): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
-  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }
 
 export const isPostgres = (db: DbOrTrx): boolean => db.getExecutor().adapter.constructor.name.startsWith('Postgres');

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { createTestDb, testDbKind } from '../../test/harness.ts';
+import { fundedUser, orderPayload } from '../../test/order-fixtures.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { isPostgres, migrateToLatest, withMigrator, type Db } from './database.ts';
+
+/** Every table, column, index, trigger and function of the database (Kysely's own migration tables left out), as text to compare. */
+async function schemaOf(db: Db): Promise<string[]> {
+  if (!isPostgres(db)) {
+    const rows = await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master where name not like 'sqlite_%' and name not like 'kysely_%' order by type, name`.execute(db);
+    return rows.rows.map((r) => `${r.type} ${r.name}: ${r.sql}`);
+  }
+  const lists = await Promise.all([
+    sql<{ line: string }>`select table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') as line
+      from information_schema.columns where table_schema = current_schema() and table_name not like 'kysely_%'`.execute(db),
+    sql<{ line: string }>`select 'index ' || indexdef as line from pg_indexes where schemaname = current_schema() and tablename not like 'kysely_%'`.execute(db),
+    sql<{ line: string }>`select 'trigger ' || trigger_name || ' ' || event_manipulation || ' on ' || event_object_table || ': ' || action_statement as line
+      from information_schema.triggers where trigger_schema = current_schema()`.execute(db),
+    sql<{ line: string }>`select 'function ' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as line
+      from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = current_schema()`.execute(db),
+  ]);
+  return lists.flatMap((list) => list.rows.map((r) => r.line)).sort();
+}
+
+it(`on ${testDbKind}, every migration's down() runs, newest first, down to an empty database, and the migrations then make the same schema again`, async () => {
+  const { db, dataDir, drop } = await createTestDb();
+  try {
+    // Rows in the tables, as a shop has them: a customer, a deposit, an order (and its search and count rows), an address.
+    const app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ALTCHA_MAX_NUMBER: '1000', WEB_DIST: path.join(dataDir, 'no-web') }), { db, logger: false });
+    try {
+      const user = await fundedUser(app, db, 10_000);
+      expect((await app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') })).statusCode).toBe(200);
+      const address = { name: 'Home', street: '1 Main Street', street2: '', city: 'Austin', state: 'TX', zip: '78701', country: 'United States' };
+      expect((await app.inject({ method: 'POST', url: '/api/v1/address/create', headers: user.headers, payload: address })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 25, type: 'crypto' } })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+    const latest = await schemaOf(db);
+    expect(latest.length).toBeGreaterThan(50);
+    const migrations = await withMigrator(db, (migrator) => migrator.getMigrations());
+    expect(migrations.length).toBeGreaterThan(0);
+    expect(migrations.filter((m) => !m.executedAt)).toEqual([]);
+
+    for (const { name } of [...migrations].reverse()) {
+      const { error, results } = await withMigrator(db, (migrator) => migrator.migrateDown());
+      expect([name, error]).toEqual([name, undefined]);
+      expect(results).toEqual([{ migrationName: name, direction: 'Down', status: 'Success' }]);
+    }
+    expect(await schemaOf(db)).toEqual([]);
+    expect((await withMigrator(db, (migrator) => migrator.getMigrations())).filter((m) => m.executedAt)).toEqual([]);
+
+    await migrateToLatest(db);
+    expect(await schemaOf(db)).toEqual(latest);
+  } finally {
+    await drop();
+  }
+});
