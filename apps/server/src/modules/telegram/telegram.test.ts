@@ -9,7 +9,7 @@ import { fedexPayload, labelPdf, multipartBody, operator, setFedexPrice } from '
 import { bulkRow, callApi, eventually, labelFields, resellerUser } from '../reseller/reseller-fixtures.ts';
 import { insertMessage } from './repository.ts';
 import { TELEGRAM_MESSAGE_JOB } from './service.ts';
-import { REFUSAL, REFUSED_RECEIVER, engines, linkChat, linkOf, newChatId, telegramEnv, testLabels } from './telegram-fixtures.ts';
+import { REFUSAL, REFUSED_RECEIVER, engines, linkChat, linkOf, newChatId, telegramEnv, telegramSettled, testLabels } from './telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
 
 const SHOP = 'https://shop.example.com';
@@ -121,9 +121,10 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     expect((await settingsOf(user)).linked).toBe(false);
     tg.send(chat, '/balance');
     expect((await tg.sentTo(chat, 13))[12]).toBe(botTexts.notLinked);
-    // Unlinked chats get nothing more.
+    // Unlinked chats get nothing more: the order's event is dispatched and makes no message.
     expect((await createOrder(user)).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    await telegramSettled(t.db, user.userId);
+    expect((await messagesOf(user)).map((m) => m.event_id.split(':')[0])).toEqual(Array(6).fill('order.completed'));
     expect(tg.sent.filter((m) => m.chatId === chat)).toHaveLength(13);
   });
 
@@ -195,7 +196,8 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     expect((await createOrder(user, { ToName: REFUSED_RECEIVER })).statusCode).toBe(502);
     const [, cancelled] = await tg.sentTo(chat, 2);
     expect(cancelled).toMatch(/^Order \w{8} cancelled and refunded/);
-    await new Promise((r) => setTimeout(r, 300));
+    await telegramSettled(t.db, user.userId);
+    expect((await messagesOf(user)).map((m) => [m.event_id.split(':')[0], m.status])).toEqual([['order.cancelled', 'sent']]);
     expect(tg.sent.filter((m) => m.chatId === chat)).toHaveLength(2);
     expect((await settingsOf(user)).topics).toEqual(topics);
   });
@@ -225,8 +227,8 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     } finally {
       await side.close();
     }
+    // Every run of every job has ended (their states above): all they sent is in.
     expect((await tg.sentTo(chat, 3)).slice(1)).toEqual([expect.stringMatching(/^Order \w{8} completed/), 'Once only']);
-    await new Promise((r) => setTimeout(r, 300));
     expect(tg.sent.filter((m) => m.chatId === chat)).toHaveLength(3);
   });
 
@@ -262,7 +264,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     await eventually(async () => expect((await messagesOf(user)).map((m) => m.status)).toEqual(['dropped']));
     expect((await settingsOf(user)).linked).toBe(false);
     expect((await createOrder(user)).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    await telegramSettled(t.db, user.userId);
     expect(tg.sendCalls.filter((c) => c.chatId === chat).map((c) => c.status)).toEqual([200, 403]);
     expect(await messagesOf(user)).toHaveLength(1);
   });
@@ -273,7 +275,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/account/telegram', headers: user.headers });
     expect(res.json()).toMatchObject({ message: TELEGRAM_UNLINKED, linked: false, chatUsername: null, linkedAt: null });
     expect((await createOrder(user)).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
+    await telegramSettled(t.db, user.userId);
     expect(await messagesOf(user)).toEqual([]);
   });
 });
