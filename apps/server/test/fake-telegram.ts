@@ -41,7 +41,7 @@ export type FakeTelegram = {
  * getMe, getUpdates (long polling with offset and timeout, one caller at a time), sendMessage,
  * setWebhook and deleteWebhook.
  */
-export async function startFakeTelegram(options: { token?: string; username?: string } = {}): Promise<FakeTelegram> {
+export async function startFakeTelegram(options: { token?: string; username?: string; sendDelayMs?: number } = {}): Promise<FakeTelegram> {
   const token = options.token ?? '123456:FAKE-test-token';
   const username = options.username ?? 'label_shop_test_bot';
   const updates: { update_id: number }[] = [];
@@ -110,12 +110,14 @@ export async function startFakeTelegram(options: { token?: string; username?: st
       fake.webhook = { url: params.url, secret_token: params.secret_token, allowed_updates: params.allowed_updates };
       return true;
     },
-    sendMessage: (params) => {
+    sendMessage: async (params) => {
       const chatId = Number(params.chat_id);
       const failure = failures.shift();
       fake.sendCalls.push({ chatId, at: Date.now(), status: failure?.error_code ?? 200 });
       if (failure) throw failure;
       fake.sent.push({ chatId, text: String(params.text), at: Date.now() });
+      // Taken, and answered later (sendDelayMs): a sender that dies meanwhile never hears that it was.
+      if (options.sendDelayMs) await new Promise((r) => setTimeout(r, options.sendDelayMs));
       return { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: params.text };
     },
     getUpdates: (params, hungUp) => {
