@@ -24,6 +24,8 @@ export type FakeTelegram = {
   conflicts: number;
   /** getUpdates calls answered so far. */
   polls: number;
+  /** How long sendMessage takes to answer once it has taken (or refused) the message: a sender that dies or gives up meanwhile never hears. */
+  sendDelayMs: number;
   /** The next sendMessage calls fail like this, one each, in order. */
   failNextSends(...failures: FakeFailure[]): void;
   /** An update as a user's private message (a /command gets its bot_command entity), for polling or a webhook POST. */
@@ -61,6 +63,7 @@ export async function startFakeTelegram(options: { token?: string; username?: st
     maxConcurrentPolls: 0,
     conflicts: 0,
     polls: 0,
+    sendDelayMs: options.sendDelayMs ?? 0,
     failNextSends: (...next) => void failures.push(...next),
     updateOf(chatId, text, from = `user${chatId}`) {
       const command = /^\/\w+/.exec(text)?.[0];
@@ -114,10 +117,9 @@ export async function startFakeTelegram(options: { token?: string; username?: st
       const chatId = Number(params.chat_id);
       const failure = failures.shift();
       fake.sendCalls.push({ chatId, at: Date.now(), status: failure?.error_code ?? 200 });
+      if (!failure) fake.sent.push({ chatId, text: String(params.text), at: Date.now() });
+      if (fake.sendDelayMs > 0) await new Promise((r) => setTimeout(r, fake.sendDelayMs));
       if (failure) throw failure;
-      fake.sent.push({ chatId, text: String(params.text), at: Date.now() });
-      // Taken, and answered later (sendDelayMs): a sender that dies meanwhile never hears that it was.
-      if (options.sendDelayMs) await new Promise((r) => setTimeout(r, options.sendDelayMs));
       return { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: params.text };
     },
     getUpdates: (params, hungUp) => {

@@ -76,6 +76,9 @@ export const untriedMessages = (db: DbOrTrx, chatIds: string[], eventIds: string
 
 export const findMessage = (db: DbOrTrx, id: string) => db.selectFrom('telegram_messages').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** Whether the message is done with: sent, failed for good, or dropped. */
+export const isDone = (message: Pick<TelegramMessageRow, 'status'>) => message.status === 'sent' || message.status === 'failed' || message.status === 'dropped';
+
 /** Whether a run may take the message: it waits to be sent, or the run that took it died (its claim is over). */
 export const isClaimable = (message: Pick<TelegramMessageRow, 'status' | 'claimed_until'>, now: string) =>
   message.status === 'pending' || message.status === 'retrying' || (message.status === 'sending' && (message.claimed_until === null || message.claimed_until <= now));

@@ -270,13 +270,23 @@ export function createTelegramService(deps: {
      */
     async deliver(messageId: string, job: Pick<JobContext, 'attempt'>): Promise<void> {
       const message = await repo.findMessage(db, messageId);
-      if (!message || !repo.isClaimable(message, nowIso())) return;
+      if (!message || repo.isDone(message)) return;
+      /**
+       * Another run holds it (this job was taken again from a live worker whose lease ran out, or the message was
+       * queued twice): this one must not send, and must not end the job before the message is done, as the holder's
+       * run may fail and its retry be lost with the job. It comes back after the policy's wait.
+       */
+      const held = () => {
+        if (job.attempt >= retry.attempts) return;
+        throw new RetryLaterError('the message is being sent by another run', Math.min(retry.delayMs(job.attempt), deps.claimMs));
+      };
+      if (!repo.isClaimable(message, nowIso())) return held();
       const account = await repo.findAccount(db, message.user_id);
       if (!deps.bot || account?.chat_id !== message.chat_id) {
         await repo.updateMessage(db, messageId, { status: 'dropped', last_error: deps.bot ? 'The chat was unlinked' : 'Telegram is not configured', claimed_until: null, updated_at: nowIso() });
         return;
       }
-      if (!(await repo.claimMessage(db, messageId, nowIso(), isoIn(deps.claimMs)))) return;
+      if (!(await repo.claimMessage(db, messageId, nowIso(), isoIn(deps.claimMs)))) return held();
       const attempts = message.attempts + 1;
       try {
         // grammY's own type is a polyfill's AbortSignal; it takes any signal with addEventListener.
