@@ -9,7 +9,6 @@ import { createAttemptLimiter } from './lib/attempt-limiter.ts';
 import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
 import { createMetrics } from './lib/metrics.ts';
-import { createEventRelay } from './lib/shop-events.ts';
 import { createDbLease, createRedisLease } from './lib/lease.ts';
 import { createAddressService } from './modules/addresses/service.ts';
 import { createAmazonCsvService } from './modules/amazon/service.ts';
@@ -23,6 +22,8 @@ import { createBulkService } from './modules/bulk/service.ts';
 import { seedCatalog } from './modules/catalog/seed-catalog.ts';
 import { createCatalogService } from './modules/catalog/service.ts';
 import { createContentService } from './modules/content/service.ts';
+import { EVENT_SWEEP_JOB, eventSweepJob } from './modules/events/jobs.ts';
+import { createEventOutbox } from './modules/events/outbox.ts';
 import { createFedexService } from './modules/fedex/service.ts';
 import { ORDER_COMPLETION_JOB, orderCompletionJob } from './modules/orders/jobs.ts';
 import { createOrderService, keepSearchIndexed } from './modules/orders/service.ts';
@@ -44,6 +45,12 @@ import type { PaymentProvider } from './providers/payments/payment-provider.ts';
 import type { FileStore } from './providers/storage/file-store.ts';
 import { createFileStore } from './providers/storage/from-config.ts';
 import { createJobQueue } from './queue/from-config.ts';
+
+/**
+ * How old an event must be before the sweep dispatches it (or QUEUE_SWEEP_INTERVAL_MS when shorter): the process that
+ * wrote it dispatches it within milliseconds unless it died.
+ */
+const EVENT_LEFTOVER_MS = 10_000;
 
 export type ServiceOverrides = {
   /** An already migrated database (tests); otherwise one is opened from config and closed with the services. */
@@ -96,16 +103,12 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const sealedBox = createSealedBox(readOrCreateSecret(config.dataDir, 'secrets-key', config.SECRETS_KEY));
   const auth = createAuthService({ db, mailer, tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS), codePepper: jwtSecret, sealedBox });
   await auth.sealPlainApiKeys();
-  // Services tell what happened to orders and deposits after it is committed; the webhooks listen.
-  const events = createEventRelay();
+  // Services write what happened to orders and deposits as events in the transaction of the change (the outbox), and
+  // hand them over once committed; the outbox dispatches them to the webhooks and Telegram.
+  const outbox = createEventOutbox({ db, log });
   const metrics = createMetrics();
-  events.listen((event) => {
-    if (event.type !== 'deposit.credited') return;
-    metrics.depositsCredited.inc();
-    metrics.depositsCreditedCents.inc(event.amountCents + event.bonusCents);
-  });
   const catalog = createCatalogService(db);
-  const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, notifier: events, metrics });
+  const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, outbox, metrics });
   closers.push(keepSearchIndexed(db, log));
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = await createJobQueue(config, db, log);
@@ -114,9 +117,9 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const limiter = createAttemptLimiter({ max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX });
   closers.push(() => limiter.close());
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
-  const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, notifier: events });
-  const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, notifier: events });
-  const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, notifier: events, metrics, signedDownloads: config.S3_SIGNED_DOWNLOADS });
+  const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, outbox });
+  const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, outbox, metrics });
+  const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, outbox, metrics, signedDownloads: config.S3_SIGNED_DOWNLOADS });
   const webhooks = createWebhookService({
     db,
     queue,
@@ -129,8 +132,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
   });
-  events.listen((event) => webhooks.onEvent(event));
-  closers.push(() => webhooks.flush()); // events still being recorded, before the queue closes
+  outbox.deliverTo(webhooks);
   const slipReader = createSlipReader({ timeoutMs: config.SLIP_READER_TIMEOUT_MS, maxMb: config.SLIP_READER_MAX_MB });
   closers.push(() => slipReader.close());
   // Telegram is on with a bot token and username; its webhook secret is derived from the server secret, so every web process knows it.
@@ -148,11 +150,12 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     bot: bot && { api: bot.api, username: config.TELEGRAM_BOT_USERNAME! },
     publicUrl: config.PUBLIC_URL,
     retryBaseMs: config.QUEUE_RETRY_DELAY_MS,
+    claimMs: config.QUEUE_STALLED_INTERVAL_MS,
     webhook: telegramWebhookSecret ? { url: config.TELEGRAM_WEBHOOK_URL!, secretToken: telegramWebhookSecret } : undefined,
   });
   if (bot) telegramBot!.addCommands(bot, telegram, log);
-  events.listen((event) => telegram.onEvent(event));
-  closers.push(() => telegram.flush());
+  outbox.deliverTo(telegram);
+  closers.push(() => outbox.flush()); // events handed over still being dispatched, before the queue closes
   const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, log });
   // The reseller API's request limit per key is shared by every process through Redis when there is one. It gives up
   // quickly (the limit is skipped on a Redis error) and connects on first use, so a worker, which serves no API, opens none.
@@ -168,6 +171,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(webhookDeliveryJob(webhooks));
   queue.define(telegramMessageJob(telegram));
   queue.define(telegramWebhookJob(telegram));
+  queue.define(eventSweepJob(outbox, Math.min(EVENT_LEFTOVER_MS, config.QUEUE_SWEEP_INTERVAL_MS)));
 
   /**
    * Where workers run: in webhook mode, tells Telegram the webhook (a job, retried until taken); otherwise long-polls,
@@ -228,10 +232,11 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     async startWorkers(): Promise<void> {
       await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(BULK_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
+      await queue.schedule(EVENT_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       await queue.startWorkers();
       await bulk.resumeStalled().catch((error) => log.error({ err: error }, 'stalled bulk order sweep failed'));
-      await webhooks.resumePending().catch((error) => log.error({ err: error }, 'pending webhook deliveries could not be queued'));
-      await telegram.resumePending().catch((error) => log.error({ err: error }, 'pending telegram messages could not be queued'));
+      // Every event left behind, whatever its age: a process that wrote one and died may have been this one.
+      await outbox.sweep(0).catch((error) => log.error({ err: error }, 'events left behind could not be dispatched'));
       await startTelegram().catch((error) => log.error({ err: error }, 'telegram could not be started'));
     },
   };

@@ -24,6 +24,8 @@ export type FakeTelegram = {
   conflicts: number;
   /** getUpdates calls answered so far. */
   polls: number;
+  /** How long sendMessage takes to answer once it has taken (or refused) the message: a sender that dies or gives up meanwhile never hears. */
+  sendDelayMs: number;
   /** The next sendMessage calls fail like this, one each, in order. */
   failNextSends(...failures: FakeFailure[]): void;
   /** An update as a user's private message (a /command gets its bot_command entity), for polling or a webhook POST. */
@@ -41,7 +43,7 @@ export type FakeTelegram = {
  * getMe, getUpdates (long polling with offset and timeout, one caller at a time), sendMessage,
  * setWebhook and deleteWebhook.
  */
-export async function startFakeTelegram(options: { token?: string; username?: string } = {}): Promise<FakeTelegram> {
+export async function startFakeTelegram(options: { token?: string; username?: string; sendDelayMs?: number } = {}): Promise<FakeTelegram> {
   const token = options.token ?? '123456:FAKE-test-token';
   const username = options.username ?? 'label_shop_test_bot';
   const updates: { update_id: number }[] = [];
@@ -61,6 +63,7 @@ export async function startFakeTelegram(options: { token?: string; username?: st
     maxConcurrentPolls: 0,
     conflicts: 0,
     polls: 0,
+    sendDelayMs: options.sendDelayMs ?? 0,
     failNextSends: (...next) => void failures.push(...next),
     updateOf(chatId, text, from = `user${chatId}`) {
       const command = /^\/\w+/.exec(text)?.[0];
@@ -110,12 +113,13 @@ export async function startFakeTelegram(options: { token?: string; username?: st
       fake.webhook = { url: params.url, secret_token: params.secret_token, allowed_updates: params.allowed_updates };
       return true;
     },
-    sendMessage: (params) => {
+    sendMessage: async (params) => {
       const chatId = Number(params.chat_id);
       const failure = failures.shift();
       fake.sendCalls.push({ chatId, at: Date.now(), status: failure?.error_code ?? 200 });
+      if (!failure) fake.sent.push({ chatId, text: String(params.text), at: Date.now() });
+      if (fake.sendDelayMs > 0) await new Promise((r) => setTimeout(r, fake.sendDelayMs));
       if (failure) throw failure;
-      fake.sent.push({ chatId, text: String(params.text), at: Date.now() });
       return { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: params.text };
     },
     getUpdates: (params, hungUp) => {

@@ -1,8 +1,10 @@
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../src/db/database.ts';
 import type { FakeTelegram } from './fake-telegram.ts';
 import { LabelProviderError, type LabelProvider } from '../src/providers/labels/label-provider.ts';
 import { labelPdf } from './fedex-fixtures.ts';
+import { eventually } from './reseller-fixtures.ts';
 import { botTexts } from '../src/modules/telegram/texts.ts';
 
 /** The queue engines a test runs on: embedded always, BullMQ when TEST_REDIS_URL is set. */
@@ -58,4 +60,17 @@ export async function linkChat(app: FastifyInstance, fake: FakeTelegram, user: {
   fake.send(chatId, `/start ${token}`, `someone_${chatId}`);
   expect(await fake.sentTo(chatId, 1)).toEqual([botTexts.linked(user.tgId)]);
   return chatId;
+}
+
+/**
+ * Waits until every event of the user is dispatched (no outbox row left) and every Telegram message those events made
+ * is done with (sent, failed or dropped). A message reaches a chat only from such a row, sent by its job before the
+ * row is marked: from then on nothing more reaches any chat for the user's events, however long one waits.
+ */
+export async function telegramSettled(db: Db, userId: string): Promise<void> {
+  await eventually(async () => {
+    const events = await db.selectFrom('shop_events').select('id').where('user_id', '=', userId).execute();
+    const open = await db.selectFrom('telegram_messages').select(['event_id', 'status']).where('user_id', '=', userId).where('status', 'in', ['pending', 'retrying', 'sending']).execute();
+    expect({ events, open }).toEqual({ events: [], open: [] });
+  });
 }

@@ -105,6 +105,20 @@ export interface Database {
   telegram_messages: TelegramMessagesTable;
   leases: LeasesTable;
   revoked_tokens: RevokedTokensTable;
+  shop_events: ShopEventsTable;
+}
+
+/**
+ * The outbox: an event written with the change it announces, deleted once its webhook deliveries and Telegram
+ * messages are recorded. id: `<type>:<subject_id>`. data: what the event carries beyond its subject (JSON), or null.
+ */
+export interface ShopEventsTable {
+  id: string;
+  type: string;
+  user_id: string;
+  subject_id: string;
+  data: string | null;
+  created_at: Timestamp;
 }
 
 /** A sign-in token ended by signing out, kept until it would have expired. */
@@ -156,6 +170,8 @@ export interface TelegramMessagesTable {
   last_error: string | null;
   telegram_message_id: number | null;
   sent_at: Timestamp | null;
+  /** While 'sending': until when the run that took it holds it; past it, another run takes it again (its holder died). */
+  claimed_until: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

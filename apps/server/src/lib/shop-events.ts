@@ -1,6 +1,12 @@
+import type { DbOrTrx } from '../db/database.ts';
+import type { ShopEventsTable } from '../db/schema.ts';
+
 /**
- * What happened to a user's orders and balance, told after the change is committed (never inside
- * its transaction). The composition root wires the listeners (webhooks, Telegram); services only emit.
+ * What happened to a user's orders and balance. A service writes the event as an outbox row (shop_events) in the
+ * transaction or statement of the change it announces (recordEvents, or rows given to changeBalance), and after the
+ * commit hands the row to the outbox (ShopEventOutbox.committed) so that it is dispatched at once; the rows a crash
+ * left behind are dispatched by the outbox's sweep. Dispatching records the webhook deliveries and Telegram messages
+ * an event makes, each sent by a queue job of its own.
  */
 export type ShopEvent =
   | { type: 'order.completed' | 'order.cancelled'; userId: string; orderId: string }
@@ -9,22 +15,69 @@ export type ShopEvent =
   /** A paid deposit: the amounts as credited and the balance the credit left behind. */
   | { type: 'deposit.credited'; userId: string; invoiceId: string; amountCents: number; bonusPercent: number; bonusCents: number; balanceCents: number };
 
-export type ShopEventNotifier = {
-  /** Never throws and never waits for the listeners: a failing listener is its own problem. */
-  emit(event: ShopEvent): void;
+export type ShopEventRow = ShopEventsTable;
+
+/** The id of the thing an event is about. */
+function subjectOf(event: ShopEvent): string {
+  switch (event.type) {
+    case 'order.completed':
+    case 'order.cancelled':
+      return event.orderId;
+    case 'bulk.completed':
+      return event.bulkOrderId;
+    case 'fedex.completed':
+    case 'fedex.cancelled':
+      return event.fedexOrderId;
+    case 'deposit.credited':
+      return event.invoiceId;
+  }
+}
+
+/** The outbox row of an event. Its id is the event's name, so an event written twice (a job run again) is one row. */
+export function eventRow(event: ShopEvent, at: string): ShopEventRow {
+  const subject = subjectOf(event);
+  const data =
+    event.type === 'deposit.credited'
+      ? JSON.stringify({ amountCents: event.amountCents, bonusPercent: event.bonusPercent, bonusCents: event.bonusCents, balanceCents: event.balanceCents })
+      : null;
+  return { id: `${event.type}:${subject}`, type: event.type, user_id: event.userId, subject_id: subject, data, created_at: at };
+}
+
+/** The event an outbox row holds. */
+export function eventOf(row: ShopEventRow): ShopEvent {
+  const type = row.type as ShopEvent['type'];
+  const userId = row.user_id;
+  switch (type) {
+    case 'order.completed':
+    case 'order.cancelled':
+      return { type, userId, orderId: row.subject_id };
+    case 'bulk.completed':
+      return { type, userId, bulkOrderId: row.subject_id };
+    case 'fedex.completed':
+    case 'fedex.cancelled':
+      return { type, userId, fedexOrderId: row.subject_id };
+    case 'deposit.credited': {
+      const data = JSON.parse(row.data ?? '{}') as { amountCents: number; bonusPercent: number; bonusCents: number; balanceCents: number };
+      return { type, userId, invoiceId: row.subject_id, ...data };
+    }
+    default:
+      throw new Error(`Unknown shop event type ${row.type}`);
+  }
+}
+
+/**
+ * Writes events in the caller's transaction, beside the change they announce. An event already there (the same change
+ * announced again, by a job run again) stays one row.
+ */
+export async function recordEvents(db: DbOrTrx, rows: ShopEventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('shop_events').values(rows).onConflict((oc) => oc.column('id').doNothing()).execute();
+}
+
+export type ShopEventOutbox = {
+  /** After the commit that wrote them: the rows go to this process's dispatcher at once. Never throws, never waits. */
+  committed(rows: ShopEventRow[]): void;
 };
 
-export const silentNotifier: ShopEventNotifier = { emit: () => {} };
-
-/** A notifier whose listeners are added after the services that emit were built. */
-export function createEventRelay(): ShopEventNotifier & { listen(listener: (event: ShopEvent) => void): void } {
-  const listeners: ((event: ShopEvent) => void)[] = [];
-  return {
-    emit(event) {
-      for (const listener of listeners) listener(event);
-    },
-    listen(listener) {
-      listeners.push(listener);
-    },
-  };
-}
+/** For a service built without an outbox (tests of a service alone): the rows wait for a sweep. */
+export const idleOutbox: ShopEventOutbox = { committed: () => {} };

@@ -20,6 +20,7 @@ import * as balanceOffIndexes from './2026-11-27-10-balance-off-indexes.ts';
 import * as orderSearchOwnerKeys from './2026-11-27-20-order-search-owner-keys.ts';
 import * as orderClaims from './2026-11-28-10-order-claims.ts';
 import * as revokedTokens from './2026-11-28-20-revoked-tokens.ts';
+import * as shopEvents from './2026-11-28-30-shop-events.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-20-order-search-owner-keys': orderSearchOwnerKeys,
   '2026-11-28-10-order-claims': orderClaims,
   '2026-11-28-20-revoked-tokens': revokedTokens,
+  '2026-11-28-30-shop-events': shopEvents,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,7 @@ import { startTestApp, testDbKind, type TestApp } from '../../../test/harness.ts
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { isPostgres, type Trx } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
+import { eventRow } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from './ledger.ts';
 
 // Changes given the database itself, all asked for at once, are written together (changeInGroup: on SQLite in one
@@ -60,7 +61,7 @@ it('a change whose order cannot be written takes no money and leaves no ledger r
   const rowsBefore = await ledgerRows(user.userId);
   // The same new order paid for twice: the second cannot be inserted (its id is taken by then).
   const order = { ...model, id: newId() };
-  const pay = (paidOrder: typeof order) => changeBalance(t.db, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null }, paidOrder);
+  const pay = (paidOrder: typeof order) => changeBalance(t.db, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null }, { orders: [paidOrder] });
   const results = await Promise.allSettled([pay(order), pay(order), pay({ ...model, id: newId() })]);
 
   expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'fulfilled', 'rejected']);
@@ -68,6 +69,27 @@ it('a change whose order cannot be written takes no money and leaves no ledger r
   expect(await ledgerRows(user.userId)).toBe(rowsBefore + 2);
   expect(await ledgerSumCents(t.db, user.userId)).toBe(before - 200);
   expect(await t.db.selectFrom('orders').select('id').where('id', '=', order.id).execute()).toHaveLength(1);
+});
+
+it("orders paid for at once are written with their rows (the order, its event) and their charges, in one statement on PostgreSQL", async () => {
+  const user = await fundedUser(t.app, t.db, 5_000);
+  const made = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+  expect(made.statusCode).toBe(200);
+  const model = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+  const statements: unknown[] = [];
+  const db = t.db.withPlugin({ transformQuery: ({ node }) => (statements.push(node), node), transformResult: async ({ result }) => result });
+  const orders = [1, 2, 3].map(() => ({ ...model, id: newId() }));
+  const at = new Date().toISOString();
+  const pay = (order: typeof model) =>
+    changeBalance(db, { userId: user.userId, amountCents: -100, kind: 'order_charge', reference: order.id }, { orders: [order], shop_events: [eventRow({ type: 'order.completed', userId: user.userId, orderId: order.id }, at)] });
+  const before = await storedBalance(user.userId);
+  expect((await Promise.all(orders.map(pay))).sort((a, b) => b - a)).toEqual([before - 100, before - 200, before - 300]);
+  if (isPostgres(t.db)) expect(statements).toHaveLength(1);
+  const ids = orders.map((o) => o.id);
+  expect((await t.db.selectFrom('orders').select('id').where('id', 'in', ids).execute()).map((o) => o.id).sort()).toEqual([...ids].sort());
+  const events = await t.db.selectFrom('shop_events').select(['id', 'user_id', 'subject_id']).where('subject_id', 'in', ids).execute();
+  expect(events.map((e) => e.id).sort()).toEqual(ids.map((id) => `order.completed:${id}`).sort());
+  expect(await ledgerSumCents(t.db, user.userId)).toBe(before - 300);
 });
 
 it.runIf(testDbKind === 'postgres')('a charge rewrites the customer row in place on PostgreSQL: no index holds the balance, so it adds no index entries', async () => {

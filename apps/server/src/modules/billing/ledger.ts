@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres, type Db, type DbOrTrx } from '../../db/database.ts';
-import type { OrdersTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 import { newId, nowIsoIncreasing } from '../../lib/ids.ts';
 import { paymentRequired } from '../../lib/http-errors.ts';
 
@@ -19,17 +19,23 @@ export type BalanceChange = {
 };
 
 /**
- * The only way a balance changes: one conditional update (never below zero) and its ledger row, and the order it
- * pays for when given (written only with the charge). Throws 402 'Insufficient balance' when a debit does not fit.
+ * The caller's rows that exist only if the change is made, by table (an order and the event announcing it, written
+ * with the charge that pays for it): inserted with the change, in its statement on PostgreSQL, or not at all.
+ */
+export type RowsWithChange = { [T in keyof Database]?: Database[T][] };
+
+/**
+ * The only way a balance changes: one conditional update (never below zero) and its ledger row, with the caller's
+ * `rows` when given. Throws 402 'Insufficient balance' when a debit does not fit, and nothing is written.
  *
  * In the caller's transaction, or given the database itself, together with the changes asked for at the same moment
- * (changeInGroup). On PostgreSQL the update, the ledger row and the order are one statement, so the customer's row is
- * locked only while the database runs it, never while an answer travels to the app and back.
+ * (changeInGroup). On PostgreSQL the update, the ledger row and the caller's rows are one statement, so the customer's
+ * row is locked only while the database runs it, never while an answer travels to the app and back.
  */
-export async function changeBalance(db: DbOrTrx, change: BalanceChange, paidOrder?: OrdersTable): Promise<number> {
+export async function changeBalance(db: DbOrTrx, change: BalanceChange, rows: RowsWithChange = {}): Promise<number> {
   if (!Number.isSafeInteger(change.amountCents) || change.amountCents === 0) throw new Error(`Bad ledger amount ${change.amountCents}`);
-  if (!db.isTransaction) return changeInGroup(db as Db, change, paidOrder);
-  return changeOne(db, change, paidOrder);
+  if (!db.isTransaction) return changeInGroup(db as Db, change, rows);
+  return changeOne(db, change, rows);
 }
 
 const ledgerEntry = (change: BalanceChange) => ({
@@ -43,8 +49,11 @@ const ledgerEntry = (change: BalanceChange) => ({
   created_at: nowIsoIncreasing(),
 });
 
+/** The tables of the rows given with a change, each with its rows. */
+const tablesOf = (rows: RowsWithChange) => Object.entries(rows).filter(([, list]) => list && list.length > 0) as [keyof Database, object[]][];
+
 /** One change in the caller's transaction, or on PostgreSQL in a statement of its own. */
-async function changeOne(db: DbOrTrx, change: BalanceChange, paidOrder?: OrdersTable): Promise<number> {
+async function changeOne(db: DbOrTrx, change: BalanceChange, rows: RowsWithChange): Promise<number> {
   const entry = ledgerEntry(change);
   const debited = db
     .updateTable('users')
@@ -54,19 +63,18 @@ async function changeOne(db: DbOrTrx, change: BalanceChange, paidOrder?: OrdersT
     .returning('balance_cents');
   if (isPostgres(db)) {
     // Each row is inserted from `changed`: without the debit, nothing is.
-    const insertFromChanged = (table: 'ledger' | 'orders', row: object) =>
+    const insertFromChanged = (table: string, row: object) =>
       sql`insert into ${sql.table(table)} (${columnList(Object.keys(row))}) select ${sql.join(Object.values(row).map((value) => sql`${value}`))} from changed`;
-    const paid = paidOrder ? sql`, paid as (${insertFromChanged('orders', paidOrder)})` : sql``;
+    const given = tablesOf(rows).flatMap(([table, list]) => list.map((row, i) => sql`, ${sql.ref(`given_${table}_${i}`)} as (${insertFromChanged(table, row)})`));
     const ledgerRow = { ...entry, balance_after_cents: sql.ref('balance_cents') };
-    const { rows } = await sql<{ balance_after_cents: number }>`with changed as (${debited})${paid} ${insertFromChanged('ledger', ledgerRow)} returning balance_after_cents`.execute(db);
-    const written = rows[0];
-    if (!written) throw paymentRequired(INSUFFICIENT_BALANCE);
-    return written.balance_after_cents;
+    const { rows: written } = await sql<{ balance_after_cents: number }>`with changed as (${debited})${sql.join(given, sql``)} ${insertFromChanged('ledger', ledgerRow)} returning balance_after_cents`.execute(db);
+    if (!written[0]) throw paymentRequired(INSUFFICIENT_BALANCE);
+    return written[0].balance_after_cents;
   }
   const updated = await debited.executeTakeFirst();
   if (!updated) throw paymentRequired(INSUFFICIENT_BALANCE);
   await db.insertInto('ledger').values({ ...entry, balance_after_cents: updated.balance_cents }).execute();
-  if (paidOrder) await db.insertInto('orders').values(paidOrder).execute();
+  for (const [table, list] of tablesOf(rows)) await db.insertInto(table).values(list as never).execute();
   return updated.balance_cents;
 }
 
@@ -86,7 +94,7 @@ const GROUP_LIMIT = 64;
  * PostgreSQL with its server 1.56 -> 1.40 ms), for 2-3 ms more at the median of orders offered at a third of capacity.
  */
 const GROUP_GATHER_MS = 5;
-type Waiting = { change: BalanceChange; paidOrder?: OrdersTable; resolve: (balance: number) => void; reject: (error: unknown) => void };
+type Waiting = { change: BalanceChange; rows: RowsWithChange; resolve: (balance: number) => void; reject: (error: unknown) => void };
 type Group = { waiting: Waiting[]; writing: boolean };
 const groups = new WeakMap<Db, Group>();
 
@@ -98,10 +106,10 @@ const groups = new WeakMap<Db, Group>();
  * PostgreSQL a statement per order had a customer's concurrent orders queue on the lock of their row, each holder
  * delaying all behind it whenever it waited for a core. Each caller hears of its own change once its group is committed.
  */
-function changeInGroup(db: Db, change: BalanceChange, paidOrder?: OrdersTable): Promise<number> {
+function changeInGroup(db: Db, change: BalanceChange, rows: RowsWithChange): Promise<number> {
   let group = groups.get(db);
   if (!group) groups.set(db, (group = { waiting: [], writing: false }));
-  const written = new Promise<number>((resolve, reject) => group.waiting.push({ change, paidOrder, resolve, reject }));
+  const written = new Promise<number>((resolve, reject) => group.waiting.push({ change, rows, resolve, reject }));
   if (!group.writing) {
     group.writing = true;
     setTimeout(() => void writeGroups(db, group), GROUP_GATHER_MS);
@@ -120,10 +128,10 @@ async function writeGroupSqlite(db: Db, batch: Waiting[]): Promise<void> {
   const answers: (() => void)[] = [];
   try {
     await db.transaction().execute(async (trx) => {
-      for (const { change, paidOrder, resolve, reject } of batch) {
+      for (const { change, rows, resolve, reject } of batch) {
         await sql`savepoint balance_change`.execute(trx);
         try {
-          const balance = await changeOne(trx, change, paidOrder);
+          const balance = await changeOne(trx, change, rows);
           answers.push(() => resolve(balance));
         } catch (error) {
           await sql`rollback to balance_change`.execute(trx);
@@ -146,31 +154,36 @@ async function writeGroupSqlite(db: Db, batch: Waiting[]): Promise<void> {
 async function writeGroupPostgres(db: Db, batch: Waiting[]): Promise<void> {
   const balances = await changeAllAtOnce(db, batch).catch(() => new Map<number, number>());
   await Promise.all(
-    batch.map(({ change, paidOrder, resolve, reject }, i) => {
+    batch.map(({ change, rows, resolve, reject }, i) => {
       const balance = balances.get(i);
       if (balance !== undefined) return resolve(balance);
-      return changeOne(db, change, paidOrder).then(resolve, reject);
+      return changeOne(db, change, rows).then(resolve, reject);
     }),
   );
 }
 
 /**
  * The changes of each customer whose balance covers every one of them in turn (never below zero on the way), with
- * their ledger rows and paid orders, in one statement: the balance after each change, by its place in `batch`.
- * Customers' rows are locked in the order of their ids, so two processes' groups wait for each other, never deadlock.
+ * their ledger rows and the rows given with them, in one statement: the balance after each change, by its place in
+ * `batch`. Customers' rows are locked in the order of their ids, so two processes' groups wait for each other, never
+ * deadlock.
  */
 async function changeAllAtOnce(db: Db, batch: Waiting[]): Promise<Map<number, number>> {
-  // A change without an order leaves `paid` out of the JSON: null in SQL.
-  const items = batch.map(({ change, paidOrder }, i) => ({ i, user_id: change.userId, amount: change.amountCents, ledger: ledgerEntry(change), paid: paidOrder }));
+  // A change without rows of a table leaves that table out of its JSON: null in SQL, and no rows.
+  const items = batch.map(({ change, rows }, i) => ({ i, user_id: change.userId, amount: change.amountCents, ledger: ledgerEntry(change), rows }));
   const ledgerColumns = Object.keys(items[0].ledger);
-  const orderColumns = [...new Set(items.flatMap((item) => (item.paid ? Object.keys(item.paid) : [])))];
-  const paid = orderColumns.length
-    ? sql`, paid as (insert into orders (${columnList(orderColumns)}) select ${columnList(orderColumns, 'o')}
-        from after a cross join lateral jsonb_populate_record(null::orders, a.paid) o where a.paid is not null)`
-    : sql``;
+  const columnsOf = new Map<string, Set<string>>();
+  for (const { rows } of items) {
+    for (const [table, list] of tablesOf(rows)) for (const row of list) for (const column of Object.keys(row)) columnsOf.set(table, (columnsOf.get(table) ?? new Set()).add(column));
+  }
+  const given = [...columnsOf].map(([table, columns], n) => {
+    const names = columnList([...columns]);
+    return sql`, ${sql.ref(`given_${n}`)} as (insert into ${sql.table(table)} (${names}) select ${columnList([...columns], 'r')}
+        from after a cross join lateral jsonb_populate_recordset(null::${sql.table(table)}, a.rows->${table}::text) r)`;
+  });
   const { rows } = await sql<{ i: number; balance: number }>`
     with input as (
-      select (c->>'i')::int as i, c->>'user_id' as user_id, (c->>'amount')::bigint as amount, c->'ledger' as ledger, c->'paid' as paid
+      select (c->>'i')::int as i, c->>'user_id' as user_id, (c->>'amount')::bigint as amount, c->'ledger' as ledger, c->'rows' as rows
       from jsonb_array_elements(${JSON.stringify(items)}::jsonb) c
     ),
     running as (select *, sum(amount) over (partition by user_id order by i) as upto from input),
@@ -185,7 +198,7 @@ async function changeAllAtOnce(db: Db, batch: Waiting[]): Promise<Map<number, nu
     ledgered as (
       insert into ledger (${columnList(ledgerColumns)}, balance_after_cents)
       select ${columnList(ledgerColumns, 'l')}, a.balance from after a cross join lateral jsonb_populate_record(null::ledger, a.ledger) l
-    )${paid}
+    )${sql.join(given, sql``)}
     select i, balance from after`.execute(db);
   return new Map(rows.map((row) => [row.i, Number(row.balance)]));
 }

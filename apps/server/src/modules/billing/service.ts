@@ -15,7 +15,8 @@ import type { Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { HttpError, badRequest, conflict, notFound, providerUnavailable, unauthorized } from '../../lib/http-errors.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
-import { silentNotifier, type ShopEventNotifier, type ShopEvent } from '../../lib/shop-events.ts';
+import { eventRow, idleOutbox, recordEvents, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { PaymentProvider, ProviderInvoice } from '../../providers/payments/payment-provider.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from './ledger.ts';
 
@@ -38,16 +39,21 @@ export function createBillingService(deps: {
   payments: PaymentProvider;
   invoiceTtlMinutes: number;
   log: FastifyBaseLogger;
-  /** Told when a paid deposit is credited. */
-  notifier?: ShopEventNotifier;
+  /** Given the event of a paid deposit credited once it is committed. */
+  outbox?: ShopEventOutbox;
+  metrics?: Pick<Metrics, 'depositsCredited' | 'depositsCreditedCents'>;
 }) {
-  const { db, payments, log } = deps;
-  const notifier = deps.notifier ?? silentNotifier;
+  const { db, payments, log, metrics } = deps;
+  const outbox = deps.outbox ?? idleOutbox;
 
-  /** Credits the amount and the bonus as two ledger rows, once: only the transaction that moves the invoice to paid credits. */
+  /**
+   * Credits the amount and the bonus as two ledger rows, once: only the transaction that moves the invoice to paid
+   * credits. Its deposit.credited event is written in that transaction.
+   */
   async function credit(invoice: repo.InvoiceRow): Promise<boolean> {
-    const credited = await db.transaction().execute(async (trx): Promise<ShopEvent | null> => {
-      const won = await repo.changeInvoiceStatus(trx, invoice.id, ['pending', 'expired', 'cancelled'], { status: 'paid', paid_at: nowIso() });
+    const credited = await db.transaction().execute(async (trx): Promise<ShopEventRow | null> => {
+      const at = nowIso();
+      const won = await repo.changeInvoiceStatus(trx, invoice.id, ['pending', 'expired', 'cancelled'], { status: 'paid', paid_at: at });
       if (!won) return null;
       const via = `${invoice.provider} invoice ${invoice.provider_invoice_id}`;
       let balanceCents = await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.amount_cents, kind: 'deposit', reference: invoice.id, note: `Deposit via ${via}` });
@@ -55,10 +61,15 @@ export function createBillingService(deps: {
         balanceCents = await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.bonus_cents, kind: 'deposit_bonus', reference: invoice.id, note: `${invoice.bonus_percent}% deposit bonus` });
       }
       const { amount_cents: amountCents, bonus_percent: bonusPercent, bonus_cents: bonusCents } = invoice;
-      return { type: 'deposit.credited', userId: invoice.user_id, invoiceId: invoice.id, amountCents, bonusPercent, bonusCents, balanceCents };
+      const event = eventRow({ type: 'deposit.credited', userId: invoice.user_id, invoiceId: invoice.id, amountCents, bonusPercent, bonusCents, balanceCents }, at);
+      await recordEvents(trx, [event]);
+      return event;
     });
-    if (credited) notifier.emit(credited);
-    return credited !== null;
+    if (!credited) return false;
+    metrics?.depositsCredited.inc();
+    metrics?.depositsCreditedCents.inc(invoice.amount_cents + invoice.bonus_cents);
+    outbox.committed([credited]);
+    return true;
   }
 
   /** Brings our invoice to what the provider confirms; 'paid' is final and only 'paid' moves money. */

@@ -26,7 +26,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
-import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
+import { eventRow, idleOutbox, recordEvents, type ShopEventOutbox } from '../../lib/shop-events.ts';
 import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQueue } from '../../queue/job-queue.ts';
 import { openFileWriter, type FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
@@ -85,14 +85,24 @@ export function createBulkService(deps: {
   log: FastifyBaseLogger;
   /** How often labels the provider makes later are asked about. */
   pollMs: number;
-  /** Told when a bulk order ends (completed or failed). */
-  notifier?: ShopEventNotifier;
+  /** Given the event of a bulk order that ended (completed or failed) once it is committed. */
+  outbox?: ShopEventOutbox;
   metrics?: Pick<Metrics, 'bulkDuration'>;
   /** Downloads go straight to the file store by a signed link, where it has them (S3_SIGNED_DOWNLOADS). */
   signedDownloads?: boolean;
 }) {
   const { db, catalog, orders, files, queue, log, pollMs, metrics } = deps;
-  const notifier = deps.notifier ?? silentNotifier;
+  const outbox = deps.outbox ?? idleOutbox;
+
+  /** Ends a bulk order (its files and counts) and writes its bulk.completed event in the same transaction. */
+  async function finish(bulk: Pick<repo.BulkOrderRow, 'id' | 'user_id'>, done: Parameters<typeof repo.markBulkFinished>[2]): Promise<void> {
+    const events = [eventRow({ type: 'bulk.completed', userId: bulk.user_id, bulkOrderId: bulk.id }, done.at)];
+    await db.transaction().execute(async (trx) => {
+      await repo.markBulkFinished(trx, bulk.id, done);
+      await recordEvents(trx, events);
+    });
+    outbox.committed(events);
+  }
 
   /** Writes progress to the bulk order (what read-bulk-orders shows) and to its job; never backwards, at most every 250 ms unless forced. */
   function progressWriter(bulkOrderId: string, job: Progress | null) {
@@ -191,7 +201,7 @@ export function createBulkService(deps: {
       await progress(98, true);
       const made = final.filter((o) => o.status === 'completed' && o.pdf_key);
       const failed = final.filter((o) => o.status === 'cancelled');
-      await repo.markBulkFinished(db, bulkOrderId, {
+      await finish(bulk, {
         status: options.ending?.status ?? 'completed',
         reportKey,
         pdfKey: pages > 0 ? pdfKey : null,
@@ -203,7 +213,6 @@ export function createBulkService(deps: {
         at: nowIso(),
       });
       await job?.updateProgress(100);
-      notifier.emit({ type: 'bulk.completed', userId: bulk.user_id, bulkOrderId });
       metrics?.bulkDuration.observe((performance.now() - started) / 1000);
       const ms = (a: number, b: number) => Math.round(b - a);
       log.info(
@@ -237,9 +246,11 @@ export function createBulkService(deps: {
       await processBulk(bulkOrderId, null, { waitForProvider: false, ending });
     } catch (error) {
       log.error({ err: error, bulkOrderId }, 'bulk order files could not be made');
+      const bulk = await repo.findBulkOrder(db, bulkOrderId);
+      if (!bulk) return;
       const final = await repo.bulkRows(db, bulkOrderId);
       const failed = final.filter((o) => o.status === 'cancelled');
-      await repo.markBulkFinished(db, bulkOrderId, {
+      await finish(bulk, {
         ...ending,
         reportKey: null,
         pdfKey: null,
@@ -249,8 +260,6 @@ export function createBulkService(deps: {
         refundedCents: failed.reduce((s, o) => s + Number(o.price_cents), 0),
         at: nowIso(),
       });
-      const bulk = await repo.findBulkOrder(db, bulkOrderId);
-      if (bulk) notifier.emit({ type: 'bulk.completed', userId: bulk.user_id, bulkOrderId });
     }
   }
 

@@ -26,7 +26,7 @@ import type { Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso, nowIsoIncreasing, randomToken } from '../../lib/ids.ts';
-import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
+import { eventRow, idleOutbox, recordEvents, type ShopEventOutbox } from '../../lib/shop-events.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
 import * as repo from './repository.ts';
@@ -67,7 +67,7 @@ export type FedexDeps = {
   linkSecret: string;
   now?: () => number;
   /** Told when an operator completes or cancels an order. */
-  notifier?: ShopEventNotifier;
+  outbox?: ShopEventOutbox;
 };
 
 function toFedexOrder(row: repo.FedexOrderRow, file: string | null): FedexOrder {
@@ -188,7 +188,7 @@ const totalPages = (total: number, limit: number) => Math.max(1, Math.ceil(total
 export function createFedexService(deps: FedexDeps) {
   const { db, files, log } = deps;
   const now = deps.now ?? Date.now;
-  const notifier = deps.notifier ?? silentNotifier;
+  const outbox = deps.outbox ?? idleOutbox;
 
   /** The signed, expiring path of a completed order's label; null for any other order. */
   function fileLink(row: repo.FedexOrderRow): string | null {
@@ -296,29 +296,34 @@ export function createFedexService(deps: FedexDeps) {
       const key = labelKey(id);
       await files.put(key, upload.label);
       const note = upload.note || null;
+      const at = nowIso();
+      const events = [eventRow({ type: 'fedex.completed', userId: order.user_id, fedexOrderId: id }, at)];
       try {
         await db.transaction().execute(async (trx) => {
-          if (!(await repo.markFedexCompleted(trx, id, { fileKey: key, note, at: nowIso() }))) throw conflict(FEDEX_ORDER_NOT_PENDING);
+          if (!(await repo.markFedexCompleted(trx, id, { fileKey: key, note, at }))) throw conflict(FEDEX_ORDER_NOT_PENDING);
           await audit(trx, { targetId: id, before: { status: 'pending' }, after: { status: 'completed', note, labelBytes: upload.label.length } });
+          await recordEvents(trx, events);
         });
       } catch (error) {
         await files.delete(key).catch((err) => log.warn({ err, key }, 'could not remove an unused FedEx label'));
         throw error;
       }
-      notifier.emit({ type: 'fedex.completed', userId: order.user_id, fedexOrderId: id });
+      outbox.committed(events);
       return { message: FEDEX_ORDER_COMPLETED };
     },
 
     /** Cancels a pending order and refunds its price with a fedex_refund ledger row (one per order), audited in the same transaction; 409 when no longer pending. */
     async cancel(id: string, note: string, audit: AuditHook): Promise<{ message: string }> {
       const order = await pendingOrder(id);
+      const at = nowIso();
+      const events = [eventRow({ type: 'fedex.cancelled', userId: order.user_id, fedexOrderId: id }, at)];
       await db.transaction().execute(async (trx) => {
-        if (!(await repo.markFedexCancelled(trx, id, note, nowIso()))) throw conflict(FEDEX_ORDER_NOT_PENDING);
+        if (!(await repo.markFedexCancelled(trx, id, note, at))) throw conflict(FEDEX_ORDER_NOT_PENDING);
         const priceCents = Number(order.price_cents);
-        await changeBalance(trx, { userId: order.user_id, amountCents: priceCents, kind: 'fedex_refund', reference: id, note: `Refund of FedEx order ${shortId(id)}: ${note}` });
+        await changeBalance(trx, { userId: order.user_id, amountCents: priceCents, kind: 'fedex_refund', reference: id, note: `Refund of FedEx order ${shortId(id)}: ${note}` }, { shop_events: events });
         await audit(trx, { targetId: id, before: { status: 'pending' }, after: { status: 'cancelled', note, refunded: centsToDollars(priceCents) } });
       });
-      notifier.emit({ type: 'fedex.cancelled', userId: order.user_id, fedexOrderId: id });
+      outbox.committed(events);
       return { message: FEDEX_ORDER_CANCELLED };
     },
   };

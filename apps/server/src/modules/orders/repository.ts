@@ -2,7 +2,8 @@ import { ORDER_STATUSES } from '@portal/contract';
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres, type Db, type DbOrTrx } from '../../db/database.ts';
 import { containsText, escapeLike } from '../../db/like.ts';
-import type { Database, OrdersTable } from '../../db/schema.ts';
+import type { Database, OrdersTable, ShopEventsTable } from '../../db/schema.ts';
+import { recordEvents } from '../../lib/shop-events.ts';
 
 export type OrderRow = OrdersTable;
 type Status = OrdersTable['status'];
@@ -338,16 +339,35 @@ async function trigramCounts(db: DbOrTrx, trigrams: string[], range: RawBuilder<
   return counts;
 }
 
-/** Moves the waiting orders among `done` to completed, in one statement; answers the ids of those that were still waiting. */
-export async function markAllCompleted(db: DbOrTrx, done: { id: string; tracking: string; pdfKey: string }[], at: string): Promise<Set<string>> {
+/**
+ * Moves the waiting orders among `done` to completed, and writes the `events` (of those orders: by subject_id) of the
+ * orders it moved, together: in one statement on PostgreSQL, one transaction on SQLite. Answers the ids of the orders
+ * that were still waiting.
+ */
+export async function markAllCompleted(db: DbOrTrx, done: { id: string; tracking: string; pdfKey: string }[], at: string, events: ShopEventsTable[] = []): Promise<Set<string>> {
   if (done.length === 0) return new Set();
   // A VALUES list's columns are column1, column2... on SQLite and on PostgreSQL alike.
   const labels = sql.join(done.map((d) => sql`(${d.id}, ${d.tracking}, ${d.pdfKey})`));
-  const { rows } = await sql<{ id: string }>`update orders set status = 'completed', tracking = made.column2, pdf_key = made.column3, provider_ref = null, updated_at = ${at}
+  const completed = sql`update orders set status = 'completed', tracking = made.column2, pdf_key = made.column3, provider_ref = null, updated_at = ${at}
     from (values ${labels}) as made
     where orders.id = made.column1 and orders.status in (${sql.join(WAITING)})
-    returning orders.id`.execute(db);
-  return new Set(rows.map((row) => row.id));
+    returning orders.id`;
+  if (isPostgres(db)) {
+    const announced =
+      events.length === 0
+        ? sql``
+        : sql`, announced as (insert into shop_events select e.* from jsonb_populate_recordset(null::shop_events, ${JSON.stringify(events)}::jsonb) e
+            where e.subject_id in (select id from done) on conflict do nothing)`;
+    const { rows } = await sql<{ id: string }>`with done as (${completed})${announced} select id from done`.execute(db);
+    return new Set(rows.map((row) => row.id));
+  }
+  const write = async (trx: DbOrTrx) => {
+    const ids = new Set((await sql<{ id: string }>`${completed}`.execute(trx)).rows.map((row) => row.id));
+    await recordEvents(trx, events.filter((event) => ids.has(event.subject_id)));
+    return ids;
+  };
+  // A bulk order's rows have no events: their one statement needs no transaction.
+  return events.length === 0 || db.isTransaction ? write(db) : (db as Db).transaction().execute(write);
 }
 
 /**

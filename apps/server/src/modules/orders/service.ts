@@ -20,7 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
 import { HttpError, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
-import { silentNotifier, type ShopEventNotifier } from '../../lib/shop-events.ts';
+import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
 import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
 import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
@@ -281,12 +281,12 @@ export function createOrderService(deps: {
   log: FastifyBaseLogger;
   pollMs: number;
   claimMs: number;
-  /** Told when a single order completes or is cancelled (a bulk order's rows are told as their bulk order). */
-  notifier?: ShopEventNotifier;
+  /** Given the events of single orders completed or cancelled once they are committed (a bulk order's rows are told as their bulk order). */
+  outbox?: ShopEventOutbox;
   metrics?: Pick<Metrics, 'labels'>;
 }) {
   const { db, catalog, labels, files, log, pollMs, claimMs, metrics } = deps;
-  const notifier = deps.notifier ?? silentNotifier;
+  const outbox = deps.outbox ?? idleOutbox;
 
   /** Stores the labels together in a pack (one file, one write): the pdf_key of each. */
   async function packAll(pdfs: Uint8Array[]): Promise<string[]> {
@@ -299,10 +299,16 @@ export function createOrderService(deps: {
     });
   }
 
-  /** Stores the labels together in a pack and records them on their orders in one statement: what each order came to. */
+  /**
+   * Stores the labels together in a pack and records them on their orders in one statement, with the events of the
+   * single orders among them: what each order came to.
+   */
   async function storeAndRecord(made: { order: repo.OrderRow; label: LabelReady }[]): Promise<LabelOutcome[]> {
     const keys = await packAll(made.map(({ label }) => label.pdf));
-    const recorded = await repo.markAllCompleted(db, made.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })), nowIso());
+    const at = nowIso();
+    const events = made.filter(({ order }) => !order.bulk_order_id).map(({ order }) => completedEvent(order, at));
+    const recorded = await repo.markAllCompleted(db, made.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })), at, events);
+    outbox.committed(events.filter((event) => recorded.has(event.subject_id)));
     return made.map(({ order, label }, i) => madeOutcome(order, label, keys[i], recorded.has(order.id)));
   }
 
@@ -311,15 +317,15 @@ export function createOrderService(deps: {
   /** A single order's label, stored with the others that are ready meanwhile: its pdf_key. */
   const packLabel = inBatches(packAll);
 
-  function announceMade(order: repo.OrderRow): void {
-    metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
-    if (!order.bulk_order_id) notifier.emit({ type: 'order.completed', userId: order.user_id, orderId: order.id });
-  }
+  /** The event of a single order completed, written with its completion. */
+  const completedEvent = (order: repo.OrderRow, at: string) => eventRow({ type: 'order.completed', userId: order.user_id, orderId: order.id }, at);
+  /** The event of a single order cancelled and refunded, written with its refund; none for a bulk order's row (told as its bulk order). */
+  const cancelledEvents = (order: repo.OrderRow, at: string) => (order.bulk_order_id ? [] : [eventRow({ type: 'order.cancelled', userId: order.user_id, orderId: order.id }, at)]);
 
   /** A label stored and `recorded` on its order, or not recorded because the order was cancelled meanwhile (and refunded then). */
   function madeOutcome(order: repo.OrderRow, label: LabelReady, pdfKey: string, recorded: boolean): LabelOutcome {
     if (!recorded) return { status: 'cancelled', message: 'the order was cancelled while its label was made' };
-    announceMade(order);
+    metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
     return { status: 'completed', tracking: label.tracking, pdf: label.pdf, pdfKey };
   }
 
@@ -397,12 +403,15 @@ export function createOrderService(deps: {
 
   /**
    * Cancels a waiting order and gives its price back, once: the refund's ledger row is unique per order (or bulk row).
-   * False when the order was no longer waiting. An operator's cancel writes its audit row in the same transaction.
+   * False when the order was no longer waiting. The event of a single order, and an operator's audit row, are written
+   * in the same transaction.
    */
   async function refundWaiting(order: repo.OrderRow, reason: string, audit?: AuditHook): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
-      if (!(await repo.cancelOrder(trx, order.id, reason, nowIso()))) return false;
-      const balance = await changeBalance(trx, { userId: order.user_id, amountCents: Number(order.price_cents), ...refundOf(order), note: `Refund: ${reason}` });
+    const at = nowIso();
+    const events = cancelledEvents(order, at);
+    const refunded = await db.transaction().execute(async (trx) => {
+      if (!(await repo.cancelOrder(trx, order.id, reason, at))) return false;
+      const balance = await changeBalance(trx, { userId: order.user_id, amountCents: Number(order.price_cents), ...refundOf(order), note: `Refund: ${reason}` }, { shop_events: events });
       await audit?.(trx, {
         targetId: order.id,
         before: { status: order.status },
@@ -410,12 +419,13 @@ export function createOrderService(deps: {
       });
       return true;
     });
+    if (refunded) outbox.committed(events);
+    return refunded;
   }
 
   async function cancelAndRefund(order: repo.OrderRow, reason: string): Promise<LabelOutcome> {
     const refunded = await refundWaiting(order, reason);
     if (refunded) metrics?.labels.inc({ type: order.label_type_uid, outcome: 'failed' });
-    if (refunded && !order.bulk_order_id) notifier.emit({ type: 'order.cancelled', userId: order.user_id, orderId: order.id });
     return { status: 'cancelled', message: reason };
   }
 
@@ -548,22 +558,29 @@ export function createOrderService(deps: {
     }
     // A label stored for an order that then cannot be paid is never referenced: bytes left in a pack, no postage.
     const pdfKey = await packLabel(result.pdf);
-    await pay({ ...order, status: 'completed', tracking: result.tracking, pdf_key: pdfKey, claimed_until: null });
-    announceMade(order);
+    const completed = completedEvent(order, order.created_at);
+    await charge({ ...order, status: 'completed', tracking: result.tracking, pdf_key: pdfKey, claimed_until: null }, options.onCharged, [completed]);
+    metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
+    outbox.committed([completed]);
     return { ok: true, orderId: order.id };
   }
 
-  /** Writes the order with its charge (and the caller's onCharged) in one transaction. */
-  async function charge(order: repo.OrderRow, onCharged?: OnCharged): Promise<void> {
+  /**
+   * Writes the order (and the events given: its completion) with its charge, and the caller's onCharged, in one
+   * transaction: without the charge there is no order. The debit is one conditional update (changeBalance), which
+   * refuses an order the balance cannot cover.
+   */
+  async function charge(order: repo.OrderRow, onCharged?: OnCharged, events: ShopEventRow[] = []): Promise<void> {
     const change = { userId: order.user_id, amountCents: -Number(order.price_cents), kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` } as const;
+    const rows = { orders: [order], shop_events: events };
     // The charge last: on PostgreSQL it locks the customer's row until commit, the next round trip.
     if (onCharged) {
       await db.transaction().execute(async (trx) => {
         await onCharged(trx, order.id);
-        await changeBalance(trx, change, order);
+        await changeBalance(trx, change, rows);
       });
     } else {
-      await changeBalance(db, change, order);
+      await changeBalance(db, change, rows);
     }
   }
 
@@ -648,7 +665,6 @@ export function createOrderService(deps: {
       const order = await repo.findOrder(db, orderId);
       if (!order) throw notFound(ORDER_NOT_FOUND);
       if (!(await refundWaiting(order, reason, audit))) throw conflict(ORDER_NOT_WAITING);
-      if (!order.bulk_order_id) notifier.emit({ type: 'order.cancelled', userId: order.user_id, orderId: order.id });
     },
 
     /** The label PDF of the user's own completed order; with userId null, of any customer's (the console). */

@@ -52,11 +52,16 @@ export async function saveWebhookEndpoint(db: DbOrTrx, row: WebhookEndpointRow):
     .execute();
 }
 
-/** Inserts a delivery; false when this event was already recorded for this user. */
-export async function insertDelivery(db: DbOrTrx, row: WebhookDeliveryRow): Promise<boolean> {
-  const result = await db.insertInto('webhook_deliveries').values(row).onConflict((oc) => oc.columns(['user_id', 'event_id']).doNothing()).executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+/** Inserts deliveries, each once per user and event: answers the ids of those inserted (an event recorded before keeps its delivery). */
+export async function insertDeliveries(db: DbOrTrx, rows: WebhookDeliveryRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await db.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['user_id', 'event_id']).doNothing()).returning('id').execute();
+  return new Set(inserted.map((row) => row.id));
 }
+
+/** The deliveries of these users' events not tried yet (recorded before, perhaps never queued). */
+export const untriedDeliveries = (db: DbOrTrx, userIds: string[], eventIds: string[]) =>
+  db.selectFrom('webhook_deliveries').select('id').where('user_id', 'in', userIds).where('event_id', 'in', eventIds).where('status', '=', 'pending').where('attempts', '=', 0).execute();
 
 export const findDelivery = (db: DbOrTrx, id: string) => db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
 

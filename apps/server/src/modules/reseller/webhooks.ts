@@ -20,10 +20,9 @@ import {
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../lib/http-errors.ts';
-import { batchedReads } from '../../lib/batched-reads.ts';
 import { newId, nowIso, randomToken } from '../../lib/ids.ts';
 import type { SealedBox } from '../../lib/sealed-box.ts';
-import type { ShopEvent } from '../../lib/shop-events.ts';
+import { eventOf, type ShopEvent, type ShopEventRow } from '../../lib/shop-events.ts';
 import type { JobContext, JobQueue, RetryPolicy } from '../../queue/job-queue.ts';
 import type { BulkService } from '../bulk/service.ts';
 import type { OrderService } from '../orders/service.ts';
@@ -36,8 +35,6 @@ const secretContext = (userId: string) => `webhook-secret:${userId}`;
 const newSecret = () => `whsec_${randomToken(32)}`;
 /** The receiver's answer kept with a failed attempt. */
 const MAX_ERROR_TEXT = 300;
-/** How long an event's endpoint look-up waits for the look-ups of other events, to be sent with them. */
-const ENDPOINT_GATHER_MS = 20;
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "${t}.${body}" with the secret>` */
 export function signWebhook(secret: string, body: string, unixSeconds: number): string {
@@ -79,8 +76,7 @@ export function createWebhookService(deps: {
   const lookup = deps.lookup ?? systemLookup;
   const base = (deps.publicUrl ?? '').replace(/\/+$/, '');
   const retry = webhookRetryPolicy(deps.retryBaseMs);
-  /** Events being recorded: close() waits for them. */
-  const recording = new Set<Promise<void>>();
+  const queueDelivery = (id: string) => queue.enqueue(WEBHOOK_DELIVERY_JOB, { deliveryId: id }, { jobId: `webhook-${id}` });
 
   const toDelivery = (row: repo.WebhookDeliveryRow): WebhookDelivery => ({
     _id: row.id,
@@ -102,50 +98,65 @@ export function createWebhookService(deps: {
     return { message, url: endpoint?.url ?? null, hasSecret: Boolean(endpoint?.secret_sealed), ...(secret ? { secret } : {}), events: [...WEBHOOK_EVENTS], deliveries: deliveries.map(toDelivery) };
   }
 
-  /** What an event says: the order or bulk order as the reseller API shows it, read after the change was committed. */
-  async function payloadOf(event: WebhookShopEvent): Promise<WebhookEvent> {
+  /**
+   * What an event says: the order or bulk order as the reseller API shows it, read when the event is dispatched (just
+   * after its commit, or after a crash, later); null when it is gone.
+   */
+  async function payloadOf(event: WebhookShopEvent): Promise<WebhookEvent | null> {
     const created = Math.floor(Date.now() / 1000);
     if (event.type === 'bulk.completed') {
       const own = await bulk.findOwn(event.userId, event.bulkOrderId);
-      if (!own) throw new Error(`bulk order ${event.bulkOrderId} not found`);
-      return { id: `${event.type}-${event.bulkOrderId}`, type: event.type, created, data: { bulkOrder: bulkSummaryOf(own, base) } };
+      return own && { id: `${event.type}-${event.bulkOrderId}`, type: event.type, created, data: { bulkOrder: bulkSummaryOf(own, base) } };
     }
-    const order = await orders.getOwn(event.userId, event.orderId);
-    return { id: `${event.type}-${event.orderId}`, type: event.type, created, data: { order: resellerOrderOf(order, base) } };
+    const order = await orders.getOwn(event.userId, event.orderId).catch((error) => {
+      if (error instanceof HttpError && error.statusCode === 404) return null;
+      throw error;
+    });
+    return order && { id: `${event.type}-${event.orderId}`, type: event.type, created, data: { order: resellerOrderOf(order, base) } };
   }
 
   /**
-   * The endpoints of the orders completed within ENDPOINT_GATHER_MS of each other are looked up together: a look-up
-   * per order was one of the four statements each order cost the database, and no answer waits for it.
+   * The outbox's receiver: records each webhook event for its user's webhook, once per user and event (its delivery id
+   * stays the same however often the event is dispatched), and queues its delivery. Other kinds of event (FedEx,
+   * deposits) are not webhook events. A delivery recorded before and never tried is queued again.
    */
-  const endpointOf = batchedReads(async (userIds) => new Map((await repo.findWebhookEndpoints(db, userIds)).map((e) => [e.user_id, e])), ENDPOINT_GATHER_MS);
-
-  /** Records the event for the user's webhook (once per event) and queues its delivery; other kinds of event (FedEx, deposits) are not webhook events. */
-  async function record(event: ShopEvent): Promise<void> {
-    if (!isWebhookEvent(event)) return;
-    const endpoint = await endpointOf(event.userId);
-    if (!endpoint?.url || !endpoint.secret_sealed) return;
-    const payload = await payloadOf(event);
-    const at = nowIso();
-    const id = newId();
-    const inserted = await repo.insertDelivery(db, {
-      id,
-      user_id: event.userId,
-      event_id: payload.id,
-      event_type: payload.type,
-      payload: JSON.stringify(payload),
-      url: endpoint.url,
-      status: 'pending',
-      attempts: 0,
-      last_status_code: null,
-      last_error: null,
-      last_attempt_at: null,
-      next_attempt_at: at,
-      delivered_at: null,
-      created_at: at,
-      updated_at: at,
-    });
-    if (inserted) await queue.enqueue(WEBHOOK_DELIVERY_JOB, { deliveryId: id }, { jobId: `webhook-${id}` });
+  async function record(rows: ShopEventRow[]): Promise<void> {
+    const events = rows.map(eventOf).filter(isWebhookEvent);
+    if (events.length === 0) return;
+    const endpoints = new Map((await repo.findWebhookEndpoints(db, [...new Set(events.map((e) => e.userId))])).map((e) => [e.user_id, e]));
+    const deliveries: repo.WebhookDeliveryRow[] = [];
+    for (const event of events) {
+      const endpoint = endpoints.get(event.userId);
+      if (!endpoint?.url || !endpoint.secret_sealed) continue;
+      const payload = await payloadOf(event);
+      if (!payload) continue;
+      const at = nowIso();
+      deliveries.push({
+        id: newId(),
+        user_id: event.userId,
+        event_id: payload.id,
+        event_type: payload.type,
+        payload: JSON.stringify(payload),
+        url: endpoint.url,
+        status: 'pending',
+        attempts: 0,
+        last_status_code: null,
+        last_error: null,
+        last_attempt_at: null,
+        next_attempt_at: at,
+        delivered_at: null,
+        created_at: at,
+        updated_at: at,
+      });
+    }
+    if (deliveries.length === 0) return;
+    const inserted = await repo.insertDeliveries(db, deliveries);
+    const queued = [...inserted];
+    if (inserted.size < deliveries.length) {
+      const before = deliveries.filter((d) => !inserted.has(d.id));
+      for (const { id } of await repo.untriedDeliveries(db, [...new Set(before.map((d) => d.user_id))], before.map((d) => d.event_id))) queued.push(id);
+    }
+    for (const id of queued) await queueDelivery(id);
   }
 
   /** One POST of the body to the URL, connecting only to the address checked (no DNS rebinding between check and connect). */
@@ -218,13 +229,7 @@ export function createWebhookService(deps: {
       return { message: WEBHOOK_SECRET_ROTATED, secret };
     },
 
-    /** The notifier's listener: records and queues without holding up the change that was made; a failure is logged. */
-    onEvent(event: ShopEvent): void {
-      const task = record(event)
-        .catch((error) => log.error({ err: error, event }, 'webhook event could not be recorded'))
-        .finally(() => recording.delete(task));
-      recording.add(task);
-    },
+    record,
 
     /** The job's handler: one delivery attempt; throws (so the queue retries) until the last attempt, which marks it failed. */
     async deliver(deliveryId: string, job: Pick<JobContext, 'attempt'>): Promise<void> {
@@ -267,16 +272,11 @@ export function createWebhookService(deps: {
       }
     },
 
-    /** Queues deliveries recorded but never queued (a process stopped between the two); a queued one is not queued twice. */
-    async resumePending(): Promise<number> {
-      const pending = await repo.unqueuedDeliveries(db, new Date(Date.now() - 60_000).toISOString(), 500);
-      for (const delivery of pending) await queue.enqueue(WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id }, { jobId: `webhook-${delivery.id}` });
-      return pending.length;
-    },
-
-    /** Waits for events still being recorded (at shutdown, before the queue and database close). */
-    async flush(): Promise<void> {
-      await Promise.allSettled([...recording]);
+    /** Queues deliveries recorded before `before` and never tried (a process stopped before queueing them); a queued one is not queued twice. */
+    async resume(before: string): Promise<void> {
+      const pending = await repo.unqueuedDeliveries(db, before, 500);
+      for (const delivery of pending) await queueDelivery(delivery.id);
+      if (pending.length > 0) log.info({ count: pending.length }, 'webhook deliveries never queued were queued');
     },
   };
 }

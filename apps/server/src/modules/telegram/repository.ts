@@ -9,6 +9,8 @@ export type TelegramMessageRow = TelegramMessagesTable;
 
 export const findAccount = (db: DbOrTrx, userId: string) => db.selectFrom('telegram_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
+export const findAccounts = (db: DbOrTrx, userIds: string[]) => db.selectFrom('telegram_accounts').selectAll().where('user_id', 'in', userIds).execute();
+
 export const findAccountByChat = (db: DbOrTrx, chatId: string) => db.selectFrom('telegram_accounts').selectAll().where('chat_id', '=', chatId).executeTakeFirst();
 
 /** Links the chat to the user: another account that held the chat lets it go, then the user's row points to it. */
@@ -58,19 +60,48 @@ export const deleteOldLinkTokens = (db: DbOrTrx, before: string) => db.deleteFro
 
 // ---- messages ----
 
-/** Inserts a message; false when this event was already recorded for this chat. */
-export async function insertMessage(db: DbOrTrx, row: TelegramMessageRow): Promise<boolean> {
-  const result = await db.insertInto('telegram_messages').values(row).onConflict((oc) => oc.columns(['chat_id', 'event_id']).doNothing()).executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+/** Inserts messages, each once per chat and event: answers the ids of those inserted (an event recorded before keeps its message). */
+export async function insertMessages(db: DbOrTrx, rows: TelegramMessageRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await db.insertInto('telegram_messages').values(rows).onConflict((oc) => oc.columns(['chat_id', 'event_id']).doNothing()).returning('id').execute();
+  return new Set(inserted.map((row) => row.id));
 }
+
+/** Inserts a message; false when this event was already recorded for this chat. */
+export const insertMessage = async (db: DbOrTrx, row: TelegramMessageRow): Promise<boolean> => (await insertMessages(db, [row])).size === 1;
+
+/** The messages of these chats' events not tried yet (recorded before, perhaps never queued). */
+export const untriedMessages = (db: DbOrTrx, chatIds: string[], eventIds: string[]) =>
+  db.selectFrom('telegram_messages').select('id').where('chat_id', 'in', chatIds).where('event_id', 'in', eventIds).where('status', '=', 'pending').where('attempts', '=', 0).execute();
 
 export const findMessage = (db: DbOrTrx, id: string) => db.selectFrom('telegram_messages').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** Takes a message waiting to be sent for this run alone: false when another run has it or it is done. */
-export async function claimMessage(db: DbOrTrx, id: string, at: string): Promise<boolean> {
-  const result = await db.updateTable('telegram_messages').set({ status: 'sending', updated_at: at }).where('id', '=', id).where('status', 'in', ['pending', 'retrying']).executeTakeFirst();
+/** Whether the message is done with: sent, failed for good, or dropped. */
+export const isDone = (message: Pick<TelegramMessageRow, 'status'>) => message.status === 'sent' || message.status === 'failed' || message.status === 'dropped';
+
+/** Whether a run may take the message: it waits to be sent, or the run that took it died (its claim is over). */
+export const isClaimable = (message: Pick<TelegramMessageRow, 'status' | 'claimed_until'>, now: string) =>
+  message.status === 'pending' || message.status === 'retrying' || (message.status === 'sending' && (message.claimed_until === null || message.claimed_until <= now));
+
+/** Takes a message to send it, for this run alone until `until`: false when another run holds it or it is done. */
+export async function claimMessage(db: DbOrTrx, id: string, now: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('telegram_messages')
+    .set({ status: 'sending', claimed_until: until, updated_at: now })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['pending', 'retrying']),
+        eb.and([eb('status', '=', 'sending'), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])]),
+      ]),
+    )
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Messages whose sender died while sending: taken, and the claim over. */
+export const stalledMessages = (db: DbOrTrx, now: string, limit: number) =>
+  db.selectFrom('telegram_messages').select('id').where('status', '=', 'sending').where('claimed_until', '<=', now).orderBy('claimed_until').limit(limit).execute();
 
 export const updateMessage = (db: DbOrTrx, id: string, changes: Partial<Omit<TelegramMessageRow, 'id' | 'user_id' | 'chat_id' | 'event_id'>>) =>
   db.updateTable('telegram_messages').set(changes).where('id', '=', id).execute();

@@ -13,9 +13,9 @@ import {
   type TelegramTopics,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
-import { notFound } from '../../lib/http-errors.ts';
+import { HttpError, notFound } from '../../lib/http-errors.ts';
 import { isoIn, newId, nowIso, randomToken, sha256Hex } from '../../lib/ids.ts';
-import type { ShopEvent } from '../../lib/shop-events.ts';
+import { eventOf, type ShopEvent, type ShopEventRow } from '../../lib/shop-events.ts';
 import { RetryLaterError, type JobContext, type JobQueue, type RetryPolicy } from '../../queue/job-queue.ts';
 import type { BulkService } from '../bulk/service.ts';
 import type { FedexService } from '../fedex/service.ts';
@@ -73,14 +73,19 @@ export function createTelegramService(deps: {
   /** PUBLIC_URL: links in messages use it, else the shop address the account linked from. */
   publicUrl?: string;
   retryBaseMs: number;
+  /**
+   * How long the run that takes a message to send it holds it (QUEUE_STALLED_INTERVAL_MS, the queue's own lease): a
+   * message whose holder died is taken again after it. A send is given up after half of it, so a live holder is done
+   * before anyone else may take it.
+   */
+  claimMs: number;
   /** Webhook mode: where Telegram posts updates, and the secret it sends back with each. */
   webhook?: { url: string; secretToken: string };
 }) {
   const { db, queue, orders, bulk, fedex, log } = deps;
   const retry = telegramRetryPolicy(deps.retryBaseMs);
   const publicUrl = deps.publicUrl?.replace(/\/+$/, '');
-  /** Events being recorded: flush() waits for them. */
-  const recording = new Set<Promise<void>>();
+  const queueMessage = (id: string, again = false) => queue.enqueue(TELEGRAM_MESSAGE_JOB, { messageId: id }, { jobId: `telegram-${id}`, again });
 
   function requireBot() {
     if (!deps.bot) throw notFound(TELEGRAM_NOT_CONFIGURED);
@@ -95,12 +100,16 @@ export function createTelegramService(deps: {
     return { message, bot: bot.username, linked: Boolean(account?.chat_id), chatUsername: account?.chat_id ? account.chat_username : null, linkedAt: account?.linked_at ?? null, topics };
   }
 
-  /** The message an event makes, read after the change was committed; null when there is nothing to tell. */
+  /** The message an event makes, read when the event is dispatched (just after its commit, or after a crash, later); null when there is nothing to tell. */
   async function messageOf(event: ShopEvent, shopUrl: string | null): Promise<{ eventId: string; text: string } | null> {
     switch (event.type) {
       case 'order.completed':
       case 'order.cancelled': {
-        const order = await orders.getOwn(event.userId, event.orderId);
+        const order = await orders.getOwn(event.userId, event.orderId).catch((error) => {
+          if (error instanceof HttpError && error.statusCode === 404) return null;
+          throw error;
+        });
+        if (!order) return null;
         const text = event.type === 'order.completed' ? eventTexts.orderCompleted(order, shopUrl) : eventTexts.orderCancelled(order, shopUrl);
         return { eventId: `${event.type}:${event.orderId}`, text };
       }
@@ -119,29 +128,45 @@ export function createTelegramService(deps: {
     }
   }
 
-  /** Records the event's message for the user's linked chat (once per event and chat) and queues its sending. */
-  async function record(event: ShopEvent): Promise<void> {
-    const account = await repo.findAccount(db, event.userId);
-    if (!account?.chat_id || mutedOf(account).includes(TOPIC_OF[event.type])) return;
-    const message = await messageOf(event, publicUrl ?? account.shop_url);
-    if (!message) return;
-    const id = newId();
-    const at = nowIso();
-    const inserted = await repo.insertMessage(db, {
-      id,
-      user_id: event.userId,
-      chat_id: account.chat_id,
-      event_id: message.eventId,
-      text: message.text,
-      status: 'pending',
-      attempts: 0,
-      last_error: null,
-      telegram_message_id: null,
-      sent_at: null,
-      created_at: at,
-      updated_at: at,
-    });
-    if (inserted) await queue.enqueue(TELEGRAM_MESSAGE_JOB, { messageId: id }, { jobId: `telegram-${id}` });
+  /**
+   * The outbox's receiver: records each event's message for its user's linked chat (once per event and chat, however
+   * often the event is dispatched) and queues its sending. A message recorded before and never tried is queued again.
+   */
+  async function record(rows: ShopEventRow[]): Promise<void> {
+    if (!deps.bot || rows.length === 0) return;
+    const events = rows.map(eventOf);
+    const accounts = new Map((await repo.findAccounts(db, [...new Set(events.map((e) => e.userId))])).map((a) => [a.user_id, a]));
+    const messages: repo.TelegramMessageRow[] = [];
+    for (const event of events) {
+      const account = accounts.get(event.userId);
+      if (!account?.chat_id || mutedOf(account).includes(TOPIC_OF[event.type])) continue;
+      const message = await messageOf(event, publicUrl ?? account.shop_url);
+      if (!message) continue;
+      const at = nowIso();
+      messages.push({
+        id: newId(),
+        user_id: event.userId,
+        chat_id: account.chat_id,
+        event_id: message.eventId,
+        text: message.text,
+        status: 'pending',
+        attempts: 0,
+        last_error: null,
+        telegram_message_id: null,
+        sent_at: null,
+        claimed_until: null,
+        created_at: at,
+        updated_at: at,
+      });
+    }
+    if (messages.length === 0) return;
+    const inserted = await repo.insertMessages(db, messages);
+    const queued = [...inserted];
+    if (inserted.size < messages.length) {
+      const before = messages.filter((m) => !inserted.has(m.id));
+      for (const { id } of await repo.untriedMessages(db, [...new Set(before.map((m) => m.chat_id))], before.map((m) => m.event_id))) queued.push(id);
+    }
+    for (const id of queued) await queueMessage(id);
   }
 
   /** The linked account of a chat, with its user; null when the chat is linked to none. */
@@ -235,45 +260,51 @@ export function createTelegramService(deps: {
 
     // ---- messages ----
 
-    /** The notifier's listener: records and queues without holding up the change that was made; a failure is logged. */
-    onEvent(event: ShopEvent): void {
-      if (!deps.bot) return;
-      const task = record(event)
-        .catch((error) => log.error({ err: error, event }, 'telegram message could not be recorded'))
-        .finally(() => recording.delete(task));
-      recording.add(task);
-    },
+    record,
 
     /**
-     * The job's handler: sends one message, at most once (the run that claims it sends it). A 429 is
-     * retried after its retry_after, a 403 (the user blocked the bot) unlinks the chat and drops the
-     * message, other failures are retried with backoff until the last attempt.
+     * The job's handler: sends one message. The run that claims it sends it: runs of its job at once (a queue that
+     * took it again from a live worker) send it once. A message whose holder died while sending is taken again once
+     * the claim is over, and may reach the chat twice. A 429 is retried after its retry_after, a 403 (the user blocked
+     * the bot) unlinks the chat and drops the message, other failures are retried with backoff until the last attempt.
      */
     async deliver(messageId: string, job: Pick<JobContext, 'attempt'>): Promise<void> {
       const message = await repo.findMessage(db, messageId);
-      if (!message || (message.status !== 'pending' && message.status !== 'retrying')) return;
+      if (!message || repo.isDone(message)) return;
+      /**
+       * Another run holds it (this job was taken again from a live worker whose lease ran out, or the message was
+       * queued twice): this one must not send, and must not end the job before the message is done, as the holder's
+       * run may fail and its retry be lost with the job. It comes back after the policy's wait.
+       */
+      const held = () => {
+        if (job.attempt >= retry.attempts) return;
+        throw new RetryLaterError('the message is being sent by another run', Math.min(retry.delayMs(job.attempt), deps.claimMs));
+      };
+      if (!repo.isClaimable(message, nowIso())) return held();
       const account = await repo.findAccount(db, message.user_id);
       if (!deps.bot || account?.chat_id !== message.chat_id) {
-        await repo.updateMessage(db, messageId, { status: 'dropped', last_error: deps.bot ? 'The chat was unlinked' : 'Telegram is not configured', updated_at: nowIso() });
+        await repo.updateMessage(db, messageId, { status: 'dropped', last_error: deps.bot ? 'The chat was unlinked' : 'Telegram is not configured', claimed_until: null, updated_at: nowIso() });
         return;
       }
-      if (!(await repo.claimMessage(db, messageId, nowIso()))) return;
+      if (!(await repo.claimMessage(db, messageId, nowIso(), isoIn(deps.claimMs)))) return held();
       const attempts = message.attempts + 1;
       try {
-        const sent = await deps.bot.api.sendMessage(Number(message.chat_id), message.text, { link_preview_options: { is_disabled: true } });
-        await repo.updateMessage(db, messageId, { status: 'sent', attempts, telegram_message_id: sent.message_id, last_error: null, sent_at: nowIso(), updated_at: nowIso() });
+        // grammY's own type is a polyfill's AbortSignal; it takes any signal with addEventListener.
+        const signal = AbortSignal.timeout(Math.floor(deps.claimMs / 2)) as unknown as Parameters<Api['sendMessage']>[3];
+        const sent = await deps.bot.api.sendMessage(Number(message.chat_id), message.text, { link_preview_options: { is_disabled: true } }, signal);
+        await repo.updateMessage(db, messageId, { status: 'sent', attempts, telegram_message_id: sent.message_id, last_error: null, sent_at: nowIso(), claimed_until: null, updated_at: nowIso() });
       } catch (error) {
         const code = isBotApiError(error) ? error.error_code : null;
         if (code === 403) {
           // Blocked (or the user deleted the chat): no more messages to it.
           await repo.unlink(db, message.user_id, nowIso(), message.chat_id);
-          await repo.updateMessage(db, messageId, { status: 'dropped', attempts, last_error: errorText(error), updated_at: nowIso() });
+          await repo.updateMessage(db, messageId, { status: 'dropped', attempts, last_error: errorText(error), claimed_until: null, updated_at: nowIso() });
           log.info({ userId: message.user_id }, 'a Telegram chat blocked the bot; unlinked');
           return;
         }
         // The job counts tries too: a job queued again with the engine's count reset still ends.
         const last = code === 400 || Math.max(job.attempt, attempts) >= retry.attempts;
-        await repo.updateMessage(db, messageId, { status: last ? 'failed' : 'retrying', attempts, last_error: errorText(error), updated_at: nowIso() });
+        await repo.updateMessage(db, messageId, { status: last ? 'failed' : 'retrying', attempts, last_error: errorText(error), claimed_until: null, updated_at: nowIso() });
         if (last) {
           log.warn({ err: error, messageId }, 'telegram message not sent');
           return;
@@ -289,16 +320,16 @@ export function createTelegramService(deps: {
       await deps.bot.api.setWebhook(deps.webhook.url, { secret_token: deps.webhook.secretToken, allowed_updates: ['message'] });
     },
 
-    /** Queues messages recorded but never queued (a process stopped between the two); a queued one is not queued twice. */
-    async resumePending(): Promise<number> {
-      const pending = await repo.unqueuedMessages(db, new Date(Date.now() - 60_000).toISOString(), 500);
-      for (const message of pending) await queue.enqueue(TELEGRAM_MESSAGE_JOB, { messageId: message.id }, { jobId: `telegram-${message.id}` });
-      return pending.length;
-    },
-
-    /** Waits for events still being recorded (at shutdown, before the queue and database close). */
-    async flush(): Promise<void> {
-      await Promise.allSettled([...recording]);
+    /**
+     * Queues the messages recorded before `before` and never tried (a process stopped before queueing them), and the
+     * messages whose holder died while sending (their claim is over): their job, done or not, runs again.
+     */
+    async resume(before: string): Promise<void> {
+      const pending = await repo.unqueuedMessages(db, before, 500);
+      for (const message of pending) await queueMessage(message.id);
+      const stalled = await repo.stalledMessages(db, nowIso(), 500);
+      for (const message of stalled) await queueMessage(message.id, true);
+      if (pending.length + stalled.length > 0) log.info({ unqueued: pending.length, stalled: stalled.length }, 'telegram messages queued again');
     },
   };
 }

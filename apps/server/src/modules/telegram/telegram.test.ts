@@ -8,8 +8,10 @@ import { createJobQueue } from '../../queue/from-config.ts';
 import { fedexPayload, labelPdf, multipartBody, operator, setFedexPrice } from '../../../test/fedex-fixtures.ts';
 import { bulkRow, callApi, eventually, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { insertMessage } from './repository.ts';
-import { TELEGRAM_MESSAGE_JOB } from './service.ts';
-import { REFUSAL, REFUSED_RECEIVER, engines, linkChat, linkOf, newChatId, telegramEnv, testLabels } from '../../../test/telegram-fixtures.ts';
+import { RetryLaterError, type JobQueue } from '../../queue/job-queue.ts';
+import { createBot } from './bot.ts';
+import { TELEGRAM_MESSAGE_JOB, createTelegramService } from './service.ts';
+import { REFUSAL, REFUSED_RECEIVER, engines, linkChat, linkOf, newChatId, telegramEnv, telegramSettled, testLabels } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
 
 const SHOP = 'https://shop.example.com';
@@ -121,9 +123,10 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     expect((await settingsOf(user)).linked).toBe(false);
     tg.send(chat, '/balance');
     expect((await tg.sentTo(chat, 13))[12]).toBe(botTexts.notLinked);
-    // Unlinked chats get nothing more.
+    // Unlinked chats get nothing more: the order's event is dispatched and makes no message.
     expect((await createOrder(user)).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    await telegramSettled(t.db, user.userId);
+    expect((await messagesOf(user)).map((m) => m.event_id.split(':')[0])).toEqual(Array(6).fill('order.completed'));
     expect(tg.sent.filter((m) => m.chatId === chat)).toHaveLength(13);
   });
 
@@ -195,7 +198,8 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     expect((await createOrder(user, { ToName: REFUSED_RECEIVER })).statusCode).toBe(502);
     const [, cancelled] = await tg.sentTo(chat, 2);
     expect(cancelled).toMatch(/^Order \w{8} cancelled and refunded/);
-    await new Promise((r) => setTimeout(r, 300));
+    await telegramSettled(t.db, user.userId);
+    expect((await messagesOf(user)).map((m) => [m.event_id.split(':')[0], m.status])).toEqual([['order.cancelled', 'sent']]);
     expect(tg.sent.filter((m) => m.chatId === chat)).toHaveLength(2);
     expect((await settingsOf(user)).topics).toEqual(topics);
   });
@@ -225,8 +229,8 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     } finally {
       await side.close();
     }
+    // Every run of every job has ended (their states above): all they sent is in.
     expect((await tg.sentTo(chat, 3)).slice(1)).toEqual([expect.stringMatching(/^Order \w{8} completed/), 'Once only']);
-    await new Promise((r) => setTimeout(r, 300));
     expect(tg.sent.filter((m) => m.chatId === chat)).toHaveLength(3);
   });
 
@@ -262,7 +266,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     await eventually(async () => expect((await messagesOf(user)).map((m) => m.status)).toEqual(['dropped']));
     expect((await settingsOf(user)).linked).toBe(false);
     expect((await createOrder(user)).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    await telegramSettled(t.db, user.userId);
     expect(tg.sendCalls.filter((c) => c.chatId === chat).map((c) => c.status)).toEqual([200, 403]);
     expect(await messagesOf(user)).toHaveLength(1);
   });
@@ -273,8 +277,53 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/account/telegram', headers: user.headers });
     expect(res.json()).toMatchObject({ message: TELEGRAM_UNLINKED, linked: false, chatUsername: null, linkedAt: null });
     expect((await createOrder(user)).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
+    await telegramSettled(t.db, user.userId);
     expect(await messagesOf(user)).toEqual([]);
+  });
+});
+
+describe('a message job run twice at once', () => {
+  let t: TestApp;
+  let tg: FakeTelegram;
+  beforeAll(async () => {
+    tg = await startFakeTelegram();
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await tg?.close();
+  });
+
+  // Both engines take a job again from a worker whose lease ran out while it still runs (a starved process): two runs
+  // of one job at once. The claim lets one send; the other must not end the job while the message is not done: the
+  // holder's run may fail (a 429), and BullMQ refuses the retry of a run whose job another run completed (its lock
+  // is gone), so the message would wait forever.
+  it('sends once: the run that finds the message held throws to come back, and the held run fails and is retried', async () => {
+    const user = await resellerUser(t.app, t.db, 0);
+    const chat = newChatId();
+    const at = new Date().toISOString();
+    await t.db.insertInto('telegram_accounts').values({ user_id: user.userId, chat_id: String(chat), chat_username: null, shop_url: null, muted: '[]', linked_at: at, created_at: at, updated_at: at }).execute();
+    const id = `twice-${randomToken(6)}`;
+    const message = { id, user_id: user.userId, chat_id: String(chat), event_id: `test.twice:${id}`, text: 'Held once', status: 'pending' as const, attempts: 0, last_error: null, telegram_message_id: null, sent_at: null, claimed_until: null, created_at: at, updated_at: at };
+    expect(await insertMessage(t.db, message)).toBe(true);
+    const bot = createBot(tg.token, tg.apiRoot);
+    const unused = {} as never;
+    const telegram = createTelegramService({ db: t.db, queue: {} as JobQueue, orders: unused, bulk: unused, fedex: unused, log: pino({ level: 'silent' }), bot: { api: bot.api, username: tg.username }, retryBaseMs: 50, claimMs: 10_000 });
+    const statuses = () => tg.sendCalls.filter((c) => c.chatId === chat).map((c) => c.status);
+
+    tg.sendDelayMs = 300;
+    tg.failNextSends({ error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
+    const first = telegram.deliver(id, { attempt: 1 });
+    await eventually(async () => expect(statuses()).toEqual([429])); // the first run holds it, waiting for the answer
+    await expect(telegram.deliver(id, { attempt: 1 })).rejects.toBeInstanceOf(RetryLaterError);
+    await expect(first).rejects.toMatchObject({ retryAfterMs: 1000 });
+    tg.sendDelayMs = 0;
+    const row = () => t.db.selectFrom('telegram_messages').select(['status', 'attempts', 'claimed_until']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await row()).toEqual({ status: 'retrying', attempts: 1, claimed_until: null });
+    await telegram.deliver(id, { attempt: 2 }); // either run's retry: the first to come sends
+    await telegram.deliver(id, { attempt: 2 }); // the other finds it sent
+    expect(statuses()).toEqual([429, 200]);
+    expect(await row()).toEqual({ status: 'sent', attempts: 2, claimed_until: null });
   });
 });
 

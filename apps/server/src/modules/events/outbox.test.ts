@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { eventRow, recordEvents } from '../../lib/shop-events.ts';
+import { callApi, eventually, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { startReceiver } from '../../../test/webhook-receiver.ts';
+
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  receiver = await startReceiver();
+  // The sweep runs every 200 ms, and takes events 200 ms old.
+  t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', QUEUE_SWEEP_INTERVAL_MS: '200' });
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
+
+const events = (userId: string) => t.db.selectFrom('shop_events').select(['id', 'type']).where('user_id', '=', userId).execute();
+const deliveries = (userId: string) => t.db.selectFrom('webhook_deliveries').select(['id', 'event_id', 'status', 'attempts']).where('user_id', '=', userId).execute();
+const postsFor = (eventId: string) => receiver.received.filter((r) => (JSON.parse(r.body) as { id: string }).id === eventId);
+
+it('an event its process never dispatched is dispatched by the sweep, and an event dispatched again makes nothing twice', async () => {
+  const user = await resellerUser(t.app, t.db, 10_000);
+  await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
+  const order = (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() })).json().order as { id: string };
+  const eventId = `order.completed-${order.id}`;
+  await eventually(async () => expect((await deliveries(user.userId)).map((d) => d.status)).toEqual(['delivered']));
+  expect(await events(user.userId)).toEqual([]);
+  const [delivered] = await deliveries(user.userId);
+
+  // As if a process had died after writing its event (the order's, again) and before dispatching it.
+  await recordEvents(t.db, [eventRow({ type: 'order.completed', userId: user.userId, orderId: order.id }, new Date().toISOString())]);
+  await eventually(async () => expect(await events(user.userId)).toEqual([]));
+  expect(await deliveries(user.userId)).toEqual([delivered]);
+
+  // As if it had died after recording the delivery of a new event and before queueing it: the sweep queues it.
+  const bulkEvent = { ...delivered, id: `${delivered.id}-x`, event_id: 'bulk.completed-test', event_type: 'bulk.completed', status: 'pending' as const, attempts: 0 };
+  const at = new Date(Date.now() - 1000).toISOString();
+  const row = await t.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', delivered.id).executeTakeFirstOrThrow();
+  await t.db
+    .insertInto('webhook_deliveries')
+    .values({ ...row, ...bulkEvent, payload: row.payload.replace(eventId, 'bulk.completed-test'), delivered_at: null, last_status_code: null, last_attempt_at: null, created_at: at, updated_at: at })
+    .execute();
+  await eventually(async () => expect((await deliveries(user.userId)).map((d) => [d.event_id, d.status]).sort()).toEqual([['bulk.completed-test', 'delivered'], [eventId, 'delivered']]));
+  expect(postsFor(eventId)).toHaveLength(1);
+  expect(postsFor('bulk.completed-test')).toHaveLength(1);
+});
+
+it('an order the balance cannot cover writes no event', async () => {
+  const user = await resellerUser(t.app, t.db, 100);
+  await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
+  expect((await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() })).statusCode).toBe(402);
+  expect(await t.db.selectFrom('orders').select('id').where('user_id', '=', user.userId).execute()).toEqual([]);
+  expect(await events(user.userId)).toEqual([]);
+  expect(await deliveries(user.userId)).toEqual([]);
+});
