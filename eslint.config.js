@@ -15,6 +15,12 @@ const sharedZones = [
     from: webFeatures.filter((other) => other !== feature).map((other) => `./apps/web/src/features/${other}`),
     message: 'A feature does not import another feature; move what both need to components/ or api/.',
   })),
+  // The operator console's calls are its own: anything else importing them would pull them into the customers' bundle.
+  {
+    target: ['./apps/web/src/api', './apps/web/src/components', ...webFeatures.filter((feature) => feature !== 'admin').map((feature) => `./apps/web/src/features/${feature}`)],
+    from: './apps/web/src/api/admin.ts',
+    message: "Only the operator console (features/admin) imports api/admin.ts, so the customers' bundle leaves it out.",
+  },
 ];
 // A server module reaches another module only through its service (tests and their fixtures may reach further).
 const moduleZones = [
