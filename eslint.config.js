@@ -1,7 +1,8 @@
-// Lint runs in `npm test`. Type errors are tsc's job; this guards the import boundaries of the design, and
-// (type-aware) that no promise is left floating or handed to a caller that ignores it.
+// Lint runs in `npm test`. Type errors are tsc's job; this guards the import boundaries of the design,
+// (type-aware) that no promise is left floating or handed to a caller that ignores it, and the rules of hooks in the web app.
 import fs from 'node:fs';
 import path from 'node:path';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const folders = (dir) => fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
@@ -102,4 +103,10 @@ export default tseslint.config(
     },
   },
   { files: TESTS, rules: { 'portal/boundaries': ['error', [...sharedZones, ...zoneRules]] } },
+  {
+    // Hooks are called unconditionally and in the same order, and an effect or memo names every value it reads.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
 );
