@@ -62,7 +62,7 @@ export function useApiMutation<Vars = void, Data = unknown>(options: ApiMutation
     // The toasts have told the user of a failure; the screen hears of it through callbacks.onError.
     mutation.mutateAsync(vars, callbacks).then(done, done);
   };
-  return { mutate, isPending: mutation.isPending, isSuccess: mutation.isSuccess, variables: mutation.isPending ? mutation.variables : undefined };
+  return { mutate, isPending: mutation.isPending, isSuccess: mutation.isSuccess };
 }
 
 /**
