@@ -1,7 +1,8 @@
-// Lint runs in `npm test`. Type errors are tsc's job; this guards the import boundaries of the design, and
-// (type-aware) that no promise is left floating or handed to a caller that ignores it.
+// Lint runs in `npm test`. Type errors are tsc's job; this guards the import boundaries of the design,
+// (type-aware) that no promise is left floating or handed to a caller that ignores it, and the rules of hooks in the web app.
 import fs from 'node:fs';
 import path from 'node:path';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const folders = (dir) => fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
@@ -15,6 +16,12 @@ const sharedZones = [
     from: webFeatures.filter((other) => other !== feature).map((other) => `./apps/web/src/features/${other}`),
     message: 'A feature does not import another feature; move what both need to components/ or api/.',
   })),
+  // The operator console's calls are its own: anything else importing them would pull them into the customers' bundle.
+  {
+    target: ['./apps/web/src/api', './apps/web/src/components', ...webFeatures.filter((feature) => feature !== 'admin').map((feature) => `./apps/web/src/features/${feature}`)],
+    from: './apps/web/src/api/admin.ts',
+    message: "Only the operator console (features/admin) imports api/admin.ts, so the customers' bundle leaves it out.",
+  },
 ];
 // A server module reaches another module only through its service (tests and their fixtures may reach further).
 const moduleZones = [
@@ -98,4 +105,10 @@ export default tseslint.config(
     },
   },
   { files: TESTS, rules: { 'portal/boundaries': ['error', [...sharedZones, ...zoneRules]] } },
+  {
+    // Hooks are called unconditionally and in the same order, and an effect or memo names every value it reads.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
 );

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Address, AddressBody, MessageResponse } from '@portal/contract';
 import { request } from './client.ts';
+import { serverMessage, useApiMutation } from './mutation.ts';
 
 export const ADDRESSES_QUERY_KEY = ['addresses'];
 
@@ -18,3 +19,13 @@ export function useSavedAddresses(): Address[] {
   }, [query.error]);
   return query.data?.addresses ?? [];
 }
+
+/** Add (no id) or update an address. */
+export const useSaveAddress = () =>
+  useApiMutation({
+    call: ({ id, body }: { id: string | null; body: AddressBody }) => (id ? updateAddress(id, body) : createAddress(body)),
+    invalidates: [ADDRESSES_QUERY_KEY],
+    successToast: serverMessage,
+  });
+
+export const useDeleteAddress = () => useApiMutation({ call: deleteAddress, invalidates: [ADDRESSES_QUERY_KEY], successToast: serverMessage });

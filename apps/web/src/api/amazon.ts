@@ -3,10 +3,12 @@ import {
   AMAZON_CSV_PATH,
   AMAZON_FOUND_HEADER,
   AMAZON_SKIPPED_HEADER,
+  REQUEST_ALREADY_SENT,
   amazonUnreadableResponse,
   type UnreadablePage,
 } from '@portal/contract';
-import { ApiError, fetchFile } from './client.ts';
+import { ApiError, fetchFile, saveFile } from './client.ts';
+import { useApiMutation } from './mutation.ts';
 
 /** The Marketplace CSV form's text fields (spec section 3). */
 export type AmazonCsvForm = { weight: string; fromName: string; fromStreet1: string; fromStreet2: string; fromCity: string; fromState: string; fromZip: string };
@@ -34,3 +36,11 @@ export function unreadablePages(error: unknown): UnreadablePage[] | null {
   const parsed = amazonUnreadableResponse.safeParse(error.body);
   return parsed.success ? parsed.data.pages : null;
 }
+
+/** Generate CSV: amazon.csv, downloaded at once. One call at a time; a refusal that names unreadable slips is read with unreadablePages. */
+export const useGenerateAmazonCsv = () =>
+  useApiMutation({
+    call: ({ pdf, form, skipUnreadable }: { pdf: File; form: AmazonCsvForm; skipUnreadable: boolean }) => generateAmazonCsv(pdf, form, skipUnreadable),
+    onSuccess: (result) => saveFile(result.file, AMAZON_CSV_FILE_NAME),
+    alreadySent: REQUEST_ALREADY_SENT,
+  });

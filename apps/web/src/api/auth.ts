@@ -1,6 +1,5 @@
 import type {
   AccessUser,
-  ChangePasswordBody,
   ForgotPasswordBody,
   LoginBody,
   PublicConfig,
@@ -21,10 +20,6 @@ export const forgotPassword = (body: ForgotPasswordBody) => request<Message>('/a
 export const resetPassword = (body: ResetPasswordBody) => request<Token>('/auth/resetPassword', { method: 'POST', body, auth: false });
 export const verifyEmail = (body: VerifyEmailBody) => request<Token>('/auth/verifyEmail', { method: 'POST', body, auth: false });
 export const readPublicConfig = () => request<PublicConfig>('/config', { auth: false });
-
-export const changeEmail = (email: string) => request<Message>('/account/email', { method: 'POST', body: { email } });
-export const changePassword = (body: ChangePasswordBody) => request<Token>('/account/password', { method: 'POST', body });
-export const regenerateApiKey = () => request<{ message: string; api_key: string }>('/account/api-key', { method: 'POST' });
 
 /**
  * Sign out: the server ends this session's token first (refused at once on every process), then the cookie goes and

@@ -1,5 +1,7 @@
-import { csvErrorResponse, type BulkOrder, type CsvRowError, type MessageResponse, type validateCsvResponse } from '@portal/contract';
+import { REQUEST_ALREADY_SENT, csvErrorResponse, isBulkFinished, type BulkOrder, type CsvRowError, type MessageResponse, type validateCsvResponse } from '@portal/contract';
 import { ApiError, download, request } from './client.ts';
+import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { serverMessage, useApiMutation } from './mutation.ts';
 
 export const BULK_ORDERS_QUERY_KEY = ['bulkOrders'];
 
@@ -42,6 +44,17 @@ export function createOrderFromCsv({ file, labelType, totalPrice, design }: Crea
 /** GET /order/read-bulk-orders: every bulk order of the user, newest first. */
 export const readBulkOrders = () => request<{ orders: BulkOrder[] }>('/order/read-bulk-orders');
 
+/** One page of the bulk orders (the server sends them all), and the ids of all those not finished yet. */
+export async function readBulkOrdersPage(page: number, limit: number) {
+  const { orders } = await readBulkOrders();
+  return {
+    orders: orders.slice((page - 1) * limit, page * limit),
+    total: orders.length,
+    totalPages: Math.max(1, Math.ceil(orders.length / limit)),
+    unfinished: orders.filter((o) => !isBulkFinished(o.status)).map((o) => o._id),
+  };
+}
+
 export const BULK_DOWNLOADS = [
   { kind: 'zip', label: 'Zip', path: 'bulk-download', fileName: 'label.zip' },
   { kind: 'csv', label: 'CSV', path: 'bulk-download-csv', fileName: 'label.csv' },
@@ -59,3 +72,17 @@ export function csvRowErrors(error: unknown): CsvProblems | null {
   return parsed.success && parsed.data.errors.length > 0 ? { errors: parsed.data.errors, more: parsed.data.moreErrors ?? 0 } : null;
 }
 export type CsvProblems = { errors: CsvRowError[]; more: number };
+
+/** Validate CSV: the file priced, or every bad cell listed (csvRowErrors). One call at a time. */
+export const useValidateCsv = () =>
+  useApiMutation({ call: ({ file, labelType }: { file: File; labelType: string }) => validateCsv(file, labelType), successToast: serverMessage, alreadySent: REQUEST_ALREADY_SENT });
+
+/** Pay $total: the validated file ordered. The balance and the bulk orders are read again after a refusal too. */
+export const usePayCsv = () =>
+  useApiMutation({
+    call: createOrderFromCsv,
+    invalidates: [ACCESS_QUERY_KEY, BULK_ORDERS_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+    alreadySent: REQUEST_ALREADY_SENT,
+  });

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { readAccess } from './auth.ts';
 
@@ -7,5 +8,6 @@ export const ACCESS_QUERY_KEY = ['access'];
 export function useCurrentUser() {
   const queryClient = useQueryClient();
   const access = useQuery({ queryKey: ACCESS_QUERY_KEY, queryFn: readAccess });
-  return { user: access.data, refresh: () => queryClient.invalidateQueries({ queryKey: ACCESS_QUERY_KEY }) };
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: ACCESS_QUERY_KEY }), [queryClient]);
+  return { user: access.data, refresh };
 }

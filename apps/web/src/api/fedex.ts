@@ -1,5 +1,7 @@
 import type { CreateFedexOrderBody, FedexListResponse, FedexOrder, MessageResponse } from '@portal/contract';
 import { API_BASE, download, request } from './client.ts';
+import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { serverMessage, useApiMutation } from './mutation.ts';
 
 export const FEDEX_ORDERS_QUERY_KEY = ['fedexOrders'];
 export const FEDEX_PRICE_QUERY_KEY = ['fedexPrice'];
@@ -21,3 +23,7 @@ export const fedexFileUrl = (file: string) => `${API_BASE}${file}`;
 /** The order's commercial invoice, fetched with the token. */
 export const downloadFedexInvoice = (order: Pick<FedexOrder, '_id' | 'uuid'>) =>
   download(`/fed/invoice/${encodeURIComponent(order._id)}`, `commercial-invoice-${order.uuid}.pdf`);
+
+/** Pay $price: the order made, the list and the balance read again. */
+export const useCreateFedexOrder = () =>
+  useApiMutation({ call: createFedexOrder, invalidates: [FEDEX_ORDERS_QUERY_KEY, ACCESS_QUERY_KEY], successToast: serverMessage });

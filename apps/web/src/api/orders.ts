@@ -1,5 +1,10 @@
-import type { CreateOrderBody, MessageResponse, Order, OrderDetail, OrderListQuery, OrderListResponse } from '@portal/contract';
-import { download, request } from './client.ts';
+import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import type { AccessUser, CreateOrderBody, MessageResponse, Order, OrderDetail, OrderIssue, OrderListQuery, OrderListResponse } from '@portal/contract';
+import { shortBalanceToast } from '../components/short-balance.tsx';
+import { ApiError, download, errorMessage, request } from './client.ts';
+import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { serverMessage, useApiMutation } from './mutation.ts';
 
 export const ORDERS_QUERY_KEY = ['orders'];
 
@@ -19,3 +24,36 @@ export const duplicateOrder = (id: string) => request<MessageResponse>(`/order/d
 
 /** One of the user's orders whole: both addresses, dimensions, its bulk order and its ledger rows. */
 export const readOrderDetails = (id: string) => request<OrderDetail>(`/order/details/${encodeURIComponent(id)}`);
+
+/** The fields a 400 of the create call names ({ errors: [{ field, message }] }), or none. */
+export function orderIssues(error: unknown): OrderIssue[] {
+  if (!(error instanceof ApiError) || error.status !== 400) return [];
+  const list = (error.body as { errors?: unknown }).errors;
+  return Array.isArray(list) ? list.filter((i): i is OrderIssue => typeof i?.message === 'string' && typeof i?.field === 'string') : [];
+}
+
+/**
+ * Create Order, at the price the form shows. A refused label is refunded on the server, so the
+ * balance and the list are read again either way; a 402 says how much balance is missing.
+ */
+export function useCreateOrder() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return useApiMutation({
+    call: ({ order }: { order: CreateOrderBody; price: number }) => createOrder(order),
+    invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+    errorToast: (error, { price }) => {
+      if (!(error instanceof ApiError && error.status === 402)) return errorMessage(error);
+      // The balance was read again (invalidateOnError) before this toast.
+      const balance = queryClient.getQueryData<AccessUser>(ACCESS_QUERY_KEY)?.balance ?? 0;
+      const missing = Math.max(0, Math.round((price - balance) * 100) / 100);
+      return shortBalanceToast(error.message, missing, () => void navigate('/deposits'));
+    },
+  });
+}
+
+/** 'Duplicate Order'. Also after a refusal the list and balance are read again: a refused label leaves a cancelled, refunded order. */
+export const useDuplicateOrder = () =>
+  useApiMutation({ call: duplicateOrder, invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });

@@ -1,5 +1,7 @@
 import { RESELLER_API_PREFIX, RESELLER_OPENAPI_PATH, type WebhookSettingsBody, type WebhookSettingsResponse } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { API_BASE, request } from './client.ts';
+import { serverMessage, useApiMutation } from './mutation.ts';
 
 /** The reseller API's address as this page reaches it: the API host when one is configured, else the page's own origin (the server serves the app). */
 export const resellerBaseUrl = () => `${API_BASE || window.location.origin}${RESELLER_API_PREFIX}`;
@@ -11,3 +13,18 @@ export const WEBHOOK_QUERY_KEY = ['account', 'webhook'];
 export const readWebhook = () => request<WebhookSettingsResponse>('/account/webhook');
 export const saveWebhook = (body: WebhookSettingsBody) => request<WebhookSettingsResponse>('/account/webhook', { method: 'PUT', body });
 export const rotateWebhookSecret = () => request<{ message: string; secret: string }>('/account/webhook/secret', { method: 'POST' });
+
+/** Save (or, with url null, remove) the webhook. The answer becomes the settings, without the secret it may carry: that one is the caller's to show once. */
+export function useSaveWebhook() {
+  const queryClient = useQueryClient();
+  return useApiMutation({
+    call: saveWebhook,
+    onSuccess: ({ secret: _secret, ...settings }) => {
+      queryClient.setQueryData(WEBHOOK_QUERY_KEY, settings);
+    },
+    successToast: serverMessage,
+  });
+}
+
+/** A new signing secret, which the answer carries once. */
+export const useRotateWebhookSecret = () => useApiMutation({ call: rotateWebhookSecret, successToast: serverMessage });

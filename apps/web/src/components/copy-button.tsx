@@ -1,6 +1,5 @@
 import { Button, type ButtonProps } from 'react-bootstrap';
 import { toast } from './toast.tsx';
-import { asyncHandler } from './async-handler.ts';
 
 /** Copies `text` to the clipboard and says so in a toast; the clipboard needs a secure page (https or localhost). */
 export function CopyButton({ text, copied = 'Copied', children = 'Copy', variant = 'outline-secondary', ...props }: ButtonProps & { text: string; copied?: string }) {
@@ -13,7 +12,7 @@ export function CopyButton({ text, copied = 'Copied', children = 'Copy', variant
     }
   };
   return (
-    <Button variant={variant} onClick={asyncHandler(copy)} {...props}>
+    <Button variant={variant} onClick={() => void copy()} {...props}>
       {children}
     </Button>
   );

@@ -1,5 +1,3 @@
-import { useState } from 'react';
-
 type PaginationProps = {
   /** The current page, from 1. */
   page: number;
@@ -80,13 +78,3 @@ export function Pagination({ page, totalPages, onPageChange, label = 'Pagination
   );
 }
 
-/**
- * The page of a list whose filter can change: back to page 1 whenever the filter does, without
- * remounting the list (a modal opened from it stays open when a late search lands).
- */
-export function usePageOf(filter: unknown): [number, (page: number) => void] {
-  const key = JSON.stringify(filter);
-  const [state, setState] = useState({ key, page: 1 });
-  const page = state.key === key ? state.page : 1;
-  return [page, (next: number) => setState({ key, page: next })];
-}

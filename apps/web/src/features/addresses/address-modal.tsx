@@ -1,14 +1,10 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, Col, Form, Modal, Row, Spinner } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import { ADDRESS_COUNTRY, addressBody, type Address, type AddressBody } from '@portal/contract';
-import { ADDRESSES_QUERY_KEY, createAddress, updateAddress } from '../../api/addresses.ts';
-import { errorMessage } from '../../api/client.ts';
+import { useSaveAddress } from '../../api/addresses.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 const EMPTY: AddressBody = { name: '', company: '', street: '', street2: '', city: '', state: '', zip: '', country: ADDRESS_COUNTRY };
 const valuesOf = (address: Address | null): AddressBody =>
@@ -23,33 +19,17 @@ type AddressModalProps = {
 
 /** 'Add Address' or 'Update Address': state from the 50 states plus DC and PR, Country fixed to United States, ZIP numeric. */
 export function AddressModal({ show, address, onClose }: AddressModalProps) {
-  const queryClient = useQueryClient();
   const { register, handleSubmit, reset, formState } = useForm<AddressBody>({ resolver: zodResolver(addressBody), defaultValues: EMPTY });
   const { errors } = formState;
-  const inFlight = useRef(false);
-  const [busy, setBusy] = useState(false);
+  const save = useSaveAddress();
+  const busy = save.isPending;
 
   // Before the modal is painted, so nothing typed into it is cleared.
   useLayoutEffect(() => {
     if (show) reset(valuesOf(address));
   }, [show, address, reset]);
 
-  const onSubmit = handleSubmit(async (body) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      const { message } = address ? await updateAddress(address._id, body) : await createAddress(body);
-      toast.success(message);
-      await queryClient.invalidateQueries({ queryKey: ADDRESSES_QUERY_KEY });
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  });
+  const onSubmit = handleSubmit((body) => save.mutate({ id: address?._id ?? null, body }, { onSuccess: onClose }));
 
   const title = address ? 'Update Address' : 'Add Address';
   const text = (name: 'name' | 'company' | 'street' | 'street2' | 'city', label: string, optional = false) => (
@@ -62,7 +42,7 @@ export function AddressModal({ show, address, onClose }: AddressModalProps) {
 
   return (
     <Modal show={show} onHide={busy ? () => undefined : onClose} centered size="lg">
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label={title}>
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={title}>
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">{title}</Modal.Title>
         </Modal.Header>

@@ -1,37 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Modal, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import type { Address } from '@portal/contract';
-import { ADDRESSES_QUERY_KEY, deleteAddress, readAddresses } from '../../api/addresses.ts';
-import { errorMessage } from '../../api/client.ts';
+import { ADDRESSES_QUERY_KEY, readAddresses, useDeleteAddress } from '../../api/addresses.ts';
+import { LoadError } from '../../components/load-error.tsx';
 import { AddressModal } from './address-modal.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 function DeleteAddressModal({ address: current, onClose }: { address: Address | null; onClose: () => void }) {
-  const queryClient = useQueryClient();
   // The last address stays on screen while the modal fades out.
   const last = useRef(current);
   if (current) last.current = current;
   const address = last.current;
-  const inFlight = useRef(false);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    if (!address || inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      const { message } = await deleteAddress(address._id);
-      toast.success(message);
-      await queryClient.invalidateQueries({ queryKey: ADDRESSES_QUERY_KEY });
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  };
+  const remove = useDeleteAddress();
+  const busy = remove.isPending;
   return (
     <Modal show={current !== null} onHide={busy ? () => undefined : onClose} centered>
       <Modal.Header closeButton={!busy}>
@@ -48,7 +29,7 @@ function DeleteAddressModal({ address: current, onClose }: { address: Address | 
         <Button variant="secondary" onClick={onClose} disabled={busy}>
           Cancel
         </Button>
-        <Button variant="danger" onClick={asyncHandler(confirm)} disabled={busy}>
+        <Button variant="danger" onClick={() => current && remove.mutate(current._id, { onSuccess: onClose })} disabled={busy}>
           {busy && <Spinner animation="border" size="sm" className="me-2" />}
           Delete
         </Button>
@@ -60,9 +41,6 @@ function DeleteAddressModal({ address: current, onClose }: { address: Address | 
 /** /address: the saved addresses, with Add, Update and Delete modals. */
 export function AddressesPage() {
   const addresses = useQuery({ queryKey: ADDRESSES_QUERY_KEY, queryFn: readAddresses, refetchOnMount: 'always' });
-  useEffect(() => {
-    if (addresses.error) console.error('Failed to load addresses', addresses.error);
-  }, [addresses.error]);
   // The modal keeps its address while it fades out, so its title does not change on the way.
   const [editor, setEditor] = useState<{ show: boolean; address: Address | null }>({ show: false, address: null });
   const [deleting, setDeleting] = useState<Address | null>(null);
@@ -79,6 +57,7 @@ export function AddressesPage() {
           </Button>
         </Card.Header>
         <Card.Body>
+          <LoadError query={addresses} what="the saved addresses" />
           <Table responsive hover className="align-middle mb-0 table-stack" data-testid="addresses-table">
             <thead>
               <tr>

@@ -1,16 +1,14 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
 import { toast } from '../../components/toast.tsx';
-import { ADDRESS_COUNTRY, AMAZON_CSV_FILE_NAME, AMAZON_PDF_REQUIRED, REQUEST_ALREADY_SENT, type Address, type UnreadablePage } from '@portal/contract';
+import { ADDRESS_COUNTRY, AMAZON_CSV_FILE_NAME, AMAZON_PDF_REQUIRED, type Address, type UnreadablePage } from '@portal/contract';
 import { useSavedAddresses } from '../../api/addresses.ts';
 import { handOverCsvFile } from '../../api/bulk.ts';
-import { generateAmazonCsv, unreadablePages, type AmazonCsvForm, type AmazonCsvResult } from '../../api/amazon.ts';
-import { errorMessage, saveFile } from '../../api/client.ts';
+import { unreadablePages, useGenerateAmazonCsv, type AmazonCsvForm, type AmazonCsvResult } from '../../api/amazon.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { RegionOptions } from '../../components/region-options.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 type FormValues = AmazonCsvForm & { pdf: FileList | undefined };
 const EMPTY: FormValues = { weight: '', fromName: '', fromStreet1: '', fromStreet2: '', fromCity: '', fromState: '', fromZip: '', pdf: undefined };
@@ -26,8 +24,8 @@ export function AmazonCsvPage() {
   const navigate = useNavigate();
   const addresses = useSavedAddresses();
   const { register, getValues, setValue } = useForm<FormValues>({ defaultValues: EMPTY });
-  const [busy, setBusy] = useState(false);
-  const inFlight = useRef(false);
+  const generation = useGenerateAmazonCsv();
+  const busy = generation.isPending;
   const [result, setResult] = useState<AmazonCsvResult | null>(null);
   const [unreadable, setUnreadable] = useState<UnreadablePage[] | null>(null);
 
@@ -46,32 +44,24 @@ export function AmazonCsvPage() {
     setUnreadable(null);
   };
 
-  const generate = async (skipUnreadable: boolean) => {
-    if (inFlight.current) {
-      toast.warn(REQUEST_ALREADY_SENT);
-      return;
-    }
-    const { pdf, ...form } = getValues();
-    const file = pdf?.[0];
-    if (!file) {
+  const generate = (skipUnreadable: boolean) => {
+    const { pdf: files, ...form } = getValues();
+    const pdf = files?.[0];
+    if (!pdf) {
       toast.error(AMAZON_PDF_REQUIRED);
       return;
     }
-    inFlight.current = true;
-    setBusy(true);
     setResult(null);
-    try {
-      const generated = await generateAmazonCsv(file, form, skipUnreadable);
-      saveFile(generated.file, AMAZON_CSV_FILE_NAME);
-      setResult(generated);
-      setUnreadable(null);
-    } catch (error) {
-      toast.error(errorMessage(error));
-      setUnreadable(unreadablePages(error));
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
+    generation.mutate(
+      { pdf, form, skipUnreadable },
+      {
+        onSuccess: (generated) => {
+          setResult(generated);
+          setUnreadable(null);
+        },
+        onError: (error) => setUnreadable(unreadablePages(error)),
+      },
+    );
   };
 
   const text = (name: Exclude<keyof AmazonCsvForm, 'fromState'>, label: string, placeholder?: string) => (
@@ -114,7 +104,7 @@ export function AmazonCsvPage() {
               </Col>
               <Col sm={6}>{text('fromZip', 'Zip')}</Col>
             </Row>
-            <Button type="button" disabled={busy} onClick={asyncHandler(() => generate(false))} data-testid="amazon-generate">
+            <Button type="button" disabled={busy} onClick={() => generate(false)} data-testid="amazon-generate">
               {busy && <Spinner animation="border" size="sm" className="me-2" />}
               Generate CSV
             </Button>
@@ -130,7 +120,7 @@ export function AmazonCsvPage() {
                   </li>
                 ))}
               </ul>
-              <Button variant="outline-dark" size="sm" disabled={busy} onClick={asyncHandler(() => generate(true))}>
+              <Button variant="outline-dark" size="sm" disabled={busy} onClick={() => generate(true)}>
                 Generate CSV without {unreadable.length === 1 ? 'it' : 'them'}
               </Button>
             </Alert>

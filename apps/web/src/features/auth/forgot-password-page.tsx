@@ -7,7 +7,6 @@ import { errorMessage } from '../../api/client.ts';
 import { setStoredEmail } from '../../api/session.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 export function ForgotPasswordPage() {
   const { register, handleSubmit, formState } = useForm<{ email: string }>();
@@ -32,7 +31,7 @@ export function ForgotPasswordPage() {
     <AuthCard title="Forgot Password" footer={<Link to="/login">Back to Sign In</Link>}>
       <p className="text-muted small">Enter your email to get reset password OTP on your registered email.</p>
       {alert}
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Form.Group className="mb-3" controlId="email">
           <Form.Label>Email</Form.Label>
           <Form.Control type="email" autoComplete="email" required {...register('email', { required: true })} />

@@ -9,7 +9,6 @@ import { clearStoredEmail, getStoredEmail, signInWith } from '../../api/session.
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, digitsOnly, useTimedMessage } from './auth-card.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 export function ResetPasswordPage() {
   const { register, handleSubmit, formState } = useForm<{ OTP: string; newPassword: string; confirmPassword: string }>();
@@ -31,7 +30,7 @@ export function ResetPasswordPage() {
   return (
     <AuthCard title="Reset Password" footer={<Link to="/login">Back to Sign In</Link>}>
       {alert}
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <PasswordInput label="OTP" id="otp" inputMode="numeric" autoComplete="one-time-code" required {...register('OTP', { required: true, pattern: /^\d*$/ })} onInput={digitsOnly} />
         <PasswordInput label="New Password" id="newPassword" autoComplete="new-password" required {...register('newPassword', { required: true })} />
         <PasswordInput label="Confirm New Password" id="confirmPassword" autoComplete="new-password" required {...register('confirmPassword', { required: true })} />

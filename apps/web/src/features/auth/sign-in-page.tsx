@@ -9,7 +9,6 @@ import { signInWith } from '../../api/session.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 export function SignInPage() {
   const { register, handleSubmit, formState } = useForm<{ tgId: string; password: string }>();
@@ -37,7 +36,7 @@ export function SignInPage() {
       }
     >
       {alert}
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Form.Group className="mb-3" controlId="tgId">
           <Form.Label>Telegram Username</Form.Label>
           <InputGroup hasValidation>

@@ -9,7 +9,6 @@ import { errorMessage } from '../../api/client.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 export function SignUpPage() {
   const { register, handleSubmit, formState } = useForm<{ username: string; tgId: string; password: string }>();
@@ -40,7 +39,7 @@ export function SignUpPage() {
       }
     >
       {alert}
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Form.Group className="mb-3" controlId="username">
           <Form.Label>Name</Form.Label>
           <Form.Control autoComplete="name" required isInvalid={!!errors.username} {...register('username', { required: NAME_REQUIRED, validate: (v) => v.trim() !== '' || NAME_REQUIRED })} />

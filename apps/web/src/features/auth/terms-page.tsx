@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Card, Container } from 'react-bootstrap';
 import DOMPurify from 'dompurify';
-import { readTos } from '../../api/content.ts';
+import { TOS_QUERY_KEY, readTos } from '../../api/content.ts';
 
 export function TermsPage() {
-  const tos = useQuery({ queryKey: ['tos'], queryFn: readTos });
+  const tos = useQuery({ queryKey: TOS_QUERY_KEY, queryFn: readTos });
   if (tos.error) console.error('Failed to load terms', tos.error);
   return (
     <Container className="py-5" style={{ maxWidth: 860 }}>

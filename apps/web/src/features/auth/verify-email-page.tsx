@@ -8,7 +8,6 @@ import { errorMessage } from '../../api/client.ts';
 import { clearStoredEmail, getStoredEmail, signInWith } from '../../api/session.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, digitsOnly, useTimedMessage } from './auth-card.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 export function VerifyEmailPage() {
   const { register, handleSubmit, formState } = useForm<{ OTP: string }>();
@@ -32,7 +31,7 @@ export function VerifyEmailPage() {
     <AuthCard title="Verify Email" footer={<Link to="/">Back</Link>}>
       {email && <p className="text-muted small">Enter the OTP sent to {email}.</p>}
       {alert}
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Form.Group className="mb-3" controlId="otp">
           <Form.Label>OTP</Form.Label>
           <Form.Control type="number" inputMode="numeric" autoComplete="one-time-code" required isInvalid={!!errors.OTP} {...register('OTP', { required: OTP_REQUIRED })} onInput={digitsOnly} />

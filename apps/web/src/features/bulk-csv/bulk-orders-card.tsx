@@ -1,15 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Button, Card, ProgressBar, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isBulkFinished, isProcessingStatus, type BulkOrder } from '@portal/contract';
-import { BULK_DOWNLOADS, BULK_ORDERS_QUERY_KEY, downloadBulkFile, readBulkOrders, type BulkDownload } from '../../api/bulk.ts';
-import { errorMessage } from '../../api/client.ts';
+import { BULK_DOWNLOADS, BULK_ORDERS_QUERY_KEY, downloadBulkFile, readBulkOrdersPage, type BulkDownload } from '../../api/bulk.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
+import { useDownload } from '../../api/mutation.ts';
+import { usePagedList } from '../../api/paged-list.ts';
 import { formatDate, money } from '../../components/format.ts';
+import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 /** Spec section 4: a bulk order is completed, processing, or otherwise pending. */
 export const bulkStatus = (status: string): 'completed' | 'failed' | 'processing' | 'pending' =>
@@ -23,50 +22,31 @@ const orderCount = (order: BulkOrder) => (order.orders.length < order.totalOrder
  * the Zip, CSV and PDF downloads once completed. Reloads every 5 s while any order is unfinished.
  */
 export function BulkOrdersCard() {
-  const [page, setPage] = useState(1);
-  const [downloading, setDownloading] = useState<string | null>(null);
   const { refresh } = useCurrentUser();
-  const bulk = useQuery({
+  const list = usePagedList({
     queryKey: BULK_ORDERS_QUERY_KEY,
-    queryFn: readBulkOrders,
-    refetchOnMount: 'always',
-    refetchInterval: (query) => (query.state.data?.orders.some((o) => !isBulkFinished(o.status)) ? ORDER_POLL_MS : false),
+    read: (page) => readBulkOrdersPage(page, DASHBOARD_PAGE_SIZE),
+    poll: (data) => (data.unfinished.length > 0 ? ORDER_POLL_MS : false),
   });
-  useEffect(() => {
-    if (bulk.error) console.error('Failed to load bulk orders', bulk.error);
-  }, [bulk.error]);
-  const all = bulk.data?.orders ?? [];
-  const totalPages = Math.max(1, Math.ceil(all.length / DASHBOARD_PAGE_SIZE));
-  useEffect(() => {
-    if (page > totalPages) setPage(totalPages);
-  }, [page, totalPages]);
-  const rows = all.slice((page - 1) * DASHBOARD_PAGE_SIZE, page * DASHBOARD_PAGE_SIZE);
+  const { query: bulk, page } = list;
+  const rows = bulk.data?.orders ?? [];
+  const files = useDownload(({ order, file }: { order: BulkOrder; file: BulkDownload }) => downloadBulkFile(order._id, file));
 
   // A finished job may have refunded failed rows: read the balance again when an order completes.
   const unfinished = useRef<Set<string> | null>(null);
+  const nowUnfinished = bulk.data?.unfinished;
   useEffect(() => {
-    if (!bulk.data) return;
-    const now = new Set(bulk.data.orders.filter((o) => !isBulkFinished(o.status)).map((o) => o._id));
+    if (!nowUnfinished) return;
+    const now = new Set(nowUnfinished);
     if (unfinished.current && [...unfinished.current].some((id) => !now.has(id))) void refresh();
     unfinished.current = now;
-  }, [bulk.data]);
-
-  const download = async (order: BulkOrder, file: BulkDownload) => {
-    const key = `${order._id}:${file.kind}`;
-    setDownloading(key);
-    try {
-      await downloadBulkFile(order._id, file);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setDownloading((current) => (current === key ? null : current));
-    }
-  };
+  }, [nowUnfinished, refresh]);
 
   return (
     <Card className="mb-4">
       <Card.Header as="h6">CSV Orders</Card.Header>
       <Card.Body>
+        <LoadError query={bulk} what="the CSV orders" />
         <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="bulk-orders-table">
           <thead>
             <tr>
@@ -87,7 +67,7 @@ export function BulkOrdersCard() {
                 </td>
               </tr>
             )}
-            {bulk.isSuccess && all.length === 0 && (
+            {bulk.isSuccess && bulk.data.total === 0 && (
               <tr>
                 <td colSpan={7} className="text-center text-muted">
                   No CSV orders yet
@@ -133,8 +113,8 @@ export function BulkOrdersCard() {
                           size="sm"
                           variant="outline-success"
                           className="me-1"
-                          disabled={downloading === `${order._id}:${file.kind}`}
-                          onClick={asyncHandler(() => download(order, file))}
+                          disabled={files.saving?.order._id === order._id && files.saving.file === file}
+                          onClick={() => files.download({ order, file })}
                           title={`Download ${file.fileName}`}
                         >
                           {file.label}
@@ -146,7 +126,7 @@ export function BulkOrdersCard() {
             })}
           </tbody>
         </Table>
-        <Pagination label="CSV Orders pages" page={page} totalPages={totalPages} onPageChange={setPage} />
+        <Pagination label="CSV Orders pages" {...list.pager} />
       </Card.Body>
     </Card>
   );

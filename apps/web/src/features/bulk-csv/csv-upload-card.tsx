@@ -1,23 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
 import { toast } from '../../components/toast.tsx';
-import {
-  PLEASE_SELECT_CSV_FILE,
-  PLEASE_SELECT_LABEL_TYPE,
-  REQUEST_ALREADY_SENT,
-  TEMPLATE_REQUIRED,
-  templateRequired,
-} from '@portal/contract';
-import { ApiError, errorMessage } from '../../api/client.ts';
-import { BULK_ORDERS_QUERY_KEY, createOrderFromCsv, takeHandedOverCsvFile, csvRowErrors, validateCsv, type CsvProblems, type ValidateCsvResult } from '../../api/bulk.ts';
-import { useCurrentUser } from '../../api/current-user.ts';
+import { PLEASE_SELECT_CSV_FILE, PLEASE_SELECT_LABEL_TYPE, TEMPLATE_REQUIRED, templateRequired } from '@portal/contract';
+import { ApiError } from '../../api/client.ts';
+import { takeHandedOverCsvFile, csvRowErrors, usePayCsv, useValidateCsv, type CsvProblems, type ValidateCsvResult } from '../../api/bulk.ts';
 import { money } from '../../components/format.ts';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { CsvRowErrors } from './csv-row-errors.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 type CsvFormValues = { labelType: string; design: string; csv: FileList | undefined };
 const EMPTY: CsvFormValues = { labelType: '', design: '', csv: undefined };
@@ -29,8 +20,6 @@ const EMPTY: CsvFormValues = { labelType: '', design: '', csv: undefined };
  */
 export function CsvUploadCard() {
   const labelTypes = useLabelTypes();
-  const queryClient = useQueryClient();
-  const { refresh } = useCurrentUser();
   const formRef = useRef<HTMLFormElement>(null);
   const { register, control, getValues, reset, setValue } = useForm<CsvFormValues>({ defaultValues: EMPTY });
   const labelTypeId = useWatch({ control, name: 'labelType' });
@@ -39,9 +28,10 @@ export function CsvUploadCard() {
   const [validated, setValidated] = useState<ValidateCsvResult | null>(null);
   const [rowErrors, setRowErrors] = useState<CsvProblems | null>(null);
   const [templateMissing, setTemplateMissing] = useState(false);
-  // One call at a time: a second Validate or Pay while one is on its way is refused.
-  const inFlight = useRef(false);
-  const [busy, setBusy] = useState<'validate' | 'pay' | null>(null);
+  // One call at a time: a second Validate or Pay while one is on its way is refused ('Request already sent').
+  const validate = useValidateCsv();
+  const pay = usePayCsv();
+  const busy = validate.isPending || pay.isPending;
   // Bumped whenever the type or the file changes, so an answer about the previous choice is dropped.
   const choice = useRef(0);
 
@@ -77,44 +67,25 @@ export function CsvUploadCard() {
     return { labelType, file };
   };
 
-  /** True (after telling the user) while a call is on its way. */
-  const alreadySent = (): boolean => {
-    if (inFlight.current) toast.warn(REQUEST_ALREADY_SENT);
-    return inFlight.current;
-  };
-  const begin = (kind: 'validate' | 'pay') => {
-    inFlight.current = true;
-    setBusy(kind);
-  };
-  const end = () => {
-    inFlight.current = false;
-    setBusy(null);
-  };
-
-  const onValidate = async () => {
-    if (alreadySent()) return;
+  const onValidate = () => {
     const input = chosen();
     if (!input) return;
-    begin('validate');
     const asked = choice.current;
     setValidated(null);
     setRowErrors(null);
-    try {
-      const result = await validateCsv(input.file, input.labelType);
-      if (asked !== choice.current) return;
-      setValidated(result);
-      toast.success(result.message);
-    } catch (error) {
-      if (asked !== choice.current) return;
-      setRowErrors(csvRowErrors(error));
-      toast.error(errorMessage(error));
-    } finally {
-      end();
-    }
+    // An answer about a type or file since changed is dropped.
+    validate.mutate(input, {
+      onSuccess: (result) => {
+        if (asked === choice.current) setValidated(result);
+      },
+      onError: (error) => {
+        if (asked === choice.current) setRowErrors(csvRowErrors(error));
+      },
+    });
   };
 
-  const onPay = async () => {
-    if (alreadySent() || !validated) return;
+  const onPay = () => {
+    if (!validated) return;
     const input = chosen();
     if (!input) return;
     const design = templateRequired(uid) ? getValues('design') : '';
@@ -123,25 +94,23 @@ export function CsvUploadCard() {
       toast.error(TEMPLATE_REQUIRED);
       return;
     }
-    begin('pay');
-    try {
-      const { message } = await createOrderFromCsv({ ...input, totalPrice: validated.totalPrice, design });
-      toast.success(message);
-      formRef.current?.reset();
-      reset(EMPTY);
-      choiceChanged();
-      setTemplateMissing(false);
-    } catch (error) {
-      toast.error(errorMessage(error));
-      const rows = csvRowErrors(error);
-      if (rows) setRowErrors(rows);
-      // Bad rows or a changed price: the file has to be validated again before paying.
-      if (rows || (error instanceof ApiError && error.status === 409)) setValidated(null);
-    } finally {
-      end();
-      void refresh();
-      void queryClient.invalidateQueries({ queryKey: BULK_ORDERS_QUERY_KEY });
-    }
+    pay.mutate(
+      { ...input, totalPrice: validated.totalPrice, design },
+      {
+        onSuccess: () => {
+          formRef.current?.reset();
+          reset(EMPTY);
+          choiceChanged();
+          setTemplateMissing(false);
+        },
+        onError: (error) => {
+          const rows = csvRowErrors(error);
+          if (rows) setRowErrors(rows);
+          // Bad rows or a changed price: the file has to be validated again before paying.
+          if (rows || (error instanceof ApiError && error.status === 409)) setValidated(null);
+        },
+      },
+    );
   };
 
   return (
@@ -178,12 +147,12 @@ export function CsvUploadCard() {
             </Alert>
           )}
           <div className="d-flex flex-wrap gap-2">
-            <Button type="button" variant="outline-primary" disabled={busy !== null} onClick={asyncHandler(onValidate)}>
-              {busy === 'validate' && <Spinner animation="border" size="sm" className="me-2" />}
+            <Button type="button" variant="outline-primary" disabled={busy} onClick={onValidate}>
+              {validate.isPending && <Spinner animation="border" size="sm" className="me-2" />}
               Validate CSV
             </Button>
-            <Button type="button" disabled={!validated || busy !== null} onClick={asyncHandler(onPay)} data-testid="csv-pay">
-              {busy === 'pay' && <Spinner animation="border" size="sm" className="me-2" />}
+            <Button type="button" disabled={!validated || busy} onClick={onPay} data-testid="csv-pay">
+              {pay.isPending && <Spinner animation="border" size="sm" className="me-2" />}
               Pay {money(validated?.totalPrice ?? 0)}
             </Button>
           </div>

@@ -19,7 +19,7 @@ import { useSavedAddresses } from '../../api/addresses.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
+import { toastError } from '../../api/mutation.ts';
 
 type Side = 'From' | 'To';
 
@@ -160,7 +160,8 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   };
 
   return (
-    <Form onSubmit={asyncHandler(handleSubmit((order) => submit(order, price)))} noValidate data-testid="normal-order-form">
+    // The resolver loads the contract's checks; if that fails, a toast says so.
+    <Form onSubmit={(event) => void handleSubmit((order) => submit(order, price))(event).catch(toastError)} noValidate data-testid="normal-order-form">
       <LabelTypeFields
         idPrefix="normal"
         labelTypes={labelTypes}

@@ -1,25 +1,21 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { QueryClient } from '@tanstack/react-query';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { Button, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import {
   USPS_V9_DIMENSION,
   countryFor,
   templateRequired,
   weightOutsideTiers,
-  type AccessUser,
   type CreateOrderBody,
   type CreateOrderInput,
   type LabelType,
   type OrderIssue,
 } from '@portal/contract';
 import { PRICE_QUERY_KEY, readPrice } from '../../api/catalog.ts';
-import { ApiError, errorMessage } from '../../api/client.ts';
-import { ACCESS_QUERY_KEY, useCurrentUser } from '../../api/current-user.ts';
-import { ORDERS_QUERY_KEY, createOrder } from '../../api/orders.ts';
+import { useCurrentUser } from '../../api/current-user.ts';
+import { orderIssues, useCreateOrder } from '../../api/orders.ts';
 import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { money } from '../../components/format.ts';
 
@@ -116,75 +112,25 @@ export function fieldErrors(issues: OrderIssue[], fieldFor: (field: string) => s
   return errors;
 }
 
-/** The fields a 400 of the create call names ({ errors: [{ field, message }] }), or none. */
-function serverIssues(error: unknown): OrderIssue[] {
-  if (!(error instanceof ApiError) || error.status !== 400) return [];
-  const list = (error.body as { errors?: unknown }).errors;
-  return Array.isArray(list) ? list.filter((i): i is OrderIssue => typeof i?.message === 'string' && typeof i?.field === 'string') : [];
-}
-
-/** The balance after a refresh of the access check (dollars). */
-async function freshBalance(queryClient: QueryClient, refresh: () => Promise<void>): Promise<number> {
-  await refresh();
-  return queryClient.getQueryData<AccessUser>(ACCESS_QUERY_KEY)?.balance ?? 0;
-}
-
-/** The server's message for too little balance, how much is missing, and the way to Deposits. */
-function ShortBalance({ message, missing, onDeposits }: { message: string; missing: number; onDeposits: () => void }) {
-  return (
-    <span data-testid="short-balance">
-      {message}: {money(missing)} more is needed.{' '}
-      <a
-        href="/deposits"
-        onClick={(event) => {
-          event.preventDefault();
-          onDeposits();
-        }}
-      >
-        Add balance in Deposits
-      </a>
-    </span>
-  );
-}
-
 /**
- * Sends the order once: a submit in progress blocks a second; success toasts, refreshes the balance
- * and returns to '/'. A 400 marks every field it names (onIssues) beside its toast; a 402 says how
- * much balance is missing for the price shown.
+ * Sends the order once: a submit in progress blocks a second; success returns to '/'. A 400 marks
+ * every field it names (onIssues) beside its toast. The toasts and the balance are the call's own.
  */
 export function useSubmitOrder(onIssues: (issues: OrderIssue[]) => void) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { refresh } = useCurrentUser();
-  const inFlight = useRef(false);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (order: CreateOrderBody, price: number) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      const { message } = await createOrder(order);
-      toast.success(message);
-      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY })]);
-      void navigate('/');
-    } catch (error) {
-      const issues = serverIssues(error);
-      if (issues.length > 0) onIssues(issues);
-      if (error instanceof ApiError && error.status === 402) {
-        const missing = Math.max(0, Math.round((price - (await freshBalance(queryClient, refresh))) * 100) / 100);
-        toast.error(<ShortBalance message={error.message} missing={missing} onDeposits={() => void navigate('/deposits')} />);
-      } else {
-        toast.error(errorMessage(error));
-        // A refused label is refunded on the server; the balance and list may still have moved.
-        void refresh();
-      }
-      void queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY });
-      inFlight.current = false;
-      setBusy(false);
-    }
-  };
-  return { submit, busy };
+  const create = useCreateOrder();
+  const submit = (order: CreateOrderBody, price: number) =>
+    create.mutate(
+      { order, price },
+      {
+        onSuccess: () => void navigate('/'),
+        onError: (error) => {
+          const issues = orderIssues(error);
+          if (issues.length > 0) onIssues(issues);
+        },
+      },
+    );
+  return { submit, busy: create.isPending };
 }
 
 type LabelTypeFieldsProps = {

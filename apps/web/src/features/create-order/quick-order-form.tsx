@@ -19,7 +19,7 @@ import {
 import { useSavedAddresses } from '../../api/addresses.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
-import { asyncHandler } from '../../components/async-handler.ts';
+import { toastError } from '../../api/mutation.ts';
 
 type QuickValues = Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'FromPhone' | 'ToPhone'> & { fromText: string; toText: string };
 
@@ -147,7 +147,8 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
     setValue(field, formatAddressText(address), { shouldDirty: true, shouldValidate: isSubmitted });
 
   return (
-    <Form onSubmit={asyncHandler(handleSubmit((order) => submit(order, price)))} noValidate data-testid="quick-order-form">
+    // The resolver loads the contract's checks; if that fails, a toast says so.
+    <Form onSubmit={(event) => void handleSubmit((order) => submit(order, price))(event).catch(toastError)} noValidate data-testid="quick-order-form">
       <LabelTypeFields
         idPrefix="quick"
         labelTypes={labelTypes}

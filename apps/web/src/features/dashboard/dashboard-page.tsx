@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row } from 'react-bootstrap';
 import { readPublicConfig } from '../../api/auth.ts';
-import { readAnnouncement } from '../../api/content.ts';
+import { ANNOUNCEMENT_QUERY_KEY, readAnnouncement } from '../../api/content.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { ORDERS_QUERY_KEY, readOrders } from '../../api/orders.ts';
 import { money } from '../../components/format.ts';
@@ -12,7 +12,7 @@ import { TelegramLink } from './telegram-link.tsx';
 /** Dashboard: announcement banner, Orders count and Balance cards, Order History. */
 export function DashboardPage() {
   const { user } = useCurrentUser();
-  const announcement = useQuery({ queryKey: ['announcement'], queryFn: readAnnouncement });
+  const announcement = useQuery({ queryKey: ANNOUNCEMENT_QUERY_KEY, queryFn: readAnnouncement });
   // Every order of the user, whatever the history's search shows.
   const count = useQuery({ queryKey: [...ORDERS_QUERY_KEY, 'count'], queryFn: () => readOrders({ search: '', status: 'all', sort: 'desc', page: 1, limit: 1 }), refetchOnMount: 'always' });
   const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });

@@ -1,42 +1,17 @@
-import { useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { Button, Modal, Spinner } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import type { Order } from '@portal/contract';
-import { errorMessage } from '../../api/client.ts';
-import { useCurrentUser } from '../../api/current-user.ts';
-import { ORDERS_QUERY_KEY, duplicateOrder } from '../../api/orders.ts';
+import { useDuplicateOrder } from '../../api/orders.ts';
 import { money } from '../../components/format.ts';
-import { asyncHandler } from '../../components/async-handler.ts';
 
-/** 'Duplicate Order': confirm, post, then the list reloads and the modal closes. */
+/** 'Duplicate Order': confirm, post, then the list reloads and the modal closes (after a refusal too). */
 export function DuplicateOrderModal({ order: current, onClose }: { order: Order | null; onClose: () => void }) {
   // The last order stays on screen while the modal fades out.
   const last = useRef(current);
   if (current) last.current = current;
   const order = last.current;
-  const queryClient = useQueryClient();
-  const { refresh } = useCurrentUser();
-  const inFlight = useRef(false);
-  const [busy, setBusy] = useState(false);
-
-  const confirm = async () => {
-    if (!current || inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      const { message } = await duplicateOrder(current._id);
-      toast.success(message);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      // Also after a failure: a refused label leaves a cancelled, refunded order in the list.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ORDERS_QUERY_KEY }), refresh()]);
-      inFlight.current = false;
-      setBusy(false);
-      onClose();
-    }
-  };
+  const duplicate = useDuplicateOrder();
+  const busy = duplicate.isPending;
 
   return (
     <Modal show={current !== null} onHide={busy ? () => undefined : onClose} centered>
@@ -60,7 +35,7 @@ export function DuplicateOrderModal({ order: current, onClose }: { order: Order 
         <Button variant="secondary" onClick={onClose} disabled={busy}>
           Cancel
         </Button>
-        <Button variant="primary" onClick={asyncHandler(confirm)} disabled={busy}>
+        <Button variant="primary" onClick={() => current && duplicate.mutate(current._id, { onSettled: onClose })} disabled={busy}>
           {busy && <Spinner animation="border" size="sm" className="me-2" />}
           Duplicate
         </Button>

@@ -1,16 +1,16 @@
-import { useEffect, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type Order, type OrderListQuery } from '@portal/contract';
-import { errorMessage } from '../../api/client.ts';
+import { useDownload } from '../../api/mutation.ts';
 import { ORDERS_QUERY_KEY, downloadOrderLabel, readOrders } from '../../api/orders.ts';
+import { usePagedList } from '../../api/paged-list.ts';
 import { formatDate, money } from '../../components/format.ts';
+import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { useDebounced } from '../../components/use-debounced.ts';
 import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
 import { OrderDetailsModal } from './order-details-modal.tsx';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 const SORTS = [
   { value: 'desc', label: 'Newest first' },
@@ -28,58 +28,25 @@ const STATUSES = [
 ] as const;
 type StatusFilter = (typeof STATUSES)[number]['value'] & OrderListQuery['status'];
 
-/** Typing settles for this long before the search is sent. */
-const SEARCH_DELAY_MS = 300;
-
 /** Order History: sort, search, status badges, download of completed labels, duplicate; reloads every 5 s while an order is processing. */
 export function OrderHistoryCard() {
-  const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>('desc');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [viewing, setViewing] = useState<string | null>(null);
   const [searchText, setSearchText] = useState('');
-  const [search, setSearch] = useState('');
+  // Typing settles before the search is sent; a new search, status or sort starts again at page 1.
+  const search = useDebounced(searchText.trim());
   const [duplicating, setDuplicating] = useState<Order | null>(null);
-  const [downloading, setDownloading] = useState<string | null>(null);
+  const label = useDownload(downloadOrderLabel);
 
-  // Only a changed search goes back to page 1: the first render must not undo a quick click on Next.
-  useEffect(() => {
-    const next = searchText.trim();
-    if (next === search) return;
-    const timer = setTimeout(() => {
-      setSearch(next);
-      setPage(1);
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [searchText, search]);
-
-  const orders = useQuery({
-    queryKey: [...ORDERS_QUERY_KEY, 'history', { page, sort, search, status }],
-    queryFn: () => readOrders({ search, status, sort, page, limit: DASHBOARD_PAGE_SIZE }),
-    placeholderData: keepPreviousData,
-    refetchOnMount: 'always',
-    refetchInterval: (query) => (query.state.data?.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
+  const history = usePagedList({
+    queryKey: [...ORDERS_QUERY_KEY, 'history'],
+    filter: { sort, search, status },
+    read: (page) => readOrders({ search, status, sort, page, limit: DASHBOARD_PAGE_SIZE }),
+    poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
   });
-  useEffect(() => {
-    if (orders.error) console.error('Failed to load orders', orders.error);
-  }, [orders.error]);
+  const { query: orders, page } = history;
   const rows = orders.data?.orders ?? [];
-  const totalPages = orders.data?.totalPages ?? 1;
-  // A shorter list (e.g. a narrower search) may leave the page past the end.
-  useEffect(() => {
-    if (page > totalPages) setPage(totalPages);
-  }, [page, totalPages]);
-
-  const download = async (order: Order) => {
-    setDownloading(order._id);
-    try {
-      await downloadOrderLabel(order);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setDownloading(null);
-    }
-  };
 
   return (
     <Card className="mb-4">
@@ -90,10 +57,7 @@ export function OrderHistoryCard() {
           aria-label="Status"
           className="w-auto"
           value={status}
-          onChange={(event) => {
-            setStatus(event.target.value as StatusFilter);
-            setPage(1);
-          }}
+          onChange={(event) => setStatus(event.target.value as StatusFilter)}
         >
           {STATUSES.map((option) => (
             <option key={option.value} value={option.value}>
@@ -106,10 +70,7 @@ export function OrderHistoryCard() {
           aria-label="Sort"
           className="w-auto"
           value={sort}
-          onChange={(event) => {
-            setSort(event.target.value as Sort);
-            setPage(1);
-          }}
+          onChange={(event) => setSort(event.target.value as Sort)}
         >
           {SORTS.map((option) => (
             <option key={option.value} value={option.value}>
@@ -129,6 +90,7 @@ export function OrderHistoryCard() {
         />
       </Card.Header>
       <Card.Body>
+        <LoadError query={orders} what="the order history" />
         <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="orders-table">
           <thead>
             <tr>
@@ -196,7 +158,7 @@ export function OrderHistoryCard() {
                     Details
                   </Button>
                   {order.status === 'completed' && (
-                    <Button size="sm" variant="outline-success" className="me-2" disabled={downloading === order._id} onClick={asyncHandler(() => download(order))}>
+                    <Button size="sm" variant="outline-success" className="me-2" disabled={label.saving?._id === order._id} onClick={() => label.download(order)}>
                       Download
                     </Button>
                   )}
@@ -208,7 +170,7 @@ export function OrderHistoryCard() {
             ))}
           </tbody>
         </Table>
-        <Pagination label="Order History pages" page={page} totalPages={totalPages} onPageChange={setPage} />
+        <Pagination label="Order History pages" {...history.pager} />
       </Card.Body>
       <DuplicateOrderModal order={duplicating} onClose={() => setDuplicating(null)} />
       <OrderDetailsModal orderId={viewing} onClose={() => setViewing(null)} />

@@ -1,13 +1,9 @@
-import { useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Form, InputGroup, Spinner } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import { BONUS_TIERS, DEPOSIT_MAX, DEPOSIT_MIN, bonusCents, bonusPercent, centsToDollars, createInvoiceBody, dollarsToCents, paymentMethodLabel, PAYMENT_METHODS, type CreateInvoiceBody, type PaymentMethod } from '@portal/contract';
-import { createInvoice } from '../../api/billing.ts';
-import { errorMessage } from '../../api/client.ts';
+import { useCreateInvoice } from '../../api/billing.ts';
 import { money } from '../../components/format.ts';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 /** The form holds the field's text; the contract's schema turns it into the number the call sends. */
 type FormOutput = { amount: number; type: PaymentMethod };
@@ -38,30 +34,17 @@ export function AddBalanceCard() {
     defaultValues: { amount: '', type: 'crypto' },
   });
   const amount = useWatch({ control, name: 'amount' });
-  // A submit in progress blocks a second one; after success it stays blocked while the browser leaves.
-  const inFlight = useRef(false);
-  const [busy, setBusy] = useState(false);
-
-  const onSubmit = handleSubmit(async (body) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      const { data } = await createInvoice(body);
-      window.location.assign(data.hosted_url);
-    } catch (error) {
-      toast.error(errorMessage(error));
-      inFlight.current = false;
-      setBusy(false);
-    }
-  });
+  const invoice = useCreateInvoice();
+  // After success the button stays disabled while the browser leaves for the payment page.
+  const busy = invoice.isPending || invoice.isSuccess;
+  const onSubmit = handleSubmit((body) => invoice.mutate(body));
 
   return (
     <Card className="h-100">
       <Card.Header as="h6">Add Balance</Card.Header>
       <Card.Body>
         <BonusNotice amount={amount} />
-        <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+        <Form onSubmit={(event) => void onSubmit(event)} noValidate>
           <Form.Group className="mb-3" controlId="deposit-amount">
             <Form.Label>Amount</Form.Label>
             <InputGroup hasValidation>

@@ -12,7 +12,7 @@ export function DepositsPage() {
   // Coming back from the hosted payment page: the balance may have changed since the last access check.
   useEffect(() => {
     void refresh();
-  }, []);
+  }, [refresh]);
 
   return (
     <>

@@ -1,8 +1,8 @@
-import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Badge, Card, Spinner, Table } from 'react-bootstrap';
 import { invoiceStatusLabel, paymentMethodLabel } from '@portal/contract';
 import { INVOICES_QUERY_KEY, readInvoices } from '../../api/billing.ts';
+import { usePagedList } from '../../api/paged-list.ts';
+import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { formatDate, money } from '../../components/format.ts';
 
@@ -12,21 +12,16 @@ const STATUS_VARIANTS: Record<string, string> = { pending: 'warning', paid: 'suc
 
 /** The deposit invoices, newest first: date, amount, bonus %, method and status. */
 export function InvoicesCard() {
-  const [page, setPage] = useState(1);
   // Always fetched again on arrival, so an invoice paid on the hosted page shows its new status.
-  const invoices = useQuery({
-    queryKey: [...INVOICES_QUERY_KEY, page],
-    queryFn: () => readInvoices(page, PAGE_SIZE),
-    refetchOnMount: 'always',
-    placeholderData: keepPreviousData,
-  });
-  if (invoices.error) console.error('Failed to load invoices', invoices.error);
+  const list = usePagedList({ queryKey: INVOICES_QUERY_KEY, read: (page) => readInvoices(page, PAGE_SIZE) });
+  const invoices = list.query;
   const rows = invoices.data?.invoices ?? [];
 
   return (
     <Card className="mb-4">
       <Card.Header as="h6">Invoices</Card.Header>
       <Card.Body>
+        <LoadError query={invoices} what="the invoices" />
         <Table responsive hover className="align-middle mb-3 table-stack" data-testid="invoices-table">
           <thead>
             <tr>
@@ -72,7 +67,7 @@ export function InvoicesCard() {
             ))}
           </tbody>
         </Table>
-        <Pagination label="Invoices pages" page={page} totalPages={invoices.data?.totalPages ?? 1} onPageChange={setPage} />
+        <Pagination label="Invoices pages" {...list.pager} />
       </Card.Body>
     </Card>
   );

@@ -1,8 +1,8 @@
-import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Spinner, Table } from 'react-bootstrap';
 import { ledgerKindLabel } from '@portal/contract';
 import { STATEMENT_QUERY_KEY, readStatement } from '../../api/billing.ts';
+import { usePagedList } from '../../api/paged-list.ts';
+import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
 
@@ -10,20 +10,15 @@ const PAGE_SIZE = 10;
 
 /** Every balance movement of the account, newest first, with the balance right after it. */
 export function StatementCard() {
-  const [page, setPage] = useState(1);
-  const statement = useQuery({
-    queryKey: [...STATEMENT_QUERY_KEY, page],
-    queryFn: () => readStatement(page, PAGE_SIZE),
-    refetchOnMount: 'always',
-    placeholderData: keepPreviousData,
-  });
-  if (statement.error) console.error('Failed to load the statement', statement.error);
+  const list = usePagedList({ queryKey: STATEMENT_QUERY_KEY, read: (page) => readStatement(page, PAGE_SIZE) });
+  const statement = list.query;
   const rows = statement.data?.entries ?? [];
 
   return (
     <Card className="mb-4">
       <Card.Header as="h6">Statement</Card.Header>
       <Card.Body>
+        <LoadError query={statement} what="the statement" />
         <Table responsive hover className="align-middle mb-3 table-stack" data-testid="statement-table">
           <thead>
             <tr>
@@ -62,7 +57,7 @@ export function StatementCard() {
             ))}
           </tbody>
         </Table>
-        <Pagination label="Statement pages" page={page} totalPages={statement.data?.totalPages ?? 1} onPageChange={setPage} />
+        <Pagination label="Statement pages" {...list.pager} />
       </Card.Body>
     </Card>
   );

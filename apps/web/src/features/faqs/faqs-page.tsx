@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Accordion, Card, Spinner } from 'react-bootstrap';
-import { readFaqs } from '../../api/content.ts';
+import { FAQS_QUERY_KEY, readFaqs } from '../../api/content.ts';
 
 export function FaqsPage() {
-  const faqs = useQuery({ queryKey: ['faqs'], queryFn: readFaqs });
+  const faqs = useQuery({ queryKey: FAQS_QUERY_KEY, queryFn: readFaqs });
   if (faqs.error) console.error('Failed to load FAQs', faqs.error);
   return (
     <Card>

@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
 import { get, useForm, useWatch, type FieldError, type Path, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import {
   DEFAULT_FEDEX_CURRENCY,
   DEFAULT_SHIPMENT_PURPOSE,
@@ -20,13 +19,11 @@ import {
   pickupProblem,
   type CreateFedexOrderInput,
 } from '@portal/contract';
-import { ApiError, errorMessage } from '../../api/client.ts';
-import { useCurrentUser } from '../../api/current-user.ts';
-import { FEDEX_ORDERS_QUERY_KEY, FEDEX_PRICE_QUERY_KEY, createFedexOrder, readFedexPrice } from '../../api/fedex.ts';
+import { ApiError } from '../../api/client.ts';
+import { FEDEX_PRICE_QUERY_KEY, readFedexPrice, useCreateFedexOrder } from '../../api/fedex.ts';
 import { AddressFields, type AddressKey, type FedexForm } from './address-fields.tsx';
 import { EMPTY_ITEM, InvoiceItemsFields } from './invoice-items-fields.tsx';
 import { money } from '../../components/format.ts';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 const ADDRESS_KEYS = ['name', 'street', 'street2', 'city', 'state', 'zip', 'phone', 'email', 'country'] as const;
 const capitalized = (key: string) => key[0]!.toUpperCase() + key.slice(1);
@@ -109,10 +106,8 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
 /** Create Order: the FedEx order with its commercial invoice, paid at the flat price. */
 export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
   const price = useFedexPrice();
-  const queryClient = useQueryClient();
-  const { refresh } = useCurrentUser();
-  const inFlight = useRef(false);
-  const [busy, setBusy] = useState(false);
+  const create = useCreateFedexOrder();
+  const busy = create.isPending;
   const { register, handleSubmit, control, trigger, formState } = useForm<FedexForm, unknown, CreateFedexOrderInput>({
     resolver,
     defaultValues: defaultValues(),
@@ -122,25 +117,15 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
   const range = pickupDateRange(String(timeZone ?? '')) ?? undefined;
   const message = (name: Path<FedexForm>) => (get(errors, name) as { message?: string } | undefined)?.message;
 
-  const submit = handleSubmit(async (order) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      const { message: created } = await createFedexOrder(order);
-      toast.success(created);
-      void queryClient.invalidateQueries({ queryKey: FEDEX_ORDERS_QUERY_KEY });
-      void refresh();
-      onCreated();
-    } catch (error) {
-      toast.error(errorMessage(error));
+  const submit = handleSubmit((order) =>
+    create.mutate(order, {
+      onSuccess: onCreated,
       // A rule that changed since the form was checked (the pickup day may have rolled over) is marked on its field.
-      if (error instanceof ApiError && error.status === 400) void trigger();
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  });
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 400) void trigger();
+      },
+    }),
+  );
 
   const numberField = (name: 'weight' | 'length' | 'width' | 'height', label: string) => (
     <Form.Group controlId={`fedex-${name}`}>
@@ -151,7 +136,7 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
   );
 
   return (
-    <Form onSubmit={asyncHandler(submit)} onKeyDown={blockEnterSubmit} noValidate data-testid="fedex-order-form">
+    <Form onSubmit={(event) => void submit(event)} onKeyDown={blockEnterSubmit} noValidate data-testid="fedex-order-form">
       <Row className="g-3">
         <Col lg={6}>
           <Section title="Sender" testId="fedex-sender-card">

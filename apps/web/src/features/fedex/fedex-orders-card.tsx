@@ -1,51 +1,25 @@
-import { useEffect, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import { FEDEX_PAGE_SIZE, type FedexOrder } from '@portal/contract';
-import { errorMessage } from '../../api/client.ts';
 import { FEDEX_ORDERS_QUERY_KEY, downloadFedexInvoice, fedexFileUrl, readFedexOrders } from '../../api/fedex.ts';
+import { useDownload } from '../../api/mutation.ts';
+import { usePagedList } from '../../api/paged-list.ts';
 import { FedexOrderModal } from '../../components/fedex-order-modal.tsx';
 import { formatDate, money } from '../../components/format.ts';
-import { Pagination, usePageOf } from '../../components/pagination.tsx';
+import { LoadError } from '../../components/load-error.tsx';
+import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 /** Orders: the user's FedEx orders, searched on the server, with the View Order modal, the label link and the commercial invoice. */
 export function FedexOrdersCard() {
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText.trim());
-  const [page, setPage] = usePageOf(search);
   const [viewing, setViewing] = useState<FedexOrder | null>(null);
-  const [downloading, setDownloading] = useState<string | null>(null);
-
-  const orders = useQuery({
-    queryKey: [...FEDEX_ORDERS_QUERY_KEY, { page, search }],
-    queryFn: () => readFedexOrders({ page, limit: FEDEX_PAGE_SIZE, search }),
-    placeholderData: keepPreviousData,
-    refetchOnMount: 'always',
-  });
-  useEffect(() => {
-    if (orders.error) console.error('Failed to load FedEx orders', orders.error);
-  }, [orders.error]);
+  const invoice = useDownload(downloadFedexInvoice);
+  const list = usePagedList({ queryKey: FEDEX_ORDERS_QUERY_KEY, filter: search, read: (page) => readFedexOrders({ page, limit: FEDEX_PAGE_SIZE, search }) });
+  const { query: orders, page } = list;
   const rows = orders.data?.docs ?? [];
-  const totalPages = orders.data?.totalPages ?? 1;
-  // A shorter list may leave the page past the end.
-  useEffect(() => {
-    if (page > totalPages) setPage(totalPages);
-  }, [page, totalPages]);
-
-  const downloadInvoice = async (order: FedexOrder) => {
-    setDownloading(order._id);
-    try {
-      await downloadFedexInvoice(order);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setDownloading(null);
-    }
-  };
 
   return (
     <Card>
@@ -63,6 +37,7 @@ export function FedexOrdersCard() {
         />
       </Card.Header>
       <Card.Body>
+        <LoadError query={orders} what="your FedEx orders" />
         <Table responsive hover size="sm" className="align-middle mb-3 small" data-testid="fedex-orders-table">
           <thead>
             <tr>
@@ -104,7 +79,7 @@ export function FedexOrdersCard() {
                   <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setViewing(order)}>
                     View
                   </Button>
-                  <Button size="sm" variant="outline-secondary" className="me-1" disabled={downloading === order._id} onClick={asyncHandler(() => downloadInvoice(order))}>
+                  <Button size="sm" variant="outline-secondary" className="me-1" disabled={invoice.saving?._id === order._id} onClick={() => invoice.download(order)}>
                     Invoice
                   </Button>
                   {order.status === 'completed' && order.file && (
@@ -117,7 +92,7 @@ export function FedexOrdersCard() {
             ))}
           </tbody>
         </Table>
-        <Pagination label="FedEx orders pages" page={page} totalPages={totalPages} onPageChange={setPage} />
+        <Pagination label="FedEx orders pages" {...list.pager} />
       </Card.Body>
       <FedexOrderModal order={viewing} onClose={() => setViewing(null)} />
     </Card>

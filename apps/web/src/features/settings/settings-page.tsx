@@ -1,34 +1,22 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Badge, Button, Card, Col, Form, InputGroup, Row } from 'react-bootstrap';
 import { toast } from '../../components/toast.tsx';
 import { PASSWORDS_DO_NOT_MATCH } from '@portal/contract';
-import { changeEmail, changePassword, regenerateApiKey } from '../../api/auth.ts';
-import { errorMessage } from '../../api/client.ts';
+import { useChangeEmail, useChangePassword, useRegenerateApiKey } from '../../api/account.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
-import { setStoredEmail, setToken } from '../../api/session.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { TelegramCard } from './telegram-card.tsx';
 import { WebhookCard } from './webhook-card.tsx';
 import { money } from '../../components/format.ts';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 function EmailCard() {
   const { user } = useCurrentUser();
   const navigate = useNavigate();
-  const { register, handleSubmit, formState } = useForm<{ email: string }>({ values: { email: user?.email ?? '' } });
-  const onSubmit = handleSubmit(async ({ email }) => {
-    try {
-      const { message } = await changeEmail(email);
-      toast.success(message);
-      setStoredEmail(email);
-      void navigate('/verify');
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  });
+  const { register, handleSubmit } = useForm<{ email: string }>({ values: { email: user?.email ?? '' } });
+  const change = useChangeEmail();
+  const onSubmit = handleSubmit(({ email }) => change.mutate(email, { onSuccess: () => void navigate('/verify') }));
   return (
     <Card className="mb-4">
       <Card.Header as="h6">Email</Card.Header>
@@ -37,10 +25,10 @@ function EmailCard() {
           {user?.email ?? 'No email set'}{' '}
           {user?.email && (user.emailVerified ? <Badge bg="success">Verified</Badge> : <Badge bg="warning">Not verified</Badge>)}
         </p>
-        <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+        <Form onSubmit={(event) => void onSubmit(event)} noValidate>
           <InputGroup>
             <Form.Control type="email" aria-label="New email" placeholder="you@example.com" required {...register('email', { required: true })} />
-            <Button type="submit" disabled={formState.isSubmitting}>
+            <Button type="submit" disabled={change.isPending}>
               {user?.email && !user.emailVerified ? 'Resend OTP' : 'Send OTP'}
             </Button>
           </InputGroup>
@@ -52,20 +40,10 @@ function EmailCard() {
 }
 
 function ApiKeyCard() {
-  const { user, refresh } = useCurrentUser();
-  const [busy, setBusy] = useState(false);
-  const regenerate = async () => {
-    if (!window.confirm('Regenerate your API key? The current key stops working at once.')) return;
-    setBusy(true);
-    try {
-      await regenerateApiKey();
-      await refresh();
-      toast.success('API key regenerated');
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
+  const { user } = useCurrentUser();
+  const regeneration = useRegenerateApiKey();
+  const regenerate = () => {
+    if (window.confirm('Regenerate your API key? The current key stops working at once.')) regeneration.mutate();
   };
   return (
     <Card className="mb-4">
@@ -74,7 +52,7 @@ function ApiKeyCard() {
         <InputGroup>
           <Form.Control readOnly value={user?.api_key ?? ''} aria-label="API key" data-testid="api-key" />
           <CopyButton text={user?.api_key ?? ''} copied="API key copied" />
-          <Button variant="outline-danger" onClick={asyncHandler(regenerate)} disabled={busy}>
+          <Button variant="outline-danger" onClick={regenerate} disabled={regeneration.isPending}>
             Regenerate
           </Button>
         </InputGroup>
@@ -84,27 +62,21 @@ function ApiKeyCard() {
 }
 
 function PasswordCard() {
-  const { register, handleSubmit, reset, formState } = useForm<{ currentPassword: string; newPassword: string; confirmPassword: string }>();
-  const onSubmit = handleSubmit(async ({ currentPassword, newPassword, confirmPassword }) => {
-    if (newPassword !== confirmPassword) return void toast.error(PASSWORDS_DO_NOT_MATCH);
-    try {
-      const { message, accessToken } = await changePassword({ currentPassword, newPassword });
-      setToken(accessToken); // other sessions are signed out; this one keeps going
-      toast.success(message);
-      reset();
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
+  const { register, handleSubmit, reset } = useForm<{ currentPassword: string; newPassword: string; confirmPassword: string }>();
+  const change = useChangePassword();
+  const onSubmit = handleSubmit(({ currentPassword, newPassword, confirmPassword }) => {
+    if (newPassword !== confirmPassword) return toast.error(PASSWORDS_DO_NOT_MATCH);
+    change.mutate({ currentPassword, newPassword }, { onSuccess: () => reset() });
   });
   return (
     <Card className="mb-4">
       <Card.Header as="h6">Change Password</Card.Header>
       <Card.Body>
-        <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+        <Form onSubmit={(event) => void onSubmit(event)} noValidate>
           <PasswordInput label="Current Password" id="currentPassword" autoComplete="current-password" {...register('currentPassword', { required: true })} />
           <PasswordInput label="New Password" id="newPassword" autoComplete="new-password" {...register('newPassword', { required: true })} />
           <PasswordInput label="Confirm New Password" id="confirmPassword" autoComplete="new-password" {...register('confirmPassword', { required: true })} />
-          <Button type="submit" disabled={formState.isSubmitting}>
+          <Button type="submit" disabled={change.isPending}>
             Change Password
           </Button>
         </Form>

@@ -1,18 +1,15 @@
-import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Form, Spinner } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
-import { TELEGRAM_LINK_TEXT, TELEGRAM_TOPICS, TELEGRAM_TOPIC_LABELS, type TelegramSettingsResponse, type TelegramTopic } from '@portal/contract';
+import { TELEGRAM_LINK_TEXT, TELEGRAM_TOPICS, TELEGRAM_TOPIC_LABELS, type TelegramTopic } from '@portal/contract';
 import { readPublicConfig } from '../../api/auth.ts';
-import { errorMessage } from '../../api/client.ts';
 import {
   TELEGRAM_LINK_QUERY_KEY,
   TELEGRAM_LINK_REFRESH_MS,
   TELEGRAM_QUERY_KEY,
   createTelegramLink,
   readTelegram,
-  saveTelegramTopics,
-  unlinkTelegram,
+  useSaveTelegramTopics,
+  useUnlinkTelegram,
 } from '../../api/telegram.ts';
 import { formatDate } from '../../components/format.ts';
 
@@ -32,30 +29,16 @@ function LinkButton() {
 export function TelegramCard() {
   const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
   const enabled = Boolean(config.data?.telegramBot);
-  const queryClient = useQueryClient();
   // Fetched again when the page regains focus, so a chat linked in Telegram shows on return.
   const settings = useQuery({ queryKey: TELEGRAM_QUERY_KEY, queryFn: readTelegram, enabled });
   if (settings.error) console.error('Failed to load the Telegram settings', settings.error);
-  const [busy, setBusy] = useState(false);
+  const save = useSaveTelegramTopics();
+  const unlink = useUnlinkTelegram();
+  const busy = save.isPending || unlink.isPending;
   if (!enabled) return null;
 
-  const run = async (work: () => Promise<TelegramSettingsResponse>) => {
-    setBusy(true);
-    try {
-      const answer = await work();
-      queryClient.setQueryData(TELEGRAM_QUERY_KEY, answer);
-      // A link shown before may now be for a linked account (or the other way round).
-      await queryClient.invalidateQueries({ queryKey: TELEGRAM_LINK_QUERY_KEY });
-      toast.success(answer.message);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
-  };
   const toggle = (topic: TelegramTopic, on: boolean) => {
-    if (!settings.data) return;
-    void run(() => saveTelegramTopics({ topics: { ...settings.data.topics, [topic]: on } }));
+    if (settings.data) save.mutate({ topics: { ...settings.data.topics, [topic]: on } });
   };
 
   const data = settings.data;
@@ -79,7 +62,7 @@ export function TelegramCard() {
                     Messages go to {data.chatUsername ? `@${data.chatUsername}` : 'your chat'} with @{data.bot}
                     {data.linkedAt && <span className="text-muted small"> since {formatDate(data.linkedAt)}</span>}
                   </span>
-                  <Button size="sm" variant="outline-danger" onClick={() => void run(unlinkTelegram)} disabled={busy}>
+                  <Button size="sm" variant="outline-danger" onClick={() => unlink.mutate()} disabled={busy}>
                     Unlink
                   </Button>
                 </>

@@ -1,14 +1,12 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Button, Card, Form, InputGroup, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
 import type { WebhookDelivery, WebhookSettingsResponse } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
-import { WEBHOOK_QUERY_KEY, readWebhook, rotateWebhookSecret, saveWebhook } from '../../api/reseller.ts';
+import { WEBHOOK_QUERY_KEY, readWebhook, useRotateWebhookSecret, useSaveWebhook } from '../../api/reseller.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { formatDate } from '../../components/format.ts';
-import { asyncHandler } from '../../components/async-handler.ts';
 
 const STATUS_VARIANTS: Record<WebhookDelivery['status'], string> = { pending: 'secondary', retrying: 'warning', delivered: 'success', failed: 'danger' };
 const POLL_MS = 5_000;
@@ -68,7 +66,6 @@ function DeliveriesTable({ deliveries }: { deliveries: WebhookDelivery[] }) {
 
 /** Account Setting's webhook: one URL, its signing secret (shown once when made) and the recent deliveries. */
 export function WebhookCard() {
-  const queryClient = useQueryClient();
   // Deliveries still pending are fetched again until they settle; retries are hours apart, so they wait for Refresh.
   const settings = useQuery({
     queryKey: WEBHOOK_QUERY_KEY,
@@ -77,43 +74,20 @@ export function WebhookCard() {
   });
   if (settings.error) console.error('Failed to load the webhook settings', settings.error);
   const [secret, setSecret] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const save = useSaveWebhook();
+  const rotation = useRotateWebhookSecret();
+  const busy = save.isPending || rotation.isPending;
   const { register, handleSubmit, setError, formState } = useForm<{ url: string }>({ values: { url: settings.data?.url ?? '' } });
-
-  /** Keeps the answer as the settings, without the secret, which lives only in this card's state. */
-  const keep = ({ secret: newSecret, ...answer }: WebhookSettingsResponse) => {
-    queryClient.setQueryData(WEBHOOK_QUERY_KEY, answer);
-    if (newSecret) setSecret(newSecret);
-    toast.success(answer.message);
+  /** A secret in the answer is shown until dismissed: it lives only in this card's state. */
+  const showSecret = (answer: Pick<WebhookSettingsResponse, 'secret'>) => {
+    if (answer.secret) setSecret(answer.secret);
   };
 
-  const onSubmit = handleSubmit(async ({ url }) => {
-    try {
-      keep(await saveWebhook({ url }));
-    } catch (error) {
-      setError('url', { message: errorMessage(error) });
-      toast.error(errorMessage(error));
-    }
-  });
-
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await work();
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const remove = () => run(async () => keep(await saveWebhook({ url: null })));
+  // The server's refusal of a URL shows under the field too.
+  const onSubmit = handleSubmit(({ url }) => save.mutate({ url }, { onSuccess: showSecret, onError: (error) => setError('url', { message: errorMessage(error) }) }));
+  const remove = () => save.mutate({ url: null }, { onSuccess: showSecret });
   const rotate = () => {
-    if (!window.confirm('Create a new signing secret? The current one stops signing at once.')) return;
-    void run(async () => {
-      const answer = await rotateWebhookSecret();
-      setSecret(answer.secret);
-      toast.success(answer.message);
-    });
+    if (window.confirm('Create a new signing secret? The current one stops signing at once.')) rotation.mutate(undefined, { onSuccess: showSecret });
   };
 
   const data = settings.data;
@@ -135,7 +109,7 @@ export function WebhookCard() {
           ))}
           to this URL, signed with your signing secret. It must be https:// (or http:// to localhost while you develop).
         </p>
-        <Form onSubmit={asyncHandler(onSubmit)} noValidate className="mb-3">
+        <Form onSubmit={(event) => void onSubmit(event)} noValidate className="mb-3">
           <InputGroup hasValidation>
             <Form.Control
               type="url"
@@ -144,7 +118,7 @@ export function WebhookCard() {
               isInvalid={Boolean(formState.errors.url)}
               {...register('url', { required: 'Enter the webhook URL' })}
             />
-            <Button type="submit" disabled={formState.isSubmitting}>
+            <Button type="submit" disabled={busy}>
               Save
             </Button>
             <Form.Control.Feedback type="invalid" data-testid="webhook-url-error">
@@ -166,7 +140,7 @@ export function WebhookCard() {
               )}
             </span>
             {data.url && (
-              <Button size="sm" variant="outline-danger" onClick={asyncHandler(remove)} disabled={busy}>
+              <Button size="sm" variant="outline-danger" onClick={remove} disabled={busy}>
                 Remove
               </Button>
             )}

@@ -1,26 +1,22 @@
-import { useEffect, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Card, Col, Form, Row, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
-import { errorMessage } from '../../../api/client.ts';
+import { adminKey, readAudit, type AuditFilter } from '../../../api/admin.ts';
+import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate } from '../../../components/format.ts';
-import { adminKey, readAudit, type AuditFilter } from '../api.ts';
-import { usePageOf } from '../../../components/pagination.tsx';
-import { ListPager } from '../list-pager.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
 import { useDebounced } from '../../../components/use-debounced.ts';
 
 const orEmpty = (value: string) => (value.trim() === '' ? undefined : value.trim());
 const asJson = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value, null, 1));
 
 function AuditRows({ filter }: { filter: Omit<AuditFilter, 'page'> }) {
-  const [page, setPage] = usePageOf(filter);
-  const audit = useQuery({ queryKey: adminKey('audit', filter, page), queryFn: () => readAudit({ ...filter, page }), placeholderData: keepPreviousData, refetchOnMount: 'always' });
-  useEffect(() => {
-    if (audit.error) toast.error(errorMessage(audit.error));
-  }, [audit.error]);
+  const list = usePagedList({ queryKey: adminKey('audit'), filter, read: (page) => readAudit({ ...filter, page }) });
+  const audit = list.query;
   const entries = audit.data?.entries ?? [];
   return (
     <>
+      <LoadError query={audit} what="the audit log" />
       <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="audit-table">
         <thead>
           <tr>
@@ -74,7 +70,7 @@ function AuditRows({ filter }: { filter: Omit<AuditFilter, 'page'> }) {
           ))}
         </tbody>
       </Table>
-      <ListPager label="Audit log pages" page={page} totalPages={audit.data?.totalPages ?? 1} onPageChange={setPage} />
+      <Pagination label="Audit log pages" {...list.pager} />
     </>
   );
 }

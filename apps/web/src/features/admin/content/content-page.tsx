@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Spinner } from 'react-bootstrap';
 import { errorMessage } from '../../../api/client.ts';
-import { adminKey, readAdminContent } from '../api.ts';
+import { adminKey, readAdminContent } from '../../../api/admin.ts';
 import { AnnouncementCard } from './announcement-card.tsx';
 import { FaqsCard } from './faqs-card.tsx';
 import { TermsCard } from './terms-card.tsx';

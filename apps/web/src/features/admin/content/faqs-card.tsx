@@ -1,20 +1,16 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, ButtonGroup, Card, Form, ListGroup, Modal, Spinner } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import { faqBody, type AdminContent } from '@portal/contract';
-import { errorMessage } from '../../../api/client.ts';
-import { ADMIN_QUERY_KEY, createFaq, deleteFaq, reorderFaqs, updateFaq, type FaqText } from '../api.ts';
+import { useDeleteFaq, useReorderFaqs, useSaveFaq, type FaqText } from '../../../api/admin.ts';
 import { ConfirmModal, type Confirmation } from '../confirm-modal.tsx';
-import { asyncHandler } from '../../../components/async-handler.ts';
 
 type Faq = AdminContent['faqs'][number];
 /** null: closed; { faq: null }: a new FAQ; { faq }: editing that one. */
 type Editing = { faq: Faq | null } | null;
 
-function FaqModal({ editing, onClose, onSaved }: { editing: Editing; onClose: () => void; onSaved: () => Promise<void> }) {
+function FaqModal({ editing, onClose }: { editing: Editing; onClose: () => void }) {
   const last = useRef(editing);
   if (editing) last.current = editing;
   const faq = last.current?.faq ?? null;
@@ -24,21 +20,13 @@ function FaqModal({ editing, onClose, onSaved }: { editing: Editing; onClose: ()
     if (editing) reset({ question: editing.faq?.question ?? '', answer: editing.faq?.answer ?? '' });
   }, [editing, reset]);
 
-  const onSubmit = handleSubmit(async (body) => {
-    try {
-      const { message } = faq ? await updateFaq(faq._id, body) : await createFaq(body);
-      toast.success(message);
-      await onSaved();
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  });
-  const busy = formState.isSubmitting;
+  const save = useSaveFaq();
+  const busy = save.isPending;
+  const onSubmit = handleSubmit((body) => save.mutate({ faqId: faq?._id ?? null, body }, { onSuccess: onClose }));
 
   return (
     <Modal show={editing !== null} onHide={busy ? () => undefined : onClose} centered size="lg">
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label="FAQ">
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="FAQ">
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">{faq ? 'Edit FAQ' : 'Add FAQ'}</Modal.Title>
         </Modal.Header>
@@ -70,27 +58,18 @@ function FaqModal({ editing, onClose, onSaved }: { editing: Editing; onClose: ()
 
 /** The FAQs customers read, in their order: add, edit, delete, move up or down. */
 export function FaqsCard({ faqs }: { faqs: Faq[] }) {
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
-  const [moving, setMoving] = useState(false);
+  const reorder = useReorderFaqs();
+  const remove = useDeleteFaq();
+  const moving = reorder.isPending;
   const ordered = [...faqs].sort((a, b) => a.position - b.position);
-  const refreshFaqs = () => Promise.all([ADMIN_QUERY_KEY, ['faqs']].map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
 
-  const move = async (index: number, by: -1 | 1) => {
+  const move = (index: number, by: -1 | 1) => {
     const ids = ordered.map((f) => f._id);
     const [moved] = ids.splice(index, 1);
     ids.splice(index + by, 0, moved!);
-    setMoving(true);
-    try {
-      const { message } = await reorderFaqs(ids);
-      toast.success(message);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      await refreshFaqs();
-      setMoving(false);
-    }
+    reorder.mutate(ids);
   };
   const askDelete = (faq: Faq) =>
     setConfirmation({
@@ -98,17 +77,7 @@ export function FaqsCard({ faqs }: { faqs: Faq[] }) {
       body: `Delete “${faq.question}”?`,
       confirmLabel: 'Delete',
       variant: 'danger',
-      run: async () => {
-        try {
-          const { message } = await deleteFaq(faq._id);
-          toast.success(message);
-        } catch (error) {
-          toast.error(errorMessage(error));
-          throw error;
-        } finally {
-          await refreshFaqs();
-        }
-      },
+      run: (done) => remove.mutate(faq._id, { onSuccess: done }),
     });
 
   return (
@@ -132,10 +101,10 @@ export function FaqsCard({ faqs }: { faqs: Faq[] }) {
               </div>
             </div>
             <ButtonGroup size="sm">
-              <Button variant="outline-secondary" aria-label={`Move up: ${faq.question}`} disabled={moving || index === 0} onClick={asyncHandler(() => move(index, -1))}>
+              <Button variant="outline-secondary" aria-label={`Move up: ${faq.question}`} disabled={moving || index === 0} onClick={() => move(index, -1)}>
                 ↑
               </Button>
-              <Button variant="outline-secondary" aria-label={`Move down: ${faq.question}`} disabled={moving || index === ordered.length - 1} onClick={asyncHandler(() => move(index, 1))}>
+              <Button variant="outline-secondary" aria-label={`Move down: ${faq.question}`} disabled={moving || index === ordered.length - 1} onClick={() => move(index, 1)}>
                 ↓
               </Button>
               <Button variant="outline-primary" onClick={() => setEditing({ faq })}>
@@ -148,8 +117,8 @@ export function FaqsCard({ faqs }: { faqs: Faq[] }) {
           </ListGroup.Item>
         ))}
       </ListGroup>
-      <FaqModal editing={editing} onClose={() => setEditing(null)} onSaved={refreshFaqs} />
-      <ConfirmModal confirmation={confirmation} onClose={() => setConfirmation(null)} />
+      <FaqModal editing={editing} onClose={() => setEditing(null)} />
+      <ConfirmModal confirmation={confirmation} busy={remove.isPending} onClose={() => setConfirmation(null)} />
     </Card>
   );
 }

@@ -1,13 +1,9 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Modal, Spinner } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import { FEDEX_LABEL_MAX_BYTES, FEDEX_LABEL_NOT_PDF, FEDEX_LABEL_TOO_LARGE, FEDEX_NOTES_MAX, cancelFedexOrderBody, type AdminFedexOrder } from '@portal/contract';
-import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';
-import { ADMIN_QUERY_KEY, cancelFedexOrder, completeFedexOrder } from '../api.ts';
-import { asyncHandler } from '../../../components/async-handler.ts';
+import { useFedexQueueAction } from '../../../api/admin.ts';
 
 export type FedexAction = { kind: 'complete' | 'cancel'; order: AdminFedexOrder };
 
@@ -41,32 +37,24 @@ export function FedexActionModal({ action: current, onClose }: { action: FedexAc
   if (current) last.current = current;
   const action = last.current;
   const completing = action?.kind === 'complete';
-  const queryClient = useQueryClient();
+  const queueAction = useFedexQueueAction();
+  const busy = queueAction.isPending;
   const { register, handleSubmit, reset, formState } = useForm<Fields>({ defaultValues: { note: '' } });
   // Before the modal is painted, so nothing typed into it is cleared.
   useLayoutEffect(() => {
     if (current) reset({ note: '' });
   }, [current, reset]);
 
-  const onSubmit = handleSubmit(async ({ note, label }) => {
+  const onSubmit = handleSubmit(({ note, label }) => {
     if (!current) return;
-    try {
-      const { message } = current.kind === 'complete' ? await completeFedexOrder(current.order._id, label![0]!, note.trim()) : await cancelFedexOrder(current.order._id, note);
-      toast.success(message);
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      // Also after a refusal: the order may have changed meanwhile.
-      await queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEY });
-    }
+    const orderId = current.order._id;
+    queueAction.mutate(current.kind === 'complete' ? { kind: 'complete', orderId, label: label![0]!, note: note.trim() } : { kind: 'cancel', orderId, note }, { onSuccess: onClose });
   });
-  const busy = formState.isSubmitting;
   const { errors } = formState;
 
   return (
     <Modal show={current !== null} onHide={busy ? () => undefined : onClose} centered>
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label={completing ? 'Complete FedEx order' : 'Cancel FedEx order'}>
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={completing ? 'Complete FedEx order' : 'Cancel FedEx order'}>
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">{completing ? 'Complete FedEx order' : 'Cancel FedEx order'}</Modal.Title>
         </Modal.Header>

@@ -1,53 +1,34 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import { FEDEX_PAGE_SIZE, type AdminFedexOrder } from '@portal/contract';
-import { errorMessage } from '../../../api/client.ts';
+import { adminKey, downloadAdminFedexInvoice, readFedexQueue } from '../../../api/admin.ts';
+import { useDownload } from '../../../api/mutation.ts';
+import { usePagedList } from '../../../api/paged-list.ts';
 import { FedexOrderModal } from '../../../components/fedex-order-modal.tsx';
 import { formatDate, money } from '../../../components/format.ts';
-import { adminKey, downloadAdminFedexInvoice, readFedexQueue } from '../api.ts';
-import { ListPager } from '../list-pager.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
 import { FedexActionModal, type FedexAction } from './fedex-order-actions.tsx';
-import { asyncHandler } from '../../../components/async-handler.ts';
 
 const place = (address: { city: string; country: string }) => `${address.city}, ${address.country}`;
 
 /** /admin/fedex-queue: pending FedEx hand-made orders, oldest first; view one, get its invoice, complete it with the label or cancel it. */
 export function FedexQueuePage() {
-  const [page, setPage] = useState(1);
   const [viewing, setViewing] = useState<AdminFedexOrder | null>(null);
   const [action, setAction] = useState<FedexAction | null>(null);
-  const [downloading, setDownloading] = useState<string | null>(null);
-  const queue = useQuery({
-    queryKey: adminKey('fedex-queue', page),
-    queryFn: () => readFedexQueue(page, FEDEX_PAGE_SIZE),
-    placeholderData: keepPreviousData,
-    refetchOnMount: 'always',
-  });
-  useEffect(() => {
-    if (queue.error) toast.error(errorMessage(queue.error));
-  }, [queue.error]);
+  const invoice = useDownload(downloadAdminFedexInvoice);
+  const list = usePagedList({ queryKey: adminKey('fedex-queue'), read: (page) => readFedexQueue(page, FEDEX_PAGE_SIZE) });
+  const { query: queue, page } = list;
   const orders = queue.data?.orders ?? [];
 
   const act = (kind: FedexAction['kind'], order: AdminFedexOrder) => {
     setViewing(null);
     setAction({ kind, order });
   };
-  const downloadInvoice = async (order: AdminFedexOrder) => {
-    setDownloading(order._id);
-    try {
-      await downloadAdminFedexInvoice(order);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setDownloading(null);
-    }
-  };
   const actions = (order: AdminFedexOrder) => (
     <>
-      <Button size="sm" variant="outline-secondary" disabled={downloading === order._id} onClick={asyncHandler(() => downloadInvoice(order))}>
+      <Button size="sm" variant="outline-secondary" disabled={invoice.saving?._id === order._id} onClick={() => invoice.download(order)}>
         Invoice
       </Button>
       <Button size="sm" variant="success" onClick={() => act('complete', order)}>
@@ -70,6 +51,7 @@ export function FedexQueuePage() {
         )}
       </Card.Header>
       <Card.Body>
+        <LoadError query={queue} what="the FedEx queue" />
         <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="fedex-queue-table">
           <thead>
             <tr>
@@ -143,7 +125,7 @@ export function FedexQueuePage() {
             ))}
           </tbody>
         </Table>
-        <ListPager label="FedEx queue pages" page={page} totalPages={queue.data?.totalPages ?? 1} onPageChange={setPage} />
+        <Pagination label="FedEx queue pages" {...list.pager} />
       </Card.Body>
       <FedexOrderModal order={viewing} onClose={() => setViewing(null)} actions={viewing && actions(viewing)}>
         {viewing && (

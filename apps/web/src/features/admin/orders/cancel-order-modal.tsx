@@ -1,14 +1,10 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Modal, Spinner } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import { cancelOrderBody } from '@portal/contract';
-import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';
-import { ADMIN_QUERY_KEY, cancelAdminOrder } from '../api.ts';
-import { asyncHandler } from '../../../components/async-handler.ts';
+import { useCancelAdminOrder } from '../../../api/admin.ts';
 
 export type CancellableOrder = { _id: string; OrderId: string; price: number; owner: { tgId: string } };
 
@@ -17,31 +13,19 @@ export function CancelOrderModal({ order: current, onClose }: { order: Cancellab
   const last = useRef(current);
   if (current) last.current = current;
   const order = last.current;
-  const queryClient = useQueryClient();
+  const cancel = useCancelAdminOrder();
+  const busy = cancel.isPending;
   const { register, handleSubmit, reset, formState } = useForm<{ reason: string }>({ resolver: zodResolver(cancelOrderBody), defaultValues: { reason: '' } });
   // Before the modal is painted, so nothing typed into it is cleared.
   useLayoutEffect(() => {
     if (current) reset({ reason: '' });
   }, [current, reset]);
 
-  const onSubmit = handleSubmit(async ({ reason }) => {
-    if (!current) return;
-    try {
-      const { message } = await cancelAdminOrder(current._id, reason);
-      toast.success(message);
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      // Also after a refusal: the order may have changed meanwhile.
-      await queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEY });
-    }
-  });
-  const busy = formState.isSubmitting;
+  const onSubmit = handleSubmit(({ reason }) => current && cancel.mutate({ orderId: current._id, reason }, { onSuccess: onClose }));
 
   return (
     <Modal show={current !== null} onHide={busy ? () => undefined : onClose} centered>
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate>
+      <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">Cancel order</Modal.Title>
         </Modal.Header>

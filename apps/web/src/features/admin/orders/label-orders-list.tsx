@@ -1,18 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import { ADMIN_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type AdminOrdersQuery } from '@portal/contract';
-import { errorMessage } from '../../../api/client.ts';
+import { adminKey, downloadAdminLabel, readAdminOrders } from '../../../api/admin.ts';
+import { useDownload } from '../../../api/mutation.ts';
+import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
+import { LoadError } from '../../../components/load-error.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { adminKey, downloadAdminLabel, readAdminOrders } from '../api.ts';
-import { usePageOf } from '../../../components/pagination.tsx';
-import { ListPager } from '../list-pager.tsx';
 import { CancelOrderModal, type CancellableOrder } from './cancel-order-modal.tsx';
 import { OrderModal, isCancellable } from './order-modal.tsx';
-import { asyncHandler } from '../../../components/async-handler.ts';
 
 export type LabelOrdersFilter = Omit<AdminOrdersQuery, 'page' | 'limit'>;
 
@@ -21,40 +19,23 @@ export type LabelOrdersFilter = Omit<AdminOrdersQuery, 'page' | 'limit'>;
  * cancel it while it waits. A new filter starts again at page 1.
  */
 export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrdersFilter; showOwner?: boolean }) {
-  const [page, setPage] = usePageOf(filter);
   const [opened, setOpened] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState<CancellableOrder | null>(null);
-  const [downloading, setDownloading] = useState<string | null>(null);
+  const label = useDownload(downloadAdminLabel);
 
-  const orders = useQuery({
-    queryKey: adminKey('orders', filter, page),
-    queryFn: () => readAdminOrders({ ...filter, page, limit: ADMIN_PAGE_SIZE }),
-    placeholderData: keepPreviousData,
-    refetchOnMount: 'always',
-    refetchInterval: (query) => (query.state.data?.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
+  const list = usePagedList({
+    queryKey: adminKey('orders'),
+    filter,
+    read: (page) => readAdminOrders({ ...filter, page, limit: ADMIN_PAGE_SIZE }),
+    poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
   });
-  useEffect(() => {
-    if (orders.error) {
-      console.error('Failed to load orders', orders.error);
-      toast.error(errorMessage(orders.error));
-    }
-  }, [orders.error]);
+  const orders = list.query;
   const rows = orders.data?.orders ?? [];
   const columns = showOwner ? 11 : 10;
 
-  const download = async (order: { _id: string; tracking: string | null }) => {
-    setDownloading(order._id);
-    try {
-      await downloadAdminLabel(order);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setDownloading(null);
-    }
-  };
-
   return (
     <>
+      <LoadError query={orders} what="the orders" />
       <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="admin-orders-table">
         <thead>
           <tr>
@@ -111,7 +92,7 @@ export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrd
                   Open
                 </Button>
                 {order.status === 'completed' && (
-                  <Button size="sm" variant="outline-success" className="me-1" disabled={downloading === order._id} onClick={asyncHandler(() => download(order))}>
+                  <Button size="sm" variant="outline-success" className="me-1" disabled={label.saving?._id === order._id} onClick={() => label.download(order)}>
                     Download
                   </Button>
                 )}
@@ -125,11 +106,11 @@ export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrd
           ))}
         </tbody>
       </Table>
-      <ListPager label="Orders pages" page={page} totalPages={orders.data?.totalPages ?? 1} onPageChange={setPage} />
+      <Pagination label="Orders pages" {...list.pager} />
       <OrderModal
         orderId={opened}
         onClose={() => setOpened(null)}
-        onDownload={asyncHandler(download)}
+        onDownload={label.download}
         onCancel={(order) => {
           setOpened(null);
           setCancelling(order);

@@ -6,7 +6,7 @@ import { ledgerKindLabel, weightUnitFor, type AdminOrderDetail } from '@portal/c
 import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money, signedMoney } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { adminKey, readAdminOrder } from '../api.ts';
+import { adminKey, readAdminOrder } from '../../../api/admin.ts';
 import { OrderAddress } from '../../../components/order-address.tsx';
 
 export const isCancellable = (status: string) => status === 'pending' || status === 'processing';

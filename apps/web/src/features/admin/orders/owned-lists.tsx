@@ -1,15 +1,12 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Badge, ProgressBar, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import { invoiceStatusLabel, paymentMethodLabel } from '@portal/contract';
-import { errorMessage } from '../../../api/client.ts';
+import { adminKey, readAdminBulkOrders, readAdminInvoices } from '../../../api/admin.ts';
+import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
+import { LoadError } from '../../../components/load-error.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { adminKey, readAdminBulkOrders, readAdminInvoices } from '../api.ts';
-import { usePageOf } from '../../../components/pagination.tsx';
-import { ListPager } from '../list-pager.tsx';
 
 export type OwnedFilter = { status?: string; user?: string };
 const INVOICE_VARIANTS: Record<string, string> = { pending: 'warning', paid: 'success', cancelled: 'danger' };
@@ -38,14 +35,12 @@ function StateRows({ pending, empty, columns }: { pending: boolean; empty: boole
 
 /** Every customer's CSV bulk orders, newest first. */
 export function BulkOrdersList({ filter }: { filter: OwnedFilter }) {
-  const [page, setPage] = usePageOf(filter);
-  const bulk = useQuery({ queryKey: adminKey('bulk-orders', filter, page), queryFn: () => readAdminBulkOrders({ ...filter, page }), placeholderData: keepPreviousData, refetchOnMount: 'always' });
-  useEffect(() => {
-    if (bulk.error) toast.error(errorMessage(bulk.error));
-  }, [bulk.error]);
+  const list = usePagedList({ queryKey: adminKey('bulk-orders'), filter, read: (page) => readAdminBulkOrders({ ...filter, page }) });
+  const bulk = list.query;
   const rows = bulk.data?.bulkOrders ?? [];
   return (
     <>
+      <LoadError query={bulk} what="the bulk orders" />
       <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="admin-bulk-table">
         <thead>
           <tr>
@@ -78,21 +73,19 @@ export function BulkOrdersList({ filter }: { filter: OwnedFilter }) {
           ))}
         </tbody>
       </Table>
-      <ListPager label="Bulk orders pages" page={page} totalPages={bulk.data?.totalPages ?? 1} onPageChange={setPage} />
+      <Pagination label="Bulk orders pages" {...list.pager} />
     </>
   );
 }
 
 /** Every customer's deposit invoices (Manual ones are operator credits), newest first. */
 export function InvoicesList({ filter }: { filter: OwnedFilter }) {
-  const [page, setPage] = usePageOf(filter);
-  const invoices = useQuery({ queryKey: adminKey('invoices', filter, page), queryFn: () => readAdminInvoices({ ...filter, page }), placeholderData: keepPreviousData, refetchOnMount: 'always' });
-  useEffect(() => {
-    if (invoices.error) toast.error(errorMessage(invoices.error));
-  }, [invoices.error]);
+  const list = usePagedList({ queryKey: adminKey('invoices'), filter, read: (page) => readAdminInvoices({ ...filter, page }) });
+  const invoices = list.query;
   const rows = invoices.data?.invoices ?? [];
   return (
     <>
+      <LoadError query={invoices} what="the invoices" />
       <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="admin-invoices-table">
         <thead>
           <tr>
@@ -122,7 +115,7 @@ export function InvoicesList({ filter }: { filter: OwnedFilter }) {
           ))}
         </tbody>
       </Table>
-      <ListPager label="Invoices pages" page={page} totalPages={invoices.data?.totalPages ?? 1} onPageChange={setPage} />
+      <Pagination label="Invoices pages" {...list.pager} />
     </>
   );
 }

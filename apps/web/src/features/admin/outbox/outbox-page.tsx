@@ -1,19 +1,14 @@
-import { useEffect, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Accordion, Card, Spinner } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
-import { errorMessage } from '../../../api/client.ts';
+import { adminKey, readOutbox } from '../../../api/admin.ts';
+import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate } from '../../../components/format.ts';
-import { adminKey, readOutbox } from '../api.ts';
-import { ListPager } from '../list-pager.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
 
 /** /admin/outbox: the mails kept instead of sent while SMTP_URL is unset, newest first; open one to read it. */
 export function OutboxPage() {
-  const [page, setPage] = useState(1);
-  const outbox = useQuery({ queryKey: adminKey('outbox', page), queryFn: () => readOutbox(page), placeholderData: keepPreviousData, refetchOnMount: 'always' });
-  useEffect(() => {
-    if (outbox.error) toast.error(errorMessage(outbox.error));
-  }, [outbox.error]);
+  const list = usePagedList({ queryKey: adminKey('outbox'), read: readOutbox });
+  const outbox = list.query;
   const mails = outbox.data?.mails ?? [];
 
   return (
@@ -24,6 +19,7 @@ export function OutboxPage() {
       <Card.Body>
         <p className="small text-muted">Without SMTP_URL the shop sends no mail: each one (sign-up and reset codes, email changes) is kept here, newest first.</p>
         {outbox.isPending && <Spinner animation="border" size="sm" />}
+        <LoadError query={outbox} what="the outbox" />
         {outbox.isSuccess && mails.length === 0 && <p className="text-muted">The outbox is empty</p>}
         <Accordion className="mb-3" data-testid="outbox">
           {mails.map((mail) => (
@@ -41,7 +37,7 @@ export function OutboxPage() {
             </Accordion.Item>
           ))}
         </Accordion>
-        <ListPager label="Outbox pages" page={page} totalPages={outbox.data?.totalPages ?? 1} onPageChange={setPage} />
+        <Pagination label="Outbox pages" {...list.pager} />
       </Card.Body>
     </Card>
   );

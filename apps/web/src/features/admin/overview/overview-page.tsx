@@ -6,7 +6,7 @@ import { ORDER_STATUSES } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { adminKey, readOverview } from '../api.ts';
+import { adminKey, readOverview } from '../../../api/admin.ts';
 
 // The chart library is only fetched when the overview draws its chart.
 const DailyChart = lazy(() => import('./daily-chart.tsx').then((m) => ({ default: m.DailyChart })));

@@ -1,12 +1,7 @@
 import { useLayoutEffect, useState, type ChangeEvent, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Col, Form, InputGroup, Modal, Row, Spinner, Table } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import { tierProblem, updateLabelTypeBody, type LabelType } from '@portal/contract';
-import { LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY } from '../../../api/catalog.ts';
-import { errorMessage } from '../../../api/client.ts';
-import { ADMIN_QUERY_KEY, updateLabelType } from '../api.ts';
-import { asyncHandler } from '../../../components/async-handler.ts';
+import { useUpdateLabelType } from '../../../api/admin.ts';
 
 /** The editor keeps what was typed; numbers are read on save. */
 type TierText = { fromWeight: string; toWeight: string; price: string };
@@ -42,9 +37,9 @@ const withKeys = (prices: TierText[]): Row[] => prices.map((t) => ({ ...t, key: 
 
 /** Name, max weight, on/off and the price tiers of one label type; tiers must run from 0 to the max weight without gap or overlap. */
 export function LabelTypeEditor({ labelType, onClose }: { labelType: LabelType | null; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const update = useUpdateLabelType();
+  const busy = update.isPending;
   const [fields, setFields] = useState<Omit<EditorValues, 'prices'>>({ name: '', maxWeight: '', status: true });
   const [rows, setRows] = useState<Row[]>([]);
   // Before the loaded type is painted, so nothing typed into the fields is cleared.
@@ -61,31 +56,21 @@ export function LabelTypeEditor({ labelType, onClose }: { labelType: LabelType |
   const addTier = () => setRows((all) => [...all, ...withKeys([{ fromWeight: all.at(-1)?.toWeight ?? '0', toWeight: fields.maxWeight, price: '' }])]);
   const removeTier = (key: number) => setRows((all) => all.filter((r) => r.key !== key));
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!labelType || busy) return;
+    if (!labelType) return;
     const result = readEditor({ ...fields, prices: rows });
     if ('problem' in result) {
       setProblem(result.problem);
       return;
     }
     setProblem(null);
-    setBusy(true);
-    try {
-      const { message } = await updateLabelType(labelType._id, result.body);
-      toast.success(message);
-      await Promise.all([ADMIN_QUERY_KEY, LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-      onClose();
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
+    update.mutate({ typeId: labelType._id, body: result.body }, { onSuccess: onClose });
   };
 
   return (
     <Modal show={labelType !== null} onHide={busy ? () => undefined : onClose} size="lg" centered>
-      <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label="Edit label type">
+      <Form onSubmit={onSubmit} noValidate aria-label="Edit label type">
         <Modal.Header closeButton={!busy}>
           <Modal.Title as="h5">
             Edit label type <span className="font-monospace small text-muted">{labelType?.uid}</span>

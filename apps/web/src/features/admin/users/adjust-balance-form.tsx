@@ -1,44 +1,27 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import { adjustBalanceBody, type AdjustBalanceBody } from '@portal/contract';
-import { errorMessage } from '../../../api/client.ts';
-import { useCurrentUser } from '../../../api/current-user.ts';
-import { ADMIN_QUERY_KEY, adjustBalance } from '../api.ts';
-import { asyncHandler } from '../../../components/async-handler.ts';
+import { useAdjustBalance } from '../../../api/admin.ts';
 
 type Adjustment = { direction: 'credit' | 'debit'; amount: number; reason: string };
 
 /** Credit or debit with a required reason. The server refuses a debit below zero; its message shows in a toast. */
 export function AdjustBalanceForm({ userId }: { userId: string }) {
-  const queryClient = useQueryClient();
-  const { refresh } = useCurrentUser();
   const { register, handleSubmit, reset, formState } = useForm<AdjustBalanceBody, unknown, Adjustment>({
     resolver: zodResolver(adjustBalanceBody),
     defaultValues: { direction: 'credit', amount: '', reason: '' },
   });
 
-  const onSubmit = handleSubmit(async (body) => {
-    try {
-      const { message } = await adjustBalance(userId, body);
-      toast.success(message);
-      reset({ direction: body.direction, amount: '', reason: '' });
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      // The operator may have adjusted their own account: the header balance follows too.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEY }), refresh()]);
-    }
-  });
-  const busy = formState.isSubmitting;
+  const adjust = useAdjustBalance();
+  const busy = adjust.isPending;
+  const onSubmit = handleSubmit((body) => adjust.mutate({ userId, body }, { onSuccess: () => reset({ direction: body.direction, amount: '', reason: '' }) }));
 
   return (
     <Card className="h-100">
       <Card.Header as="h6">Credit or debit</Card.Header>
       <Card.Body>
-        <Form onSubmit={asyncHandler(onSubmit)} noValidate aria-label="Credit or debit">
+        <Form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Credit or debit">
           <Row className="g-2 mb-2">
             <Col xs={5}>
               <Form.Group controlId="adjust-direction">

@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Badge, Spinner, Table } from 'react-bootstrap';
 import { invoiceStatusLabel, ledgerKindLabel, paymentMethodLabel } from '@portal/contract';
+import { adminKey, readUserInvoices, readUserStatement } from '../../../api/admin.ts';
+import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money, signedMoney } from '../../../components/format.ts';
-import { adminKey, readUserInvoices, readUserStatement } from '../api.ts';
-import { ListPager } from '../list-pager.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
 
 const INVOICE_VARIANTS: Record<string, string> = { pending: 'warning', paid: 'success', cancelled: 'danger' };
 
@@ -20,14 +20,12 @@ function Loading({ columns, show }: { columns: number; show: boolean }) {
 
 /** The user's ledger, newest first, each row with the balance right after it. */
 export function UserStatement({ userId }: { userId: string }) {
-  const [page, setPage] = useState(1);
-  const statement = useQuery({ queryKey: adminKey('user', userId, 'statement', page), queryFn: () => readUserStatement(userId, page), placeholderData: keepPreviousData, refetchOnMount: 'always' });
-  useEffect(() => {
-    if (statement.error) console.error('Failed to load the statement', statement.error);
-  }, [statement.error]);
+  const list = usePagedList({ queryKey: adminKey('user', userId, 'statement'), read: (page) => readUserStatement(userId, page) });
+  const statement = list.query;
   const rows = statement.data?.entries ?? [];
   return (
     <>
+      <LoadError query={statement} what="the statement" />
       <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="user-statement">
         <thead>
           <tr>
@@ -58,21 +56,19 @@ export function UserStatement({ userId }: { userId: string }) {
           ))}
         </tbody>
       </Table>
-      <ListPager label="Statement pages" page={page} totalPages={statement.data?.totalPages ?? 1} onPageChange={setPage} />
+      <Pagination label="Statement pages" {...list.pager} />
     </>
   );
 }
 
 /** The user's invoices: crypto deposits and the Manual ones operator credits make. */
 export function UserInvoices({ userId }: { userId: string }) {
-  const [page, setPage] = useState(1);
-  const invoices = useQuery({ queryKey: adminKey('user', userId, 'invoices', page), queryFn: () => readUserInvoices(userId, page), placeholderData: keepPreviousData, refetchOnMount: 'always' });
-  useEffect(() => {
-    if (invoices.error) console.error('Failed to load invoices', invoices.error);
-  }, [invoices.error]);
+  const list = usePagedList({ queryKey: adminKey('user', userId, 'invoices'), read: (page) => readUserInvoices(userId, page) });
+  const invoices = list.query;
   const rows = invoices.data?.invoices ?? [];
   return (
     <>
+      <LoadError query={invoices} what="the invoices" />
       <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="user-invoices">
         <thead>
           <tr>
@@ -105,7 +101,7 @@ export function UserInvoices({ userId }: { userId: string }) {
           ))}
         </tbody>
       </Table>
-      <ListPager label="Invoices pages" page={page} totalPages={invoices.data?.totalPages ?? 1} onPageChange={setPage} />
+      <Pagination label="Invoices pages" {...list.pager} />
     </>
   );
 }

@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Row, Spinner, Tab, Tabs } from 'react-bootstrap';
-import { toast } from '../../../components/toast.tsx';
 import type { AdminUser } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
-import { useCurrentUser } from '../../../api/current-user.ts';
 import { formatDate, money } from '../../../components/format.ts';
-import { ADMIN_QUERY_KEY, adminKey, readUser, setUserDisabled, setUserRole } from '../api.ts';
+import { adminKey, readUser, useChangeAccount, type AccountChange } from '../../../api/admin.ts';
 import { ConfirmModal, type Confirmation } from '../confirm-modal.tsx';
 import { LabelOrdersList } from '../orders/label-orders-list.tsx';
 import { AdjustBalanceForm } from './adjust-balance-form.tsx';
@@ -16,22 +14,9 @@ import { UserInvoices, UserStatement } from './user-history.tsx';
 
 /** Disable or enable the account, grant or revoke admin: each asked once more, each answered by the server's message. */
 function AccountActions({ user }: { user: AdminUser }) {
-  const queryClient = useQueryClient();
-  const { user: me, refresh } = useCurrentUser();
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
-  const change = (call: () => Promise<{ message: string }>) => async () => {
-    try {
-      const { message } = await call();
-      toast.success(message);
-    } catch (error) {
-      toast.error(errorMessage(error));
-      throw error;
-    } finally {
-      await queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEY });
-      // Revoking one's own role closes the console on the next access check.
-      if (me?._id === user._id) await refresh();
-    }
-  };
+  const account = useChangeAccount();
+  const change = (what: AccountChange) => (done: () => void) => account.mutate({ userId: user._id, change: what }, { onSuccess: done });
   const who = `@${user.tgId}`;
 
   return (
@@ -42,7 +27,7 @@ function AccountActions({ user }: { user: AdminUser }) {
           <Button
             size="sm"
             variant="outline-success"
-            onClick={() => setConfirmation({ title: 'Enable account', body: `${who} can sign in and use the API again.`, confirmLabel: 'Enable', variant: 'success', run: change(() => setUserDisabled(user._id, false)) })}
+            onClick={() => setConfirmation({ title: 'Enable account', body: `${who} can sign in and use the API again.`, confirmLabel: 'Enable', variant: 'success', run: change({ disabled: false }) })}
           >
             Enable account
           </Button>
@@ -56,7 +41,7 @@ function AccountActions({ user }: { user: AdminUser }) {
                 body: `${who} is signed out and can no longer sign in or use the API key. The balance stays.`,
                 confirmLabel: 'Disable',
                 variant: 'danger',
-                run: change(() => setUserDisabled(user._id, true)),
+                run: change({ disabled: true }),
               })
             }
           >
@@ -67,7 +52,7 @@ function AccountActions({ user }: { user: AdminUser }) {
           <Button
             size="sm"
             variant="outline-warning"
-            onClick={() => setConfirmation({ title: 'Revoke admin', body: `${who} becomes a customer and loses the operator console.`, confirmLabel: 'Revoke admin', variant: 'warning', run: change(() => setUserRole(user._id, 'customer')) })}
+            onClick={() => setConfirmation({ title: 'Revoke admin', body: `${who} becomes a customer and loses the operator console.`, confirmLabel: 'Revoke admin', variant: 'warning', run: change({ role: 'customer' }) })}
           >
             Revoke admin
           </Button>
@@ -76,14 +61,14 @@ function AccountActions({ user }: { user: AdminUser }) {
             size="sm"
             variant="outline-primary"
             onClick={() =>
-              setConfirmation({ title: 'Grant admin', body: `${who} gets the operator console: every user, all money, prices and content.`, confirmLabel: 'Grant admin', run: change(() => setUserRole(user._id, 'admin')) })
+              setConfirmation({ title: 'Grant admin', body: `${who} gets the operator console: every user, all money, prices and content.`, confirmLabel: 'Grant admin', run: change({ role: 'admin' }) })
             }
           >
             Grant admin
           </Button>
         )}
       </Card.Body>
-      <ConfirmModal confirmation={confirmation} onClose={() => setConfirmation(null)} />
+      <ConfirmModal confirmation={confirmation} busy={account.isPending} onClose={() => setConfirmation(null)} />
     </Card>
   );
 }

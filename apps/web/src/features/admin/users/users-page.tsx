@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Form, Spinner, Table } from 'react-bootstrap';
+import { adminKey, readUsers } from '../../../api/admin.ts';
+import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
-import { adminKey, readUsers } from '../api.ts';
-import { ListPager } from '../list-pager.tsx';
-import { useDebounced } from '../../../components/use-debounced.ts';
+import { LoadError } from '../../../components/load-error.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
+import { SEARCH_DELAY_MS } from '../../../components/use-debounced.ts';
 import { UserBadges } from './user-badges.tsx';
 
 /** /admin/users: every account, newest first; search by name, Telegram username or email. Search and page live in the address, so Back returns to them. */
@@ -16,22 +17,27 @@ export function UsersPage() {
   const page = Math.max(1, Number(params.get('page')) || 1);
   const go = (next: { search: string; page: number }, replace = false) =>
     void navigate({ search: new URLSearchParams({ ...(next.search ? { search: next.search } : {}), ...(next.page > 1 ? { page: String(next.page) } : {}) }).toString() }, { replace });
+  // Typing settles before the search goes into the address (page 1). Only typing does: Back to an
+  // earlier search is not undone by the text still in the box.
   const [searchText, setSearchText] = useState(search);
-  const settled = useDebounced(searchText.trim());
-  useEffect(() => {
-    if (settled !== search) go({ search: settled, page: 1 }, true);
-  }, [settled]);
-  const setPage = (next: number) => go({ search, page: next });
+  const typing = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(typing.current), []);
+  const onSearchText = (text: string) => {
+    setSearchText(text);
+    clearTimeout(typing.current);
+    typing.current = setTimeout(() => {
+      if (text.trim() !== search) go({ search: text.trim(), page: 1 }, true);
+    }, SEARCH_DELAY_MS);
+  };
 
-  const users = useQuery({
-    queryKey: adminKey('users', { search, page }),
-    queryFn: () => readUsers({ search: search || undefined, page }),
-    placeholderData: keepPreviousData,
-    refetchOnMount: 'always',
+  const list = usePagedList({
+    queryKey: adminKey('users'),
+    filter: search,
+    read: (page) => readUsers({ search: search || undefined, page }),
+    page,
+    onPageChange: (next) => go({ search, page: next }),
   });
-  useEffect(() => {
-    if (users.error) console.error('Failed to load users', users.error);
-  }, [users.error]);
+  const users = list.query;
   const rows = users.data?.users ?? [];
 
   return (
@@ -46,10 +52,11 @@ export function UsersPage() {
           className="w-auto"
           style={{ minWidth: 280 }}
           value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
+          onChange={(event) => onSearchText(event.target.value)}
         />
       </Card.Header>
       <Card.Body>
+        <LoadError query={users} what="the users" />
         <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="users-table">
           <thead>
             <tr>
@@ -94,7 +101,7 @@ export function UsersPage() {
             ))}
           </tbody>
         </Table>
-        <ListPager label="Users pages" page={page} totalPages={users.data?.totalPages ?? 1} onPageChange={setPage} />
+        <Pagination label="Users pages" {...list.pager} />
       </Card.Body>
     </Card>
   );

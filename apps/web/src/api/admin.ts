@@ -25,10 +25,16 @@ import type {
   outboxResponse,
   tosChangeResponse,
 } from '@portal/contract';
-import { download, request } from '../../api/client.ts';
+import { money } from '../components/format.ts';
+import { LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY } from './catalog.ts';
+import { download, request } from './client.ts';
+import { ANNOUNCEMENT_QUERY_KEY, FAQS_QUERY_KEY, TOS_QUERY_KEY } from './content.ts';
+import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { serverMessage, useApiMutation } from './mutation.ts';
 
-// Every call of the operator console (/api/v1/admin/...), one typed function each. Only this
-// feature imports this file, so none of it reaches the customers' bundle.
+// Every call of the operator console (/api/v1/admin/...), one typed function each, and a mutation
+// hook for each write. Only the console (features/admin) imports this file, so none of it reaches
+// the customers' bundle (lint keeps the other features out).
 
 /** What a call answers, read from its contract schema. */
 type Answer<Schema extends { parse: (data: unknown) => unknown }> = ReturnType<Schema['parse']>;
@@ -108,3 +114,75 @@ export const cancelFedexOrder = (orderId: string, note: string) => request<Messa
 export type AuditFilter = { admin?: string; target?: string; from?: string; to?: string; page: number };
 export const readAudit = (filter: AuditFilter) => request<Answer<typeof auditResponse>>(`/admin/audit${queryString(filter)}`);
 export const readOutbox = (page: number) => request<Answer<typeof outboxResponse>>(`/admin/outbox${queryString({ page })}`);
+
+// ---- Writes: each refreshes the console (and what customers see of the change) and shows its own toasts ----
+
+/** Credit or debit. The operator may have adjusted their own account: the header balance follows. */
+export const useAdjustBalance = () =>
+  useApiMutation({
+    call: ({ userId, body }: { userId: string; body: AdjustBalanceBody }) => adjustBalance(userId, body),
+    invalidates: [ADMIN_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });
+
+export type AccountChange = { disabled: boolean } | { role: UserRole };
+/** Disable or enable an account, grant or revoke admin. Revoking one's own role closes the console on the access check read again. */
+export const useChangeAccount = () =>
+  useApiMutation({
+    call: ({ userId, change }: { userId: string; change: AccountChange }) => ('role' in change ? setUserRole(userId, change.role) : setUserDisabled(userId, change.disabled)),
+    invalidates: [ADMIN_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });
+
+/** A label type's name, max weight, state or tiers; customers' type lists and prices follow. */
+export const useUpdateLabelType = () =>
+  useApiMutation({
+    call: ({ typeId, body }: { typeId: string; body: UpdateLabelTypeBody }) => updateLabelType(typeId, body),
+    invalidates: [ADMIN_QUERY_KEY, LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });
+
+export const useUpdateFedexPrice = () =>
+  useApiMutation({ call: updateFedexPrice, invalidates: [ADMIN_QUERY_KEY], successToast: (saved) => `FedEx hand-made price saved: ${money(saved.price)}` });
+
+export const useUpdateAnnouncement = () =>
+  useApiMutation({
+    call: ({ announcement, status }: { announcement: string; status: boolean }) => updateAnnouncement(announcement, status),
+    invalidates: [ADMIN_QUERY_KEY, ANNOUNCEMENT_QUERY_KEY],
+    successToast: serverMessage,
+  });
+
+/** The terms as the server kept them (sanitized) are in the answer. */
+export const useUpdateTos = () => useApiMutation({ call: updateTos, invalidates: [ADMIN_QUERY_KEY, TOS_QUERY_KEY], successToast: serverMessage });
+
+/** Add (no id) or edit a FAQ. */
+export const useSaveFaq = () =>
+  useApiMutation({
+    call: ({ faqId, body }: { faqId: string | null; body: FaqText }) => (faqId ? updateFaq(faqId, body) : createFaq(body)),
+    invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY],
+    successToast: serverMessage,
+  });
+export const useReorderFaqs = () => useApiMutation({ call: reorderFaqs, invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
+export const useDeleteFaq = () => useApiMutation({ call: deleteFaq, invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
+
+/** Cancel and refund a waiting order. Read again after a refusal too: the order may have moved on meanwhile. */
+export const useCancelAdminOrder = () =>
+  useApiMutation({
+    call: ({ orderId, reason }: { orderId: string; reason: string }) => cancelAdminOrder(orderId, reason),
+    invalidates: [ADMIN_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });
+
+export type FedexQueueAction = { kind: 'complete'; orderId: string; label: File; note: string } | { kind: 'cancel'; orderId: string; note: string };
+/** Complete (with the label) or cancel a FedEx hand-made order; a 409 (another operator was first) is the error toast, and the queue is read again either way. */
+export const useFedexQueueAction = () =>
+  useApiMutation({
+    call: (action: FedexQueueAction) => (action.kind === 'complete' ? completeFedexOrder(action.orderId, action.label, action.note) : cancelFedexOrder(action.orderId, action.note)),
+    invalidates: [ADMIN_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });

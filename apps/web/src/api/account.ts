@@ -1,0 +1,20 @@
+import type { ChangePasswordBody } from '@portal/contract';
+import { request } from './client.ts';
+import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { serverMessage, useApiMutation } from './mutation.ts';
+import { setStoredEmail, setToken } from './session.ts';
+
+// Account Setting's writes (/account/...): its email, password and API key.
+
+export const changeEmail = (email: string) => request<{ message: string }>('/account/email', { method: 'POST', body: { email } });
+export const changePassword = (body: ChangePasswordBody) => request<{ message: string; accessToken: string }>('/account/password', { method: 'POST', body });
+export const regenerateApiKey = () => request<{ message: string; api_key: string }>('/account/api-key', { method: 'POST' });
+
+/** Send OTP: a code mailed to the new address, which the verify screen asks for. */
+export const useChangeEmail = () => useApiMutation({ call: changeEmail, onSuccess: (_answer, email) => setStoredEmail(email), successToast: serverMessage });
+
+/** Change Password: other sessions are signed out; this one keeps going with the new token. */
+export const useChangePassword = () => useApiMutation({ call: changePassword, onSuccess: ({ accessToken }) => setToken(accessToken), successToast: serverMessage });
+
+/** Regenerate: the old key stops working at once; the new one is read with the access check. */
+export const useRegenerateApiKey = () => useApiMutation({ call: regenerateApiKey, invalidates: [ACCESS_QUERY_KEY], successToast: () => 'API key regenerated' });

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADDRESS_CREATED, ADDRESS_NOT_FOUND } from '@portal/contract';
+import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+
+// The web app's one pattern for writes (a mutation that shows its own toasts, is busy once and
+// refreshes what it changed) and for lists (a load failure shown in the card, with Retry), seen
+// on the real server. Only where the subject is the client does the page's network answer for
+// the server: a write held back to watch the busy state, a list call failed once.
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  ({ server, browser } = await startServerAndBrowser());
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const toast = (page: Page, text: string) => page.locator('.Toastify__toast-container').getByRole('alert').filter({ hasText: text });
+const HOME = { name: 'Home', company: '', street: '1 Main St', street2: '', city: 'Austin', state: 'TX', zip: '78701', country: 'United States' };
+
+/** Counts the page's calls to an API path (method and path, query string left out). */
+function countCalls(page: Page, method: string, path: string) {
+  const counter = { count: 0 };
+  page.on('request', (request) => {
+    if (request.method() === method && new URL(request.url()).pathname === `/api/v1${path}`) counter.count++;
+  });
+  return counter;
+}
+
+async function signedIn() {
+  const account = await createAccount(server.url);
+  const page = await newPage(browser);
+  await signInThroughPage(page, server.url, account.tgId, account.password);
+  return { account, page };
+}
+
+describe('a write from the web app', () => {
+  it('shows the server’s refusal in an error toast and is ready for another try', async () => {
+    const { account, page } = await signedIn();
+    await api(server.url, '/address/create', HOME, account.token);
+    await page.goto(`${server.url}/address`);
+    const row = page.getByTestId('address-row').filter({ hasText: '1 Main St' });
+    await row.waitFor();
+
+    // Another tab deletes it; this page still shows it, and its Delete is refused with a 404.
+    const [address] = (await api<{ addresses: { _id: string }[] }>(server.url, '/address/readAll', undefined, account.token)).addresses;
+    const gone = await fetch(`${server.url}/api/v1/address/delete/${address!._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${account.token}` } });
+    expect(gone.status).toBe(200);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByRole('button', { name: 'Delete' }).click();
+    await toast(page, ADDRESS_NOT_FOUND).waitFor();
+    // The busy state is over and the modal stays open for another try (or Cancel).
+    await expect.poll(() => modal.getByRole('button', { name: 'Delete' }).isEnabled()).toBe(true);
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await modal.waitFor({ state: 'detached' });
+  });
+
+  it('is busy while on its way, sends one call for a double click, and refreshes the list it changed', async () => {
+    const { account, page } = await signedIn();
+    await page.goto(`${server.url}/address`);
+    await page.getByText('No saved addresses yet').waitFor();
+    const creates = countCalls(page, 'POST', '/address/create');
+    const reads = countCalls(page, 'GET', '/address/readAll');
+
+    // The server's answer is held until the busy state has been seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/address/create', async (route) => {
+      await held;
+      await route.continue();
+    });
+
+    await page.getByRole('button', { name: 'Add Address' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByLabel('Name').fill(HOME.name);
+    await modal.getByLabel('Street', { exact: true }).fill(HOME.street);
+    await modal.getByLabel('City').fill(HOME.city);
+    await modal.getByLabel('State').selectOption(HOME.state);
+    await modal.getByLabel('ZIP').fill(HOME.zip);
+    const save = modal.getByRole('button', { name: 'Save' });
+    // Two clicks in the same instant, before the page has rendered anything busy.
+    await save.evaluate((button: HTMLButtonElement) => {
+      button.click();
+      button.click();
+    });
+    await expect.poll(() => creates.count).toBe(1);
+    await expect.poll(() => save.isDisabled()).toBe(true);
+    await expect.poll(() => modal.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    const readsBefore = reads.count;
+
+    release();
+    await toast(page, ADDRESS_CREATED).waitFor();
+    // The list was read again (the write invalidated it) and shows the new address, without a reload.
+    await page.getByTestId('address-row').filter({ hasText: HOME.street }).waitFor();
+    expect(reads.count).toBeGreaterThan(readsBefore);
+    await modal.waitFor({ state: 'detached' });
+    expect(creates.count).toBe(1);
+    expect((await api(server.url, '/address/readAll', undefined, account.token)).addresses).toHaveLength(1);
+  });
+});
+
+describe('a list card', () => {
+  it('shows a failed load in the card with Retry, which loads it', async () => {
+    const { account, page } = await signedIn();
+    await api(server.url, '/invoices/create-invoice', { amount: 25, type: 'crypto' }, account.token);
+    // The server fails the first read of the invoices; the next ones reach it.
+    let failed = 0;
+    await page.route('**/api/v1/invoices/readAll**', async (route) => {
+      if (failed++ > 0) return route.fallback();
+      await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Internal Server Error' }) });
+    });
+
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Deposits' }).click();
+    const invoices = page.locator('.card').filter({ has: page.getByRole('heading', { name: 'Invoices' }) });
+    const problem = invoices.getByTestId('load-error');
+    await problem.filter({ hasText: 'Could not load the invoices.' }).waitFor();
+    // The failure stays in its card: the statement beside it loaded.
+    await page.getByTestId('statement-table').getByText('No balance movements yet').waitFor();
+    await expect.poll(() => page.getByTestId('load-error').count()).toBe(1);
+    expect(await invoices.getByTestId('invoice-row').count()).toBe(0);
+
+    await problem.getByRole('button', { name: 'Retry' }).click();
+    await invoices.getByTestId('invoice-row').filter({ hasText: '$25.00' }).waitFor();
+    await problem.waitFor({ state: 'detached' });
+    expect(failed).toBe(2);
+  });
+});
