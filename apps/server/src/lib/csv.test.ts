@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvSyntaxError, csvCell, decodeCsvText, detectSeparator, parseCsv, parseCsvRecords, toCsv } from './csv.ts';
+import { CsvSyntaxError, decodeCsvText, detectSeparator, parseCsv, parseCsvRecords, toCsv } from './csv.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -76,8 +76,8 @@ describe('decoding an upload', () => {
 
 describe('CSV writer', () => {
   it('escapes cells a spreadsheet would run as a formula', () => {
-    expect(['=SUM(A1)', '+1', '-2', '@x', '\tx', 'ok'].map(csvCell)).toEqual(["'=SUM(A1)", "'+1", "'-2", "'@x", "'\tx", 'ok']);
-    expect(csvCell('=1,2')).toBe(`"'=1,2"`);
+    expect(toCsv([['=SUM(A1)', '+1', '-2', '@x', '\tx', 'ok']])).toBe("\ufeff'=SUM(A1),'+1,'-2,'@x,'\tx,ok\r\n");
+    expect(toCsv([['=1,2', '\rx']])).toBe(`\ufeff"'=1,2","'\rx"\r\n`);
   });
 
   it('quotes cells with separators, quotes and line breaks, and reads back what it wrote', () => {

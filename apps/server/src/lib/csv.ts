@@ -1,9 +1,15 @@
 /**
- * The small CSV reader and writer of bulk orders. Reads UTF-8 with or without a byte order mark
+ * The CSV reader and writer of bulk orders and the Amazon CSV. Reads UTF-8 with or without a byte order mark
  * (a file that is not valid UTF-8 is read as Windows-1252, what Excel on Windows writes), comma or
  * semicolon separated (the separator is the one the header row uses), fields quoted with " holding
  * separators, quotes ("") and line breaks; CRLF, LF and CR line ends.
+ *
+ * The writer is csv-stringify's. The reader stays this small one: csv-parse reads a space before an opening quote
+ * (` "x,y" `) only with its trim options, which then also trim every unquoted cell (the report keeps cells as
+ * written), and it refuses any text after a closing quote (`"5" box`, and a JSON file, which must be answered
+ * 'not a CSV file' rather than with a quote error).
  */
+import { stringify } from 'csv-stringify/sync';
 
 export class CsvSyntaxError extends Error {
   constructor(
@@ -149,16 +155,11 @@ export function parseCsv(text: string): CsvTable {
   return { separator, header, records };
 }
 
-// Spreadsheets run a cell that starts with one of these as a formula (CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One cell as the report writes it: a would-be formula gets a leading ', and a cell with a separator, quote or line break is quoted. */
-export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** A CSV file (comma separated, CRLF, with a UTF-8 byte order mark so spreadsheets read it as UTF-8). */
+/**
+ * A CSV file: comma separated, CRLF after every row, with a UTF-8 byte order mark so spreadsheets read it as UTF-8.
+ * A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR: CSV injection) gets a leading ', and a cell with a
+ * comma, semicolon, quote or line break is quoted (a semicolon too, for spreadsheets that split on it).
+ */
 export function toCsv(rows: readonly (readonly string[])[]): string {
-  return BOM + rows.map((cells) => cells.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return stringify(rows as string[][], { bom: true, record_delimiter: '\r\n', escape_formulas: true, quoted_match: /[;\r\n]/ });
 }
