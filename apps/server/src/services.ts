@@ -14,7 +14,7 @@ import { createAddressService } from './modules/addresses/service.ts';
 import { createAmazonCsvService } from './modules/amazon/service.ts';
 import { createSlipReader } from './modules/amazon/slip-reader.ts';
 import { createAdminService } from './modules/admin/service.ts';
-import { createAuthService } from './modules/auth/service.ts';
+import { createAuthService, type PasswordCost } from './modules/auth/service.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { createBillingService } from './modules/billing/service.ts';
 import { BULK_SWEEP_JOB, bulkOrderJob, bulkSweepJob } from './modules/bulk/jobs.ts';
@@ -60,6 +60,8 @@ export type ServiceOverrides = {
   payments?: PaymentProvider;
   labels?: LabelProvider;
   files?: FileStore;
+  /** A cheaper password hash than argon2id's default (tests). */
+  passwordCost?: PasswordCost;
 };
 
 export async function buildServices(config: Config, log: FastifyBaseLogger, overrides: ServiceOverrides = {}) {
@@ -101,7 +103,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
 
   // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.
   const sealedBox = createSealedBox(readOrCreateSecret(config.dataDir, 'secrets-key', config.SECRETS_KEY));
-  const auth = createAuthService({ db, mailer, tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS), codePepper: jwtSecret, sealedBox });
+  const auth = createAuthService({ db, mailer, tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS), codePepper: jwtSecret, sealedBox, passwordCost: overrides.passwordCost });
   await auth.sealPlainApiKeys();
   // Services write what happened to orders and deposits as events in the transaction of the change (the outbox), and
   // hand them over once committed; the outbox dispatches them to the webhooks and Telegram.

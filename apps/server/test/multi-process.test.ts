@@ -57,6 +57,8 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
       if (Date.now() > until) throw new Error(`not all completed: ${JSON.stringify(now.reduce<Record<string, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {}))}`);
       await new Promise((r) => setTimeout(r, 250));
     }
+    // Every process finishes what it has in hand and ends: no call to the provider can come after the log is read.
+    expect(await processes.stopAll('SIGTERM')).toEqual([0, 0, 0]);
 
     const ids = (await db.selectFrom('orders').select('id').where('user_id', '=', userId).execute()).map((o) => o.id);
     const lines = fs.readFileSync(callLog, 'utf8').trim().split('\n');

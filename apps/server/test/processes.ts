@@ -37,9 +37,11 @@ export function processGroup() {
         await new Promise((r) => setTimeout(r, 200));
       }
     },
-    async stopAll(): Promise<void> {
-      for (const child of children) child.kill('SIGKILL');
-      await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r)))));
+    /** Kills every process; with SIGTERM each first finishes the work it has in hand (its exit codes, in order of start). */
+    async stopAll(signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<(number | null)[]> {
+      const exited = children.map((c) => (c.exitCode !== null || c.signalCode !== null ? c.exitCode : new Promise<number | null>((r) => c.once('exit', r))));
+      for (const child of children) child.kill(signal);
+      return Promise.all(exited);
     },
   };
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import { on } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -111,13 +112,22 @@ it.runIf(onSqlite)("a transaction that reads and then writes waits for another p
   db = createDatabase({ sqliteFile: file });
   await sql`create table t (id integer primary key, body text)`.execute(db);
   await sql`insert into t (body) values ('first')`.execute(db);
-  // The other process: a connection on a thread of its own that writes, holding the lock 300 ms, when told to.
+  // The other process: a connection on a thread of its own that, when told to, tries once to take the write lock and
+  // says whether it got it ('holding') or was kept out ('kept out', then it waits for the lock); it writes, holding the lock 300 ms.
   const other = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
     const db = new (require(workerData.driver))(workerData.file);
-    db.pragma('busy_timeout = 5000');
+    db.pragma('busy_timeout = 0');
     parentPort.once('message', () => {
-      db.exec('begin immediate');
+      try {
+        db.exec('begin immediate');
+        parentPort.postMessage('holding');
+      } catch (error) {
+        if (error.code !== 'SQLITE_BUSY') throw error;
+        parentPort.postMessage('kept out');
+        db.pragma('busy_timeout = 5000');
+        db.exec('begin immediate');
+      }
       db.prepare("insert into t (body) values ('other')").run();
       for (const until = Date.now() + 300; Date.now() < until; );
       db.exec('commit');
@@ -127,14 +137,17 @@ it.runIf(onSqlite)("a transaction that reads and then writes waits for another p
     { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file } },
   );
   try {
-    const written = new Promise((resolve) => other.once('message', resolve));
+    const messages = on(other, 'message'); // kept in order until read
+    const answer = async () => ((await messages.next()).value as [string])[0];
+    const answers: string[] = [];
     await db.transaction().execute(async (trx) => {
       const [first] = (await sql<{ body: string }>`select body from t where id = 1`.execute(trx)).rows;
       other.postMessage('write');
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the other process writes meanwhile, if it can
+      answers.push(await answer()); // the other process has tried to write meanwhile
       await sql`update t set body = ${`${first.body} seen`} where id = 1`.execute(trx);
     });
-    await written;
+    answers.push(await answer());
+    expect(answers).toEqual(['kept out', 'written']);
     expect((await sql`select body from t order by id`.execute(db)).rows).toEqual([{ body: 'first seen' }, { body: 'other' }]);
   } finally {
     await other.terminate();

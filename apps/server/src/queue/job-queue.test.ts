@@ -6,7 +6,7 @@ import type { Db } from '../db/database.ts';
 import { randomToken } from '../lib/ids.ts';
 import { createBullmqQueue } from './bullmq-queue.ts';
 import { createEmbeddedQueue } from './embedded-queue.ts';
-import { RetryLaterError, type JobQueue } from './job-queue.ts';
+import { RetryLaterError, drained, type JobQueue } from './job-queue.ts';
 
 const log = pino({ level: 'silent' });
 // BullMQ does not depend on the database, so it runs once, in the SQLite project.
@@ -77,7 +77,8 @@ describe.each(engines)('%s queue', (engine) => {
     await queue.enqueue('once', {}, { jobId });
     await queue.startWorkers();
     await waitFor(async () => (await queue.getJob(jobId))?.state === 'completed');
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing else is queued: a second copy of the job would be waiting, running or due for a retry.
+    await drained(queue);
     expect(runs).toBe(1);
   });
 
@@ -160,8 +161,9 @@ describe.each(engines)('%s queue', (engine) => {
     await queue.enqueue('rerun', {}, { jobId });
     await waitFor(async () => runs === 1 && (await queue.getJob(jobId))?.state === 'completed');
     await queue.enqueue('rerun', {}, { jobId });
-    await new Promise((r) => setTimeout(r, 300));
+    await drained(queue);
     expect(runs).toBe(1);
+    expect(await queue.getJob(jobId)).toMatchObject({ state: 'completed', attempts: 1 });
     await queue.enqueue('rerun', {}, { jobId, again: true });
     await waitFor(async () => runs === 2 && (await queue.getJob(jobId))?.state === 'completed');
   });
@@ -213,11 +215,19 @@ describe('embedded queue after a crash', () => {
       let resumedAttempt = 0;
       live.define({ name: 'long', payload: z.object({}), handle: async (_p, job) => void (resumedAttempt = job.attempt) });
       const id = await live.enqueue('long', {});
-      // What a worker killed mid-job leaves: the job active, its lease renewed for the last time a moment ago.
-      await db.updateTable('jobs').set({ state: 'active', attempts: 1, locked_until: new Date(Date.now() + 500).toISOString() }).where('id', '=', id).execute();
+      // What a worker killed mid-job leaves: the job active, under a lease that has not run out yet.
+      await db.updateTable('jobs').set({ state: 'active', attempts: 1, locked_until: new Date(Date.now() + 3600_000).toISOString() }).where('id', '=', id).execute();
       await live.startWorkers();
-      await new Promise((r) => setTimeout(r, 200));
+      // Another job, queued after it, runs: the worker has looked for due jobs while the lease held, and passed it by.
+      let markerRan = false;
+      live.define({ name: 'marker', payload: z.object({}), handle: async () => void (markerRan = true) });
+      const marker = await live.enqueue('marker', {});
+      await waitFor(async () => (await live.getJob(marker))?.state === 'completed');
+      expect(markerRan).toBe(true);
       expect((await live.getJob(id))?.state).toBe('active'); // still leased: not taken from a worker that may be alive
+      expect(resumedAttempt).toBe(0);
+      // The lease runs out: the live worker takes the job again.
+      await db.updateTable('jobs').set({ locked_until: new Date(Date.now() - 1).toISOString() }).where('id', '=', id).execute();
       await waitFor(async () => (await live.getJob(id))?.state === 'completed');
       expect(resumedAttempt).toBe(2);
     } finally {

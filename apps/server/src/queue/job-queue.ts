@@ -61,6 +61,19 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
+/**
+ * Resolves once the queue is drained: no job waiting, running or due for a retry (scheduled runs aside), as
+ * its counts say. What a test waits for before it asserts that nothing more runs; it throws after `timeoutMs`.
+ */
+export async function drained(queue: Pick<JobQueue, 'counts'>, timeoutMs = 15_000): Promise<void> {
+  for (const until = Date.now() + timeoutMs; ; ) {
+    const { waiting, active, delayed } = await queue.counts();
+    if (waiting + active + delayed === 0) return;
+    if (Date.now() > until) throw new Error(`the queue is not drained after ${timeoutMs} ms: ${waiting} waiting, ${active} active, ${delayed} delayed`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export const MAX_ATTEMPTS = 5;
 /** Delay before retry n (1-based): base, 2 x base, 4 x base, ... capped at 1 minute (base: QUEUE_RETRY_DELAY_MS). */
 export const retryDelayMs = (attempt: number, baseMs = 1000) => Math.min(60_000, baseMs * 2 ** (attempt - 1));

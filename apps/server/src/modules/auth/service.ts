@@ -30,7 +30,11 @@ export const EMAIL_TAKEN = 'This email is already used by another account';
 
 export const USER_NOT_FOUND = 'User not found';
 
-const HASH_OPTIONS = { type: argon2.argon2id } as const;
+/**
+ * What a password hash costs: argon2id's own default in the shop (64 MiB, 3 passes, 4 lanes, about half a second of
+ * CPU). Tests build their apps with a cheaper one (ServiceOverrides.passwordCost): a sign-up costs two hashes.
+ */
+export type PasswordCost = { memoryCost: number; timeCost: number; parallelism: number };
 /** Last activity is written at most this often per user. */
 const ACTIVITY_STEP_MS = 60 * 60_000;
 const newApiKey = () => `lp_${randomToken(24)}`;
@@ -55,8 +59,9 @@ function refuseDisabled(user: users.UserRow): void {
   if (user.disabled_at) throw new HttpError(403, ACCOUNT_DISABLED);
 }
 
-export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenService; codePepper: string; sealedBox: SealedBox }) {
+export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenService; codePepper: string; sealedBox: SealedBox; passwordCost?: PasswordCost }) {
   const { db, mailer, tokens, sealedBox } = deps;
+  const HASH_OPTIONS = { type: argon2.argon2id, ...deps.passwordCost } as const;
 
   /** What a user row keeps of an API key: only its hash (for lookups) and the key sealed (for Account Setting). */
   const storedApiKey = (userId: string, apiKey: string) => ({ api_key_sealed: sealedBox.seal(apiKey, apiKeyContext(userId)), api_key_hash: sha256Hex(apiKey) });

@@ -86,6 +86,7 @@ export function createPoller(bot: Bot, lease: Lease, leaseMs: number, log: Fasti
   async function loop(): Promise<void> {
     while (!stopped) {
       const held = await lease.acquire().catch((error) => void log.warn({ err: error }, 'telegram polling lease could not be taken'));
+      if (held === false) log.debug('telegram polling lease is held by another process');
       // Nothing is awaited between this check and bot.start() marking the bot running, so stop() sees one or the other.
       if (held && !stopped) await pollWhileHeld();
       else if (held) await lease.release().catch(() => {});

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDb, dropRedisPrefix } from '../../../test/harness.ts';
+import { TEST_PASSWORD_COST, createTestDb, dropRedisPrefix } from '../../../test/harness.ts';
 import { startFakeTelegram } from '../../../test/fake-telegram.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
@@ -71,7 +71,7 @@ describe.each(engines)('Telegram long polling on the %s queue', (engine) => {
     };
 
     // The web process runs the queue workers, so it polls.
-    const web: FastifyInstance = await buildApp(loadConfig({ ...env, LOG_LEVEL: 'silent' }), { db, logger: false });
+    const web: FastifyInstance = await buildApp(loadConfig({ ...env, LOG_LEVEL: 'silent' }), { db, logger: false, passwordCost: TEST_PASSWORD_COST });
     let webOpen = true;
     cleanups.push(async () => webOpen && (await web.close()));
     await eventually(async () => expect(tg.calls).toContain('getUpdates'));
@@ -80,11 +80,15 @@ describe.each(engines)('Telegram long polling on the %s queue', (engine) => {
     await answered(1);
 
     // A worker process on the same database (and Redis) starts: it waits for the lease instead of polling too.
-    const worker = startWorker({ ...env, LOG_LEVEL: 'info' });
+    const worker = startWorker({ ...env, LOG_LEVEL: 'debug' });
     await eventually(async () => expect(worker.log()).toContain('worker started'), 60_000);
-    await new Promise((r) => setTimeout(r, 3 * LEASE_MS));
+    // It asks for the lease a third of the lease's time apart and is refused: six refusals span more than the lease's
+    // time, in which a lease the web process did not renew would have run out and been taken.
+    const refusals = () => worker.log().split('\n').filter((line) => line.includes('"msg":"telegram polling lease is held by another process"')).length;
+    const polling = () => worker.log().includes('polling Telegram for updates');
+    await eventually(async () => expect(refusals() >= 6 || polling()).toBe(true), 60_000);
+    expect(polling()).toBe(false);
     expect(await holder()).toBe(webHolder);
-    expect(worker.log()).not.toContain('polling Telegram for updates');
     await answered(2);
     expect({ maxConcurrentPolls: tg.maxConcurrentPolls, conflicts: tg.conflicts }).toEqual({ maxConcurrentPolls: 1, conflicts: 0 });
 
