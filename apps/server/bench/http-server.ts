@@ -13,6 +13,7 @@ import { createDatabase, migrateToLatest, type Db } from '../src/db/database.ts'
 import { newId, sha256Hex } from '../src/lib/ids.ts';
 import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
+import { configureGroupWriter } from '../src/modules/billing/ledger.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
 
@@ -134,7 +135,10 @@ async function seedOrders(db: Db): Promise<void> {
   await sql`drop table temp.bench_others`.execute(db);
 }
 
-const app = await buildApp(config, { logger: false });
+// The app's own database, opened here (as the app would open it) so that its group writer's gather window can be set
+// while it runs ('gather', below).
+const appDb = createDatabase({ url: databaseUrl, sqliteFile: path.join(dataDir, 'portal.sqlite') });
+const app = await buildApp(config, { logger: false, db: appDb });
 app.get('/bench/bare', async () => ({ ok: true }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 const tokens = createTokenService(readOrCreateSecret(dataDir, 'jwt-secret', undefined), 24);
@@ -180,12 +184,20 @@ process.on('message', (message) => {
     probe = null;
     return;
   }
+  // { gatherMs: n }: the group writer's gather window from now on (null: the configured one); answers the window set.
+  if (typeof message === 'object' && message !== null && 'gatherMs' in message) {
+    const gatherMs = (message as { gatherMs: number | null }).gatherMs ?? config.LEDGER_GATHER_MS;
+    configureGroupWriter(appDb, { gatherMs });
+    process.send?.({ gatherMs });
+    return;
+  }
   if (message === 'stop') void stop();
 });
 
 async function stop() {
   try {
     await app.close();
+    await appDb.destroy();
     if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   } catch (error) {

@@ -25,7 +25,7 @@ type Ready = {
   benchSample: number;
   heavySample: number;
 };
-type BenchServer = { ready: Ready; base: string; stop: () => Promise<void> };
+type BenchServer = { ready: Ready; base: string; stop: () => Promise<void>; setGatherMs: (gatherMs: number | null) => Promise<number> };
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -120,7 +120,12 @@ async function startServer(orders: number, pgUrl?: string): Promise<BenchServer>
       started.once('message', (m) => resolve(m as Ready));
       started.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
     });
-    return { ready, base: `http://127.0.0.1:${ready.port}`, stop };
+    const setGatherMs = (gatherMs: number | null) =>
+      new Promise<number>((resolve) => {
+        started.once('message', (m) => resolve((m as { gatherMs: number }).gatherMs));
+        started.send({ gatherMs });
+      });
+    return { ready, base: `http://127.0.0.1:${ready.port}`, stop, setGatherMs };
   } catch (error) {
     await stop();
     throw error;
@@ -203,6 +208,16 @@ async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: numb
   const open = await offer(SECONDS);
   console.log(
     `  ${'POST /order/create, open loop'.padEnd(WIDTH)} ${String(rate).padStart(7)} req/s offered   p50 ${open.p50.toFixed(0).padStart(3)} ms   p99 ${open.p99.toFixed(0).padStart(4)} ms   max ${open.max.toFixed(0)} ms${open.failed ? `   (${open.failed} failed)` : ''}   (target p99 < ${CREATE_TARGET_MS} ms)`,
+  );
+  // The ledger's gather window (LEDGER_GATHER_MS) against none, closed loop, measured in turn.
+  const windowMs = await server.setGatherMs(null);
+  const gathered = await measure(server, '/api/v1/order/create', request);
+  await server.setGatherMs(0);
+  const ungathered = await measure(server, '/api/v1/order/create', request);
+  await server.setGatherMs(null);
+  const pair = (a: number, b: number) => `${a.toFixed(0)} | ${b.toFixed(0)}`;
+  console.log(
+    `  ${`POST /order/create, gather ${windowMs} ms | none`.padEnd(WIDTH)} ${pair(gathered.requests.average, ungathered.requests.average)} req/s   p50 ${pair(gathered.latency.p50, ungathered.latency.p50)} ms   p99 ${pair(gathered.latency.p99, ungathered.latency.p99)} ms`,
   );
 }
 

@@ -18,10 +18,5 @@ export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 declare module 'fastify' {
   interface FastifyRequest {
     userId: string;
-    /**
-     * The signed-in customer's balance as read for this request (null where no guard read it): an order it does not
-     * cover is refused before its label is made. The charge itself still decides.
-     */
-    balanceCents: number | null;
   }
 }

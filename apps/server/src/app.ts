@@ -81,7 +81,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       async requireUser(request) {
         const user = await signedInUser(request);
         request.userId = user.id;
-        request.balanceCents = Number(user.balance_cents);
       },
       async requireAdmin(request) {
         const user = await signedInUser(request);
@@ -120,7 +119,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       exposedHeaders: [AMAZON_FOUND_HEADER, AMAZON_SKIPPED_HEADER],
     });
     app.decorateRequest('userId', '');
-    app.decorateRequest('balanceCents', null);
     // The rest of the request runs inside its log context, so lines written by services carry its id.
     app.addHook('onRequest', (request, _reply, done) => withLogContext({ reqId: request.id }, done));
     app.addHook('onResponse', async (request, reply) => {

@@ -86,6 +86,8 @@ const envSchema = z.object({
   LABEL_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
   /** Sandbox diagnostic: a file each process appends one line to per label asked for ('create <order id>') and made ('made <order id>'). */
   LABEL_SANDBOX_CALL_LOG: optionalString,
+  /** How long a charge waits for others to be written with it (billing/ledger.ts, the group writer); 0 writes each group at once. */
+  LEDGER_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /** How long a process holds a waiting order while it asks the label provider; an order whose holder died is asked about again after it. */
   LABEL_CLAIM_MS: z.coerce.number().int().min(1000).default(120_000),
   /** How often the order completion sweep (a scheduled queue job) asks about orders still processing. */
@@ -116,7 +118,7 @@ const envSchema = z.object({
   QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
   /** First retry of a failed job after this long, then twice as long each time (at most 1 minute), for 5 attempts. */
   QUEUE_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
-  /** How often the sweep queues again bulk orders that stopped moving. */
+  /** How often the sweeps queue again bulk orders that stopped moving and dispatch the events a process that died left in the outbox. */
   QUEUE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   /** Encrypts the API keys and webhook secrets kept in the database; generated and kept in DATA_DIR when unset. */
   SECRETS_KEY: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),

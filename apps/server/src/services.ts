@@ -16,6 +16,7 @@ import { createSlipReader } from './modules/amazon/slip-reader.ts';
 import { createAdminService } from './modules/admin/service.ts';
 import { createAuthService, type PasswordCost } from './modules/auth/service.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
+import { configureGroupWriter } from './modules/billing/ledger.ts';
 import { createBillingService } from './modules/billing/service.ts';
 import { BULK_SWEEP_JOB, bulkOrderJob, bulkSweepJob } from './modules/bulk/jobs.ts';
 import { createBulkService } from './modules/bulk/service.ts';
@@ -85,6 +86,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     closers.push(() => db.destroy());
     await migrateToLatest(db);
   }
+  configureGroupWriter(db, { gatherMs: config.LEDGER_GATHER_MS, log });
   const content = createContentService(db);
   await content.seed();
   await seedCatalog(db);

@@ -5,7 +5,7 @@ import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { isPostgres, type Trx } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventRow } from '../../lib/shop-events.ts';
-import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from './ledger.ts';
+import { INSUFFICIENT_BALANCE, changeBalance, configureGroupWriter, ledgerSumCents } from './ledger.ts';
 
 // Changes given the database itself, all asked for at once, are written together (changeInGroup: on SQLite in one
 // transaction, on PostgreSQL in one statement); each is still written or refused on its own.
@@ -36,6 +36,21 @@ it('changes asked for at once are each written or refused: the debits that fit, 
   expect(await ledgerRows(other.userId)).toBe(1);
 });
 
+it('with no gather window (LEDGER_GATHER_MS=0) changes asked for at once are still each written or refused, a ledger row for each', async () => {
+  const spender = await fundedUser(t.app, t.db, 1_000);
+  configureGroupWriter(t.db, { gatherMs: 0 });
+  try {
+    const debit = () => changeBalance(t.db, { userId: spender.userId, amountCents: -300, kind: 'adjustment', reference: null });
+    const results = await Promise.allSettled([debit(), debit(), debit(), debit()]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+  } finally {
+    configureGroupWriter(t.db, { gatherMs: 5 });
+  }
+  expect(await storedBalance(spender.userId)).toBe(100);
+  expect(await ledgerSumCents(t.db, spender.userId)).toBe(100);
+  expect(await ledgerRows(spender.userId)).toBe(1 + 3);
+});
+
 it('changes asked for at once that all fit are written in turn: each answers, and its ledger row keeps, the balance after it', async () => {
   const user = await fundedUser(t.app, t.db, 1_000);
   const other = await fundedUser(t.app, t.db, 500);
@@ -62,7 +77,13 @@ it('a change whose order cannot be written takes no money and leaves no ledger r
   // The same new order paid for twice: the second cannot be inserted (its id is taken by then).
   const order = { ...model, id: newId() };
   const pay = (paidOrder: typeof order) => changeBalance(t.db, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null }, { orders: [paidOrder] });
+  const logged: unknown[][] = [];
+  configureGroupWriter(t.db, { log: { warn: (...args: unknown[]) => logged.push(args), error: (...args: unknown[]) => logged.push(args) } as never });
   const results = await Promise.allSettled([pay(order), pay(order), pay({ ...model, id: newId() })]);
+  configureGroupWriter(t.db, { log: undefined });
+  // On PostgreSQL the group's statement failed and its changes were written one by one: the failure is logged.
+  if (isPostgres(t.db)) expect(logged.map(([, message]) => message)).toEqual(['the group statement of balance changes failed; its changes are written one by one']);
+  else expect(logged).toEqual([]);
 
   expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'fulfilled', 'rejected']);
   expect(await storedBalance(user.userId)).toBe(before - 200);

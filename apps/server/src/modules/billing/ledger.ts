@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { isPostgres, type Db, type DbOrTrx } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
@@ -86,20 +87,33 @@ const columnList = (names: string[], alias?: string) => sql.raw(names.map((name)
 
 /** Changes written together at most. */
 const GROUP_LIMIT = 64;
+
 /**
- * How long the first change of a group waits for others. Concurrent orders reach their payment one by one, each when
- * its label is made, so without a wait most groups held one order (on SQLite, whose writes run on this thread, nearly
- * all). Waiting 2 ms, at 32 connections: 1 to 6 orders a group, and 10-17% more orders a second on SQLite. Waiting
- * 5 ms cut what an order cost beside its label by another 0.1 ms on either database (SQLite 1.00 -> 0.88 ms,
- * PostgreSQL with its server 1.56 -> 1.40 ms), for 2-3 ms more at the median of orders offered at a third of capacity.
+ * The group writer's settings of a database, given by the composition root: its gather window (LEDGER_GATHER_MS) and
+ * where a failed group statement is logged.
+ *
+ * The window is how long the first change of a group waits for others. Concurrent orders reach their payment one by
+ * one, each when its label is made, so without a wait most groups held one order (on SQLite, whose writes run on this
+ * thread, nearly all). Waiting 2 ms, at 32 connections: 1 to 6 orders a group, and 10-17% more orders a second on
+ * SQLite. Waiting 5 ms cut what an order cost beside its label by another 0.1 ms on either database (SQLite 1.00 ->
+ * 0.88 ms, PostgreSQL with its server 1.56 -> 1.40 ms), for 2-3 ms more at the median of orders offered at a third of
+ * capacity. 0: a group is written at once, with the changes asked for while the last one was written.
  */
-const GROUP_GATHER_MS = 5;
+export type GroupWriterSettings = { gatherMs: number; log?: Pick<FastifyBaseLogger, 'warn' | 'error'> };
+const DEFAULT_SETTINGS: GroupWriterSettings = { gatherMs: 5 };
+const settings = new WeakMap<Db, GroupWriterSettings>();
+
+export function configureGroupWriter(db: Db, changes: Partial<GroupWriterSettings>): void {
+  settings.set(db, { ...(settings.get(db) ?? DEFAULT_SETTINGS), ...changes });
+}
+const settingsOf = (db: Db) => settings.get(db) ?? DEFAULT_SETTINGS;
+
 type Waiting = { change: BalanceChange; rows: RowsWithChange; resolve: (balance: number) => void; reject: (error: unknown) => void };
 type Group = { waiting: Waiting[]; writing: boolean };
 const groups = new WeakMap<Db, Group>();
 
 /**
- * A change of its own, written together with the others asked for within GROUP_GATHER_MS of the group's first or
+ * A change of its own, written together with the others asked for within the gather window of the group's first or
  * while the last group was written; each is still written or refused on its own. Concurrent orders touch mostly the
  * same rows and pages (the customer's row, the ends of the indexes). On SQLite, which writes every page a transaction
  * touched at its commit, a commit per order cost about 0.35 ms under load, a group's about 0.2 ms per order. On
@@ -112,15 +126,33 @@ function changeInGroup(db: Db, change: BalanceChange, rows: RowsWithChange): Pro
   const written = new Promise<number>((resolve, reject) => group.waiting.push({ change, rows, resolve, reject }));
   if (!group.writing) {
     group.writing = true;
-    setTimeout(() => void writeGroups(db, group), GROUP_GATHER_MS);
+    const { gatherMs } = settingsOf(db);
+    if (gatherMs > 0) setTimeout(() => void writeGroups(db, group), gatherMs);
+    else void writeGroups(db, group);
   }
   return written;
 }
 
+/**
+ * Writes the waiting changes a group at a time until none waits. Whatever happens, the writer is free again at the end
+ * (finally), and a group whose writing throws is refused whole: its callers hear the error, and the next group is
+ * written, rather than every later change waiting for a writer that never comes back.
+ */
 async function writeGroups(db: Db, group: Group): Promise<void> {
   const write = isPostgres(db) ? writeGroupPostgres : writeGroupSqlite;
-  while (group.waiting.length > 0) await write(db, group.waiting.splice(0, GROUP_LIMIT));
-  group.writing = false;
+  try {
+    while (group.waiting.length > 0) {
+      const batch = group.waiting.splice(0, GROUP_LIMIT);
+      try {
+        await write(db, batch);
+      } catch (error) {
+        settingsOf(db).log?.error({ err: error, changes: batch.length }, 'a group of balance changes could not be written');
+        for (const { reject } of batch) reject(error); // no-op for a change already answered
+      }
+    }
+  } finally {
+    group.writing = false;
+  }
 }
 
 /** SQLite: one transaction, each change under a savepoint, so one that fails (a balance too low) leaves the others. */
@@ -152,7 +184,10 @@ async function writeGroupSqlite(db: Db, batch: Waiting[]): Promise<void> {
  * each in a statement of its own, which refuses or fails just that one.
  */
 async function writeGroupPostgres(db: Db, batch: Waiting[]): Promise<void> {
-  const balances = await changeAllAtOnce(db, batch).catch(() => new Map<number, number>());
+  const balances = await changeAllAtOnce(db, batch).catch((error: unknown) => {
+    settingsOf(db).log?.warn({ err: error, changes: batch.length }, 'the group statement of balance changes failed; its changes are written one by one');
+    return new Map<number, number>();
+  });
   await Promise.all(
     batch.map(({ change, rows, resolve, reject }, i) => {
       const balance = balances.get(i);

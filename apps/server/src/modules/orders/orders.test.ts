@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LABEL_NOT_READY,
@@ -27,6 +29,12 @@ const details = (user: User, id: string) => t.app.inject({ method: 'GET', url: `
 const duplicate = (user: User, id: string) => t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${id}`, headers: user.headers });
 const quote = async (user: User, labelType: string, weight: number) =>
   (await t.app.inject({ method: 'POST', url: '/api/v1/order/price', payload: { labelType, weight }, headers: user.headers })).json().price as number;
+/** Bytes of every label pack file stored so far. */
+const packedBytes = () => {
+  const root = path.join(t.config.dataDir, 'files', 'labels', 'packs');
+  if (!fs.existsSync(root)) return 0;
+  return (fs.readdirSync(root, { recursive: true }) as string[]).map((f) => fs.statSync(path.join(root, f))).filter((st) => st.isFile()).reduce((sum, st) => sum + st.size, 0);
+};
 const ordersOf = async (user: User) => (await list(user, '?limit=100')).json().orders as any[];
 
 describe('POST /order/create', () => {
@@ -167,12 +175,15 @@ describe('POST /order/create', () => {
     ]);
   });
 
-  it('answers 402 Insufficient balance and writes nothing when the balance is short by a cent', async () => {
+  it('answers 402 Insufficient balance and writes nothing when the balance is short by a cent, without making its label', async () => {
     const user = await fundedUser(t.app, t.db, 0);
     const price = await quote(user, 'priority', 2);
     await t.db.transaction().execute((trx) => changeBalance(trx, { userId: user.userId, amountCents: Math.round(price * 100) - 1, kind: 'adjustment', reference: null }));
+    const stored = packedBytes();
     const res = await create(user, orderPayload('priority'));
     expect(res.statusCode).toBe(402);
+    // Refused before the sandbox rendered its label: no label bytes were stored.
+    expect(packedBytes()).toBe(stored);
     expect(res.json()).toEqual({ message: INSUFFICIENT_BALANCE });
     expect(await ordersOf(user)).toHaveLength(0);
     expect(await t.db.selectFrom('orders').select('id').where('user_id', '=', user.userId).execute()).toHaveLength(0);

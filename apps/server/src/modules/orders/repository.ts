@@ -36,6 +36,9 @@ export async function insertOrders(trx: DbOrTrx, orders: OrderRow[]): Promise<vo
   for (let i = 0; i < orders.length; i += INSERT_CHUNK) await trx.insertInto('orders').values(orders.slice(i, i + INSERT_CHUNK)).execute();
 }
 
+/** The balance of each of these customers (to refuse an order before its label is made; the charge decides). */
+export const balancesOf = (db: DbOrTrx, userIds: string[]) => db.selectFrom('users').select(['id', 'balance_cents']).where('id', 'in', userIds).execute();
+
 /** The order if it belongs to this user; another user's order is not found. */
 export const findOwnOrder = (db: DbOrTrx, userId: string, id: string) =>
   db.selectFrom('orders').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();

@@ -17,7 +17,7 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
   // A body that fails the schema is answered with every problem at once (fields and the type's rules), not its first.
   api.post('/order/create', { schema: { body: createOrderBody, response: placed }, attachValidation: true }, async (request) => {
     if (request.validationError) throw await orders.invalidBody(request.body);
-    return answer(await orders.place(request.userId, request.body, { balanceCents: request.balanceCents }), ORDER_CREATED);
+    return answer(await orders.place(request.userId, request.body), ORDER_CREATED);
   });
 
   // The spec posts duplicate with an empty body; a client that still says application/json gets no 400 for it.
@@ -26,7 +26,7 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : json(request, body as string, done)));
     scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed } }, async (request) =>
-      answer(await orders.duplicate(request.userId, request.params.id, request.balanceCents), ORDER_DUPLICATED),
+      answer(await orders.duplicate(request.userId, request.params.id), ORDER_DUPLICATED),
     );
   });
 

@@ -19,6 +19,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
 import { HttpError, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
+import { batchedReads } from '../../lib/batched-reads.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
@@ -288,6 +289,9 @@ export function createOrderService(deps: {
   const { db, catalog, labels, files, log, pollMs, claimMs, metrics } = deps;
   const outbox = deps.outbox ?? idleOutbox;
 
+  /** A customer's balance as it is now; the reads of orders placed at the same moment are one statement. Only a hint: the charge decides. */
+  const balanceOf = batchedReads(async (userIds) => new Map((await repo.balancesOf(db, userIds)).map((u) => [u.id, Number(u.balance_cents)])));
+
   /** Stores the labels together in a pack (one file, one write): the pdf_key of each. */
   async function packAll(pdfs: Uint8Array[]): Promise<string[]> {
     const { key: pack, offset: start } = await files.appendToPack(LABEL_PACKS, Buffer.concat(pdfs));
@@ -527,14 +531,13 @@ export function createOrderService(deps: {
   }
 
   /**
-   * Prices the order itself, then writes it with its charge and ledger row (all or nothing: changeBalance). A
-   * provider whose labels cost nothing is asked first, and the order written once, as its answer left it; any other
-   * is asked once the order is paid. `balanceCents`, the customer's balance as read for this request, refuses an order
-   * it does not cover before anything is made: a customer who cannot pay never has labels rendered and stored.
+   * Prices the order itself, then writes it with its charge and ledger row (all or nothing: changeBalance, whose one
+   * conditional update refuses an order the balance cannot cover). A provider whose labels cost nothing is asked
+   * first, and the order written once, as its answer left it: the customer's balance is read before (balanceOf), so a
+   * customer who cannot pay never has labels rendered and stored. Any other provider is asked once the order is paid.
    */
-  async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged; balanceCents?: number | null } = {}): Promise<PlaceResult> {
+  async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
     const { type, priceCents } = await quote(input);
-    if (options.balanceCents != null && options.balanceCents < priceCents) throw paymentRequired(INSUFFICIENT_BALANCE);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
     const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing(), claimedUntil: isoIn(claimMs) });
     const pay = (row: repo.OrderRow) => charge(row, options.onCharged);
@@ -542,6 +545,7 @@ export function createOrderService(deps: {
       await pay(order);
       return fulfil(order);
     }
+    if (((await balanceOf(userId)) ?? 0) < priceCents) throw paymentRequired(INSUFFICIENT_BALANCE);
     let result;
     try {
       // No order is written before this ask, so none can be resumed to buy its label again: a crash here leaves a free
@@ -613,10 +617,10 @@ export function createOrderService(deps: {
     /** Cancels a waiting order and refunds it (once); nothing happens to an order no longer waiting. */
     cancel: cancelAndRefund,
 
-    async duplicate(userId: string, orderId: string, balanceCents?: number | null): Promise<PlaceResult> {
+    async duplicate(userId: string, orderId: string): Promise<PlaceResult> {
       const original = await repo.findOwnOrder(db, userId, orderId);
       if (!original) throw notFound(ORDER_NOT_FOUND);
-      return place(userId, inputFrom(original), { balanceCents });
+      return place(userId, inputFrom(original));
     },
 
     async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {

@@ -150,7 +150,6 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       const authenticate = async (request: FastifyRequest) => {
         const user = await reseller.authenticate(request.headers[API_KEY_HEADER]);
         request.userId = user.id;
-        request.balanceCents = user.balanceCents;
       };
       instance.addHook('onRoute', (route) => {
         if ((route.config as { publicDocument?: boolean } | undefined)?.publicDocument) return;
@@ -195,7 +194,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
         async (request, reply) => {
           const { Date: _shipDate, ...order } = request.body;
-          return sendAnswer(reply, await reseller.createOrder(request.userId, order, originOf(request), idempotencyOf(request), request.balanceCents));
+          return sendAnswer(reply, await reseller.createOrder(request.userId, order, originOf(request), idempotencyOf(request)));
         },
       );
 

@@ -140,12 +140,12 @@ export function createResellerService(deps: {
   return {
     webhooks: deps.webhooks,
 
-    /** The user of an x-api-key with their balance as read now: 401 without one or with a wrong one (403 for a disabled account, in auth). */
-    async authenticate(apiKey: string | string[] | undefined): Promise<{ id: string; balanceCents: number }> {
+    /** The user of an x-api-key: 401 without one or with a wrong one (403 for a disabled account, in auth). */
+    async authenticate(apiKey: string | string[] | undefined): Promise<{ id: string }> {
       if (typeof apiKey !== 'string' || apiKey.trim() === '') throw unauthorized(API_KEY_MISSING);
       const user = await auth.userForApiKey(apiKey.trim());
       if (!user) throw unauthorized(API_KEY_INVALID);
-      return { id: user.id, balanceCents: Number(user.balance_cents) };
+      return { id: user.id };
     },
 
     async labelTypes() {
@@ -156,12 +156,12 @@ export function createResellerService(deps: {
     },
 
     /** One label, placed by the web's own rules, prices and ledger (orders.place). A label the provider refuses is refunded and answered 502. */
-    createOrder(userId: string, input: CreateOrderInput, base: string, idempotency?: Idempotency, balanceCents?: number | null): Promise<ApiAnswer> {
+    createOrder(userId: string, input: CreateOrderInput, base: string, idempotency?: Idempotency): Promise<ApiAnswer> {
       return idempotent(
         userId,
         idempotency,
         async (onCharged) => {
-          const placed = await orders.place(userId, input, { onCharged, balanceCents });
+          const placed = await orders.place(userId, input, { onCharged });
           return placed.ok ? orderAnswer(userId, placed.orderId, base) : { statusCode: 502, body: { type: 'error', message: placed.message } };
         },
         (orderId) => orderAnswer(userId, orderId, base),
