@@ -5,6 +5,7 @@ import { orderDetailSchema, orderLedgerSchema, orderSchema } from './orders.ts';
 import { ORDER_STATUSES } from './orders-values.ts';
 import { bulkOrderSchema } from './bulk.ts';
 import { invoiceSchema, statementEntrySchema } from './billing.ts';
+import { IDEMPOTENCY_KEY_INVALID } from './reseller.ts';
 
 // The operator console: every call lives under /api/v1/admin and needs a signed-in user whose
 // role is 'admin' (401 for a visitor, 403 for a customer). Money crosses as dollars, two decimals.
@@ -90,6 +91,11 @@ export const adjustBalanceBody = z.object({
   reason: requiredText('Reason', 500),
 });
 export type AdjustBalanceBody = z.input<typeof adjustBalanceBody>;
+/**
+ * Its Idempotency-Key (optional; the console sends one per form submission): the same key with the same request
+ * answers the first answer again and moves no money; with another request it is refused (422).
+ */
+export const adjustBalanceHeaders = z.looseObject({ 'idempotency-key': z.string().regex(/^[\x21-\x7e]{1,255}$/, IDEMPOTENCY_KEY_INVALID).optional() });
 export const adjustBalanceResponse = z.object({ message: z.string(), balance: z.number() });
 
 /** POST /admin/users/:id/status: disable or enable an account. */

@@ -62,8 +62,9 @@ export const readUsers = ({ search, page }: UsersFilter) => request<Answer<typeo
 export const readUser = (userId: string) => request<Answer<typeof adminUserResponse>>(`/admin/users/${id(userId)}`);
 export const readUserStatement = (userId: string, page: number) => request<Answer<typeof adminStatementResponse>>(`/admin/users/${id(userId)}/statement${queryString({ page })}`);
 export const readUserInvoices = (userId: string, page: number) => request<Answer<typeof adminUserInvoicesResponse>>(`/admin/users/${id(userId)}/invoices${queryString({ page })}`);
-export const adjustBalance = (userId: string, body: AdjustBalanceBody) =>
-  request<Answer<typeof adjustBalanceResponse>>(`/admin/users/${id(userId)}/adjust`, { method: 'POST', body });
+/** With the submission's idempotency key: the server moves the money once however often the same submission is sent. */
+export const adjustBalance = (userId: string, body: AdjustBalanceBody, idempotencyKey: string) =>
+  request<Answer<typeof adjustBalanceResponse>>(`/admin/users/${id(userId)}/adjust`, { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
 export const setUserDisabled = (userId: string, disabled: boolean) =>
   request<Answer<typeof adminUserChangeResponse>>(`/admin/users/${id(userId)}/status`, { method: 'POST', body: { disabled } });
 export const setUserRole = (userId: string, role: UserRole) => request<Answer<typeof adminUserChangeResponse>>(`/admin/users/${id(userId)}/role`, { method: 'POST', body: { role } });
@@ -120,7 +121,7 @@ export const readOutbox = (page: number) => request<Answer<typeof outboxResponse
 /** Credit or debit. The operator may have adjusted their own account: the header balance follows. */
 export const useAdjustBalance = () =>
   useApiMutation({
-    call: ({ userId, body }: { userId: string; body: AdjustBalanceBody }) => adjustBalance(userId, body),
+    call: ({ userId, body, key }: { userId: string; body: AdjustBalanceBody; key: string }) => adjustBalance(userId, body, key),
     invalidates: [ADMIN_QUERY_KEY, ACCESS_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,

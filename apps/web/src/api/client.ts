@@ -27,10 +27,12 @@ type RequestOptions = {
   redirectOn401?: boolean;
   /** The API the path is under: the portal's own, or another such as the reseller API's. */
   prefix?: string;
+  /** More request headers (an Idempotency-Key). */
+  headers?: Record<string, string>;
 };
 
-async function send(path: string, { method = 'GET', body, auth = true, redirectOn401 = true, prefix = '/api/v1' }: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = {};
+async function send(path: string, { method = 'GET', body, auth = true, redirectOn401 = true, prefix = '/api/v1', headers: extra = {} }: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { ...extra };
   const token = getToken();
   if (auth && token) headers.authorization = `Bearer ${token}`;
   let payload: BodyInit | undefined;

@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADJUSTMENT_BELOW_ZERO, ledgerKindLabel, paymentMethodLabel } from '@portal/contract';
+import { ADJUSTMENT_BELOW_ZERO, IDEMPOTENCY_KEY_INVALID, IDEMPOTENCY_KEY_REUSED, ledgerKindLabel, paymentMethodLabel } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { signBody } from '../../providers/payments/payment-provider.ts';
 import { ledgerSumCents } from '../billing/service.ts';
@@ -61,6 +62,46 @@ describe('balance adjustments', () => {
     const invoices = (await adminCall(t.app, admin.headers, 'GET', `/users/${user.userId}/invoices`)).json();
     expect(invoices.total).toBe(1);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(await balanceCents(user.userId));
+  });
+
+  it('a credit sent again with its Idempotency-Key, one after the other or at once, credits once and answers the same', async () => {
+    const user = await signUpCustomer(t);
+    const key = `adjust-${crypto.randomUUID()}`;
+    const credit = { direction: 'credit', amount: 25.5, reason: 'Goodwill for a late parcel' };
+    const send = (payload: Record<string, unknown>, headers: Record<string, string> = { 'idempotency-key': key }) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/admin/users/${user.userId}/adjust`, headers: { ...admin.headers, ...headers }, payload });
+    const first = await send(credit);
+    expect(first.json()).toEqual({ message: 'Balance credited', balance: 25.5 });
+    const again = await Promise.all([send(credit), send(credit), send(credit)]);
+    expect(again.map((r) => [r.statusCode, r.json()])).toEqual(Array(3).fill([200, { message: 'Balance credited', balance: 25.5 }]));
+    expect(await balanceCents(user.userId)).toBe(2550);
+    expect(await ledgerCount(user.userId)).toBe(1);
+    expect((await adminCall(t.app, admin.headers, 'GET', `/users/${user.userId}/invoices`)).json().total).toBe(1);
+    expect(await auditRowsFor(t, user.userId)).toHaveLength(1);
+
+    // The same key with another request is refused; another key is another credit; a key that is no key is a 400.
+    for (const other of [{ ...credit, amount: 30 }, { ...credit, reason: 'Something else' }, { ...credit, direction: 'debit' }]) {
+      const res = await send(other);
+      expect([res.statusCode, res.json().message]).toEqual([422, IDEMPOTENCY_KEY_REUSED]);
+    }
+    expect((await send(credit, { 'idempotency-key': `${key}-2` })).json().balance).toBe(51);
+    expect((await send(credit, { 'idempotency-key': 'has spaces' })).json()).toEqual({ message: IDEMPOTENCY_KEY_INVALID });
+    // Another operator's same key is theirs.
+    const other = await signUpAdmin(t);
+    const theirs = await t.app.inject({ method: 'POST', url: `/api/v1/admin/users/${user.userId}/adjust`, headers: { ...other.headers, 'idempotency-key': key }, payload: credit });
+    expect(theirs.json().balance).toBe(76.5);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(await balanceCents(user.userId));
+  });
+
+  it('a debit sent again with its Idempotency-Key takes the money once', async () => {
+    const user = await signUpCustomer(t);
+    await adjust(user.userId, { direction: 'credit', amount: 10, reason: 'opening' });
+    const debit = () => t.app.inject({ method: 'POST', url: `/api/v1/admin/users/${user.userId}/adjust`, headers: { ...admin.headers, 'idempotency-key': 'debit-once' }, payload: { direction: 'debit', amount: 4, reason: 'Chargeback' } });
+    const answers = await Promise.all([debit(), debit()]);
+    expect(answers.map((r) => r.json())).toEqual([{ message: 'Balance debited', balance: 6 }, { message: 'Balance debited', balance: 6 }]);
+    expect((await debit()).json().balance).toBe(6);
+    expect(await balanceCents(user.userId)).toBe(600);
+    expect(await ledgerCount(user.userId)).toBe(2);
   });
 
   it('concurrent debits never take the balance below zero, and the ledger sums to the balance', async () => {

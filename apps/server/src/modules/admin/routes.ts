@@ -1,5 +1,6 @@
 import {
   adjustBalanceBody,
+  adjustBalanceHeaders,
   adjustBalanceResponse,
   adminBulkOrdersQuery,
   adminBulkOrdersResponse,
@@ -65,8 +66,9 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
       scope.get('/users/:id/invoices', { schema: { params: idParams, querystring: adminPageQuery, response: { 200: adminUserInvoicesResponse } } }, (request) =>
         admin.invoicesOf(request.params.id, request.query),
       );
-      scope.post('/users/:id/adjust', { schema: { params: idParams, body: adjustBalanceBody, response: { 200: adjustBalanceResponse } } }, async (request) => {
-        const balance = await admin.adjust(request.userId, request.params.id, request.body);
+      // Idempotency-Key: the console sends one per form submission, so a request sent again does not credit twice.
+      scope.post('/users/:id/adjust', { schema: { params: idParams, headers: adjustBalanceHeaders, body: adjustBalanceBody, response: { 200: adjustBalanceResponse } } }, async (request) => {
+        const balance = await admin.adjust(request.userId, request.params.id, request.body, request.headers['idempotency-key']);
         return { message: request.body.direction === 'credit' ? 'Balance credited' : 'Balance debited', balance };
       });
       scope.post('/users/:id/status', { schema: { params: idParams, body: userStatusBody, response: { 200: adminUserChangeResponse } } }, async (request) => {

@@ -212,10 +212,16 @@ export function createAdminService(deps: {
       return billing.listInvoices(userId, query.page, query.limit);
     },
 
-    /** A credit or debit with its reason: one 'adjustment' ledger row (a credit also a paid Manual invoice); answers the balance in dollars. */
-    async adjust(adminId: string, userId: string, input: { direction: 'credit' | 'debit'; amount: number; reason: string }): Promise<number> {
+    /**
+     * A credit or debit with its reason: one 'adjustment' ledger row (a credit also a paid Manual invoice); answers the
+     * balance in dollars. With the operator's idempotency key, a request sent again moves no money (billing.adjust).
+     */
+    async adjust(adminId: string, userId: string, input: { direction: 'credit' | 'debit'; amount: number; reason: string }, idempotencyKey?: string): Promise<number> {
       await existingUser(userId);
-      const cents = await billing.adjust(userId, { direction: input.direction, amountCents: dollarsToCents(input.amount), reason: input.reason }, auditBy(adminId, { action: 'user.adjust', targetType: 'user' }));
+      const audit = auditBy(adminId, { action: 'user.adjust', targetType: 'user' });
+      // Keys are the operator's own: another operator's same key is another request.
+      const key = idempotencyKey === undefined ? undefined : `${adminId}\n${idempotencyKey}`;
+      const cents = await billing.adjust(userId, { direction: input.direction, amountCents: dollarsToCents(input.amount), reason: input.reason }, audit, key);
       return centsToDollars(cents);
     },
 

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   ADJUSTMENT_BELOW_ZERO,
+  IDEMPOTENCY_KEY_REUSED,
   bonusCents,
   bonusPercent,
   centsToDollars,
@@ -14,7 +15,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { HttpError, badRequest, conflict, notFound, providerUnavailable, unauthorized } from '../../lib/http-errors.ts';
-import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
+import { isoIn, newId, nowIso, nowIsoIncreasing, sha256Hex } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, recordEvents, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import type { PaymentProvider, ProviderInvoice } from '../../providers/payments/payment-provider.ts';
@@ -33,6 +34,12 @@ export const PROVIDER_MISMATCH = 'The payment provider does not confirm this inv
 export const MANUAL_PROVIDER = 'manual';
 
 const totalPages = (total: number, limit: number) => Math.ceil(total / limit) || 1;
+
+/** An id shaped like the others (a UUID, version 5's layout) made from a name: the same name, the same id. */
+function idOf(name: string): string {
+  const h = sha256Hex(name);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${'89ab'[parseInt(h[16], 16) & 3]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 export function createBillingService(deps: {
   db: Db;
@@ -170,10 +177,25 @@ export function createBillingService(deps: {
      * credit also becomes a paid invoice (payment_method 'manual', provider 'manual') in the same
      * transaction, so the customer sees it in Invoices; a debit that would go below zero is refused
      * with 400 and nothing is written. Answers the new balance in cents.
+     *
+     * With an idempotency key (the operator's, unique to them), the adjustment's reference is made from it: a request
+     * sent again with the same key, however often and even at the same moment, finds the adjustment made (the ledger
+     * keeps one row per reference) and answers the balance it left, moving no money; the same key with another
+     * customer, amount, direction or reason is refused (422).
      */
-    async adjust(userId: string, input: { direction: 'credit' | 'debit'; amountCents: number; reason: string }, audit: AuditHook): Promise<number> {
+    async adjust(userId: string, input: { direction: 'credit' | 'debit'; amountCents: number; reason: string }, audit: AuditHook, idempotencyKey?: string): Promise<number> {
+      const amountCents = input.direction === 'credit' ? input.amountCents : -input.amountCents;
       return db.transaction().execute(async (trx) => {
-        const reference = newId();
+        const reference = idempotencyKey === undefined ? newId() : idOf(`adjustment\n${idempotencyKey}`);
+        if (idempotencyKey !== undefined) {
+          // Requests with one key go one at a time from here: the second finds the first's row.
+          await repo.lockUser(trx, userId);
+          const made = await repo.findLedgerEntry(trx, 'adjustment', reference);
+          if (made) {
+            if (made.user_id !== userId || Number(made.amount_cents) !== amountCents || made.note !== input.reason) throw new HttpError(422, IDEMPOTENCY_KEY_REUSED);
+            return Number(made.balance_after_cents);
+          }
+        }
         if (input.direction === 'credit') {
           const at = nowIsoIncreasing();
           await repo.insertInvoice(trx, {
@@ -192,7 +214,6 @@ export function createBillingService(deps: {
             created_at: at,
           });
         }
-        const amountCents = input.direction === 'credit' ? input.amountCents : -input.amountCents;
         let balance: number;
         try {
           balance = await changeBalance(trx, { userId, amountCents, kind: 'adjustment', reference, note: input.reason });

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Col, Form, InputGroup, Row, Spinner } from 'react-bootstrap';
@@ -6,6 +7,9 @@ import { useAdjustBalance } from '../../../api/admin.ts';
 
 type Adjustment = { direction: 'credit' | 'debit'; amount: number; reason: string };
 
+/** A fresh idempotency key: 16 random bytes in hex (crypto.randomUUID needs a secure context; a shop may be opened over plain http). */
+const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 /** Credit or debit with a required reason. The server refuses a debit below zero; its message shows in a toast. */
 export function AdjustBalanceForm({ userId }: { userId: string }) {
   const { register, handleSubmit, reset, formState } = useForm<AdjustBalanceBody, unknown, Adjustment>({
@@ -13,9 +17,26 @@ export function AdjustBalanceForm({ userId }: { userId: string }) {
     defaultValues: { direction: 'credit', amount: '', reason: '' },
   });
 
+  /**
+   * One idempotency key per submission: a submission sent again as it was (its answer lost, or a second click) keeps
+   * its key, so the customer is credited once; once it succeeded, or with other values, the next gets a new key.
+   */
+  const submission = useRef<{ values: string; key: string } | null>(null);
   const adjust = useAdjustBalance();
   const busy = adjust.isPending;
-  const onSubmit = handleSubmit((body) => adjust.mutate({ userId, body }, { onSuccess: () => reset({ direction: body.direction, amount: '', reason: '' }) }));
+  const onSubmit = handleSubmit((body) => {
+    const values = JSON.stringify(body);
+    if (submission.current?.values !== values) submission.current = { values, key: newKey() };
+    adjust.mutate(
+      { userId, body, key: submission.current.key },
+      {
+        onSuccess: () => {
+          submission.current = null;
+          reset({ direction: body.direction, amount: '', reason: '' });
+        },
+      },
+    );
+  });
 
   return (
     <Card className="h-100">
