@@ -41,6 +41,11 @@ export type WorkerPoolOptions = {
    * outside the thread's heap included (the ArrayBuffers of what it decodes); past it, the thread is stopped.
    */
   growthMb?: number;
+  /**
+   * Run from source (a .ts module), packages the thread imports before tsx is registered, so that they load as
+   * plain JavaScript rather than through tsx's loader (see ts-thread.mjs). The built threads import them natively anyway.
+   */
+  preload?: string[];
 };
 
 /** How often the process's size is looked at while a thread with growthMb works. */
@@ -84,7 +89,7 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
   function spawn(): void {
     const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB, ...(options.heapMb && { maxOldGenerationSizeMb: options.heapMb }) };
     const typescript = module.pathname.endsWith('.ts');
-    const worker = new Worker(typescript ? TS_THREAD : module, { argv: typescript ? [module.href] : [], execArgv: [], resourceLimits });
+    const worker = new Worker(typescript ? TS_THREAD : module, { argv: typescript ? [module.href, ...(options.preload ?? [])] : [], execArgv: [], resourceLimits });
     const tasks = new Map<number, Task<Input, Output>>();
     threads.set(worker, tasks);
     worker.on('message', (reply: Reply<Output>) => {

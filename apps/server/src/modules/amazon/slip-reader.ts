@@ -29,6 +29,7 @@ export function createSlipReader({ timeoutMs, maxMb }: SlipReaderLimits): SlipRe
     heapMb: 2 * maxMb,
     taskMs: timeoutMs,
     growthMb: maxMb,
+    preload: ['pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs'],
   });
   return {
     read: (pdf) =>
