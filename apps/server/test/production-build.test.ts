@@ -5,15 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { buildCheckout, copyCheckout } from './built-tree.ts';
 import { testDbKind } from './harness.ts';
 import { freePort } from './processes.ts';
 import { JOURNEY_ENV, shopJourney } from './shop-journey.ts';
-
-const root = path.resolve(import.meta.dirname, '../../..');
-/** Folders of the repository that hold a node_modules: the root and each workspace. */
-const PACKAGE_DIRS = ['.', 'apps/server', 'apps/web', 'packages/contract', 'e2e'];
-/** What a checkout has that a copy of the repository leaves out. */
-const NOT_COPIED = new Set(['node_modules', '.git', 'data', 'coverage', 'test-results']);
 
 /**
  * Root writes wherever it likes, whatever the modes. Run as root (as CI is), the shop runs as `nobody`: the copy is
@@ -86,25 +81,14 @@ function canWrite(file: string): boolean {
 it.runIf(testDbKind === 'sqlite')(
   'the built shop, installed without devDependencies on a read-only tree with only DATA_DIR writable, serves, takes orders and stops cleanly',
   async () => {
-    // The build of this checkout (the web app only when its sources changed since its last build).
-    execFileSync(process.execPath, ['scripts/build-web-if-needed.mjs'], { cwd: root, stdio: 'ignore' });
-    execFileSync(process.execPath, ['apps/server/build.mjs'], { cwd: root, stdio: 'ignore' });
-
+    buildCheckout();
     // A copy of the repository with the builds, and node_modules as `npm ci --omit=dev` leaves it: the packages of this
     // checkout (installed by `npm ci` from the same lockfile; hard links when run as root, so quickly) pruned of
     // everything only devDependencies need. A cold `npm ci` takes minutes; the pruned tree holds the same packages.
     temp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-production-'));
     fs.chmodSync(temp, 0o755);
     const tree = path.join(temp, 'shop');
-    fs.cpSync(root, tree, { recursive: true, preserveTimestamps: true, filter: (source) => !NOT_COPIED.has(path.basename(source)) });
-    for (const dir of PACKAGE_DIRS) {
-      const modules = path.join(root, dir, 'node_modules');
-      if (fs.existsSync(modules)) execFileSync('cp', [asRoot ? '-al' : '-a', modules, path.join(tree, dir, 'node_modules')]);
-    }
-    // npm rewrites the tree's own record of node_modules: a file of its own, not a link to this checkout's.
-    const record = path.join(tree, 'node_modules/.package-lock.json');
-    fs.rmSync(record);
-    fs.copyFileSync(path.join(root, 'node_modules/.package-lock.json'), record);
+    copyCheckout(tree, asRoot ? 'link' : 'copy');
     execFileSync('npm', ['prune', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: tree, stdio: 'ignore' });
     for (const devOnly of ['vite', 'vitest', 'eslint', 'typescript']) expect(fs.existsSync(path.join(tree, 'node_modules', devOnly)), devOnly).toBe(false);
 
@@ -138,6 +122,11 @@ it.runIf(testDbKind === 'sqlite')(
     const errors = (web.output() + worker.output()).split('\n').filter((line) => /"level":(50|60)/.test(line));
     expect(errors).toEqual([]);
     expect(fs.existsSync(path.join(dataDir, 'portal.sqlite'))).toBe(true);
+
+    // The CLIs run the TypeScript source through tsx, a dependency: they work on the same tree.
+    const outbox = npmRun(tree, 'outbox', env);
+    expect(await outbox.exited, outbox.output()).toBe(0);
+    expect(outbox.output()).toContain('The outbox is empty.');
   },
   240_000,
 );
