@@ -12,6 +12,7 @@ console.log(`Benchmarks on ${process.platform} ${process.arch}, Node ${process.v
 // The page first, while the machine is quiet: Lighthouse scales the CPU time it observes, so whatever else runs
 // lowers the score (create order scored 91 at the end of a full run, 96 and 97 alone just before).
 await (await import('./page.ts')).runPageBench();
+await (await import('./idle-rss.ts')).runIdleRssBench();
 const { poolLabelsPerSecond } = await runLabelBench(LABEL_BENCH_SECONDS, os.availableParallelism());
 await runHttpBench(poolLabelsPerSecond);
 await (await import('./bulk.ts')).runBulkBench();

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from './services.ts';
 
 /** What a module's routes get: the services built by the composition root (never the database), and the guards. */
-export type AppContext = Omit<Services, 'close' | 'startWorkers' | 'warm'> & {
+export type AppContext = Omit<Services, 'close' | 'startWorkers'> & {
   /** Guard of the customer scope (app.ts): 401 unless a valid bearer token, 403 for a disabled account; sets request.userId. */
   requireUser: (request: FastifyRequest) => Promise<void>;
   /** Guard of /api/v1/admin: 401 unless a valid bearer token, 403 unless its user is an admin; sets request.userId. */

@@ -66,7 +66,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const services = await buildServices(config, app.log, overrides);
   app.addHook('onClose', () => services.close());
   try {
-    app.addHook('onListen', async () => services.warm()); // a listening server has its render threads ready for the first order
     if (config.QUEUE_RUN_WORKERS) await services.startWorkers();
     const { auth, captcha } = services;
     /** The user of the request's bearer token; 401 without a valid one (403 for a disabled account). */

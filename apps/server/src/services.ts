@@ -227,11 +227,6 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex }),
     limiter,
 
-    /** Starts what is ready before the first request: the render threads. */
-    warm(): void {
-      renderer.warm();
-    },
-
     /** Runs queue jobs in this process, with the scheduled sweeps that keep paid work moving. */
     async startWorkers(): Promise<void> {
       await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);

@@ -11,7 +11,6 @@ import { buildServices } from './services.ts';
 const config = loadConfigOrExit();
 const log = pino({ level: config.LOG_LEVEL, mixin: logContextMixin });
 const services = await buildServices(config, log);
-services.warm();
 await services.startWorkers();
 log.info({ engine: services.queue.engine, concurrency: config.QUEUE_CONCURRENCY }, 'worker started');
 

@@ -1,11 +1,17 @@
-// The shop as separate processes (`src/server.ts`, `src/worker.ts`) for tests of several processes
-// or machines, and the calls a browser would make to them.
+// The shop as separate processes (`src/server.ts`, `src/worker.ts` under tsx, or the built `dist/server.js`,
+// `dist/worker.js`) for tests of several processes or machines, and the calls a browser would make to them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { solveChallenge } from 'altcha-lib/v1';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
+
+/** Node's flags in `npm start` and `npm run worker`. */
+export const BUILT_NODE_FLAGS = ['--max-old-space-size=256'];
+
+/** A built process (see startBuilt): the web process's URL, and a stop as a supervisor's (SIGTERM) that gives its exit code. */
+export type BuiltProcess = { url: string; pid: number; stop(): Promise<number | null> };
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -36,6 +42,39 @@ export function processGroup() {
         if (Date.now() > until) throw new Error(`${entry} did not start`);
         await new Promise((r) => setTimeout(r, 200));
       }
+    },
+    /**
+     * Starts the built `entry` (apps/server/dist, from `npm run build`) as `npm start` or `npm run worker` does, with `env`
+     * (on its own port), on the Node binary `node` and from the server folder `dir` (this checkout's, or a copy's); resolves
+     * once the web process answers or the worker has started.
+     */
+    async startBuilt(entry: 'server' | 'worker', env: Record<string, string>, { node = process.execPath, dir = serverDir } = {}): Promise<BuiltProcess> {
+      const port = await freePort();
+      const child = spawn(node, [...BUILT_NODE_FLAGS, `dist/${entry}.js`], {
+        cwd: dir,
+        // The worker says it has started at level info.
+        env: { ...(process.env as Record<string, string>), ...env, PORT: String(port), HOST: '127.0.0.1', ...(entry === 'worker' && { LOG_LEVEL: 'info' }) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      children.push(child);
+      let output = '';
+      child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-100_000)));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const url = `http://127.0.0.1:${port}`;
+      const ready = entry === 'server' ? () => fetch(`${url}/healthz`).then((r) => r.ok, () => false) : async () => output.includes('"msg":"worker started"');
+      for (const until = Date.now() + 90_000; !(await ready()); ) {
+        if (child.exitCode !== null) throw new Error(`dist/${entry}.js exited with ${child.exitCode}:\n${output}`);
+        if (Date.now() > until) throw new Error(`dist/${entry}.js did not start:\n${output}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return {
+        url,
+        pid: child.pid!,
+        stop() {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      };
     },
     /** Kills every process; with SIGTERM each first finishes the work it has in hand (its exit codes, in order of start). */
     async stopAll(signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<(number | null)[]> {

@@ -1,8 +1,4 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, parentPort } from 'node:worker_threads';
-import { buildSync } from 'esbuild';
 
 /**
  * A pool thread's space for new objects (V8's default is 48 MB): a task's garbage is collected sooner. Rendering 5,000
@@ -45,14 +41,30 @@ export type WorkerPoolOptions = {
    * outside the thread's heap included (the ArrayBuffers of what it decodes); past it, the thread is stopped.
    */
   growthMb?: number;
+  /**
+   * Run from source (a .ts module), packages the thread imports before tsx is registered, so that they load as
+   * plain JavaScript rather than through tsx's loader (see ts-thread.mjs). The built threads import them natively anyway.
+   */
+  preload?: string[];
 };
 
 /** How often the process's size is looked at while a thread with growthMb works. */
 const GROWTH_CHECK_MS = 20;
 
 /**
- * Runs `module` on up to `size` threads, started on first use: a TypeScript file that calls
- * serveWorkerTasks (compiled to JavaScript first), or an .mjs entry that prepares the thread and then does. Off the event loop, requests
+ * The module of a pool's threads, `name` beside `parent` (the caller's import.meta.url): in the built server
+ * (apps/server/dist, one flat folder of JavaScript) the bundle `name.js`, and run from source under tsx
+ * (tests, `npm run dev`, the CLIs) the TypeScript file `name.ts`.
+ */
+export function workerModule(name: string, parent: string): URL {
+  return new URL(`./${name}${parent.endsWith('.ts') ? '.ts' : '.js'}`, parent);
+}
+
+/** Where a thread whose module is TypeScript starts: it registers tsx in the thread, then imports the module. */
+const TS_THREAD = new URL('./ts-thread.mjs', import.meta.url);
+
+/**
+ * Runs `module` (see workerModule), a file that calls serveWorkerTasks, on up to `size` threads, started on first use. Off the event loop, requests
  * that need no such work do not wait behind it. `name` is what errors call the pool.
  *
  * tasksPerThread: how many tasks a thread is given at once. With 2, a thread has its next task at hand
@@ -76,7 +88,8 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
 
   function spawn(): void {
     const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB, ...(options.heapMb && { maxOldGenerationSizeMb: options.heapMb }) };
-    const worker = new Worker(module.pathname.endsWith('.mjs') ? module : compiledWorker(module), { execArgv: [], resourceLimits });
+    const typescript = module.pathname.endsWith('.ts');
+    const worker = new Worker(typescript ? TS_THREAD : module, { argv: typescript ? [module.href, ...(options.preload ?? [])] : [], execArgv: [], resourceLimits });
     const tasks = new Map<number, Task<Input, Output>>();
     threads.set(worker, tasks);
     worker.on('message', (reply: Reply<Output>) => {
@@ -238,42 +251,6 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       await Promise.all(all.map(([worker]) => worker.terminate()));
     },
   };
-}
-
-/** Where compiled worker modules are kept, beside the server's packages so their imports resolve. */
-const COMPILED_DIR = fileURLToPath(new URL('../../node_modules/.cache/portal-workers/', import.meta.url));
-const compiled = new Map<string, URL>();
-
-/**
- * A TypeScript worker module as one plain JavaScript file (what it imports from this repository
- * bundled in, packages left as imports), made once per process and kept by its content's hash. A
- * thread then starts without a TypeScript loader of its own, about 25 MB less each.
- */
-function compiledWorker(module: URL): URL {
-  const known = compiled.get(module.href);
-  if (known) return known;
-  const packageJson = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
-  const { outputFiles } = buildSync({
-    entryPoints: [fileURLToPath(module)],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: Object.keys(packageJson.dependencies).filter((name) => !name.startsWith('@portal/')),
-  });
-  const code = outputFiles[0].contents;
-  const file = `${COMPILED_DIR}${module.pathname.split('/').pop()!.replace(/\.ts$/, '')}-${crypto.createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(COMPILED_DIR, { recursive: true });
-    // Written whole under another name first: processes starting at once never run half a file.
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, code);
-    fs.renameSync(temp, file);
-  }
-  const url = pathToFileURL(file);
-  compiled.set(module.href, url);
-  return url;
 }
 
 /**

@@ -1,11 +1,15 @@
-// The packing-slip reading thread (started by slip-reader-entry.mjs): a PDF in, its slips out.
+// The packing-slip reading thread: a PDF in, its slips out.
 import { AMAZON_MAX_PAGES } from '@portal/contract';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { serveWorkerTasks } from '../../lib/worker-pool.ts';
 import { readPackingSlips, textRuns, type PdfTextItem, type TextRun } from './packing-slips.ts';
 import type { SlipReading } from './slip-reader.ts';
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>['getPage']>>;
+
+// pdf.js runs its worker side on this thread when it finds it here, rather than importing it itself.
+(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
 
 /**
  * The most text read from a page, and from a file, in characters (a piece of text counts one more): a
@@ -34,10 +38,10 @@ async function pageText(page: PdfPage, budget: number): Promise<{ items: PdfText
   }
 }
 
-async function readSlipPdf({ getDocument }: PdfJs, data: Uint8Array): Promise<SlipReading> {
+async function readSlipPdf(data: Uint8Array): Promise<SlipReading> {
   let document;
   try {
-    document = await getDocument({ data, verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true }).promise;
+    document = await pdfjs.getDocument({ data, verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true }).promise;
   } catch (error) {
     return { problem: (error as { name?: string }).name === 'PasswordException' ? 'encrypted' : 'damaged' };
   }
@@ -61,7 +65,4 @@ async function readSlipPdf({ getDocument }: PdfJs, data: Uint8Array): Promise<Sl
   }
 }
 
-/** Answers the pool's tasks with the pdf.js the entry imported. */
-export function serveSlipReading(pdfjs: PdfJs): void {
-  serveWorkerTasks<Uint8Array, SlipReading>(async (data) => ({ value: await readSlipPdf(pdfjs, data) }));
-}
+serveWorkerTasks<Uint8Array, SlipReading>(async (data) => ({ value: await readSlipPdf(data) }));

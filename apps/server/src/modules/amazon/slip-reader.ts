@@ -1,4 +1,4 @@
-import { ThreadLost, createWorkerPool } from '../../lib/worker-pool.ts';
+import { ThreadLost, createWorkerPool, workerModule } from '../../lib/worker-pool.ts';
 import type { SlipsRead } from './packing-slips.ts';
 
 /** What reading a packing-slip PDF found: its slips, or why the file cannot be read at all. */
@@ -24,11 +24,12 @@ export function createSlipReader({ timeoutMs, maxMb }: SlipReaderLimits): SlipRe
   // The process's growth is watched, as most of what pdf.js decodes lies outside the thread's heap (ArrayBuffers).
   // The heap limit is only a second line above it: a thread whose single allocation overshoots its limit by more than
   // Node's 16 MB leeway aborts the whole process instead of stopping alone.
-  const pool = createWorkerPool<Uint8Array, SlipReading>(new URL('./slip-reader-entry.mjs', import.meta.url), 1, 'packing-slip reader', {
+  const pool = createWorkerPool<Uint8Array, SlipReading>(workerModule('slip-reader-worker', import.meta.url), 1, 'packing-slip reader', {
     idleMs: 60_000,
     heapMb: 2 * maxMb,
     taskMs: timeoutMs,
     growthMb: maxMb,
+    preload: ['pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs'],
   });
   return {
     read: (pdf) =>

@@ -1,4 +1,4 @@
-import { createWorkerPool } from '../../lib/worker-pool.ts';
+import { createWorkerPool, workerModule } from '../../lib/worker-pool.ts';
 import type { LabelRequest } from './label-provider.ts';
 import { trackingNumberFor } from './tracking-numbers.ts';
 
@@ -7,8 +7,6 @@ export type RenderedLabel = { tracking: string; pdf: Uint8Array };
 /** Turns a label request into its tracking number and PDF. */
 export interface LabelRenderer {
   render(request: LabelRequest): Promise<RenderedLabel>;
-  /** Starts what rendering needs now rather than on the first label. */
-  warm(): void;
   close(): Promise<void>;
 }
 
@@ -19,7 +17,6 @@ export const inlineRenderer = (): LabelRenderer => ({
     const tracking = trackingNumberFor(request.uid, request.orderId, request.to.zip);
     return { tracking: tracking.tracking, pdf: await renderLabel(request, tracking) };
   },
-  warm() {},
   async close() {},
 });
 
@@ -27,8 +24,20 @@ export const inlineRenderer = (): LabelRenderer => ({
  * Renders on `size` worker threads: a label costs a few milliseconds of CPU, and a machine with spare
  * cores renders in parallel. Each thread is given two labels at once, so it starts the next one
  * while this thread is still busy recording the last.
+ *
+ * The threads (about 30 MB each) start with the first label, all of them at once, so that a burst of
+ * orders finds them loading together; a process that never renders (a web process whose orders the
+ * provider makes later, or that only serves pages) never starts them.
  */
 export function createRenderPool(size: number): LabelRenderer {
-  const pool = createWorkerPool<LabelRequest, RenderedLabel>(new URL('./render-worker.ts', import.meta.url), size, 'label renderer', { tasksPerThread: 2 });
-  return { render: (request) => pool.run(request), warm: () => pool.warm(), close: () => pool.close() };
+  const pool = createWorkerPool<LabelRequest, RenderedLabel>(workerModule('render-worker', import.meta.url), size, 'label renderer', { tasksPerThread: 2 });
+  let started = false;
+  return {
+    render(request) {
+      if (!started) pool.warm();
+      started = true;
+      return pool.run(request);
+    },
+    close: () => pool.close(),
+  };
 }
