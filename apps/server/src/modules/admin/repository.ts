@@ -4,8 +4,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
-import type { AuditLogTable, OrdersTable } from '../../db/schema.ts';
-import { ORDER_LIST_COLUMNS, countOrders, searchedOrders } from '../orders/service.ts';
+import type { AuditLogTable } from '../../db/schema.ts';
 
 /** A time range on created_at: from inclusive, to exclusive (ISO strings). */
 export type TimeRange = { from?: string; to?: string };
@@ -31,13 +30,6 @@ export async function userTotals(db: DbOrTrx, activeSince: string): Promise<{ us
   return { users: Number(all.users), active: Number(active.n), balanceCents: Number(all.balance) };
 }
 
-/** Every customer's settled orders by status, from the per-user counts the database keeps. */
-export const settledOrderTotals = (db: DbOrTrx) =>
-  db.selectFrom('settled_order_counts').select((eb) => ['status', eb.fn.sum<number>('total').as('n')]).groupBy('status').execute();
-
-/** Orders in these statuses, counted on the (status, claimed_until) index: the waiting ones, which are few. */
-export const ordersInStatuses = (db: DbOrTrx, statuses: OrdersTable['status'][]) =>
-  db.selectFrom('orders').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).where('status', 'in', statuses).groupBy('status').execute();
 
 /** Sums of these ledger kinds per UTC day in [from, until), read from the (kind, created_at, amount_cents) index alone. */
 export async function ledgerByDay(db: DbOrTrx, kinds: string[], from: string, until?: string): Promise<{ day: string; kind: string; cents: number }[]> {
@@ -85,23 +77,8 @@ export type OrderListFilter = {
   user?: string;
 } & TimeRange;
 
-/**
- * Every customer's label orders, newest first. Unfiltered or by status alone, the total comes from countOrders
- * (counting 100,000 rows would cost more than the page).
- */
-export async function listOrders(db: DbOrTrx, filter: OrderListFilter, page: Page) {
-  const { status, ...others } = filter;
-  const keptTotal = Object.values(others).every((v) => v === undefined || v === '');
-  let query = await searchedOrders(db, filter.search ?? '');
-  if (filter.status) query = query.where('status', '=', filter.status);
-  if (filter.type) query = query.where('label_type_uid', '=', filter.type);
-  if (filter.user) query = query.where('user_id', 'in', usersNamed(db, filter.user));
-  if (filter.from) query = query.where('created_at', '>=', filter.from);
-  if (filter.to) query = query.where('created_at', '<', filter.to);
-  const rows = await query.select(ORDER_LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
-  const total = keptTotal ? await countOrders(db, { status }) : Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { rows, total };
-}
+/** The ids of the user a filter names (a user id or a Telegram username): none, one, or two. */
+export const userIdsNamed = async (db: DbOrTrx, ref: string): Promise<string[]> => (await usersNamed(db, ref).execute()).map((u) => u.id);
 
 /** Every customer's bulk (CSV) orders, newest first. */
 export async function listBulkOrders(db: DbOrTrx, filter: { status?: string; user?: string }, page: Page) {

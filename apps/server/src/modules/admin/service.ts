@@ -1,5 +1,4 @@
 import {
-  ORDER_STATUSES,
   centsToDollars,
   dollarsToCents,
   type AdminOrder,
@@ -21,7 +20,7 @@ import type { BulkService } from '../bulk/service.ts';
 import { toLabelType, type CatalogService, type LabelTypeChange } from '../catalog/service.ts';
 import type { ContentService } from '../content/service.ts';
 import type { FedexService } from '../fedex/service.ts';
-import { WAITING, toOrder, type OrderService } from '../orders/service.ts';
+import { toOrder, type OrderService } from '../orders/service.ts';
 import { auditBy } from './audit.ts';
 import * as repo from './repository.ts';
 
@@ -49,14 +48,6 @@ function moneyByDay(days: string[], rows: { day: string; kind: string; cents: nu
     else day.sales -= row.cents; // charges are negative, refunds positive
   }
   return byDay;
-}
-
-/** Orders by status, every status named (0 when none): the settled ones kept, the few waiting ones counted on the status index. */
-async function orderStatusCounts(db: Db): Promise<Record<string, number>> {
-  const counts: Record<string, number> = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0]));
-  const [settled, waiting] = await Promise.all([repo.settledOrderTotals(db), repo.ordersInStatuses(db, WAITING)]);
-  for (const row of [...settled, ...waiting]) counts[row.status] = Number(row.n);
-  return counts;
 }
 
 type PageQuery = { page: number; limit: number };
@@ -151,7 +142,7 @@ export function createAdminService(deps: {
     const [users, byDay, statuses, jobs, fedexWaiting] = await Promise.all([
       repo.userTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
       money(days),
-      orderStatusCounts(db),
+      orders.countByStatus(),
       queue.counts(),
       fedex.waitingCount(),
     ]);
@@ -278,7 +269,9 @@ export function createAdminService(deps: {
     // ---- Orders, bulk orders, invoices --------------------------------------------------------
 
     async orders(query: PageQuery & Omit<repo.OrderListFilter, 'from' | 'to'> & { from?: string; to?: string }) {
-      const { rows, total } = await repo.listOrders(db, { ...query, ...dayRange(query.from, query.to) }, pageOf(query));
+      const { user, ...filter } = query;
+      const userIds = user ? await repo.userIdsNamed(db, user) : undefined;
+      const { rows, total } = await orders.listAll({ ...filter, userIds, ...dayRange(query.from, query.to) }, pageOf(query));
       const ownerOf = await owners(rows.map((r) => r.user_id));
       return { orders: rows.map((row) => asAdminOrder(row, ownerOf(row.user_id))), totalPages: totalPages(total, query.limit), total };
     },

@@ -31,7 +31,7 @@ import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQu
 import { openFileWriter, type FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
 import type { CatalogService, CatalogType } from '../catalog/service.ts';
-import { insertOrders, orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderRow, type OrderService } from '../orders/service.ts';
+import { orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderRow, type OrderService } from '../orders/service.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
 import { toCsv } from '../../lib/csv.ts';
@@ -320,7 +320,7 @@ export function createBulkService(deps: {
     try {
       await db.transaction().execute(async (trx) => {
         await repo.insertBulkOrder(trx, bulk);
-        await insertOrders(trx, rows);
+        await orders.insertRows(trx, rows);
         if (checked.totalCents > 0) {
           await changeBalance(trx, { userId, amountCents: -checked.totalCents, kind: 'bulk_charge', reference: id, note: `CSV order ${id.slice(0, 8).toUpperCase()}: ${rows.length} labels` });
         }

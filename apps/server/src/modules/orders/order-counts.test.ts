@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { newId } from '../../lib/ids.ts';
-import { listOrders } from '../admin/repository.ts';
+import { listAllOrders } from './repository.ts';
 import { cancelOrder, insertOrders, markAllCompleted, type OrderRow } from './repository.ts';
 
 // The history's and the console's totals come from settled_order_counts, which triggers keep (2026-11-24-30
@@ -53,7 +53,7 @@ describe('settled order counts', () => {
     expect(await total('&status=processing')).toBe(1 + 299);
     expect(await total('&status=pending')).toBe(0);
     // The console's totals over every customer.
-    const everyone = async (status?: 'completed' | 'processing') => (await listOrders(t.db, { status }, { offset: 0, limit: 1 })).total;
+    const everyone = async (status?: 'completed' | 'processing') => (await listAllOrders(t.db, { status }, { offset: 0, limit: 1 })).total;
     const all = async (status?: string) => Number((await sql<{ n: number }>`select count(*) as n from orders where ${status ? sql`status = ${status}` : sql`1 = 1`}`.execute(t.db)).rows[0].n);
     expect(await everyone()).toBe(await all());
     expect(await everyone('completed')).toBe(await all('completed'));

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { newId } from '../../lib/ids.ts';
-import { listOrders } from '../admin/repository.ts';
 import { isPostgres, type Db } from '../../db/database.ts';
-import { indexPendingOrders, insertOrders, markAllCompleted, searchedOrders, trigramKeys, type OrderRow } from './repository.ts';
+import { indexPendingOrders, searchedOrders, trigramKeys } from './order-search.ts';
+import { insertOrders, listAllOrders, markAllCompleted, type OrderRow } from './repository.ts';
 
 // The search finds through an index (a trigram GIN index on PostgreSQL, an FTS5 trigram table on SQLite) and must
 // find exactly what the plain contains test found before it: these tests compare both on tricky names and terms.
@@ -186,7 +186,7 @@ describe('order search', () => {
 
   it('is the console\'s search too, over every customer\'s orders', async () => {
     for (const term of ['john', 'JOHN', '100%', 'e_c', 'common name 4', ids['JOHN SMITH'].slice(0, 8)]) {
-      const { rows, total } = await listOrders(t.db, { search: term }, { offset: 0, limit: 500 });
+      const { rows, total } = await listAllOrders(t.db, { search: term }, { offset: 0, limit: 500 });
       const expected = await before(term);
       expect(rows.map((r) => r.id), term).toEqual(expected);
       expect(total).toBe(expected.length);

@@ -27,19 +27,13 @@ import { priceFor, type CatalogService, type CatalogType, type Quote } from '../
 import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
+import { indexPendingOrders } from './order-search.ts';
+import type { OrdersTable } from '../../db/schema.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 
-export type OrderRow = repo.OrderRow;
-export const ORDER_LIST_COLUMNS = repo.LIST_COLUMNS;
-/** The order search (the history's and the console's): the orders a search finds, to add filters and a page to. */
-export const searchedOrders = repo.searchedOrders;
-/** The statuses of an order whose label is still to come (the rest are settled: completed, cancelled). */
-export const WAITING = repo.WAITING;
-/** How many orders one customer or everyone has, in one status or all, without counting the settled ones row by row. */
-export const countOrders = repo.countOrders;
-/** Writes paid order rows inside the caller's transaction (a bulk order writes its rows with its charge). */
-export const insertOrders = repo.insertOrders;
+/** An order as stored (a single order, or a row of a bulk order). */
+export type OrderRow = OrdersTable;
 
 const BATCH = 50;
 /** Bulk rows are claimed this many at a time, in one statement. */
@@ -69,14 +63,13 @@ export const invalidOrder = (issues: OrderIssue[]) => new HttpError(400, orderIs
 const SEARCH_INDEX_EVERY_MS = 200;
 
 /**
- * Brings the order search's index up to date every SEARCH_INDEX_EVERY_MS (repo.indexPendingOrders), off the requests
+ * Brings the order search's index up to date every SEARCH_INDEX_EVERY_MS (indexPendingOrders), off the requests
  * that make orders; answers a stop that waits for a pass under way. Every process on the database may run one.
  */
 export function keepSearchIndexed(db: Db, log: FastifyBaseLogger): () => Promise<void> {
   let pass: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    pass ??= repo
-      .indexPendingOrders(db)
+    pass ??= indexPendingOrders(db)
       .catch((error) => log.error({ err: error }, 'the order search index could not be brought up to date'))
       .finally(() => (pass = null));
   }, SEARCH_INDEX_EVERY_MS).unref();
@@ -658,6 +651,15 @@ export function createOrderService(deps: {
         ledger: ledger.map((l) => ({ _id: l.id, createdAt: l.created_at, kind: l.kind, amount: centsToDollars(Number(l.amount_cents)), reference: l.reference, note: l.note })),
       };
     },
+
+    /** Everyone's orders, filtered, newest first, a page of them and how many in all (the console). */
+    listAll: (filter: repo.AllOrdersFilter, page: { offset: number; limit: number }) => repo.listAllOrders(db, filter, page),
+
+    /** Every status with its orders, everyone's (the console's overview). */
+    countByStatus: () => repo.countByStatus(db),
+
+    /** Writes paid order rows in the caller's transaction: a bulk order writes its rows with its charge. */
+    insertRows: (trx: Trx, rows: OrderRow[]) => repo.insertOrders(trx, rows),
 
     /** Any customer's order (the console), or undefined. */
     find(orderId: string): Promise<repo.OrderRow | undefined> {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { startLocalS3, type LocalS3 } from '../../../test/local-s3.ts';
 import { createLocalFileStore, type FileStore } from './file-store.ts';
@@ -133,4 +133,39 @@ it('refuses a local pack whose folder cannot be made, and appends to a new file 
   expect(stored.offset).toBe(0);
   expect((await store.getRange(stored.key, 0, 6))?.toString()).toBe('%PDF-B');
   await store.close();
+});
+
+it('answers a local pack append only once its bytes are flushed to the disk, appends at once sharing flushes', async () => {
+  const dir = fs.mkdtempSync(path.join(root, 'packs-'));
+  const store = createLocalFileStore(dir);
+  // Every FileHandle's datasync, watched: when each began and ended.
+  const probe = await fs.promises.open(path.join(dir, 'probe'), 'w');
+  const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+  await probe.close();
+  const flushes: { began: number; ended: number }[] = [];
+  const spy = vi.spyOn(proto, 'datasync').mockImplementation(async () => {
+    const flush = { began: performance.now(), ended: Infinity };
+    flushes.push(flush);
+    await new Promise((r) => setTimeout(r, 20));
+    flush.ended = performance.now();
+  });
+  try {
+    const answered: { asked: number; at: number; key: string; offset: number }[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const asked = performance.now();
+        const { key, offset } = await store.appendToPack('labels/packs', Buffer.from(`%PDF-${String(i).padStart(2, '0')}`));
+        answered.push({ asked, at: performance.now(), key, offset });
+      }),
+    );
+    // Each answer waited for a flush that began after it was asked; twenty appends at once needed a few, not twenty.
+    for (const a of answered) expect(flushes.some((f) => f.began >= a.asked && f.ended <= a.at)).toBe(true);
+    expect(flushes.length).toBeGreaterThanOrEqual(1);
+    expect(flushes.length).toBeLessThan(answered.length);
+    expect(new Set(answered.map((a) => a.key)).size).toBe(1);
+    expect(answered.map((a) => a.offset).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i * 7));
+  } finally {
+    spy.mockRestore();
+    await store.close();
+  }
 });

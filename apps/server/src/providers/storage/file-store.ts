@@ -19,7 +19,8 @@ export interface FileStore {
   /**
    * Stores bytes that are read back only in parts, with getRange (packs of labels): the local store appends them to
    * a file it keeps open, a new one for each process and every PACK_FILE_BYTES, as creating a file cost more than
-   * writing its bytes; a bucket gets an object for each call. Answers the file and where in it they begin.
+   * writing its bytes; a bucket gets an object for each call. Answers the file and where in it they begin, once they
+   * are on the disk (the local store flushes them; a bucket has them once it answers).
    */
   appendToPack(prefix: string, data: Uint8Array): Promise<{ key: string; offset: number }>;
   /** Closes what the store holds open (the local store's pack files), once their writes end. */
@@ -90,7 +91,48 @@ export function checkFileKey(key: string): void {
 }
 
 /** A local pack file being appended to: its length so far counts the appends still being written. */
-type PackFile = { key: string; length: number; handle: Promise<FileHandle>; writes: Set<Promise<void>> };
+type PackFile = { key: string; length: number; handle: Promise<FileHandle>; writes: Set<Promise<void>>; synced: () => Promise<void> };
+
+/**
+ * Flushes a pack file to the disk (fdatasync), and its folder's entry of it the first time, so that what an append
+ * answered survives a power cut before the database records where its bytes are. Appends that finish while a flush
+ * runs share the next one, which begins after them; a flush covers every write finished before it began.
+ */
+function packSyncer(handle: Promise<FileHandle>, folder: string): () => Promise<void> {
+  let entry: Promise<void> | null = null;
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const flush = async () => {
+    entry ??= syncFolder(folder);
+    await Promise.all([entry, handle.then((h) => h.datasync())]);
+  };
+  const start = (): Promise<void> => (running = flush().finally(() => (running = null)));
+  return () => {
+    if (!running) return start();
+    next ??= running.catch(() => {}).then(() => {
+      next = null;
+      return start();
+    });
+    return next;
+  };
+}
+
+/** Flushes a folder's entries (a file made in it); where folders cannot be opened for it (Windows), the file's own flush must do. */
+async function syncFolder(folder: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await fs.open(folder, 'r');
+  } catch {
+    return;
+  }
+  try {
+    await handle.sync().catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EISDIR' && error.code !== 'EPERM' && error.code !== 'EINVAL') throw error;
+    });
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Writes all of `data` at `position` (a write may take less than it was given). */
 async function writeAt(handle: FileHandle, data: Uint8Array, position: number): Promise<void> {
@@ -185,13 +227,16 @@ export function createLocalFileStore(root: string, options: { packFileBytes?: nu
       if (!pack) {
         // 'wx': a file of its own, never one another process appends to.
         const key = newPackKey(prefix);
-        pack = { key, length: 0, handle: openNew(resolve(key), 'wx'), writes: new Set() };
+        const handle = openNew(resolve(key), 'wx');
+        pack = { key, length: 0, handle, writes: new Set(), synced: packSyncer(handle, path.dirname(resolve(key))) };
         packs.set(prefix, pack);
       }
       // Taken before the write, so appends under way at once go side by side, each to its own bytes.
       const offset = pack.length;
       pack.length += data.length;
-      const write = pack.handle.then((handle) => writeAt(handle, data, offset));
+      // Answered once on the disk: the caller records the offset next, and a record must never point past a pack's end.
+      const current = pack;
+      const write = pack.handle.then((handle) => writeAt(handle, data, offset)).then(() => current.synced());
       pack.writes.add(write);
       try {
         await write;
