@@ -89,7 +89,7 @@ describe('a bulk order whose labels the provider makes later', () => {
   it('asks again until every label is made, then completes', async () => {
     const user = await fundedUser(t.app, t.db, 10_000);
     await createFromCsv(t.app, user.headers, { type: 'ground_oz', total_price: 4 * 2.75 }, csvText(usRows(4)));
-    const { order } = await waitForCompletion(t.app, user.headers, 10_000);
+    const { order } = await waitForCompletion(t.app, user.headers);
     expect(order).toMatchObject({ status: 'completed', totalOrders: 4, failedOrders: 0, total: 11 });
     expect(order.orders).toHaveLength(4);
     expect(await pdfPageCount((await download(t.app, user.headers, order.pdf!)).rawPayload)).toBe(4);
@@ -99,7 +99,7 @@ describe('a bulk order whose labels the provider makes later', () => {
     const user = await fundedUser(t.app, t.db, 10_000);
     const res = await createFromCsv(t.app, user.headers, { type: 'ground_oz', total_price: 2 * 2.75 }, csvText(usRows(2)));
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
-    const { order } = await waitForCompletion(t.app, user.headers, 10_000);
+    const { order } = await waitForCompletion(t.app, user.headers);
     expect(order).toMatchObject({ status: 'completed', totalOrders: 2, failedOrders: 0 });
     await eventually(async () => expect(await t.db.selectFrom('jobs').select('state').where('id', '=', `bulk-${order._id}`).execute()).toEqual([{ state: 'completed' }]));
   });
