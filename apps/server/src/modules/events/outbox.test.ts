@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { sql } from 'kysely';
+import { createTestDb, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { isPostgres, migrateToLatest } from '../../db/database.ts';
 import { eventRow, recordEvents } from '../../lib/shop-events.ts';
 import { callApi, eventually, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { startReceiver } from '../../../test/webhook-receiver.ts';
@@ -54,4 +56,23 @@ it('an order the balance cannot cover writes no event', async () => {
   expect(await t.db.selectFrom('orders').select('id').where('user_id', '=', user.userId).execute()).toEqual([]);
   expect(await events(user.userId)).toEqual([]);
   expect(await deliveries(user.userId)).toEqual([]);
+});
+
+it('its migration goes down (no outbox, no Telegram claims) and up again', async () => {
+  const { db, drop } = await createTestDb();
+  try {
+    // PostgreSQL lists every schema's tables: the test's own is the connection's current one.
+    const schema = isPostgres(db) ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0].name : undefined;
+    const columns = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table && t.schema === schema)?.columns.map((c) => c.name);
+    expect(await columns('shop_events')).toEqual(['id', 'type', 'user_id', 'subject_id', 'data', 'created_at']);
+    expect(await columns('telegram_messages')).toContain('claimed_until');
+    await migrateToLatest(db, '2026-11-28-20-revoked-tokens');
+    expect(await columns('shop_events')).toBeUndefined();
+    expect(await columns('telegram_messages')).not.toContain('claimed_until');
+    await migrateToLatest(db);
+    expect(await columns('shop_events')).toHaveLength(6);
+    await sql`insert into shop_events (id, type, user_id, subject_id, data, created_at) values ('a:b', 'a', 'u', 'b', null, 'now')`.execute(db);
+  } finally {
+    await drop();
+  }
 });
