@@ -1,12 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
-/** The server's tests run on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set. */
-const serverProject = (name: string, env: Record<string, string>) => ({
+const SERVER_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts'];
+/**
+ * The server's files that start processes or threads of their own (the shop, its CLIs, a worker, a copy of the
+ * checkout, the slip reader's pool): `npm test` leaves them to `npm run test:full`, which runs every file.
+ */
+const PROCESS_TESTS = [
+  'src/modules/admin/admin-cli.test.ts',
+  'src/modules/amazon/amazon.test.ts',
+  'src/modules/bulk/bulk-resume.test.ts',
+  'src/modules/telegram/telegram-poller.test.ts',
+  'test/backup.test.ts',
+  'test/event-outbox-kill.test.ts',
+  'test/graceful-shutdown.test.ts',
+  'test/last-resort.test.ts',
+  'test/multi-process.test.ts',
+  'test/production-build.test.ts',
+  'test/safe-defaults.test.ts',
+  'test/several-machines.test.ts',
+];
+
+/** Server tests: on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set. */
+const serverProject = (name: string, env: Record<string, string>, files: { include: string[]; exclude?: string[] }) => ({
   test: {
     name,
     root: './apps/server',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    ...files,
     env,
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -16,8 +37,9 @@ export default defineConfig({
   test: {
     maxWorkers: 2,
     projects: [
-      serverProject('sqlite', { TEST_DB: 'sqlite' }),
-      ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres', { TEST_DB: 'postgres' })] : []),
+      serverProject('sqlite', { TEST_DB: 'sqlite' }, { include: SERVER_TESTS, exclude: PROCESS_TESTS }),
+      serverProject('sqlite-processes', { TEST_DB: 'sqlite' }, { include: PROCESS_TESTS }),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres', { TEST_DB: 'postgres' }, { include: SERVER_TESTS })] : []),
       // The screens' own helpers, in Node (the screens themselves are tested in the browser).
       { test: { name: 'web', root: './apps/web', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
       // A browser test polls for the exact state it asserts, for up to 15 s on a busy machine.

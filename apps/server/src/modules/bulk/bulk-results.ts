@@ -1,7 +1,7 @@
 import { Zip, ZipPassThrough } from 'fflate';
 import type { FileWriter } from '../../providers/storage/file-store.ts';
 import { CSV_REPORT_COLUMNS, centsToDollars, formatDollars } from '@portal/contract';
-import type { OrderRow } from '../orders/service.ts';
+import type { OrdersTable as OrderRow } from '../../db/schema.ts';
 import { toCsv, type CsvTable } from '../../lib/csv.ts';
 import { PlainPdf, rewrittenPlain, type Span } from './plain-pdf.ts';
 

@@ -31,7 +31,8 @@ import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQu
 import { openFileWriter, type FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
 import type { CatalogService, CatalogType } from '../catalog/service.ts';
-import { orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderRow, type OrderService } from '../orders/service.ts';
+import { orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderService } from '../orders/service.ts';
+import type { OrdersTable as OrderRow } from '../../db/schema.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
 import { toCsv } from '../../lib/csv.ts';

@@ -28,12 +28,8 @@ import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvi
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
 import { indexPendingOrders } from './order-search.ts';
-import type { OrdersTable } from '../../db/schema.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import type { Metrics } from '../../lib/metrics.ts';
-
-/** An order as stored (a single order, or a row of a bulk order). */
-export type OrderRow = OrdersTable;
 
 const BATCH = 50;
 /** Bulk rows are claimed this many at a time, in one statement. */
@@ -659,7 +655,7 @@ export function createOrderService(deps: {
     countByStatus: () => repo.countByStatus(db),
 
     /** Writes paid order rows in the caller's transaction: a bulk order writes its rows with its charge. */
-    insertRows: (trx: Trx, rows: OrderRow[]) => repo.insertOrders(trx, rows),
+    insertRows: (trx: Trx, rows: repo.OrderRow[]) => repo.insertOrders(trx, rows),
 
     /** Any customer's order (the console), or undefined. */
     find(orderId: string): Promise<repo.OrderRow | undefined> {

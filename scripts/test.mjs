@@ -1,0 +1,32 @@
+// `npm test`: lint and type checks side by side (each keeps one core busy), then the tests that need no browser and
+// start no process of their own, on SQLite. `npm run test:full` (`--full`, what CI runs): Chromium found or installed,
+// the same checks, the build, then every test file on every configured engine.
+import { spawn } from 'node:child_process';
+
+const full = process.argv.includes('--full');
+
+/** Runs a command; its output is kept and printed whole when it ends, so two at once do not interleave. */
+function run(command, args, { quiet = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('close', (code, signal) => {
+      if (quiet) process.stdout.write(output);
+      resolve({ ok: code === 0, name: [command, ...args].join(' '), why: signal ?? `exit ${code}` });
+    });
+  });
+}
+
+function stopIfFailed(results) {
+  const failed = results.filter((result) => !result.ok);
+  if (failed.length === 0) return;
+  for (const { name, why } of failed) console.error(`\n${name} failed (${why})`);
+  process.exit(1);
+}
+
+if (full) stopIfFailed([await run('node', ['scripts/find-browser.mjs'])]);
+stopIfFailed(await Promise.all([run('npm', ['run', '--silent', 'lint'], { quiet: true }), run('npm', ['run', '--silent', 'typecheck'], { quiet: true })]));
+if (full) stopIfFailed([await run('npm', ['run', 'build'])]);
+stopIfFailed([await run('npx', ['vitest', 'run', ...(full ? [] : ['--project', 'sqlite', '--project', 'web'])])]);
