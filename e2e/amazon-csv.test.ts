@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
 import { packingSlipPdf, slipNumber } from '../apps/server/test/slip-fixtures.ts';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, createAccount, fundAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -82,9 +82,7 @@ describe('Amazon CSV Generator', () => {
   });
 
   it('shows the server message in an error toast when the file is not a packing-slip PDF', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const { page } = await signedInPage(browser, server.url);
     await page.goto(`${server.url}/amazon-csv`);
     await page.getByLabel('Weight').fill('1');
     await page.getByLabel('Name', { exact: true }).fill('Jane Seller');

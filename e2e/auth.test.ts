@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, uniqueTgId, type RunningServer } from './harness.ts';
+import { api, createAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, uniqueTgId, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -125,9 +125,7 @@ describe('sign up, sign in, the shell, sign out', () => {
   });
 
   it('shows the FAQ accordion, the settings page and the terms', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const { account, page } = await signedInPage(browser, server.url);
     await page.getByTestId('sidebar').getByRole('link', { name: 'FAQs' }).click();
     await page.getByText('Frequently Asked Questions').waitFor();
     const questions = page.locator('.accordion-item');
@@ -195,9 +193,7 @@ describe('password reset and email verification', () => {
 
 describe('an expired session', () => {
   it('a 401 removes the token cookie and sends the user to /', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const { account, page } = await signedInPage(browser, server.url);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();
     await page.waitForURL(`${server.url}/address`);
     // Changing the password elsewhere revokes this browser's token.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, createAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -30,9 +30,7 @@ async function startDeposit(page: Page, amount: string) {
 
 describe('deposits through the sandbox payment page', () => {
   it('deposits $250, returns to /deposits and shows 255.00, the Completed invoice and the statement rows', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const { account, page } = await signedInPage(browser, server.url);
     await openDeposits(page);
 
     await expect.poll(() => page.getByTestId('current-balance').textContent()).toBe('$0.00');
@@ -94,9 +92,7 @@ describe('deposits through the sandbox payment page', () => {
   });
 
   it('shows the server message in a toast and clears the busy state when the invoice cannot be created', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const { page } = await signedInPage(browser, server.url);
     await openDeposits(page);
     await page.route('**/api/v1/invoices/create-invoice', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Payment provider unavailable, please try again in a minute' }) }),

@@ -149,6 +149,14 @@ export async function signInThroughPage(page: Page, url: string, tgId: string, p
   await page.getByTestId('sidebar').waitFor();
 }
 
+/** A new account, signed in on a page of its own. */
+export async function signedInPage(browser: Browser, url: string) {
+  const account = await createAccount(url);
+  const page = await newPage(browser);
+  await signInThroughPage(page, url, account.tgId, account.password);
+  return { account, page };
+}
+
 /** The first admin, made as the README says: the command line on the shop's data directory. */
 export async function grantAdmin(shop: RunningServer, tgId: string): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/admin-cli.ts', 'grant', tgId], {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { createAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { signedInPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 const ip = (...args: string[]) => promisify(execFile)('ip', args);
 
@@ -37,9 +37,7 @@ describe('a shop opened over plain http at a network address', () => {
     if ('skip' in outside) return ctx.skip(outside.skip);
     ({ server, browser } = await startServerAndBrowser({ HOST: outside.address }));
     expect(server.url).toMatch(/^http:\/\/(?!127\.)/);
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const { page } = await signedInPage(browser, server.url);
     expect(new URL(page.url()).origin).toBe(server.url);
     const headers = (await fetch(`${server.url}/login`)).headers;
     expect(headers.get('strict-transport-security')).toBeNull();

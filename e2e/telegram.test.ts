@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { TELEGRAM_LINK_TEXT } from '@portal/contract';
 import { startFakeTelegram, type FakeTelegram } from '../apps/server/test/fake-telegram.ts';
-import { createAccount, launchBrowser, newPage, signInThroughPage, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, signedInPage, startServer, type RunningServer } from './harness.ts';
 
 let tg: FakeTelegram;
 let browser: Browser;
@@ -36,9 +36,7 @@ describe('with a bot configured', () => {
   afterAll(() => server?.stop());
 
   it('shows a fresh deep link on the Orders card, links the chat through it, and Account Setting shows the link, the choices and unlinks', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const { account, page } = await signedInPage(browser, server.url);
     const first = await deepLink(page);
     await page.reload();
     const second = await deepLink(page);
@@ -90,9 +88,7 @@ describe('without a bot', () => {
   afterAll(() => server?.stop());
 
   it('shows no Telegram link on the Orders card and no Telegram card in Account Setting', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const { page } = await signedInPage(browser, server.url);
     await expect.poll(() => page.getByTestId('orders-count').textContent()).toBe('0');
     expect(await page.evaluate(async () => (await (await fetch('/api/v1/config')).json()).telegramBot)).toBeNull();
     expect(await page.getByTestId('telegram-link').count()).toBe(0);

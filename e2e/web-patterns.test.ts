@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADDRESS_CREATED, ADDRESS_NOT_FOUND } from '@portal/contract';
-import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, signedInPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 // The web app's one pattern for writes (a mutation that shows its own toasts, is busy once and
 // refreshes what it changed) and for lists (a load failure shown in the card, with Retry), seen
@@ -30,12 +30,7 @@ function countCalls(page: Page, method: string, path: string) {
   return counter;
 }
 
-async function signedIn() {
-  const account = await createAccount(server.url);
-  const page = await newPage(browser);
-  await signInThroughPage(page, server.url, account.tgId, account.password);
-  return { account, page };
-}
+const signedIn = () => signedInPage(browser, server.url);
 
 describe('a write from the web app', () => {
   it('shows the server’s refusal in an error toast and is ready for another try', async () => {

@@ -1,7 +1,6 @@
 // The shop's events across a crash: a server process is killed while it places orders and tells their events to a
 // webhook receiver and a Telegram chat; a new process finishes what it left. Every event reaches each receiver.
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomToken } from '../src/lib/ids.ts';
@@ -10,6 +9,7 @@ import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { fundedUser, orderPayload } from './order-fixtures.ts';
 import { freePort } from './processes.ts';
+import { startReceiver } from './webhook-receiver.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -22,28 +22,6 @@ const ORDERS_BEFORE_KILL = 15;
 const MAX_KILLS = 5;
 /** How long a receiver takes to answer: deliveries and messages are in flight when the shop dies. */
 const ANSWER_MS = 25;
-
-type Received = { delivery: string; eventId: string };
-
-/** A webhook receiver that keeps every POST (its delivery id and event id) and answers 200 after ANSWER_MS. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      received.push({ delivery: String(request.headers['x-portal-delivery']), eventId: (JSON.parse(body) as { id: string }).id });
-      setTimeout(() => response.writeHead(200).end('ok'), ANSWER_MS);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
-    received,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
-}
 
 const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve())));
 
@@ -70,7 +48,7 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
   it('every event reaches the webhook once by its id and the chat once, whatever the kill interrupted', async () => {
     const tg: FakeTelegram = await startFakeTelegram({ sendDelayMs: ANSWER_MS });
     closers.push(() => tg.close());
-    const receiver = await startReceiver();
+    const receiver = await startReceiver([], { answerMs: ANSWER_MS });
     closers.push(() => receiver.close());
     // The test's own view of the shop: its database, its users. It runs no jobs and places no orders.
     const redis: Record<string, string> = engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {};
@@ -189,9 +167,10 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
     // The webhook: every order's event arrived, always under the same delivery id; a receiver keeping the first of
     // each id (as the docs ask) has each event once. A POST the dead shop had sent and not heard back from comes again.
     const expected = orders.map((o) => `order.completed-${o.id}`).sort();
-    expect([...new Set(receiver.received.map((r) => r.eventId))].sort()).toEqual(expected);
+    const posts = receiver.received.map((r) => ({ delivery: String(r.headers['x-portal-delivery']), eventId: (JSON.parse(r.body) as { id: string }).id }));
+    expect([...new Set(posts.map((r) => r.eventId))].sort()).toEqual(expected);
     const deliveryOf = new Map<string, Set<string>>();
-    for (const r of receiver.received) deliveryOf.set(r.eventId, (deliveryOf.get(r.eventId) ?? new Set()).add(r.delivery));
+    for (const r of posts) deliveryOf.set(r.eventId, (deliveryOf.get(r.eventId) ?? new Set()).add(r.delivery));
     expect([...deliveryOf.values()].filter((ids) => ids.size !== 1)).toEqual([]);
     const stored = await db.selectFrom('webhook_deliveries').select(['id', 'event_id']).where('user_id', 'in', userIds).execute();
     expect(new Map(stored.map((d) => [d.event_id, d.id]))).toEqual(new Map([...deliveryOf].map(([eventId, ids]) => [eventId, [...ids][0]])));

@@ -3,8 +3,11 @@ import http from 'node:http';
 
 export type Received = { headers: http.IncomingHttpHeaders; body: string };
 
-/** A local webhook receiver (127.0.0.1, a free port) that keeps what it receives and answers the statuses it is given, then 200. */
-export async function startReceiver(statuses: number[] = []) {
+/**
+ * A local webhook receiver (127.0.0.1, a free port) that keeps what it receives and answers the statuses it is given,
+ * then 200; each answer `answerMs` after the request (so deliveries can be in flight when a sender dies).
+ */
+export async function startReceiver(statuses: number[] = [], { answerMs = 0 } = {}) {
   const received: Received[] = [];
   const server = http.createServer((request, response) => {
     let body = '';
@@ -13,7 +16,9 @@ export async function startReceiver(statuses: number[] = []) {
     request.on('end', () => {
       received.push({ headers: request.headers, body });
       const status = statuses.shift() ?? 200;
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'receiver failed');
+      const answer = () => response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'receiver failed');
+      if (answerMs > 0) setTimeout(answer, answerMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -21,7 +26,8 @@ export async function startReceiver(statuses: number[] = []) {
   return {
     url: `http://127.0.0.1:${port}/hooks/portal`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Connections a dead sender left open are closed too, or close() would wait for them.
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
 

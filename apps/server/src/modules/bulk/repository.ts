@@ -22,6 +22,8 @@ export const listOwnBulkOrders = (db: DbOrTrx, userId: string, limit: number) =>
 export const bulkRows = (db: DbOrTrx, bulkOrderId: string) => db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).orderBy('bulk_row').execute();
 
 /** The rows of a bulk order still waiting for their label (pending or processing). */
+export const findBulkRow = (db: DbOrTrx, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+
 export const waitingBulkRows = (db: DbOrTrx, bulkOrderId: string) =>
   db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).where('status', 'in', ['pending', 'processing']).orderBy('bulk_row').execute();
 

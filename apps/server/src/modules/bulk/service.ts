@@ -159,7 +159,11 @@ export function createBulkService(deps: {
       await progress((80 * settled.size) / total, true);
       const record = async (order: OrderRow, outcome: LabelOutcome) => {
         if (outcome.status === 'processing') return;
-        settle(order, outcome.status === 'completed' ? { tracking: outcome.tracking, pdf: outcome.pdf, pdfKey: outcome.pdfKey } : null);
+        // Not made by this run: the row was cancelled, or another process that took it after this run's claim ran out
+        // (a slow machine) recorded its label first, and that label goes into the files.
+        const recordedElsewhere = outcome.status === 'cancelled' ? await repo.findBulkRow(db, order.id) : undefined;
+        if (recordedElsewhere?.status === 'completed') settleAsStored(recordedElsewhere);
+        else settle(order, outcome.status === 'completed' ? { tracking: outcome.tracking, pdf: outcome.pdf, pdfKey: outcome.pdfKey } : null);
         await progress((80 * settled.size) / total);
       };
       await orders.makeLabels(
