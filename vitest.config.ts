@@ -42,6 +42,7 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres', { TEST_DB: 'postgres' }, { include: SERVER_TESTS })] : []),
       // The screens' own helpers, in Node (the screens themselves are tested in the browser).
       { test: { name: 'web', root: './apps/web', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
+      { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'] } },
       // A browser test polls for the exact state it asserts, for up to 15 s on a busy machine.
       { test: { name: 'e2e', root: './e2e', include: ['**/*.test.ts'], fileParallelism: false, testTimeout: 90_000, hookTimeout: 120_000, expect: { poll: { timeout: 15_000, interval: 50 } } } },
     ],

@@ -29,4 +29,4 @@ function stopIfFailed(results) {
 if (full) stopIfFailed([await run('node', ['scripts/find-browser.mjs'])]);
 stopIfFailed(await Promise.all([run('npm', ['run', '--silent', 'lint'], { quiet: true }), run('npm', ['run', '--silent', 'typecheck'], { quiet: true })]));
 if (full) stopIfFailed([await run('npm', ['run', 'build'])]);
-stopIfFailed([await run('npx', ['vitest', 'run', ...(full ? [] : ['--project', 'sqlite', '--project', 'web'])])]);
+stopIfFailed([await run('npx', ['vitest', 'run', ...(full ? [] : ['--project', 'sqlite', '--project', 'web', '--project', 'contract'])])]);

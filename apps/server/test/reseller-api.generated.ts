@@ -450,6 +450,10 @@ export interface components {
             createdAt: string;
             /** @description The label PDF once completed (GET with your x-api-key), else null */
             downloadUrl: string | null;
+            /** @description In the create-order answer: the names and address lines the label prints otherwise than sent, by field (ToName...), with what it prints. Labels print Windows-1252; other scripts are transliterated to Latin, emoji dropped. Empty when all print as sent. */
+            printedAs?: {
+                [key: string]: string;
+            };
         };
         /**
          * @example {

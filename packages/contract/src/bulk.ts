@@ -46,7 +46,12 @@ export const CSV_MAX_LISTED_ERRORS = 500;
 export const csvErrorResponse = z.object({ message: z.string(), errors: z.array(csvRowError), moreErrors: z.number().optional() });
 
 /** POST /order/validatecsv (multipart: csv, labeltype). Dollars. */
-export const validateCsvResponse = z.object({ message: z.string(), totalPrice: z.number(), totalOrders: z.number() });
+/** The text columns a label prints (names and address lines), which may print otherwise than typed (printed-as.ts). */
+export const CSV_PRINTED_COLUMNS = ['FromName', 'FromCompany', 'FromStreet', 'FromStreet2', 'FromCity', 'ToName', 'ToCompany', 'ToStreet', 'ToStreet2', 'ToCity'] as const;
+/** Each row with a column that prints otherwise than typed, with what it prints; left out when every row prints as typed. */
+export const printNotesSchema = z.array(z.object({ row: z.number(), printedAs: z.record(z.string(), z.string()) }));
+export const validateCsvResponse = z.object({ message: z.string(), totalPrice: z.number(), totalOrders: z.number(), printNotes: printNotesSchema.optional() });
+export type ValidateCsvResponse = z.infer<typeof validateCsvResponse>;
 
 /** 'failed': the job gave up after its last try; rows without a label were refunded, rows made keep their labels. */
 export const BULK_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;

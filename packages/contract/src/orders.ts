@@ -240,6 +240,8 @@ export const orderDetailSchema = orderSchema.extend({
   /** The row of the bulk order's CSV file (1 is the first row after the header), else null. */
   bulkRow: z.number().nullable(),
   updatedAt: z.string(),
+  /** The names and address lines the label prints otherwise than typed (CSV column names: ToName...), with what it prints. */
+  printedAs: z.record(z.string(), z.string()),
 });
 /** The ledger rows an order caused (its charge, its refund), oldest first. */
 export const orderLedgerSchema = z.array(statementEntrySchema.omit({ balance: true }));

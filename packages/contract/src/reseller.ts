@@ -102,6 +102,12 @@ export const resellerOrder = z
     note: z.string().nullable().describe('Why a cancelled order failed'),
     createdAt: z.string().describe('ISO 8601'),
     downloadUrl: z.string().nullable().describe('The label PDF once completed (GET with your x-api-key), else null'),
+    printedAs: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        'In the create-order answer: the names and address lines the label prints otherwise than sent, by field (ToName...), with what it prints. Labels print Windows-1252; other scripts are transliterated to Latin, emoji dropped. Empty when all print as sent.',
+      ),
   })
   .meta({ id: 'ResellerOrder' });
 export type ResellerOrder = z.infer<typeof resellerOrder>;

@@ -31,6 +31,19 @@ export type CsvTable = { separator: ',' | ';'; header: string[]; records: CsvRec
 
 const BOM = '\ufeff';
 
+/** Windows-1252's characters at 0x80-0x9f, where Latin-1 has control codes (0x81, 0x8d, 0x8f, 0x90, 0x9d are unused). */
+const WINDOWS_1252_HIGH = '€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ';
+
+/**
+ * Windows-1252, as Excel saves a CSV on Windows. Node's TextDecoder('windows-1252') decodes Latin-1 (0x92 becomes the
+ * control code U+0092, not ’), so the 32 bytes where the two differ are mapped here.
+ */
+function decodeWindows1252(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]);
+}
+
 /**
  * The text of an uploaded file, or null when it is not text (a spreadsheet, PDF, image or UTF-16
  * file holds bytes no CSV text has: NUL and other control characters).
@@ -45,7 +58,7 @@ export function decodeCsvText(bytes: Uint8Array): string | null {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    text = new TextDecoder('windows-1252').decode(bytes);
+    text = decodeWindows1252(bytes);
   }
   if (text.startsWith(BOM)) text = text.slice(1);
   return text.replace(/\x1a+$/, '');

@@ -125,10 +125,31 @@ describe('POST /order/validatecsv', () => {
     expect(lf.json()).toMatchObject({ totalOrders: 2 });
   });
 
-  it('reads a Windows-1252 file', async () => {
-    const text = csvText([usRow(1, { ToName: 'Jos\u00e9 Pe\u00f1a' })]);
-    const res = await validateCsv(t.app, user.headers, priority, Buffer.from(text, 'latin1'));
-    expect(res.json()).toMatchObject({ totalOrders: 1 });
+  it('reads a Windows-1252 file, smart quotes, dashes and € included, at the total of the same file in UTF-8', async () => {
+    const rows = [usRow(1, { ToName: 'Jos\u00e9 Pe\u00f1a' }), usRow(2, { ToCompany: 'O’Brien Shop – 5', FromCompany: '“Best” € Store' })];
+    // As Excel saves it: ’ is 0x92, – 0x96, “ ” 0x93 0x94 and € 0x80 in Windows-1252.
+    const win1252 = Buffer.from(csvText(rows).replace(/[’–“”€]/g, (c) => String.fromCharCode({ '’': 0x92, '–': 0x96, '“': 0x93, '”': 0x94, '€': 0x80 }[c]!)), 'latin1');
+    expect(win1252.includes(0x92)).toBe(true);
+    const res = await validateCsv(t.app, user.headers, priority, win1252);
+    expect(res.json(), res.body).toMatchObject({ message: CSV_VALIDATED });
+    // Every character prints as typed: no notes.
+    expect(res.json()).toEqual({ message: CSV_VALIDATED, totalOrders: 2, totalPrice: 2 * PRIORITY_2LB });
+    expect((await validateCsv(t.app, user.headers, priority, csvText(rows))).json()).toEqual(res.json());
+  });
+
+  it('takes any script, and names each row that prints otherwise than typed', async () => {
+    const rows = [usRow(1), usRow(2, { ToName: '李小龙', ToCity: 'Springfield 🎉' }), usRow(3, { FromName: 'Nguyễn Văn Đức', ToName: 'Zoë Núñez' })];
+    const res = await validateCsv(t.app, user.headers, priority, csvText(rows));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      message: CSV_VALIDATED,
+      totalOrders: 3,
+      totalPrice: 3 * PRIORITY_2LB,
+      printNotes: [
+        { row: 2, printedAs: { ToName: 'Li Xiao Long', ToCity: 'Springfield' } },
+        { row: 3, printedAs: { FromName: 'Nguyen Van Duc' } },
+      ],
+    });
   });
 
   it('names every bad row and column with the single order rules', async () => {

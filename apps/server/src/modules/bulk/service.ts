@@ -22,7 +22,10 @@ import {
   validateCsvFields,
   type BulkOrder,
   type CreateOrderInput,
+  CSV_PRINTED_COLUMNS,
+  type ValidateCsvResponse,
 } from '@portal/contract';
+import { printedDifferently } from '@portal/contract/printed-as';
 import type { Db } from '../../db/database.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
@@ -384,12 +387,13 @@ export function createBulkService(deps: {
 
   return {
     /** validatecsv: every row checked and priced; the total in dollars. */
-    async validate(upload: BulkUpload): Promise<{ message: string; totalPrice: number; totalOrders: number }> {
+    async validate(upload: BulkUpload): Promise<ValidateCsvResponse> {
       const { labeltype } = fieldsOf(validateCsvFields, upload.fields);
       const csv = csvOf(upload);
       const type = await catalog.orderableType(labeltype);
       const file = readBulkFile(csv, type);
-      return { message: CSV_VALIDATED, totalPrice: centsToDollars(file.totalCents), totalOrders: file.rows.length };
+      const printNotes = file.rows.map(({ row, input }) => ({ row, printedAs: printedDifferently(input, CSV_PRINTED_COLUMNS) })).filter((note) => Object.keys(note.printedAs).length > 0);
+      return { message: CSV_VALIDATED, totalPrice: centsToDollars(file.totalCents), totalOrders: file.rows.length, ...(printNotes.length > 0 && { printNotes }) };
     },
 
     /**

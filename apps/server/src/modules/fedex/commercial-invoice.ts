@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { FEDEX_PURPOSE_CODES, SHIPMENT_PURPOSE_LABELS, countryName, type FedexAddress, type FedexOrder } from '@portal/contract';
+import { printedAs } from '@portal/contract/printed-as';
 
 /** US Letter in PDF points. */
 const W = 612;
@@ -9,8 +10,6 @@ const BOTTOM = H - M;
 
 type Doc = PDFKit.PDFDocument;
 
-// The standard PDF fonts print Latin-1; anything else becomes '?', never a broken glyph.
-const printable = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 const money = (n: number) => n.toFixed(2);
 /** Weights to three decimals at most, without trailing zeros. */
 const weight = (n: number) => String(Math.round(n * 1000) / 1000);
@@ -43,7 +42,7 @@ function addressBlock(doc: Doc, title: string, address: FedexAddress, x: number,
   doc.font('Helvetica').fontSize(9);
   let bottom = y + 13;
   for (const line of lines) {
-    doc.text(printable(line), x, bottom, { width });
+    doc.text(printedAs(line), x, bottom, { width });
     bottom = doc.y + 1;
   }
   return bottom;
@@ -59,7 +58,7 @@ function tableHeader(doc: Doc, y: number): number {
 /** A labelled fact: 'Label: value' in one line. */
 function fact(doc: Doc, label: string, value: string, x: number, y: number, width: number): void {
   doc.font('Helvetica-Bold').fontSize(9).text(`${label}: `, x, y, { continued: true, width, lineBreak: false });
-  doc.font('Helvetica').text(printable(value), { lineBreak: false });
+  doc.font('Helvetica').text(printedAs(value), { lineBreak: false });
 }
 
 /**
@@ -104,8 +103,8 @@ export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
     totalWeight += item.units * item.weight;
     const cells: Record<Column, string> = {
       no: String(i + 1),
-      description: printable(item.description),
-      tariff: printable(item.tariff),
+      description: printedAs(item.description),
+      tariff: printedAs(item.tariff),
       origin,
       units: String(item.units),
       weight: `${weight(item.weight)} ${order.weightUnit}`,
@@ -138,7 +137,7 @@ export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
 
   doc.font('Helvetica').fontSize(9).text(
     'I declare that all the information contained in this invoice is true and correct, and that the goods ' +
-      `originate in ${printable(countryLine(origin))}.`,
+      `originate in ${printedAs(countryLine(origin))}.`,
     M,
     y,
     { width: W - 2 * M },
@@ -148,7 +147,7 @@ export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
   doc.moveTo(M + 300, y).lineTo(W - M, y).stroke();
   doc.font('Helvetica').fontSize(8).text('Signature of shipper / exporter', M, y + 4, { width: 240 });
   doc.text('Name and date', M + 300, y + 4, { width: W - 2 * M - 300 });
-  doc.font('Helvetica').fontSize(9).text(printable(order.from.name), M + 300, y - 14, { width: W - 2 * M - 300, lineBreak: false });
+  doc.font('Helvetica').fontSize(9).text(printedAs(order.from.name), M + 300, y - 14, { width: W - 2 * M - 300, lineBreak: false });
 
   const pages = doc.bufferedPageRange();
   for (let i = 0; i < pages.count; i++) {

@@ -353,10 +353,19 @@ describe('GET /order/details/:id', () => {
     const res = await details(user, listed._id);
     expect(res.statusCode).toBe(200);
     const { order, ledger } = res.json();
-    expect(order).toMatchObject({ ...listed, length: 15, width: 15, height: 15, bulkOrderId: null, bulkRow: null });
+    expect(order).toMatchObject({ ...listed, length: 15, width: 15, height: 15, bulkOrderId: null, bulkRow: null, printedAs: {} });
     expect(order.from).toMatchObject({ name: 'Jane Sender', company: 'Acme', street2: 'Suite 4', state: 'NY', zip: '10001', country: 'United States' });
     expect(order.to).toMatchObject({ name: 'John Receiver', state: 'CA', zip: '90210', country: 'United States' });
     expect(ledger).toEqual([expect.objectContaining({ kind: 'order_charge', amount: -listed.price, reference: listed._id })]);
+  });
+
+  it('takes names in any script and says what the label prints otherwise than typed', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    expect((await create(user, orderPayload('priority', { ToName: '李小龙 👍', ToCompany: 'O’Brien – €', FromName: 'Nguyễn Văn Đức', FromCity: 'Zürich' }))).statusCode).toBe(200);
+    const [listed] = await ordersOf(user);
+    const { order } = (await details(user, listed._id)).json();
+    expect(order.to).toMatchObject({ name: '李小龙 👍', company: 'O’Brien – €' });
+    expect(order.printedAs).toEqual({ ToName: 'Li Xiao Long', FromName: 'Nguyen Van Duc' });
   });
 
   it('names the bulk order and row an order came from; the charge is the bulk order own', async () => {

@@ -1,4 +1,5 @@
 import {
+  CSV_PRINTED_COLUMNS,
   LABEL_NOT_READY,
   ORDER_CANCELLED_NO_LABEL,
   ORDER_NOT_FOUND,
@@ -27,6 +28,7 @@ import { priceFor, type CatalogService, type CatalogType, type Quote } from '../
 import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
+import { printedDifferently } from '@portal/contract/printed-as';
 import { indexPendingOrders } from './order-search.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import type { Metrics } from '../../lib/metrics.ts';
@@ -96,6 +98,13 @@ export function toOrder(row: repo.OrderListRow): Order {
     createdAt: row.created_at,
   };
 }
+
+/** The names and address lines of an order that its label prints otherwise than typed, by their CSV column names. */
+export const printedAsOf = (row: repo.OrderRow) =>
+  printedDifferently(
+    { FromName: row.from_name, FromCompany: row.from_company, FromStreet: row.from_street, FromStreet2: row.from_street2, FromCity: row.from_city, ToName: row.to_name, ToCompany: row.to_company, ToStreet: row.to_street, ToStreet2: row.to_street2, ToCity: row.to_city },
+    CSV_PRINTED_COLUMNS,
+  );
 
 /** One side of an order (sender or receiver) as the provider and the console read it. */
 export const partyOf = (row: repo.OrderRow, side: 'from' | 'to'): LabelParty => ({
@@ -643,6 +652,7 @@ export function createOrderService(deps: {
           bulkOrderId: row.bulk_order_id,
           bulkRow: row.bulk_order_id ? row.bulk_row : null,
           updatedAt: row.updated_at,
+          printedAs: printedAsOf(row),
         },
         ledger: ledger.map((l) => ({ _id: l.id, createdAt: l.created_at, kind: l.kind, amount: centsToDollars(Number(l.amount_cents)), reference: l.reference, note: l.note })),
       };

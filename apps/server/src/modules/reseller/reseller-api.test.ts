@@ -62,6 +62,11 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     const viaJson = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ labelType: 'uspsv9', design: '', Weight: '3' }) });
     expect(viaJson.statusCode).toBe(200);
     expect(viaJson.json().order.labelType.uid).toBe('uspsv9');
+    expect(viaJson.json().order.printedAs).toEqual({});
+    // Any script is taken; the answer says what the label prints.
+    const unicode = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ToName: 'Nguyễn Văn Đức 🎉', ToCompany: 'Zoë’s' }) });
+    expect(unicode.statusCode).toBe(200);
+    expect(unicode.json().order).toMatchObject({ toName: 'Nguyễn Văn Đức 🎉', printedAs: { ToName: 'Nguyen Van Duc' } });
 
     const pdf = await callApi(t.app, user.apiKey, 'GET', `/order/download/${answer.order.id}`);
     expect(pdf.statusCode).toBe(200);
@@ -70,7 +75,7 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
 
     const ledger = await ledgerOf(user.userId);
-    expect(ledger.map((l) => l.kind)).toEqual(['order_charge', 'order_charge']);
+    expect(ledger.map((l) => l.kind)).toEqual(['order_charge', 'order_charge', 'order_charge']);
     expect(ledger[0]).toEqual({ kind: 'order_charge', amount_cents: -Math.round(price * 100), reference: answer.order.id });
     expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000 + ledger.reduce((sum, l) => sum + Number(l.amount_cents), 0));
   });

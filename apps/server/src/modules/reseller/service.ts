@@ -127,9 +127,15 @@ export function createResellerService(deps: {
     return answer;
   }
 
+  /** The order as created, with what its label prints otherwise than sent. */
+  const createdOrderOf = async (userId: string, orderId: string, base: string): Promise<ResellerOrder> => {
+    const { order } = await orders.detail(userId, orderId);
+    return { ...resellerOrderOf(order, base), printedAs: order.printedAs };
+  };
+
   const orderAnswer = async (userId: string, orderId: string, base: string): Promise<ApiAnswer> => ({
     statusCode: 200,
-    body: { type: 'success', message: LABEL_CREATED, order: resellerOrderOf(await orders.getOwn(userId, orderId), base) },
+    body: { type: 'success', message: LABEL_CREATED, order: await createdOrderOf(userId, orderId, base) },
   });
 
   const bulkAnswer = (row: { id: string; job_id: string | null; total_cents: number; total_orders: number }): ApiAnswer => ({

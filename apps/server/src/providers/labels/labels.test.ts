@@ -73,10 +73,16 @@ describe('sandbox label PDF', () => {
     expect(new Set(texts).size).toBe(3);
   });
 
-  it('prints text the standard fonts cannot draw as ?, without failing', async () => {
+  it('prints all of Windows-1252 as typed, other scripts transliterated and no emoji', async () => {
     const req = request('priority', 'normal');
-    const back = await readBack(await renderLabel({ ...req, to: { ...req.to, name: 'Zoë 王 Receiver' } }));
-    expect(back.text).toContain('Zoë ? Receiver');
+    const to = { ...req.to, name: 'Nguyễn Văn Đức 👍🏽', company: 'O’Brien Shop – €5', street: '李小龙 Núñez 1' };
+    const from = { ...req.from, name: 'Zoë Ångström' };
+    const back = await readBack(await renderLabel({ ...req, to, from }));
+    expect(back.text).toContain('Nguyen Van Duc');
+    expect(back.text).toContain('O’Brien Shop – €5');
+    expect(back.text).toContain('Li Xiao Long Núñez 1');
+    expect(back.text).toContain('Zoë Ångström');
+    expect(back.text).not.toContain('?');
   });
 });
 

@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import { drawLinearBarcode, drawMatrixBarcode } from './barcodes.ts';
 import type { LabelParty, LabelRequest } from './label-provider.ts';
 import { carrierOf, trackingNumberFor, type Carrier, type TrackingNumber } from './tracking-numbers.ts';
+import { printedAs } from '@portal/contract/printed-as';
 
 export const SAMPLE_MARK = 'SAMPLE - NOT VALID FOR POSTAGE';
 
@@ -25,12 +26,9 @@ const BANNERS: Record<string, string> = {
   ups_expedited: 'UPS EXPEDITED',
 };
 
-// The standard PDF fonts print Latin-1; anything else becomes '?', never a broken glyph.
-const printable = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
-
 /** Writes one line at (x, y), shrinking the font down to `min` and then cutting it so it fits `width`. */
 function line(doc: Doc, text: string, x: number, y: number, width: number, size: number, bold = false, min = 6): void {
-  let s = printable(text);
+  let s = printedAs(text);
   doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size);
   let w = doc.widthOfString(s);
   if (w > width) {
