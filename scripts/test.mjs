@@ -1,6 +1,6 @@
 // `npm test`: lint and type checks side by side (each keeps one core busy), then the tests that need no browser and
 // start no process of their own, on SQLite. `npm run test:full` (`--full`, what CI runs): Chromium found or installed,
-// the same checks, the build, then every test file on every configured engine.
+// the same checks, the build, every test file on every configured engine, and the smoke run on Node 24.
 import { spawn } from 'node:child_process';
 
 const full = process.argv.includes('--full');
@@ -30,3 +30,5 @@ if (full) stopIfFailed([await run('node', ['scripts/find-browser.mjs'])]);
 stopIfFailed(await Promise.all([run('npm', ['run', '--silent', 'lint'], { quiet: true }), run('npm', ['run', '--silent', 'typecheck'], { quiet: true })]));
 if (full) stopIfFailed([await run('npm', ['run', 'build'])]);
 stopIfFailed([await run('npx', ['vitest', 'run', ...(full ? [] : ['--project', 'sqlite', '--project', 'web', '--project', 'contract'])])]);
+// The built shop on Node 24 too (the registry's binary; see the README's `npm run smoke`).
+if (full) stopIfFailed([await run('npm', ['run', 'smoke'])]);
