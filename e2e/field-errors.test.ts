@@ -48,7 +48,7 @@ async function expectStyledErrors(fields: [field: Locator, message: string | Reg
     // Full width: the field and its group's addons (@, Show, $, lb) fill the row the error spans (their borders overlap by a pixel).
     const row = await field.evaluate((el) => {
       const top = el.getBoundingClientRect().top;
-      const onRow = [...el.parentElement!.children].map((child) => child.getBoundingClientRect()).filter((r) => r.height > 0 && Math.abs(r.top - top) < 1);
+      const onRow = Array.from(el.parentElement!.children, (child) => child.getBoundingClientRect()).filter((r) => r.height > 0 && Math.abs(r.top - top) < 1);
       return { count: onRow.length, width: onRow.reduce((sum, r) => sum + r.width, 0) };
     });
     expect(Math.abs(row.width - error.width)).toBeLessThanOrEqual(row.count);
