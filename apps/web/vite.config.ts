@@ -12,13 +12,16 @@ const COMPRESSIBLE = /\.(js|css|html|svg|json|csv|txt|map)$/;
 /** Writes a .br and a .gz beside every text file of the build, once; the server sends the one the browser takes. */
 function precompress(): Plugin {
   let outDir = '';
+  let write = true;
   return {
     name: 'portal-precompress',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      write = config.build.write;
     },
     closeBundle() {
+      if (!write) return; // a build kept in memory (react-build.test.ts) has no files to compress
       const files = fs.readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && COMPRESSIBLE.test(d.name));
       for (const file of files) {
         const full = path.join(file.parentPath, file.name);
@@ -41,7 +44,15 @@ function purgeBootstrap(): PostcssPlugin {
   const purge = purgeCss({
     content: [path.join(import.meta.dirname, 'index.html'), path.join(import.meta.dirname, 'src/**/*.{ts,tsx}'), path.join(path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/package.json')), 'esm/**/*.js')],
     safelist: {
-      standard: [/^(container|btn|alert|text-bg|bg|border|text|col|offset|order|row-cols|spinner|modal|offcanvas|table|nav|tab|progress|form|input-group|list-group|accordion)-/],
+      standard: [
+        /^(container|btn|alert|text-bg|bg|border|text|col|offset|order|row-cols|spinner|modal|offcanvas|table|nav|tab|progress|form|input-group|list-group|accordion)-/,
+        // Field errors: react-bootstrap's Feedback builds `${type}-feedback` (or -tooltip) from its props, so the
+        // class is never written out; without these rules an error is plain black text beside its field.
+        /^(in)?valid-(feedback|tooltip)$/,
+        /^is-(in)?valid$/,
+        'was-validated',
+        'has-validation',
+      ],
     },
   }) as PostcssPlugin;
   return {
@@ -53,34 +64,18 @@ function purgeBootstrap(): PostcssPlugin {
 }
 
 export default defineConfig(({ command }) => ({
-  // Preact renders the app: the same hooks and components as React's in a tenth of the bytes, which
-  // the first load of every page needs (react-dom alone was 65 kB gzipped). Fast Refresh only knows
-  // React, so in the dev server an edit reloads the page.
-  plugins: [react({ refreshExclude: /./ }), precompress()],
-  resolve: {
-    alias: [
-      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-      { find: /^react-dom$/, replacement: 'preact/compat' },
-      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-      { find: /^react$/, replacement: 'preact/compat' },
-    ],
-  },
+  // React 19 renders the app, with Fast Refresh in the dev server.
+  plugins: [react(), precompress()],
   css: { postcss: { plugins: command === 'build' ? [purgeBootstrap()] : [] } },
   server: { port: 5173, strictPort: true },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     rolldownOptions: {
-      // React Router asks React for useOptimistic and falls back without it, as it must under Preact.
-      onLog(level, log, handler) {
-        if (log.code === 'IMPORT_IS_UNDEFINED' && log.message.includes('useOptimistic') && log.id?.includes('react-router')) return;
-        handler(level, log);
-      },
       output: {
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](preact|react-router|react-router-dom|@tanstack|clsx|js-cookie|cookie|set-cookie-parser)[\\/]/, priority: 20 },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack|clsx|js-cookie|cookie|set-cookie-parser)[\\/]/, priority: 20 },
             { name: 'bootstrap', test: /node_modules[\\/](react-bootstrap|@restart|dom-helpers|@popperjs|react-transition-group|uncontrollable|classnames|warning|invariant|prop-types-extra|dequal|react-lifecycles-compat|@babel[\\/]runtime|@react-aria)[\\/]/, priority: 10 },
           ],
         },

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import 'bootstrap/dist/css/bootstrap.min.css';
@@ -21,11 +21,16 @@ const queryClient = new QueryClient({
 // The screen's code is asked for before anything renders (the access check's answer decides only which router shows it).
 if (getToken()) preloadSignedInScreen(window.location.pathname);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App />
-      <ToastHost />
-    </QueryClientProvider>
-  </StrictMode>,
+// The first render is a transition: React renders it in slices of a few milliseconds and lets the
+// browser in between, rather than in one long task that blocks the page while the screen is built.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <App />
+        <ToastHost />
+      </QueryClientProvider>
+    </StrictMode>,
+  ),
 );
