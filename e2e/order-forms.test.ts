@@ -111,6 +111,34 @@ describe('order forms', () => {
     expect(await storedPhones(token)).toEqual([{ from_phone: '+12145550100', to_phone: '+12145550100', to_state: 'TX' }]);
   });
 
+  it('says under a field what a name in another script prints as, before paying, and the order keeps what was typed', async () => {
+    const { page, token } = await openCreateOrder(10_000);
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await page.getByLabel('Template').selectOption({ label: 'Normal' });
+    await page.getByLabel('Weight').fill('2');
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await page.getByLabel('To Address Data').fill(TO_TEXT);
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    const to = page.getByTestId('normal-order-form').getByTestId('to-card');
+    const note = (label: string) => to.getByLabel(label, { exact: true }).locator('xpath=..').getByTestId('prints-as');
+    await to.getByLabel('Name', { exact: true }).fill('李小龙 🎉');
+    await expect.poll(() => note('Name').textContent()).toBe('Prints as: Li Xiao Long');
+    // Windows-1252 prints as typed: no note.
+    await to.getByLabel('Company', { exact: true }).fill('O’Brien Shop – €5');
+    await to.getByLabel('City').fill('Zürich');
+    await expect.poll(() => to.getByTestId('prints-as').count()).toBe(1);
+    await to.getByLabel('Name', { exact: true }).fill('Zoë Núñez');
+    await expect.poll(() => to.getByTestId('prints-as').count()).toBe(0);
+    await to.getByLabel('Name', { exact: true }).fill('Nguyễn Văn Đức');
+    await expect.poll(() => note('Name').textContent()).toBe('Prints as: Nguyen Van Duc');
+    await page.getByTestId('normal-order-form').getByRole('button', { name: /^Create Order \$/ }).click();
+    await toast(page, 'Order created successfully').waitFor();
+    const { orders } = await api<{ orders: { _id: string }[] }>(server.url, '/order/read', undefined, token);
+    const { order } = await api<{ order: { to: { name: string; company: string }; printedAs: Record<string, string> } }>(server.url, `/order/details/${orders[0]._id}`, undefined, token);
+    expect(order.to).toMatchObject({ name: 'Nguyễn Văn Đức', company: 'O’Brien Shop – €5' });
+    expect(order.printedAs).toEqual({ ToName: 'Nguyen Van Duc' });
+  });
+
   it('keeps type, template, weight and both addresses when switching between Quick Order and Normal Order', async () => {
     const { page } = await openCreateOrder(10_000);
     await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });

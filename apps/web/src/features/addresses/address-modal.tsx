@@ -5,6 +5,7 @@ import { Button, Col, Form, Modal, Row, Spinner } from 'react-bootstrap';
 import { ADDRESS_COUNTRY, addressBody, type Address, type AddressBody } from '@portal/contract';
 import { useSaveAddress } from '../../api/addresses.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
+import { PrintsAs } from '../../components/prints-as.tsx';
 
 const EMPTY: AddressBody = { name: '', company: '', street: '', street2: '', city: '', state: '', zip: '', country: ADDRESS_COUNTRY };
 const valuesOf = (address: Address | null): AddressBody =>
@@ -19,7 +20,7 @@ type AddressModalProps = {
 
 /** 'Add Address' or 'Update Address': state from the 50 states plus DC and PR, Country fixed to United States, ZIP numeric. */
 export function AddressModal({ show, address, onClose }: AddressModalProps) {
-  const { register, handleSubmit, reset, formState } = useForm<AddressBody>({ resolver: zodResolver(addressBody), defaultValues: EMPTY });
+  const { register, handleSubmit, reset, formState, control } = useForm<AddressBody>({ resolver: zodResolver(addressBody), defaultValues: EMPTY });
   const { errors } = formState;
   const save = useSaveAddress();
   const busy = save.isPending;
@@ -37,6 +38,7 @@ export function AddressModal({ show, address, onClose }: AddressModalProps) {
       <Form.Label>{label}</Form.Label>
       <Form.Control placeholder={optional ? 'Optional' : undefined} isInvalid={!!errors[name]} {...register(name)} />
       <Form.Control.Feedback type="invalid">{errors[name]?.message}</Form.Control.Feedback>
+      <PrintsAs control={control} name={name} />
     </Form.Group>
   );
 

@@ -20,6 +20,7 @@ import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
 import { toastError } from '../../api/mutation.ts';
+import { PrintsAs } from '../../components/prints-as.tsx';
 
 type Side = 'From' | 'To';
 
@@ -54,6 +55,7 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
         <Form.Label>{label}</Form.Label>
         <Form.Control isInvalid={!!errors[key]} {...props} {...register(key)} />
         <Form.Control.Feedback type="invalid">{errors[key]?.message}</Form.Control.Feedback>
+        {name !== 'Zip' && name !== 'Phone' && <PrintsAs control={control} name={key} />}
       </Form.Group>
     );
   };
