@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, uniqueTgId, type RunningServer } from './harness.ts';
+import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, uniqueTgId, withServerDb, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -190,6 +190,25 @@ describe('password reset and email verification', () => {
     await page.getByTestId('sidebar').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('email'))).toBeNull();
     await api(server.url, '/auth/login', { tgId: account.tgId, password: 'new password 123' }, undefined, true);
+  });
+});
+
+describe('Reset Password opened directly', () => {
+  it('asks for the email it has not been given, and resets the password with it', async () => {
+    const account = await createAccount(server.url);
+    const email = `${account.tgId}@example.com`;
+    await withServerDb(server, (db) => db.updateTable('users').set({ email, email_verified: 1 }).where('tg_id', '=', account.tgId).execute());
+    await api(server.url, '/auth/forgotPassword', { email }, undefined, true);
+    const page = await newPage(browser); // a fresh browser: nothing stored by Forgot Password
+    await page.goto(`${server.url}/reset`);
+    await page.getByRole('link', { name: 'Forgot Password' }).waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('OTP', { exact: true }).fill(await server.inbox.codeFor(email));
+    await page.getByLabel('New Password', { exact: true }).fill('new password 456');
+    await page.getByLabel('Confirm New Password', { exact: true }).fill('new password 456');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByTestId('sidebar').waitFor();
+    await api(server.url, '/auth/login', { tgId: account.tgId, password: 'new password 456' }, undefined, true);
   });
 });
 
