@@ -113,6 +113,11 @@ describe('CSV order screen', () => {
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'Please select CSV file').waitFor();
     expect(validations.count).toBe(0);
+    // An empty file is named as such, also by the server.
+    await page.getByLabel('CSV File').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await toast(page, 'The file is empty').waitFor();
+    expect(validations.count).toBe(0);
 
     // A file with bad rows: each is listed with its row and column, and Pay stays disabled.
     const fileInput = page.getByLabel('CSV File');
@@ -152,6 +157,8 @@ describe('CSV order screen', () => {
     await page.getByText('Template is required for Priority labels').first().waitFor();
     expect(payments.count).toBe(0);
     await page.getByLabel('Template').selectOption({ label: 'Pitney Bowes' });
+    // The message goes once a template is chosen, the field's and the toast's.
+    await expect.poll(() => page.getByText('Template is required for Priority labels').count()).toBe(0);
 
     // Two clicks in the same instant send one payment.
     await payButton(page).evaluate((button: HTMLButtonElement) => {
