@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ACCOUNT_DISABLED, ADJUSTMENT_BELOW_ZERO, ADMIN_ONLY } from '@portal/contract';
-import { adminSession, api, createAccount, fundAccount, launchBrowser, newPage, signInThroughPage, startServer, uniqueTgId, type RunningServer } from './harness.ts';
+import { adminSession, api, createAccount, fundAccount, launchBrowser, newPage, signInThroughPage, startServer, uniqueTgId, type RunningServer, selectLabelType } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Every test signs up and in; without SMTP_URL every mail is kept in the outbox the console shows.
@@ -166,7 +166,7 @@ describe('operator console', () => {
     const priceFor2lb = async (expected: string) => {
       await shopper.goto(`${server.url}/createOrders`);
       await shopper.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
-      await shopper.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+      await selectLabelType(shopper.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
       await shopper.getByLabel('Weight').fill('2');
       await shopper.getByRole('button', { name: `Create Order $${expected}`, exact: true }).waitFor();
     };

@@ -193,6 +193,37 @@ describe('password reset and email verification', () => {
   });
 });
 
+describe('a signed-in user', () => {
+  it('is sent from /login to the dashboard, reads the Terms at /tos, and finds the price table from the FAQs', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('heading', { name: 'Order History' }).first().waitFor();
+    await page.goto(`${server.url}/tos`);
+    await page.getByRole('heading', { name: 'Terms of Service' }).waitFor();
+    await expect.poll(() => page.getByTestId('tos').textContent()).toContain('The price of a label is fixed when you create it');
+    await page.getByTestId('sidebar').waitFor();
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await page.waitForURL(`${server.url}/`);
+
+    // The FAQ promises a price table: it is built from each type's tiers.
+    await page.getByTestId('sidebar').getByRole('link', { name: 'FAQs' }).click();
+    await page.getByRole('link', { name: 'Price table' }).click();
+    await page.waitForURL(`${server.url}/prices`);
+    const priority = page.getByTestId('price-type').filter({ has: page.getByRole('heading', { name: 'USPS Priority Mail', exact: true }) });
+    await expect.poll(() => priority.getByTestId('price-tier').allTextContents()).toEqual([
+      'over 0 up to 1 lb$4.50',
+      'over 1 up to 5 lb$6.75',
+      'over 5 up to 10 lb$9.50',
+      'over 10 up to 20 lb$13.25',
+      'over 20 up to 40 lb$18.50',
+      'over 40 up to 70 lb$26.00',
+    ]);
+  });
+});
+
 describe('Reset Password opened directly', () => {
   it('asks for the email it has not been given, and resets the password with it', async () => {
     const account = await createAccount(server.url);

@@ -7,7 +7,7 @@ import { ApiError } from '../../api/client.ts';
 import { takeHandedOverCsvFile, csvRowErrors, usePayCsv, useValidateCsv, type CsvProblems, type ValidateCsvResult } from '../../api/bulk.ts';
 import { money } from '../../components/format.ts';
 import { useLabelTypes } from '../../api/catalog.ts';
-import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
+import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { CsvRowErrors } from './csv-row-errors.tsx';
 
 type CsvFormValues = { labelType: string; design: string; csv: FileList | undefined };
@@ -163,7 +163,7 @@ export function CsvUploadCard() {
             </Button>
             <Button type="button" disabled={!validated || busy} onClick={onPay} data-testid="csv-pay">
               {pay.isPending && <Spinner animation="border" size="sm" className="me-2" />}
-              Pay {money(validated?.totalPrice ?? 0)}
+              {uid ? `Pay ${money(validated?.totalPrice ?? 0)}` : CHOOSE_TYPE_FOR_PRICE}
             </Button>
           </div>
           {rowErrors && <CsvRowErrors errors={rowErrors.errors} more={rowErrors.more} />}

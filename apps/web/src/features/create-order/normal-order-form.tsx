@@ -177,7 +177,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
           </Col>
         ))}
       </Row>
-      <SubmitOrderButton price={price} busy={busy} />
+      <SubmitOrderButton price={price} busy={busy} typeChosen={!!selected} />
     </Form>
   );
 }
