@@ -256,6 +256,15 @@ describe('create order, order history and addresses', () => {
     // The row number continues across pages.
     await expect.poll(() => rows.first().locator('td').first().textContent()).toBe('11');
     await expect.poll(() => pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    // The page is in the address: a refresh keeps it, Back returns to page 1.
+    await page.waitForURL(`${server.url}/?page=2`);
+    await page.reload();
+    await expect.poll(toNames).toEqual(['Receiver 1']);
+    await page.goBack();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(async () => (await toNames())[0]).toBe('Receiver 11');
+    await page.goForward();
+    await expect.poll(toNames).toEqual(['Receiver 1']);
 
     // Oldest first goes back to page 1.
     await page.getByLabel('Sort').selectOption({ label: 'Oldest first' });

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
 import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type Order, type OrderListQuery } from '@portal/contract';
 import { useDownload } from '../../api/mutation.ts';
@@ -28,14 +29,48 @@ const STATUSES = [
 ] as const;
 type StatusFilter = (typeof STATUSES)[number]['value'] & OrderListQuery['status'];
 
-/** Order History: sort, search, status badges, download of completed labels, duplicate; reloads every 5 s while an order is processing. */
+type HistoryView = { search: string; status: StatusFilter; sort: Sort; page: number };
+const oneOf = <T extends string>(value: string | null, options: readonly { value: T }[], fallback: T): T => options.find((o) => o.value === value)?.value ?? fallback;
+
+/**
+ * Order History: sort, search, status badges, download of completed labels, duplicate; reloads every 5 s while an
+ * order is processing. Page, status, sort and search live in the address (?page=2&status=completed&search=ann),
+ * so a refresh and Back keep them.
+ */
 export function OrderHistoryCard() {
-  const [sort, setSort] = useState<Sort>('desc');
-  const [status, setStatus] = useState<StatusFilter>('all');
+  const navigate = useNavigate();
+  const params = new URLSearchParams(useLocation().search);
+  const view: HistoryView = {
+    search: (params.get('search') ?? '').trim(),
+    status: oneOf(params.get('status'), STATUSES, 'all'),
+    sort: oneOf(params.get('sort'), SORTS, 'desc'),
+    page: Math.max(1, Math.floor(Number(params.get('page'))) || 1),
+  };
+  const { search, status, sort } = view;
+  // A new search, status or sort starts again at page 1; typing replaces the address entry instead of adding one a key.
+  const go = (next: Partial<HistoryView>, replace = false) => {
+    const to = { ...view, page: 1, ...next };
+    const query = new URLSearchParams({
+      ...(to.search ? { search: to.search } : {}),
+      ...(to.status !== 'all' ? { status: to.status } : {}),
+      ...(to.sort !== 'desc' ? { sort: to.sort } : {}),
+      ...(to.page > 1 ? { page: String(to.page) } : {}),
+    }).toString();
+    void navigate({ search: query }, { replace });
+  };
   const [viewing, setViewing] = useState<string | null>(null);
-  const [searchText, setSearchText] = useState('');
-  // Typing settles before the search is sent; a new search, status or sort starts again at page 1.
-  const search = useDebounced(searchText.trim());
+  const [searchText, setSearchText] = useState(search);
+  // Typing settles before the search goes into the address.
+  const typed = useDebounced(searchText.trim());
+  useEffect(() => {
+    if (typed !== search) go({ search: typed }, true);
+    // Only a settled change of the text moves the address; Back to another search is not undone by it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [typed]);
+  // Back or a link to another search shows that search in the box.
+  useEffect(() => {
+    setSearchText((text) => (text.trim() === search ? text : search));
+  }, [search]);
   const [duplicating, setDuplicating] = useState<Order | null>(null);
   const label = useDownload(downloadOrderLabel);
 
@@ -44,6 +79,8 @@ export function OrderHistoryCard() {
     filter: { sort, search, status },
     read: (page) => readOrders({ search, status, sort, page, limit: DASHBOARD_PAGE_SIZE }),
     poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
+    page: view.page,
+    onPageChange: (page) => go({ page }),
   });
   const { query: orders, page } = history;
   const rows = orders.data?.orders ?? [];
@@ -57,7 +94,7 @@ export function OrderHistoryCard() {
           aria-label="Status"
           className="w-auto"
           value={status}
-          onChange={(event) => setStatus(event.target.value as StatusFilter)}
+          onChange={(event) => go({ status: event.target.value as StatusFilter })}
         >
           {STATUSES.map((option) => (
             <option key={option.value} value={option.value}>
@@ -70,7 +107,7 @@ export function OrderHistoryCard() {
           aria-label="Sort"
           className="w-auto"
           value={sort}
-          onChange={(event) => setSort(event.target.value as Sort)}
+          onChange={(event) => go({ sort: event.target.value as Sort })}
         >
           {SORTS.map((option) => (
             <option key={option.value} value={option.value}>
