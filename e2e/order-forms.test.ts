@@ -111,6 +111,36 @@ describe('order forms', () => {
     expect(await storedPhones(token)).toEqual([{ from_phone: '+12145550100', to_phone: '+12145550100', to_state: 'TX' }]);
   });
 
+  it('asks before leaving Normal Order or the FedEx form with input not sent: Stay keeps it, Leave goes', async () => {
+    const { page } = await openCreateOrder(0);
+    const sidebarLink = (name: string) => page.getByTestId('sidebar').getByRole('link', { name, exact: true });
+    const prompt = page.getByRole('dialog').filter({ hasText: 'Leave this page?' });
+    // Nothing typed: no question.
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    await sidebarLink('FAQs').click();
+    await page.waitForURL(`${server.url}/faqs`);
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    const from = page.getByTestId('from-card');
+    await from.getByLabel('Name', { exact: true }).fill('Nora Unsaved');
+    await sidebarLink('FAQs').click();
+    await prompt.waitFor();
+    await prompt.getByRole('button', { name: 'Stay' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/createOrders');
+    await expect.poll(() => from.getByLabel('Name', { exact: true }).inputValue()).toBe('Nora Unsaved');
+
+    await sidebarLink('FedEx - Handmade').click();
+    await prompt.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(`${server.url}/fedex-order`);
+    await page.getByRole('tab', { name: 'Create Order' }).click();
+    await page.getByTestId('fedex-sender-card').getByLabel('Name', { exact: true }).fill('Fay Unsaved');
+    await sidebarLink('Dashboard').click();
+    await prompt.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await page.context().close();
+  });
+
   it('keeps type, template, weight and both addresses when switching between Quick Order and Normal Order', async () => {
     const { page } = await openCreateOrder(10_000);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');

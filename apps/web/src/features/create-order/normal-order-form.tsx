@@ -19,6 +19,7 @@ import { useSavedAddresses } from '../../api/addresses.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
+import { useUnsavedInputPrompt } from '../../components/unsaved-input.tsx';
 import { toastError } from '../../api/mutation.ts';
 
 type Side = 'From' | 'To';
@@ -138,6 +139,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const uid = selected?.uid ?? '';
   const price = useOrderPrice(labelType, weight);
   const { errors, isSubmitted } = formState;
+  const leavePrompt = useUnsavedInputPrompt(formState.isDirty);
 
   // Every change is kept for the Quick Order tab, which reads it when it opens.
   useEffect(() => {
@@ -178,6 +180,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         ))}
       </Row>
       <SubmitOrderButton price={price} busy={busy} typeChosen={!!selected} />
+      {leavePrompt}
     </Form>
   );
 }

@@ -18,6 +18,7 @@ import { useCurrentUser } from '../../api/current-user.ts';
 import { orderIssues, useCreateOrder } from '../../api/orders.ts';
 import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { money } from '../../components/format.ts';
+import { FORM_SENT } from '../../components/unsaved-input.tsx';
 
 /**
  * The price of the chosen type and weight, looked up again whenever either changes and only when
@@ -123,7 +124,7 @@ export function useSubmitOrder(onIssues: (issues: OrderIssue[]) => void) {
     create.mutate(
       { order, price },
       {
-        onSuccess: () => void navigate('/'),
+        onSuccess: () => void navigate('/', { state: FORM_SENT }),
         onError: (error) => {
           const issues = orderIssues(error);
           if (issues.length > 0) onIssues(issues);

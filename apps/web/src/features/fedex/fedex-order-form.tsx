@@ -23,6 +23,7 @@ import { ApiError } from '../../api/client.ts';
 import { FEDEX_PRICE_QUERY_KEY, readFedexPrice, useCreateFedexOrder } from '../../api/fedex.ts';
 import { AddressFields, type AddressKey, type FedexForm } from './address-fields.tsx';
 import { EMPTY_ITEM, InvoiceItemsFields } from './invoice-items-fields.tsx';
+import { useUnsavedInputPrompt } from '../../components/unsaved-input.tsx';
 import { money } from '../../components/format.ts';
 
 const ADDRESS_KEYS = ['name', 'street', 'street2', 'city', 'state', 'zip', 'phone', 'email', 'country'] as const;
@@ -113,6 +114,8 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
     defaultValues: defaultValues(),
   });
   const { errors } = formState;
+  // Leaving the page with input not sent asks first (once sent, the form gives way to the Orders tab).
+  const leavePrompt = useUnsavedInputPrompt(formState.isDirty);
   const [pickup, pickupTime, timeZone] = useWatch({ control, name: ['pickup', 'pickupTime', 'timeZone'] });
   const range = pickupDateRange(String(timeZone ?? '')) ?? undefined;
   const message = (name: Path<FedexForm>) => (get(errors, name) as { message?: string } | undefined)?.message;
@@ -248,6 +251,7 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
         {busy && <Spinner animation="border" size="sm" className="me-2" />}
         Pay {money(price)}
       </Button>
+      {leavePrompt}
     </Form>
   );
 }
