@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, uniqueTgId, withServerDb, type RunningServer } from './harness.ts';
+import { api, createAccount, newPage, signInThroughPage, startServerAndBrowser, uniqueTgId, withServerDb, selectLabelType, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -244,6 +244,37 @@ describe('Reset Password opened directly', () => {
 });
 
 describe('an expired session', () => {
+  it('keeps what a form held, says the session expired, and returns to the form after signing in again', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
+    await page.waitForURL(`${server.url}/createOrders`);
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
+    const fromText = 'Jane Sender\n123 Main Street\nNew York, NY\n10001';
+    await page.getByLabel('From Address Data').fill(fromText);
+    await page.getByLabel('Weight').fill('2');
+    await page.getByRole('button', { name: 'Create Order $6.50', exact: true }).waitFor();
+    // The session ends elsewhere; the next price lookup is refused.
+    await api(server.url, '/account/password', { currentPassword: account.password, newPassword: 'changed elsewhere 2' }, account.token);
+    await page.getByLabel('Weight').fill('3');
+    await page.getByTestId('session-expired').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    await page.getByLabel('Telegram Username').fill(account.tgId);
+    await page.getByLabel('Password', { exact: true }).fill('changed elsewhere 2');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${server.url}/createOrders`);
+    await expect.poll(() => page.getByLabel('Weight').inputValue()).toBe('3');
+    await expect.poll(() => page.getByLabel('From Address Data').inputValue()).toBe(fromText);
+    await expect.poll(() => page.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toMatch(/^FedEx Ground/);
+    // The form's own state has them too: the price follows the kept type and weight.
+    await page.getByRole('button', { name: /^Create Order \$\d+\.\d\d$/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create Order $0.00', exact: true }).count()).toBe(0);
+    // Only once: the next sign-in starts at the root.
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
   it('a 401 removes the token cookie and sends the user to /', async () => {
     const account = await createAccount(server.url);
     const page = await newPage(browser);

@@ -205,6 +205,31 @@ describe('phones (390x844)', () => {
   });
 });
 
+describe('phones (390x844), every route', () => {
+  it('nothing scrolls sideways on any screen, the FedEx invoice items included', async () => {
+    const page = await signedIn(PHONE);
+    const routes = ['/', '/createOrders', '/csv-orders', '/fedex-order', '/amazon-csv', '/deposits', '/address', '/faqs', '/api-docs', '/settings', '/prices', '/tos'];
+    const wide: string[] = [];
+    const check = async (name: string) => {
+      // Every call the screen makes has answered, so what it shows is drawn.
+      await page.waitForLoadState('networkidle');
+      const width = await pageWidth(page);
+      if (width > PHONE.width) wide.push(`${name}: ${width}px`);
+    };
+    for (const route of routes) {
+      await page.goto(`${server.url}${route}`);
+      await page.getByTestId('user-menu').waitFor();
+      await check(route);
+    }
+    await page.goto(`${server.url}/fedex-order`);
+    await page.getByRole('tab', { name: 'Create Order' }).click();
+    await page.getByTestId('fedex-order-form').waitFor();
+    await check('/fedex-order Create Order');
+    expect(wide).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe('rough edges', () => {
   it('money has the thousands separator; the payment page shows the expiry as a local date-time and a countdown', async () => {
     const page = await signedIn();

@@ -1,4 +1,5 @@
 import Cookies from 'js-cookie';
+import { takeReturnPath } from './session-expiry.ts';
 
 const TOKEN_COOKIE = 'token';
 const STORED_EMAIL = 'email';
@@ -14,8 +15,8 @@ export const getStoredEmail = () => localStorage.getItem(STORED_EMAIL) ?? '';
 export const setStoredEmail = (email: string) => localStorage.setItem(STORED_EMAIL, email);
 export const clearStoredEmail = () => localStorage.removeItem(STORED_EMAIL);
 
-/** Login, reset and verify all end the same way: keep the token and reload at the root. */
+/** Login, reset and verify all end the same way: keep the token and reload at the root (or where an expired session left the user). */
 export function signInWith(token: string) {
   setToken(token);
-  window.location.assign('/');
+  window.location.assign(takeReturnPath());
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { Button, Offcanvas } from 'react-bootstrap';
 import { useCurrentUser } from '../api/current-user.ts';
+import { restoreExpiredDraft } from '../api/session-expiry.ts';
 import { signOut } from '../api/auth.ts';
 import { money } from './format.ts';
 import { DocumentTitle } from './route-pages.tsx';
@@ -76,6 +77,9 @@ export function Layout() {
   const [collapsed, setCollapsed] = useState(false);
   const [mobileOpen, setMobileOpen] = useState(false);
   const toggle = () => (window.matchMedia('(max-width: 991.98px)').matches ? setMobileOpen((o) => !o) : setCollapsed((c) => !c));
+  // Back on the screen an expired session left: its fields are filled again.
+  const { pathname } = useLocation();
+  useEffect(() => restoreExpiredDraft(pathname), [pathname]);
 
   return (
     <div className={`app-shell${collapsed ? ' sidebar-collapsed' : ''}`}>
