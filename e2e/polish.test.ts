@@ -220,6 +220,12 @@ describe('phones (390x844), every route', () => {
       await page.goto(`${server.url}${route}`);
       await page.getByTestId('user-menu').waitFor();
       await check(route);
+      if (route === '/') {
+        // An order's card names its receiver and its date.
+        const card = page.getByTestId('order-row').first();
+        for (const label of ['To', 'Created At']) await expectReachable(page, card.locator(`td[data-label="${label}"]`));
+        expect(await card.locator('td[data-label="To"]').textContent()).not.toBe('');
+      }
     }
     await page.goto(`${server.url}/fedex-order`);
     await page.getByRole('tab', { name: 'Create Order' }).click();

@@ -173,7 +173,8 @@ export function OrderHistoryCard() {
                   </span>
                 </td>
                 <td className="stack-hide">{order.fromName}</td>
-                <td className="stack-hide">{order.toName}</td>
+                {/* On phones a row is a card: the receiver and the date stay on it. */}
+                <td data-label="To">{order.toName}</td>
                 <td className="text-end" data-label="Price">
                   <span>
                     {money(order.price)}
@@ -189,7 +190,7 @@ export function OrderHistoryCard() {
                 </td>
                 {/* In the row's details below xxl, where the table would otherwise scroll sideways. */}
                 <td className="font-monospace stack-hide d-none d-xxl-table-cell">{order.tracking ?? ''}</td>
-                <td className="stack-hide">{formatDate(order.createdAt)}</td>
+                <td data-label="Created At">{formatDate(order.createdAt)}</td>
                 <td className="text-nowrap stack-actions">
                   <Button size="sm" variant="outline-secondary" className="me-2" onClick={() => setViewing(order._id)}>
                     Details
