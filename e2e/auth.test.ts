@@ -35,6 +35,10 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByTestId('sidebar').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
+    // A new account is shown its first steps: a deposit, then an order.
+    const firstSteps = page.getByTestId('first-steps');
+    await expect.poll(() => firstSteps.getByRole('link').allTextContents()).toEqual(['Deposit', 'Create Order']);
+    expect(await firstSteps.getByRole('link', { name: 'Create Order' }).getAttribute('href')).toBe('/createOrders');
     expect(await page.context().cookies()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'token', path: '/', secure: false })])); // Secure only over https
     const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
 

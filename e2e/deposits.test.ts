@@ -156,6 +156,8 @@ describe('the statement and Order History', () => {
     await expect.poll(() => page.getByLabel('Search orders').inputValue()).toBe(ann._id.slice(0, 8));
     await page.reload();
     await expect.poll(() => history.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('Ann Early')]);
+    await page.getByTestId('orders-count').filter({ hasText: /^2$/ }).waitFor();
+    expect(await page.getByTestId('first-steps').count()).toBe(0); // only before the first order
 
     // A filter and a sort go into the address too, and Back returns to the search before them.
     await page.getByLabel('Search orders').fill('');

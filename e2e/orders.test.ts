@@ -275,7 +275,7 @@ describe('create order, order history and addresses', () => {
     await page.getByLabel('Search orders').fill('receiver 7');
     await expect.poll(toNames).toEqual(['Receiver 7']);
     await page.getByLabel('Search orders').fill('nobody by this name');
-    await page.getByText('No orders match this search').waitFor();
+    await page.getByText('No orders match "nobody by this name"', { exact: true }).waitFor();
   });
 
   it('adds, edits and deletes an address in /address and uses a saved address to fill the Normal Order', async () => {

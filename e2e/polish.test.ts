@@ -101,7 +101,7 @@ describe('order history at scale and order details', () => {
     const price = `$${demo.refused.price.toFixed(2)}`;
     await expect.poll(() => row.getByTestId('order-refunded').textContent()).toBe(`Refunded ${price}`);
     await statusSelect.selectOption({ label: 'Pending' });
-    await page.getByText('No orders match this search').waitFor();
+    await page.getByText('No pending orders', { exact: true }).waitFor();
     await statusSelect.selectOption({ label: 'All' });
     await status.filter({ hasText: /^Page 1 of 11$/ }).waitFor();
     await page.context().close();

@@ -29,6 +29,12 @@ const STATUSES = [
 ] as const;
 type StatusFilter = (typeof STATUSES)[number]['value'] & OrderListQuery['status'];
 
+/** What an empty filtered list says, naming the filter: 'No pending orders', 'No orders match "ann"'. */
+function emptyFilterText(search: string, status: StatusFilter): string {
+  const kind = status === 'all' ? 'orders' : `${STATUSES.find((s) => s.value === status)!.label.toLowerCase()} orders`;
+  return search ? `No ${kind} match "${search}"` : `No ${kind}`;
+}
+
 type HistoryView = { search: string; status: StatusFilter; sort: Sort; page: number };
 const oneOf = <T extends string>(value: string | null, options: readonly { value: T }[], fallback: T): T => options.find((o) => o.value === value)?.value ?? fallback;
 
@@ -154,7 +160,7 @@ export function OrderHistoryCard() {
             {orders.isSuccess && rows.length === 0 && (
               <tr>
                 <td colSpan={10} className="text-center text-muted">
-                  {search || status !== 'all' ? 'No orders match this search' : 'No orders yet'}
+                  {search || status !== 'all' ? emptyFilterText(search, status) : 'No orders yet'}
                 </td>
               </tr>
             )}
