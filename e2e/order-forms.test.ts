@@ -201,11 +201,11 @@ describe('order forms', () => {
     await from.getByLabel('Saved Address').selectOption({ label: 'Home - 1 Main St, Austin, TX' });
     await expect.poll(() => from.getByLabel('State').inputValue()).toBe('TX');
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'UPS Standard (Canada)');
-    await expect.poll(() => from.getByLabel('State').locator('option:checked').textContent()).toBe('TX');
-    await expect.poll(() => feedbackOf(from.getByLabel('State')).textContent()).toBe('From State must be a Canadian province or territory');
+    await expect.poll(() => from.getByLabel('Province').locator('option:checked').textContent()).toBe('TX');
+    await expect.poll(() => feedbackOf(from.getByLabel('Province')).textContent()).toBe('From State must be a Canadian province or territory');
     await expect.poll(() => from.getByLabel('Saved Address').locator('option').allTextContents()).toEqual(['No saved addresses in Canada']);
-    await from.getByLabel('State').selectOption({ label: 'Ontario' });
-    await expect.poll(() => isInvalid(from.getByLabel('State'))).toBe(false);
+    await from.getByLabel('Province').selectOption({ label: 'Ontario' });
+    await expect.poll(() => isInvalid(from.getByLabel('Province'))).toBe(false);
   });
 
   it('says how much balance is missing, links to Deposits, and shows the balance beside Create', async () => {

@@ -151,8 +151,10 @@ describe('create order, order history and addresses', () => {
     // UPS ships inside Canada: Country and the state list follow the type.
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'UPS Standard (Canada)');
     await expect.poll(() => page.getByTestId('from-card').getByLabel('Country').inputValue()).toBe('Canada');
-    await expect.poll(() => page.getByTestId('to-card').getByLabel('State').locator('option').allTextContents()).toHaveLength(14);
-    await expect.poll(() => page.getByTestId('to-card').getByLabel('State').locator('option', { hasText: 'Ontario' }).count()).toBe(1);
+    // In Canada's words: Province and Postal code.
+    await expect.poll(() => page.getByTestId('to-card').getByLabel('Province').locator('option').allTextContents()).toHaveLength(14);
+    await expect.poll(() => page.getByTestId('to-card').getByLabel('Province').locator('option', { hasText: 'Ontario' }).count()).toBe(1);
+    await page.getByTestId('to-card').getByLabel('Postal code').waitFor();
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail V9 (15x15x15)');
     const v9 = page.getByTestId('v9-dimensions');
     for (const dimension of ['Length', 'Width', 'Height']) await expect.poll(() => v9.getByLabel(dimension).inputValue()).toBe('15');

@@ -65,6 +65,8 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
   const foreign = state && checks && !regions.some((r) => r.ID === state) ? checks.stateViolation(side, state, uid) : null;
   const stateError = errors[`${side}State`]?.message ?? foreign;
   const country = countryFor(uid);
+  // Canada's words for them (UPS types ship inside Canada).
+  const canada = country === 'Canada';
   return (
     <Card className="h-100" data-testid={`${side.toLowerCase()}-card`}>
       <Card.Header as="h2" className="h6">
@@ -80,7 +82,7 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
           <Col sm={6}>{field('City', 'City')}</Col>
           <Col sm={6}>
             <Form.Group controlId={id('state')}>
-              <Form.Label>State</Form.Label>
+              <Form.Label>{canada ? 'Province' : 'State'}</Form.Label>
               {/* Controlled by the form's value, so a value the options no longer list stays shown. */}
               <Form.Select isInvalid={!!stateError} {...register(`${side}State`)} value={state}>
                 <RegionOptions regions={regions} current={state} />
@@ -88,7 +90,7 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
               <Form.Control.Feedback type="invalid">{stateError}</Form.Control.Feedback>
             </Form.Group>
           </Col>
-          <Col sm={6}>{field('Zip', 'ZIP')}</Col>
+          <Col sm={6}>{field('Zip', canada ? 'Postal code' : 'ZIP')}</Col>
           <Col sm={6}>
             <Form.Group controlId={id('country')}>
               <Form.Label>Country</Form.Label>
