@@ -168,6 +168,7 @@ describe('password reset and email verification', () => {
     await page.getByLabel('OTP').fill(await server.inbox.codeFor(email));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(`${server.url}/`);
+    await page.getByRole('alert').filter({ hasText: 'Email verified' }).waitFor();
     await page.goto(`${server.url}/settings`);
     await page.getByText('Verified', { exact: true }).waitFor();
     await page.getByTestId('user-menu').click();
@@ -192,6 +193,7 @@ describe('password reset and email verification', () => {
     await page.getByLabel('Confirm New Password', { exact: true }).fill('new password 123');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await page.getByTestId('sidebar').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Password changed' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('email'))).toBeNull();
     await api(server.url, '/auth/login', { tgId: account.tgId, password: 'new password 123' }, undefined, true);
   });

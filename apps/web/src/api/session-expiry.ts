@@ -89,3 +89,15 @@ export function restoreExpiredDraft(pathname: string): () => void {
   };
   return stop;
 }
+
+const NOTICE = 'notice';
+
+/** A confirmation to show once the page has reloaded ('Email verified'): the reload would drop a toast. */
+export const keepNotice = (message: string): void => storage()?.setItem(NOTICE, message);
+
+/** The kept confirmation, once. */
+export function takeNotice(): string | null {
+  const message = storage()?.getItem(NOTICE) ?? null;
+  storage()?.removeItem(NOTICE);
+  return message;
+}

@@ -1,5 +1,5 @@
 import Cookies from 'js-cookie';
-import { takeReturnPath } from './session-expiry.ts';
+import { keepNotice, takeReturnPath } from './session-expiry.ts';
 
 const TOKEN_COOKIE = 'token';
 const STORED_EMAIL = 'email';
@@ -16,7 +16,8 @@ export const setStoredEmail = (email: string) => localStorage.setItem(STORED_EMA
 export const clearStoredEmail = () => localStorage.removeItem(STORED_EMAIL);
 
 /** Login, reset and verify all end the same way: keep the token and reload at the root (or where an expired session left the user). */
-export function signInWith(token: string) {
+export function signInWith(token: string, notice?: string) {
   setToken(token);
+  if (notice) keepNotice(notice);
   window.location.assign(takeReturnPath());
 }

@@ -22,7 +22,7 @@ export function ResetPasswordPage() {
     try {
       const { accessToken } = await resetPassword({ email: storedEmail || email.trim(), OTP, newPassword, captchaToken: await captcha.current!.getToken() });
       clearStoredEmail();
-      signInWith(accessToken);
+      signInWith(accessToken, 'Password changed');
     } catch (error) {
       show(errorMessage(error));
       captcha.current?.reset();
