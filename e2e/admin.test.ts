@@ -401,6 +401,14 @@ describe('operator console', () => {
     await page.getByTestId('page-status').filter({ hasText: /^Page 1 of 2$/ }).waitFor();
     await page.getByLabel('To date').fill('2001-01-01');
     await page.getByText('No audit entries match').waitFor();
+    // The CLI's grant: made from the command line, about the admin named by @username.
+    await page.getByLabel('To date').fill('');
+    await page.getByLabel('Admin').fill('');
+    const { _id: adminId } = await api<{ _id: string }>(server.url, '/auth/access', undefined, admin.token);
+    await page.getByLabel('Target').fill(adminId);
+    const grant = page.getByTestId('audit-row').filter({ hasText: 'user.role' });
+    await expect.poll(async () => (await cells(grant.first())).slice(1, 3), SETTLE).toEqual(['command line', 'user.role']);
+    await expect.poll(() => grant.first().getByTestId('audit-target-user').textContent()).toBe(` @${admin.tgId}`);
   });
 });
 
