@@ -324,6 +324,20 @@ describe('create order, order history and addresses', () => {
     await row.filter({ hasText: 'Cambridge' }).waitFor();
     await expect.poll(() => row.first().locator('td').allTextContents()).toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', 'Unit 7', 'Cambridge', 'MA', '02139', 'United States', 'EditDelete']);
 
+    // Adding the same place again is pointed out, naming the entry it repeats.
+    await page.getByRole('button', { name: 'Add Address' }).click();
+    await modal.getByText('Add Address').waitFor();
+    await modal.getByLabel('Street', { exact: true }).fill('10 saved rd');
+    await modal.getByLabel('Street 2').fill('Unit 7');
+    await modal.getByLabel('City').fill('Cambridge');
+    await modal.getByLabel('State').selectOption('MA');
+    await modal.getByLabel('ZIP').fill('02139');
+    await expect.poll(() => modal.getByTestId('duplicate-address').textContent()).toBe('This address is already saved as “Ada Saved”.');
+    await modal.getByLabel('ZIP').fill('02138');
+    await modal.getByTestId('duplicate-address').waitFor({ state: 'detached' });
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await modal.waitFor({ state: 'detached' });
+
     // The saved address fills the Normal Order's From card.
     await openCreateOrder(page);
     await page.getByRole('tab', { name: 'Normal Order' }).click();
