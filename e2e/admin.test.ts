@@ -412,6 +412,29 @@ describe('operator console', () => {
   });
 });
 
+describe('the console on a phone (390 px)', () => {
+  it('scrolls no screen sideways: overview, users, orders, outbox, audit log, FedEx queue', async () => {
+    const admin = await adminSession(browser, server);
+    // An order in the console's lists, with its long values.
+    const customer = await createAccount(server.url, uniqueTgId('phone'));
+    await fundAccount(server, customer.token, 5_000);
+    await api(server.url, '/order/create', ORDER, customer.token);
+    const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, storageState: await admin.page.context().storageState() });
+    const wide: string[] = [];
+    for (const path of ['/admin', '/admin/users', '/admin/orders', '/admin/outbox', '/admin/audit', '/admin/fedex-queue', '/admin/label-types', '/admin/content']) {
+      await phone.goto(`${server.url}${path}`);
+      await phone.getByTestId('user-menu').waitFor();
+      // Every call the screen makes has answered, so what it shows is drawn.
+      await phone.waitForLoadState('networkidle');
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 390) wide.push(`${path}: ${width}px`);
+    }
+    expect(wide).toEqual([]);
+    await phone.context().close();
+    await admin.page.context().close();
+  });
+});
+
 describe('cancelling an order that is still being made', () => {
   let slow: RunningServer;
   beforeAll(async () => {
