@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ACCOUNT_DISABLED, ADJUSTMENT_BELOW_ZERO, ADMIN_ONLY } from '@portal/contract';
-import { adminSession, api, createAccount, fundAccount, launchBrowser, newPage, signInThroughPage, startServer, uniqueTgId, type RunningServer } from './harness.ts';
+import { adminSession, api, createAccount, fundAccount, launchBrowser, newPage, signInThroughPage, startServer, uniqueTgId, type RunningServer, selectLabelType } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Every test signs up and in; without SMTP_URL every mail is kept in the outbox the console shows.
@@ -166,7 +166,7 @@ describe('operator console', () => {
     const priceFor2lb = async (expected: string) => {
       await shopper.goto(`${server.url}/createOrders`);
       await shopper.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
-      await shopper.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+      await selectLabelType(shopper.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
       await shopper.getByLabel('Weight').fill('2');
       await shopper.getByRole('button', { name: `Create Order $${expected}`, exact: true }).waitFor();
     };
@@ -401,6 +401,37 @@ describe('operator console', () => {
     await page.getByTestId('page-status').filter({ hasText: /^Page 1 of 2$/ }).waitFor();
     await page.getByLabel('To date').fill('2001-01-01');
     await page.getByText('No audit entries match').waitFor();
+    // The CLI's grant: made from the command line, about the admin named by @username.
+    await page.getByLabel('To date').fill('');
+    await page.getByLabel('Admin').fill('');
+    const { _id: adminId } = await api<{ _id: string }>(server.url, '/auth/access', undefined, admin.token);
+    await page.getByLabel('Target').fill(adminId);
+    const grant = page.getByTestId('audit-row').filter({ hasText: 'user.role' });
+    await expect.poll(async () => (await cells(grant.first())).slice(1, 3), SETTLE).toEqual(['command line', 'user.role']);
+    await expect.poll(() => grant.first().getByTestId('audit-target-user').textContent()).toBe(` @${admin.tgId}`);
+  });
+});
+
+describe('the console on a phone (390 px)', () => {
+  it('scrolls no screen sideways: overview, users, orders, outbox, audit log, FedEx queue', async () => {
+    const admin = await adminSession(browser, server);
+    // An order in the console's lists, with its long values.
+    const customer = await createAccount(server.url, uniqueTgId('phone'));
+    await fundAccount(server, customer.token, 5_000);
+    await api(server.url, '/order/create', ORDER, customer.token);
+    const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, storageState: await admin.page.context().storageState() });
+    const wide: string[] = [];
+    for (const path of ['/admin', '/admin/users', '/admin/orders', '/admin/outbox', '/admin/audit', '/admin/fedex-queue', '/admin/label-types', '/admin/content']) {
+      await phone.goto(`${server.url}${path}`);
+      await phone.getByTestId('user-menu').waitFor();
+      // Every call the screen makes has answered, so what it shows is drawn.
+      await phone.waitForLoadState('networkidle');
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 390) wide.push(`${path}: ${width}px`);
+    }
+    expect(wide).toEqual([]);
+    await phone.context().close();
+    await admin.page.context().close();
   });
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
 import { packingSlipPdf, slipNumber } from '../apps/server/test/slip-fixtures.ts';
-import { api, createAccount, fundAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, createAccount, fundAccount, newPage, selectLabelType, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -71,7 +71,7 @@ describe('Amazon CSV Generator', () => {
     await expect.poll(() => fileInput.evaluate((input: HTMLInputElement) => input.files?.[0]?.name ?? null)).toBe('amazon.csv');
     const type = page.getByLabel('Label Type');
     await type.locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
-    await type.selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(type, 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'Normal' });
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'CSV validated successfully').waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, createAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, uniqueTgId, type RunningServer } from './harness.ts';
+import { api, createAccount, newPage, selectLabelType, signedInPage, signInThroughPage, startServerAndBrowser, uniqueTgId, withServerDb, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -35,6 +35,10 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByTestId('sidebar').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
+    // A new account is shown its first steps: a deposit, then an order.
+    const firstSteps = page.getByTestId('first-steps');
+    await expect.poll(() => firstSteps.getByRole('link').allTextContents()).toEqual(['Deposit', 'Create Order']);
+    expect(await firstSteps.getByRole('link', { name: 'Create Order' }).getAttribute('href')).toBe('/createOrders');
     expect(await page.context().cookies()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'token', path: '/', secure: false })])); // Secure only over https
     const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
 
@@ -162,6 +166,7 @@ describe('password reset and email verification', () => {
     await page.getByLabel('OTP').fill(await server.inbox.codeFor(email));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(`${server.url}/`);
+    await page.getByRole('alert').filter({ hasText: 'Email verified' }).waitFor();
     await page.goto(`${server.url}/settings`);
     await page.getByText('Verified', { exact: true }).waitFor();
     await page.getByTestId('user-menu').click();
@@ -186,12 +191,94 @@ describe('password reset and email verification', () => {
     await page.getByLabel('Confirm New Password', { exact: true }).fill('new password 123');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await page.getByTestId('sidebar').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Password changed' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('email'))).toBeNull();
     await api(server.url, '/auth/login', { tgId: account.tgId, password: 'new password 123' }, undefined, true);
   });
 });
 
+describe('a signed-in user', () => {
+  it('is sent from /login to the dashboard, reads the Terms at /tos, and finds the price table from the FAQs', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('heading', { name: 'Order History' }).first().waitFor();
+    await page.goto(`${server.url}/tos`);
+    await page.getByRole('heading', { name: 'Terms of Service' }).waitFor();
+    await expect.poll(() => page.getByTestId('tos').textContent()).toContain('The price of a label is fixed when you create it');
+    await page.getByTestId('sidebar').waitFor();
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await page.waitForURL(`${server.url}/`);
+
+    // The FAQ promises a price table: it is built from each type's tiers.
+    await page.getByTestId('sidebar').getByRole('link', { name: 'FAQs' }).click();
+    await page.getByRole('link', { name: 'Price table' }).click();
+    await page.waitForURL(`${server.url}/prices`);
+    const priority = page.getByTestId('price-type').filter({ has: page.getByRole('heading', { name: 'USPS Priority Mail', exact: true }) });
+    await expect.poll(() => priority.getByTestId('price-tier').allTextContents()).toEqual([
+      'over 0 up to 1 lb$4.50',
+      'over 1 up to 5 lb$6.75',
+      'over 5 up to 10 lb$9.50',
+      'over 10 up to 20 lb$13.25',
+      'over 20 up to 40 lb$18.50',
+      'over 40 up to 70 lb$26.00',
+    ]);
+  });
+});
+
+describe('Reset Password opened directly', () => {
+  it('asks for the email it has not been given, and resets the password with it', async () => {
+    const account = await createAccount(server.url);
+    const email = `${account.tgId}@example.com`;
+    await withServerDb(server, (db) => db.updateTable('users').set({ email, email_verified: 1 }).where('tg_id', '=', account.tgId).execute());
+    await api(server.url, '/auth/forgotPassword', { email }, undefined, true);
+    const page = await newPage(browser); // a fresh browser: nothing stored by Forgot Password
+    await page.goto(`${server.url}/reset`);
+    await page.getByRole('link', { name: 'Forgot Password' }).waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('OTP', { exact: true }).fill(await server.inbox.codeFor(email));
+    await page.getByLabel('New Password', { exact: true }).fill('new password 456');
+    await page.getByLabel('Confirm New Password', { exact: true }).fill('new password 456');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByTestId('sidebar').waitFor();
+    await api(server.url, '/auth/login', { tgId: account.tgId, password: 'new password 456' }, undefined, true);
+  });
+});
+
 describe('an expired session', () => {
+  it('keeps what a form held, says the session expired, and returns to the form after signing in again', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
+    await page.waitForURL(`${server.url}/createOrders`);
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
+    const fromText = 'Jane Sender\n123 Main Street\nNew York, NY\n10001';
+    await page.getByLabel('From Address Data').fill(fromText);
+    await page.getByLabel('Weight').fill('2');
+    await page.getByRole('button', { name: 'Create Order $6.50', exact: true }).waitFor();
+    // The session ends elsewhere; the next price lookup is refused.
+    await api(server.url, '/account/password', { currentPassword: account.password, newPassword: 'changed elsewhere 2' }, account.token);
+    await page.getByLabel('Weight').fill('3');
+    await page.getByTestId('session-expired').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    await page.getByLabel('Telegram Username').fill(account.tgId);
+    await page.getByLabel('Password', { exact: true }).fill('changed elsewhere 2');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${server.url}/createOrders`);
+    await expect.poll(() => page.getByLabel('Weight').inputValue()).toBe('3');
+    await expect.poll(() => page.getByLabel('From Address Data').inputValue()).toBe(fromText);
+    await expect.poll(() => page.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toMatch(/^FedEx Ground/);
+    // The form's own state has them too: the price follows the kept type and weight.
+    await page.getByRole('button', { name: /^Create Order \$\d+\.\d\d$/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create Order $0.00', exact: true }).count()).toBe(0);
+    // Only once: the next sign-in starts at the root.
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
   it('a 401 removes the token cookie and sends the user to /', async () => {
     const { account, page } = await signedInPage(browser, server.url);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CSV_COLUMNS, SAMPLE_CSV_PATH } from '@portal/contract';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer } from './harness.ts';
+import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer, selectLabelType } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -87,7 +87,7 @@ describe('CSV order screen', () => {
     expect(text.split(/\r?\n/)[0]!.toLowerCase()).toContain('fromname');
 
     // The sample as it is passes validation for a label type without a template.
-    await page.getByLabel('Label Type').selectOption({ label: 'FedEx Ground' });
+    await selectLabelType(page.getByLabel('Label Type'), 'FedEx Ground');
     await page.getByLabel('CSV File').setInputFiles(path);
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'CSV validated successfully').waitFor();
@@ -103,15 +103,20 @@ describe('CSV order screen', () => {
     await page.getByTestId('bulk-orders-table').getByText('No CSV orders yet').waitFor();
 
     // Pay waits for a validation; the local messages come before any call.
-    await expect.poll(() => payButton(page).textContent()).toBe('Pay $0.00');
+    await expect.poll(() => payButton(page).textContent()).toBe('Choose a type to see the price');
     await expect.poll(() => payButton(page).isDisabled()).toBe(true);
     await expect.poll(() => page.getByLabel('Template').count()).toBe(0);
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'Please select LabelType').waitFor();
-    await type.selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(type, 'USPS Priority Mail');
     await expect.poll(() => page.getByLabel('Template').locator('option').allTextContents()).toEqual(['Select template', 'Pitney Bowes', 'Normal', 'EVS']);
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await toast(page, 'Please select CSV file').waitFor();
+    expect(validations.count).toBe(0);
+    // An empty file is named as such, also by the server.
+    await page.getByLabel('CSV File').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await toast(page, 'The file is empty').waitFor();
     expect(validations.count).toBe(0);
 
     // A file with bad rows: each is listed with its row and column, and Pay stays disabled.
@@ -139,10 +144,10 @@ describe('CSV order screen', () => {
     await page.getByTestId('csv-summary').filter({ hasText: `${ROWS} labels, total $33.75` }).waitFor();
 
     // Another type asks for a new validation.
-    await type.selectOption({ label: 'FedEx Ground' });
+    await selectLabelType(type, 'FedEx Ground');
     await expect.poll(() => payButton(page).isDisabled()).toBe(true);
     await expect.poll(() => payButton(page).textContent()).toBe('Pay $0.00');
-    await type.selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(type, 'USPS Priority Mail');
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await page.getByRole('button', { name: 'Pay $33.75', exact: true }).waitFor();
     expect(validations.count).toBe(3);
@@ -152,6 +157,8 @@ describe('CSV order screen', () => {
     await page.getByText('Template is required for Priority labels').first().waitFor();
     expect(payments.count).toBe(0);
     await page.getByLabel('Template').selectOption({ label: 'Pitney Bowes' });
+    // The message goes once a template is chosen, the field's and the toast's.
+    await expect.poll(() => page.getByText('Template is required for Priority labels').count()).toBe(0);
 
     // Two clicks in the same instant send one payment.
     await payButton(page).evaluate((button: HTMLButtonElement) => {
@@ -163,7 +170,7 @@ describe('CSV order screen', () => {
     expect(payments.count).toBe(1);
 
     // The form resets and Pay is disabled again; the balance is debited once.
-    await expect.poll(() => payButton(page).textContent()).toBe('Pay $0.00');
+    await expect.poll(() => payButton(page).textContent()).toBe('Choose a type to see the price');
     await expect.poll(() => payButton(page).isDisabled()).toBe(true);
     await expect.poll(() => type.inputValue()).toBe('');
     await expect.poll(() => fileInput.evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
@@ -201,7 +208,7 @@ describe('CSV order screen', () => {
   });
   it('names every bad cell of a row with its value, takes full state names, and lists the first 500 problems of a larger file', async () => {
     const { page } = await openCsvOrders(0);
-    await page.getByLabel('Label Type').selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Label Type'), 'USPS Priority Mail');
     const fileInput = page.getByLabel('CSV File');
     const cells = () => page.getByTestId('csv-error').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent)));
 

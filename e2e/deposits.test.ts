@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, createAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, createAccount, fundAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -74,8 +74,8 @@ describe('deposits through the sandbox payment page', () => {
     await page.getByTestId('statement-row').nth(1).waitFor();
     await expect.poll(() => page.getByTestId('statement-row').count()).toBe(2);
     // Newest first: the bonus, then the deposit.
-    await expect.poll(async () => (await cellsOf(page, 'statement-row', 0)).slice(1)).toEqual(['Deposit bonus', '+$5.00', '$255.00']);
-    await expect.poll(async () => (await cellsOf(page, 'statement-row', 1)).slice(1)).toEqual(['Deposit', '+$250.00', '$250.00']);
+    await expect.poll(async () => (await cellsOf(page, 'statement-row', 0)).slice(1)).toEqual(['Deposit bonus', '2% deposit bonus', '+$5.00', '$255.00']);
+    await expect.poll(async () => (await cellsOf(page, 'statement-row', 1)).slice(1)).toEqual(['Deposit', expect.stringMatching(/^Deposit via /), '+$250.00', '$250.00']);
 
     // An expired invoice shows as Expired and credits nothing.
     await startDeposit(page, '100');
@@ -124,5 +124,51 @@ describe('deposits through the sandbox payment page', () => {
     await expect.poll(() => pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     await pager.getByRole('button', { name: 'Prev' }).click();
     await page.getByTestId('invoice-row').filter({ hasText: '$11.00' }).waitFor();
+  });
+});
+
+describe('the statement and Order History', () => {
+  it('shows an adjustment with its reason, links an order charge to its order, and keeps Order History search, filter and page in the address', async () => {
+    const account = await createAccount(server.url);
+    await fundAccount(server, account.token, 10_000); // an adjustment row with the reason 'test funding'
+    const parties = { FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210' };
+    for (const name of ['Ann Early', 'Bo Later']) await api(server.url, '/order/create', { labelType: 'priority', design: 'pitney', Weight: 2, ...parties, ToName: name }, account.token);
+    const { orders } = await api<{ orders: { _id: string; toName: string }[] }>(server.url, '/order/read?page=1&limit=10', undefined, account.token);
+    const ann = orders.find((o) => o.toName === 'Ann Early')!;
+
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await openDeposits(page);
+    await expect.poll(() => page.getByTestId('statement-row').count()).toBe(3);
+    await expect.poll(async () => (await cellsOf(page, 'statement-row', 2)).slice(1)).toEqual(['Adjustment', 'test funding', '+$100.00', '$100.00']);
+    const annCharge = page.getByTestId('statement-row').nth(1);
+    await expect.poll(async () => (await annCharge.locator('td').allTextContents()).slice(1, 3)).toEqual(['Order', `Order ${ann._id.slice(0, 8).toUpperCase()}`]);
+
+    // The charge leads to its order in Order History, found by its Order ID; the search is in the address.
+    await annCharge.getByRole('link').click();
+    await page.waitForURL(`${server.url}/?search=${ann._id.slice(0, 8)}`);
+    const history = page.getByTestId('orders-table');
+    await expect.poll(() => history.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('Ann Early')]);
+    await expect.poll(() => page.getByLabel('Search orders').inputValue()).toBe(ann._id.slice(0, 8));
+    await page.reload();
+    await expect.poll(() => history.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('Ann Early')]);
+    await page.getByTestId('orders-count').filter({ hasText: /^2$/ }).waitFor();
+    expect(await page.getByTestId('first-steps').count()).toBe(0); // only before the first order
+
+    // A filter and a sort go into the address too, and Back returns to the search before them.
+    await page.getByLabel('Search orders').fill('');
+    await page.waitForURL(`${server.url}/`);
+    await page.getByLabel('Status').selectOption('completed');
+    await page.getByLabel('Sort').selectOption('asc');
+    await page.waitForURL(`${server.url}/?status=completed&sort=asc`);
+    await expect.poll(() => history.locator('tbody tr').count()).toBe(2);
+    await expect.poll(async () => (await history.locator('tbody tr').first().textContent()) ?? '').toContain('Ann Early');
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('completed');
+    await expect.poll(() => page.getByLabel('Sort').inputValue()).toBe('asc');
+    await page.goBack();
+    await page.waitForURL(`${server.url}/?status=completed`);
+    await expect.poll(() => page.getByLabel('Sort').inputValue()).toBe('desc');
+    await page.context().close();
   });
 });

@@ -49,7 +49,7 @@ async function openFedexPage(page: Page) {
 
 type AddressInput = { Name: string; Street: string; 'Street 2'?: string; City: string; State?: string; ZIP: string; Phone: string; Email?: string; Country: string };
 
-async function fillAddress(card: Locator, address: AddressInput) {
+async function fillAddress(card: Locator, address: Partial<AddressInput>) {
   for (const [label, value] of Object.entries(address)) {
     const field = card.getByLabel(label, { exact: true });
     if (label === 'Country') await field.selectOption({ label: value });
@@ -293,6 +293,28 @@ describe('FedEx hand-made orders', () => {
     await expect.poll(() => rowIds(rows)).toEqual([placed!._id]);
     await page.getByLabel('Search FedEx orders').fill('nobody-ships-here');
     await page.getByText('No FedEx orders match this search').waitFor();
+  });
+
+  it("counts the pickup window in the pickup address's time zone, the browser's until the address tells, and names it", async () => {
+    const account = await createAccount(server.url);
+    // A browser far from the pickup: at UTC+14 it is often another day than in Texas.
+    const page = await newPage(browser, { timezoneId: 'Pacific/Kiritimati' });
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await openFedexPage(page);
+    await page.getByRole('tab', { name: 'Create Order' }).click();
+    const pickupCard = page.getByTestId('fedex-pickup-card');
+    await pickupCard.getByLabel('Schedule a FedEx pickup (optional)').check();
+    const zone = pickupCard.getByTestId('pickup-time-zone');
+    const dayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    await expect.poll(() => zone.textContent()).toBe('Pacific/Kiritimati');
+    await pickupCard.getByText('your browser; the pickup address does not tell').waitFor();
+    await fillAddress(pickupCard, { State: 'TX', Country: 'United States' });
+    await expect.poll(() => zone.textContent()).toBe('America/Chicago');
+    await pickupCard.getByText('(the pickup address)').waitFor();
+    await expect.poll(() => pickupCard.getByLabel('Pickup Date').getAttribute('min')).toBe(dayIn('America/Chicago'));
+    await fillAddress(pickupCard, { State: '', Country: 'Japan' });
+    await expect.poll(() => zone.textContent()).toBe('Asia/Tokyo');
+    await page.context().close();
   });
 
   it('pages the Orders tab by 20, the row number running on across pages', async () => {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { solveChallenge } from 'altcha-lib/v1';
 import { fundUser, startSmtpInbox, type SmtpInbox } from '../apps/server/test/harness.ts';
 import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
@@ -190,4 +190,13 @@ export async function withServerDb<T>(server: RunningServer, work: (db: Db) => P
   } finally {
     await db.destroy();
   }
+}
+
+/** Chooses a label type by its name in a Type select, whose options also show each type's price range ('FedEx Ground · $6.50–$20.00'). */
+export async function selectLabelType(select: Locator, name: string): Promise<void> {
+  await select.locator('option', { hasText: name }).first().waitFor({ state: 'attached' });
+  const names = await select.locator('option').evaluateAll((options) => options.map((o) => [(o as HTMLOptionElement).value, o.textContent ?? '']));
+  const found = names.find(([, text]) => text === name || text.startsWith(`${name} · `));
+  if (!found) throw new Error(`no label type ${name} among ${names.map(([, text]) => text).join(', ')}`);
+  await select.selectOption(found[0]);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer } from './harness.ts';
+import { api, createAccount, fundAccount, newPage, selectLabelType, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -27,7 +27,7 @@ async function openCreateOrder(cents: number) {
   return { ...account, page };
 }
 
-const submitButton = (page: Page) => page.getByRole('button', { name: /^Create Order \$/ });
+const submitButton = (page: Page) => page.getByTestId('create-order');
 const submitWithPrice = (page: Page, price: string) => page.getByRole('button', { name: `Create Order $${price}`, exact: true });
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 /** The message under a field, once it is marked invalid. */
@@ -52,7 +52,7 @@ describe('order forms', () => {
   it('marks every bad field at once, and a weight outside the tiers beside Weight with the server toast', async () => {
     const { page } = await openCreateOrder(10_000);
     const creates = countCreateCalls(page);
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'Normal' });
     await page.getByLabel('Weight').fill('2');
     await page.getByLabel('From Address Data').fill(FROM_TEXT);
@@ -94,7 +94,7 @@ describe('order forms', () => {
 
   it('takes phones as people write them (stored as E.164) and full state names, and names a bad phone', async () => {
     const { page, token } = await openCreateOrder(10_000);
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'FedEx Ground' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
     await page.getByLabel('Weight').fill('1');
     await submitWithPrice(page, '6.50').waitFor();
     await page.getByLabel('From Address Data').fill(FROM_TEXT);
@@ -113,7 +113,7 @@ describe('order forms', () => {
 
   it('says under a field what a name in another script prints as, before paying, and the order keeps what was typed', async () => {
     const { page, token } = await openCreateOrder(10_000);
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'Normal' });
     await page.getByLabel('Weight').fill('2');
     await page.getByLabel('From Address Data').fill(FROM_TEXT);
@@ -131,7 +131,7 @@ describe('order forms', () => {
     await expect.poll(() => to.getByTestId('prints-as').count()).toBe(0);
     await to.getByLabel('Name', { exact: true }).fill('Nguyễn Văn Đức');
     await expect.poll(() => note('Name').textContent()).toBe('Prints as: Nguyen Van Duc');
-    await page.getByTestId('normal-order-form').getByRole('button', { name: /^Create Order \$/ }).click();
+    await page.getByTestId('normal-order-form').getByTestId('create-order').click();
     await toast(page, 'Order created successfully').waitFor();
     const { orders } = await api<{ orders: { _id: string }[] }>(server.url, '/order/read', undefined, token);
     const { order } = await api<{ order: { to: { name: string; company: string }; printedAs: Record<string, string> } }>(server.url, `/order/details/${orders[0]._id}`, undefined, token);
@@ -139,9 +139,39 @@ describe('order forms', () => {
     expect(order.printedAs).toEqual({ ToName: 'Nguyen Van Duc' });
   });
 
+  it('asks before leaving Normal Order or the FedEx form with input not sent: Stay keeps it, Leave goes', async () => {
+    const { page } = await openCreateOrder(0);
+    const sidebarLink = (name: string) => page.getByTestId('sidebar').getByRole('link', { name, exact: true });
+    const prompt = page.getByRole('dialog').filter({ hasText: 'Leave this page?' });
+    // Nothing typed: no question.
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    await sidebarLink('FAQs').click();
+    await page.waitForURL(`${server.url}/faqs`);
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    const from = page.getByTestId('from-card');
+    await from.getByLabel('Name', { exact: true }).fill('Nora Unsaved');
+    await sidebarLink('FAQs').click();
+    await prompt.waitFor();
+    await prompt.getByRole('button', { name: 'Stay' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/createOrders');
+    await expect.poll(() => from.getByLabel('Name', { exact: true }).inputValue()).toBe('Nora Unsaved');
+
+    await sidebarLink('FedEx - Handmade').click();
+    await prompt.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(`${server.url}/fedex-order`);
+    await page.getByRole('tab', { name: 'Create Order' }).click();
+    await page.getByTestId('fedex-sender-card').getByLabel('Name', { exact: true }).fill('Fay Unsaved');
+    await sidebarLink('Dashboard').click();
+    await prompt.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await page.context().close();
+  });
+
   it('keeps type, template, weight and both addresses when switching between Quick Order and Normal Order', async () => {
     const { page } = await openCreateOrder(10_000);
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'EVS' });
     await page.getByLabel('Weight').fill('2');
     await page.getByLabel('From Address Data').fill(FROM_TEXT);
@@ -150,7 +180,7 @@ describe('order forms', () => {
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     const normal = page.getByTestId('normal-order-form');
     await normal.waitFor();
-    await expect.poll(() => normal.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toBe('USPS Priority Mail');
+    await expect.poll(() => normal.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toMatch(/^USPS Priority Mail · /);
     await expect.poll(() => normal.getByLabel('Template').inputValue()).toBe('evs');
     await expect.poll(() => normal.getByLabel('Weight').inputValue()).toBe('2');
     const from = normal.getByTestId('from-card');
@@ -187,29 +217,29 @@ describe('order forms', () => {
     const saved = page.getByTestId('from-card').getByLabel('Saved Address');
     await saved.locator('option', { hasText: 'Home - 1 Main St, Austin, TX' }).waitFor({ state: 'attached' });
 
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'UPS Standard (Canada)' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'UPS Standard (Canada)');
     await expect.poll(() => saved.locator('option').allTextContents()).toEqual(['No saved addresses in Canada']);
     expect(await saved.isDisabled()).toBe(true);
     await page.getByTestId('quick-from-saved-why-empty').filter({ hasText: 'Saved addresses are in the United States' }).waitFor();
 
     // Normal Order: a US address filled under a US type, then a UPS type: the state shows as itself with the reason.
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     const from = page.getByTestId('normal-order-form').getByTestId('from-card');
     await from.getByLabel('Saved Address').selectOption({ label: 'Home - 1 Main St, Austin, TX' });
     await expect.poll(() => from.getByLabel('State').inputValue()).toBe('TX');
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'UPS Standard (Canada)' });
-    await expect.poll(() => from.getByLabel('State').locator('option:checked').textContent()).toBe('TX');
-    await expect.poll(() => feedbackOf(from.getByLabel('State')).textContent()).toBe('From State must be a Canadian province or territory');
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'UPS Standard (Canada)');
+    await expect.poll(() => from.getByLabel('Province').locator('option:checked').textContent()).toBe('TX');
+    await expect.poll(() => feedbackOf(from.getByLabel('Province')).textContent()).toBe('From State must be a Canadian province or territory');
     await expect.poll(() => from.getByLabel('Saved Address').locator('option').allTextContents()).toEqual(['No saved addresses in Canada']);
-    await from.getByLabel('State').selectOption({ label: 'Ontario' });
-    await expect.poll(() => isInvalid(from.getByLabel('State'))).toBe(false);
+    await from.getByLabel('Province').selectOption({ label: 'Ontario' });
+    await expect.poll(() => isInvalid(from.getByLabel('Province'))).toBe(false);
   });
 
   it('says how much balance is missing, links to Deposits, and shows the balance beside Create', async () => {
     const { page, token } = await openCreateOrder(500);
     await page.getByTestId('order-balance').filter({ hasText: 'Balance: $5.00' }).waitFor();
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'EVS' });
     await page.getByLabel('Weight').fill('2');
     await submitWithPrice(page, '6.75').waitFor();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, startServer, type RunningServer } from './harness.ts';
+import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, startServer, type RunningServer, selectLabelType } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -42,7 +42,7 @@ async function openCreateOrder(page: Page) {
   await page.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
 }
 
-const submitButton = (page: Page) => page.getByRole('button', { name: /^Create Order \$/ });
+const submitButton = (page: Page) => page.getByTestId('create-order');
 const submitWithPrice = (page: Page, price: string) => page.getByRole('button', { name: `Create Order $${price}`, exact: true });
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 
@@ -74,19 +74,21 @@ describe('create order, order history and addresses', () => {
 
     await expect.poll(() => page.getByRole('tab', { name: 'Quick Order' }).getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => page.getByRole('tab', { name: 'Normal Order' }).getAttribute('aria-selected')).toBe('false');
-    await submitWithPrice(page, '0.00').waitFor();
+    await page.getByRole('button', { name: 'Choose a type to see the price', exact: true }).waitFor();
     // Template only shows for priority.
     await expect.poll(() => page.getByLabel('Template').count()).toBe(0);
 
     // Priority: Template offers Pitney Bowes, Normal, EVS; the price follows the weight and the type.
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await expect.poll(() => page.getByLabel('Template').locator('option').allTextContents()).toEqual(['Select template', 'Pitney Bowes', 'Normal', 'EVS']);
+    // The Type list shows each type's price range over its tiers.
+    expect(await page.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toBe('USPS Priority Mail · $4.50–$26.00');
     await submitWithPrice(page, '0.00').waitFor(); // no weight yet: no lookup
     await page.getByLabel('Weight').fill('2');
     await submitWithPrice(page, '6.75').waitFor();
     await page.getByLabel('Weight').fill('12');
     await submitWithPrice(page, '13.25').waitFor();
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'FedEx Ground' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
     await submitWithPrice(page, '10.50').waitFor();
     await expect.poll(() => page.getByLabel('Template').count()).toBe(0);
     await expect.poll(() => page.getByTestId('from-card').getByLabel('Phone').isVisible()).toBe(true);
@@ -94,7 +96,7 @@ describe('create order, order history and addresses', () => {
     await page.getByLabel('Weight').fill('500');
     await submitWithPrice(page, '0.00').waitFor();
 
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Weight').fill('2');
     await submitWithPrice(page, '6.75').waitFor();
     // Template is required for priority: no call without it.
@@ -147,11 +149,13 @@ describe('create order, order history and addresses', () => {
     expect(creates.count).toBe(0);
 
     // UPS ships inside Canada: Country and the state list follow the type.
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'UPS Standard (Canada)' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'UPS Standard (Canada)');
     await expect.poll(() => page.getByTestId('from-card').getByLabel('Country').inputValue()).toBe('Canada');
-    await expect.poll(() => page.getByTestId('to-card').getByLabel('State').locator('option').allTextContents()).toHaveLength(14);
-    await expect.poll(() => page.getByTestId('to-card').getByLabel('State').locator('option', { hasText: 'Ontario' }).count()).toBe(1);
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail V9 (15x15x15)' });
+    // In Canada's words: Province and Postal code.
+    await expect.poll(() => page.getByTestId('to-card').getByLabel('Province').locator('option').allTextContents()).toHaveLength(14);
+    await expect.poll(() => page.getByTestId('to-card').getByLabel('Province').locator('option', { hasText: 'Ontario' }).count()).toBe(1);
+    await page.getByTestId('to-card').getByLabel('Postal code').waitFor();
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail V9 (15x15x15)');
     const v9 = page.getByTestId('v9-dimensions');
     for (const dimension of ['Length', 'Width', 'Height']) await expect.poll(() => v9.getByLabel(dimension).inputValue()).toBe('15');
     await page.getByLabel('Weight').fill('3');
@@ -254,6 +258,15 @@ describe('create order, order history and addresses', () => {
     // The row number continues across pages.
     await expect.poll(() => rows.first().locator('td').first().textContent()).toBe('11');
     await expect.poll(() => pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    // The page is in the address: a refresh keeps it, Back returns to page 1.
+    await page.waitForURL(`${server.url}/?page=2`);
+    await page.reload();
+    await expect.poll(toNames).toEqual(['Receiver 1']);
+    await page.goBack();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(async () => (await toNames())[0]).toBe('Receiver 11');
+    await page.goForward();
+    await expect.poll(toNames).toEqual(['Receiver 1']);
 
     // Oldest first goes back to page 1.
     await page.getByLabel('Sort').selectOption({ label: 'Oldest first' });
@@ -264,7 +277,7 @@ describe('create order, order history and addresses', () => {
     await page.getByLabel('Search orders').fill('receiver 7');
     await expect.poll(toNames).toEqual(['Receiver 7']);
     await page.getByLabel('Search orders').fill('nobody by this name');
-    await page.getByText('No orders match this search').waitFor();
+    await page.getByText('No orders match "nobody by this name"', { exact: true }).waitFor();
   });
 
   it('adds, edits and deletes an address in /address and uses a saved address to fill the Normal Order', async () => {
@@ -311,6 +324,20 @@ describe('create order, order history and addresses', () => {
     await row.filter({ hasText: 'Cambridge' }).waitFor();
     await expect.poll(() => row.first().locator('td').allTextContents()).toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', 'Unit 7', 'Cambridge', 'MA', '02139', 'United States', 'EditDelete']);
 
+    // Adding the same place again is pointed out, naming the entry it repeats.
+    await page.getByRole('button', { name: 'Add Address' }).click();
+    await modal.getByText('Add Address').waitFor();
+    await modal.getByLabel('Street', { exact: true }).fill('10 saved rd');
+    await modal.getByLabel('Street 2').fill('Unit 7');
+    await modal.getByLabel('City').fill('Cambridge');
+    await modal.getByLabel('State').selectOption('MA');
+    await modal.getByLabel('ZIP').fill('02139');
+    await expect.poll(() => modal.getByTestId('duplicate-address').textContent()).toBe('This address is already saved as “Ada Saved”.');
+    await modal.getByLabel('ZIP').fill('02138');
+    await modal.getByTestId('duplicate-address').waitFor({ state: 'detached' });
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await modal.waitFor({ state: 'detached' });
+
     // The saved address fills the Normal Order's From card.
     await openCreateOrder(page);
     await page.getByRole('tab', { name: 'Normal Order' }).click();
@@ -324,7 +351,7 @@ describe('create order, order history and addresses', () => {
     await expect.poll(() => from.getByLabel('City').inputValue()).toBe('Cambridge');
     await expect.poll(() => from.getByLabel('State').inputValue()).toBe('MA');
     await expect.poll(() => from.getByLabel('ZIP').inputValue()).toBe('02139');
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Ground Advantage (oz)' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Ground Advantage (oz)');
     await page.getByLabel('Weight').fill('6');
     await submitWithPrice(page, '3.25').waitFor();
     await to.getByLabel('Name', { exact: true }).fill('Ozzie Ounce');
@@ -353,7 +380,7 @@ describe('create order, order history and addresses', () => {
     const { page, token } = await fundedSession(1_000);
     const creates = countCreateCalls(page);
     await openCreateOrder(page);
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'FedEx Ground' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
     await page.getByLabel('Weight').fill('1');
     await submitWithPrice(page, '6.50').waitFor();
 
@@ -383,7 +410,7 @@ describe('create order, order history and addresses', () => {
   it("shows the server's 'Insufficient balance' toast when the balance is too low, and the button works again", async () => {
     const { page, token } = await fundedSession(500);
     await openCreateOrder(page);
-    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'EVS' });
     await page.getByLabel('Weight').fill('2');
     await submitWithPrice(page, '6.75').waitFor();

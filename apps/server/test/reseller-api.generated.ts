@@ -60,6 +60,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/order/price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price a label
+         * @description What a label of this type and weight costs now, by the tier that holds the weight: the price create-order would charge. 400 names why a weight has no price.
+         */
+        post: operations["readPrice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your balance
+         * @description Your prepaid balance in dollars, what orders are charged to. Top it up with a deposit on the web.
+         */
+        get: operations["readBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your webhook
+         * @description The URL order and bulk order events are posted to (null when none), and whether a signing secret exists.
+         */
+        get: operations["readWebhook"];
+        /**
+         * Set your webhook
+         * @description Sets the URL events are posted to (null stops them), as Account Setting does. The first URL set creates the signing secret, answered in `secret` this once; keep it to verify the signature.
+         */
+        put: operations["saveWebhook"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/download/{order_id}": {
         parameters: {
             query?: never;
@@ -175,37 +239,7 @@ export interface webhooks {
          * A label is ready
          * @description A single order completed: `data.order` holds it with its tracking number and download URL. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
-                     * @example t=1795430400,v1=5f2b…
-                     */
-                    "x-portal-signature": string;
-                    "x-portal-event": "order.completed";
-                    /** @description The delivery id (the same on every retry) */
-                    "x-portal-delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ResellerWebhookEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer (or none within 10 s) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onOrderCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -225,37 +259,7 @@ export interface webhooks {
          * An order was cancelled and refunded
          * @description The carrier refused a single order: it is cancelled, its price refunded, and `data.order.note` says why. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
-                     * @example t=1795430400,v1=5f2b…
-                     */
-                    "x-portal-signature": string;
-                    "x-portal-event": "order.cancelled";
-                    /** @description The delivery id (the same on every retry) */
-                    "x-portal-delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ResellerWebhookEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer (or none within 10 s) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onOrderCancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -275,37 +279,7 @@ export interface webhooks {
          * A bulk order is done
          * @description Every row of a bulk order was made or failed (failed rows are refunded): `data.bulkOrder` holds the counts and the ZIP download URL. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /**
-                     * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
-                     * @example t=1795430400,v1=5f2b…
-                     */
-                    "x-portal-signature": string;
-                    "x-portal-event": "bulk.completed";
-                    /** @description The delivery id (the same on every retry) */
-                    "x-portal-delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ResellerWebhookEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer (or none within 10 s) is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onBulkCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -352,6 +326,12 @@ export interface components {
              */
             Date?: string;
         };
+        ResellerPriceInputInput: {
+            /** @description The label type: its uid (e.g. priority) or its _id */
+            labelType: string;
+            /** @description Pounds (ounces for ground_oz) */
+            weight: number;
+        };
         /** @description The fields of one label, checked by the same rules as a single order of the chosen type. */
         ResellerBulkRowInput: {
             Weight: number;
@@ -389,6 +369,10 @@ export interface components {
             design?: "pitney" | "normal" | "evs";
             /** @description The labels, 1 to 5,000 */
             data: components["schemas"]["ResellerBulkRowInput"][];
+        };
+        ResellerWebhookInputInput: {
+            /** @description An https:// URL (http:// to localhost), or null to stop the webhook */
+            url: string | null;
         };
         ResellerErrorItem: {
             /** @description The object of `data` the problem is in (bulk orders); 1 is the first */
@@ -534,7 +518,18 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests this API key may make a minute */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current minute */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the current minute ends */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again */
+        "Retry-After": number;
+        /** @description true when this is the first answer to the same Idempotency-Key, answered again */
+        "Idempotent-Replayed": "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -551,6 +546,9 @@ export interface operations {
             /** @description The enabled label types */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -590,6 +588,9 @@ export interface operations {
             /** @description No API key, or a wrong one */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -605,6 +606,9 @@ export interface operations {
             /** @description The account is disabled */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -620,6 +624,10 @@ export interface operations {
             /** @description Rate limit reached: retry after `Retry-After` seconds */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -688,6 +696,10 @@ export interface operations {
             /** @description The label order, paid */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -729,6 +741,9 @@ export interface operations {
             /** @description The request is not valid: `errors` names every bad field (and row) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -756,6 +771,9 @@ export interface operations {
             /** @description No API key, or a wrong one */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -771,6 +789,9 @@ export interface operations {
             /** @description The balance does not cover the price; nothing was charged */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -786,6 +807,9 @@ export interface operations {
             /** @description The account is disabled */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -801,6 +825,9 @@ export interface operations {
             /** @description Not ready yet, or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -816,6 +843,9 @@ export interface operations {
             /** @description This Idempotency-Key was used with another request */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -831,6 +861,10 @@ export interface operations {
             /** @description Rate limit reached: retry after `Retry-After` seconds */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -846,6 +880,9 @@ export interface operations {
             /** @description The carrier refused the label: the order is cancelled and refunded */
             502: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -873,6 +910,8 @@ export interface operations {
                 page?: number;
                 /** @description Orders a page, 1 to 100 (default 10) */
                 limit?: number;
+                /** @description Cursor paging: the id of the last order of the page you have; the answer holds the orders after it (page is then not used). An order created between two calls neither repeats nor hides one. */
+                starting_after?: string;
             };
             header?: never;
             path?: never;
@@ -883,6 +922,9 @@ export interface operations {
             /** @description A page of your orders */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -913,7 +955,8 @@ export interface operations {
                      *       "page": 1,
                      *       "limit": 10,
                      *       "total": 1,
-                     *       "totalPages": 1
+                     *       "totalPages": 1,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": {
@@ -929,12 +972,17 @@ export interface operations {
                         /** @description Orders matching the filter */
                         total: number;
                         totalPages: number;
+                        /** @description Whether orders follow this page (ask again with starting_after set to the last id) */
+                        hasMore: boolean;
                     };
                 };
             };
             /** @description The request is not valid: `errors` names every bad field (and row) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -962,6 +1010,9 @@ export interface operations {
             /** @description No API key, or a wrong one */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -977,6 +1028,9 @@ export interface operations {
             /** @description The account is disabled */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -992,6 +1046,485 @@ export interface operations {
             /** @description Rate limit reached: retry after `Retry-After` seconds */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    readPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerPriceInputInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["ResellerPriceInputInput"];
+            };
+        };
+        responses: {
+            /** @description The price in dollars */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Price",
+                     *       "price": 6.75,
+                     *       "labelType": {
+                     *         "uid": "priority",
+                     *         "name": "USPS Priority"
+                     *       },
+                     *       "weight": 2
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always 'success' on a 2xx answer
+                         * @enum {string}
+                         */
+                        type: "success";
+                        message: string;
+                        /** @description Dollars */
+                        price: number;
+                        labelType: {
+                            uid: string;
+                            name: string;
+                        };
+                        weight: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    readBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your balance */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Balance",
+                     *       "balance": 125.5
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always 'success' on a 2xx answer
+                         * @enum {string}
+                         */
+                        type: "success";
+                        message: string;
+                        /** @description Your balance in dollars */
+                        balance: number;
+                    };
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    readWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your webhook */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Webhook saved",
+                     *       "url": "https://example.com/label-events",
+                     *       "hasSecret": true,
+                     *       "events": [
+                     *         "order.completed",
+                     *         "order.cancelled",
+                     *         "bulk.completed"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always 'success' on a 2xx answer
+                         * @enum {string}
+                         */
+                        type: "success";
+                        message: string;
+                        url: string | null;
+                        /** @description Whether a signing secret exists (rotate it on Account Setting) */
+                        hasSecret: boolean;
+                        /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
+                        secret?: string;
+                        events: ("order.completed" | "order.cancelled" | "bulk.completed")[];
+                    };
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    saveWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookInputInput"];
+            };
+        };
+        responses: {
+            /** @description Your webhook, saved */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Webhook saved",
+                     *       "url": "https://example.com/label-events",
+                     *       "hasSecret": true,
+                     *       "events": [
+                     *         "order.completed",
+                     *         "order.cancelled",
+                     *         "bulk.completed"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always 'success' on a 2xx answer
+                         * @enum {string}
+                         */
+                        type: "success";
+                        message: string;
+                        url: string | null;
+                        /** @description Whether a signing secret exists (rotate it on Account Setting) */
+                        hasSecret: boolean;
+                        /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
+                        secret?: string;
+                        events: ("order.completed" | "order.cancelled" | "bulk.completed")[];
+                    };
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1021,6 +1554,9 @@ export interface operations {
             /** @description The label PDF */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1030,6 +1566,9 @@ export interface operations {
             /** @description No API key, or a wrong one */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1045,6 +1584,9 @@ export interface operations {
             /** @description The account is disabled */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1060,6 +1602,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1075,6 +1620,9 @@ export interface operations {
             /** @description Not ready yet, or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1090,6 +1638,10 @@ export interface operations {
             /** @description Rate limit reached: retry after `Retry-After` seconds */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1144,6 +1696,10 @@ export interface operations {
             /** @description The bulk order, paid and queued */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1177,6 +1733,9 @@ export interface operations {
             /** @description The request is not valid: `errors` names every bad field (and row) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1204,6 +1763,9 @@ export interface operations {
             /** @description No API key, or a wrong one */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1219,6 +1781,9 @@ export interface operations {
             /** @description The balance does not cover the price; nothing was charged */
             402: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1234,6 +1799,9 @@ export interface operations {
             /** @description The account is disabled */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1249,6 +1817,9 @@ export interface operations {
             /** @description Not ready yet, or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1264,6 +1835,9 @@ export interface operations {
             /** @description This Idempotency-Key was used with another request */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1279,6 +1853,10 @@ export interface operations {
             /** @description Rate limit reached: retry after `Retry-After` seconds */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1308,6 +1886,9 @@ export interface operations {
             /** @description The job and its progress */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1334,6 +1915,9 @@ export interface operations {
             /** @description No API key, or a wrong one */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1349,6 +1933,9 @@ export interface operations {
             /** @description The account is disabled */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1364,6 +1951,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1379,6 +1969,10 @@ export interface operations {
             /** @description Rate limit reached: retry after `Retry-After` seconds */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1405,6 +1999,9 @@ export interface operations {
             /** @description Jobs by state */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,6 +2037,9 @@ export interface operations {
             /** @description No API key, or a wrong one */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1455,6 +2055,9 @@ export interface operations {
             /** @description The account is disabled */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1470,6 +2073,10 @@ export interface operations {
             /** @description Rate limit reached: retry after `Retry-After` seconds */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1499,6 +2106,9 @@ export interface operations {
             /** @description The ZIP file */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1508,6 +2118,9 @@ export interface operations {
             /** @description No API key, or a wrong one */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1523,6 +2136,9 @@ export interface operations {
             /** @description The account is disabled */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1538,6 +2154,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1553,6 +2172,9 @@ export interface operations {
             /** @description Not ready yet, or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1568,6 +2190,10 @@ export interface operations {
             /** @description Rate limit reached: retry after `Retry-After` seconds */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1579,6 +2205,99 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ResellerError"];
                 };
+            };
+        };
+    };
+    onOrderCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "order.completed";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "order.cancelled";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBulkCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "bulk.completed";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

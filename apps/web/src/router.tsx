@@ -54,6 +54,10 @@ const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
       { path: 'csv-orders', lazy: screen(() => import('./features/bulk-csv/csv-orders-page.tsx'), 'CsvOrdersPage'), handle: { title: 'USPS CSV' } },
       { path: 'api-docs', lazy: screen(() => import('./features/api-docs/api-docs-page.tsx'), 'ApiDocsPage'), handle: { title: 'Reseller API' } },
       { path: 'fedex-order', lazy: screen(() => import('./features/fedex/fedex-order-page.tsx'), 'FedexOrderPage'), handle: { title: 'FedEx - Handmade' } },
+      { path: 'prices', lazy: screen(() => import('./features/prices/prices-page.tsx'), 'PricesPage'), handle: { title: 'Prices' } },
+      // The Terms stay readable once signed in (the sign-up page links there); /login is where a signed-in user already is past.
+      { path: 'tos', lazy: screen(() => import('./features/auth/terms-page.tsx'), 'SignedInTermsPage'), handle: { title: 'Terms of Service' } },
+      { path: 'login', element: <Navigate to="/" replace /> },
       { path: 'faqs', lazy: screen(() => import('./features/faqs/faqs-page.tsx'), 'FaqsPage'), handle: { title: 'FAQs' } },
       { path: 'amazon-csv', lazy: screen(() => import('./features/amazon-csv/amazon-csv-page.tsx'), 'AmazonCsvPage'), handle: { title: 'Amazon CSV Generator' } },
       { path: 'settings', lazy: screen(() => import('./features/settings/settings-page.tsx'), 'SettingsPage'), handle: { title: 'Account Setting' } },

@@ -211,6 +211,8 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
+  /** The account a 'user' row is about, to show by its @username; null for other targets. */
+  targetUser: userRefSchema.nullable(),
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
 });

@@ -24,6 +24,7 @@ export const SAMPLE_CSV_PATH = '/sample-orders.csv';
 
 export const PLEASE_SELECT_LABEL_TYPE = 'Please select LabelType';
 export const PLEASE_SELECT_CSV_FILE = 'Please select CSV file';
+export const CSV_FILE_EMPTY = 'The file is empty';
 export const REQUEST_ALREADY_SENT = 'Request already sent';
 export const CSV_VALIDATED = 'CSV validated successfully';
 export const ORDERS_CREATED = 'Orders created successfully';

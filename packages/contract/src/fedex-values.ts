@@ -88,3 +88,51 @@ export const TIME_ZONE_INVALID = 'Time zone must be an IANA name like America/Ne
 export const pickupDateOutOfWindowMessage = (today: string, last: string) =>
   `Pickup Date must be between ${today} and ${last} (today to ${PICKUP_DAYS_AHEAD} days ahead in your time zone)`;
 export const countryInvalidMessage = (label: string) => `${label} must be a 2-letter ISO country code, like US or GB`;
+
+// ---- The pickup's time zone -------------------------------------------------------------------
+
+const ZONE_STATES: Record<string, string> = {
+  'America/New_York': 'CT DE DC FL GA KY ME MD MA NH NJ NY NC OH PA RI SC VT VA WV',
+  'America/Detroit': 'MI',
+  'America/Indiana/Indianapolis': 'IN',
+  'America/Chicago': 'AL AR IL IA KS LA MN MS MO NE ND OK SD TN TX WI',
+  'America/Denver': 'CO MT NM UT WY',
+  'America/Boise': 'ID',
+  'America/Phoenix': 'AZ',
+  'America/Los_Angeles': 'CA NV OR WA',
+  'America/Anchorage': 'AK',
+  'Pacific/Honolulu': 'HI',
+  'America/Puerto_Rico': 'PR',
+  'America/Edmonton': 'AB',
+  'America/Vancouver': 'BC',
+  'America/Winnipeg': 'MB',
+  'America/Moncton': 'NB',
+  'America/St_Johns': 'NL',
+  'America/Halifax': 'NS PE',
+  'America/Yellowknife': 'NT',
+  'America/Iqaluit': 'NU',
+  'America/Toronto': 'ON QC',
+  'America/Regina': 'SK',
+  'America/Whitehorse': 'YT',
+};
+/** US states (with DC and PR) and Canadian provinces by code: the zone most of the state keeps. */
+const STATE_ZONES = new Map(Object.entries(ZONE_STATES).flatMap(([zone, codes]) => codes.split(' ').map((code) => [code, zone] as const)));
+/** Countries of one time zone, by ISO code. */
+const COUNTRY_ZONES: Record<string, string> = {
+  GB: 'Europe/London', IE: 'Europe/Dublin', FR: 'Europe/Paris', DE: 'Europe/Berlin', ES: 'Europe/Madrid', IT: 'Europe/Rome', NL: 'Europe/Amsterdam',
+  BE: 'Europe/Brussels', LU: 'Europe/Luxembourg', CH: 'Europe/Zurich', AT: 'Europe/Vienna', SE: 'Europe/Stockholm', NO: 'Europe/Oslo', DK: 'Europe/Copenhagen',
+  FI: 'Europe/Helsinki', PL: 'Europe/Warsaw', CZ: 'Europe/Prague', PT: 'Europe/Lisbon', GR: 'Europe/Athens', IN: 'Asia/Kolkata', JP: 'Asia/Tokyo', CN: 'Asia/Shanghai',
+  HK: 'Asia/Hong_Kong', SG: 'Asia/Singapore', KR: 'Asia/Seoul', TW: 'Asia/Taipei', TH: 'Asia/Bangkok', PH: 'Asia/Manila', IL: 'Asia/Jerusalem', AE: 'Asia/Dubai',
+  NZ: 'Pacific/Auckland', ZA: 'Africa/Johannesburg', PR: 'America/Puerto_Rico',
+};
+
+/**
+ * The time zone a pickup happens in, from its address: the state's (US and Canada, by code) or the country's
+ * when it has one zone; null when the address does not say (the form then keeps the browser's).
+ */
+export function pickupAddressTimeZone(country: string, state: string): string | null {
+  const code = country.trim().toUpperCase();
+  const region = state.trim().toUpperCase();
+  if (code === 'US' || code === 'CA') return STATE_ZONES.get(region) ?? null;
+  return COUNTRY_ZONES[code] ?? null;
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { messageResponse, requiredText, stringField } from './common.ts';
 import { numberField } from './catalog.ts';
 import { isCountryCode } from './countries.ts';
+import { normalizePhone } from './orders.ts';
 import { userRefSchema } from './admin.ts';
 import { FEDEX_MAX_ITEMS, FEDEX_PAGE_SIZE, PICKUP_DAYS_AHEAD, PICKUP_WINDOW_HOURS, PICKUP_LATEST_START, FEDEX_STREET_MAX, FEDEX_NAME_MAX, FEDEX_CITY_MAX, FEDEX_STATE_MAX, FEDEX_ZIP_MAX, FEDEX_EMAIL_MAX, FEDEX_NOTES_MAX, FEDEX_ITEM_DESCRIPTION_MAX, FEDEX_CURRENCIES, DEFAULT_FEDEX_CURRENCY, SHIPMENT_PURPOSES, DEFAULT_SHIPMENT_PURPOSE, WEIGHT_UNITS, DIMENSION_UNITS, FEDEX_STATUSES, FEDEX_ITEMS_REQUIRED, FEDEX_ITEMS_TOO_MANY, WEIGHT_UNIT_INVALID, DIMENSION_UNIT_INVALID, CURRENCY_INVALID, SHIPMENT_PURPOSE_INVALID, PICKUP_DATE_REQUIRED, PICKUP_DATE_FORMAT, PICKUP_TIME_REQUIRED, PICKUP_TIME_FORMAT, PICKUP_TIME_TOO_LATE, TIME_ZONE_REQUIRED, TIME_ZONE_INVALID, pickupDateOutOfWindowMessage, countryInvalidMessage } from './fedex-values.ts';
 
@@ -73,7 +74,6 @@ export function pickupEndTime(start: string): string {
 
 // ---- Create payload -------------------------------------------------------------------------
 
-const PHONE = /^\+?[0-9][0-9 ().-]{5,18}[0-9]$/;
 // Control characters never belong on a label or an invoice.
 const PRINTABLE = /^[^\p{Cc}]*$/u;
 
@@ -84,7 +84,9 @@ const optional = (label: string, max: number) =>
   text(label, max)
     .nullish()
     .transform((v) => v ?? '');
-const phone = (label: string) => required(label, 20).regex(PHONE, `${label} must be a valid phone number`);
+// The one phone rule of every form (normalizePhone, as Create Order): '(214) 555-0100' is a phone;
+// numbers outside North America are written with their country code ('+44 20 7946 0958').
+const phone = (label: string) => required(label, 30).refine((v) => normalizePhone(v) !== null, `${label} must be a valid phone number`);
 const email = (label: string) =>
   optional(label, FEDEX_EMAIL_MAX).refine((v) => v === '' || z.email().safeParse(v).success, `${label} must be a valid email address`);
 /** An ISO 3166-1 alpha-2 code (see COUNTRIES), any case; answers it upper case. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BULK_MAX_ROWS } from './bulk.ts';
-import { labelTypeRef, labelTypeSchema } from './catalog.ts';
+import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
 import { ORDER_STATUSES } from './orders-values.ts';
@@ -178,6 +178,9 @@ export const resellerOrderListQuery = orderListQuery.extend({
   status: orderListQuery.shape.status.describe('all (default), pending, processing, completed or cancelled'),
   search: orderListQuery.shape.search.describe('Part of a name or tracking number, or the start of the order id'),
   sort: orderListQuery.shape.sort.describe('desc (newest first, default) or asc'),
+  starting_after: z
+    .preprocess((v) => (v === '' || v === null ? undefined : v), z.string().trim().max(64, 'starting_after must be an order id').optional())
+    .describe('Cursor paging: the id of the last order of the page you have; the answer holds the orders after it (page is then not used). An order created between two calls neither repeats nor hides one.'),
 });
 
 export const readOrdersAnswer = z
@@ -189,8 +192,29 @@ export const readOrdersAnswer = z
     limit: z.number().int(),
     total: z.number().int().describe('Orders matching the filter'),
     totalPages: z.number().int(),
+    hasMore: z.boolean().describe('Whether orders follow this page (ask again with starting_after set to the last id)'),
   })
-  .meta({ examples: [{ type: 'success', message: 'Orders', orders: [exampleOrder], page: 1, limit: 10, total: 1, totalPages: 1 }] });
+  .meta({ examples: [{ type: 'success', message: 'Orders', orders: [exampleOrder], page: 1, limit: 10, total: 1, totalPages: 1, hasMore: false }] });
+
+export const STARTING_AFTER_NOT_FOUND = 'starting_after names no order of yours';
+
+// ---- account --------------------------------------------------------------------------------
+
+export const balanceAnswer = z
+  .object({ type: success, message: z.string(), balance: z.number().describe('Your balance in dollars') })
+  .meta({ examples: [{ type: 'success', message: 'Balance', balance: 125.5 }] });
+
+/** POST /order/price: what a label of this type and weight costs now. */
+export const resellerPriceBody = z
+  .object({
+    labelType: labelTypeRef.describe('The label type: its uid (e.g. priority) or its _id'),
+    weight: weightSchema.describe('Pounds (ounces for ground_oz)'),
+  })
+  .meta({ id: 'ResellerPriceInput', examples: [{ labelType: 'priority', weight: 2 }] });
+
+export const priceAnswer = z
+  .object({ type: success, message: z.string(), price: z.number().describe('Dollars'), labelType: z.object({ uid: z.string(), name: z.string() }), weight: z.number() })
+  .meta({ examples: [{ type: 'success', message: 'Price', price: 6.75, labelType: { uid: 'priority', name: 'USPS Priority' }, weight: 2 }] });
 
 export const orderIdParams = z.object({ order_id: z.string().min(1).max(64).describe('The order id') });
 
@@ -380,3 +404,18 @@ export const webhookEventSchema = z
   })
   .meta({ id: 'ResellerWebhookEvent' });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/** GET and PUT /account/webhook of the reseller API: the URL events are posted to (null: none). The signing secret is made and shown on Account Setting. */
+export const resellerWebhookBody = webhookSettingsBody
+  .extend({ url: webhookSettingsBody.shape.url.describe('An https:// URL (http:// to localhost), or null to stop the webhook') })
+  .meta({ id: 'ResellerWebhookInput', examples: [{ url: 'https://example.com/label-events' }] });
+export const resellerWebhookAnswer = z
+  .object({
+    type: success,
+    message: z.string(),
+    url: z.string().nullable(),
+    hasSecret: z.boolean().describe('Whether a signing secret exists (rotate it on Account Setting)'),
+    secret: z.string().optional().describe('The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again'),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+  })
+  .meta({ examples: [{ type: 'success', message: WEBHOOK_SAVED, url: 'https://example.com/label-events', hasSecret: true, events: ['order.completed', 'order.cancelled', 'bulk.completed'] }] });

@@ -1,4 +1,5 @@
 import { getToken, removeToken } from './session.ts';
+import { keepExpiredPage } from './session-expiry.ts';
 
 /**
  * The spec's local API on port 7400 is for the development server (npm run dev, a page on localhost);
@@ -47,6 +48,7 @@ async function send(path: string, { method = 'GET', body, auth = true, redirectO
     // so the call never settles: no error toast or logged-out screen flashes on the old path.
     removeToken();
     if (redirectOn401 || window.location.pathname !== '/') {
+      keepExpiredPage();
       window.location.assign('/');
       return new Promise<never>(() => undefined);
     }

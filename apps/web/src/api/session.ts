@@ -1,4 +1,5 @@
 import Cookies from 'js-cookie';
+import { keepNotice, takeReturnPath } from './session-expiry.ts';
 
 const TOKEN_COOKIE = 'token';
 const STORED_EMAIL = 'email';
@@ -14,8 +15,9 @@ export const getStoredEmail = () => localStorage.getItem(STORED_EMAIL) ?? '';
 export const setStoredEmail = (email: string) => localStorage.setItem(STORED_EMAIL, email);
 export const clearStoredEmail = () => localStorage.removeItem(STORED_EMAIL);
 
-/** Login, reset and verify all end the same way: keep the token and reload at the root. */
-export function signInWith(token: string) {
+/** Login, reset and verify all end the same way: keep the token and reload at the root (or where an expired session left the user). */
+export function signInWith(token: string, notice?: string) {
   setToken(token);
-  window.location.assign('/');
+  if (notice) keepNotice(notice);
+  window.location.assign(takeReturnPath());
 }

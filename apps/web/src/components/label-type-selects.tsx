@@ -1,17 +1,29 @@
 import { forwardRef, type ComponentProps } from 'react';
 import { Form } from 'react-bootstrap';
 import { PRIORITY_TEMPLATES, type LabelType } from '@portal/contract';
+import { money } from './format.ts';
 
 type SelectProps = Omit<ComponentProps<typeof Form.Select>, 'children'>;
 
-/** The label type list, by _id, with an empty 'Select type' choice first. */
+/** What the Create and Pay buttons say before a type is chosen, instead of '$0.00'. */
+export const CHOOSE_TYPE_FOR_PRICE = 'Choose a type to see the price';
+
+/** What a type costs over its tiers: '$4.50–$26.00', one price when all tiers cost the same, '' without tiers. */
+export function priceRange(type: Pick<LabelType, 'prices'>): string {
+  if (type.prices.length === 0) return '';
+  const prices = type.prices.map((tier) => tier.price);
+  const [low, high] = [Math.min(...prices), Math.max(...prices)];
+  return low === high ? money(low) : `${money(low)}–${money(high)}`;
+}
+
+/** The label type list, by _id, with an empty 'Select type' choice first; each type with its price range. */
 export const LabelTypeSelect = forwardRef<HTMLSelectElement, SelectProps & { labelTypes: LabelType[] }>(function LabelTypeSelect({ labelTypes, ...props }, ref) {
   return (
     <Form.Select ref={ref} {...props}>
       <option value="">Select type</option>
       {labelTypes.map((type: LabelType) => (
         <option key={type._id} value={type._id}>
-          {type.name}
+          {priceRange(type) ? `${type.name} · ${priceRange(type)}` : type.name}
         </option>
       ))}
     </Form.Select>

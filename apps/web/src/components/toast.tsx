@@ -22,7 +22,12 @@ const show =
     void library().then(({ toast }) => toast[kind](content, options));
   };
 
-export const toast = { success: show('success'), error: show('error'), warn: show('warn') };
+/** Takes a toast raised with `{ toastId }` away, once what it said no longer holds. */
+const dismiss = (toastId: string): void => {
+  if (wanted) void library().then(({ toast }) => toast.dismiss(toastId));
+};
+
+export const toast = { success: show('success'), error: show('error'), warn: show('warn'), dismiss };
 
 const ToastContainer = lazy(async () => ({ default: (await library()).ToastContainer }));
 const subscribe = (listener: () => void) => {

@@ -199,7 +199,7 @@ describe('audit log', { timeout: SLOW_MACHINE_MS }, () => {
       [second.userId, 'user.adjust'],
       [admin.userId, 'user.adjust'],
     ]);
-    expect(forCustomer.entries[0]).toMatchObject({ admin: { tgId: second.tgId }, targetType: 'user', targetId: customer.userId, before: { balance: 100 }, after: { balance: 99, reason: 'by the second admin' } });
+    expect(forCustomer.entries[0]).toMatchObject({ admin: { tgId: second.tgId }, targetType: 'user', targetId: customer.userId, targetUser: { _id: customer.userId, tgId: customer.tgId }, before: { balance: 100 }, after: { balance: 99, reason: 'by the second admin' } });
 
     const bySecond = (await adminCall(slow.app, admin.headers, 'GET', `/audit?admin=${second.tgId}`)).json();
     expect(bySecond.total).toBe(1);

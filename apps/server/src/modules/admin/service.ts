@@ -329,7 +329,8 @@ export function createAdminService(deps: {
 
     async audit(query: PageQuery & { admin?: string; target?: string; from?: string; to?: string }): Promise<{ entries: AuditEntry[]; totalPages: number; total: number }> {
       const { rows, total } = await repo.listAudit(db, { admin: query.admin, target: query.target, ...dayRange(query.from, query.to) }, pageOf(query));
-      const adminOf = await owners(rows.flatMap((r) => (r.admin_id ? [r.admin_id] : [])));
+      const userTargets = rows.flatMap((r) => (r.target_type === 'user' && r.target_id ? [r.target_id] : []));
+      const adminOf = await owners([...rows.flatMap((r) => (r.admin_id ? [r.admin_id] : [])), ...userTargets]);
       return {
         entries: rows.map((row) => ({
           _id: row.id,
@@ -338,6 +339,7 @@ export function createAdminService(deps: {
           action: row.action,
           targetType: row.target_type,
           targetId: row.target_id,
+          targetUser: row.target_type === 'user' && row.target_id ? adminOf(row.target_id) : null,
           before: parse(row.before_json),
           after: parse(row.after_json),
         })),

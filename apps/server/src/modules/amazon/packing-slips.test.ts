@@ -35,6 +35,24 @@ describe('reading packing slips from text runs', () => {
     ]);
   });
 
+  it('finds an order id printed beside the Ship To block, in another column', () => {
+    const read = readPackingSlips([
+      page(
+        [[40, 'Ship To:'], [330, 'Order ID: 111-0000003-0000003']],
+        [[52, 'Ann Lee'], [330, 'Order Date: Nov 23, 2026']],
+        [52, '1 Market Street'],
+        [52, 'San Francisco, CA 94105'],
+        'Thank you for buying',
+      ),
+      page('Ship To:', [[52, 'Pat Doe'], [330, 'Order ID: 111-0000004-0000004']], [52, '22 Elm Drive'], [52, 'New York NY 10001']),
+    ]);
+    expect(read.unreadable).toEqual([]);
+    expect(read.rows.map((r) => [r.page, r.orderId, r.shipTo.ToName])).toEqual([
+      [1, '111-0000003-0000003', 'Ann Lee'],
+      [2, '111-0000004-0000004', 'Pat Doe'],
+    ]);
+  });
+
   it('follows an address block cut by a page break onto the next page', () => {
     const first = page('Ship To:', [52, 'Pat Doe']);
     first.forEach((run) => (run.top += 700)); // at the bottom of the page

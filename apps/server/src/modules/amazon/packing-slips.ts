@@ -138,7 +138,8 @@ export function readPackingSlips(pages: readonly TextRun[][]): SlipsRead {
     const page = runs[start].page;
     const { lines, end } = addressBlock(runs, start, SHIP_TO.exec(runs[start].text)?.[1]?.trim() ?? '');
     const next = starts[k + 1] ?? runs.length;
-    // The order id is under the address on Seller Central's slips; some layouts print it above.
+    // The order id is under the address on Seller Central's slips; some layouts print it beside
+    // the address (another column) or above it: look in the slip's own runs first, then above.
     const findId = (from: number, to: number, step: 1 | -1) => {
       for (let i = from; step > 0 ? i < to : i > to && runs[i].page === page; i += step) {
         const id = ORDER_ID.exec(runs[i].text)?.[1];
@@ -146,7 +147,7 @@ export function readPackingSlips(pages: readonly TextRun[][]): SlipsRead {
       }
       return null;
     };
-    const found = findId(end, next, 1) ?? findId(start - 1, previousEnd - 1, -1);
+    const found = findId(start + 1, next, 1) ?? findId(start - 1, previousEnd - 1, -1);
     if (found) claimed.add(found.i);
     previousEnd = end;
     const read = parseShipTo(lines);

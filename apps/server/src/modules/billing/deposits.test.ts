@@ -146,6 +146,8 @@ describe('sandbox hosted page', () => {
     expect(page.body).toContain('SANDBOX');
     expect(page.body).toContain('no real payment');
     expect(page.body).toContain('$250.00');
+    // The bonus before paying.
+    expect(page.body).toContain('<p data-bonus>+ 2% deposit bonus: $5.00, so $255.00 is credited to your balance</p>');
     expect(page.body).toMatch(/<svg[\s\S]*<\/svg>/);
     expect(page.body).toContain('Simulate payment');
     expect(page.body).toContain('Simulate expiry');

@@ -15,6 +15,7 @@ import {
   LABEL_TYPE_REQUIRED,
   ORDERS_CREATED,
   PLEASE_SELECT_CSV_FILE,
+  CSV_FILE_EMPTY,
   PRICES_CHANGED,
   SAMPLE_CSV_PATH,
   TEMPLATE_REQUIRED,
@@ -246,6 +247,7 @@ describe('POST /order/validatecsv', () => {
     expect(binary.json().message).toBe(CSV_NOT_CSV);
 
     expect((await validateCsv(t.app, user.headers, priority)).json()).toEqual({ message: PLEASE_SELECT_CSV_FILE });
+    expect((await validateCsv(t.app, user.headers, priority, '')).json()).toEqual({ message: CSV_FILE_EMPTY });
     expect((await validateCsv(t.app, user.headers, '', csvText(usRows(1)))).json()).toEqual({ message: LABEL_TYPE_REQUIRED });
     const json = await t.app.inject({ method: 'POST', url: '/api/v1/order/validatecsv', headers: user.headers, payload: { labeltype: priority } });
     expect(json.statusCode).toBe(400);
@@ -312,6 +314,16 @@ describe('POST /order/createOrderFromCSV', () => {
       expect(own.statusCode).toBe(200);
       expect(Buffer.from(own.rawPayload).equals(Buffer.from(zipEntries(zip.rawPayload)[`${order.tracking}.pdf`]))).toBe(true);
     }
+  });
+
+  it('ends failed, not completed, when every label fails, each row refunded', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    const rows = [usRow(1, { ToName: REFUSED }), usRow(2, { ToName: REFUSED })];
+    const res = await createFromCsv(t.app, user.headers, { type: priority, total_price: 13.5, design: 'normal' }, csvText(rows));
+    expect(res.json()).toEqual({ message: ORDERS_CREATED });
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    expect(bulk).toMatchObject({ status: 'failed', totalOrders: 2, failedOrders: 2, total: 0, pdf: null });
+    expect(await balanceOf(t.app, user.headers)).toBe(100);
   });
 
   it('refunds a row whose label fails, with its own ledger row, and completes the rest', async () => {

@@ -11,6 +11,7 @@ import {
   CSV_VALIDATED,
   ORDERS_CREATED,
   PLEASE_SELECT_CSV_FILE,
+  CSV_FILE_EMPTY,
   PRICES_CHANGED,
   TEMPLATE_REQUIRED,
   bulkDownloadPaths,
@@ -73,7 +74,8 @@ function fieldsOf<T>(schema: z.ZodType<T>, fields: Record<string, string>): T {
 }
 
 function csvOf(upload: BulkUpload): Buffer {
-  if (!upload.csv || upload.csv.length === 0) throw badRequest(PLEASE_SELECT_CSV_FILE);
+  if (!upload.csv) throw badRequest(PLEASE_SELECT_CSV_FILE);
+  if (upload.csv.length === 0) throw badRequest(CSV_FILE_EMPTY);
   return upload.csv;
 }
 
@@ -210,14 +212,15 @@ export function createBulkService(deps: {
       const made = final.filter((o) => o.status === 'completed' && o.pdf_key);
       const failed = final.filter((o) => o.status === 'cancelled');
       await finish(bulk, {
-        status: options.ending?.status ?? 'completed',
+        // Not one label made (every row refunded): the order failed, it did not complete.
+        status: options.ending?.status ?? (made.length === 0 && failed.length > 0 ? 'failed' : 'completed'),
         reportKey,
         pdfKey: pages > 0 ? pdfKey : null,
         zipKey,
         made: made.length,
         failed: failed.length,
         refundedCents: failed.reduce((sum, o) => sum + Number(o.price_cents), 0),
-        note: options.ending?.note ?? null,
+        note: options.ending?.note ?? (made.length === 0 && failed.length > 0 ? 'Every label failed; each row was refunded' : null),
         at: nowIso(),
       });
       await job?.updateProgress(100);

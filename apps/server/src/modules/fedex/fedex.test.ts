@@ -145,7 +145,14 @@ describe('POST /fed/create-order', () => {
     expect(order.from).toMatchObject({ state: '', street2: '', email: '' });
   });
 
-  it('takes kg, cm, every purpose and currency, and lower-case country codes', async () => {
+  it('takes phones as Create Order does: (214) 555-0100, 214.555.0100 and +44 20 7946 0958', async () => {
+    const res = await create(shared, withPickup('Europe/London', { fromPhone: '(214) 555-0100', toPhone: '214.555.0100', pickupInfo: pickupInfo({ phone: '+44 20 7946 0958' }) }));
+    expect(res.statusCode).toBe(200);
+    const [order] = await docsOf(shared);
+    expect([order.from.phone, order.to.phone, order.pickupAddress.phone]).toEqual(['(214) 555-0100', '214.555.0100', '+44 20 7946 0958']);
+  });
+
+    it('takes kg, cm, every purpose and currency, and lower-case country codes', async () => {
     const res = await create(shared, fedexPayload({ weightUnit: 'kg', dimensionUnit: 'cm', shipmentPurpose: 'PersonalEffects', currency: 'INR', fromCountry: 'de', toCountry: ' jp ' }));
     expect(res.statusCode).toBe(200);
     const [order] = await docsOf(shared);
@@ -181,6 +188,7 @@ describe('POST /fed/create-order', () => {
     ['sender ZIP missing', { fromZip: ' ' }, 'Sender ZIP is required'],
     ['receiver phone missing', { toPhone: '' }, 'Receiver Phone is required'],
     ['sender phone not a phone', { fromPhone: 'call me' }, 'Sender Phone must be a valid phone number'],
+    ['receiver phone one digit short', { toPhone: '(214) 555-010' }, 'Receiver Phone must be a valid phone number'],
     ['sender email not an email', { fromEmail: 'alice@' }, 'Sender Email must be a valid email address'],
     ['receiver email not an email', { toEmail: 'bob at example.com' }, 'Receiver Email must be a valid email address'],
     ['sender country not ISO', { fromCountry: 'UK' }, 'Sender Country must be a 2-letter ISO country code, like US or GB'],
@@ -232,6 +240,7 @@ describe('POST /fed/create-order', () => {
     ['a pickup street 2 over 35', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ street2: long }) }), () => 'Pickup Street 2 must be at most 35 characters'],
     ['a pickup country not ISO', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ country: 'ZZ' }) }), () => 'Pickup Country must be a 2-letter ISO country code, like US or GB'],
     ['a pickup phone missing', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ phone: '' }) }), () => 'Pickup Phone is required'],
+    ['a pickup phone too short', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ phone: '12345' }) }), () => 'Pickup Phone must be a valid phone number'],
   ];
   it.each(pickupCases)('refuses %s with 400 naming the field', async (_, payload, message) => {
     const res = await create(shared, payload());

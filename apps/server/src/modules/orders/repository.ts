@@ -69,6 +69,33 @@ export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFi
   return { rows: fromEnd ? rows.reverse() : rows, total };
 }
 
+/**
+ * Keyset paging: up to `limit` of the user's orders that follow `after` (one of theirs) in the list's
+ * order, and whether more follow. An order created between two pages neither repeats nor hides one,
+ * as an offset would. `total` counts every order the filter matches.
+ */
+export async function listOwnOrdersAfter(
+  db: DbOrTrx,
+  userId: string,
+  filter: OrderFilter,
+  after: { created_at: string; id: string },
+): Promise<{ rows: OrderListRow[]; total: number; hasMore: boolean }> {
+  let query = await searchedOrders(db, filter.search, userId);
+  if (filter.status !== 'all') query = query.where('status', '=', filter.status);
+  const beyond = filter.sort === 'desc' ? '<' : '>';
+  const rows = await query
+    .select(LIST_COLUMNS)
+    .where((eb) => eb.or([eb('created_at', beyond, after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', beyond, after.id)])]))
+    .orderBy('created_at', filter.sort)
+    .orderBy('id', filter.sort)
+    .limit(filter.limit + 1)
+    .execute();
+  const total = filter.search
+    ? Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0)
+    : await countOrders(db, { userId, status: filter.status === 'all' ? undefined : filter.status });
+  return { rows: rows.slice(0, filter.limit), total, hasMore: rows.length > filter.limit };
+}
+
 /** Offsets up to this are read from the start with the total in the same statement; skipping this many index entries costs little. */
 const NEAR_START = 1_000;
 

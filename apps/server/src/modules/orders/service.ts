@@ -3,6 +3,7 @@ import {
   LABEL_NOT_READY,
   ORDER_CANCELLED_NO_LABEL,
   ORDER_NOT_FOUND,
+  STARTING_AFTER_NOT_FOUND,
   USPS_V9_DIMENSION,
   centsToDollars,
   countryFor,
@@ -19,7 +20,7 @@ import {
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
-import { HttpError, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
+import { HttpError, badRequest, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
 import { batchedReads } from '../../lib/batched-reads.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
@@ -624,6 +625,14 @@ export function createOrderService(deps: {
     async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {
       const { rows, total } = await repo.listOwnOrders(db, userId, filter);
       return { orders: rows.map(toOrder), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total };
+    },
+
+    /** A page of the user's orders after one of theirs (keyset paging, the reseller API's starting_after); 400 when `afterId` is not theirs. */
+    async listAfter(userId: string, filter: repo.OrderFilter, afterId: string): Promise<{ orders: Order[]; totalPages: number; total: number; hasMore: boolean }> {
+      const after = await repo.findOwnOrder(db, userId, afterId);
+      if (!after) throw badRequest(STARTING_AFTER_NOT_FOUND);
+      const { rows, total, hasMore } = await repo.listOwnOrdersAfter(db, userId, filter, after);
+      return { orders: rows.map(toOrder), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total, hasMore };
     },
 
     /** The user's own order as the history lists it; 404 for another user's. */

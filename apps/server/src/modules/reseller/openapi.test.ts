@@ -16,7 +16,7 @@ const GENERATED = path.join(import.meta.dirname, '../../../test/reseller-api.gen
 let t: TestApp;
 let document: Record<string, any>;
 beforeAll(async () => {
-  t = await startTestApp({ PUBLIC_URL: 'https://labels.example.com' });
+  t = await startTestApp({ PUBLIC_URL: 'https://labels.example.com', WEBHOOK_ALLOW_PRIVATE: 'true' });
   const res = await callApi(t.app, undefined, 'GET', '/openapi.json');
   expect(res.statusCode).toBe(200);
   document = res.json();
@@ -46,6 +46,10 @@ it('documents every call completely: summary, description, parameters, bodies, e
       'GET /order/bulk-job-status/{job_id}',
       'GET /order/bulk-queue-stats',
       'GET /order/download-bulk-order/{bulkorder_id}',
+      'POST /order/price',
+      'GET /account/balance',
+      'GET /account/webhook',
+      'PUT /account/webhook',
     ].sort(),
   );
   for (const { call, op } of operations) {
@@ -64,10 +68,23 @@ it('documents every call completely: summary, description, parameters, bodies, e
   expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '402', '403', '409', '422', '429', '502']);
   expect(document.components.schemas.ResellerCreateOrderInput.required).toEqual(expect.arrayContaining(['labelType', 'Weight', 'FromName', 'ToZip']));
   expect(document.paths['/order/read-orders'].get.parameters.map((p: { name: string; required: boolean }) => `${p.name}:${p.required}`).sort()).toEqual(
-    ['limit:false', 'page:false', 'search:false', 'sort:false', 'status:false'],
+    ['limit:false', 'page:false', 'search:false', 'sort:false', 'starting_after:false', 'status:false'],
   );
+  const limit = document.paths['/order/read-orders'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+  expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100 });
   expect(document.paths['/order/download/{order_id}'].get.responses['200'].content).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
   expect(Object.keys(document.webhooks).sort()).toEqual(['bulk.completed', 'order.cancelled', 'order.completed']);
+  expect(Object.values<any>(document.webhooks).map((hook) => hook.post.operationId).sort()).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted']);
+  expect(document.info.license).toEqual({ name: expect.any(String), url: 'https://labels.example.com/tos' });
+  // Every operation has an operationId, and every answer declares the rate limit's headers; a 429 its Retry-After, a create's 200 Idempotent-Replayed.
+  expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
+  for (const { call, op } of operations) {
+    for (const [status, response] of Object.entries<any>(op.responses)) {
+      const expected = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(status === '429' ? ['Retry-After'] : []), ...(['POST /order/create-order', 'POST /order/create-bulk-order'].includes(call) && status === '200' ? ['Idempotent-Replayed'] : [])];
+      expect(Object.keys(response.headers ?? {}), `${call} ${status}`).toEqual(expected);
+    }
+  }
+  expect(Object.keys(document.components.headers).sort()).toEqual(['Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
   expect(document.paths['/openapi.json']).toBeUndefined();
 });
 
@@ -93,8 +110,30 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   const order = created.data!.order;
   expect(order.downloadUrl).toBe(`https://labels.example.com/api/reseller/v1/order/download/${order.id}`);
 
+  expect(created.response.headers.get('idempotent-replayed')).toBeNull();
+  const replayed = await client.POST('/order/create-order', { body: { labelType: 'uspsv9', Weight: 2, ...parties }, params: { header: { 'idempotency-key': 'client-flow-1' } } });
+  expect(replayed.response.headers.get('idempotent-replayed')).toBe('true');
+  expect(replayed.data!.order.id).toBe(order.id);
+
   const list = await client.GET('/order/read-orders', { params: { query: { page: 1, limit: 5, status: 'completed', search: '' } } });
   expect(list.data!.orders.map((o) => o.id)).toEqual([order.id]);
+  expect(list.data!.hasMore).toBe(false);
+
+  // The price of a type and weight, the balance it is charged to, and the webhook URL.
+  const price = await client.POST('/order/price', { body: { labelType: 'uspsv9', weight: 2 } });
+  expect(price.data).toEqual({ type: 'success', message: 'Price', price: order.price, labelType: { uid: 'uspsv9', name: order.labelType.name }, weight: 2 });
+  const noPrice = await client.POST('/order/price', { body: { labelType: 'uspsv9', weight: 0 } });
+  expect(noPrice.response.status).toBe(400);
+  expect(noPrice.error!.errors).toEqual([{ field: 'weight', message: 'Weight must be greater than 0' }]);
+  const balance = await client.GET('/account/balance');
+  expect(balance.data).toEqual({ type: 'success', message: 'Balance', balance: 500 - order.price });
+  expect((await client.GET('/account/webhook')).data).toMatchObject({ type: 'success', url: null, hasSecret: false });
+  const hook = await client.PUT('/account/webhook', { body: { url: 'http://localhost:9/labels' } });
+  expect(hook.data).toMatchObject({ type: 'success', url: 'http://localhost:9/labels', hasSecret: true, secret: expect.any(String) });
+  expect((await client.GET('/account/webhook')).data).toEqual({ type: 'success', message: expect.any(String), url: 'http://localhost:9/labels', hasSecret: true, events: ['order.completed', 'order.cancelled', 'bulk.completed'] });
+  const badHook = await client.PUT('/account/webhook', { body: { url: 'ftp://hooks.example.com' } });
+  expect(badHook.response.status).toBe(400);
+  expect((await client.PUT('/account/webhook', { body: { url: null } })).data).toMatchObject({ url: null });
 
   const pdf = await client.GET('/order/download/{order_id}', { params: { path: { order_id: order.id } }, parseAs: 'arrayBuffer' });
   expect(Buffer.from(pdf.data as ArrayBuffer).subarray(0, 5).toString()).toBe('%PDF-');

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import {
   BULK_MAX_ROWS,
+  DASHBOARD_PAGE_SIZE,
+  ORDER_LIST_MAX_LIMIT,
   BULK_POLL_ADVICE,
   IDEMPOTENCY_KEY_TTL_HOURS,
   RESELLER_API_PREFIX,
@@ -68,12 +70,15 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 **Webhooks**: set a URL on Account Setting to be told of \`order.completed\`, \`order.cancelled\` and \`bulk.completed\` (see \`webhooks\` in this document). Each POST is signed: \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex>\` where v1 is the HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret. Answer 2xx within 10 s; other answers are retried with growing delays, ${WEBHOOK_MAX_ATTEMPTS} tries over about a day.`,
 };
 
+const LICENSE_NAME = "Proprietary: use under the shop's Terms of Service";
+
 /** @fastify/swagger's options for the reseller scope. */
 export function swaggerOptions(): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Label Portal Reseller API', version: '1.0.0', description: API_DESCRIPTION },
+      // The served document adds the license's url (this shop's Terms of Service).
+      info: { title: 'Label Portal Reseller API', version: '1.0.0', description: API_DESCRIPTION, license: { name: LICENSE_NAME } },
       servers: [{ url: RESELLER_API_PREFIX, description: 'This shop (the served document names its full address)' }],
       tags: Object.values(RESELLER_TAGS).map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
       components: {
@@ -131,11 +136,15 @@ const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; descrip
   },
 };
 
+/** 'order.completed' -> 'onOrderCompleted': the operationId of the webhook a client implements. */
+const webhookOperationId = (event: string) => `on${event.split(/[._]/).map((word) => word[0].toUpperCase() + word.slice(1)).join('')}`;
+
 function webhookOperations(): Json {
   const operations: Json = {};
   for (const [event, doc] of Object.entries(WEBHOOKS)) {
     operations[event] = {
       post: {
+        operationId: webhookOperationId(event),
         summary: doc.summary,
         description: `${doc.description} The JSON body is signed: verify \`${WEBHOOK_SIGNATURE_HEADER}\` (HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret, compared in constant time; refuse a \`t\` older than 5 minutes) before trusting it, and deduplicate on \`id\`.`,
         tags: [doc.tag],
@@ -186,11 +195,45 @@ function addExamples(operation: Json, schemas: Json): void {
   }
 }
 
-/** Webhooks, examples on the media, and only the components the paths and webhooks use (zod's registry is the whole process's). */
+/** The headers answers carry: the rate limit's on every answer, Retry-After on a 429, Idempotent-Replayed on a replayed create. */
+const HEADERS: Json = {
+  'RateLimit-Limit': { description: 'Requests this API key may make a minute', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current minute', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the current minute ends', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+  'Idempotent-Replayed': { description: 'true when this is the first answer to the same Idempotency-Key, answered again', schema: { type: 'string', enum: ['true'] } },
+};
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+function addHeaders(operation: Json): void {
+  const idempotent = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name === 'idempotency-key');
+  for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
+    const names = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+    if (status === '429') names.push('Retry-After');
+    if (idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
+    response.headers = Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+  }
+}
+
+/** Page sizes above the maximum are read as the maximum; the document says so. */
+function addLimits(operation: Json): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in === 'query' && parameter.name === 'limit') Object.assign(parameter.schema, { minimum: 1, maximum: ORDER_LIST_MAX_LIMIT, default: DASHBOARD_PAGE_SIZE });
+  }
+}
+
+/** Webhooks, examples and headers on the answers, and only the components the paths and webhooks use (zod's registry is the whole process's). */
 export function finishDocument(document: Json): Json {
   document.webhooks = webhookOperations();
+  document.components.headers = HEADERS;
   const schemas: Json = document.components?.schemas ?? {};
-  for (const path of Object.values<Json>(document.paths ?? {})) for (const operation of Object.values<Json>(path)) addExamples(operation, schemas);
+  for (const path of Object.values<Json>(document.paths ?? {})) {
+    for (const operation of Object.values<Json>(path)) {
+      addExamples(operation, schemas);
+      addHeaders(operation);
+      addLimits(operation);
+    }
+  }
   const used = new Set<string>();
   refsIn({ paths: document.paths, webhooks: document.webhooks }, used);
   for (let grown = true; grown; ) {
@@ -204,5 +247,5 @@ export function finishDocument(document: Json): Json {
 
 /** The document as served: its server is this shop's full base URL. */
 export function servedDocument(document: Json, origin: string): Json {
-  return { ...document, servers: [{ url: `${origin}${RESELLER_API_PREFIX}`, description: 'This shop' }] };
+  return { ...document, info: { ...document.info, license: { ...document.info?.license, url: `${origin}/tos` } }, servers: [{ url: `${origin}${RESELLER_API_PREFIX}`, description: 'This shop' }] };
 }

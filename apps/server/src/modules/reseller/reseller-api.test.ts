@@ -100,6 +100,42 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     expect(await ordersOf(user.userId)).toEqual([]);
   });
 
+  it('lists the schema problems and the label type rules of one request together', async () => {
+    const user = await resellerUser(t.app, t.db, 10_000);
+    const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: form, payload: urlencoded(labelFields({ FromName: '', ToZip: 'ABCDE', Weight: 'heavy', Date: 'soon' })) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { field: 'Weight', message: 'Weight must be a number' },
+      { field: 'FromName', message: 'From Name is required' },
+      { field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' },
+      { field: 'Date', message: 'Date must be a date like 2026-11-23' },
+    ]);
+    expect(res.json().message).toMatch(/^4 fields are not valid: /);
+    expect(await ordersOf(user.userId)).toEqual([]);
+  });
+
+  it('pages by cursor: an order created between two pages neither repeats nor hides one', async () => {
+    const user = await resellerUser(t.app, t.db, 10_000);
+    const create = async (name: string) => (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ToName: name }) })).json().order.id as string;
+    for (const name of ['Ann', 'Ben', 'Cat']) await create(name);
+    const names = (page: { orders: { toName: string }[] }) => page.orders.map((o) => o.toName);
+    const first = (await callApi(t.app, user.apiKey, 'GET', '/order/read-orders?limit=2')).json();
+    expect(names(first)).toEqual(['Cat', 'Ben']);
+    expect(first.hasMore).toBe(true);
+    await create('Dan'); // newest: by page number, Ben would come again on page 2
+    const next = (await callApi(t.app, user.apiKey, 'GET', `/order/read-orders?limit=2&starting_after=${first.orders[1].id}`)).json();
+    expect(names(next)).toMatchObject(['Ann']);
+    expect(next).toMatchObject({ total: 4, hasMore: false });
+    const oldestFirst = (await callApi(t.app, user.apiKey, 'GET', `/order/read-orders?sort=asc&limit=2&starting_after=${first.orders[1].id}`)).json();
+    expect(names(oldestFirst)).toEqual(['Cat', 'Dan']);
+    const searched = (await callApi(t.app, user.apiKey, 'GET', `/order/read-orders?search=dan&starting_after=${next.orders[0].id}&sort=asc`)).json();
+    expect(names(searched)).toEqual(['Dan']);
+    const other = await resellerUser(t.app, t.db, 0);
+    const foreign = await callApi(t.app, other.apiKey, 'GET', `/order/read-orders?starting_after=${first.orders[0].id}`);
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json()).toEqual({ type: 'error', message: 'starting_after names no order of yours' });
+  });
+
   it('takes a phone as people write it and keeps it as E.164, by the web order rules', async () => {
     const user = await resellerUser(t.app, t.db, 10_000);
     const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: form, payload: urlencoded(labelFields({ labelType: 'fedex_ground', design: '', FromPhone: '(214) 555-0100', ToPhone: '+1 214 555 0100' })) });

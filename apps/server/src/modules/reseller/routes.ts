@@ -6,6 +6,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { z } from 'zod';
 import {
   API_KEY_HEADER,
+  balanceAnswer,
+  priceAnswer,
+  resellerPriceBody,
+  resellerWebhookAnswer,
+  resellerWebhookBody,
   BULK_MAX_ROWS,
   IDEMPOTENCY_KEY_INVALID,
   RATE_LIMITED,
@@ -191,8 +196,21 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             body: resellerCreateOrderBody,
             response: { 200: ok(createOrderAnswer, 'The label order, paid'), ...errorResponses(400, 401, 402, 403, 409, 422, 429, 502) },
           },
+          // A body that fails the schema is answered with every problem at once: its fields and the label type's rules.
+          attachValidation: true,
         },
         async (request, reply) => {
+          const invalid = request.validationError;
+          if (invalid) {
+            if (invalid.validationContext !== 'body') throw invalid;
+            const error = await reseller.invalidOrderBody(request.body);
+            const body = (request.body ?? {}) as Record<string, unknown>;
+            const date = resellerCreateOrderBody.shape.Date.safeParse(body.Date);
+            const items = errorItemsOf(error.details ?? {}) ?? [];
+            if (!date.success) items.push({ field: 'Date', message: date.error.issues[0].message });
+            const shown = items.filter((item) => item.field !== undefined || item.message !== 'The order is not valid');
+            throw new ResellerValidationError(summarize(shown.length > 0 ? shown : items), shown.length > 0 ? shown : items);
+          }
           const { Date: _shipDate, ...order } = request.body;
           return sendAnswer(reply, await reseller.createOrder(request.userId, order, originOf(request), idempotencyOf(request)));
         },
@@ -211,9 +229,79 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
           },
         },
         async (request) => {
-          const page = await reseller.listOrders(request.userId, request.query, originOf(request));
+          const { starting_after: startingAfter, ...filter } = request.query;
+          const page = await reseller.listOrders(request.userId, filter, originOf(request), startingAfter);
           return { type: 'success' as const, message: 'Orders', ...page, page: request.query.page, limit: request.query.limit };
         },
+      );
+
+      api.post(
+        '/order/price',
+        {
+          schema: {
+            operationId: 'readPrice',
+            tags: [RESELLER_TAGS.labelTypes],
+            summary: 'Price a label',
+            description: 'What a label of this type and weight costs now, by the tier that holds the weight: the price create-order would charge. 400 names why a weight has no price.',
+            consumes: ['application/json', 'application/x-www-form-urlencoded'],
+            body: resellerPriceBody,
+            response: { 200: ok(priceAnswer, 'The price in dollars'), ...errorResponses(400, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({ type: 'success' as const, message: 'Price', ...(await reseller.price(request.body.labelType, request.body.weight)) }),
+      );
+
+      api.get(
+        '/account/balance',
+        {
+          schema: {
+            operationId: 'readBalance',
+            tags: [RESELLER_TAGS.authentication],
+            summary: 'Read your balance',
+            description: 'Your prepaid balance in dollars, what orders are charged to. Top it up with a deposit on the web.',
+            response: { 200: ok(balanceAnswer, 'Your balance'), ...errorResponses(...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({ type: 'success' as const, message: 'Balance', balance: await reseller.balance(request.userId) }),
+      );
+
+      const webhookAnswer = ({ message, url, hasSecret, secret, events }: Awaited<ReturnType<typeof reseller.webhooks.settings>>) => ({
+        type: 'success' as const,
+        message,
+        url,
+        hasSecret,
+        ...(secret ? { secret } : {}),
+        events,
+      });
+
+      api.get(
+        '/account/webhook',
+        {
+          schema: {
+            operationId: 'readWebhook',
+            tags: [RESELLER_TAGS.authentication],
+            summary: 'Read your webhook',
+            description: 'The URL order and bulk order events are posted to (null when none), and whether a signing secret exists.',
+            response: { 200: ok(resellerWebhookAnswer, 'Your webhook'), ...errorResponses(...AUTH_ERRORS) },
+          },
+        },
+        async (request) => webhookAnswer(await reseller.webhooks.settings(request.userId)),
+      );
+
+      api.put(
+        '/account/webhook',
+        {
+          schema: {
+            operationId: 'saveWebhook',
+            tags: [RESELLER_TAGS.authentication],
+            summary: 'Set your webhook',
+            description:
+              'Sets the URL events are posted to (null stops them), as Account Setting does. The first URL set creates the signing secret, answered in `secret` this once; keep it to verify the signature.',
+            body: resellerWebhookBody,
+            response: { 200: ok(resellerWebhookAnswer, 'Your webhook, saved'), ...errorResponses(400, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => webhookAnswer(await reseller.webhooks.save(request.userId, request.body.url)),
       );
 
       api.get(

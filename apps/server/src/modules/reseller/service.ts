@@ -174,9 +174,33 @@ export function createResellerService(deps: {
       );
     },
 
-    async listOrders(userId: string, filter: Parameters<OrderService['list']>[1], base: string): Promise<{ orders: ResellerOrder[]; total: number; totalPages: number }> {
+    /** A page of orders: by page number, or after the order `startingAfter` names (keyset paging). */
+    async listOrders(
+      userId: string,
+      filter: Parameters<OrderService['list']>[1],
+      base: string,
+      startingAfter?: string,
+    ): Promise<{ orders: ResellerOrder[]; total: number; totalPages: number; hasMore: boolean }> {
+      if (startingAfter) {
+        const page = await orders.listAfter(userId, filter, startingAfter);
+        return { orders: page.orders.map((order) => resellerOrderOf(order, base)), total: page.total, totalPages: page.totalPages, hasMore: page.hasMore };
+      }
       const page = await orders.list(userId, filter);
-      return { orders: page.orders.map((order) => resellerOrderOf(order, base)), total: page.total, totalPages: page.totalPages };
+      return { orders: page.orders.map((order) => resellerOrderOf(order, base)), total: page.total, totalPages: page.totalPages, hasMore: filter.page < page.totalPages };
+    },
+
+    /** The 400 of a create-order body that failed its schema: every bad field and every rule of its label type at once. */
+    invalidOrderBody: (body: unknown) => orders.invalidBody(body),
+
+    /** The user's balance in dollars. */
+    async balance(userId: string): Promise<number> {
+      return (await auth.accessUser(userId)).balance;
+    },
+
+    /** The price now of a label of this type (uid or _id) and weight; 400 with the reason when there is none. */
+    async price(ref: string, weight: number) {
+      const { type, priceCents } = await catalog.quote(ref, weight);
+      return { price: centsToDollars(priceCents), labelType: { uid: type.uid, name: type.name }, weight };
     },
 
     labelPdf: (userId: string, orderId: string) => orders.labelPdf(userId, orderId),

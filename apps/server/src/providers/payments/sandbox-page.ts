@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { toSVG } from 'bwip-js/node';
 import { z } from 'zod';
-import { centsToDollars } from '@portal/contract';
+import { bonusCents, bonusPercent, centsToDollars } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context.ts';
@@ -57,6 +57,14 @@ button{font-size:1rem;padding:10px 16px;border-radius:6px;border:1px solid #888;
 <body><main><div class="banner">SANDBOX &mdash; no real payment. Test mode only.</div>${body}</main></body></html>`;
 }
 
+/** The shop's deposit bonus, shown before paying (the shop's rule, the same one the deposit is credited by). */
+function bonusLine(amountCents: number): string {
+  const percent = bonusPercent(centsToDollars(amountCents));
+  if (percent === 0) return '';
+  const bonus = bonusCents(amountCents, percent);
+  return `<p data-bonus>+ ${percent}% deposit bonus: ${dollars.format(centsToDollars(bonus))}, so ${dollars.format(centsToDollars(amountCents + bonus))} is credited to your balance</p>`;
+}
+
 function invoicePage(invoice: SandboxInvoice): string {
   const amount = dollars.format(centsToDollars(invoice.amount_cents));
   const back = `<p><a href="${escapeHtml(invoice.return_url)}">Back to deposits</a></p>`;
@@ -69,7 +77,7 @@ function invoicePage(invoice: SandboxInvoice): string {
   return page(
     'Sandbox crypto invoice',
     `<h1>Crypto invoice</h1>
-<p class="amount">${amount}</p>
+<p class="amount">${amount}</p>${bonusLine(invoice.amount_cents)}
 <p class="muted">Invoice ${escapeHtml(invoice.id)}</p>
 <p>Expires <time datetime="${escapeHtml(invoice.expires_at)}" data-expires>${escapeHtml(utcDateTime.format(new Date(invoice.expires_at)))} UTC</time>
 &middot; <strong data-countdown></strong></p>

@@ -1,7 +1,7 @@
 import { useLayoutEffect } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Col, Form, Modal, Row, Spinner } from 'react-bootstrap';
+import { Alert, Button, Col, Form, Modal, Row, Spinner } from 'react-bootstrap';
 import { ADDRESS_COUNTRY, addressBody, type Address, type AddressBody } from '@portal/contract';
 import { useSaveAddress } from '../../api/addresses.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
@@ -11,16 +11,24 @@ const EMPTY: AddressBody = { name: '', company: '', street: '', street2: '', cit
 const valuesOf = (address: Address | null): AddressBody =>
   address ? { name: address.name, company: address.company, street: address.street, street2: address.street2, city: address.city, state: address.state, zip: address.zip, country: ADDRESS_COUNTRY } : EMPTY;
 
+const placeKey = (a: Partial<AddressBody>) => [a.street, a.street2, a.city, a.state, a.zip].map((part) => String(part ?? '').trim().toLowerCase().replace(/\s+/g, ' ')).join('|');
+const samePlace = (a: Partial<AddressBody>, b: Partial<AddressBody>) => placeKey(a) === placeKey(b);
+
 type AddressModalProps = {
   show: boolean;
   /** The address being updated; null adds a new one. */
   address: Address | null;
+  /** The saved addresses, to warn of saving one twice. */
+  saved: Address[];
   onClose: () => void;
 };
 
 /** 'Add Address' or 'Update Address': state from the 50 states plus DC and PR, Country fixed to United States, ZIP numeric. */
-export function AddressModal({ show, address, onClose }: AddressModalProps) {
+export function AddressModal({ show, address, saved, onClose }: AddressModalProps) {
   const { register, handleSubmit, reset, formState, control } = useForm<AddressBody>({ resolver: zodResolver(addressBody), defaultValues: EMPTY });
+  // The same place saved already (another entry): said, not refused (two names for one address can be meant).
+  const typed = useWatch({ control });
+  const twin = typed.street && typed.zip ? saved.find((other) => other._id !== address?._id && samePlace(other, typed)) : undefined;
   const { errors } = formState;
   const save = useSaveAddress();
   const busy = save.isPending;
@@ -49,6 +57,11 @@ export function AddressModal({ show, address, onClose }: AddressModalProps) {
           <Modal.Title as="h5">{title}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
+          {twin && (
+            <Alert variant="warning" className="py-2" data-testid="duplicate-address">
+              This address is already saved as “{twin.name}”.
+            </Alert>
+          )}
           <Row className="g-3">
             <Col sm={6}>{text('name', 'Name')}</Col>
             <Col sm={6}>{text('company', 'Company', true)}</Col>

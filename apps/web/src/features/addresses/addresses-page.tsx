@@ -111,7 +111,7 @@ export function AddressesPage() {
           </Table>
         </Card.Body>
       </Card>
-      <AddressModal show={editor.show} address={editor.address} onClose={() => setEditor((e) => ({ ...e, show: false }))} />
+      <AddressModal show={editor.show} address={editor.address} saved={rows} onClose={() => setEditor((e) => ({ ...e, show: false }))} />
       <DeleteAddressModal address={deleting} onClose={() => setDeleting(null)} />
     </>
   );

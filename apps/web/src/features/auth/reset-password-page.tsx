@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Form } from 'react-bootstrap';
@@ -11,16 +11,18 @@ import { AuthCard, SubmitButton, digitsOnly, useTimedMessage } from './auth-card
 import { PasswordInput } from '../../components/password-input.tsx';
 
 export function ResetPasswordPage() {
-  const { register, handleSubmit, formState } = useForm<{ OTP: string; newPassword: string; confirmPassword: string }>();
+  // Opened directly (a bookmark, another browser) there is no email from Forgot Password: ask for it.
+  const [storedEmail] = useState(getStoredEmail);
+  const { register, handleSubmit, formState } = useForm<{ email: string; OTP: string; newPassword: string; confirmPassword: string }>();
   const captcha = useRef<CaptchaHandle>(null);
   const { show, alert } = useTimedMessage();
 
-  const onSubmit = handleSubmit(async ({ OTP, newPassword, confirmPassword }) => {
+  const onSubmit = handleSubmit(async ({ email, OTP, newPassword, confirmPassword }) => {
     if (newPassword !== confirmPassword) return show(PASSWORDS_DO_NOT_MATCH);
     try {
-      const { accessToken } = await resetPassword({ email: getStoredEmail(), OTP, newPassword, captchaToken: await captcha.current!.getToken() });
+      const { accessToken } = await resetPassword({ email: storedEmail || email.trim(), OTP, newPassword, captchaToken: await captcha.current!.getToken() });
       clearStoredEmail();
-      signInWith(accessToken);
+      signInWith(accessToken, 'Password changed');
     } catch (error) {
       show(errorMessage(error));
       captcha.current?.reset();
@@ -31,6 +33,13 @@ export function ResetPasswordPage() {
     <AuthCard title="Reset Password" footer={<Link to="/login">Back to Sign In</Link>}>
       {alert}
       <Form onSubmit={(event) => void onSubmit(event)} noValidate>
+        {!storedEmail && (
+          <Form.Group className="mb-3" controlId="email">
+            <Form.Label>Email</Form.Label>
+            <Form.Control type="email" autoComplete="email" required {...register('email', { required: true })} />
+            <Form.Text>The email the OTP was sent to. No OTP yet? Start again from <Link to="/forgot">Forgot Password</Link>.</Form.Text>
+          </Form.Group>
+        )}
         <PasswordInput label="OTP" id="otp" inputMode="numeric" autoComplete="one-time-code" required {...register('OTP', { required: true, pattern: /^\d*$/ })} onInput={digitsOnly} />
         <PasswordInput label="New Password" id="newPassword" autoComplete="new-password" required {...register('newPassword', { required: true })} />
         <PasswordInput label="Confirm New Password" id="confirmPassword" autoComplete="new-password" required {...register('confirmPassword', { required: true })} />

@@ -1,11 +1,12 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
-import { Form, InputGroup } from 'react-bootstrap';
+import { Alert, Form, InputGroup } from 'react-bootstrap';
 import { PASSWORD_REQUIRED, TG_ID_REQUIRED } from '@portal/contract';
 import { login } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';
 import { signInWith } from '../../api/session.ts';
+import { sessionExpired } from '../../api/session-expiry.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
 import { AuthCard, SubmitButton, useTimedMessage } from './auth-card.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
@@ -15,6 +16,7 @@ export function SignInPage() {
   const { errors } = formState;
   const captcha = useRef<CaptchaHandle>(null);
   const { show, alert } = useTimedMessage();
+  const [expired] = useState(sessionExpired);
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -35,6 +37,11 @@ export function SignInPage() {
         </>
       }
     >
+      {expired && (
+        <Alert variant="info" className="py-2" data-testid="session-expired">
+          Your session has expired. Sign in again to go back to where you were; what you typed is kept.
+        </Alert>
+      )}
       {alert}
       <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Form.Group className="mb-3" controlId="tgId">

@@ -4,7 +4,7 @@ import { Card, Container } from 'react-bootstrap';
 import DOMPurify from 'dompurify';
 import { TOS_QUERY_KEY, readTos } from '../../api/content.ts';
 
-export function TermsPage() {
+export function TermsPage({ back = { to: '/register', label: 'Back to Sign Up' } }: { back?: { to: string; label: string } }) {
   const tos = useQuery({ queryKey: TOS_QUERY_KEY, queryFn: readTos });
   if (tos.error) console.error('Failed to load terms', tos.error);
   return (
@@ -14,9 +14,12 @@ export function TermsPage() {
           <h1 className="h3 mb-4">Terms of Service</h1>
           {/* The server's HTML is sanitized before it is shown. */}
           <div className="tos-content" data-testid="tos" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(tos.data?.tos ?? '') }} />
-          <Link to="/register">Back to Sign Up</Link>
+          <Link to={back.to}>{back.label}</Link>
         </Card.Body>
       </Card>
     </Container>
   );
 }
+
+/** The Terms inside the portal, for a signed-in user. */
+export const SignedInTermsPage = () => <TermsPage back={{ to: '/', label: 'Back to Dashboard' }} />;

@@ -20,7 +20,7 @@ export function VerifyEmailPage() {
     try {
       const { accessToken } = await verifyEmail({ email, OTP, captchaToken: await captcha.current!.getToken() });
       clearStoredEmail();
-      signInWith(accessToken);
+      signInWith(accessToken, 'Email verified');
     } catch (error) {
       show(errorMessage(error));
       captcha.current?.reset();

@@ -77,7 +77,7 @@ export function BulkOrdersCard() {
             {rows.map((order, index) => {
               const status = bulkStatus(order.status);
               return (
-                <tr key={order._id} data-testid="bulk-order-row" data-bulk-id={order._id} data-status={status}>
+                <tr key={order._id} id={`bulk-${order._id}`} data-testid="bulk-order-row" data-bulk-id={order._id} data-status={status}>
                   <td className="stack-hide">{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
                   <td className="stack-key">{formatDate(order.createdAt)}</td>
                   <td data-label="Type">{order.labelType.name}</td>

@@ -2,12 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Alert, Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
 import { toast } from '../../components/toast.tsx';
-import { PLEASE_SELECT_CSV_FILE, PLEASE_SELECT_LABEL_TYPE, TEMPLATE_REQUIRED, templateRequired } from '@portal/contract';
+import { CSV_FILE_EMPTY, PLEASE_SELECT_CSV_FILE, PLEASE_SELECT_LABEL_TYPE, TEMPLATE_REQUIRED, templateRequired } from '@portal/contract';
 import { ApiError } from '../../api/client.ts';
 import { takeHandedOverCsvFile, csvRowErrors, usePayCsv, useValidateCsv, type CsvProblems, type ValidateCsvResult } from '../../api/bulk.ts';
 import { money } from '../../components/format.ts';
 import { useLabelTypes } from '../../api/catalog.ts';
-import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
+import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { CsvRowErrors } from './csv-row-errors.tsx';
 
 type CsvFormValues = { labelType: string; design: string; csv: FileList | undefined };
@@ -34,6 +34,12 @@ export function CsvUploadCard() {
   const busy = validate.isPending || pay.isPending;
   // Bumped whenever the type or the file changes, so an answer about the previous choice is dropped.
   const choice = useRef(0);
+
+  // Choosing a template answers 'Template is required': its message and toast go.
+  const templateChosen = () => {
+    setTemplateMissing(false);
+    toast.dismiss(TEMPLATE_REQUIRED);
+  };
 
   const choiceChanged = () => {
     choice.current++;
@@ -64,6 +70,10 @@ export function CsvUploadCard() {
       toast.error(PLEASE_SELECT_CSV_FILE);
       return null;
     }
+    if (file.size === 0) {
+      toast.error(CSV_FILE_EMPTY);
+      return null;
+    }
     return { labelType, file };
   };
 
@@ -91,7 +101,7 @@ export function CsvUploadCard() {
     const design = templateRequired(uid) ? getValues('design') : '';
     if (templateRequired(uid) && !design) {
       setTemplateMissing(true);
-      toast.error(TEMPLATE_REQUIRED);
+      toast.error(TEMPLATE_REQUIRED, { toastId: TEMPLATE_REQUIRED });
       return;
     }
     pay.mutate(
@@ -129,8 +139,8 @@ export function CsvUploadCard() {
               <Col md={6}>
                 <Form.Group controlId="csv-template">
                   <Form.Label>Template</Form.Label>
-                  <TemplateSelect isInvalid={templateMissing} {...register('design', { onChange: () => setTemplateMissing(false) })} />
-                  <Form.Control.Feedback type="invalid">{TEMPLATE_REQUIRED}</Form.Control.Feedback>
+                  <TemplateSelect isInvalid={templateMissing} {...register('design', { onChange: templateChosen })} />
+                  {templateMissing && <Form.Control.Feedback type="invalid">{TEMPLATE_REQUIRED}</Form.Control.Feedback>}
                 </Form.Group>
               </Col>
             )}
@@ -153,7 +163,7 @@ export function CsvUploadCard() {
             </Button>
             <Button type="button" disabled={!validated || busy} onClick={onPay} data-testid="csv-pay">
               {pay.isPending && <Spinner animation="border" size="sm" className="me-2" />}
-              Pay {money(validated?.totalPrice ?? 0)}
+              {uid ? `Pay ${money(validated?.totalPrice ?? 0)}` : CHOOSE_TYPE_FOR_PRICE}
             </Button>
           </div>
           {rowErrors && <CsvRowErrors errors={rowErrors.errors} more={rowErrors.more} />}

@@ -19,6 +19,7 @@ import { useSavedAddresses } from '../../api/addresses.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
+import { useUnsavedInputPrompt } from '../../components/unsaved-input.tsx';
 import { toastError } from '../../api/mutation.ts';
 import { PrintsAs } from '../../components/prints-as.tsx';
 
@@ -66,6 +67,8 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
   const foreign = state && checks && !regions.some((r) => r.ID === state) ? checks.stateViolation(side, state, uid) : null;
   const stateError = errors[`${side}State`]?.message ?? foreign;
   const country = countryFor(uid);
+  // Canada's words for them (UPS types ship inside Canada).
+  const canada = country === 'Canada';
   return (
     <Card className="h-100" data-testid={`${side.toLowerCase()}-card`}>
       <Card.Header as="h2" className="h6">
@@ -81,7 +84,7 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
           <Col sm={6}>{field('City', 'City')}</Col>
           <Col sm={6}>
             <Form.Group controlId={id('state')}>
-              <Form.Label>State</Form.Label>
+              <Form.Label>{canada ? 'Province' : 'State'}</Form.Label>
               {/* Controlled by the form's value, so a value the options no longer list stays shown. */}
               <Form.Select isInvalid={!!stateError} {...register(`${side}State`)} value={state}>
                 <RegionOptions regions={regions} current={state} />
@@ -89,7 +92,7 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
               <Form.Control.Feedback type="invalid">{stateError}</Form.Control.Feedback>
             </Form.Group>
           </Col>
-          <Col sm={6}>{field('Zip', 'ZIP')}</Col>
+          <Col sm={6}>{field('Zip', canada ? 'Postal code' : 'ZIP')}</Col>
           <Col sm={6}>
             <Form.Group controlId={id('country')}>
               <Form.Label>Country</Form.Label>
@@ -140,6 +143,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const uid = selected?.uid ?? '';
   const price = useOrderPrice(labelType, weight);
   const { errors, isSubmitted } = formState;
+  const leavePrompt = useUnsavedInputPrompt(formState.isDirty);
 
   // Every change is kept for the Quick Order tab, which reads it when it opens.
   useEffect(() => {
@@ -179,7 +183,8 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
           </Col>
         ))}
       </Row>
-      <SubmitOrderButton price={price} busy={busy} />
+      <SubmitOrderButton price={price} busy={busy} typeChosen={!!selected} />
+      {leavePrompt}
     </Form>
   );
 }

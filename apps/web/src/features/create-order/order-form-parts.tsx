@@ -16,8 +16,9 @@ import {
 import { PRICE_QUERY_KEY, readPrice } from '../../api/catalog.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { orderIssues, useCreateOrder } from '../../api/orders.ts';
-import { LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
+import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { money } from '../../components/format.ts';
+import { FORM_SENT } from '../../components/unsaved-input.tsx';
 
 /**
  * The price of the chosen type and weight, looked up again whenever either changes and only when
@@ -123,7 +124,7 @@ export function useSubmitOrder(onIssues: (issues: OrderIssue[]) => void) {
     create.mutate(
       { order, price },
       {
-        onSuccess: () => void navigate('/'),
+        onSuccess: () => void navigate('/', { state: FORM_SENT }),
         onError: (error) => {
           const issues = orderIssues(error);
           if (issues.length > 0) onIssues(issues);
@@ -204,14 +205,17 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
   );
 }
 
-/** 'Create Order $price', disabled with a spinner while the order is being sent, and the balance beside it. */
-export function SubmitOrderButton({ price, busy }: { price: number; busy: boolean }) {
+/**
+ * 'Create Order $price', disabled with a spinner while the order is being sent, and the balance beside it.
+ * Before a type is chosen there is no price to show, and it says so instead of '$0.00'.
+ */
+export function SubmitOrderButton({ price, busy, typeChosen }: { price: number; busy: boolean; typeChosen: boolean }) {
   const { user } = useCurrentUser();
   return (
     <div className="d-flex flex-wrap align-items-center gap-3">
       <Button type="submit" size="lg" disabled={busy} data-testid="create-order">
         {busy && <Spinner animation="border" size="sm" className="me-2" />}
-        Create Order {money(price)}
+        {typeChosen ? `Create Order ${money(price)}` : CHOOSE_TYPE_FOR_PRICE}
       </Button>
       {user && (
         <span className={price > user.balance ? 'text-danger' : 'text-muted'} data-testid="order-balance">

@@ -173,7 +173,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
           </Col>
         ))}
       </Row>
-      <SubmitOrderButton price={price} busy={busy} />
+      <SubmitOrderButton price={price} busy={busy} typeChosen={!!selected} />
     </Form>
   );
 }

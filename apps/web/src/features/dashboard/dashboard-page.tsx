@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { Alert, Card, Col, Row } from 'react-bootstrap';
 import { readPublicConfig } from '../../api/auth.ts';
 import { ANNOUNCEMENT_QUERY_KEY, readAnnouncement } from '../../api/content.ts';
@@ -56,6 +57,12 @@ export function DashboardPage() {
           </Card>
         </Col>
       </Row>
+      {user && count.data?.total === 0 && (
+        // A new account's first steps: money first, then the first label.
+        <Alert variant="light" className="border" data-testid="first-steps">
+          <strong>First steps:</strong> 1. <Link to="/deposits">Deposit</Link> to your balance → 2. <Link to="/createOrders">Create Order</Link> for your first label.
+        </Alert>
+      )}
       <OrderHistoryCard />
     </div>
   );

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
 import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type Order, type OrderListQuery } from '@portal/contract';
 import { useDownload } from '../../api/mutation.ts';
@@ -28,14 +29,54 @@ const STATUSES = [
 ] as const;
 type StatusFilter = (typeof STATUSES)[number]['value'] & OrderListQuery['status'];
 
-/** Order History: sort, search, status badges, download of completed labels, duplicate; reloads every 5 s while an order is processing. */
+/** What an empty filtered list says, naming the filter: 'No pending orders', 'No orders match "ann"'. */
+function emptyFilterText(search: string, status: StatusFilter): string {
+  const kind = status === 'all' ? 'orders' : `${STATUSES.find((s) => s.value === status)!.label.toLowerCase()} orders`;
+  return search ? `No ${kind} match "${search}"` : `No ${kind}`;
+}
+
+type HistoryView = { search: string; status: StatusFilter; sort: Sort; page: number };
+const oneOf = <T extends string>(value: string | null, options: readonly { value: T }[], fallback: T): T => options.find((o) => o.value === value)?.value ?? fallback;
+
+/**
+ * Order History: sort, search, status badges, download of completed labels, duplicate; reloads every 5 s while an
+ * order is processing. Page, status, sort and search live in the address (?page=2&status=completed&search=ann),
+ * so a refresh and Back keep them.
+ */
 export function OrderHistoryCard() {
-  const [sort, setSort] = useState<Sort>('desc');
-  const [status, setStatus] = useState<StatusFilter>('all');
+  const navigate = useNavigate();
+  const params = new URLSearchParams(useLocation().search);
+  const view: HistoryView = {
+    search: (params.get('search') ?? '').trim(),
+    status: oneOf(params.get('status'), STATUSES, 'all'),
+    sort: oneOf(params.get('sort'), SORTS, 'desc'),
+    page: Math.max(1, Math.floor(Number(params.get('page'))) || 1),
+  };
+  const { search, status, sort } = view;
+  // A new search, status or sort starts again at page 1; typing replaces the address entry instead of adding one a key.
+  const go = (next: Partial<HistoryView>, replace = false) => {
+    const to = { ...view, page: 1, ...next };
+    const query = new URLSearchParams({
+      ...(to.search ? { search: to.search } : {}),
+      ...(to.status !== 'all' ? { status: to.status } : {}),
+      ...(to.sort !== 'desc' ? { sort: to.sort } : {}),
+      ...(to.page > 1 ? { page: String(to.page) } : {}),
+    }).toString();
+    void navigate({ search: query }, { replace });
+  };
   const [viewing, setViewing] = useState<string | null>(null);
-  const [searchText, setSearchText] = useState('');
-  // Typing settles before the search is sent; a new search, status or sort starts again at page 1.
-  const search = useDebounced(searchText.trim());
+  const [searchText, setSearchText] = useState(search);
+  // Typing settles before the search goes into the address.
+  const typed = useDebounced(searchText.trim());
+  useEffect(() => {
+    if (typed !== search) go({ search: typed }, true);
+    // Only a settled change of the text moves the address; Back to another search is not undone by it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [typed]);
+  // Back or a link to another search shows that search in the box.
+  useEffect(() => {
+    setSearchText((text) => (text.trim() === search ? text : search));
+  }, [search]);
   const [duplicating, setDuplicating] = useState<Order | null>(null);
   const label = useDownload(downloadOrderLabel);
 
@@ -44,6 +85,8 @@ export function OrderHistoryCard() {
     filter: { sort, search, status },
     read: (page) => readOrders({ search, status, sort, page, limit: DASHBOARD_PAGE_SIZE }),
     poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
+    page: view.page,
+    onPageChange: (page) => go({ page }),
   });
   const { query: orders, page } = history;
   const rows = orders.data?.orders ?? [];
@@ -57,7 +100,7 @@ export function OrderHistoryCard() {
           aria-label="Status"
           className="w-auto"
           value={status}
-          onChange={(event) => setStatus(event.target.value as StatusFilter)}
+          onChange={(event) => go({ status: event.target.value as StatusFilter })}
         >
           {STATUSES.map((option) => (
             <option key={option.value} value={option.value}>
@@ -70,7 +113,7 @@ export function OrderHistoryCard() {
           aria-label="Sort"
           className="w-auto"
           value={sort}
-          onChange={(event) => setSort(event.target.value as Sort)}
+          onChange={(event) => go({ sort: event.target.value as Sort })}
         >
           {SORTS.map((option) => (
             <option key={option.value} value={option.value}>
@@ -117,7 +160,7 @@ export function OrderHistoryCard() {
             {orders.isSuccess && rows.length === 0 && (
               <tr>
                 <td colSpan={10} className="text-center text-muted">
-                  {search || status !== 'all' ? 'No orders match this search' : 'No orders yet'}
+                  {search || status !== 'all' ? emptyFilterText(search, status) : 'No orders yet'}
                 </td>
               </tr>
             )}
@@ -136,7 +179,8 @@ export function OrderHistoryCard() {
                   </span>
                 </td>
                 <td className="stack-hide">{order.fromName}</td>
-                <td className="stack-hide">{order.toName}</td>
+                {/* On phones a row is a card: the receiver and the date stay on it. */}
+                <td data-label="To">{order.toName}</td>
                 <td className="text-end" data-label="Price">
                   <span>
                     {money(order.price)}
@@ -152,7 +196,7 @@ export function OrderHistoryCard() {
                 </td>
                 {/* In the row's details below xxl, where the table would otherwise scroll sideways. */}
                 <td className="font-monospace stack-hide d-none d-xxl-table-cell">{order.tracking ?? ''}</td>
-                <td className="stack-hide">{formatDate(order.createdAt)}</td>
+                <td data-label="Created At">{formatDate(order.createdAt)}</td>
                 <td className="text-nowrap stack-actions">
                   <Button size="sm" variant="outline-secondary" className="me-2" onClick={() => setViewing(order._id)}>
                     Details

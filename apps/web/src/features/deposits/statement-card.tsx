@@ -1,5 +1,6 @@
 import { Card, Spinner, Table } from 'react-bootstrap';
-import { ledgerKindLabel } from '@portal/contract';
+import { Link } from 'react-router-dom';
+import { ledgerKindLabel, type StatementEntry } from '@portal/contract';
 import { STATEMENT_QUERY_KEY, readStatement } from '../../api/billing.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { LoadError } from '../../components/load-error.tsx';
@@ -7,6 +8,22 @@ import { Pagination } from '../../components/pagination.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
 
 const PAGE_SIZE = 10;
+
+/**
+ * What a row is about: the order or bulk order a charge or refund belongs to (a link to it), the reason an
+ * operator gave for an adjustment, otherwise the row's own note ('Deposit via crypto').
+ */
+function EntryDetails({ entry }: { entry: StatementEntry }) {
+  const id = entry.reference;
+  if (id && entry.kind.startsWith('order_')) {
+    // Order History finds an order by the start of its id (its Order ID).
+    const orderId = id.slice(0, 8).toUpperCase();
+    return <Link to={`/?search=${encodeURIComponent(id.slice(0, 8))}`}>Order {orderId}</Link>;
+  }
+  if (id && entry.kind.startsWith('bulk_')) return <Link to={`/csv-orders#bulk-${id}`}>CSV order of {formatDate(entry.createdAt)}</Link>;
+  if (id && entry.kind.startsWith('fedex_')) return <Link to="/fedex-order">FedEx order {id.slice(0, 8).toUpperCase()}</Link>;
+  return <>{entry.note}</>;
+}
 
 /** Every balance movement of the account, newest first, with the balance right after it. */
 export function StatementCard() {
@@ -24,6 +41,7 @@ export function StatementCard() {
             <tr>
               <th>Date</th>
               <th>Type</th>
+              <th>Details</th>
               <th className="text-end">Amount</th>
               <th className="text-end">Balance</th>
             </tr>
@@ -31,14 +49,14 @@ export function StatementCard() {
           <tbody>
             {statement.isPending && (
               <tr>
-                <td colSpan={4} className="text-center">
+                <td colSpan={5} className="text-center">
                   <Spinner animation="border" size="sm" />
                 </td>
               </tr>
             )}
             {statement.isSuccess && rows.length === 0 && (
               <tr>
-                <td colSpan={4} className="text-center text-muted">
+                <td colSpan={5} className="text-center text-muted">
                   No balance movements yet
                 </td>
               </tr>
@@ -46,8 +64,9 @@ export function StatementCard() {
             {rows.map((entry) => (
               <tr key={entry._id} data-testid="statement-row">
                 <td className="stack-key">{formatDate(entry.createdAt)}</td>
-                <td title={entry.note} data-label="Type">
-                  {ledgerKindLabel(entry.kind)}
+                <td data-label="Type">{ledgerKindLabel(entry.kind)}</td>
+                <td data-label="Details" data-testid="statement-details">
+                  <EntryDetails entry={entry} />
                 </td>
                 <td data-label="Amount" className={`text-end ${entry.amount < 0 ? 'text-danger' : 'text-success'}`}>{signedMoney(entry.amount)}</td>
                 <td className="text-end" data-label="Balance">

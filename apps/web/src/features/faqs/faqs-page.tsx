@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { Accordion, Card, Spinner } from 'react-bootstrap';
 import { FAQS_QUERY_KEY, readFaqs } from '../../api/content.ts';
 
@@ -7,7 +8,10 @@ export function FaqsPage() {
   if (faqs.error) console.error('Failed to load FAQs', faqs.error);
   return (
     <Card>
-      <Card.Header as="h5">Frequently Asked Questions</Card.Header>
+      <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+        <h5 className="mb-0">Frequently Asked Questions</h5>
+        <Link to="/prices">Price table</Link>
+      </Card.Header>
       <Card.Body>
         {faqs.isPending && <Spinner animation="border" size="sm" />}
         <Accordion>

@@ -13,7 +13,9 @@ import {
   WEIGHT_UNITS,
   createFedexOrderBody,
   isPickupTime,
+  pickupAddressTimeZone,
   pickupDateRange,
+  regionIdFor,
   pickupAddressSchema,
   pickupEndTime,
   pickupProblem,
@@ -23,7 +25,11 @@ import { ApiError } from '../../api/client.ts';
 import { FEDEX_PRICE_QUERY_KEY, readFedexPrice, useCreateFedexOrder } from '../../api/fedex.ts';
 import { AddressFields, type AddressKey, type FedexForm } from './address-fields.tsx';
 import { EMPTY_ITEM, InvoiceItemsFields } from './invoice-items-fields.tsx';
+import { useUnsavedInputPrompt } from '../../components/unsaved-input.tsx';
 import { money } from '../../components/format.ts';
+
+/** The browser's time zone: the pickup's when its address does not tell. */
+const BROWSER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const ADDRESS_KEYS = ['name', 'street', 'street2', 'city', 'state', 'zip', 'phone', 'email', 'country'] as const;
 const capitalized = (key: string) => key[0]!.toUpperCase() + key.slice(1);
@@ -48,7 +54,7 @@ const defaultValues = (): FedexForm => ({
   pickup: false,
   pickupDate: '',
   pickupTime: '',
-  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  timeZone: BROWSER_TIME_ZONE,
   pickupInfo: { name: '', street: '', street2: '', city: '', state: '', zip: '', phone: '', country: '' },
   invoiceItems: [{ ...EMPTY_ITEM }],
   shipmentPurpose: DEFAULT_SHIPMENT_PURPOSE,
@@ -108,12 +114,21 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
   const price = useFedexPrice();
   const create = useCreateFedexOrder();
   const busy = create.isPending;
-  const { register, handleSubmit, control, trigger, formState } = useForm<FedexForm, unknown, CreateFedexOrderInput>({
+  const { register, handleSubmit, control, trigger, setValue, formState } = useForm<FedexForm, unknown, CreateFedexOrderInput>({
     resolver,
     defaultValues: defaultValues(),
   });
   const { errors } = formState;
-  const [pickup, pickupTime, timeZone] = useWatch({ control, name: ['pickup', 'pickupTime', 'timeZone'] });
+  // Leaving the page with input not sent asks first (once sent, the form gives way to the Orders tab).
+  const leavePrompt = useUnsavedInputPrompt(formState.isDirty);
+  const [pickup, pickupTime, timeZone, pickupCountry, pickupState] = useWatch({ control, name: ['pickup', 'pickupTime', 'timeZone', 'pickupInfo.country', 'pickupInfo.state'] });
+  // A pickup happens at the pickup address: its day and window are counted in that address's zone (state or
+  // country), in the browser's when the address does not tell.
+  const addressZone = pickupAddressTimeZone(String(pickupCountry ?? ''), regionIdFor(String(pickupState ?? '')) ?? String(pickupState ?? ''));
+  const zone = addressZone ?? BROWSER_TIME_ZONE;
+  useEffect(() => {
+    if (timeZone !== zone) setValue('timeZone', zone);
+  }, [zone, timeZone, setValue]);
   const range = pickupDateRange(String(timeZone ?? '')) ?? undefined;
   const message = (name: Path<FedexForm>) => (get(errors, name) as { message?: string } | undefined)?.message;
 
@@ -215,7 +230,7 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
                     </Form.Group>
                   </Col>
                   <Col xs={12} className="small text-muted">
-                    Today to {PICKUP_DAYS_AHEAD} days ahead; a {PICKUP_WINDOW_HOURS}-hour window starting at the latest at {PICKUP_LATEST_START}, in your time zone ({String(timeZone)}).
+                    Today to {PICKUP_DAYS_AHEAD} days ahead; a {PICKUP_WINDOW_HOURS}-hour window starting at the latest at {PICKUP_LATEST_START}, in <span data-testid="pickup-time-zone">{String(timeZone)}</span> time ({addressZone ? 'the pickup address' : 'your browser; the pickup address does not tell'}).
                     {message('timeZone') && <div className="text-danger">{message('timeZone')}</div>}
                   </Col>
                 </Row>
@@ -248,6 +263,7 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
         {busy && <Spinner animation="border" size="sm" className="me-2" />}
         Pay {money(price)}
       </Button>
+      {leavePrompt}
     </Form>
   );
 }

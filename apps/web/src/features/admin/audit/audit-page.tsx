@@ -45,10 +45,11 @@ function AuditRows({ filter }: { filter: Omit<AuditFilter, 'page'> }) {
           {entries.map((entry) => (
             <tr key={entry._id} data-testid="audit-row">
               <td className="text-nowrap">{formatDate(entry.createdAt)}</td>
-              <td>@{entry.admin.tgId}</td>
+              <td>{entry.admin.tgId ? `@${entry.admin.tgId}` : 'command line'}</td>
               <td className="font-monospace">{entry.action}</td>
               <td>
                 {entry.targetType}
+                {entry.targetUser?.tgId && <span data-testid="audit-target-user"> @{entry.targetUser.tgId}</span>}
                 {entry.targetId && <div className="font-monospace text-muted">{entry.targetId}</div>}
               </td>
               <td style={{ maxWidth: 420 }}>

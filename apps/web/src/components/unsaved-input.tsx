@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { useBlocker } from 'react-router-dom';
+import { Button, Modal } from 'react-bootstrap';
+
+/** Navigation state that says the form was just sent: leaving then loses nothing. */
+export const FORM_SENT = { formSent: true };
+
+/**
+ * A long form's guard: while it holds unsent input, leaving it for another screen asks first, and closing or
+ * reloading the tab gets the browser's own question. Answers the question's modal, to render with the form.
+ */
+export function useUnsavedInputPrompt(unsaved: boolean) {
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      unsaved && currentLocation.pathname !== nextLocation.pathname && !(nextLocation.state as typeof FORM_SENT | null)?.formSent,
+  );
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsaved]);
+  const blocked = blocker.state === 'blocked';
+  return (
+    <Modal show={blocked} onHide={() => blocker.reset?.()} centered>
+      <Modal.Header closeButton>
+        <Modal.Title as="h5">Leave this page?</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>What you entered on this form has not been sent and will be lost.</Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={() => blocker.reset?.()}>
+          Stay
+        </Button>
+        <Button variant="danger" onClick={() => blocker.proceed?.()}>
+          Leave
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}
