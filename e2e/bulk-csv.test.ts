@@ -235,5 +235,12 @@ describe('CSV order screen', () => {
     await fileInput.setInputFiles(asUpload('good.csv', [{ ...goodRow(2), FromState: 'new york', ToState: 'Illinois', ToCity: 'Chicago', ToZip: '60601' }]));
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await page.getByTestId('csv-summary').filter({ hasText: '1 label, total $6.75' }).waitFor();
+    await expect.poll(() => page.getByTestId('csv-print-notes').count()).toBe(0);
+
+    // Names in any script validate; the rows that print otherwise than typed are named.
+    await fileInput.setInputFiles(asUpload('names.csv', [{ ...goodRow(1), ToName: '李小龙 🎉' }, { ...goodRow(2), ToName: 'Zoë O’Brien' }, { ...goodRow(3), FromName: 'Nguyễn Văn Đức' }]));
+    await page.getByRole('button', { name: 'Validate CSV' }).click();
+    await page.getByTestId('csv-summary').filter({ hasText: '3 labels' }).waitFor();
+    await expect.poll(() => page.getByTestId('csv-print-notes').locator('li').allTextContents()).toEqual(['Row 1: ToName prints as “Li Xiao Long”', 'Row 3: FromName prints as “Nguyen Van Duc”']);
   });
 });

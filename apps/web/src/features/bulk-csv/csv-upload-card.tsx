@@ -156,6 +156,21 @@ export function CsvUploadCard() {
               {validated.totalOrders} {validated.totalOrders === 1 ? 'label' : 'labels'}, total {money(validated.totalPrice)}
             </Alert>
           )}
+          {validated?.printNotes && (
+            <Alert variant="info" className="py-2" data-testid="csv-print-notes">
+              <div>Labels print these rows otherwise than typed (other scripts in Latin letters, no emoji):</div>
+              <ul className="mb-0">
+                {validated.printNotes.map(({ row, printedAs }) => (
+                  <li key={row}>
+                    Row {row}:{' '}
+                    {Object.entries(printedAs)
+                      .map(([column, printed]) => `${column} prints as “${printed}”`)
+                      .join('; ')}
+                  </li>
+                ))}
+              </ul>
+            </Alert>
+          )}
           <div className="d-flex flex-wrap gap-2">
             <Button type="button" variant="outline-primary" disabled={busy} onClick={onValidate}>
               {validate.isPending && <Spinner animation="border" size="sm" className="me-2" />}
