@@ -100,7 +100,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   if (!overrides.files) closers.push(() => files.close());
   const renderer = createLabelRenderer(config);
   closers.push(() => renderer.close());
-  const labels = overrides.labels ?? createLabelProvider(config, renderer);
+  const labels = overrides.labels ?? createLabelProvider(config, renderer, db);
   if (!overrides.labels) closers.push(async () => labels.close?.());
 
   // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.

@@ -345,6 +345,12 @@ export interface OrdersTable {
    * Past the first, an earlier try may have bought its label and died before recording it: it is looked up first.
    */
   claims: number;
+  /** The upstream's Shipment (EasyPost), recorded before it is bought: a retry retrieves it instead of buying again. */
+  shipment_id: string | null;
+  /** What the label cost upstream, once bought, with the carrier and service bought. */
+  upstream_cost_cents: number | null;
+  upstream_carrier: string | null;
+  upstream_service: string | null;
 }
 
 /** One row (id 1): raised by triggers on every change to label_types or label_type_prices. */

@@ -127,6 +127,7 @@ export const labelRequestFor = (row: repo.OrderRow): LabelRequest => ({
   from: partyOf(row, 'from'),
   to: partyOf(row, 'to'),
   createdAt: row.created_at,
+  priceCents: Number(row.price_cents),
 });
 
 /** The payload that orders the same thing again. */
@@ -226,6 +227,10 @@ export function orderRowFor(
     claimed_until: extra.claimedUntil ?? null,
     // Written held (by the request that places it): its first take.
     claims: extra.claimedUntil ? 1 : 0,
+    shipment_id: null,
+    upstream_cost_cents: null,
+    upstream_carrier: null,
+    upstream_service: null,
   };
 }
 

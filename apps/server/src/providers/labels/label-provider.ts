@@ -25,6 +25,8 @@ export type LabelRequest = {
   from: LabelParty;
   to: LabelParty;
   createdAt: string;
+  /** What the customer pays for it: an upstream rate above it (times LABEL_MAX_COST_RATIO) is refused before buying. */
+  priceCents?: number;
 };
 
 export type LabelReady = { status: 'completed'; tracking: string; pdf: Uint8Array };
