@@ -100,7 +100,9 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   if (!overrides.files) closers.push(() => files.close());
   const renderer = createLabelRenderer(config);
   closers.push(() => renderer.close());
-  const labels = overrides.labels ?? createLabelProvider(config, renderer, db);
+  // With EasyPost a label type is offered only once it is mapped to an upstream carrier and service.
+  const catalog = createCatalogService(db, { requireUpstream: !overrides.labels && config.LABEL_PROVIDER === 'easypost' });
+  const labels = overrides.labels ?? createLabelProvider(config, renderer, db, catalog.upstreamOf);
   if (!overrides.labels) closers.push(async () => labels.close?.());
 
   // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.
@@ -111,7 +113,6 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // hand them over once committed; the outbox dispatches them to the webhooks and Telegram.
   const outbox = createEventOutbox({ db, log });
   const metrics = createMetrics();
-  const catalog = createCatalogService(db);
   const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, outbox, metrics });
   closers.push(keepSearchIndexed(db, log));
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.

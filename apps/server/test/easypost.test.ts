@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_CREATED, ORDERS_CREATED, labelFailedMessage } from '@portal/contract';
+import { LABEL_TYPE_DISABLED, ORDER_CREATED, ORDERS_CREATED, labelFailedMessage } from '@portal/contract';
+import { adminCall, auditRowsFor, signUpAdmin } from './admin-fixtures.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { randomToken } from '../src/lib/ids.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
@@ -99,6 +100,9 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(order.shipment_id).not.toBeNull(); // made and rated, never bought
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
     expect(fake.purchases - before).toBe(0);
+    const audit = (await auditRowsFor(t, order.id)).find((row) => row.action === 'order.cost_refused');
+    expect(audit).toMatchObject({ admin_id: null, target_type: 'order' });
+    expect(JSON.parse(audit!.after_json!)).toMatchObject({ labelType: 'priority', price: Number(order.price_cents) / 100, upstreamCost: 99, maxCostRatio: 1 });
   });
 
   it('a purchase whose answer is lost stays Processing, then the recorded Shipment gives its label: one purchase', async () => {
@@ -179,5 +183,64 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(stored[3].status).toBe('cancelled');
     expect(fake.purchases - before).toBe(11);
     expect(await pdfPageCount((await download(t.app, user.headers, order.pdf!)).rawPayload)).toBe(11);
+  });
+
+  it('the console shows cost, price and margin of an order and of the last 30 days', async () => {
+    const admin = await signUpAdmin(t);
+    const user = await fundedUser(t.app, t.db, 5_000);
+    fake.rates.Priority = '2.05';
+    await place(user);
+    const order = await newestOrder(user);
+    const detail = (await adminCall(t.app, admin.headers, 'GET', `/orders/${order.id}`)).json();
+    const price = Number(order.price_cents) / 100;
+    expect(detail.order.upstream).toEqual({ shipmentId: order.shipment_id, carrier: 'USPS', service: 'Priority', cost: 2.05, margin: Math.round((price - 2.05) * 100) / 100 });
+    const overview = (await adminCall(t.app, admin.headers, 'GET', '/overview')).json();
+    const totals = await t.db.selectFrom('orders').select(['price_cents', 'upstream_cost_cents']).where('status', '=', 'completed').execute();
+    const cost = totals.reduce((sum, o) => sum + Number(o.upstream_cost_cents), 0);
+    const sold = totals.reduce((sum, o) => sum + Number(o.price_cents), 0);
+    expect(overview.upstream).toEqual({ labels30d: totals.length, cost30d: cost / 100, price30d: sold / 100, margin30d: (sold - cost) / 100 });
+  });
+
+  it('the operator maps each label type to its upstream service (audited); an unmapped type is not offered', async () => {
+    const admin = await signUpAdmin(t);
+    const listed = (await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json();
+    expect(listed.labelProvider).toBe('easypost');
+    const byUid = Object.fromEntries(listed.services.map((s: { uid: string; upstream: unknown }) => [s.uid, s.upstream]));
+    expect(byUid).toMatchObject({
+      priority: { carrier: 'USPS', service: 'Priority', carrierAccount: null },
+      ground_oz: { carrier: 'USPS', service: 'GroundAdvantage' },
+      fedex_ground: { carrier: 'FedEx', service: 'FEDEX_GROUND' },
+      ups_standard: { carrier: 'UPS', service: 'Ground' },
+      ups_express_early: { carrier: 'UPS', service: 'NextDayAirEarlyAM' },
+      ups_expedited: { carrier: 'UPS', service: '2ndDayAir' },
+    });
+    const priority = listed.services.find((s: { uid: string }) => s.uid === 'priority');
+    const put = (body: unknown) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${priority._id}/upstream`, body);
+
+    // Bought as another service from the next order on.
+    expect((await put({ carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' })).json().upstream).toEqual({ carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' });
+    const user = await fundedUser(t.app, t.db, 5_000);
+    await place(user);
+    const order = await newestOrder(user);
+    expect(order).toMatchObject({ status: 'completed', upstream_service: 'Express' });
+    expect((await put({ carrier: 'USPS', service: '' })).statusCode).toBe(400);
+
+    // Unmapped: neither listed nor orderable.
+    expect((await put({ carrier: '', service: '' })).json().upstream).toBeNull();
+    const offered = (await t.app.inject({ method: 'GET', url: '/api/v1/labeltype/read', headers: user.headers })).json().labelTypes.map((lt: { uid: string }) => lt.uid);
+    expect(offered).not.toContain('priority');
+    expect(offered).toContain('ground_oz');
+    const refused = await place(user);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain(LABEL_TYPE_DISABLED);
+
+    await put({ carrier: 'USPS', service: 'Priority' });
+    const audit = (await auditRowsFor(t, priority._id)).filter((row) => row.action === 'label_type.upstream');
+    expect(audit.map((row) => JSON.parse(row.after_json!).upstream)).toEqual([
+      { carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' },
+      null,
+      { carrier: 'USPS', service: 'Priority', carrierAccount: null },
+    ]);
+    expect(audit.every((row) => row.admin_id === admin.userId)).toBe(true);
   });
 });

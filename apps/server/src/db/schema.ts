@@ -282,6 +282,10 @@ export interface LabelTypesTable {
   status: Flag;
   position: number;
   created_at: Timestamp;
+  /** What the type is bought as upstream (EasyPost's carrier and service names, an optional carrier account); unset: not offered with EasyPost. */
+  upstream_carrier: string | null;
+  upstream_service: string | null;
+  upstream_carrier_account: string | null;
 }
 
 /** One weight tier of a label type: from_weight <= weight <= to_weight costs price_cents. */

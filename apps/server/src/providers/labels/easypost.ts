@@ -2,7 +2,7 @@ import EasyPostClient from '@easypost/api';
 import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from './label-provider.ts';
 
 /** The upstream carrier, service and (optionally) carrier account a label type is bought as. */
-export type UpstreamService = { carrier: string; service: string; carrierAccount?: string };
+export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
 
 /** The defaults, by spec label type uid; a type missing here is not offered while the provider is EasyPost. */
 export const DEFAULT_EASYPOST_SERVICES: Record<string, UpstreamService> = {
