@@ -1,5 +1,7 @@
 // The composition root: every service of the shop is built here, from the config plus test
 // overrides. The web server (app.ts), `npm run worker`, the tests and the benchmarks all start here.
+import { centsToDollars } from '@portal/contract';
+import { auditBy } from './modules/admin/audit.ts';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
@@ -102,7 +104,20 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   closers.push(() => renderer.close());
   // With EasyPost a label type is offered only once it is mapped to an upstream carrier and service.
   const catalog = createCatalogService(db, { requireUpstream: !overrides.labels && config.LABEL_PROVIDER === 'easypost' });
-  const labels = overrides.labels ?? createLabelProvider(config, renderer, db, catalog.upstreamOf);
+  const labels =
+    overrides.labels ??
+    createLabelProvider(config, renderer, db, {
+      services: catalog.upstreamOf,
+      // The operator sees each refusal in the console's audit log, with the price and the rate.
+      onCostRefused: (request, costCents) =>
+        db.transaction().execute((trx) =>
+          auditBy(null, { action: 'order.cost_refused', targetType: 'order' })(trx, {
+            targetId: request.orderId,
+            before: null,
+            after: { labelType: request.uid, price: centsToDollars(request.priceCents ?? 0), upstreamCost: centsToDollars(costCents), maxCostRatio: config.LABEL_MAX_COST_RATIO },
+          }),
+        ),
+    });
   if (!overrides.labels) closers.push(async () => labels.close?.());
 
   // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { centsToDollars } from '@portal/contract';
-import { auditBy } from '../../modules/admin/audit.ts';
-import { createEasyPostLabelProvider, type ShipmentStore, type UpstreamService } from './easypost.ts';
+import { createEasyPostLabelProvider, type EasyPostOptions, type ShipmentStore } from './easypost.ts';
 import type { LabelProvider } from './label-provider.ts';
 import { createRenderPool, inlineRenderer, type LabelRenderer } from './render-pool.ts';
 import { createSandboxLabelProvider } from './sandbox.ts';
@@ -35,7 +33,8 @@ export const orderShipmentStore = (db: Db): ShipmentStore => ({
  * The configured label provider (LABEL_PROVIDER): EasyPost, or the sandbox (LABEL_SANDBOX_MODE), which remembers its
  * purchases in DATA_DIR/sandbox-labels.
  */
-export function createLabelProvider(config: Config, renderer: LabelRenderer, db: Db, upstreamOf: (uid: string) => Promise<UpstreamService | null>): LabelProvider {
+/** hooks: what a label type is bought as upstream (the catalog), and the audit row of a rate refused for its cost. */
+export function createLabelProvider(config: Config, renderer: LabelRenderer, db: Db, hooks: Pick<EasyPostOptions, 'services' | 'onCostRefused'>): LabelProvider {
   if (config.LABEL_PROVIDER === 'easypost') {
     return createEasyPostLabelProvider({
       apiKey: config.EASYPOST_API_KEY!,
@@ -46,16 +45,7 @@ export function createLabelProvider(config: Config, renderer: LabelRenderer, db:
       maxCostRatio: config.LABEL_MAX_COST_RATIO,
       processingLimitMinutes: config.LABEL_PROCESSING_LIMIT_MINUTES,
       store: orderShipmentStore(db),
-      services: upstreamOf,
-      // The operator sees each refusal in the console's audit log, with the price and the rate.
-      onCostRefused: (request, costCents) =>
-        db.transaction().execute((trx) =>
-          auditBy(null, { action: 'order.cost_refused', targetType: 'order' })(trx, {
-            targetId: request.orderId,
-            before: null,
-            after: { labelType: request.uid, price: centsToDollars(request.priceCents ?? 0), upstreamCost: centsToDollars(costCents), maxCostRatio: config.LABEL_MAX_COST_RATIO },
-          }),
-        ),
+      ...hooks,
     });
   }
   return createSandboxLabelProvider({
