@@ -112,6 +112,7 @@ for (let i = 0; i < ORDERS; i++) {
     upstream_cost_cents: null,
     upstream_carrier: null,
     upstream_service: null,
+    tracking_status: null,
   });
   if (batch.length === 500) batches.push(batch.splice(0));
 }

@@ -2,6 +2,8 @@
 // overrides. The web server (app.ts), `npm run worker`, the tests and the benchmarks all start here.
 import { centsToDollars } from '@portal/contract';
 import { auditBy } from './modules/admin/audit.ts';
+import { handleEasyPostEvent } from './modules/orders/tracking-webhook.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
@@ -225,6 +227,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     bulk,
     content,
     addresses: createAddressService(db),
+    /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
+    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers),
     amazonCsv: createAmazonCsvService(slipReader),
     ops: createOpsService({ db, queue, files, metrics }),
     metrics,

@@ -7,7 +7,7 @@ import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { COST_ABOVE_PRICE, processingLimitMessage } from '../src/providers/labels/easypost.ts';
 import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
-import { startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
+import { easyPostSignature, startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
 
@@ -25,6 +25,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       EASYPOST_API_KEY: fake.apiKey,
       EASYPOST_API_URL: fake.url,
       EASYPOST_TIMEOUT_MS: '500',
+      EASYPOST_WEBHOOK_SECRET: fake.webhookSecret,
       ORDER_POLL_INTERVAL_MS: '100',
       ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
     });
@@ -242,5 +243,38 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       { carrier: 'USPS', service: 'Priority', carrierAccount: null },
     ]);
     expect(audit.every((row) => row.admin_id === admin.userId)).toBe(true);
+  });
+
+  it('tracking webhooks: a signed tracker.updated sets the status; forged and replayed events change nothing', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    await place(user);
+    const order = await newestOrder(user);
+    // As EasyPost posts it: the JSON body and its signature.
+    const deliver = async (event: Record<string, unknown>, options: { secret?: string } = {}) => {
+      const payload = JSON.stringify(event);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/labels/webhook/easypost',
+        headers: { 'content-type': 'application/json', 'x-hmac-signature': easyPostSignature(payload, options.secret ?? fake.webhookSecret) },
+        payload,
+      });
+      return { status: res.statusCode, body: res.body };
+    };
+    const statusOf = async () => (await t.db.selectFrom('orders').select('tracking_status').where('id', '=', order.id).executeTakeFirstOrThrow()).tracking_status;
+
+    const transit = fake.trackerEvent(order.shipment_id!, 'in_transit');
+    expect(await deliver(transit)).toMatchObject({ status: 200 });
+    expect(await statusOf()).toBe('in_transit');
+
+    const forged = fake.trackerEvent(order.shipment_id!, 'delivered');
+    expect((await deliver(forged, { secret: 'not-the-secret' })).status).toBe(401);
+    expect(await statusOf()).toBe('in_transit');
+
+    const delivered = fake.trackerEvent(order.shipment_id!, 'delivered');
+    expect((await deliver(delivered)).status).toBe(200);
+    expect(await statusOf()).toBe('delivered');
+    // The earlier event again (a replay) does not take the status back.
+    expect(await deliver(transit)).toMatchObject({ status: 200, body: expect.stringContaining('Already received') });
+    expect(await statusOf()).toBe('delivered');
   });
 });

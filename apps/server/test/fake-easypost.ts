@@ -30,6 +30,8 @@ export type FakeEasyPost = {
   unverifiableStreet: string;
   /** The rate, in dollars as EasyPost writes it ('7.58'), of each service; default DEFAULT_RATE. */
   rates: Record<string, string>;
+  /** A tracker.updated event of a bought Shipment, as EasyPost sends it. */
+  trackerEvent(shipmentId: string, status: string): Record<string, unknown>;
   /** Posts a signed event (or one signed with `secret`) to `url`, as EasyPost's webhooks do: the receiver's status. */
   deliver(url: string, event: Record<string, unknown>, options?: { secret?: string }): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
@@ -58,8 +60,15 @@ async function labelPdf(): Promise<Buffer> {
 
 const id = (prefix: string) => `${prefix}_${crypto.randomBytes(16).toString('hex')}`;
 
-/** The signature EasyPost sends in X-Hmac-Signature (the official client's validateWebhook checks it). */
-export const easyPostSignature = (body: string, secret: string) => `hmac-sha256-hex=${crypto.createHmac('sha256', secret.normalize('NFKD')).update(body, 'utf8').digest('hex')}`;
+/**
+ * The signature EasyPost sends in X-Hmac-Signature: HMAC-SHA256 (hex) with the NFKD-normalised secret, over the body as
+ * EasyPost wrote it, whose whole weights carry a '.0' (the official client's validateWebhook puts it back before checking).
+ */
+export const easyPostSignature = (body: string, secret: string) =>
+  `hmac-sha256-hex=${crypto
+    .createHmac('sha256', secret.normalize('NFKD'))
+    .update(body.replace(/("weight":\s*)(\d+)(\s*)(?=,|\})/g, '$1$2.0'), 'utf8')
+    .digest('hex')}`;
 
 /**
  * A local stand-in for the documented subset of EasyPost's API the official client calls: POST shipments (rates made
@@ -216,6 +225,17 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     faults: [],
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},
+    trackerEvent(shipmentId, status) {
+      const shipment = fake.shipments.get(shipmentId);
+      return {
+        id: id('evt'),
+        object: 'Event',
+        mode: 'test',
+        description: 'tracker.updated',
+        created_at: new Date().toISOString(),
+        result: { ...shipment.tracker, object: 'Tracker', shipment_id: shipmentId, status, weight: 16, carrier: shipment.selected_rate?.carrier },
+      };
+    },
     async deliver(url, event, deliverOptions = {}) {
       const body = JSON.stringify(event);
       const answer = await fetch(url, {

@@ -86,6 +86,7 @@ export interface Database {
   content: ContentTable;
   faqs: FaqsTable;
   label_types: LabelTypesTable;
+  easypost_events: EasypostEventsTable;
   label_type_prices: LabelTypePricesTable;
   catalog_version: CatalogVersionTable;
   orders: OrdersTable;
@@ -355,6 +356,14 @@ export interface OrdersTable {
   upstream_cost_cents: number | null;
   upstream_carrier: string | null;
   upstream_service: string | null;
+  /** The carrier's tracking status (EasyPost tracker.updated): pre_transit, in_transit, out_for_delivery, delivered, return_to_sender, failure... */
+  tracking_status: string | null;
+}
+
+/** The EasyPost webhook events taken, by id: a replayed event changes nothing. */
+export interface EasypostEventsTable {
+  id: string;
+  received_at: Timestamp;
 }
 
 /** One row (id 1): raised by triggers on every change to label_types or label_type_prices. */

@@ -231,6 +231,7 @@ export function orderRowFor(
     upstream_cost_cents: null,
     upstream_carrier: null,
     upstream_service: null,
+    tracking_status: null,
   };
 }
 
