@@ -148,7 +148,9 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     fake.faults.push({ kind: '500', count: 1_000_000 });
     await place(user);
     const stuck = await newestOrder(user);
-    expect(stuck.status).toBe('processing');
+    // Processing, asked again with a back-off counted in its reference (1 s, 2 s, 4 s...).
+    expect(stuck).toMatchObject({ status: 'processing', provider_ref: 'easypost:retry:1' });
+    expect(Date.parse(stuck.claimed_until!) - Date.parse(stuck.updated_at)).toBeGreaterThanOrEqual(1000);
     await t.db.updateTable('orders').set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where('id', '=', stuck.id).execute();
     fake.faults = [];
     // It was never bought (no Shipment recorded): cancelled and refunded.

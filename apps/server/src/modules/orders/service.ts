@@ -382,7 +382,7 @@ export function createOrderService(deps: {
         if (made.length >= RECORD_BATCH || Date.now() - oldestMadeAt >= RECORD_WITHIN_MS) await record(made.splice(0));
         return;
       }
-      await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(pollMs));
+      await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
       held.delete(order.id);
       return onOutcome(order, { status: 'processing' });
     }
@@ -467,7 +467,7 @@ export function createOrderService(deps: {
       return cancelAndRefund(order, reasonOf(error, order));
     }
     if (result.status === 'completed') return storeLabel({ order, label: result });
-    await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(pollMs));
+    await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
     return { status: 'processing' };
   }
 
@@ -601,7 +601,9 @@ export function createOrderService(deps: {
     }
     if (result.status === 'completed') return storeLabel({ order, label: result });
     if (result.status === 'failed') return cancelAndRefund(order, result.message);
-    await repo.checkAgainAt(db, order.id, isoIn(pollMs));
+    // A new reference (an upstream's count of failed tries) is kept; otherwise only the next check moves.
+    if (result.providerRef !== order.provider_ref) await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
+    else await repo.checkAgainAt(db, order.id, isoIn(result.retryInMs ?? pollMs));
     return { status: 'processing' };
   }
 

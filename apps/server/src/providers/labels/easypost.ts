@@ -27,8 +27,25 @@ export type ShipmentStore = {
 export const COST_ABOVE_PRICE = 'this label costs more upstream than its price today; it was not bought, and the order was refunded';
 export const processingLimitMessage = (minutes: number) => `the label was not made within ${minutes} minutes; the order was refunded`;
 
-/** A fault worth trying again later (timeout, 5xx, network): the order stays Processing. */
-class UpstreamUnavailable extends Error {}
+/** A fault worth trying again later (timeout, 5xx, network, a 429 still there): the order stays Processing. */
+class UpstreamUnavailable extends Error {
+  constructor(
+    message: string,
+    /** What a 429's Retry-After asked for. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Retries of an upstream fault back off: 1 s, 2 s, 4 s... at most 5 minutes (the reference counts the tries). */
+const RETRY_BASE_MS = 1000;
+const RETRY_MAX_MS = 5 * 60_000;
+const triesIn = (providerRef: string | undefined) => Number(/^easypost:retry:(\d+)$/.exec(providerRef ?? '')?.[1] ?? 0);
+function later(error: UpstreamUnavailable, providerRef?: string): LabelPending {
+  const tries = triesIn(providerRef) + 1;
+  return { status: 'processing', providerRef: `easypost:retry:${tries}`, retryInMs: Math.max(error.retryAfterMs ?? 0, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (tries - 1))) };
+}
 
 /** How a 429 is waited out in the call that met it before the order is left Processing. */
 const RATE_LIMITED_TRIES = 3;
@@ -125,11 +142,13 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         return await limit(() => work(client));
       } catch (error) {
         const status = (error as { statusCode?: number }).statusCode;
-        if (status === 429 && tries < RATE_LIMITED_TRIES) {
-          const seconds = Number(retryAfter);
-          await new Promise((r) => setTimeout(r, Math.min(MAX_RETRY_AFTER_MS, Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000)));
+        const seconds = Number(retryAfter);
+        const waitMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
+        if (status === 429 && tries < RATE_LIMITED_TRIES && waitMs <= MAX_RETRY_AFTER_MS) {
+          await new Promise((r) => setTimeout(r, waitMs));
           continue;
         }
+        if (status === 429) throw new UpstreamUnavailable((error as Error).message, waitMs);
         if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429) throw new LabelProviderError(plainMessage(error as { message?: string }));
         throw new UpstreamUnavailable((error as Error).message);
       }
@@ -191,11 +210,11 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   }
 
   /** The label, or Processing while the upstream cannot be reached. */
-  async function attempt(request: LabelRequest): Promise<LabelReady | LabelPending> {
+  async function attempt(request: LabelRequest, providerRef?: string): Promise<LabelReady | LabelPending> {
     try {
       return await buy(request);
     } catch (error) {
-      if (error instanceof UpstreamUnavailable) return { status: 'processing', providerRef: 'easypost' };
+      if (error instanceof UpstreamUnavailable) return later(error, providerRef);
       throw error;
     }
   }
@@ -203,26 +222,26 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   return {
     name: 'easypost',
     freeLabels: false,
-    createLabel: attempt,
+    createLabel: (request) => attempt(request),
     async findLabel(request) {
       try {
         const shipment = await recorded(request);
         return shipment?.postage_label ? await labelOf(request, shipment) : null;
       } catch (error) {
-        if (error instanceof UpstreamUnavailable) return { status: 'processing', providerRef: 'easypost' };
+        if (error instanceof UpstreamUnavailable) return later(error);
         throw error;
       }
     },
-    async checkLabel(request) {
+    async checkLabel(request, providerRef) {
       try {
         if (Date.now() - Date.parse(request.createdAt) > options.processingLimitMinutes * 60_000) {
           // Past the limit nothing more is bought: the label is used if the upstream has it, else the order is refunded.
           const shipment = await recorded(request);
           return shipment?.postage_label ? await labelOf(request, shipment) : { status: 'failed', message: processingLimitMessage(options.processingLimitMinutes) };
         }
-        return await attempt(request);
+        return await attempt(request, providerRef);
       } catch (error) {
-        if (error instanceof UpstreamUnavailable) return { status: 'processing', providerRef: 'easypost' };
+        if (error instanceof UpstreamUnavailable) return later(error, providerRef);
         if (error instanceof LabelProviderError) return { status: 'failed', message: error.message };
         throw error;
       }

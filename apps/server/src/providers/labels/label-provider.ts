@@ -31,7 +31,12 @@ export type LabelRequest = {
 
 export type LabelReady = { status: 'completed'; tracking: string; pdf: Uint8Array };
 /** The upstream accepted the order and will have the label later; `providerRef` is how to ask again. */
-export type LabelPending = { status: 'processing'; providerRef: string };
+export type LabelPending = {
+  status: 'processing';
+  providerRef: string;
+  /** When to ask again (an upstream fault backs off); the order poll interval when unset. */
+  retryInMs?: number;
+};
 export type LabelFailed = { status: 'failed'; message: string };
 
 /** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
