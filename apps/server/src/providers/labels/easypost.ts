@@ -1,4 +1,5 @@
 import EasyPostClient from '@easypost/api';
+import type { CallRate } from '../../lib/call-rate.ts';
 import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from './label-provider.ts';
 
 /** The upstream carrier, service and (optionally) carrier account a label type is bought as. */
@@ -74,10 +75,9 @@ function plainMessage(error: { message?: string; errors?: unknown }): string {
   return text ? `the carrier refused the label: ${text}` : 'the carrier refused the label';
 }
 
-/** At most `concurrency` calls at once and `perSecond` started a second (0: unlimited), in this process. */
-function limiter(concurrency: number, perSecond: number) {
+/** At most `concurrency` calls at once in this process, each started when the shared rate (if any) lets it. */
+function limiter(concurrency: number, rate?: CallRate) {
   let running = 0;
-  let nextStart = 0;
   const queue: (() => void)[] = [];
   const release = () => {
     running--;
@@ -87,12 +87,7 @@ function limiter(concurrency: number, perSecond: number) {
     if (running >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
     running++;
     try {
-      if (perSecond > 0) {
-        const now = Date.now();
-        const at = Math.max(now, nextStart);
-        nextStart = at + 1000 / perSecond;
-        if (at > now) await new Promise((r) => setTimeout(r, at - now));
-      }
+      await rate?.take();
       return await work();
     } finally {
       release();
@@ -105,7 +100,8 @@ export type EasyPostOptions = {
   apiUrl: string;
   timeoutMs: number;
   concurrency: number;
-  maxPerSecond: number;
+  /** EASYPOST_MAX_PER_SECOND, shared by every process (lib/call-rate); none: no limit. */
+  rate?: CallRate;
   maxCostRatio: number;
   processingLimitMinutes: number;
   store: ShipmentStore;
@@ -123,7 +119,7 @@ export type EasyPostOptions = {
  * errors leave it Processing, asked about again by the completion sweep; a 429 is waited out as its Retry-After asks.
  */
 export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProvider {
-  const limit = limiter(options.concurrency, options.maxPerSecond);
+  const limit = limiter(options.concurrency, options.rate);
 
   /** One API call through a client of its own, so the Retry-After of its answer is its own. */
   async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>): Promise<T> {
@@ -245,6 +241,9 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         if (error instanceof LabelProviderError) return { status: 'failed', message: error.message };
         throw error;
       }
+    },
+    async close() {
+      await options.rate?.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { createCallRate } from '../../lib/call-rate.ts';
 import { createEasyPostLabelProvider, type EasyPostOptions, type ShipmentStore } from './easypost.ts';
 import type { LabelProvider } from './label-provider.ts';
 import { createRenderPool, inlineRenderer, type LabelRenderer } from './render-pool.ts';
@@ -41,7 +42,10 @@ export function createLabelProvider(config: Config, renderer: LabelRenderer, db:
       apiUrl: config.EASYPOST_API_URL,
       timeoutMs: config.EASYPOST_TIMEOUT_MS,
       concurrency: config.EASYPOST_CONCURRENCY,
-      maxPerSecond: config.EASYPOST_MAX_PER_SECOND,
+      rate:
+        config.EASYPOST_MAX_PER_SECOND > 0
+          ? createCallRate({ perSecond: config.EASYPOST_MAX_PER_SECOND, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX, name: 'easypost' })
+          : undefined,
       maxCostRatio: config.LABEL_MAX_COST_RATIO,
       processingLimitMinutes: config.LABEL_PROCESSING_LIMIT_MINUTES,
       store: orderShipmentStore(db),
