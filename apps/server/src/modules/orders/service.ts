@@ -610,6 +610,8 @@ export function createOrderService(deps: {
   return {
     /** The label provider's name, written on every order row. */
     providerName: labels.name,
+    /** How many labels of a bulk order are asked for at once, when the provider says (EASYPOST_CONCURRENCY). */
+    labelLanes: labels.concurrency,
     place,
     invalidBody,
     makeLabels,

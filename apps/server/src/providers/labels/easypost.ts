@@ -83,11 +83,12 @@ function limiter(concurrency: number, rate?: CallRate) {
     running--;
     queue.shift()?.();
   };
-  return async <T>(work: () => Promise<T>): Promise<T> => {
+  /** rated: false for the label file, which is not an API call. */
+  return async <T>(work: () => Promise<T>, rated = true): Promise<T> => {
     if (running >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
     running++;
     try {
-      await rate?.take();
+      if (rated) await rate?.take();
       return await work();
     } finally {
       release();
@@ -157,7 +158,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     const url: string = postage.label_pdf_url || postage.label_url;
     let pdf: Uint8Array;
     try {
-      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }));
+      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }), false);
       if (!answer.ok) throw new Error(`label file answered ${answer.status}`);
       pdf = new Uint8Array(await answer.arrayBuffer());
     } catch (error) {
@@ -218,6 +219,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   return {
     name: 'easypost',
     freeLabels: false,
+    concurrency: options.concurrency,
     createLabel: (request) => attempt(request),
     async findLabel(request) {
       try {

@@ -51,6 +51,8 @@ export interface LabelProvider {
    * charged before it asks, so no label is bought for a customer who cannot pay.
    */
   readonly freeLabels?: boolean;
+  /** How many labels a bulk order asks for at once (an upstream's bounded concurrency); unset: the bulk default. */
+  readonly concurrency?: number;
   /** Buys the label. Throws LabelProviderError when the upstream refuses it. */
   createLabel(request: LabelRequest): Promise<LabelReady | LabelPending>;
   /**
