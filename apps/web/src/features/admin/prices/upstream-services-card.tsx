@@ -28,7 +28,13 @@ function UpstreamRow({ service }: { service: Service }) {
       </td>
       <td>{service.upstream ? <Badge bg="success">Mapped</Badge> : <Badge bg="secondary">Not offered</Badge>}</td>
       <td>
-        <Button size="sm" variant="outline-primary" disabled={update.isPending} onClick={() => update.mutate({ typeId: service._id, body: { carrier, service: name, carrierAccount: account } })}>
+        <Button
+          size="sm"
+          variant="outline-primary"
+          aria-label={`Save the upstream service of ${service.uid}`}
+          disabled={update.isPending}
+          onClick={() => update.mutate({ typeId: service._id, body: { carrier, service: name, carrierAccount: account } })}
+        >
           Save
         </Button>
       </td>
