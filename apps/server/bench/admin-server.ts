@@ -108,6 +108,11 @@ for (let i = 0; i < ORDERS; i++) {
     bulk_row: null,
     claimed_until: null,
     claims: 0,
+    shipment_id: null,
+    upstream_cost_cents: null,
+    upstream_carrier: null,
+    upstream_service: null,
+    tracking_status: null,
   });
   if (batch.length === 500) batches.push(batch.splice(0));
 }

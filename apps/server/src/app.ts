@@ -14,7 +14,7 @@ import { authRoutes, sessionRoutes } from './modules/auth/routes.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { contentRoutes, publicContentRoutes } from './modules/content/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
-import { orderRoutes } from './modules/orders/routes.ts';
+import { labelWebhookRoutes, orderRoutes } from './modules/orders/routes.ts';
 import { addressRoutes } from './modules/addresses/routes.ts';
 import { amazonRoutes } from './modules/amazon/routes.ts';
 import { opsRoutes } from './modules/ops/routes.ts';
@@ -144,6 +144,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         await authRoutes(typed, ctx);
         await publicContentRoutes(typed, ctx);
         await paymentWebhookRoutes(typed, ctx);
+        await labelWebhookRoutes(typed, ctx);
         await telegramWebhookRoutes(typed, ctx);
         await fedexLinkRoutes(typed, ctx);
         // The signed-in customer's calls: one guard for the whole scope, run first on every request (before the body

@@ -17,6 +17,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CAPTCHA_PROVIDER: 'recaptcha' })).toThrowError(/CAPTCHA_SITE_KEY, CAPTCHA_SECRET: required when CAPTCHA_PROVIDER=recaptcha/);
   });
 
+  it('buys labels from the sandbox unless told otherwise; EasyPost needs its key and a usable API root', () => {
+    expect(loadConfig({})).toMatchObject({ LABEL_PROVIDER: 'sandbox', EASYPOST_API_URL: 'https://api.easypost.com/v2/', EASYPOST_CONCURRENCY: 8, LABEL_MAX_COST_RATIO: 1, LABEL_PROCESSING_LIMIT_MINUTES: 60 });
+    expect(() => loadConfig({ LABEL_PROVIDER: 'easypost' })).toThrowError(/EASYPOST_API_KEY: required when LABEL_PROVIDER=easypost/);
+    expect(() => loadConfig({ LABEL_PROVIDER: 'shippo' })).toThrowError(/LABEL_PROVIDER/);
+    expect(() => loadConfig({ LABEL_PROVIDER: 'easypost', EASYPOST_API_KEY: 'EZTK1', EASYPOST_API_URL: 'http://127.0.0.1:9/v2', LABEL_MAX_COST_RATIO: '0' })).toThrowError(
+      /EASYPOST_API_URL: must end with \/[\s\S]*LABEL_MAX_COST_RATIO/,
+    );
+    expect(loadConfig({ LABEL_PROVIDER: 'easypost', EASYPOST_API_KEY: 'EZTK1', LABEL_MAX_COST_RATIO: '1.2' })).toMatchObject({ LABEL_PROVIDER: 'easypost', LABEL_MAX_COST_RATIO: 1.2 });
+  });
+
   it('treats an empty variable as unset', () => {
     const config = loadConfig({ DATABASE_URL: '', SMTP_URL: '' });
     expect(config.DATABASE_URL).toBeUndefined();

@@ -86,6 +86,24 @@ const envSchema = z.object({
   LABEL_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
   /** Sandbox diagnostic: a file each process appends one line to per label asked for ('create <order id>') and made ('made <order id>'). */
   LABEL_SANDBOX_CALL_LOG: optionalString,
+  /** Where labels come from: the sandbox renderer (SAMPLE labels, the default) or postage bought upstream through EasyPost. */
+  LABEL_PROVIDER: z.enum(['sandbox', 'easypost']).default('sandbox'),
+  /** EasyPost's API key (a test key or a production key); required when LABEL_PROVIDER=easypost. */
+  EASYPOST_API_KEY: optionalString,
+  /** EasyPost's API root (tests point it at a local fake); must end with a slash, as the client appends paths to it. */
+  EASYPOST_API_URL: z.preprocess(emptyAsUndefined, z.url().refine((v) => v.endsWith('/'), 'must end with /').default('https://api.easypost.com/v2/')),
+  /** Signs EasyPost's webhook events (X-Hmac-Signature); without it the tracking webhook refuses every event. */
+  EASYPOST_WEBHOOK_SECRET: optionalString,
+  /** EasyPost calls one process makes at once. */
+  EASYPOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /** EasyPost calls a second, shared by every process (in Redis when REDIS_URL is set); 0: no limit. */
+  EASYPOST_MAX_PER_SECOND: z.coerce.number().min(0).default(0),
+  /** How long one EasyPost call may take before it is given up and retried later. */
+  EASYPOST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** An upstream rate above the order's price times this is refused before buying (1.0: never sell at a loss). */
+  LABEL_MAX_COST_RATIO: z.coerce.number().positive().default(1.0),
+  /** An order still without its label this long after it was placed is cancelled and refunded, unless the upstream has its label. */
+  LABEL_PROCESSING_LIMIT_MINUTES: z.coerce.number().int().min(1).default(60),
   /** How long a charge waits for others to be written with it (billing/ledger.ts, the group writer); 0 writes each group at once. */
   LEDGER_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /** How long a process holds a waiting order while it asks the label provider; an order whose holder died is asked about again after it. */
@@ -167,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(config.TELEGRAM_BOT_TOKEN) !== Boolean(config.TELEGRAM_BOT_USERNAME)) {
     throw new Error('Invalid configuration:\n  TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME: set both to turn Telegram messages on, or neither');
   }
+  if (config.LABEL_PROVIDER === 'easypost' && !config.EASYPOST_API_KEY) throw new Error('Invalid configuration:\n  EASYPOST_API_KEY: required when LABEL_PROVIDER=easypost');
   if (config.TELEGRAM_WEBHOOK_URL && !config.TELEGRAM_BOT_TOKEN) throw new Error('Invalid configuration:\n  TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_USERNAME');
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 }

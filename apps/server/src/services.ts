@@ -1,5 +1,9 @@
 // The composition root: every service of the shop is built here, from the config plus test
 // overrides. The web server (app.ts), `npm run worker`, the tests and the benchmarks all start here.
+import { centsToDollars } from '@portal/contract';
+import { auditBy } from './modules/admin/audit.ts';
+import { handleEasyPostEvent } from './modules/orders/tracking-webhook.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
@@ -100,7 +104,22 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   if (!overrides.files) closers.push(() => files.close());
   const renderer = createLabelRenderer(config);
   closers.push(() => renderer.close());
-  const labels = overrides.labels ?? createLabelProvider(config, renderer);
+  // With EasyPost a label type is offered only once it is mapped to an upstream carrier and service.
+  const catalog = createCatalogService(db, { requireUpstream: !overrides.labels && config.LABEL_PROVIDER === 'easypost' });
+  const labels =
+    overrides.labels ??
+    createLabelProvider(config, renderer, db, {
+      services: catalog.upstreamOf,
+      // The operator sees each refusal in the console's audit log, with the price and the rate.
+      onCostRefused: (request, costCents) =>
+        db.transaction().execute((trx) =>
+          auditBy(null, { action: 'order.cost_refused', targetType: 'order' })(trx, {
+            targetId: request.orderId,
+            before: null,
+            after: { labelType: request.uid, price: centsToDollars(request.priceCents ?? 0), upstreamCost: centsToDollars(costCents), maxCostRatio: config.LABEL_MAX_COST_RATIO },
+          }),
+        ),
+    });
   if (!overrides.labels) closers.push(async () => labels.close?.());
 
   // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.
@@ -111,7 +130,6 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // hand them over once committed; the outbox dispatches them to the webhooks and Telegram.
   const outbox = createEventOutbox({ db, log });
   const metrics = createMetrics();
-  const catalog = createCatalogService(db);
   const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, outbox, metrics });
   closers.push(keepSearchIndexed(db, log));
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
@@ -209,6 +227,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     bulk,
     content,
     addresses: createAddressService(db),
+    /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
+    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers),
     amazonCsv: createAmazonCsvService(slipReader),
     ops: createOpsService({ db, queue, files, metrics }),
     metrics,

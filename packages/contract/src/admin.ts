@@ -51,6 +51,8 @@ export const overviewResponse = z.object({
   ordersByStatus: z.record(z.string(), z.number()),
   queue: z.object({ waiting: z.number(), active: z.number(), completed: z.number(), failed: z.number(), delayed: z.number(), total: z.number() }),
   fedexWaiting: z.number(),
+  /** Labels bought upstream (EasyPost) and completed in the last 30 days: what they cost upstream, sold for, and the margin. */
+  upstream: z.object({ labels30d: z.number(), cost30d: z.number(), price30d: z.number(), margin30d: z.number() }),
   /** 30 days, oldest first, one entry per UTC day (days without money included, as 0). */
   daily: z.array(z.object({ date: z.string(), sales: z.number(), deposits: z.number() })),
 });
@@ -107,6 +109,23 @@ export const userRoleBody = z.object({ role: z.enum(USER_ROLES, { error: 'Role m
 
 /** GET /admin/label-types: every type, enabled or not. */
 export const adminLabelTypesResponse = z.object({ labelTypes: z.array(labelTypeSchema) });
+
+/** What a label type is bought as upstream (EasyPost's carrier and service names; a carrier account or null for any). */
+export const upstreamServiceSchema = z.object({ carrier: z.string(), service: z.string(), carrierAccount: z.string().nullable() });
+/** GET /admin/upstream-services: the label provider, and each label type's upstream carrier and service (null: not offered with EasyPost). */
+export const adminUpstreamServicesResponse = z.object({
+  labelProvider: z.string(),
+  services: z.array(z.object({ _id: z.string(), uid: z.string(), name: z.string(), upstream: upstreamServiceSchema.nullable() })),
+});
+export type AdminUpstreamServices = z.infer<typeof adminUpstreamServicesResponse>;
+/** PUT /admin/label-types/:id/upstream: both carrier and service, or both empty to stop offering the type with EasyPost. Audited. */
+export const updateUpstreamServiceBody = z.object({
+  carrier: stringField('Carrier').trim().max(50, 'Carrier must be at most 50 characters'),
+  service: stringField('Service').trim().max(100, 'Service must be at most 100 characters'),
+  carrierAccount: stringField('Carrier account').trim().max(100, 'Carrier account must be at most 100 characters').default(''),
+});
+export type UpdateUpstreamServiceBody = z.input<typeof updateUpstreamServiceBody>;
+export const adminUpstreamServiceChangeResponse = z.object({ message: z.string(), upstream: upstreamServiceSchema.nullable() });
 
 /**
  * PUT /admin/label-types/:id. Tiers, sorted by fromWeight, must start at 0, each one start where
@@ -177,7 +196,11 @@ export const adminOrdersResponse = z.object({ orders: z.array(adminOrderSchema),
 
 /** GET /admin/orders/:id: the whole order with its owner, its ledger rows and its bulk order. */
 export const adminOrderDetailResponse = z.object({
-  order: orderDetailSchema.extend({ owner: userRefSchema }),
+  order: orderDetailSchema.extend({
+    owner: userRefSchema,
+    /** A label bought upstream: the carrier and service bought, its cost and the margin on its price; null for the sandbox. */
+    upstream: z.object({ shipmentId: z.string().nullable(), carrier: z.string().nullable(), service: z.string().nullable(), cost: z.number().nullable(), margin: z.number().nullable() }).nullable(),
+  }),
   ledger: orderLedgerSchema,
 });
 export type AdminOrderDetail = z.infer<typeof adminOrderDetailResponse>;

@@ -86,6 +86,7 @@ export interface Database {
   content: ContentTable;
   faqs: FaqsTable;
   label_types: LabelTypesTable;
+  easypost_events: EasypostEventsTable;
   label_type_prices: LabelTypePricesTable;
   catalog_version: CatalogVersionTable;
   orders: OrdersTable;
@@ -282,6 +283,10 @@ export interface LabelTypesTable {
   status: Flag;
   position: number;
   created_at: Timestamp;
+  /** What the type is bought as upstream (EasyPost's carrier and service names, an optional carrier account); unset: not offered with EasyPost. */
+  upstream_carrier: string | null;
+  upstream_service: string | null;
+  upstream_carrier_account: string | null;
 }
 
 /** One weight tier of a label type: from_weight <= weight <= to_weight costs price_cents. */
@@ -345,6 +350,20 @@ export interface OrdersTable {
    * Past the first, an earlier try may have bought its label and died before recording it: it is looked up first.
    */
   claims: number;
+  /** The upstream's Shipment (EasyPost), recorded before it is bought: a retry retrieves it instead of buying again. */
+  shipment_id: string | null;
+  /** What the label cost upstream, once bought, with the carrier and service bought. */
+  upstream_cost_cents: number | null;
+  upstream_carrier: string | null;
+  upstream_service: string | null;
+  /** The carrier's tracking status (EasyPost tracker.updated): pre_transit, in_transit, out_for_delivery, delivered, return_to_sender, failure... */
+  tracking_status: string | null;
+}
+
+/** The EasyPost webhook events taken, by id: a replayed event changes nothing. */
+export interface EasypostEventsTable {
+  id: string;
+  received_at: Timestamp;
 }
 
 /** One row (id 1): raised by triggers on every change to label_types or label_type_prices. */

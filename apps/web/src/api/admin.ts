@@ -7,12 +7,15 @@ import type {
   MessageResponse,
   Overview,
   UpdateLabelTypeBody,
+  UpdateUpstreamServiceBody,
+  AdminUpstreamServices,
   UserRole,
   adjustBalanceResponse,
   adminBulkOrdersResponse,
   adminInvoicesResponse,
   adminLabelTypeChangeResponse,
   adminLabelTypesResponse,
+  adminUpstreamServiceChangeResponse,
   adminOrdersResponse,
   adminStatementResponse,
   adminUserChangeResponse,
@@ -73,6 +76,9 @@ export const setUserRole = (userId: string, role: UserRole) => request<Answer<ty
 export const readAdminLabelTypes = () => request<Answer<typeof adminLabelTypesResponse>>('/admin/label-types');
 export const updateLabelType = (typeId: string, body: UpdateLabelTypeBody) =>
   request<Answer<typeof adminLabelTypeChangeResponse>>(`/admin/label-types/${id(typeId)}`, { method: 'PUT', body });
+export const readUpstreamServices = () => request<AdminUpstreamServices>('/admin/upstream-services');
+export const updateUpstreamService = (typeId: string, body: UpdateUpstreamServiceBody) =>
+  request<Answer<typeof adminUpstreamServiceChangeResponse>>(`/admin/label-types/${id(typeId)}/upstream`, { method: 'PUT', body });
 export const readFedexPrice = () => request<Answer<typeof fedexPriceResponse>>('/admin/fedex-price');
 export const updateFedexPrice = (price: number) => request<Answer<typeof fedexPriceResponse>>('/admin/fedex-price', { method: 'PUT', body: { price } });
 
@@ -142,6 +148,15 @@ export const useUpdateLabelType = () =>
   useApiMutation({
     call: ({ typeId, body }: { typeId: string; body: UpdateLabelTypeBody }) => updateLabelType(typeId, body),
     invalidates: [ADMIN_QUERY_KEY, LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });
+
+/** What a label type is bought as upstream (EasyPost); an unmapped type leaves the customers' type lists. */
+export const useUpdateUpstreamService = () =>
+  useApiMutation({
+    call: ({ typeId, body }: { typeId: string; body: UpdateUpstreamServiceBody }) => updateUpstreamService(typeId, body),
+    invalidates: [ADMIN_QUERY_KEY, LABEL_TYPES_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,
   });

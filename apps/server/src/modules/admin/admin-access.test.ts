@@ -32,6 +32,8 @@ function everyAdminRoute(target: string): [string, string, unknown?][] {
     ['POST', `/users/${target}/role`, { role: 'admin' }],
     ['GET', '/label-types'],
     ['PUT', '/label-types/priority', { name: 'Hacked', maxWeight: 70, status: false, prices: [{ fromWeight: 0, toWeight: 70, price: 0.01 }] }],
+    ['GET', '/upstream-services'],
+    ['PUT', '/label-types/priority/upstream', { carrier: 'USPS', service: 'Express', carrierAccount: '' }],
     ['GET', '/fedex-price'],
     ['PUT', '/fedex-price', { price: 0.01 }],
     ['GET', '/content'],

@@ -131,3 +131,15 @@ export async function listOutbox(db: DbOrTrx, page: Page) {
   const count = await db.selectFrom('outbox_mail').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
+
+/** Labels bought upstream and completed since `since`: how many, their upstream cost and their price, in cents. */
+export async function upstreamTotals(db: DbOrTrx, since: string): Promise<{ labels: number; costCents: number; priceCents: number }> {
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => [eb.fn.countAll().as('labels'), eb.fn.sum<number>('upstream_cost_cents').as('cost'), eb.fn.sum<number>('price_cents').as('price')])
+    .where('status', '=', 'completed')
+    .where('created_at', '>=', since)
+    .where('upstream_cost_cents', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return { labels: Number(row.labels), costCents: Number(row.cost ?? 0), priceCents: Number(row.price ?? 0) };
+}

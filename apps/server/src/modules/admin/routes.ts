@@ -32,6 +32,9 @@ import {
   messageResponse,
   outboxResponse,
   overviewResponse,
+  adminUpstreamServicesResponse,
+  adminUpstreamServiceChangeResponse,
+  updateUpstreamServiceBody,
   tosBody,
   tosChangeResponse,
   updateLabelTypeBody,
@@ -86,6 +89,11 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
         message: 'Label type saved; new orders use it',
         labelType: await admin.updateLabelType(request.userId, request.params.id, request.body),
       }));
+      scope.get('/upstream-services', { schema: { response: { 200: adminUpstreamServicesResponse } } }, () => admin.upstreamServices());
+      scope.put('/label-types/:id/upstream', { schema: { params: idParams, body: updateUpstreamServiceBody, response: { 200: adminUpstreamServiceChangeResponse } } }, async (request) => {
+        const upstream = await admin.updateUpstreamService(request.userId, request.params.id, request.body);
+        return { message: upstream ? 'Upstream service saved; new orders are bought as it' : 'Upstream service removed; the type is not offered with EasyPost', upstream };
+      });
       scope.get('/fedex-price', { schema: { response: { 200: fedexPriceResponse } } }, async () => ({ price: await admin.fedexPrice() }));
       scope.put('/fedex-price', { schema: { body: fedexPriceBody, response: { 200: fedexPriceResponse } } }, async (request) => ({
         price: await admin.setFedexPrice(request.userId, request.body.price),

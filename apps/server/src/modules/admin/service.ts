@@ -139,12 +139,13 @@ export function createAdminService(deps: {
   async function computeOverview(now = Date.now()): Promise<Overview> {
     const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`);
     const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => new Date(today - (OVERVIEW_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
-    const [users, byDay, statuses, jobs, fedexWaiting] = await Promise.all([
+    const [users, byDay, statuses, jobs, fedexWaiting, upstream] = await Promise.all([
       repo.userTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
       money(days),
       orders.countByStatus(),
       queue.counts(),
       fedex.waitingCount(),
+      repo.upstreamTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
     ]);
     const total = (key: keyof DayMoney) => centsToDollars(days.reduce((sum, d) => sum + byDay.get(d)![key], 0));
     const last = byDay.get(days.at(-1)!)!;
@@ -157,6 +158,12 @@ export function createAdminService(deps: {
       ordersByStatus: statuses,
       queue: jobs,
       fedexWaiting,
+      upstream: {
+        labels30d: upstream.labels,
+        cost30d: centsToDollars(upstream.costCents),
+        price30d: centsToDollars(upstream.priceCents),
+        margin30d: centsToDollars(upstream.priceCents - upstream.costCents),
+      },
       daily: days.map((date) => ({ date, sales: centsToDollars(byDay.get(date)!.sales), deposits: centsToDollars(byDay.get(date)!.deposits) })),
     };
   }
@@ -242,6 +249,17 @@ export function createAdminService(deps: {
       return (await catalog.allTypes()).map(toLabelType);
     },
 
+    async upstreamServices() {
+      return {
+        labelProvider: orders.providerName,
+        services: (await catalog.allTypes()).map((type) => ({ _id: type.id, uid: type.uid, name: type.name, upstream: type.upstream })),
+      };
+    },
+
+    async updateUpstreamService(adminId: string, ref: string, change: { carrier: string; service: string; carrierAccount: string }) {
+      return (await catalog.updateUpstream(ref, change, auditBy(adminId, { action: 'label_type.upstream', targetType: 'label_type' }))).upstream;
+    },
+
     async updateLabelType(adminId: string, ref: string, change: LabelTypeChange) {
       return toLabelType(await catalog.updateType(ref, change, auditBy(adminId, { action: 'label_type.update', targetType: 'label_type' })));
     },
@@ -277,9 +295,20 @@ export function createAdminService(deps: {
     },
 
     async order(orderId: string): Promise<AdminOrderDetail> {
-      const { order, ledger } = await orders.detail(null, orderId);
+      const [{ order, ledger }, row] = await Promise.all([orders.detail(null, orderId), orders.find(orderId)]);
       const ownerOf = await owners([order.user]);
-      return { order: { ...order, pdf: order.pdf ? adminLabelPath(order._id) : null, owner: ownerOf(order.user) }, ledger };
+      const cost = row?.upstream_cost_cents ?? null;
+      const upstream =
+        row && (row.shipment_id || cost !== null)
+          ? {
+              shipmentId: row.shipment_id,
+              carrier: row.upstream_carrier,
+              service: row.upstream_service,
+              cost: cost === null ? null : centsToDollars(cost),
+              margin: cost === null ? null : centsToDollars(Number(row.price_cents) - cost),
+            }
+          : null;
+      return { order: { ...order, pdf: order.pdf ? adminLabelPath(order._id) : null, owner: ownerOf(order.user), upstream }, ledger };
     },
 
     labelPdf: (orderId: string) => orders.labelPdf(null, orderId),

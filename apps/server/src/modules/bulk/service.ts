@@ -173,7 +173,7 @@ export function createBulkService(deps: {
       };
       await orders.makeLabels(
         rows.filter((r) => r.status === 'pending'),
-        BULK_LABEL_LANES,
+        orders.labelLanes ?? BULK_LABEL_LANES,
         record,
       );
       // Labels the provider makes later (or rows another process held for a moment) are asked about until each is made or refused.
@@ -185,7 +185,7 @@ export function createBulkService(deps: {
           return 'waiting';
         }
         await sleep(pollMs);
-        await eachLimited(waiting, BULK_LABEL_LANES, async (order) => record(order, await orders.recheck(order)));
+        await eachLimited(waiting, orders.labelLanes ?? BULK_LABEL_LANES, async (order) => record(order, await orders.recheck(order)));
       }
       await progress(80, true);
       const labelsDone = performance.now();

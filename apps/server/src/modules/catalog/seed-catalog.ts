@@ -1,6 +1,7 @@
 import type { LabelTypeUid } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
+import { DEFAULT_EASYPOST_SERVICES } from '../../providers/labels/easypost.ts';
 
 type SeedType = { uid: LabelTypeUid; name: string; maxWeight: number; tiers: [from: number, to: number, dollars: number][] };
 
@@ -27,7 +28,18 @@ export async function seedCatalog(db: Db): Promise<void> {
       const id = newId();
       const inserted = await trx
         .insertInto('label_types')
-        .values({ id, uid: type.uid, name: type.name, max_weight: type.maxWeight, status: 1, position: SEED_LABEL_TYPES.indexOf(type), created_at: nowIso() })
+        .values({
+          id,
+          uid: type.uid,
+          name: type.name,
+          max_weight: type.maxWeight,
+          status: 1,
+          position: SEED_LABEL_TYPES.indexOf(type),
+          created_at: nowIso(),
+          upstream_carrier: DEFAULT_EASYPOST_SERVICES[type.uid]?.carrier ?? null,
+          upstream_service: DEFAULT_EASYPOST_SERVICES[type.uid]?.service ?? null,
+          upstream_carrier_account: null,
+        })
         .onConflict((oc) => oc.column('uid').doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) continue; // another process seeded it first

@@ -20,7 +20,9 @@ import { newId } from '../../lib/ids.ts';
 import * as repo from './repository.ts';
 
 export type Tier = { fromWeight: number; toWeight: number; priceCents: number };
-export type CatalogType = { id: string; uid: string; name: string; maxWeight: number; enabled: boolean; tiers: Tier[] };
+/** What a label type is bought as upstream (EasyPost's carrier and service names, and a carrier account or null for any). */
+export type UpstreamService = { carrier: string; service: string; carrierAccount: string | null };
+export type CatalogType = { id: string; uid: string; name: string; maxWeight: number; enabled: boolean; tiers: Tier[]; upstream: UpstreamService | null };
 export type Quote = { type: CatalogType; priceCents: number };
 
 const toTier = (price: Pick<LabelTypePricesTable, 'from_weight' | 'to_weight' | 'price_cents'>): Tier => ({ fromWeight: price.from_weight, toWeight: price.to_weight, priceCents: Number(price.price_cents) });
@@ -32,6 +34,7 @@ const toCatalogType = (row: LabelTypesTable, tiers: Tier[]): CatalogType => ({
   maxWeight: row.max_weight,
   enabled: row.status === 1,
   tiers,
+  upstream: row.upstream_carrier && row.upstream_service ? { carrier: row.upstream_carrier, service: row.upstream_service, carrierAccount: row.upstream_carrier_account } : null,
 });
 
 export const toLabelType = (type: CatalogType): LabelType => ({
@@ -70,7 +73,12 @@ export function tiersProblem(prices: PriceTier[], maxWeight: number): string | n
   return index < 0 ? null : `Tier ${index + 1} (${sorted[index].fromWeight}-${sorted[index].toWeight}): the price must have at most 2 decimal places`;
 }
 
-export function createCatalogService(db: Db) {
+/**
+ * requireUpstream (LABEL_PROVIDER=easypost): a type with no upstream carrier and service is not offered, as if
+ * disabled, since nothing could be bought for it.
+ */
+export function createCatalogService(db: Db, options: { requireUpstream?: boolean } = {}) {
+  const offered = (type: CatalogType) => type.enabled && (!options.requireUpstream || type.upstream !== null);
   const withTiers = (rows: LabelTypesTable[]) => withTiersIn(db, rows);
   async function withTiersIn(from: DbOrTrx, rows: LabelTypesTable[]): Promise<CatalogType[]> {
     const prices = await repo.listPriceRows(from, rows.map((r) => r.id));
@@ -107,13 +115,13 @@ export function createCatalogService(db: Db) {
   async function orderableType(ref: string): Promise<CatalogType> {
     const type = (await catalogNow()).byRef.get(ref);
     if (!type) throw badRequest(LABEL_TYPE_NOT_FOUND);
-    if (!type.enabled) throw badRequest(LABEL_TYPE_DISABLED);
+    if (!offered(type)) throw badRequest(LABEL_TYPE_DISABLED);
     return type;
   }
 
   return {
     async enabledTypes(): Promise<CatalogType[]> {
-      return (await catalogNow()).types.filter((type) => type.enabled);
+      return (await catalogNow()).types.filter(offered);
     },
 
     /** An enabled label type (id or uid) with its tiers; 400 when there is none. */
@@ -148,6 +156,34 @@ export function createCatalogService(db: Db) {
         const after: CatalogType = { ...before, name: change.name, maxWeight: change.maxWeight, enabled: change.status, tiers };
         await audit(trx, { targetId: row.id, before: toLabelType(before), after: toLabelType(after) });
         return after;
+      });
+    },
+
+    /** What the label type uid is bought as upstream, or null when it has no mapping. */
+    async upstreamOf(uid: string): Promise<UpstreamService | null> {
+      return (await catalogNow()).byRef.get(uid)?.upstream ?? null;
+    },
+
+    /**
+     * An operator's change of what a label type (id or uid) is bought as upstream; an empty carrier or service unmaps
+     * it (not offered with EasyPost). Audited with the mapping before and after. 404 for an unknown type.
+     */
+    async updateUpstream(ref: string, change: { carrier: string; service: string; carrierAccount: string }, audit: AuditHook): Promise<CatalogType> {
+      const carrier = change.carrier.trim();
+      const service = change.service.trim();
+      if (Boolean(carrier) !== Boolean(service)) throw badRequest('Set both the carrier and the service, or neither to stop offering the type with EasyPost');
+      const upstream: UpstreamService | null = carrier ? { carrier, service, carrierAccount: change.carrierAccount.trim() || null } : null;
+      return db.transaction().execute(async (trx) => {
+        const row = await repo.findLabelTypeRow(trx, ref);
+        if (!row) throw notFound(LABEL_TYPE_NOT_FOUND);
+        const [before] = await withTiersIn(trx, [row]);
+        await trx
+          .updateTable('label_types')
+          .set({ upstream_carrier: upstream?.carrier ?? null, upstream_service: upstream?.service ?? null, upstream_carrier_account: upstream?.carrierAccount ?? null })
+          .where('id', '=', row.id)
+          .execute();
+        await audit(trx, { targetId: row.id, before: { uid: row.uid, upstream: before.upstream }, after: { uid: row.uid, upstream } });
+        return { ...before, upstream };
       });
     },
 

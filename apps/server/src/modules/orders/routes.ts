@@ -47,3 +47,15 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
       .send(pdf);
   });
 }
+
+/** EasyPost's tracking events: no sign-in, the event's signature over the raw body is the key. */
+export async function labelWebhookRoutes(api: Api, ctx: AppContext) {
+  // Its own plugin, so the raw-body parser (the signature covers the exact bytes) applies to the webhook alone.
+  await api.register(async (plugin) => {
+    plugin.removeAllContentTypeParsers();
+    plugin.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    plugin.post('/labels/webhook/easypost', { schema: { response: { 200: messageResponse } } }, (request) =>
+      ctx.easypostEvent(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), request.headers),
+    );
+  });
+}

@@ -133,6 +133,7 @@ export const labelRequestFor = (row: repo.OrderRow): LabelRequest => ({
   from: partyOf(row, 'from'),
   to: partyOf(row, 'to'),
   createdAt: row.created_at,
+  priceCents: Number(row.price_cents),
 });
 
 /** The payload that orders the same thing again. */
@@ -232,6 +233,11 @@ export function orderRowFor(
     claimed_until: extra.claimedUntil ?? null,
     // Written held (by the request that places it): its first take.
     claims: extra.claimedUntil ? 1 : 0,
+    shipment_id: null,
+    upstream_cost_cents: null,
+    upstream_carrier: null,
+    upstream_service: null,
+    tracking_status: null,
   };
 }
 
@@ -382,7 +388,7 @@ export function createOrderService(deps: {
         if (made.length >= RECORD_BATCH || Date.now() - oldestMadeAt >= RECORD_WITHIN_MS) await record(made.splice(0));
         return;
       }
-      await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(pollMs));
+      await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
       held.delete(order.id);
       return onOutcome(order, { status: 'processing' });
     }
@@ -467,7 +473,7 @@ export function createOrderService(deps: {
       return cancelAndRefund(order, reasonOf(error, order));
     }
     if (result.status === 'completed') return storeLabel({ order, label: result });
-    await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(pollMs));
+    await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
     return { status: 'processing' };
   }
 
@@ -601,13 +607,17 @@ export function createOrderService(deps: {
     }
     if (result.status === 'completed') return storeLabel({ order, label: result });
     if (result.status === 'failed') return cancelAndRefund(order, result.message);
-    await repo.checkAgainAt(db, order.id, isoIn(pollMs));
+    // A new reference (an upstream's count of failed tries) is kept; otherwise only the next check moves.
+    if (result.providerRef !== order.provider_ref) await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
+    else await repo.checkAgainAt(db, order.id, isoIn(result.retryInMs ?? pollMs));
     return { status: 'processing' };
   }
 
   return {
     /** The label provider's name, written on every order row. */
     providerName: labels.name,
+    /** How many labels of a bulk order are asked for at once, when the provider says (EASYPOST_CONCURRENCY). */
+    labelLanes: labels.concurrency,
     place,
     invalidBody,
     makeLabels,

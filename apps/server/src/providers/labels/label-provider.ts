@@ -25,11 +25,18 @@ export type LabelRequest = {
   from: LabelParty;
   to: LabelParty;
   createdAt: string;
+  /** What the customer pays for it: an upstream rate above it (times LABEL_MAX_COST_RATIO) is refused before buying. */
+  priceCents?: number;
 };
 
 export type LabelReady = { status: 'completed'; tracking: string; pdf: Uint8Array };
 /** The upstream accepted the order and will have the label later; `providerRef` is how to ask again. */
-export type LabelPending = { status: 'processing'; providerRef: string };
+export type LabelPending = {
+  status: 'processing';
+  providerRef: string;
+  /** When to ask again (an upstream fault backs off); the order poll interval when unset. */
+  retryInMs?: number;
+};
 export type LabelFailed = { status: 'failed'; message: string };
 
 /** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
@@ -44,6 +51,8 @@ export interface LabelProvider {
    * charged before it asks, so no label is bought for a customer who cannot pay.
    */
   readonly freeLabels?: boolean;
+  /** How many labels a bulk order asks for at once (an upstream's bounded concurrency); unset: the bulk default. */
+  readonly concurrency?: number;
   /** Buys the label. Throws LabelProviderError when the upstream refuses it. */
   createLabel(request: LabelRequest): Promise<LabelReady | LabelPending>;
   /**

@@ -86,6 +86,15 @@ export function OrderModal({
                       <th>Price</th>
                       <td>{money(order.price)}</td>
                     </tr>
+                    {order.upstream && (
+                      <tr>
+                        <th>Upstream</th>
+                        <td data-testid="order-upstream">
+                          {order.upstream.carrier} {order.upstream.service}: cost {order.upstream.cost === null ? '—' : money(order.upstream.cost)}, margin{' '}
+                          {order.upstream.margin === null ? '—' : money(order.upstream.margin)}
+                        </td>
+                      </tr>
+                    )}
                     <tr>
                       <th>Tracking</th>
                       <td className="font-monospace">{order.tracking ?? '—'}</td>

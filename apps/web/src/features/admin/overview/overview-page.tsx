@@ -113,6 +113,11 @@ export function OverviewPage() {
             Hand-made orders to fill: <Link to="/admin/fedex-queue">FedEx queue</Link>
           </Figure>
         </Col>
+        <Col>
+          <Figure title="Upstream margin, 30 days" testId="overview-upstream-margin" value={money(data.upstream.margin30d)}>
+            {data.upstream.labels30d} labels bought upstream: price {money(data.upstream.price30d)}, cost {money(data.upstream.cost30d)}
+          </Figure>
+        </Col>
       </Row>
       <Card className="mb-4">
         <Card.Header as="h6">Daily sales and deposits, last 30 days</Card.Header>

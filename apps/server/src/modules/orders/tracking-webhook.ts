@@ -1,0 +1,39 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import EasyPostClient from '@easypost/api';
+import type { Db } from '../../db/database.ts';
+import { HttpError } from '../../lib/http-errors.ts';
+import { nowIso } from '../../lib/ids.ts';
+
+export const EASYPOST_WEBHOOK_OFF = 'EasyPost webhooks are not set up (EASYPOST_WEBHOOK_SECRET)';
+export const EASYPOST_SIGNATURE_INVALID = 'The webhook signature does not match';
+
+/** The tracking statuses an order takes from EasyPost's tracker.updated events. */
+export const TRACKING_STATUSES = ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered', 'available_for_pickup', 'return_to_sender', 'failure', 'cancelled', 'error', 'unknown'];
+
+/**
+ * An EasyPost webhook event (POST /api/v1/labels/webhook/easypost). The X-Hmac-Signature over the raw body is checked
+ * by the official client's validateWebhook (NFKD-normalised secret, constant time): a forged event is refused (401)
+ * before anything is read. Each event id is taken once, so a replay changes nothing. tracker.updated sets the
+ * tracking status of the order whose Shipment it tracks; other events are acknowledged and ignored.
+ */
+export async function handleEasyPostEvent(db: Db, secret: string | undefined, rawBody: Buffer, headers: IncomingHttpHeaders): Promise<{ message: string }> {
+  if (!secret) throw new HttpError(401, EASYPOST_WEBHOOK_OFF);
+  let event: any;
+  try {
+    // validateWebhook needs a client only for its Utils; no call is made.
+    event = new EasyPostClient('webhook-check').Utils.validateWebhook(rawBody, headers as Record<string, string>, secret);
+  } catch {
+    throw new HttpError(401, EASYPOST_SIGNATURE_INVALID);
+  }
+  if (!event || typeof event.id !== 'string') throw new HttpError(400, 'The event has no id');
+  const tracker = event.result;
+  const status = typeof tracker?.status === 'string' && TRACKING_STATUSES.includes(tracker.status) ? tracker.status : null;
+  if (event.description !== 'tracker.updated' || !status || typeof tracker.shipment_id !== 'string') return { message: 'Ignored' };
+  const taken = await db.transaction().execute(async (trx) => {
+    const inserted = await trx.insertInto('easypost_events').values({ id: event.id, received_at: nowIso() }).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+    await trx.updateTable('orders').set({ tracking_status: status }).where('shipment_id', '=', tracker.shipment_id).execute();
+    return true;
+  });
+  return { message: taken ? 'Tracking status recorded' : 'Already received' };
+}

@@ -1,0 +1,251 @@
+import EasyPostClient from '@easypost/api';
+import type { CallRate } from '../../lib/call-rate.ts';
+import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from './label-provider.ts';
+
+/** The upstream carrier, service and (optionally) carrier account a label type is bought as. */
+export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
+
+/** The defaults, by spec label type uid; a type missing here is not offered while the provider is EasyPost. */
+export const DEFAULT_EASYPOST_SERVICES: Record<string, UpstreamService> = {
+  priority: { carrier: 'USPS', service: 'Priority' },
+  uspsv9: { carrier: 'USPS', service: 'Priority' },
+  ground_oz: { carrier: 'USPS', service: 'GroundAdvantage' },
+  fedex_ground: { carrier: 'FedEx', service: 'FEDEX_GROUND' },
+  ups_standard: { carrier: 'UPS', service: 'Ground' },
+  ups_express: { carrier: 'UPS', service: 'NextDayAir' },
+  ups_express_saver: { carrier: 'UPS', service: 'NextDayAirSaver' },
+  ups_express_early: { carrier: 'UPS', service: 'NextDayAirEarlyAM' },
+  ups_expedited: { carrier: 'UPS', service: '2ndDayAir' },
+};
+
+/** Where the adapter keeps, by our order id, the Shipment it made (before buying it) and what the purchase cost. */
+export type ShipmentStore = {
+  shipmentOf(orderId: string): Promise<string | null>;
+  recordShipment(orderId: string, shipmentId: string): Promise<void>;
+  recordPurchase(orderId: string, purchase: { costCents: number; carrier: string; service: string }): Promise<void>;
+};
+
+export const COST_ABOVE_PRICE = 'this label costs more upstream than its price today; it was not bought, and the order was refunded';
+export const processingLimitMessage = (minutes: number) => `the label was not made within ${minutes} minutes; the order was refunded`;
+
+/** A fault worth trying again later (timeout, 5xx, network, a 429 still there): the order stays Processing. */
+class UpstreamUnavailable extends Error {
+  constructor(
+    message: string,
+    /** What a 429's Retry-After asked for. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Retries of an upstream fault back off: 1 s, 2 s, 4 s... at most 5 minutes (the reference counts the tries). */
+const RETRY_BASE_MS = 1000;
+const RETRY_MAX_MS = 5 * 60_000;
+const triesIn = (providerRef: string | undefined) => Number(/^easypost:retry:(\d+)$/.exec(providerRef ?? '')?.[1] ?? 0);
+function later(error: UpstreamUnavailable, providerRef?: string): LabelPending {
+  const tries = triesIn(providerRef) + 1;
+  return { status: 'processing', providerRef: `easypost:retry:${tries}`, retryInMs: Math.max(error.retryAfterMs ?? 0, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (tries - 1))) };
+}
+
+/** How a 429 is waited out in the call that met it before the order is left Processing. */
+const RATE_LIMITED_TRIES = 3;
+const MAX_RETRY_AFTER_MS = 30_000;
+
+const COUNTRY_CODES: Record<string, string> = { 'United States': 'US', Canada: 'CA' };
+
+const addressOf = (party: LabelParty) => ({
+  name: party.name,
+  company: party.company || undefined,
+  street1: party.street,
+  street2: party.street2 || undefined,
+  city: party.city,
+  state: party.state,
+  zip: party.zip,
+  country: COUNTRY_CODES[party.country] ?? party.country,
+  phone: party.phone || undefined,
+});
+
+/** A refusal's message as the customer reads it: the upstream's words, with the fields it names. */
+function plainMessage(error: { message?: string; errors?: unknown }): string {
+  const details = Array.isArray(error.errors)
+    ? error.errors.map((e: { field?: string; message?: string }) => (e && e.message ? (e.field ? `${e.field}: ${e.message}` : e.message) : '')).filter(Boolean)
+    : [];
+  const text = [error.message, ...details].filter(Boolean).join('; ');
+  return text ? `the carrier refused the label: ${text}` : 'the carrier refused the label';
+}
+
+/** At most `concurrency` calls at once in this process, each started when the shared rate (if any) lets it. */
+function limiter(concurrency: number, rate?: CallRate) {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  const release = () => {
+    running--;
+    queue.shift()?.();
+  };
+  /** rated: false for the label file, which is not an API call. */
+  return async <T>(work: () => Promise<T>, rated = true): Promise<T> => {
+    if (running >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      if (rated) await rate?.take();
+      return await work();
+    } finally {
+      release();
+    }
+  };
+}
+
+export type EasyPostOptions = {
+  apiKey: string;
+  apiUrl: string;
+  timeoutMs: number;
+  concurrency: number;
+  /** EASYPOST_MAX_PER_SECOND, shared by every process (lib/call-rate); none: no limit. */
+  rate?: CallRate;
+  maxCostRatio: number;
+  processingLimitMinutes: number;
+  store: ShipmentStore;
+  services: (uid: string) => Promise<UpstreamService | null>;
+  /** Told of a rate refused for its cost (the operator's audit row). */
+  onCostRefused?: (request: LabelRequest, costCents: number) => Promise<void>;
+};
+
+/**
+ * Real postage through EasyPost's official client. A label is bought in three steps: a Shipment made with reference =
+ * our order id and its id recorded on the order; the rate of the type's mapped carrier and service chosen; the
+ * Shipment bought and its label file fetched. Whatever ran before (a retry, a process that died), a recorded
+ * Shipment is retrieved first and its postage_label used if it has one, so a label is never bought twice.
+ * Upstream 4xx answers refuse the label (LabelProviderError: cancelled and refunded); timeouts, 5xx and network
+ * errors leave it Processing, asked about again by the completion sweep; a 429 is waited out as its Retry-After asks.
+ */
+export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProvider {
+  const limit = limiter(options.concurrency, options.rate);
+
+  /** One API call through a client of its own, so the Retry-After of its answer is its own. */
+  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      let retryAfter: string | undefined;
+      // The client keeps its `timeout` option but does not apply it (8.9): the request's deadline is set here.
+      const client = new EasyPostClient(options.apiKey, {
+        baseUrl: options.apiUrl,
+        timeout: options.timeoutMs,
+        requestMiddleware: (request: any) => request.timeout({ deadline: options.timeoutMs }),
+      } as any);
+      client.addResponseHook((answer) => {
+        if (answer.httpStatus === 429) retryAfter = (answer.headers as Record<string, string>)['retry-after'];
+      });
+      try {
+        return await limit(() => work(client));
+      } catch (error) {
+        const status = (error as { statusCode?: number }).statusCode;
+        const seconds = Number(retryAfter);
+        const waitMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
+        if (status === 429 && tries < RATE_LIMITED_TRIES && waitMs <= MAX_RETRY_AFTER_MS) {
+          await new Promise((r) => setTimeout(r, waitMs));
+          continue;
+        }
+        if (status === 429) throw new UpstreamUnavailable((error as Error).message, waitMs);
+        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429) throw new LabelProviderError(plainMessage(error as { message?: string }));
+        throw new UpstreamUnavailable((error as Error).message);
+      }
+    }
+  }
+
+  /** The bought Shipment's label: its file fetched, the purchase kept on the order. */
+  async function labelOf(request: LabelRequest, shipment: any): Promise<LabelReady> {
+    const postage = shipment.postage_label;
+    const url: string = postage.label_pdf_url || postage.label_url;
+    let pdf: Uint8Array;
+    try {
+      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }), false);
+      if (!answer.ok) throw new Error(`label file answered ${answer.status}`);
+      pdf = new Uint8Array(await answer.arrayBuffer());
+    } catch (error) {
+      throw new UpstreamUnavailable((error as Error).message);
+    }
+    const rate = shipment.selected_rate ?? {};
+    await options.store.recordPurchase(request.orderId, { costCents: Math.round(Number(rate.rate) * 100), carrier: String(rate.carrier ?? ''), service: String(rate.service ?? '') });
+    return { status: 'completed', tracking: String(shipment.tracking_code), pdf };
+  }
+
+  /** The recorded Shipment of the order, or null when none was made. */
+  async function recorded(request: LabelRequest): Promise<any | null> {
+    const id = await options.store.shipmentOf(request.orderId);
+    return id ? call((client) => client.Shipment.retrieve(id)) : null;
+  }
+
+  async function buy(request: LabelRequest): Promise<LabelReady> {
+    const mapped = await options.services(request.uid);
+    if (!mapped) throw new LabelProviderError(`${request.serviceName} is not offered at the moment`);
+    let shipment = await recorded(request);
+    if (shipment?.postage_label) return labelOf(request, shipment);
+    if (!shipment) {
+      const ounces = request.weightUnit === 'lb' ? request.weight * 16 : request.weight;
+      shipment = await call((client) =>
+        client.Shipment.create({
+          reference: request.orderId,
+          to_address: addressOf(request.to),
+          from_address: addressOf(request.from),
+          parcel: { weight: Math.round(ounces * 10) / 10, ...(request.length && request.width && request.height ? { length: request.length, width: request.width, height: request.height } : {}) },
+          options: { label_format: 'PDF' },
+        } as any),
+      );
+      // Recorded before it is bought: a retry retrieves it, and finds the label if the purchase went through.
+      await options.store.recordShipment(request.orderId, shipment.id);
+    }
+    const rate = (shipment.rates ?? []).find(
+      (r: any) => r.carrier === mapped.carrier && r.service === mapped.service && (!mapped.carrierAccount || r.carrier_account_id === mapped.carrierAccount),
+    );
+    if (!rate) throw new LabelProviderError(`${mapped.carrier} ${mapped.service} is not available for this shipment`);
+    const costCents = Math.round(Number(rate.rate) * 100);
+    if (request.priceCents !== undefined && costCents > request.priceCents * options.maxCostRatio) {
+      await options.onCostRefused?.(request, costCents);
+      throw new LabelProviderError(COST_ABOVE_PRICE);
+    }
+    return labelOf(request, await call((client) => client.Shipment.buy(shipment.id, rate.id)));
+  }
+
+  /** The label, or Processing while the upstream cannot be reached. */
+  async function attempt(request: LabelRequest, providerRef?: string): Promise<LabelReady | LabelPending> {
+    try {
+      return await buy(request);
+    } catch (error) {
+      if (error instanceof UpstreamUnavailable) return later(error, providerRef);
+      throw error;
+    }
+  }
+
+  return {
+    name: 'easypost',
+    freeLabels: false,
+    concurrency: options.concurrency,
+    createLabel: (request) => attempt(request),
+    async findLabel(request) {
+      try {
+        const shipment = await recorded(request);
+        return shipment?.postage_label ? await labelOf(request, shipment) : null;
+      } catch (error) {
+        if (error instanceof UpstreamUnavailable) return later(error);
+        throw error;
+      }
+    },
+    async checkLabel(request, providerRef) {
+      try {
+        if (Date.now() - Date.parse(request.createdAt) > options.processingLimitMinutes * 60_000) {
+          // Past the limit nothing more is bought: the label is used if the upstream has it, else the order is refunded.
+          const shipment = await recorded(request);
+          return shipment?.postage_label ? await labelOf(request, shipment) : { status: 'failed', message: processingLimitMessage(options.processingLimitMinutes) };
+        }
+        return await attempt(request, providerRef);
+      } catch (error) {
+        if (error instanceof UpstreamUnavailable) return later(error, providerRef);
+        if (error instanceof LabelProviderError) return { status: 'failed', message: error.message };
+        throw error;
+      }
+    },
+    async close() {
+      await options.rate?.close();
+    },
+  };
+}

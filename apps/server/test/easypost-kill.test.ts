@@ -1,0 +1,122 @@
+// Real postage across a crash: a shop process is killed with SIGKILL in the middle of a bulk order bought through
+// EasyPost (the fake), and a new one finishes it. Every completed row was bought exactly once, refused rows never.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ORDERS_CREATED } from '@portal/contract';
+import { randomToken } from '../src/lib/ids.ts';
+import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
+import { fundedUser } from './order-fixtures.ts';
+import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
+import { startFakeEasyPost } from './fake-easypost.ts';
+import { freePort } from './processes.ts';
+
+const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
+const serverDir = path.resolve(import.meta.dirname, '..');
+const ROWS = 40;
+/** Rows whose address the upstream refuses. */
+const REFUSED = [5, 17, 33];
+/** The shop is killed once this many labels are bought. */
+const BOUGHT_BEFORE_KILL = 8;
+
+const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve())));
+
+async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+  for (const until = Date.now() + ms; !(await check()); ) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (engine) => {
+  const prefix = `test-easypost-kill-${randomToken(6)}`;
+  const children: ChildProcess[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      child.kill('SIGKILL');
+      await exited(child);
+    }
+    for (const close of closers.splice(0).reverse()) await close();
+    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+  });
+
+  it('a bulk order interrupted by SIGKILL is finished by a new process: one purchase per completed row, none for refused rows', async () => {
+    const fake = await startFakeEasyPost();
+    closers.push(() => fake.close());
+    // Slow enough upstream that the kill lands in the middle of the order.
+    fake.latencyMs = 60;
+    const easypost = { LABEL_PROVIDER: 'easypost', EASYPOST_API_KEY: fake.apiKey, EASYPOST_API_URL: fake.url };
+    const redis: Record<string, string> = engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {};
+    // The test's own view of the shop: its database and users. It runs no jobs.
+    const t: TestApp = await startTestApp({ QUEUE_RUN_WORKERS: 'false', ...easypost, ...redis });
+    closers.push(() => t.close());
+
+    async function startShop(): Promise<ChildProcess> {
+      const port = await freePort();
+      const env: Record<string, string> = {
+        ...(process.env as Record<string, string>),
+        ...easypost,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: t.config.dataDir,
+        WEB_DIST: path.join(t.config.dataDir, 'no-web'),
+        LOG_LEVEL: 'error',
+        LABEL_RENDER_THREADS: '0',
+        QUEUE_RETRY_DELAY_MS: '200',
+        // A dead process's job and rows are taken again after 2 s.
+        QUEUE_STALLED_INTERVAL_MS: '2000',
+        QUEUE_SWEEP_INTERVAL_MS: '1000',
+        LABEL_CLAIM_MS: '2000',
+        ORDER_POLL_INTERVAL_MS: '200',
+        ...redis,
+      };
+      delete env.DATABASE_URL;
+      if (t.databaseUrl) env.DATABASE_URL = t.databaseUrl;
+      if (engine === 'embedded') delete env.REDIS_URL;
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+      children.push(child);
+      await waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
+          return fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+        },
+        90_000,
+        'the shop to start',
+      );
+      return child;
+    }
+
+    const user = await fundedUser(t.app, t.db, 1_000_000);
+    const rows = usRows(ROWS);
+    for (const row of REFUSED) rows[row - 1].ToStreet = fake.unverifiableStreet;
+    const file = csvText(rows);
+    const validated = await validateCsv(t.app, user.headers, 'priority', file);
+    const placed = await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file);
+    expect(placed.json()).toEqual({ message: ORDERS_CREATED });
+
+    const first = await startShop();
+    await waitUntil(() => fake.purchases >= BOUGHT_BEFORE_KILL, 60_000, 'labels bought');
+    first.kill('SIGKILL');
+    await exited(first);
+    const boughtAtKill = fake.purchases;
+    expect(boughtAtKill).toBeLessThan(ROWS - REFUSED.length); // killed in the middle
+
+    await startShop();
+    await waitUntil(async () => ['completed', 'failed'].includes((await readBulkOrders(t.app, user.headers))[0]?.status ?? ''), 90_000, 'the bulk order to finish');
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    expect(bulk).toMatchObject({ status: 'completed', totalOrders: ROWS, failedOrders: REFUSED.length });
+
+    const orders = await t.db.selectFrom('orders').select(['id', 'status', 'bulk_row', 'shipment_id', 'tracking']).where('bulk_order_id', '=', bulk._id).execute();
+    const completed = orders.filter((o) => o.status === 'completed');
+    expect(completed).toHaveLength(ROWS - REFUSED.length);
+    expect(orders.filter((o) => o.status === 'cancelled').map((o) => o.bulk_row).sort((a, b) => a! - b!)).toEqual(REFUSED);
+    // Exactly one purchase per completed row, and its recorded Shipment is the one bought.
+    expect(fake.purchases).toBe(completed.length);
+    const bought = [...fake.shipments.values()].filter((s) => s.postage_label);
+    expect(new Set(bought.map((s) => s.reference)).size).toBe(bought.length);
+    for (const order of completed) expect(fake.shipments.get(order.shipment_id!)).toMatchObject({ reference: order.id, tracking_code: order.tracking });
+    // No Shipment was ever bought a second time (the fake refuses that with 422, which would cancel a row).
+    expect(fake.requests.filter((r) => r.endsWith('/buy')).length).toBe(completed.length);
+  }, 240_000);
+});

@@ -1,0 +1,282 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LABEL_TYPE_DISABLED, ORDER_CREATED, ORDERS_CREATED, labelFailedMessage } from '@portal/contract';
+import { adminCall, auditRowsFor, signUpAdmin } from './admin-fixtures.ts';
+import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
+import { randomToken } from '../src/lib/ids.ts';
+import { ledgerSumCents } from '../src/modules/billing/service.ts';
+import { COST_ABOVE_PRICE, processingLimitMessage } from '../src/providers/labels/easypost.ts';
+import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
+import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
+import { easyPostSignature, startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
+
+type User = Awaited<ReturnType<typeof fundedUser>>;
+
+const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
+
+describe.each(engines)('labels bought through EasyPost (the official client against a fake), on the %s queue', (engine) => {
+  let t: TestApp;
+  let fake: FakeEasyPost;
+  const prefix = `test-easypost-${randomToken(6)}`;
+
+  beforeAll(async () => {
+    fake = await startFakeEasyPost();
+    t = await startTestApp({
+      LABEL_PROVIDER: 'easypost',
+      EASYPOST_API_KEY: fake.apiKey,
+      EASYPOST_API_URL: fake.url,
+      EASYPOST_TIMEOUT_MS: '500',
+      EASYPOST_WEBHOOK_SECRET: fake.webhookSecret,
+      ORDER_POLL_INTERVAL_MS: '100',
+      ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+  });
+  afterEach(() => {
+    fake.faults = [];
+    fake.rates = {};
+    fake.latencyMs = 0;
+  });
+
+  const place = (user: User, payload = orderPayload('priority')) => t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: user.headers });
+  const newestOrder = async (user: User) => t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  /** Polls the database until the user's newest order leaves pending and processing. */
+  async function settled(user: User, timeoutMs = 20_000) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const order = await newestOrder(user);
+      if (order.status === 'completed' || order.status === 'cancelled') return order;
+      if (Date.now() > until) throw new Error(`order still ${order.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const refundsOf = (orderId: string) => t.db.selectFrom('ledger').select(['kind', 'amount_cents']).where('reference', '=', orderId).orderBy('created_at').execute();
+
+  it('buys one label: Shipment with our order id as reference, the mapped rate bought, its file stored, cost and carrier kept', async () => {
+    const before = fake.purchases;
+    const user = await fundedUser(t.app, t.db, 5_000);
+    const res = await place(user, orderPayload('ups_express'));
+    expect(res.json()).toEqual({ message: ORDER_CREATED });
+    const order = await newestOrder(user);
+    expect(order).toMatchObject({ status: 'completed', provider: 'easypost', upstream_cost_cents: 125, upstream_carrier: 'UPS', upstream_service: 'NextDayAir' });
+    expect(fake.purchases - before).toBe(1);
+    const shipment = fake.shipments.get(order.shipment_id!);
+    expect(shipment).toMatchObject({ reference: order.id, tracking_code: order.tracking, selected_rate: { carrier: 'UPS', service: 'NextDayAir' } });
+    expect(shipment.to_address).toMatchObject({ country: 'CA', zip: 'M5V 3L9' });
+    // The weight goes upstream in ounces.
+    expect(shipment.parcel.weight).toBe(Math.round(order.weight * 16 * 10) / 10);
+
+    const pdf = await download(t.app, user.headers, `/api/v1/order/download/${order.id}`);
+    expect(pdf.statusCode).toBe(200);
+    expect(Buffer.compare(pdf.rawPayload, fake.pdf)).toBe(0);
+    expect(await balanceOf(t.app, user.headers)).toBe(50 - Number(order.price_cents) / 100);
+  });
+
+  it('an address the upstream refuses: cancelled and refunded, its words shown, nothing bought', async () => {
+    const before = fake.purchases;
+    const user = await fundedUser(t.app, t.db, 5_000);
+    const res = await place(user, orderPayload('priority', { ToStreet: fake.unverifiableStreet }));
+    expect(res.statusCode).toBe(502);
+    const message = 'the carrier refused the label: Unable to verify address.; to_address.street1: Address not found';
+    expect(res.json()).toEqual({ message: labelFailedMessage(message) });
+    const order = await newestOrder(user);
+    expect(order).toMatchObject({ status: 'cancelled', note: message, shipment_id: null });
+    expect((await refundsOf(order.id)).map((l) => l.kind)).toEqual(['order_charge', 'order_refund']);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+    expect(fake.purchases - before).toBe(0);
+  });
+
+  it('a rate above the price is refused before buying, with a message for the customer', async () => {
+    const before = fake.purchases;
+    fake.rates.Priority = '99.00';
+    const user = await fundedUser(t.app, t.db, 5_000);
+    const res = await place(user);
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ message: labelFailedMessage(COST_ABOVE_PRICE) });
+    const order = await newestOrder(user);
+    expect(order).toMatchObject({ status: 'cancelled', note: COST_ABOVE_PRICE });
+    expect(order.shipment_id).not.toBeNull(); // made and rated, never bought
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+    expect(fake.purchases - before).toBe(0);
+    const audit = (await auditRowsFor(t, order.id)).find((row) => row.action === 'order.cost_refused');
+    expect(audit).toMatchObject({ admin_id: null, target_type: 'order' });
+    expect(JSON.parse(audit!.after_json!)).toMatchObject({ labelType: 'priority', price: Number(order.price_cents) / 100, upstreamCost: 99, maxCostRatio: 1 });
+  });
+
+  it('a purchase whose answer is lost stays Processing, then the recorded Shipment gives its label: one purchase', async () => {
+    const before = fake.purchases;
+    fake.faults.push({ kind: 'lose', on: 'buy', count: 1 });
+    const user = await fundedUser(t.app, t.db, 5_000);
+    expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
+    expect((await newestOrder(user)).status).toBe('processing');
+    const order = await settled(user);
+    expect(order).toMatchObject({ status: 'completed', tracking: fake.shipments.get(order.shipment_id!).tracking_code });
+    expect(fake.purchases - before).toBe(1);
+    expect((await refundsOf(order.id)).map((l) => l.kind)).toEqual(['order_charge']);
+  });
+
+  it.each([
+    ['500s', { kind: '500', count: 2 }],
+    ['a timeout', { kind: 'hang', on: 'create', count: 1 }],
+    ['a timeout of the purchase', { kind: 'hang', on: 'buy', count: 1 }],
+  ] as const)('%s: the order stays Processing and is completed by a later try, bought once', async (_name, fault) => {
+    const before = fake.purchases;
+    fake.faults.push({ ...fault });
+    const user = await fundedUser(t.app, t.db, 5_000);
+    expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
+    expect(await settled(user)).toMatchObject({ status: 'completed' });
+    expect(fake.purchases - before).toBe(1);
+  });
+
+  it('a 429 is waited out as its Retry-After asks, in the same request', async () => {
+    const before = fake.purchases;
+    fake.faults.push({ kind: '429', on: 'buy', count: 1, retryAfterSeconds: 1 });
+    const user = await fundedUser(t.app, t.db, 5_000);
+    expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
+    expect((await newestOrder(user)).status).toBe('completed');
+    expect(fake.requests.filter((r) => r.endsWith('/buy')).length).toBeGreaterThanOrEqual(2);
+    expect(fake.purchases - before).toBe(1);
+  });
+
+  it('past LABEL_PROCESSING_LIMIT_MINUTES an order is refunded, unless the upstream has its label', async () => {
+    const before = fake.purchases;
+    const user = await fundedUser(t.app, t.db, 5_000);
+    // Never answering: the order waits, Processing.
+    fake.faults.push({ kind: '500', count: 1_000_000 });
+    await place(user);
+    const stuck = await newestOrder(user);
+    // Processing, asked again with a back-off counted in its reference (1 s, 2 s, 4 s...).
+    expect(stuck).toMatchObject({ status: 'processing', provider_ref: 'easypost:retry:1' });
+    expect(Date.parse(stuck.claimed_until!) - Date.parse(stuck.updated_at)).toBeGreaterThanOrEqual(1000);
+    await t.db.updateTable('orders').set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where('id', '=', stuck.id).execute();
+    fake.faults = [];
+    // It was never bought (no Shipment recorded): cancelled and refunded.
+    expect(await settled(user)).toMatchObject({ id: stuck.id, status: 'cancelled', note: processingLimitMessage(60) });
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+
+    // One whose purchase went through upstream (answer lost, then the upstream unreachable) gets its label.
+    const other = await fundedUser(t.app, t.db, 5_000);
+    fake.faults.push({ kind: 'lose', on: 'buy', count: 1 }, { kind: '500', on: 'retrieve', count: 1_000_000 });
+    await place(other);
+    const bought = await newestOrder(other);
+    expect(bought.status).toBe('processing');
+    await t.db.updateTable('orders').set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where('id', '=', bought.id).execute();
+    fake.faults = [];
+    expect(await settled(other)).toMatchObject({ id: bought.id, status: 'completed' });
+    expect(fake.purchases - before).toBe(1);
+  });
+
+  it('a bulk order buys exactly one label per row, through 500s and lost answers, and none for the refused rows', async () => {
+    const before = fake.purchases;
+    const user = await fundedUser(t.app, t.db, 50_000);
+    const rows = usRows(12);
+    rows[3].ToStreet = fake.unverifiableStreet;
+    const file = csvText(rows);
+    const validated = await validateCsv(t.app, user.headers, 'priority', file);
+    fake.faults.push({ kind: 'lose', on: 'buy', count: 2 }, { kind: '500', on: 'create', count: 2 });
+    const res = await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file);
+    expect(res.json()).toEqual({ message: ORDERS_CREATED });
+    const { order } = await waitForCompletion(t.app, user.headers);
+    expect(order).toMatchObject({ totalOrders: 12, failedOrders: 1 });
+    const stored = await t.db.selectFrom('orders').select(['status', 'shipment_id', 'upstream_cost_cents']).where('bulk_order_id', '=', order._id).orderBy('bulk_row').execute();
+    expect(stored.filter((r) => r.status === 'completed')).toHaveLength(11);
+    expect(stored[3].status).toBe('cancelled');
+    expect(fake.purchases - before).toBe(11);
+    expect(await pdfPageCount((await download(t.app, user.headers, order.pdf!)).rawPayload)).toBe(11);
+  });
+
+  it('the console shows cost, price and margin of an order and of the last 30 days', async () => {
+    const admin = await signUpAdmin(t);
+    const user = await fundedUser(t.app, t.db, 5_000);
+    fake.rates.Priority = '2.05';
+    await place(user);
+    const order = await newestOrder(user);
+    const detail = (await adminCall(t.app, admin.headers, 'GET', `/orders/${order.id}`)).json();
+    const price = Number(order.price_cents) / 100;
+    expect(detail.order.upstream).toEqual({ shipmentId: order.shipment_id, carrier: 'USPS', service: 'Priority', cost: 2.05, margin: Math.round((price - 2.05) * 100) / 100 });
+    const overview = (await adminCall(t.app, admin.headers, 'GET', '/overview')).json();
+    const totals = await t.db.selectFrom('orders').select(['price_cents', 'upstream_cost_cents']).where('status', '=', 'completed').execute();
+    const cost = totals.reduce((sum, o) => sum + Number(o.upstream_cost_cents), 0);
+    const sold = totals.reduce((sum, o) => sum + Number(o.price_cents), 0);
+    expect(overview.upstream).toEqual({ labels30d: totals.length, cost30d: cost / 100, price30d: sold / 100, margin30d: (sold - cost) / 100 });
+  });
+
+  it('the operator maps each label type to its upstream service (audited); an unmapped type is not offered', async () => {
+    const admin = await signUpAdmin(t);
+    const listed = (await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json();
+    expect(listed.labelProvider).toBe('easypost');
+    const byUid = Object.fromEntries(listed.services.map((s: { uid: string; upstream: unknown }) => [s.uid, s.upstream]));
+    expect(byUid).toMatchObject({
+      priority: { carrier: 'USPS', service: 'Priority', carrierAccount: null },
+      ground_oz: { carrier: 'USPS', service: 'GroundAdvantage' },
+      fedex_ground: { carrier: 'FedEx', service: 'FEDEX_GROUND' },
+      ups_standard: { carrier: 'UPS', service: 'Ground' },
+      ups_express_early: { carrier: 'UPS', service: 'NextDayAirEarlyAM' },
+      ups_expedited: { carrier: 'UPS', service: '2ndDayAir' },
+    });
+    const priority = listed.services.find((s: { uid: string }) => s.uid === 'priority');
+    const put = (body: unknown) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${priority._id}/upstream`, body);
+
+    // Bought as another service from the next order on.
+    expect((await put({ carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' })).json().upstream).toEqual({ carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' });
+    const user = await fundedUser(t.app, t.db, 5_000);
+    await place(user);
+    const order = await newestOrder(user);
+    expect(order).toMatchObject({ status: 'completed', upstream_service: 'Express' });
+    expect((await put({ carrier: 'USPS', service: '' })).statusCode).toBe(400);
+
+    // Unmapped: neither listed nor orderable.
+    expect((await put({ carrier: '', service: '' })).json().upstream).toBeNull();
+    const offered = (await t.app.inject({ method: 'GET', url: '/api/v1/labeltype/read', headers: user.headers })).json().labelTypes.map((lt: { uid: string }) => lt.uid);
+    expect(offered).not.toContain('priority');
+    expect(offered).toContain('ground_oz');
+    const refused = await place(user);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain(LABEL_TYPE_DISABLED);
+
+    await put({ carrier: 'USPS', service: 'Priority' });
+    const audit = (await auditRowsFor(t, priority._id)).filter((row) => row.action === 'label_type.upstream');
+    expect(audit.map((row) => JSON.parse(row.after_json!).upstream)).toEqual([
+      { carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' },
+      null,
+      { carrier: 'USPS', service: 'Priority', carrierAccount: null },
+    ]);
+    expect(audit.every((row) => row.admin_id === admin.userId)).toBe(true);
+  });
+
+  it('tracking webhooks: a signed tracker.updated sets the status; forged and replayed events change nothing', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    await place(user);
+    const order = await newestOrder(user);
+    // As EasyPost posts it: the JSON body and its signature.
+    const deliver = async (event: Record<string, unknown>, options: { secret?: string } = {}) => {
+      const payload = JSON.stringify(event);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/labels/webhook/easypost',
+        headers: { 'content-type': 'application/json', 'x-hmac-signature': easyPostSignature(payload, options.secret ?? fake.webhookSecret) },
+        payload,
+      });
+      return { status: res.statusCode, body: res.body };
+    };
+    const statusOf = async () => (await t.db.selectFrom('orders').select('tracking_status').where('id', '=', order.id).executeTakeFirstOrThrow()).tracking_status;
+
+    const transit = fake.trackerEvent(order.shipment_id!, 'in_transit');
+    expect(await deliver(transit)).toMatchObject({ status: 200 });
+    expect(await statusOf()).toBe('in_transit');
+
+    const forged = fake.trackerEvent(order.shipment_id!, 'delivered');
+    expect((await deliver(forged, { secret: 'not-the-secret' })).status).toBe(401);
+    expect(await statusOf()).toBe('in_transit');
+
+    const delivered = fake.trackerEvent(order.shipment_id!, 'delivered');
+    expect((await deliver(delivered)).status).toBe(200);
+    expect(await statusOf()).toBe('delivered');
+    // The earlier event again (a replay) does not take the status back.
+    expect(await deliver(transit)).toMatchObject({ status: 200, body: expect.stringContaining('Already received') });
+    expect(await statusOf()).toBe('delivered');
+  });
+});

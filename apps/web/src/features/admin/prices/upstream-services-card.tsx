@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Card, Form, Spinner, Table } from 'react-bootstrap';
+import type { AdminUpstreamServices } from '@portal/contract';
+import { LoadError } from '../../../components/load-error.tsx';
+import { adminKey, readUpstreamServices, useUpdateUpstreamService } from '../../../api/admin.ts';
+
+type Service = AdminUpstreamServices['services'][number];
+
+/** One label type's upstream carrier, service and carrier account, saved on its own; both empty unmaps it. */
+function UpstreamRow({ service }: { service: Service }) {
+  const [carrier, setCarrier] = useState(service.upstream?.carrier ?? '');
+  const [name, setName] = useState(service.upstream?.service ?? '');
+  const [account, setAccount] = useState(service.upstream?.carrierAccount ?? '');
+  const update = useUpdateUpstreamService();
+  return (
+    <tr data-testid="upstream-row" data-uid={service.uid}>
+      <td>{service.name}</td>
+      <td className="font-monospace">{service.uid}</td>
+      <td>
+        <Form.Control size="sm" aria-label={`Carrier of ${service.uid}`} value={carrier} onChange={(e) => setCarrier(e.currentTarget.value)} />
+      </td>
+      <td>
+        <Form.Control size="sm" aria-label={`Service of ${service.uid}`} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      </td>
+      <td>
+        <Form.Control size="sm" aria-label={`Carrier account of ${service.uid}`} placeholder="any" value={account} onChange={(e) => setAccount(e.currentTarget.value)} />
+      </td>
+      <td>{service.upstream ? <Badge bg="success">Mapped</Badge> : <Badge bg="secondary">Not offered</Badge>}</td>
+      <td>
+        <Button
+          size="sm"
+          variant="outline-primary"
+          aria-label={`Save the upstream service of ${service.uid}`}
+          disabled={update.isPending}
+          onClick={() => update.mutate({ typeId: service._id, body: { carrier, service: name, carrierAccount: account } })}
+        >
+          Save
+        </Button>
+      </td>
+    </tr>
+  );
+}
+
+/** On the Prices page: what each label type is bought as upstream (EasyPost); every change is audited. */
+export function UpstreamServicesCard() {
+  const services = useQuery({ queryKey: adminKey('upstream-services'), queryFn: readUpstreamServices, refetchOnMount: 'always' });
+  return (
+    <Card className="mt-3">
+      <Card.Header>
+        <h2 className="h6 mb-0">Upstream services (EasyPost)</h2>
+      </Card.Header>
+      <Card.Body>
+        {services.isPending && <Spinner animation="border" size="sm" />}
+        <LoadError query={services} what="the upstream services" />
+        {services.data && (
+          <p className="small text-muted">
+            Label provider: <strong>{services.data.labelProvider}</strong>. With EasyPost a type without a carrier and service is not offered.
+          </p>
+        )}
+        <Table responsive size="sm" className="align-middle small mb-0" data-testid="upstream-table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Uid</th>
+              <th>Carrier</th>
+              <th>Service</th>
+              <th>Carrier account</th>
+              <th>State</th>
+              <th>Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {services.data?.services.map((service) => (
+              <UpstreamRow key={`${service._id}:${service.upstream?.carrier}:${service.upstream?.service}:${service.upstream?.carrierAccount}`} service={service} />
+            ))}
+          </tbody>
+        </Table>
+      </Card.Body>
+    </Card>
+  );
+}
