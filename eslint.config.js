@@ -1,11 +1,15 @@
-// Lint runs in `npm test`. Type errors are tsc's job; this guards the import boundaries of the design,
+// Lint runs in `npm test`, after `prettier --check` (the layout is Prettier's: `npm run format`). Type errors are tsc's job; this guards the import boundaries of the design,
 // (type-aware) that no promise is left floating or handed to a caller that ignores it, and the rules of hooks in the web app.
 import fs from 'node:fs';
 import path from 'node:path';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const folders = (dir) => fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const folders = (dir) =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
 const webFeatures = folders('apps/web/src/features');
 const serverModules = folders('apps/server/src/modules');
 
@@ -18,7 +22,11 @@ const sharedZones = [
   })),
   // The operator console's calls are its own: anything else importing them would pull them into the customers' bundle.
   {
-    target: ['./apps/web/src/api', './apps/web/src/components', ...webFeatures.filter((feature) => feature !== 'admin').map((feature) => `./apps/web/src/features/${feature}`)],
+    target: [
+      './apps/web/src/api',
+      './apps/web/src/components',
+      ...webFeatures.filter((feature) => feature !== 'admin').map((feature) => `./apps/web/src/features/${feature}`),
+    ],
     from: './apps/web/src/api/admin.ts',
     message: "Only the operator console (features/admin) imports api/admin.ts, so the customers' bundle leaves it out.",
   },
@@ -38,7 +46,11 @@ const moduleZones = [
 ];
 const zoneRules = [
   // Providers and the queue are the outside world and the engine: they know no domain module.
-  { target: ['./apps/server/src/providers', './apps/server/src/queue', './apps/server/src/lib', './apps/server/src/db'], from: './apps/server/src/modules', message: 'Providers, the queue, lib and db do not import modules.' },
+  {
+    target: ['./apps/server/src/providers', './apps/server/src/queue', './apps/server/src/lib', './apps/server/src/db'],
+    from: './apps/server/src/modules',
+    message: 'Providers, the queue, lib and db do not import modules.',
+  },
   // The contract is shared by both apps and imports neither.
   { target: './packages/contract', from: ['./apps'], message: 'The contract imports nothing of the apps.' },
   { target: './apps/web', from: ['./apps/server'], message: 'The web app talks to the server through the contract only.' },

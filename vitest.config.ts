@@ -45,7 +45,17 @@ export default defineConfig({
       { test: { name: 'web', root: './apps/web', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'] } },
       // A browser test polls for the exact state it asserts, for up to 15 s on a busy machine.
-      { test: { name: 'e2e', root: './e2e', include: ['**/*.test.ts'], fileParallelism: false, testTimeout: 90_000, hookTimeout: 120_000, expect: { poll: { timeout: 15_000, interval: 50 } } } },
+      {
+        test: {
+          name: 'e2e',
+          root: './e2e',
+          include: ['**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          expect: { poll: { timeout: 15_000, interval: 50 } },
+        },
+      },
     ],
   },
 });

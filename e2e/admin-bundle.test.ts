@@ -24,12 +24,16 @@ function builtIndex(): string {
 
 /** The chunk files named by index.html's entry script and modulepreload links. */
 function htmlChunks(html: string): string[] {
-  const refs = [...html.matchAll(/<script[^>]+type="module"[^>]+src="\/assets\/([^"]+\.js)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/assets\/([^"]+\.js)"/g)];
+  const refs = [
+    ...html.matchAll(/<script[^>]+type="module"[^>]+src="\/assets\/([^"]+\.js)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/assets\/([^"]+\.js)"/g),
+  ];
   return refs.map((m) => m[1]!);
 }
 
 /** Chunks a chunk imports statically (`import … from "./x.js"`, `import "./x.js"`, `export … from "./x.js"`); dynamic import("./x.js") is left out. */
-const staticImports = (code: string): string[] => [...code.matchAll(/(?:\bimport|\bexport)\s*(?:[^'"`()]*?\bfrom\s*)?["'`]\.\/([\w.-]+\.js)["'`]/g)].map((m) => m[1]!);
+const staticImports = (code: string): string[] =>
+  [...code.matchAll(/(?:\bimport|\bexport)\s*(?:[^'"`()]*?\bfrom\s*)?["'`]\.\/([\w.-]+\.js)["'`]/g)].map((m) => m[1]!);
 
 /** The entry and everything it loads before any dynamic import runs. */
 function customerChunks(): string[] {

@@ -3,7 +3,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ACCOUNT_DISABLED, ADJUSTMENT_BELOW_ZERO, ADMIN_ONLY } from '@portal/contract';
-import { adminSession, api, createAccount, fundAccount, launchBrowser, newPage, signInThroughPage, startServer, uniqueTgId, type RunningServer, selectLabelType } from './harness.ts';
+import {
+  adminSession,
+  api,
+  createAccount,
+  fundAccount,
+  launchBrowser,
+  newPage,
+  signInThroughPage,
+  startServer,
+  uniqueTgId,
+  type RunningServer,
+  selectLabelType,
+} from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Every test signs up and in; without SMTP_URL every mail is kept in the outbox the console shows.
@@ -118,8 +130,14 @@ describe('operator console', () => {
     await page.waitForURL(`${server.url}/admin`);
     await page.getByRole('heading', { name: 'Operator console' }).waitFor();
     const overview = (await call(server, admin.token, 'GET', '/admin/overview')).body;
-    await page.getByTestId('overview-users').filter({ hasText: new RegExp(`^${overview.users}$`) }).waitFor();
-    await page.getByTestId('overview-balances').filter({ hasText: /^\$\d+\.\d\d$/ }).waitFor();
+    await page
+      .getByTestId('overview-users')
+      .filter({ hasText: new RegExp(`^${overview.users}$`) })
+      .waitFor();
+    await page
+      .getByTestId('overview-balances')
+      .filter({ hasText: /^\$\d+\.\d\d$/ })
+      .waitFor();
     await page.getByTestId('daily-chart').locator('canvas').first().waitFor();
     await expect(page.getByTestId('daily-table').locator('tbody tr').count()).resolves.toBe(30);
 
@@ -207,7 +225,10 @@ describe('operator console', () => {
     await announcement.getByRole('button', { name: 'Save announcement' }).click();
     await toast(page, 'Announcement saved').waitFor();
     await shopper.goto(`${server.url}/`);
-    await shopper.getByTestId('announcement').filter({ hasText: /^Holiday hours: labels bought Friday ship Monday$/ }).waitFor();
+    await shopper
+      .getByTestId('announcement')
+      .filter({ hasText: /^Holiday hours: labels bought Friday ship Monday$/ })
+      .waitFor();
     // Switched off, it is gone from the dashboard.
     await announcement.getByLabel('Show the announcement').uncheck();
     await Promise.all([
@@ -234,10 +255,22 @@ describe('operator console', () => {
     const row = page.getByTestId('admin-order-row').filter({ hasText: order.OrderId });
     await row.waitFor();
     await expect.poll(() => page.getByTestId('admin-order-row').count(), SETTLE).toBe(1);
-    await page.getByTestId('page-status').filter({ hasText: /^Page 1 of 1$/ }).waitFor();
+    await page
+      .getByTestId('page-status')
+      .filter({ hasText: /^Page 1 of 1$/ })
+      .waitFor();
     // The price is whatever the Priority tier says now (another test edits it).
     const price = `$${order.price.toFixed(2)}`;
-    expect((await cells(row)).slice(0, 8)).toEqual([order.OrderId, `@${customer.tgId}`, 'USPS Priority Mail', 'Jane Sender', 'John Receiver', '2 lb', price, 'Completed']);
+    expect((await cells(row)).slice(0, 8)).toEqual([
+      order.OrderId,
+      `@${customer.tgId}`,
+      'USPS Priority Mail',
+      'Jane Sender',
+      'John Receiver',
+      '2 lb',
+      price,
+      'Completed',
+    ]);
     // A status filter that matches nothing empties the list.
     await page.getByLabel('Status').selectOption({ label: 'Cancelled' });
     await page.getByText('No orders match').waitFor();
@@ -257,11 +290,19 @@ describe('operator console', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download label' }).click()]);
     expect(download.suggestedFilename()).toBe(`${order.tracking}.pdf`);
-    expect(fs.readFileSync(await download.path()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      fs
+        .readFileSync(await download.path())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
 
     // From the order to its customer's page, whose Orders tab lists it too.
     await page.getByRole('dialog').locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
-    await page.getByTestId('admin-order-row').getByRole('link', { name: `@${customer.tgId}` }).click();
+    await page
+      .getByTestId('admin-order-row')
+      .getByRole('link', { name: `@${customer.tgId}` })
+      .click();
     await page.getByTestId('user-name').waitFor();
     await page.getByRole('tab', { name: 'Orders' }).click();
     await page.getByTestId('admin-order-row').filter({ hasText: order.OrderId }).waitFor();
@@ -290,11 +331,17 @@ describe('operator console', () => {
     await expect(page.getByTestId('disabled-badge').count()).resolves.toBe(0);
 
     await confirm('Grant admin', 'Grant admin', 'Role set to admin');
-    await page.getByTestId('role-badge').filter({ hasText: /^Admin$/ }).waitFor();
+    await page
+      .getByTestId('role-badge')
+      .filter({ hasText: /^Admin$/ })
+      .waitFor();
     const fresh = await api<{ accessToken: string }>(server.url, '/auth/login', { tgId: customer.tgId, password: customer.password }, undefined, true);
     expect((await api(server.url, '/auth/access', undefined, fresh.accessToken)).role).toBe('admin');
     await confirm('Revoke admin', 'Revoke admin', 'Role set to customer');
-    await page.getByTestId('role-badge').filter({ hasText: /^Customer$/ }).waitFor();
+    await page
+      .getByTestId('role-badge')
+      .filter({ hasText: /^Customer$/ })
+      .waitFor();
     expect((await api(server.url, '/auth/access', undefined, fresh.accessToken)).role).toBe('customer');
   });
 
@@ -335,7 +382,9 @@ describe('operator console', () => {
 
     // Terms: the preview never runs a script or an event handler; the server keeps the safe part.
     const terms = page.getByRole('form', { name: 'Terms of service' });
-    await terms.getByLabel('HTML').fill('<h2>Shipping terms</h2><p>Labels are final.</p><img src="x" onerror="window.hacked=1"><script>window.hacked=2</script>');
+    await terms
+      .getByLabel('HTML')
+      .fill('<h2>Shipping terms</h2><p>Labels are final.</p><img src="x" onerror="window.hacked=1"><script>window.hacked=2</script>');
     const preview = page.getByTestId('tos-preview');
     await preview.getByRole('heading', { name: 'Shipping terms' }).waitFor();
     await expect(preview.locator('script').count()).resolves.toBe(0);
@@ -349,7 +398,10 @@ describe('operator console', () => {
     expect(saved).not.toContain('onerror');
 
     await openConsole(page, 'FedEx price', 'FedEx hand-made price');
-    await page.getByTestId('fedex-price').filter({ hasText: /^\$\d+\.\d\d$/ }).waitFor();
+    await page
+      .getByTestId('fedex-price')
+      .filter({ hasText: /^\$\d+\.\d\d$/ })
+      .waitFor();
     await page.getByLabel('New price').fill('0');
     await page.getByRole('button', { name: 'Save price' }).click();
     await page.getByText('Price must be greater than 0').waitFor();
@@ -359,7 +411,10 @@ describe('operator console', () => {
     await page.getByTestId('fedex-price').filter({ hasText: '$18.25' }).waitFor();
 
     await openConsole(page, 'FedEx queue', 'FedEx hand-made queue');
-    await page.getByTestId('fedex-queue-empty').filter({ hasText: /^The FedEx hand-made queue is empty: no order waits for an operator\.$/ }).waitFor();
+    await page
+      .getByTestId('fedex-queue-empty')
+      .filter({ hasText: /^The FedEx hand-made queue is empty: no order waits for an operator\.$/ })
+      .waitFor();
   });
 
   it('reads the outbox newest first with the body, and pages and filters the audit log', async () => {
@@ -375,30 +430,42 @@ describe('operator console', () => {
     const newest = page.getByTestId('outbox-mail').first();
     await newest.filter({ hasText: email }).waitFor();
     await newest.getByRole('button', { name: /Your email verification code/ }).click();
-    await newest.getByTestId('outbox-body').filter({ hasText: /\b\d{6}\b/ }).waitFor();
+    await newest
+      .getByTestId('outbox-body')
+      .filter({ hasText: /\b\d{6}\b/ })
+      .waitFor();
 
     // 21 price changes by this admin: two pages of the audit log (20 a page), newest first.
     for (let i = 1; i <= 21; i++) expect((await call(server, admin.token, 'PUT', '/admin/fedex-price', { price: 10 + i })).status).toBe(200);
     await openConsole(page, 'Audit log', 'Audit log');
     // Unfiltered, the log also holds the CLI's grant: page 1 looks the same, so wait for the filtered answer.
-    await Promise.all([
-      page.waitForResponse((r) => r.url().includes('/api/v1/admin/audit?admin=') && r.ok()),
-      page.getByLabel('Admin').fill(`@${admin.tgId}`),
-    ]);
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/api/v1/admin/audit?admin=') && r.ok()), page.getByLabel('Admin').fill(`@${admin.tgId}`)]);
     const pager = page.getByRole('navigation', { name: 'Audit log pages' });
-    await page.getByTestId('page-status').filter({ hasText: /^Page 1 of 2$/ }).waitFor();
+    await page
+      .getByTestId('page-status')
+      .filter({ hasText: /^Page 1 of 2$/ })
+      .waitFor();
     await expect.poll(() => page.getByTestId('audit-row').count(), SETTLE).toBe(20);
     expect((await cells(page.getByTestId('audit-row').first())).slice(1, 3)).toEqual([`@${admin.tgId}`, 'fedex_price.update']);
     await pager.getByRole('button', { name: 'Next' }).click();
-    await page.getByTestId('page-status').filter({ hasText: /^Page 2 of 2$/ }).waitFor();
+    await page
+      .getByTestId('page-status')
+      .filter({ hasText: /^Page 2 of 2$/ })
+      .waitFor();
     await expect.poll(() => page.getByTestId('audit-row').count(), SETTLE).toBe(1);
     await expect(pager.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
     // A target filter that matches none of them, and a day range before any of them.
     await page.getByLabel('Target').fill('faq');
     await page.getByText('No audit entries match').waitFor();
-    await page.getByTestId('page-status').filter({ hasText: /^Page 1 of 1$/ }).waitFor();
+    await page
+      .getByTestId('page-status')
+      .filter({ hasText: /^Page 1 of 1$/ })
+      .waitFor();
     await page.getByLabel('Target').fill('setting');
-    await page.getByTestId('page-status').filter({ hasText: /^Page 1 of 2$/ }).waitFor();
+    await page
+      .getByTestId('page-status')
+      .filter({ hasText: /^Page 1 of 2$/ })
+      .waitFor();
     await page.getByLabel('To date').fill('2001-01-01');
     await page.getByText('No audit entries match').waitFor();
     // The CLI's grant: made from the command line, about the admin named by @username.
@@ -421,7 +488,16 @@ describe('the console on a phone (390 px)', () => {
     await api(server.url, '/order/create', ORDER, customer.token);
     const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, storageState: await admin.page.context().storageState() });
     const wide: string[] = [];
-    for (const path of ['/admin', '/admin/users', '/admin/orders', '/admin/outbox', '/admin/audit', '/admin/fedex-queue', '/admin/label-types', '/admin/content']) {
+    for (const path of [
+      '/admin',
+      '/admin/users',
+      '/admin/orders',
+      '/admin/outbox',
+      '/admin/audit',
+      '/admin/fedex-queue',
+      '/admin/label-types',
+      '/admin/content',
+    ]) {
       await phone.goto(`${server.url}${path}`);
       await phone.getByTestId('user-menu').waitFor();
       // Every call the screen makes has answered, so what it shows is drawn.

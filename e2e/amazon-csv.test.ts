@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
 import { packingSlipPdf, slipNumber } from '../apps/server/test/slip-fixtures.ts';
-import { api, createAccount, fundAccount, newPage, selectLabelType, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import {
+  api,
+  createAccount,
+  fundAccount,
+  newPage,
+  selectLabelType,
+  signedInPage,
+  signInThroughPage,
+  startServerAndBrowser,
+  type RunningServer,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -21,7 +31,21 @@ describe('Amazon CSV Generator', () => {
   it('turns a 3-slip PDF into amazon.csv with a saved From address, leaves out a scanned page when asked, and the file validates and pays on the USPS CSV page', async () => {
     const account = await createAccount(server.url);
     await fundAccount(server, account.token, 10_000);
-    await api(server.url, '/address/create', { name: 'Jane Seller', company: '', street: '123 Main Street', street2: 'Suite 4', city: 'New York', state: 'NY', zip: '10001', country: 'United States' }, account.token);
+    await api(
+      server.url,
+      '/address/create',
+      {
+        name: 'Jane Seller',
+        company: '',
+        street: '123 Main Street',
+        street2: 'Suite 4',
+        city: 'New York',
+        state: 'NY',
+        zip: '10001',
+        country: 'United States',
+      },
+      account.token,
+    );
     const page = await newPage(browser);
     await signInThroughPage(page, server.url, account.tgId, account.password);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Amazon CSV Generator' }).click();
@@ -51,13 +75,35 @@ describe('Amazon CSV Generator', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Generate CSV without it' }).click()]);
     expect(download.suggestedFilename()).toBe('amazon.csv');
-    const lines = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
+    const lines = fs
+      .readFileSync(await download.path(), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r\n/);
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines.slice(1).map((line) => line.split(','))).toEqual(
       slips.map((slip) => [
-        'Jane Seller', '', '123 Main Street', 'Suite 4', 'New York', 'NY', '10001', '',
-        slip.shipTo.name, '', slip.shipTo.street, '', slip.shipTo.city, slip.shipTo.state, slip.shipTo.zip, '',
-        '2', '', '', '', slip.orderId,
+        'Jane Seller',
+        '',
+        '123 Main Street',
+        'Suite 4',
+        'New York',
+        'NY',
+        '10001',
+        '',
+        slip.shipTo.name,
+        '',
+        slip.shipTo.street,
+        '',
+        slip.shipTo.city,
+        slip.shipTo.state,
+        slip.shipTo.zip,
+        '',
+        '2',
+        '',
+        '',
+        '',
+        slip.orderId,
       ]),
     );
     const summary = page.getByTestId('amazon-summary');

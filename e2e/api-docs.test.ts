@@ -83,11 +83,17 @@ describe('Reseller API docs page', () => {
     // Run as shown: the calls that need no id, then those that take the ids the first answers gave.
     expect(curlSuccess(shown['GET /labeltype/read-types']).labelTypes.length).toBeGreaterThan(0);
     const created = curlSuccess(shown['POST /order/create-order']);
-    expect(created).toMatchObject({ message: 'Label created successfully', order: { status: 'completed', fromName: 'Jane Sender', labelType: { uid: 'priority' } } });
+    expect(created).toMatchObject({
+      message: 'Label created successfully',
+      order: { status: 'completed', fromName: 'Jane Sender', labelType: { uid: 'priority' } },
+    });
     expect(curlSuccess(shown['GET /order/read-orders'])).toMatchObject({ total: 1, orders: [{ id: created.order.id }] });
     const bulk = curlSuccess(shown['POST /order/create-bulk-order']);
     expect(bulk).toMatchObject({ totalOrders: 1, job_id: expect.any(String) });
-    expect(curlSuccess(shown['GET /order/bulk-job-status/{job_id}'].replace('JOB_ID', bulk.job_id))).toMatchObject({ job_id: bulk.job_id, bulkorder_id: bulk.bulkorder_id });
+    expect(curlSuccess(shown['GET /order/bulk-job-status/{job_id}'].replace('JOB_ID', bulk.job_id))).toMatchObject({
+      job_id: bulk.job_id,
+      bulkorder_id: bulk.bulkorder_id,
+    });
     expect(curlSuccess(shown['GET /order/bulk-queue-stats'])).toMatchObject({ total: expect.any(Number) });
 
     // A download saves the file under the name the server gives it.
@@ -96,7 +102,12 @@ describe('Reseller API docs page', () => {
       const { status } = runCurl(shown['GET /order/download/{order_id}'].replace('ORDER_ID', created.order.id), dir);
       expect(status).toBe(200);
       expect(fs.readdirSync(dir)).toEqual([`${created.order.tracking}.pdf`]);
-      expect(fs.readFileSync(path.join(dir, `${created.order.tracking}.pdf`)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(
+        fs
+          .readFileSync(path.join(dir, `${created.order.tracking}.pdf`))
+          .subarray(0, 5)
+          .toString('latin1'),
+      ).toBe('%PDF-');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -137,7 +148,21 @@ describe('Account Setting webhook', () => {
       const response = await fetch(`${server.url}${RESELLER_API_PREFIX}/order/create-order`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ labelType: 'priority', design: 'normal', Weight: 2, FromName: 'Hook Sender', FromStreet: '1 First St', FromCity: 'Austin', FromState: 'TX', FromZip: '78701', ToName: 'Hook Receiver', ToStreet: '2 Second St', ToCity: 'Denver', ToState: 'CO', ToZip: '80202' }),
+        body: JSON.stringify({
+          labelType: 'priority',
+          design: 'normal',
+          Weight: 2,
+          FromName: 'Hook Sender',
+          FromStreet: '1 First St',
+          FromCity: 'Austin',
+          FromState: 'TX',
+          FromZip: '78701',
+          ToName: 'Hook Receiver',
+          ToStreet: '2 Second St',
+          ToCity: 'Denver',
+          ToState: 'CO',
+          ToZip: '80202',
+        }),
       });
       expect(response.status).toBe(200);
       const { order } = await response.json();

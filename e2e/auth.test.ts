@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, createAccount, newPage, selectLabelType, signedInPage, signInThroughPage, startServerAndBrowser, uniqueTgId, withServerDb, type RunningServer } from './harness.ts';
+import {
+  api,
+  createAccount,
+  newPage,
+  selectLabelType,
+  signedInPage,
+  signInThroughPage,
+  startServerAndBrowser,
+  uniqueTgId,
+  withServerDb,
+  type RunningServer,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -12,7 +23,17 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const SIDEBAR = ['Dashboard', 'Instant - USPS/FedEx (US)', 'USPS CSV', 'FedEx - Handmade', 'Amazon CSV Generator', 'Deposits', 'Addresses', 'FAQs', 'Reseller API'];
+const SIDEBAR = [
+  'Dashboard',
+  'Instant - USPS/FedEx (US)',
+  'USPS CSV',
+  'FedEx - Handmade',
+  'Amazon CSV Generator',
+  'Deposits',
+  'Addresses',
+  'FAQs',
+  'Reseller API',
+];
 const SIDEBAR_PATHS = ['/', '/createOrders', '/csv-orders', '/fedex-order', '/amazon-csv', '/deposits', '/address', '/faqs', '/api-docs'];
 
 describe('sign up, sign in, the shell, sign out', () => {
@@ -43,7 +64,9 @@ describe('sign up, sign in, the shell, sign out', () => {
     const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
 
     const sidebar = page.getByTestId('sidebar');
-    await expect.poll(() => sidebar.locator('.sidebar-link').allTextContents()).toEqual(SIDEBAR.map((label, i) => expect.stringContaining(label)) as unknown as string[]);
+    await expect
+      .poll(() => sidebar.locator('.sidebar-link').allTextContents())
+      .toEqual(SIDEBAR.map((label, i) => expect.stringContaining(label)) as unknown as string[]);
     for (const [i, label] of SIDEBAR.entries()) {
       await sidebar.getByRole('link', { name: label }).click();
       await page.waitForURL((url) => url.pathname === SIDEBAR_PATHS[i]);
@@ -139,7 +162,10 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByText('Deposits above $200 earn a 2% bonus').waitFor({ state: 'visible' });
 
     await page.getByTestId('user-menu').click();
-    await page.getByRole('button', { name: 'Account Setting' }).or(page.getByRole('link', { name: 'Account Setting' })).click();
+    await page
+      .getByRole('button', { name: 'Account Setting' })
+      .or(page.getByRole('link', { name: 'Account Setting' }))
+      .click();
     await page.getByText(`@${account.tgId}`).first().waitFor();
     const key = await page.getByTestId('api-key').inputValue();
     page.once('dialog', (dialog) => dialog.accept());
@@ -217,14 +243,16 @@ describe('a signed-in user', () => {
     await page.getByRole('link', { name: 'Price table' }).click();
     await page.waitForURL(`${server.url}/prices`);
     const priority = page.getByTestId('price-type').filter({ has: page.getByRole('heading', { name: 'USPS Priority Mail', exact: true }) });
-    await expect.poll(() => priority.getByTestId('price-tier').allTextContents()).toEqual([
-      'over 0 up to 1 lb$4.50',
-      'over 1 up to 5 lb$6.75',
-      'over 5 up to 10 lb$9.50',
-      'over 10 up to 20 lb$13.25',
-      'over 20 up to 40 lb$18.50',
-      'over 40 up to 70 lb$26.00',
-    ]);
+    await expect
+      .poll(() => priority.getByTestId('price-tier').allTextContents())
+      .toEqual([
+        'over 0 up to 1 lb$4.50',
+        'over 1 up to 5 lb$6.75',
+        'over 5 up to 10 lb$9.50',
+        'over 10 up to 20 lb$13.25',
+        'over 20 up to 40 lb$18.50',
+        'over 40 up to 70 lb$26.00',
+      ]);
   });
 });
 

@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CSV_COLUMNS, SAMPLE_CSV_PATH } from '@portal/contract';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer, selectLabelType } from './harness.ts';
+import {
+  api,
+  createAccount,
+  fundAccount,
+  newPage,
+  signInThroughPage,
+  startServerAndBrowser,
+  withServerDb,
+  type RunningServer,
+  selectLabelType,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -17,7 +27,8 @@ afterAll(async () => {
 type Row = Partial<Record<(typeof CSV_COLUMNS)[number], string>>;
 
 const csvCell = (value: string) => (/[",\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
-const csvFile = (rows: Row[]) => [CSV_COLUMNS.join(','), ...rows.map((row) => CSV_COLUMNS.map((column) => csvCell(row[column] ?? '')).join(','))].join('\r\n') + '\r\n';
+const csvFile = (rows: Row[]) =>
+  [CSV_COLUMNS.join(','), ...rows.map((row) => CSV_COLUMNS.map((column) => csvCell(row[column] ?? '')).join(','))].join('\r\n') + '\r\n';
 
 /** A valid row: 2 lb Priority from New York to Beverly Hills, with a company holding a comma. */
 const goodRow = (i: number): Row => ({
@@ -59,7 +70,10 @@ function countCalls(page: Page, suffix: string) {
 async function expectDownload(page: Page, button: Locator, fileName: string, starts: (head: string) => void) {
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
   expect(download.suggestedFilename()).toBe(fileName);
-  const head = fs.readFileSync(await download.path()).subarray(0, 200).toString('utf8');
+  const head = fs
+    .readFileSync(await download.path())
+    .subarray(0, 200)
+    .toString('utf8');
   starts(head);
 }
 
@@ -141,7 +155,10 @@ describe('CSV order screen', () => {
     await toast(page, 'CSV validated successfully').waitFor();
     await page.getByRole('button', { name: 'Pay $33.75', exact: true }).waitFor();
     await expect.poll(() => payButton(page).isEnabled()).toBe(true);
-    await page.getByTestId('csv-summary').filter({ hasText: `${ROWS} labels, total $33.75` }).waitFor();
+    await page
+      .getByTestId('csv-summary')
+      .filter({ hasText: `${ROWS} labels, total $33.75` })
+      .waitFor();
 
     // Another type asks for a new validation.
     await selectLabelType(type, 'FedEx Ground');
@@ -185,14 +202,24 @@ describe('CSV order screen', () => {
     const cells = await row.locator('td').allTextContents();
     expect(cells).toEqual(expect.arrayContaining(['1', 'USPS Priority Mail', String(ROWS), '$33.75', 'Completed']));
     await expect.poll(() => row.getByTestId('bulk-progress').count()).toBe(0);
-    const [bulk] = (await api<{ orders: { _id: string; status: string; orders: string[]; totalOrders: number; total: number; design: string | null }[] }>(server.url, '/order/read-bulk-orders', undefined, token)).orders;
+    const [bulk] = (
+      await api<{ orders: { _id: string; status: string; orders: string[]; totalOrders: number; total: number; design: string | null }[] }>(
+        server.url,
+        '/order/read-bulk-orders',
+        undefined,
+        token,
+      )
+    ).orders;
     expect(bulk).toMatchObject({ status: 'completed', totalOrders: ROWS, total: 33.75, design: 'pitney' });
     expect(bulk!.orders).toHaveLength(ROWS);
     expect((await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance).toBe(66.25);
 
     await expectDownload(page, row.getByRole('button', { name: 'Zip', exact: true }), 'label.zip', (head) => expect(head.startsWith('PK')).toBe(true));
     await expectDownload(page, row.getByRole('button', { name: 'CSV', exact: true }), 'label.csv', (head) => {
-      const header = head.replace(/^\uFEFF/, '').split(/\r?\n/)[0]!.toLowerCase();
+      const header = head
+        .replace(/^\uFEFF/, '')
+        .split(/\r?\n/)[0]!
+        .toLowerCase();
       expect(header).toContain('fromname');
       expect(header).toContain('tracking');
     });
@@ -202,7 +229,10 @@ describe('CSV order screen', () => {
     await withServerDb(server, (db) => db.updateTable('bulk_orders').set({ status: 'failed' }).where('id', '=', bulk!._id).execute());
     await page.reload();
     await page.locator('[data-testid="bulk-order-row"][data-status="failed"]').waitFor();
-    await row.locator('.badge').filter({ hasText: /^Failed$/ }).waitFor();
+    await row
+      .locator('.badge')
+      .filter({ hasText: /^Failed$/ })
+      .waitFor();
     await expect.poll(() => row.locator('.badge').getAttribute('class')).toContain('bg-danger');
     await expect.poll(() => row.getByRole('button', { name: 'Zip', exact: true }).isVisible()).toBe(true);
   });
@@ -214,7 +244,12 @@ describe('CSV order screen', () => {
 
     // One row, three problems: each is named with its column and value. 'Illinois' alone would be fine.
     const street = `${'9'.repeat(5)} ${'Long Street Name '.repeat(3)}`.trim().padEnd(55, 'x');
-    await fileInput.setInputFiles(asUpload('bad.csv', [{ ...goodRow(1), ToStreet: street, ToState: 'Illinoiz', ToZip: '6060' }, { ...goodRow(2), ToState: 'Illinois', ToCity: 'Chicago', ToZip: '60601' }]));
+    await fileInput.setInputFiles(
+      asUpload('bad.csv', [
+        { ...goodRow(1), ToStreet: street, ToState: 'Illinoiz', ToZip: '6060' },
+        { ...goodRow(2), ToState: 'Illinois', ToCity: 'Chicago', ToZip: '60601' },
+      ]),
+    );
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await expect.poll(cells).toEqual([
       ['1', 'ToStreet', 'To Street must be at most 35 characters', street],
@@ -229,7 +264,9 @@ describe('CSV order screen', () => {
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await expect.poll(() => page.getByTestId('csv-error').count()).toBe(500);
     await page.getByTestId('csv-errors').filter({ hasText: '600 problems.' }).waitFor();
-    await expect.poll(() => page.getByTestId('csv-errors-more').textContent()).toBe('The first 500 problems are listed; 100 more are not. Fix these and validate again to see the rest.');
+    await expect
+      .poll(() => page.getByTestId('csv-errors-more').textContent())
+      .toBe('The first 500 problems are listed; 100 more are not. Fix these and validate again to see the rest.');
 
     // Full state names are codes: the second row alone validates.
     await fileInput.setInputFiles(asUpload('good.csv', [{ ...goodRow(2), FromState: 'new york', ToState: 'Illinois', ToCity: 'Chicago', ToZip: '60601' }]));
@@ -238,9 +275,17 @@ describe('CSV order screen', () => {
     await expect.poll(() => page.getByTestId('csv-print-notes').count()).toBe(0);
 
     // Names in any script validate; the rows that print otherwise than typed are named.
-    await fileInput.setInputFiles(asUpload('names.csv', [{ ...goodRow(1), ToName: '李小龙 🎉' }, { ...goodRow(2), ToName: 'Zoë O’Brien' }, { ...goodRow(3), FromName: 'Nguyễn Văn Đức' }]));
+    await fileInput.setInputFiles(
+      asUpload('names.csv', [
+        { ...goodRow(1), ToName: '李小龙 🎉' },
+        { ...goodRow(2), ToName: 'Zoë O’Brien' },
+        { ...goodRow(3), FromName: 'Nguyễn Văn Đức' },
+      ]),
+    );
     await page.getByRole('button', { name: 'Validate CSV' }).click();
     await page.getByTestId('csv-summary').filter({ hasText: '3 labels' }).waitFor();
-    await expect.poll(() => page.getByTestId('csv-print-notes').locator('li').allTextContents()).toEqual(['Row 1: ToName prints as “Li Xiao Long”', 'Row 3: FromName prints as “Nguyen Van Duc”']);
+    await expect
+      .poll(() => page.getByTestId('csv-print-notes').locator('li').allTextContents())
+      .toEqual(['Row 1: ToName prints as “Li Xiao Long”', 'Row 3: FromName prints as “Nguyen Van Duc”']);
   });
 });

@@ -30,7 +30,8 @@ function watch(page: Page) {
   page.on('requestfailed', (request) => {
     pending.delete(request);
     // A page that is left cancels what it still loads; that is not a failure of the screen.
-    if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`failed request: ${request.method()} ${request.url()} ${request.failure()?.errorText}`);
+    if (request.failure()?.errorText !== 'net::ERR_ABORTED')
+      problems.push(`failed request: ${request.method()} ${request.url()} ${request.failure()?.errorText}`);
   });
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`answer ${response.status()}: ${response.request().method()} ${response.url()}`);
@@ -78,7 +79,11 @@ describe('the browser console', () => {
     expect(signIn).toEqual([]);
     const problems = await visit(page, [
       { path: '/', title: 'Dashboard', ready: (p) => p.getByTestId('order-row').nth(3) },
-      { path: '/createorders', title: 'Create Order', ready: (p) => p.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }) },
+      {
+        path: '/createorders',
+        title: 'Create Order',
+        ready: (p) => p.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }),
+      },
       { path: '/address', title: 'Addresses', ready: (p) => p.getByTestId('address-row').nth(2) },
       { path: '/deposits', title: 'Deposits', ready: (p) => p.getByText('Current Balance') },
       { path: '/csv-orders', title: 'USPS CSV', ready: (p) => p.getByTestId('bulk-order-row') },

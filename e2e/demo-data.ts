@@ -10,7 +10,15 @@ type ListedOrder = { _id: string; OrderId: string; status: string; price: number
 export const DEMO_BALANCE_CENTS = 223_200;
 export const FAILURE_NOTE = 'Address not deliverable: the ZIP code does not match the city';
 
-const sender = { FromName: 'Jane Sender', FromCompany: 'Acme Supplies', FromStreet: '123 Main Street', FromStreet2: 'Suite 4', FromCity: 'New York', FromState: 'NY', FromZip: '10001' };
+const sender = {
+  FromName: 'Jane Sender',
+  FromCompany: 'Acme Supplies',
+  FromStreet: '123 Main Street',
+  FromStreet2: 'Suite 4',
+  FromCity: 'New York',
+  FromState: 'NY',
+  FromZip: '10001',
+};
 const receivers = [
   { ToName: 'John Receiver', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210' },
   { ToName: 'Maria Garcia', ToCompany: 'Garcia Design', ToStreet: '789 Pine Road', ToStreet2: 'Apt 12B', ToCity: 'Austin', ToState: 'TX', ToZip: '78701' },
@@ -22,7 +30,8 @@ const addresses = [
   { name: 'Liam Chen', company: '', street: '12 Harbor Way', street2: '', city: 'Seattle', state: 'WA', zip: '98101' },
 ];
 
-export const listOrders = async (server: RunningServer, token: string, query = 'limit=100') => (await api<{ orders: ListedOrder[] }>(server.url, `/order/read?${query}`, undefined, token)).orders;
+export const listOrders = async (server: RunningServer, token: string, query = 'limit=100') =>
+  (await api<{ orders: ListedOrder[] }>(server.url, `/order/read?${query}`, undefined, token)).orders;
 
 /** A multipart call (the CSV order calls), answered as JSON. */
 async function postForm<T>(server: RunningServer, pathName: string, token: string, fields: Record<string, string>, csv: string): Promise<T> {
@@ -50,7 +59,12 @@ export async function placeCsvOrder(server: RunningServer, token: string, types:
 export async function cancelAsRefused(server: RunningServer, order: ListedOrder) {
   await withServerDb(server, (db) =>
     db.transaction().execute(async (trx) => {
-      const row = await trx.updateTable('orders').set({ status: 'cancelled', note: FAILURE_NOTE, pdf_key: null, tracking: null }).where('id', '=', order._id).returningAll().executeTakeFirstOrThrow();
+      const row = await trx
+        .updateTable('orders')
+        .set({ status: 'cancelled', note: FAILURE_NOTE, pdf_key: null, tracking: null })
+        .where('id', '=', order._id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       await changeBalance(trx, { userId: row.user_id, amountCents: Number(row.price_cents), kind: 'order_refund', reference: row.id, note: FAILURE_NOTE });
     }),
   );
@@ -61,7 +75,13 @@ export async function copyOrders(server: RunningServer, orderId: string, count: 
   await withServerDb(server, async (db) => {
     const original = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
     const start = Date.parse(original.created_at) - count * 1000;
-    const copies = Array.from({ length: count }, (_, i) => ({ ...original, id: crypto.randomUUID(), bulk_order_id: null, bulk_row: null, created_at: new Date(start + i * 1000).toISOString() }));
+    const copies = Array.from({ length: count }, (_, i) => ({
+      ...original,
+      id: crypto.randomUUID(),
+      bulk_order_id: null,
+      bulk_row: null,
+      created_at: new Date(start + i * 1000).toISOString(),
+    }));
     await db.transaction().execute((trx) => insertOrders(trx, copies));
   });
 }

@@ -75,7 +75,9 @@ describe('deposits through the sandbox payment page', () => {
     await expect.poll(() => page.getByTestId('statement-row').count()).toBe(2);
     // Newest first: the bonus, then the deposit.
     await expect.poll(async () => (await cellsOf(page, 'statement-row', 0)).slice(1)).toEqual(['Deposit bonus', '2% deposit bonus', '+$5.00', '$255.00']);
-    await expect.poll(async () => (await cellsOf(page, 'statement-row', 1)).slice(1)).toEqual(['Deposit', expect.stringMatching(/^Deposit via /), '+$250.00', '$250.00']);
+    await expect
+      .poll(async () => (await cellsOf(page, 'statement-row', 1)).slice(1))
+      .toEqual(['Deposit', expect.stringMatching(/^Deposit via /), '+$250.00', '$250.00']);
 
     // An expired invoice shows as Expired and credits nothing.
     await startDeposit(page, '100');
@@ -95,7 +97,11 @@ describe('deposits through the sandbox payment page', () => {
     const { page } = await signedInPage(browser, server.url);
     await openDeposits(page);
     await page.route('**/api/v1/invoices/create-invoice', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Payment provider unavailable, please try again in a minute' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Payment provider unavailable, please try again in a minute' }),
+      }),
     );
     await page.getByLabel('Amount').fill('20');
     await page.getByRole('button', { name: 'Add Balance' }).click();
@@ -131,8 +137,19 @@ describe('the statement and Order History', () => {
   it('shows an adjustment with its reason, links an order charge to its order, and keeps Order History search, filter and page in the address', async () => {
     const account = await createAccount(server.url);
     await fundAccount(server, account.token, 10_000); // an adjustment row with the reason 'test funding'
-    const parties = { FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210' };
-    for (const name of ['Ann Early', 'Bo Later']) await api(server.url, '/order/create', { labelType: 'priority', design: 'pitney', Weight: 2, ...parties, ToName: name }, account.token);
+    const parties = {
+      FromName: 'Jane Sender',
+      FromStreet: '123 Main Street',
+      FromCity: 'New York',
+      FromState: 'NY',
+      FromZip: '10001',
+      ToStreet: '456 Oak Avenue',
+      ToCity: 'Beverly Hills',
+      ToState: 'CA',
+      ToZip: '90210',
+    };
+    for (const name of ['Ann Early', 'Bo Later'])
+      await api(server.url, '/order/create', { labelType: 'priority', design: 'pitney', Weight: 2, ...parties, ToName: name }, account.token);
     const { orders } = await api<{ orders: { _id: string; toName: string }[] }>(server.url, '/order/read?page=1&limit=10', undefined, account.token);
     const ann = orders.find((o) => o.toName === 'Ann Early')!;
 
@@ -142,7 +159,9 @@ describe('the statement and Order History', () => {
     await expect.poll(() => page.getByTestId('statement-row').count()).toBe(3);
     await expect.poll(async () => (await cellsOf(page, 'statement-row', 2)).slice(1)).toEqual(['Adjustment', 'test funding', '+$100.00', '$100.00']);
     const annCharge = page.getByTestId('statement-row').nth(1);
-    await expect.poll(async () => (await annCharge.locator('td').allTextContents()).slice(1, 3)).toEqual(['Order', `Order ${ann._id.slice(0, 8).toUpperCase()}`]);
+    await expect
+      .poll(async () => (await annCharge.locator('td').allTextContents()).slice(1, 3))
+      .toEqual(['Order', `Order ${ann._id.slice(0, 8).toUpperCase()}`]);
 
     // The charge leads to its order in Order History, found by its Order ID; the search is in the address.
     await annCharge.getByRole('link').click();

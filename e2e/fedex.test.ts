@@ -47,7 +47,17 @@ async function openFedexPage(page: Page) {
   await page.getByRole('heading', { name: 'FedEx - Handmade' }).waitFor();
 }
 
-type AddressInput = { Name: string; Street: string; 'Street 2'?: string; City: string; State?: string; ZIP: string; Phone: string; Email?: string; Country: string };
+type AddressInput = {
+  Name: string;
+  Street: string;
+  'Street 2'?: string;
+  City: string;
+  State?: string;
+  ZIP: string;
+  Phone: string;
+  Email?: string;
+  Country: string;
+};
 
 async function fillAddress(card: Locator, address: Partial<AddressInput>) {
   for (const [label, value] of Object.entries(address)) {
@@ -91,13 +101,38 @@ describe('FedEx hand-made orders', () => {
 
     const sender = page.getByTestId('fedex-sender-card');
     const receiver = page.getByTestId('fedex-receiver-card');
-    await fillAddress(sender, { Name: 'Alice Sender', Street: '221B Baker Street and a very long way', 'Street 2': 'Flat 2', City: 'London', ZIP: 'NW1 6XE', Phone: '+44 20 7946 0958', Email: 'alice@example.com', Country: 'United Kingdom' });
-    await fillAddress(receiver, { Name: 'Bob Receiver', Street: '350 Fifth Avenue', City: 'New York', State: 'NY', ZIP: '10118', Phone: '212 555 0100', Email: 'not an email', Country: 'United States' });
+    await fillAddress(sender, {
+      Name: 'Alice Sender',
+      Street: '221B Baker Street and a very long way',
+      'Street 2': 'Flat 2',
+      City: 'London',
+      ZIP: 'NW1 6XE',
+      Phone: '+44 20 7946 0958',
+      Email: 'alice@example.com',
+      Country: 'United Kingdom',
+    });
+    await fillAddress(receiver, {
+      Name: 'Bob Receiver',
+      Street: '350 Fifth Avenue',
+      City: 'New York',
+      State: 'NY',
+      ZIP: '10118',
+      Phone: '212 555 0100',
+      Email: 'not an email',
+      Country: 'United States',
+    });
     await sender.getByText('Sender Street must be at most 35 characters').waitFor();
     await receiver.getByText('Receiver Email must be a valid email address').waitFor();
     await sender.getByLabel('Street', { exact: true }).fill('221B Baker Street');
     await receiver.getByLabel('Email', { exact: true }).fill('');
-    await expect.poll(() => page.locator('.invalid-feedback:visible').filter({ hasText: /^(Sender|Receiver) / }).count()).toBe(0);
+    await expect
+      .poll(() =>
+        page
+          .locator('.invalid-feedback:visible')
+          .filter({ hasText: /^(Sender|Receiver) / })
+          .count(),
+      )
+      .toBe(0);
 
     const packageCard = page.getByTestId('fedex-package-card');
     await expect(packageCard.getByLabel('Weight Unit').inputValue()).resolves.toBe('lbs');
@@ -120,7 +155,14 @@ describe('FedEx hand-made orders', () => {
     const endTime = pickupCard.getByLabel('To Pickup Time');
     await expect.poll(() => endTime.inputValue()).toBe('13:30');
     await expect(endTime.isEditable()).resolves.toBe(false);
-    await fillAddress(pickupCard, { Name: 'Warehouse Desk', Street: '10 Downing Street', City: 'London', ZIP: 'SW1A 2AA', Phone: '+44 20 7946 0000', Country: 'United Kingdom' });
+    await fillAddress(pickupCard, {
+      Name: 'Warehouse Desk',
+      Street: '10 Downing Street',
+      City: 'London',
+      ZIP: 'SW1A 2AA',
+      Phone: '+44 20 7946 0000',
+      Country: 'United Kingdom',
+    });
     await pay.click();
     await pickupCard.getByText(pickupDateOutOfWindowMessage(today, lastDay)).waitFor();
     await pickupDate.fill(today);
@@ -134,19 +176,28 @@ describe('FedEx hand-made orders', () => {
     await expect(invoice.getByLabel('Currency').inputValue()).resolves.toBe('USD');
     for (let n = 2; n <= 10; n++) {
       await addItem.click();
-      await invoice.getByTestId('invoice-item-count').filter({ hasText: new RegExp(`^${n} of 10 items$`) }).waitFor();
+      await invoice
+        .getByTestId('invoice-item-count')
+        .filter({ hasText: new RegExp(`^${n} of 10 items$`) })
+        .waitFor();
     }
     await expect(addItem.isDisabled()).resolves.toBe(true);
     await addItem.click({ force: true });
     await expect(itemRows.count()).resolves.toBe(10);
     for (let n = 10; n > 3; n--) await invoice.getByRole('button', { name: `Remove item ${n}` }).click();
-    await invoice.getByTestId('invoice-item-count').filter({ hasText: /^3 of 10 items$/ }).waitFor();
+    await invoice
+      .getByTestId('invoice-item-count')
+      .filter({ hasText: /^3 of 10 items$/ })
+      .waitFor();
     await expect(addItem.isEnabled()).resolves.toBe(true);
     await fillItem(invoice, 1, { Units: '2', Description: 'Cotton T-shirt', Weight: '0.4', Value: '12.50', 'Tariff Code': '6109.10' });
     await fillItem(invoice, 2, { Units: '1', Description: 'Wool scarf', Weight: '0.3', Value: '30', 'Tariff Code': '611710' });
     await fillItem(invoice, 3, { Units: '3', Description: 'Tea tin', Weight: '0.2', Value: '4.10', 'Tariff Code': '0902.30' });
     await invoice.getByLabel('Currency').selectOption('EUR');
-    await invoice.getByTestId('invoice-total').filter({ hasText: /^Total Value: 67\.30 EUR$/ }).waitFor();
+    await invoice
+      .getByTestId('invoice-total')
+      .filter({ hasText: /^Total Value: 67\.30 EUR$/ })
+      .waitFor();
     await page.getByTestId('fedex-notes-card').getByLabel('Special Notes').fill('Fragile, keep dry');
 
     // Enter in a text field does not submit the complete form: no call, and the form stays.
@@ -182,11 +233,17 @@ describe('FedEx hand-made orders', () => {
       specialNotes: 'Fragile, keep dry',
     });
     expect(placed!.invoiceItems.map((i) => i.description)).toEqual(['Cotton T-shirt', 'Wool scarf', 'Tea tin']);
-    await page.getByTestId('header-balance').filter({ hasText: /^Balance: \$165\.00$/ }).waitFor();
+    await page
+      .getByTestId('header-balance')
+      .filter({ hasText: /^Balance: \$165\.00$/ })
+      .waitFor();
 
     const firstRow = page.locator(`[data-testid="fedex-order-row"][data-order-id="${placed!._id}"]`);
     await firstRow.waitFor();
-    const createdAt = await page.evaluate((iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)), placed!.createdAt);
+    const createdAt = await page.evaluate(
+      (iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)),
+      placed!.createdAt,
+    );
     expect((await cells(firstRow)).slice(0, 6)).toEqual(['1', placed!.uuid, 'Pending', '$35.00', '', createdAt]);
     await expect(firstRow.getByRole('link', { name: 'Download' }).count()).resolves.toBe(0);
 
@@ -197,23 +254,42 @@ describe('FedEx hand-made orders', () => {
     await expect(detail.getByTestId('fedex-sender').textContent()).resolves.toContain('Additional StreetFlat 2');
     await expect(detail.getByTestId('fedex-sender').textContent()).resolves.toContain('CountryUnited Kingdom (GB)');
     await expect(detail.getByTestId('fedex-receiver').textContent()).resolves.toContain('StateNY');
-    const localDay = await page.evaluate(([y, m, d]) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y!, m! - 1, d)), today.split('-').map(Number));
+    const localDay = await page.evaluate(
+      ([y, m, d]) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y!, m! - 1, d)),
+      today.split('-').map(Number),
+    );
     const packageText = await detail.getByTestId('fedex-package').textContent();
-    for (const part of ['Weight3 lbs', 'Dimensions30 x 25 x 10 cm', 'Special NotesFragile, keep dry', 'SignatureYes', 'PickupYes', `Pickup Date${localDay}`, 'Pickup Time09:30 - 13:30']) expect(packageText).toContain(part);
+    for (const part of [
+      'Weight3 lbs',
+      'Dimensions30 x 25 x 10 cm',
+      'Special NotesFragile, keep dry',
+      'SignatureYes',
+      'PickupYes',
+      `Pickup Date${localDay}`,
+      'Pickup Time09:30 - 13:30',
+    ])
+      expect(packageText).toContain(part);
     await expect(detail.getByTestId('fedex-pickup').textContent()).resolves.toContain('NameWarehouse Desk');
     await expect(detail.getByTestId('fedex-items').textContent()).resolves.toContain('Shipment Purpose: Gift · Currency: EUR');
-    expect(await detail.getByTestId('fedex-item').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)))).toEqual([
-      ['1', 'Cotton T-shirt', '2', '0.4', '12.50', '6109.10'],
-      ['2', 'Wool scarf', '1', '0.3', '30.00', '611710'],
-      ['3', 'Tea tin', '3', '0.2', '4.10', '0902.30'],
-    ]);
+    expect(await detail.getByTestId('fedex-item').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)))).toEqual(
+      [
+        ['1', 'Cotton T-shirt', '2', '0.4', '12.50', '6109.10'],
+        ['2', 'Wool scarf', '1', '0.3', '30.00', '611710'],
+        ['3', 'Tea tin', '3', '0.2', '4.10', '0902.30'],
+      ],
+    );
     await expect(detail.getByTestId('fedex-total-value').textContent()).resolves.toBe('67.30 EUR');
     await page.getByRole('dialog').locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
     // The commercial invoice, fetched with the token.
     const [invoiceFile] = await Promise.all([page.waitForEvent('download'), firstRow.getByRole('button', { name: 'Invoice' }).click()]);
-    expect(fs.readFileSync(await invoiceFile.path()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      fs
+        .readFileSync(await invoiceFile.path())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
 
     // Two more orders, placed through the API.
     await api(server.url, '/fed/create-order', fedexPayload({ toName: 'Second Receiver' }), customer.token);
@@ -233,7 +309,10 @@ describe('FedEx hand-made orders', () => {
     // The same View Order modal, with the customer; Complete from it with the label PDF.
     await queueRow(placed!._id).getByRole('button', { name: 'View' }).click();
     const consoleDetail = desk.getByTestId('fedex-order-detail');
-    await consoleDetail.getByTestId('fedex-order-owner').filter({ hasText: `@${customer.tgId}` }).waitFor();
+    await consoleDetail
+      .getByTestId('fedex-order-owner')
+      .filter({ hasText: `@${customer.tgId}` })
+      .waitFor();
     await expect(consoleDetail.getByTestId('fedex-pickup').textContent()).resolves.toContain('NameWarehouse Desk');
     await expect.poll(() => consoleDetail.getByTestId('fedex-item').count()).toBe(3);
     await desk.getByRole('dialog').locator('.modal-footer').getByRole('button', { name: 'Complete' }).click();
@@ -267,11 +346,17 @@ describe('FedEx hand-made orders', () => {
     await api(server.url, `/admin/fedex-orders/${third!._id}/cancel`, { note: 'Handled by phone' }, operator.token);
     await cancelForm.getByRole('button', { name: 'Cancel and refund' }).click();
     await toast(desk, FEDEX_ORDER_NOT_PENDING).waitFor();
-    await desk.getByTestId('fedex-queue-empty').filter({ hasText: /^The FedEx hand-made queue is empty: no order waits for an operator\.$/ }).waitFor();
+    await desk
+      .getByTestId('fedex-queue-empty')
+      .filter({ hasText: /^The FedEx hand-made queue is empty: no order waits for an operator\.$/ })
+      .waitFor();
 
     // The customer: Completed with the note and a plain link to the label, the others Cancelled and refunded.
     await page.reload();
-    await page.getByTestId('header-balance').filter({ hasText: /^Balance: \$165\.00$/ }).waitFor();
+    await page
+      .getByTestId('header-balance')
+      .filter({ hasText: /^Balance: \$165\.00$/ })
+      .waitFor();
     const rows = page.getByTestId('fedex-order-row');
     await firstRow.getByText('Completed', { exact: true }).waitFor();
     await expect.poll(() => rowIds(rows)).toEqual([third!._id, second!._id, placed!._id]);

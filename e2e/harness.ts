@@ -66,7 +66,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     const port = await freePort(host);
     child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: host, DATA_DIR: dataDir, SMTP_URL: inbox.url, LOG_LEVEL: 'warn', ALTCHA_MAX_NUMBER: '20000', DATABASE_URL: '', REDIS_URL: '', ...env },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: host,
+        DATA_DIR: dataDir,
+        SMTP_URL: inbox.url,
+        LOG_LEVEL: 'warn',
+        ALTCHA_MAX_NUMBER: '20000',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        ...env,
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     children.add(child);
@@ -75,7 +86,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
       if (Date.now() > deadline) throw new Error('server did not start within 60 s');
-      if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     return { url, dataDir, inbox, stop };
@@ -88,7 +105,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, selectLabelType, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer } from './harness.ts';
+import {
+  api,
+  createAccount,
+  fundAccount,
+  newPage,
+  selectLabelType,
+  signInThroughPage,
+  startServerAndBrowser,
+  withServerDb,
+  type RunningServer,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -134,7 +144,12 @@ describe('order forms', () => {
     await page.getByTestId('normal-order-form').getByTestId('create-order').click();
     await toast(page, 'Order created successfully').waitFor();
     const { orders } = await api<{ orders: { _id: string }[] }>(server.url, '/order/read', undefined, token);
-    const { order } = await api<{ order: { to: { name: string; company: string }; printedAs: Record<string, string> } }>(server.url, `/order/details/${orders[0]._id}`, undefined, token);
+    const { order } = await api<{ order: { to: { name: string; company: string }; printedAs: Record<string, string> } }>(
+      server.url,
+      `/order/details/${orders[0]._id}`,
+      undefined,
+      token,
+    );
     expect(order.to).toMatchObject({ name: 'Nguyễn Văn Đức', company: 'O’Brien Shop – €5' });
     expect(order.printedAs).toEqual({ ToName: 'Nguyen Van Duc' });
   });

@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, startServer, type RunningServer, selectLabelType } from './harness.ts';
+import {
+  api,
+  createAccount,
+  fundAccount,
+  newPage,
+  signInThroughPage,
+  startServerAndBrowser,
+  startServer,
+  type RunningServer,
+  selectLabelType,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -15,7 +25,16 @@ afterAll(async () => {
   await server?.stop();
 });
 
-type ListedOrder = { _id: string; OrderId: string; status: string; tracking: string | null; price: number; fromName: string; toName: string; labelType: { uid: string; name: string } };
+type ListedOrder = {
+  _id: string;
+  OrderId: string;
+  status: string;
+  tracking: string | null;
+  price: number;
+  fromName: string;
+  toName: string;
+  labelType: { uid: string; name: string };
+};
 type LabelTypeRow = { _id: string; uid: string; name: string };
 
 const FROM_TEXT = 'Jane Sender\n123 Main Street, Suite 4\nNew York, NY\n10001';
@@ -126,7 +145,9 @@ describe('create order, order history and addresses', () => {
     const row = historyRow(page, order!.OrderId);
     await row.waitFor();
     const cells = await row.locator('td').allTextContents();
-    expect(cells).toEqual(expect.arrayContaining(['1', order!.OrderId, 'USPS Priority Mail2 lb', 'Jane Sender', 'John Receiver', '$6.75', 'Completed', order!.tracking]));
+    expect(cells).toEqual(
+      expect.arrayContaining(['1', order!.OrderId, 'USPS Priority Mail2 lb', 'Jane Sender', 'John Receiver', '$6.75', 'Completed', order!.tracking]),
+    );
     await expect.poll(() => row.locator('.badge').getAttribute('class')).toContain('bg-success');
     await expectPdfDownload(page, row, order!.tracking!);
   });
@@ -143,7 +164,14 @@ describe('create order, order history and addresses', () => {
     await submitButton(page).click();
     await page.getByText('Label type is required').waitFor();
     await page.getByText('Weight is required').waitFor();
-    for (const text of ['From Name is required', 'From Street is required', 'From City is required', 'From State is required', 'From ZIP is required', 'To Name is required']) {
+    for (const text of [
+      'From Name is required',
+      'From Street is required',
+      'From City is required',
+      'From State is required',
+      'From ZIP is required',
+      'To Name is required',
+    ]) {
       await page.getByText(text).waitFor();
     }
     expect(creates.count).toBe(0);
@@ -198,7 +226,20 @@ describe('create order, order history and addresses', () => {
     await api(
       server.url,
       '/order/create',
-      { labelType: fedex._id, Weight: 3, FromName: 'Dup Sender', FromStreet: '1 First St', FromCity: 'Austin', FromState: 'TX', FromZip: '78701', ToName: 'Dup Receiver', ToStreet: '2 Second St', ToCity: 'Denver', ToState: 'CO', ToZip: '80202' },
+      {
+        labelType: fedex._id,
+        Weight: 3,
+        FromName: 'Dup Sender',
+        FromStreet: '1 First St',
+        FromCity: 'Austin',
+        FromState: 'TX',
+        FromZip: '78701',
+        ToName: 'Dup Receiver',
+        ToStreet: '2 Second St',
+        ToCity: 'Denver',
+        ToState: 'CO',
+        ToZip: '80202',
+      },
       token,
     );
     await page.reload();
@@ -237,14 +278,27 @@ describe('create order, order history and addresses', () => {
       await api(
         server.url,
         '/order/create',
-        { labelType: fedex._id, Weight: 1, FromName: 'Page Sender', FromStreet: '1 First St', FromCity: 'Austin', FromState: 'TX', FromZip: '78701', ToName: `Receiver ${i}`, ToStreet: '2 Second St', ToCity: 'Denver', ToState: 'CO', ToZip: '80202' },
+        {
+          labelType: fedex._id,
+          Weight: 1,
+          FromName: 'Page Sender',
+          FromStreet: '1 First St',
+          FromCity: 'Austin',
+          FromState: 'TX',
+          FromZip: '78701',
+          ToName: `Receiver ${i}`,
+          ToStreet: '2 Second St',
+          ToCity: 'Denver',
+          ToState: 'CO',
+          ToZip: '80202',
+        },
         token,
       );
     }
     await page.reload();
     const pager = page.getByRole('navigation', { name: 'Order History pages' });
     const rows = page.getByTestId('order-row');
-    const toNames = async () => (await rows.evaluateAll((trs) => trs.map((tr) => tr.children[4]!.textContent)));
+    const toNames = async () => await rows.evaluateAll((trs) => trs.map((tr) => tr.children[4]!.textContent));
     await rows.nth(9).waitFor();
     await expect.poll(() => rows.count()).toBe(10);
     await page.getByTestId('orders-count').filter({ hasText: '11' }).waitFor();
@@ -309,7 +363,9 @@ describe('create order, order history and addresses', () => {
     await modal.waitFor({ state: 'detached' });
     const row = page.getByTestId('address-row');
     await row.filter({ hasText: 'Ada Saved' }).waitFor();
-    await expect.poll(() => row.first().locator('td').allTextContents()).toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', '', 'Boston', 'MA', '02110', 'United States', 'EditDelete']);
+    await expect
+      .poll(() => row.first().locator('td').allTextContents())
+      .toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', '', 'Boston', 'MA', '02110', 'United States', 'EditDelete']);
 
     // Update: the modal opens with the address and saves the change.
     await row.first().getByRole('button', { name: 'Edit' }).click();
@@ -322,7 +378,9 @@ describe('create order, order history and addresses', () => {
     await toast(page, 'Address updated successfully').waitFor();
     await modal.waitFor({ state: 'detached' });
     await row.filter({ hasText: 'Cambridge' }).waitFor();
-    await expect.poll(() => row.first().locator('td').allTextContents()).toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', 'Unit 7', 'Cambridge', 'MA', '02139', 'United States', 'EditDelete']);
+    await expect
+      .poll(() => row.first().locator('td').allTextContents())
+      .toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', 'Unit 7', 'Cambridge', 'MA', '02139', 'United States', 'EditDelete']);
 
     // Adding the same place again is pointed out, naming the entry it repeats.
     await page.getByRole('button', { name: 'Add Address' }).click();
@@ -437,7 +495,9 @@ describe('an order the label provider answers later', () => {
   it('shows Processing without a download, reloads every 5 s and shows Completed with its download', async () => {
     const account = await createAccount(slow.url);
     await fundAccount(slow, account.token, 1_000);
-    const priority = (await api<{ labelTypes: LabelTypeRow[] }>(slow.url, '/labeltype/read', undefined, account.token)).labelTypes.find((t) => t.uid === 'priority')!;
+    const priority = (await api<{ labelTypes: LabelTypeRow[] }>(slow.url, '/labeltype/read', undefined, account.token)).labelTypes.find(
+      (t) => t.uid === 'priority',
+    )!;
     const page = await newPage(browser);
     await signInThroughPage(page, slow.url, account.tgId, account.password);
     const reads: number[] = [];
@@ -449,7 +509,21 @@ describe('an order the label provider answers later', () => {
     await api(
       slow.url,
       '/order/create',
-      { labelType: priority._id, design: 'evs', Weight: 1, FromName: 'Slow Sender', FromStreet: '1 Wait St', FromCity: 'Austin', FromState: 'TX', FromZip: '78701', ToName: 'Slow Receiver', ToStreet: '2 Later Ave', ToCity: 'Denver', ToState: 'CO', ToZip: '80202' },
+      {
+        labelType: priority._id,
+        design: 'evs',
+        Weight: 1,
+        FromName: 'Slow Sender',
+        FromStreet: '1 Wait St',
+        FromCity: 'Austin',
+        FromState: 'TX',
+        FromZip: '78701',
+        ToName: 'Slow Receiver',
+        ToStreet: '2 Later Ave',
+        ToCity: 'Denver',
+        ToState: 'CO',
+        ToZip: '80202',
+      },
       account.token,
     );
     await page.reload();

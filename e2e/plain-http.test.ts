@@ -15,7 +15,9 @@ const ip = (...args: string[]) => promisify(execFile)('ip', args);
  * the address, not the interface.
  */
 async function outsideAddress(): Promise<{ address: string; remove(): Promise<void> } | { skip: string }> {
-  const own = Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+  const own = Object.values(os.networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal);
   if (own) return { address: own.address, remove: async () => {} };
   if (process.getuid?.() !== 0) return { skip: 'the machine has no non-loopback IPv4 address, and adding one needs root' };
   const address = `10.213.${Math.floor(process.pid / 250) % 250}.${(process.pid % 250) + 1}`;

@@ -117,11 +117,29 @@ describe('order history at scale and order details', () => {
     const details = page.getByTestId('order-details');
     await details.getByTestId('order-failure').filter({ hasText: FAILURE_NOTE }).waitFor();
     const price = `$${demo.refused.price.toFixed(2)}`;
-    await expect.poll(() => details.getByTestId('order-from').textContent()).toBe('FromJane SenderAcme Supplies123 Main StreetSuite 4New York, NY 10001United States');
+    await expect
+      .poll(() => details.getByTestId('order-from').textContent())
+      .toBe('FromJane SenderAcme Supplies123 Main StreetSuite 4New York, NY 10001United States');
     await expect.poll(() => details.getByTestId('order-to').textContent()).toBe('ToJohn Receiver456 Oak AvenueBeverly Hills, CA 90210United States');
-    const facts = Object.fromEntries(await details.getByTestId('order-facts').locator('tr').evaluateAll((rows) => rows.map((r) => [r.children[0]!.textContent, r.children[1]!.textContent])));
-    expect(facts).toMatchObject({ Status: 'Cancelled', 'Label type': 'USPS Priority Mail', Template: 'Normal', Weight: '2 lb', Dimensions: 'Not given', Tracking: 'None yet', Price: `${price}Refunded ${price}`, 'CSV order': 'None (ordered on its own)' });
-    const ledger = await details.getByTestId('order-ledger-row').evaluateAll((rows) => rows.map((r) => [r.children[1]!.textContent, r.children[2]!.textContent]));
+    const facts = Object.fromEntries(
+      await details
+        .getByTestId('order-facts')
+        .locator('tr')
+        .evaluateAll((rows) => rows.map((r) => [r.children[0]!.textContent, r.children[1]!.textContent])),
+    );
+    expect(facts).toMatchObject({
+      Status: 'Cancelled',
+      'Label type': 'USPS Priority Mail',
+      Template: 'Normal',
+      Weight: '2 lb',
+      Dimensions: 'Not given',
+      Tracking: 'None yet',
+      Price: `${price}Refunded ${price}`,
+      'CSV order': 'None (ordered on its own)',
+    });
+    const ledger = await details
+      .getByTestId('order-ledger-row')
+      .evaluateAll((rows) => rows.map((r) => [r.children[1]!.textContent, r.children[2]!.textContent]));
     expect(ledger).toEqual([
       ['Order', `-${price}`],
       ['Order refund', `+${price}`],
@@ -136,7 +154,10 @@ describe('order history at scale and order details', () => {
     const orders = await listOrders(server, demo.token, 'search=Maria%20Garcia');
     const fromCsv = (await Promise.all(orders.map((o) => api(server.url, `/order/details/${o._id}`, undefined, demo.token)))).find((d) => d.order.bulkOrderId)!;
     await rows.filter({ hasText: fromCsv.order.OrderId }).getByRole('button', { name: 'Details' }).click();
-    await details.getByTestId('order-bulk').filter({ hasText: `${fromCsv.order.bulkOrderId.slice(0, 8).toUpperCase()}, row 2` }).waitFor();
+    await details
+      .getByTestId('order-bulk')
+      .filter({ hasText: `${fromCsv.order.bulkOrderId.slice(0, 8).toUpperCase()}, row 2` })
+      .waitFor();
     await expect.poll(() => details.getByTestId('order-facts').textContent()).toContain('Dimensions15 x 15 x 15 in');
     await details.getByText('Charged with its CSV order.').waitFor();
     await page.context().close();
@@ -208,7 +229,20 @@ describe('phones (390x844)', () => {
 describe('phones (390x844), every route', () => {
   it('nothing scrolls sideways on any screen, the FedEx invoice items included', async () => {
     const page = await signedIn(PHONE);
-    const routes = ['/', '/createOrders', '/csv-orders', '/fedex-order', '/amazon-csv', '/deposits', '/address', '/faqs', '/api-docs', '/settings', '/prices', '/tos'];
+    const routes = [
+      '/',
+      '/createOrders',
+      '/csv-orders',
+      '/fedex-order',
+      '/amazon-csv',
+      '/deposits',
+      '/address',
+      '/faqs',
+      '/api-docs',
+      '/settings',
+      '/prices',
+      '/tos',
+    ];
     const wide: string[] = [];
     const check = async (name: string) => {
       // Every call the screen makes has answered, so what it shows is drawn.
@@ -239,10 +273,19 @@ describe('phones (390x844), every route', () => {
 describe('rough edges', () => {
   it('money has the thousands separator; the payment page shows the expiry as a local date-time and a countdown', async () => {
     const page = await signedIn();
-    await page.getByTestId('balance').filter({ hasText: /^\$2,232\.00$/ }).waitFor();
-    await page.getByTestId('header-balance').filter({ hasText: /^Balance: \$2,232\.00$/ }).waitFor();
+    await page
+      .getByTestId('balance')
+      .filter({ hasText: /^\$2,232\.00$/ })
+      .waitFor();
+    await page
+      .getByTestId('header-balance')
+      .filter({ hasText: /^Balance: \$2,232\.00$/ })
+      .waitFor();
     await goTo(page, 'Deposits', 'Current Balance');
-    await page.getByTestId('current-balance').filter({ hasText: /^\$2,232\.00$/ }).waitFor();
+    await page
+      .getByTestId('current-balance')
+      .filter({ hasText: /^\$2,232\.00$/ })
+      .waitFor();
     await page.getByTestId('statement-row').first().filter({ hasText: '$2,232.00' }).waitFor();
 
     await page.getByLabel('Amount').fill('1250');

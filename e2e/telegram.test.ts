@@ -53,7 +53,11 @@ describe('with a bot configured', () => {
     await page.getByTestId('telegram-linked').click();
     await page.waitForURL(`${server.url}/settings`);
     const card = page.getByTestId('telegram-card');
-    await card.getByTestId('telegram-status').filter({ hasText: 'Linked' }).filter({ hasText: `@shipper_phone with @${tg.username}` }).waitFor();
+    await card
+      .getByTestId('telegram-status')
+      .filter({ hasText: 'Linked' })
+      .filter({ hasText: `@shipper_phone with @${tg.username}` })
+      .waitFor();
 
     // All on by default; a choice is saved and kept.
     const deposits = card.getByLabel('A deposit credited');

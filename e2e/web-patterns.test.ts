@@ -42,7 +42,10 @@ describe('a write from the web app', () => {
 
     // Another tab deletes it; this page still shows it, and its Delete is refused with a 404.
     const [address] = (await api<{ addresses: { _id: string }[] }>(server.url, '/address/readAll', undefined, account.token)).addresses;
-    const gone = await fetch(`${server.url}/api/v1/address/delete/${address!._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${account.token}` } });
+    const gone = await fetch(`${server.url}/api/v1/address/delete/${address!._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${account.token}` },
+    });
     expect(gone.status).toBe(200);
     await row.getByRole('button', { name: 'Delete' }).click();
     const modal = page.getByRole('dialog');

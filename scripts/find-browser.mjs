@@ -19,7 +19,8 @@ if (fromEnv) {
 if (fs.existsSync(DEFAULT_PATH)) process.exit(0);
 
 const hasAptGet = ['/usr/bin/apt-get', '/bin/apt-get'].some((p) => fs.existsSync(p));
-if (process.getuid?.() !== 0 || !hasAptGet) stop(`Chromium not found at ${DEFAULT_PATH}: run "sudo ${INSTALL.replace('&& ', '&& sudo ')}" or set CHROMIUM_PATH`);
+if (process.getuid?.() !== 0 || !hasAptGet)
+  stop(`Chromium not found at ${DEFAULT_PATH}: run "sudo ${INSTALL.replace('&& ', '&& sudo ')}" or set CHROMIUM_PATH`);
 
 console.log(`Chromium not found at ${DEFAULT_PATH}: installing Debian's chromium package...`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };

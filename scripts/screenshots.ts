@@ -18,7 +18,11 @@ const SIZES = [
 /** Each screen: its path and what shows once its data has loaded. */
 const SCREENS: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
   { name: 'dashboard', path: '/', ready: (page) => page.getByTestId('order-row').nth(6).waitFor() },
-  { name: 'create-order', path: '/createOrders', ready: (page) => page.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' }) },
+  {
+    name: 'create-order',
+    path: '/createOrders',
+    ready: (page) => page.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' }),
+  },
   { name: 'csv-order', path: '/csv-orders', ready: (page) => page.getByTestId('bulk-order-row').first().getByRole('button', { name: 'PDF' }).waitFor() },
   { name: 'addresses', path: '/address', ready: (page) => page.getByTestId('address-row').nth(2).waitFor() },
 ];

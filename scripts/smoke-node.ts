@@ -52,7 +52,11 @@ function sqliteAddon(binary: string): string | null {
     // The headers of that Node (npm passes its own nodedir setting down as npm_config_nodedir, which node-gyp prefers).
     const nodeDir = path.dirname(path.dirname(binary));
     try {
-      execFileSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--jobs=${os.availableParallelism()}`], { cwd: temp, env: { ...process.env, npm_config_nodedir: nodeDir }, stdio: 'pipe' });
+      execFileSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--jobs=${os.availableParallelism()}`], {
+        cwd: temp,
+        env: { ...process.env, npm_config_nodedir: nodeDir },
+        stdio: 'pipe',
+      });
     } catch (error) {
       throw new Error(`node-gyp failed:\n${(error as { stderr?: Buffer }).stderr?.toString().slice(-5000)}`);
     }

@@ -27,7 +27,10 @@ function precompress(): Plugin {
         const full = path.join(file.parentPath, file.name);
         const data = fs.readFileSync(full);
         if (data.length < 1024) continue; // not worth a round of decompression
-        fs.writeFileSync(`${full}.br`, zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+        fs.writeFileSync(
+          `${full}.br`,
+          zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+        );
         fs.writeFileSync(`${full}.gz`, zlib.gzipSync(data, { level: 9 }));
       }
     },
@@ -42,7 +45,11 @@ function precompress(): Plugin {
  */
 function purgeBootstrap(): PostcssPlugin {
   const purge = purgeCss({
-    content: [path.join(import.meta.dirname, 'index.html'), path.join(import.meta.dirname, 'src/**/*.{ts,tsx}'), path.join(path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/package.json')), 'esm/**/*.js')],
+    content: [
+      path.join(import.meta.dirname, 'index.html'),
+      path.join(import.meta.dirname, 'src/**/*.{ts,tsx}'),
+      path.join(path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/package.json')), 'esm/**/*.js'),
+    ],
     safelist: {
       standard: [
         /^(container|btn|alert|text-bg|bg|border|text|col|offset|order|row-cols|spinner|modal|offcanvas|table|nav|tab|progress|form|input-group|list-group|accordion)-/,
@@ -78,8 +85,16 @@ export default defineConfig(({ command }) => ({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack|clsx|js-cookie|cookie|set-cookie-parser)[\\/]/, priority: 20 },
-            { name: 'bootstrap', test: /node_modules[\\/](react-bootstrap|@restart|dom-helpers|@popperjs|react-transition-group|uncontrollable|classnames|warning|invariant|prop-types-extra|dequal|react-lifecycles-compat|@babel[\\/]runtime|@react-aria)[\\/]/, priority: 10 },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack|clsx|js-cookie|cookie|set-cookie-parser)[\\/]/,
+              priority: 20,
+            },
+            {
+              name: 'bootstrap',
+              test: /node_modules[\\/](react-bootstrap|@restart|dom-helpers|@popperjs|react-transition-group|uncontrollable|classnames|warning|invariant|prop-types-extra|dequal|react-lifecycles-compat|@babel[\\/]runtime|@react-aria)[\\/]/,
+              priority: 10,
+            },
           ],
         },
       },

@@ -32,7 +32,7 @@ const first = now - DAYS * DAY_MS;
 const at = (i: number, n: number) => new Date(first + Math.floor(((i + 0.5) / n) * (now - first))).toISOString();
 // A fixed pseudo-random sequence, so every run seeds the same shop.
 let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 
 const users = Array.from({ length: USERS }, (_, i) => ({ id: newId(), i, balance: 0, createdAt: new Date(first - DAY_MS).toISOString() }));
 const ledger: LedgerTable[] = [];
@@ -143,12 +143,31 @@ await db.transaction().execute(async (trx) => {
       .execute();
   }
   for (const rows of batches) await trx.insertInto('orders').values(rows).execute();
-  for (let i = 0; i < ledger.length; i += 2000) await trx.insertInto('ledger').values(ledger.slice(i, i + 2000)).execute();
+  for (let i = 0; i < ledger.length; i += 2000)
+    await trx
+      .insertInto('ledger')
+      .values(ledger.slice(i, i + 2000))
+      .execute();
 });
 const adminId = newId();
 await db
   .insertInto('users')
-  .values({ id: adminId, username: 'Operator', tg_id: 'operator', tg_id_lower: 'operator', password_hash: 'not-used', email: null, email_verified: 0, balance_cents: 0, api_key_sealed: 'lp_bench_operator', api_key_hash: sha256Hex('lp_bench_operator'), token_version: 0, created_at: new Date(now).toISOString(), role: 'admin', last_active_at: new Date(now).toISOString() })
+  .values({
+    id: adminId,
+    username: 'Operator',
+    tg_id: 'operator',
+    tg_id_lower: 'operator',
+    password_hash: 'not-used',
+    email: null,
+    email_verified: 0,
+    balance_cents: 0,
+    api_key_sealed: 'lp_bench_operator',
+    api_key_hash: sha256Hex('lp_bench_operator'),
+    token_version: 0,
+    created_at: new Date(now).toISOString(),
+    role: 'admin',
+    last_active_at: new Date(now).toISOString(),
+  })
   .execute();
 await db.destroy();
 const seedSeconds = (Date.now() - started) / 1000;

@@ -7,7 +7,15 @@ type Ready = { port: number; token: string };
 type Probe = { loopP99Ms: number; loopMaxMs: number; startRssMb: number; peakRssMb: number };
 
 const PAGES = Number(process.env.BENCH_SLIP_PAGES ?? 500);
-const FROM = { fromName: 'Bench Seller', fromStreet1: '123 Main Street', fromStreet2: '', fromCity: 'New York', fromState: 'NY', fromZip: '10001', weight: '2' };
+const FROM = {
+  fromName: 'Bench Seller',
+  fromStreet1: '123 Main Street',
+  fromStreet2: '',
+  fromCity: 'New York',
+  fromState: 'NY',
+  fromZip: '10001',
+  weight: '2',
+};
 
 /**
  * The Amazon CSV Generator on the embedded defaults (bench/http-server.ts with no orders): a

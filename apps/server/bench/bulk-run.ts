@@ -40,8 +40,20 @@ function csvFile(rows: number): Buffer {
   const lines = [CSV_COLUMNS.join(',')];
   for (let i = 1; i <= rows; i++) {
     const cells: Record<string, string> = {
-      FromName: `Bench Sender ${i}`, FromCompany: '"Bench, Inc."', FromStreet: '123 Main Street', FromStreet2: 'Suite 100', FromCity: 'New York', FromState: 'NY', FromZip: '10001',
-      ToName: `Receiver ${i}`, ToStreet: `${i} Oak Avenue`, ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210', Weight: String(1 + (i % 20)), Reference: `B-${i}`,
+      FromName: `Bench Sender ${i}`,
+      FromCompany: '"Bench, Inc."',
+      FromStreet: '123 Main Street',
+      FromStreet2: 'Suite 100',
+      FromCity: 'New York',
+      FromState: 'NY',
+      FromZip: '10001',
+      ToName: `Receiver ${i}`,
+      ToStreet: `${i} Oak Avenue`,
+      ToCity: 'Beverly Hills',
+      ToState: 'CA',
+      ToZip: '90210',
+      Weight: String(1 + (i % 20)),
+      Reference: `B-${i}`,
     };
     lines.push(CSV_COLUMNS.map((c) => cells[c] ?? '').join(','));
   }
@@ -60,9 +72,24 @@ async function seedUser(db: Db): Promise<string> {
   const id = newId();
   await db
     .insertInto('users')
-    .values({ id, username: 'Bench', tg_id: 'bench_bulk', tg_id_lower: 'bench_bulk', password_hash: 'not-used', email: null, email_verified: 0, balance_cents: 0, api_key_sealed: 'lp_bench_bulk', api_key_hash: sha256Hex('lp_bench_bulk'), token_version: 0, created_at: new Date().toISOString() })
+    .values({
+      id,
+      username: 'Bench',
+      tg_id: 'bench_bulk',
+      tg_id_lower: 'bench_bulk',
+      password_hash: 'not-used',
+      email: null,
+      email_verified: 0,
+      balance_cents: 0,
+      api_key_sealed: 'lp_bench_bulk',
+      api_key_hash: sha256Hex('lp_bench_bulk'),
+      token_version: 0,
+      created_at: new Date().toISOString(),
+    })
     .execute();
-  await db.transaction().execute((trx) => changeBalance(trx, { userId: id, amountCents: 1_000_000_000, kind: 'adjustment', reference: null, note: 'bench funding' }));
+  await db
+    .transaction()
+    .execute((trx) => changeBalance(trx, { userId: id, amountCents: 1_000_000_000, kind: 'adjustment', reference: null, note: 'bench funding' }));
   return id;
 }
 
@@ -109,7 +136,8 @@ async function main(): Promise<Record<string, unknown>> {
     const app = await buildApp(config, { db, logger: false });
     const token = await createTokenService(readOrCreateSecret(dataDir, 'jwt-secret', undefined), 24).issue({ userId, tokenVersion: 0 });
     const { payload, contentType } = await multipart({ labeltype: 'priority' }, file);
-    const call = () => app.inject({ method: 'POST', url: '/api/v1/order/validatecsv', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, payload });
+    const call = () =>
+      app.inject({ method: 'POST', url: '/api/v1/order/validatecsv', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, payload });
     await call();
     const http: number[] = [];
     let answer = '';
@@ -128,7 +156,9 @@ async function main(): Promise<Record<string, unknown>> {
     const pool = createRenderPool(config.LABEL_RENDER_THREADS);
     const type = await createCatalogService(db).orderableType('priority');
     const requests = readBulkFile(csvFile(ROWS), type, 'normal').rows.map((r) =>
-      labelRequestFor(orderRowFor(userId, r.input, type, r.priceCents, { provider: 'sandbox', createdAt: new Date().toISOString(), bulkOrderId: 'bench', bulkRow: r.row })),
+      labelRequestFor(
+        orderRowFor(userId, r.input, type, r.priceCents, { provider: 'sandbox', createdAt: new Date().toISOString(), bulkOrderId: 'bench', bulkRow: r.row }),
+      ),
     );
     const renderAll = (list: typeof requests) => eachLimited(list, BULK_LABEL_LANES, async (request) => void (await pool.render(request)));
     await renderAll(Array.from({ length: WARM_UP_LABELS }, (_, i) => requests[i % requests.length])); // warm-up: threads started, JIT
@@ -148,7 +178,11 @@ async function main(): Promise<Record<string, unknown>> {
       [0, 1].map(
         () =>
           new Promise<void>((resolve, reject) => {
-            const child = spawn(process.execPath, [SERVER_HEAP_FLAG, '--import', 'tsx', 'src/worker.ts'], { cwd: serverDir, env: { ...process.env, ...env, QUEUE_RUN_WORKERS: 'true' }, stdio: ['ignore', 'pipe', 'inherit'] });
+            const child = spawn(process.execPath, [SERVER_HEAP_FLAG, '--import', 'tsx', 'src/worker.ts'], {
+              cwd: serverDir,
+              env: { ...process.env, ...env, QUEUE_RUN_WORKERS: 'true' },
+              stdio: ['ignore', 'pipe', 'inherit'],
+            });
             workers.push(child);
             let buffer = '';
             child.stdout!.on('data', (chunk) => {
@@ -176,7 +210,12 @@ async function main(): Promise<Record<string, unknown>> {
   async function run(rows: number) {
     const file = csvFile(rows);
     const form = await multipart({ labeltype: 'priority' }, file);
-    const valid = await app.inject({ method: 'POST', url: '/api/v1/order/validatecsv', headers: { ...headers, 'content-type': form.contentType }, payload: form.payload });
+    const valid = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/validatecsv',
+      headers: { ...headers, 'content-type': form.contentType },
+      payload: form.payload,
+    });
     const totalPrice = valid.json().totalPrice;
     const { payload, contentType } = await multipart({ type: 'priority', total_price: String(totalPrice), design: 'normal' }, file);
     const before = rssOf('self', 'VmRSS');
@@ -233,7 +272,9 @@ async function main(): Promise<Record<string, unknown>> {
     stages: result.stages?.ms,
     peakWebMb: mb(result.peakSelf),
     webBeforeMb: mb(result.before),
-    peakWorkerMb: result.peakWorkers.length ? mb(result.ranOn ? (result.peakWorkers.find(([pid]) => pid === result.ranOn)?.[1] ?? 0) : Math.max(...result.peakWorkers.map(([, v]) => v))) : null,
+    peakWorkerMb: result.peakWorkers.length
+      ? mb(result.ranOn ? (result.peakWorkers.find(([pid]) => pid === result.ranOn)?.[1] ?? 0) : Math.max(...result.peakWorkers.map(([, v]) => v)))
+      : null,
     hwmWebMb: mb(hwm.self),
     hwmWorkersMb: hwm.workers.map(mb),
   };

@@ -9,11 +9,17 @@ export const SERVER_HEAP_FLAG = '--max-old-space-size=256';
 
 /** Runs one scenario of bench/bulk-run.ts in its own process, with the server's heap budget. */
 function scenario(mode: 'validate' | 'pool' | 'embedded' | 'bullmq', env: Record<string, string> = {}): Promise<Result> {
-  const child = fork(path.join(import.meta.dirname, 'bulk-run.ts'), [mode], { execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(path.join(import.meta.dirname, 'bulk-run.ts'), [mode], {
+    execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     let answer: Result | undefined;
     child.once('message', (m) => (answer = m as Result));
-    child.once('exit', (code) => (answer ? (answer.error ? reject(new Error(answer.error)) : resolve(answer)) : reject(new Error(`bulk bench (${mode}) exited with ${code}`))));
+    child.once('exit', (code) =>
+      answer ? (answer.error ? reject(new Error(answer.error)) : resolve(answer)) : reject(new Error(`bulk bench (${mode}) exited with ${code}`)),
+    );
   });
 }
 
@@ -33,7 +39,9 @@ async function redisReachable(url: string): Promise<boolean> {
 
 const line = (r: Result) => {
   const s = r.stages ?? {};
-  const stages = s.total ? ` labels ${(s.labels / 1000).toFixed(2)} s (the merged PDF and ZIP written meanwhile), report ${s.report} ms, PDF ${s.pdf} ms, ZIP ${s.zip} ms, db ${s.db} ms;` : '';
+  const stages = s.total
+    ? ` labels ${(s.labels / 1000).toFixed(2)} s (the merged PDF and ZIP written meanwhile), report ${s.report} ms, PDF ${s.pdf} ms, ZIP ${s.zip} ms, db ${s.db} ms;`
+    : '';
   const memory = r.peakWorkerMb !== null ? `peak memory: worker ${r.peakWorkerMb} MB, web ${r.peakWebMb} MB` : `peak memory ${r.peakWebMb} MB`;
   return `      (payment answered in ${Math.round(r.paidMs)} ms;${stages} ${memory}; target < 400 MB)`;
 };
@@ -72,7 +80,9 @@ export async function runBulkBench(): Promise<void> {
     );
     console.log(line(one));
     const five = await scenario(mode, { ...env, BENCH_BULK_ROWS: String(many) });
-    console.log(`  ${many.toLocaleString('en-US')} rows, ${name}: ${five.seconds.toFixed(2)} s = ${times(five.seconds, one.seconds)} that ${rows.toLocaleString('en-US')}-row time  (target <= 5.3x)`);
+    console.log(
+      `  ${many.toLocaleString('en-US')} rows, ${name}: ${five.seconds.toFixed(2)} s = ${times(five.seconds, one.seconds)} that ${rows.toLocaleString('en-US')}-row time  (target <= 5.3x)`,
+    );
     console.log(line(five));
   };
   await engine('embedded defaults (the render threads in the server process)', 'embedded');

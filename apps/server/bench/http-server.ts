@@ -38,7 +38,12 @@ const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir
 const pgUrl = process.env.BENCH_PG_URL && process.env.BENCH_PG_SCHEMA ? process.env.BENCH_PG_URL : undefined;
 const databaseUrl = pgUrl && `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${process.env.BENCH_PG_SCHEMA}`)}`;
 // The reseller API's rate limit would cap a load test at 120 requests a minute.
-const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), RESELLER_RATE_LIMIT_PER_MINUTE: '100000000' };
+const env: Record<string, string> = {
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  WEB_DIST: path.join(dataDir, 'no-web'),
+  RESELLER_RATE_LIMIT_PER_MINUTE: '100000000',
+};
 if (databaseUrl) env.DATABASE_URL = databaseUrl;
 if (process.env.BENCH_RENDER_THREADS) env.LABEL_RENDER_THREADS = process.env.BENCH_RENDER_THREADS;
 // 'processing' with a long delay: the request path of an order without its label being made.
@@ -70,7 +75,9 @@ await db
   )
   .execute();
 const [benchUser, heavyUser] = userIds;
-await db.transaction().execute((trx) => changeBalance(trx, { userId: benchUser, amountCents: 1_000_000_000, kind: 'adjustment', reference: null, note: 'bench funding' }));
+await db
+  .transaction()
+  .execute((trx) => changeBalance(trx, { userId: benchUser, amountCents: 1_000_000_000, kind: 'adjustment', reference: null, note: 'bench funding' }));
 
 const started = Date.now();
 // 256 MB of page cache while seeding: a million random UUIDs go into the primary key's B-tree.
@@ -80,10 +87,14 @@ const seedOrdersSeconds = (Date.now() - started) / 1000;
 const indexStarted = Date.now();
 await migrateToLatest(db);
 const counts = new Map(
-  (await db.selectFrom('orders').select((eb) => ['user_id', eb.fn.countAll<number>().as('total')]).where('user_id', 'in', [benchUser, heavyUser]).groupBy('user_id').execute()).map((c) => [
-    c.user_id,
-    Number(c.total),
-  ]),
+  (
+    await db
+      .selectFrom('orders')
+      .select((eb) => ['user_id', eb.fn.countAll<number>().as('total')])
+      .where('user_id', 'in', [benchUser, heavyUser])
+      .groupBy('user_id')
+      .execute()
+  ).map((c) => [c.user_id, Number(c.total)]),
 );
 // A table just filled has neither planner statistics nor a visibility map yet (index-only scans); autovacuum would make both soon after.
 if (databaseUrl) await sql`vacuum analyze orders`.execute(db);
@@ -107,7 +118,12 @@ async function seedOrders(db: Db): Promise<void> {
       'to_name, to_company, to_street, to_street2, to_city, to_state, to_zip, to_country, to_phone, ' +
       'price_cents, status, tracking, pdf_key, provider, provider_ref, note, created_at, updated_at, bulk_order_id, bulk_row, claimed_until',
   );
-  const values = (id: unknown, user: unknown, tracking: unknown, at: unknown) => sql`${id}, ${user}, ${priority.id}, ${priority.uid}, ${priority.name}, 'normal', 2, null, null, null,
+  const values = (
+    id: unknown,
+    user: unknown,
+    tracking: unknown,
+    at: unknown,
+  ) => sql`${id}, ${user}, ${priority.id}, ${priority.uid}, ${priority.name}, 'normal', 2, null, null, null,
     'Sender ' || i, '', '123 Main Street', '', 'New York', 'NY', '10001', 'United States', '',
     'Receiver ' || i, '', '456 Oak Avenue', '', 'Beverly Hills', 'CA', '90210', 'United States', '',
     675, 'completed', ${tracking}, null, 'sandbox', null, null, ${at}, ${at}, null, null, null`;
@@ -180,7 +196,12 @@ process.on('message', (message) => {
     sampleRss();
     clearInterval(probe.timer);
     probe.loop.disable();
-    process.send?.({ loopP99Ms: probe.loop.percentile(99) / 1e6, loopMaxMs: probe.loop.max / 1e6, startRssMb: probe.startRss / 2 ** 20, peakRssMb: probe.peakRss / 2 ** 20 });
+    process.send?.({
+      loopP99Ms: probe.loop.percentile(99) / 1e6,
+      loopMaxMs: probe.loop.max / 1e6,
+      startRssMb: probe.startRss / 2 ** 20,
+      peakRssMb: probe.peakRss / 2 ** 20,
+    });
     probe = null;
     return;
   }

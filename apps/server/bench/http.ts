@@ -86,7 +86,11 @@ async function pgReachable(url: string): Promise<boolean> {
  */
 async function startServer(orders: number, pgUrl?: string): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-http-'));
-  const schema = pgUrl && `bench_http_${randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+  const schema =
+    pgUrl &&
+    `bench_http_${randomToken(9)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')}`;
   let child: ReturnType<typeof fork> | undefined;
   const stop = async () => {
     if (child && child.exitCode === null) {
@@ -114,7 +118,11 @@ async function startServer(orders: number, pgUrl?: string): Promise<BenchServer>
       BENCH_DATA_DIR: dataDir,
       ...(pgUrl && schema ? { BENCH_PG_URL: pgUrl, BENCH_PG_SCHEMA: schema } : {}),
     };
-    child = fork(path.join(import.meta.dirname, 'http-server.ts'), [], { execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child = fork(path.join(import.meta.dirname, 'http-server.ts'), [], {
+      execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'],
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const started = child;
     const ready = await new Promise<Ready>((resolve, reject) => {
       started.once('message', (m) => resolve(m as Ready));
@@ -133,9 +141,18 @@ async function startServer(orders: number, pgUrl?: string): Promise<BenchServer>
 }
 
 /** One route at CONNECTIONS connections: warmed for 2 s or `warmSeconds` (JIT, caches, render threads), then measured. */
-async function measure(server: BenchServer, url: string, options: { token?: string; seconds?: number; warmSeconds?: number; method?: string; body?: string } = {}) {
+async function measure(
+  server: BenchServer,
+  url: string,
+  options: { token?: string; seconds?: number; warmSeconds?: number; method?: string; body?: string } = {},
+) {
   const headers = { authorization: `Bearer ${options.token ?? server.ready.token}`, 'content-type': 'application/json' };
-  const request = { url: `${server.base}${url}`, connections: CONNECTIONS, headers, ...(options.method ? { method: options.method as 'POST', body: options.body } : {}) };
+  const request = {
+    url: `${server.base}${url}`,
+    connections: CONNECTIONS,
+    headers,
+    ...(options.method ? { method: options.method as 'POST', body: options.body } : {}),
+  };
   await autocannon({ ...request, duration: options.warmSeconds ?? 2 });
   return autocannon({ ...request, duration: options.seconds ?? SECONDS });
 }
@@ -196,7 +213,9 @@ async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: numb
   console.log(
     row('POST /order/create', create, undefined, bare) +
       `   ${percent(share)} of the render pool's ${pool.toFixed(0)} labels/s just before (target >= 70%; ${percent(create.requests.average / firstPoolLabelsPerSecond)} of the run's first ${firstPoolLabelsPerSecond.toFixed(0)})` +
-      (runs.length > 1 ? `\n      (the median of ${runs.length} runs in turn: ${runs.map((r) => `${r.create.requests.average.toFixed(0)}/${r.pool.toFixed(0)} = ${percent(r.share)}`).join(', ')})` : ''),
+      (runs.length > 1
+        ? `\n      (the median of ${runs.length} runs in turn: ${runs.map((r) => `${r.create.requests.average.toFixed(0)}/${r.pool.toFixed(0)} = ${percent(r.share)}`).join(', ')})`
+        : ''),
   );
   const rate = Math.max(1, Math.round(pool * 0.7 * 0.5));
   const headers = { authorization: `Bearer ${server.ready.token}`, 'content-type': 'application/json' };

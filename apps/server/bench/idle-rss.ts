@@ -24,7 +24,7 @@ function rssMb(pid: number): number {
 /** The process's RSS once quiet (or after 60 s of sampling). */
 async function quietRssMb(pid: number): Promise<number> {
   const samples: number[] = [];
-  for (const until = Date.now() + 60_000; Date.now() < until; ) {
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
     samples.push(rssMb(pid));
     const last = samples.slice(-QUIET_SAMPLES);
     if (last.length === QUIET_SAMPLES && Math.max(...last) - Math.min(...last) < QUIET_MB) break;
@@ -33,7 +33,8 @@ async function quietRssMb(pid: number): Promise<number> {
   return samples[samples.length - 1];
 }
 
-const row = (name: string, mb: number, target?: number) => `  ${name.padEnd(44)} ${mb.toFixed(0).padStart(4)} MB${target ? `   (target under ${target} MB)` : ''}`;
+const row = (name: string, mb: number, target?: number) =>
+  `  ${name.padEnd(44)} ${mb.toFixed(0).padStart(4)} MB${target ? `   (target under ${target} MB)` : ''}`;
 
 export async function runIdleRssBench(): Promise<void> {
   execFileSync(process.execPath, ['build.mjs'], { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'ignore' });

@@ -7,7 +7,14 @@ export type OpenLoopResult = { rate: number; sent: number; failed: number; p50: 
  * a connection of its own or a free kept-alive one, so a slow answer never delays the next request and
  * the latencies include any queueing in the server. Answers the latency percentiles in ms.
  */
-export async function openLoop(options: { url: string; method: string; headers: Record<string, string>; body?: string; rate: number; seconds: number }): Promise<OpenLoopResult> {
+export async function openLoop(options: {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  rate: number;
+  seconds: number;
+}): Promise<OpenLoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const target = new URL(options.url);
   const latencies: number[] = [];
@@ -15,14 +22,17 @@ export async function openLoop(options: { url: string; method: string; headers: 
   const send = () =>
     new Promise<void>((resolve) => {
       const started = performance.now();
-      const request = http.request({ agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method, headers: options.headers }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          if (response.statusCode !== 200) failed++;
-          latencies.push(performance.now() - started);
-          resolve();
-        });
-      });
+      const request = http.request(
+        { agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method, headers: options.headers },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            if (response.statusCode !== 200) failed++;
+            latencies.push(performance.now() - started);
+            resolve();
+          });
+        },
+      );
       request.on('error', () => {
         failed++;
         resolve();

@@ -45,7 +45,17 @@ async function startServer(dataDir: string, track: (child: ChildProcess) => void
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', S3_BUCKET: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SMTP_URL: '',
+      S3_BUCKET: '',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   track(child);
@@ -53,7 +63,13 @@ async function startServer(dataDir: string, track: (child: ChildProcess) => void
   for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 100))) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     if (Date.now() > deadline) throw new Error('server did not start within 60 s');
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return url;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return url;
   }
 }
 
@@ -73,7 +89,22 @@ async function seedCustomer(url: string, dataDir: string): Promise<string> {
   const priority = labelTypes.find((t) => t.uid === 'priority')!;
   const sender = { FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001' };
   for (const [i, receiver] of ['John Receiver', 'Maria Garcia', 'Liam Chen'].entries()) {
-    await call(url, '/order/create', { labelType: priority._id, design: 'normal', Weight: i + 1, ...sender, ToName: receiver, ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210' }, accessToken);
+    await call(
+      url,
+      '/order/create',
+      {
+        labelType: priority._id,
+        design: 'normal',
+        Weight: i + 1,
+        ...sender,
+        ToName: receiver,
+        ToStreet: '456 Oak Avenue',
+        ToCity: 'Beverly Hills',
+        ToState: 'CA',
+        ToZip: '90210',
+      },
+      accessToken,
+    );
   }
   return accessToken;
 }
@@ -107,7 +138,17 @@ async function measureFirstLoad(browser: Browser, url: string, token: string | n
   }
 }
 
-type Audit = { performance: number; accessibility: number; bestPractices: number; fcp: number; lcp: number; tbt: number; problems: string[]; benchmarkIndex: number; slowCpu: boolean };
+type Audit = {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  problems: string[];
+  benchmarkIndex: number;
+  slowCpu: boolean;
+};
 
 /** One Lighthouse run (default mobile config) in a fresh Chromium profile; a signed-in page gets the token cookie first. */
 async function audit(url: string, token: string | null, profileDir: string): Promise<Audit> {
@@ -129,7 +170,13 @@ async function audit(url: string, token: string | null, profileDir: string): Pro
       await browser.close();
     }
     // The profile is new (an empty cache); keeping storage keeps the cookie.
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: Boolean(token) });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      disableStorageReset: Boolean(token),
+    });
     if (!result) throw new Error('Lighthouse gave no result');
     if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.code}`);
     const { categories, audits } = result.lhr;
@@ -168,7 +215,11 @@ const median = (values: number[]) => medianBy(values, (v) => v);
 
 /** The run whose performance score is the median of the runs (its timings go with it). */
 function medianRun(runs: Audit[]): Audit {
-  return { ...medianBy(runs, (r) => r.performance), accessibility: median(runs.map((r) => r.accessibility)), bestPractices: median(runs.map((r) => r.bestPractices)) };
+  return {
+    ...medianBy(runs, (r) => r.performance),
+    accessibility: median(runs.map((r) => r.accessibility)),
+    bestPractices: median(runs.map((r) => r.bestPractices)),
+  };
 }
 
 export async function runPageBench(): Promise<void> {
@@ -212,7 +263,9 @@ export async function runPageBench(): Promise<void> {
     browser = undefined;
 
     if (RUNS <= 0) return;
-    console.log(`  Lighthouse ${RUNS > 1 ? `median of ${RUNS} runs` : '1 run'}, mobile, simulated throttling (targets: performance >= ${SCORE_TARGETS.performance}, accessibility >= ${SCORE_TARGETS.accessibility})`);
+    console.log(
+      `  Lighthouse ${RUNS > 1 ? `median of ${RUNS} runs` : '1 run'}, mobile, simulated throttling (targets: performance >= ${SCORE_TARGETS.performance}, accessibility >= ${SCORE_TARGETS.accessibility})`,
+    );
     const pages = [
       { name: 'sign-in', path: '/', token: null },
       { name: 'dashboard', path: '/', token },
@@ -240,7 +293,9 @@ export async function runPageBench(): Promise<void> {
       console.log(
         `  ${page.name.padEnd(12)} performance ${mark(m.performance, SCORE_TARGETS.performance)}  accessibility ${mark(m.accessibility, SCORE_TARGETS.accessibility)}  best practices ${String(m.bestPractices).padStart(3)}` +
           `   FCP ${(m.fcp / 1000).toFixed(2)} s  LCP ${(m.lcp / 1000).toFixed(2)} s  TBT ${m.tbt.toFixed(0)} ms${RUNS > 1 ? `  (performance runs: ${runs.map((r) => r.performance).join(', ')})` : ''}${problems.length ? `\n    failed audits: ${problems.join(', ')}` : ''}${failures.length ? `\n    runs spoilt and repeated: ${failures.join('; ')}` : ''}` +
-          (runs.some((r) => r.slowCpu) ? `\n    Lighthouse: this machine's CPU is slower than it expects (benchmark index ${runs.map((r) => Math.round(r.benchmarkIndex)).join(', ')}), which lowers the performance score` : ''),
+          (runs.some((r) => r.slowCpu)
+            ? `\n    Lighthouse: this machine's CPU is slower than it expects (benchmark index ${runs.map((r) => Math.round(r.benchmarkIndex)).join(', ')}), which lowers the performance score`
+            : ''),
       );
     }
   } catch (error) {

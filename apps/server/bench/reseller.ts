@@ -48,7 +48,9 @@ export async function runResellerBench(): Promise<void> {
       return autocannon({ url: `${base}${url}`, connections: CONNECTIONS, duration: SECONDS, headers, ...extra });
     };
 
-    console.log(`\nReseller API on the embedded defaults (SQLite, ${ready.totalOrders.toLocaleString('en-US')} orders); ${CONNECTIONS} connections x ${SECONDS} s each`);
+    console.log(
+      `\nReseller API on the embedded defaults (SQLite, ${ready.totalOrders.toLocaleString('en-US')} orders); ${CONNECTIONS} connections x ${SECONDS} s each`,
+    );
     // Warmed until the render threads are up to speed (bench/http.ts), so neither route is measured on cold ones.
     const webCreate = await run('/api/v1/order/create', web, { method: 'POST', body: createBody }, CREATE_WARM_SECONDS);
     console.log(row('POST /api/v1/order/create (web)', webCreate));
@@ -59,7 +61,11 @@ export async function runResellerBench(): Promise<void> {
 
     const data = Array.from({ length: BULK_ROWS }, (_, i) => ({ ...parties, ToName: `Receiver ${i + 1}`, Weight: 1 + (i % 20), Reference: `B-${i + 1}` }));
     const startBulk = async () => {
-      const res = await fetch(`${base}/api/reseller/v1/order/create-bulk-order`, { method: 'POST', headers: api, body: JSON.stringify({ labelType: 'priority', design: 'normal', data }) });
+      const res = await fetch(`${base}/api/reseller/v1/order/create-bulk-order`, {
+        method: 'POST',
+        headers: api,
+        body: JSON.stringify({ labelType: 'priority', design: 'normal', data }),
+      });
       if (res.status !== 200) throw new Error(`create-bulk-order ${res.status}: ${await res.text()}`);
       return { ...((await res.json()) as { job_id: string }), startedAt: performance.now() };
     };
@@ -75,10 +81,18 @@ export async function runResellerBench(): Promise<void> {
     const alone = await startBulk();
     const aloneSeconds = await waitDone(alone.job_id, alone.startedAt);
     const polled = await startBulk();
-    const polling = autocannon({ url: `${base}/api/reseller/v1/order/bulk-job-status/${polled.job_id}`, connections: 20, overallRate: POLL_RATE, duration: Math.max(5, Math.ceil(aloneSeconds * 2)), headers: api });
+    const polling = autocannon({
+      url: `${base}/api/reseller/v1/order/bulk-job-status/${polled.job_id}`,
+      connections: 20,
+      overallRate: POLL_RATE,
+      duration: Math.max(5, Math.ceil(aloneSeconds * 2)),
+      headers: api,
+    });
     const polledSeconds = await waitDone(polled.job_id, polled.startedAt);
     const poll = await polling;
-    console.log(`  ${BULK_ROWS.toLocaleString('en-US')}-label bulk order through the API: ${aloneSeconds.toFixed(2)} s alone, ${polledSeconds.toFixed(2)} s while bulk-job-status is polled at ${POLL_RATE} req/s`);
+    console.log(
+      `  ${BULK_ROWS.toLocaleString('en-US')}-label bulk order through the API: ${aloneSeconds.toFixed(2)} s alone, ${polledSeconds.toFixed(2)} s while bulk-job-status is polled at ${POLL_RATE} req/s`,
+    );
     console.log(row(`GET /order/bulk-job-status at ${POLL_RATE}/s`, poll));
   } finally {
     child.send('stop');

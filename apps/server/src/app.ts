@@ -30,7 +30,6 @@ import { bearerToken } from './modules/auth/tokens.ts';
 import { logContextMixin, requestLogFields, withLogContext } from './lib/log-context.ts';
 import { linksNeedSetting } from './lib/link-origin.ts';
 
-
 export type AppOverrides = ServiceOverrides & { logger?: FastifyServerOptions['logger'] };
 
 const captchaHosts: Record<Config['CAPTCHA_PROVIDER'], string[]> = {
@@ -131,7 +130,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       if (invalid) return reply.status(400).send({ message: invalid[0].message });
       const shown = publicError(error);
       if (shown.internal) request.log.error({ err: error, reqId: request.id }, 'request failed');
-      return reply.status(shown.statusCode).headers(shown.headers).send({ message: shown.message, ...shown.details });
+      return reply
+        .status(shown.statusCode)
+        .headers(shown.headers)
+        .send({ message: shown.message, ...shown.details });
     });
 
     await opsRoutes(app as unknown as Api, ctx);
@@ -225,7 +227,11 @@ async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void>
   app.setNotFoundHandler((request, reply) => {
     if (hasWeb && isPageRequest(request)) {
       const missingFile = Boolean(path.extname(request.url.split('?')[0]));
-      return reply.status(missingFile ? 404 : 200).type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+      return reply
+        .status(missingFile ? 404 : 200)
+        .type('text/html')
+        .header('cache-control', 'no-cache')
+        .sendFile('index.html');
     }
     throw notFound(`Route ${request.method} ${request.url.split('?')[0]} not found`);
   });

@@ -31,8 +31,16 @@ const trustProxy = z.preprocess(
         z.string().regex(/^\d+$/).transform(Number),
         z
           .string()
-          .transform((v) => v.split(',').map((entry) => entry.trim()).filter(Boolean))
-          .refine((list) => list.length > 0 && list.every(isAddressOrCidr), 'must be true, false, a hop count, or a comma-separated list of addresses and CIDRs'),
+          .transform((v) =>
+            v
+              .split(',')
+              .map((entry) => entry.trim())
+              .filter(Boolean),
+          )
+          .refine(
+            (list) => list.length > 0 && list.every(isAddressOrCidr),
+            'must be true, false, a hop count, or a comma-separated list of addresses and CIDRs',
+          ),
       ]),
     ),
 );
@@ -42,16 +50,39 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(7400),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+  ),
   PUBLIC_URL: optionalUrl,
   /** Hosts (host[:port], comma-separated) whose requests may set the origin of links when PUBLIC_URL is unset; loopback always may. */
   ALLOWED_HOSTS: z.preprocess(
-    (v) => (typeof v === 'string' ? v.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean) : (v ?? [])),
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((entry) => entry.trim().toLowerCase())
+            .filter(Boolean)
+        : (v ?? []),
     z.array(z.string().refine(isHostForm, 'must be a comma-separated list of host or host:port')),
   ),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
-  JWT_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
-  SMTP_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+  JWT_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
   MAIL_FROM: z.string().default('Label Portal <no-reply@label-portal.local>'),
   CAPTCHA_PROVIDER: z.enum(CAPTCHA_PROVIDERS).default('altcha'),
   CAPTCHA_SITE_KEY: optionalString,
@@ -62,23 +93,43 @@ const envSchema = z.object({
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
   /** Whose X-Forwarded-For to believe; off by default, so a client cannot pick its own address for the attempt limits. */
   TRUST_PROXY: trustProxy,
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
   /** The bot's token from @BotFather; with TELEGRAM_BOT_USERNAME it turns Telegram messages on. */
   TELEGRAM_BOT_TOKEN: optionalString,
   /** The bot's username (a leading @ is dropped), for the t.me deep links. */
   TELEGRAM_BOT_USERNAME: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().replace(/^@/, '') || undefined : v),
-    z.string().regex(/^[A-Za-z0-9_]{5,32}$/, 'must be a Telegram bot username (5-32 letters, digits or _)').optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_]{5,32}$/, 'must be a Telegram bot username (5-32 letters, digits or _)')
+      .optional(),
   ),
   /** Set: Telegram posts updates to this URL (its path must be TELEGRAM_WEBHOOK_PATH) instead of the shop long polling. */
   TELEGRAM_WEBHOOK_URL: z.preprocess(
     emptyAsUndefined,
-    z.url().refine((v) => new URL(v).pathname.replace(/\/+$/, '').endsWith(TELEGRAM_WEBHOOK_PATH), `must end with the path ${TELEGRAM_WEBHOOK_PATH}`).optional(),
+    z
+      .url()
+      .refine((v) => new URL(v).pathname.replace(/\/+$/, '').endsWith(TELEGRAM_WEBHOOK_PATH), `must end with the path ${TELEGRAM_WEBHOOK_PATH}`)
+      .optional(),
   ),
   /** Another Bot API server (a local telegram-bot-api, or a test's fake); grammY refuses a trailing slash, so it is dropped. */
-  TELEGRAM_API_ROOT: z.preprocess(emptyAsUndefined, z.url().transform((v) => v.replace(/\/+$/, '')).default('https://api.telegram.org')),
+  TELEGRAM_API_ROOT: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url()
+      .transform((v) => v.replace(/\/+$/, ''))
+      .default('https://api.telegram.org'),
+  ),
   /** How long the process that long-polls Telegram holds its lock between renewals: another takes over this long after it died. */
   TELEGRAM_POLL_LEASE_MS: z.coerce.number().int().min(300).default(30_000),
   /** Sandbox label provider: 'instant' renders at once, 'processing' has the label ready LABEL_SANDBOX_DELAY_MS later, 'fail' refuses every label. */
@@ -91,7 +142,13 @@ const envSchema = z.object({
   /** EasyPost's API key (a test key or a production key); required when LABEL_PROVIDER=easypost. */
   EASYPOST_API_KEY: optionalString,
   /** EasyPost's API root (tests point it at a local fake); must end with a slash, as the client appends paths to it. */
-  EASYPOST_API_URL: z.preprocess(emptyAsUndefined, z.url().refine((v) => v.endsWith('/'), 'must end with /').default('https://api.easypost.com/v2/')),
+  EASYPOST_API_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url()
+      .refine((v) => v.endsWith('/'), 'must end with /')
+      .default('https://api.easypost.com/v2/'),
+  ),
   /** Signs EasyPost's webhook events (X-Hmac-Signature); without it the tracking webhook refuses every event. */
   EASYPOST_WEBHOOK_SECRET: optionalString,
   /** EasyPost calls one process makes at once. */
@@ -123,15 +180,29 @@ const envSchema = z.object({
   BTCPAY_STORE_ID: optionalString,
   BTCPAY_API_KEY: optionalString,
   BTCPAY_WEBHOOK_SECRET: optionalString,
-  INVOICE_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  INVOICE_EXPIRY_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60),
   /** Background jobs run on BullMQ in this Redis when set; otherwise on the embedded queue in the database. */
-  REDIS_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional()),
+  REDIS_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
   /** Jobs one process runs at a time. */
   QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** false: this process only queues jobs, and `npm run worker` processes run them. */
   QUEUE_RUN_WORKERS: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(true)),
   /** Redis key prefix of this shop's jobs and attempt counts (several shops can share one Redis). */
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . -').default('portal'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . -')
+    .default('portal'),
   /** How long a running job's lock lasts between renewals, and so how soon the job of a worker that died is taken again (both engines). */
   QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
   /** First retry of a failed job after this long, then twice as long each time (at most 1 minute), for 5 attempts. */
@@ -185,8 +256,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(config.TELEGRAM_BOT_TOKEN) !== Boolean(config.TELEGRAM_BOT_USERNAME)) {
     throw new Error('Invalid configuration:\n  TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME: set both to turn Telegram messages on, or neither');
   }
-  if (config.LABEL_PROVIDER === 'easypost' && !config.EASYPOST_API_KEY) throw new Error('Invalid configuration:\n  EASYPOST_API_KEY: required when LABEL_PROVIDER=easypost');
-  if (config.TELEGRAM_WEBHOOK_URL && !config.TELEGRAM_BOT_TOKEN) throw new Error('Invalid configuration:\n  TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_USERNAME');
+  if (config.LABEL_PROVIDER === 'easypost' && !config.EASYPOST_API_KEY)
+    throw new Error('Invalid configuration:\n  EASYPOST_API_KEY: required when LABEL_PROVIDER=easypost');
+  if (config.TELEGRAM_WEBHOOK_URL && !config.TELEGRAM_BOT_TOKEN)
+    throw new Error('Invalid configuration:\n  TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_USERNAME');
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 }
 

@@ -116,7 +116,12 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
           auditBy(null, { action: 'order.cost_refused', targetType: 'order' })(trx, {
             targetId: request.orderId,
             before: null,
-            after: { labelType: request.uid, price: centsToDollars(request.priceCents ?? 0), upstreamCost: centsToDollars(costCents), maxCostRatio: config.LABEL_MAX_COST_RATIO },
+            after: {
+              labelType: request.uid,
+              price: centsToDollars(request.priceCents ?? 0),
+              upstreamCost: centsToDollars(costCents),
+              maxCostRatio: config.LABEL_MAX_COST_RATIO,
+            },
           }),
         ),
     });
@@ -124,24 +129,57 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
 
   // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.
   const sealedBox = createSealedBox(readOrCreateSecret(config.dataDir, 'secrets-key', config.SECRETS_KEY));
-  const auth = createAuthService({ db, mailer, tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS), codePepper: jwtSecret, sealedBox, passwordCost: overrides.passwordCost });
+  const auth = createAuthService({
+    db,
+    mailer,
+    tokens: createTokenService(jwtSecret, config.JWT_TTL_HOURS),
+    codePepper: jwtSecret,
+    sealedBox,
+    passwordCost: overrides.passwordCost,
+  });
   await auth.sealPlainApiKeys();
   // Services write what happened to orders and deposits as events in the transaction of the change (the outbox), and
   // hand them over once committed; the outbox dispatches them to the webhooks and Telegram.
   const outbox = createEventOutbox({ db, log });
   const metrics = createMetrics();
-  const orders = createOrderService({ db, catalog, labels, files, log, pollMs: config.ORDER_POLL_INTERVAL_MS, claimMs: config.LABEL_CLAIM_MS, outbox, metrics });
+  const orders = createOrderService({
+    db,
+    catalog,
+    labels,
+    files,
+    log,
+    pollMs: config.ORDER_POLL_INTERVAL_MS,
+    claimMs: config.LABEL_CLAIM_MS,
+    outbox,
+    metrics,
+  });
   closers.push(keepSearchIndexed(db, log));
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = await createJobQueue(config, db, log);
   closers.push(() => queue.close());
   // Attempt limits are shared by every process through Redis when it is configured.
-  const limiter = createAttemptLimiter({ max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX });
+  const limiter = createAttemptLimiter({
+    max: config.RATE_LIMIT_MAX,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    redisUrl: config.REDIS_URL,
+    keyPrefix: config.QUEUE_PREFIX,
+  });
   closers.push(() => limiter.close());
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
   const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, outbox });
   const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, outbox, metrics });
-  const bulk = createBulkService({ db, catalog, orders, files, queue, log, pollMs: config.ORDER_POLL_INTERVAL_MS, outbox, metrics, signedDownloads: config.S3_SIGNED_DOWNLOADS });
+  const bulk = createBulkService({
+    db,
+    catalog,
+    orders,
+    files,
+    queue,
+    log,
+    pollMs: config.ORDER_POLL_INTERVAL_MS,
+    outbox,
+    metrics,
+    signedDownloads: config.S3_SIGNED_DOWNLOADS,
+  });
   const webhooks = createWebhookService({
     db,
     queue,
@@ -184,7 +222,9 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const resellerRateStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true }) : undefined;
   if (resellerRateStore) {
     resellerRateStore.on('error', (error) => log.warn({ err: error }, 'reseller rate limit: Redis error'));
-    closers.push(async () => (resellerRateStore.status === 'wait' ? resellerRateStore.disconnect() : resellerRateStore.quit().catch(() => resellerRateStore.disconnect())));
+    closers.push(async () =>
+      resellerRateStore.status === 'wait' ? resellerRateStore.disconnect() : resellerRateStore.quit().catch(() => resellerRateStore.disconnect()),
+    );
   }
   // Every job the shop runs; work that answers no request runs only here, where workers run.
   queue.define(bulkOrderJob(bulk));
@@ -206,7 +246,9 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
       return;
     }
     const leaseMs = config.TELEGRAM_POLL_LEASE_MS;
-    const lease = config.REDIS_URL ? createRedisLease(config.REDIS_URL, `${config.QUEUE_PREFIX}:telegram-poller`, leaseMs) : createDbLease(db, 'telegram-poller', leaseMs);
+    const lease = config.REDIS_URL
+      ? createRedisLease(config.REDIS_URL, `${config.QUEUE_PREFIX}:telegram-poller`, leaseMs)
+      : createDbLease(db, 'telegram-poller', leaseMs);
     const poller = telegramBot!.createPoller(bot, lease, leaseMs, log);
     closers.push(() => poller.stop());
     poller.start();
@@ -239,7 +281,10 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     /** Webhook mode: checks the secret of a request and handles the update it posts; null when Telegram polls or is off. */
     telegramWebhook:
       telegramBot && bot && telegramWebhookSecret
-        ? { accepts: (header: string | string[] | undefined) => telegramBot.isWebhookSecret(header, telegramWebhookSecret), handle: (update: Update) => telegramBot.handleUpdate(bot, update) }
+        ? {
+            accepts: (header: string | string[] | undefined) => telegramBot.isWebhookSecret(header, telegramWebhookSecret),
+            handle: (update: Update) => telegramBot.handleUpdate(bot, update),
+          }
         : null,
     reseller,
     /** Where the reseller API counts requests per key (Redis with REDIS_URL; in memory, per process, without). */

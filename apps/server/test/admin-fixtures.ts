@@ -18,11 +18,17 @@ export async function signUpCustomer(t: TestApp) {
 }
 
 /** Calls /api/v1/admin{path}. */
-export const adminCall = (app: FastifyInstance, headers: Headers | Record<string, never>, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: unknown) =>
-  app.inject({ method, url: `/api/v1/admin${path}`, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+export const adminCall = (
+  app: FastifyInstance,
+  headers: Headers | Record<string, never>,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  payload?: unknown,
+) => app.inject({ method, url: `/api/v1/admin${path}`, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
 
 /** The audit rows about one target, oldest first. */
-export const auditRowsFor = (t: TestApp, targetId: string) => t.db.selectFrom('audit_log').selectAll().where('target_id', '=', targetId).orderBy('created_at').execute();
+export const auditRowsFor = (t: TestApp, targetId: string) =>
+  t.db.selectFrom('audit_log').selectAll().where('target_id', '=', targetId).orderBy('created_at').execute();
 
 /** Every route the app serves under /api/v1/admin as 'METHOD /path', so a test can check it calls them all. */
 export const adminRoutesOf = (app: FastifyInstance): string[] => routesUnder(app, '/api/v1/admin');

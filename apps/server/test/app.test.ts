@@ -86,19 +86,34 @@ describe('the server', () => {
   });
 
   it('allows cross-origin calls only from the dev origin', async () => {
-    const dev = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+    const dev = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/auth/login',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+    });
     expect(dev.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(dev.headers['access-control-allow-methods']).toContain('DELETE');
-    const other = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const other = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/auth/login',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('answers a fault with a generic 500 and logs it', async () => {
     const logs: string[] = [];
-    const failing = await startTestApp({}, {
-      mailer: { send: async () => { throw new Error('smtp is down'); } },
-      logger: { level: 'error', stream: { write: (line: string) => logs.push(line) } },
-    });
+    const failing = await startTestApp(
+      {},
+      {
+        mailer: {
+          send: async () => {
+            throw new Error('smtp is down');
+          },
+        },
+        logger: { level: 'error', stream: { write: (line: string) => logs.push(line) } },
+      },
+    );
     const user = await signUp(failing.app);
     const res = await failing.app.inject({ method: 'POST', url: '/api/v1/account/email', payload: { email: 'a@example.com' }, headers: user.headers });
     expect(res.statusCode).toBe(500);

@@ -15,8 +15,11 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 function cli(command: 'backup' | 'restore', dataDir: string, file: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'apps/server/src/backup-cli.ts', command, file], { cwd: repoRoot, env, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/backup-cli.ts', command, file],
+      { cwd: repoRoot, env, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -60,7 +63,11 @@ describe.runIf(testDbKind === 'sqlite')('npm run backup and npm run restore', ()
     try {
       const balances = await restored.selectFrom('users').select(['id', 'balance_cents']).execute();
       for (const user of balances) {
-        const { sum } = await restored.selectFrom('ledger').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('sum')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+        const { sum } = await restored
+          .selectFrom('ledger')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('sum'))
+          .where('user_id', '=', user.id)
+          .executeTakeFirstOrThrow();
         expect([user.id, Number(sum)]).toEqual([user.id, Number(user.balance_cents)]);
       }
       const completed = await restored.selectFrom('orders').select(['id', 'pdf_key']).where('status', '=', 'completed').execute();

@@ -45,7 +45,13 @@ export function csvText(rows: CsvRow[], options: { separator?: ',' | ';'; bom?: 
 export const usRows = (count: number, from = 1) => Array.from({ length: count }, (_, i) => usRow(from + i));
 
 /** POSTs a multipart form the way a browser's FormData does; the file goes last. */
-export async function postForm(app: FastifyInstance, url: string, headers: Record<string, string>, fields: Record<string, string>, file?: { data: string | Uint8Array; name?: string; type?: string }) {
+export async function postForm(
+  app: FastifyInstance,
+  url: string,
+  headers: Record<string, string>,
+  fields: Record<string, string>,
+  file?: { data: string | Uint8Array; name?: string; type?: string },
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (file) form.append('csv', new Blob([file.data as BlobPart], { type: file.type ?? 'text/csv' }), file.name ?? 'orders.csv');
@@ -57,8 +63,19 @@ export async function postForm(app: FastifyInstance, url: string, headers: Recor
 export const validateCsv = (app: FastifyInstance, headers: Record<string, string>, labeltype: string, data?: string | Uint8Array) =>
   postForm(app, '/api/v1/order/validatecsv', headers, { labeltype }, data === undefined ? undefined : { data });
 
-export const createFromCsv = (app: FastifyInstance, headers: Record<string, string>, fields: { type: string; total_price: string | number; design?: string }, data?: string | Uint8Array) =>
-  postForm(app, '/api/v1/order/createOrderFromCSV', headers, { type: fields.type, total_price: String(fields.total_price), design: fields.design ?? '' }, data === undefined ? undefined : { data });
+export const createFromCsv = (
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  fields: { type: string; total_price: string | number; design?: string },
+  data?: string | Uint8Array,
+) =>
+  postForm(
+    app,
+    '/api/v1/order/createOrderFromCSV',
+    headers,
+    { type: fields.type, total_price: String(fields.total_price), design: fields.design ?? '' },
+    data === undefined ? undefined : { data },
+  );
 
 export async function readBulkOrders(app: FastifyInstance, headers: Record<string, string>): Promise<BulkOrder[]> {
   const res = await app.inject({ method: 'GET', url: '/api/v1/order/read-bulk-orders', headers });
@@ -67,7 +84,11 @@ export async function readBulkOrders(app: FastifyInstance, headers: Record<strin
 }
 
 /** Polls read-bulk-orders until the newest bulk order is completed; answers it and every progress value seen. */
-export async function waitForCompletion(app: FastifyInstance, headers: Record<string, string>, timeoutMs = 30_000): Promise<{ order: BulkOrder; progress: number[] }> {
+export async function waitForCompletion(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ order: BulkOrder; progress: number[] }> {
   const progress: number[] = [];
   const until = Date.now() + timeoutMs;
   for (;;) {

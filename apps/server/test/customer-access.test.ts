@@ -91,7 +91,11 @@ describe('the customer guard', () => {
 
   it('answers 403 to a disabled account on every customer route', async () => {
     const user = await signUp(t.app);
-    await t.db.updateTable('users').set({ disabled_at: new Date().toISOString() }).where('id', '=', await userIdOf(t.app, user.headers)).execute();
+    await t.db
+      .updateTable('users')
+      .set({ disabled_at: new Date().toISOString() })
+      .where('id', '=', await userIdOf(t.app, user.headers))
+      .execute();
     for (const [method, path] of customerRoutes) {
       const res = await call(method, path, user.headers);
       expect([`${method} ${path}`, res.statusCode, res.json().message]).toEqual([`${method} ${path}`, 403, ACCOUNT_DISABLED]);

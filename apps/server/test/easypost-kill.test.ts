@@ -19,10 +19,11 @@ const REFUSED = [5, 17, 33];
 /** The shop is killed once this many labels are bought. */
 const BOUGHT_BEFORE_KILL = 8;
 
-const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
-  for (const until = Date.now() + ms; !(await check()); ) {
+  for (const until = Date.now() + ms; !(await check());) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -79,7 +80,10 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
       await waitUntil(
         async () => {
           if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
-          return fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+          return fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          );
         },
         90_000,
         'the shop to start',
@@ -103,14 +107,27 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
     expect(boughtAtKill).toBeLessThan(ROWS - REFUSED.length); // killed in the middle
 
     await startShop();
-    await waitUntil(async () => ['completed', 'failed'].includes((await readBulkOrders(t.app, user.headers))[0]?.status ?? ''), 90_000, 'the bulk order to finish');
+    await waitUntil(
+      async () => ['completed', 'failed'].includes((await readBulkOrders(t.app, user.headers))[0]?.status ?? ''),
+      90_000,
+      'the bulk order to finish',
+    );
     const [bulk] = await readBulkOrders(t.app, user.headers);
     expect(bulk).toMatchObject({ status: 'completed', totalOrders: ROWS, failedOrders: REFUSED.length });
 
-    const orders = await t.db.selectFrom('orders').select(['id', 'status', 'bulk_row', 'shipment_id', 'tracking']).where('bulk_order_id', '=', bulk._id).execute();
+    const orders = await t.db
+      .selectFrom('orders')
+      .select(['id', 'status', 'bulk_row', 'shipment_id', 'tracking'])
+      .where('bulk_order_id', '=', bulk._id)
+      .execute();
     const completed = orders.filter((o) => o.status === 'completed');
     expect(completed).toHaveLength(ROWS - REFUSED.length);
-    expect(orders.filter((o) => o.status === 'cancelled').map((o) => o.bulk_row).sort((a, b) => a! - b!)).toEqual(REFUSED);
+    expect(
+      orders
+        .filter((o) => o.status === 'cancelled')
+        .map((o) => o.bulk_row)
+        .sort((a, b) => a! - b!),
+    ).toEqual(REFUSED);
     // Exactly one purchase per completed row, and its recorded Shipment is the one bought.
     expect(fake.purchases).toBe(completed.length);
     const bought = [...fake.shipments.values()].filter((s) => s.postage_label);

@@ -41,8 +41,10 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     fake.latencyMs = 0;
   });
 
-  const place = (user: User, payload = orderPayload('priority')) => t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: user.headers });
-  const newestOrder = async (user: User) => t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  const place = (user: User, payload = orderPayload('priority')) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: user.headers });
+  const newestOrder = async (user: User) =>
+    t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
   /** Polls the database until the user's newest order leaves pending and processing. */
   async function settled(user: User, timeoutMs = 20_000) {
     const until = Date.now() + timeoutMs;
@@ -53,7 +55,8 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  const refundsOf = (orderId: string) => t.db.selectFrom('ledger').select(['kind', 'amount_cents']).where('reference', '=', orderId).orderBy('created_at').execute();
+  const refundsOf = (orderId: string) =>
+    t.db.selectFrom('ledger').select(['kind', 'amount_cents']).where('reference', '=', orderId).orderBy('created_at').execute();
 
   it('buys one label: Shipment with our order id as reference, the mapped rate bought, its file stored, cost and carrier kept', async () => {
     const before = fake.purchases;
@@ -61,7 +64,13 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const res = await place(user, orderPayload('ups_express'));
     expect(res.json()).toEqual({ message: ORDER_CREATED });
     const order = await newestOrder(user);
-    expect(order).toMatchObject({ status: 'completed', provider: 'easypost', upstream_cost_cents: 125, upstream_carrier: 'UPS', upstream_service: 'NextDayAir' });
+    expect(order).toMatchObject({
+      status: 'completed',
+      provider: 'easypost',
+      upstream_cost_cents: 125,
+      upstream_carrier: 'UPS',
+      upstream_service: 'NextDayAir',
+    });
     expect(fake.purchases - before).toBe(1);
     const shipment = fake.shipments.get(order.shipment_id!);
     expect(shipment).toMatchObject({ reference: order.id, tracking_code: order.tracking, selected_rate: { carrier: 'UPS', service: 'NextDayAir' } });
@@ -151,7 +160,11 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     // Processing, asked again with a back-off counted in its reference (1 s, 2 s, 4 s...).
     expect(stuck).toMatchObject({ status: 'processing', provider_ref: 'easypost:retry:1' });
     expect(Date.parse(stuck.claimed_until!) - Date.parse(stuck.updated_at)).toBeGreaterThanOrEqual(1000);
-    await t.db.updateTable('orders').set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where('id', '=', stuck.id).execute();
+    await t.db
+      .updateTable('orders')
+      .set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() })
+      .where('id', '=', stuck.id)
+      .execute();
     fake.faults = [];
     // It was never bought (no Shipment recorded): cancelled and refunded.
     expect(await settled(user)).toMatchObject({ id: stuck.id, status: 'cancelled', note: processingLimitMessage(60) });
@@ -163,7 +176,11 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     await place(other);
     const bought = await newestOrder(other);
     expect(bought.status).toBe('processing');
-    await t.db.updateTable('orders').set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where('id', '=', bought.id).execute();
+    await t.db
+      .updateTable('orders')
+      .set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() })
+      .where('id', '=', bought.id)
+      .execute();
     fake.faults = [];
     expect(await settled(other)).toMatchObject({ id: bought.id, status: 'completed' });
     expect(fake.purchases - before).toBe(1);
@@ -181,7 +198,12 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
     const { order } = await waitForCompletion(t.app, user.headers);
     expect(order).toMatchObject({ totalOrders: 12, failedOrders: 1 });
-    const stored = await t.db.selectFrom('orders').select(['status', 'shipment_id', 'upstream_cost_cents']).where('bulk_order_id', '=', order._id).orderBy('bulk_row').execute();
+    const stored = await t.db
+      .selectFrom('orders')
+      .select(['status', 'shipment_id', 'upstream_cost_cents'])
+      .where('bulk_order_id', '=', order._id)
+      .orderBy('bulk_row')
+      .execute();
     expect(stored.filter((r) => r.status === 'completed')).toHaveLength(11);
     expect(stored[3].status).toBe('cancelled');
     expect(fake.purchases - before).toBe(11);
@@ -196,7 +218,13 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const order = await newestOrder(user);
     const detail = (await adminCall(t.app, admin.headers, 'GET', `/orders/${order.id}`)).json();
     const price = Number(order.price_cents) / 100;
-    expect(detail.order.upstream).toEqual({ shipmentId: order.shipment_id, carrier: 'USPS', service: 'Priority', cost: 2.05, margin: Math.round((price - 2.05) * 100) / 100 });
+    expect(detail.order.upstream).toEqual({
+      shipmentId: order.shipment_id,
+      carrier: 'USPS',
+      service: 'Priority',
+      cost: 2.05,
+      margin: Math.round((price - 2.05) * 100) / 100,
+    });
     const overview = (await adminCall(t.app, admin.headers, 'GET', '/overview')).json();
     const totals = await t.db.selectFrom('orders').select(['price_cents', 'upstream_cost_cents']).where('status', '=', 'completed').execute();
     const cost = totals.reduce((sum, o) => sum + Number(o.upstream_cost_cents), 0);
@@ -221,7 +249,11 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const put = (body: unknown) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${priority._id}/upstream`, body);
 
     // Bought as another service from the next order on.
-    expect((await put({ carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' })).json().upstream).toEqual({ carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' });
+    expect((await put({ carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' })).json().upstream).toEqual({
+      carrier: 'USPS',
+      service: 'Express',
+      carrierAccount: 'ca_usps',
+    });
     const user = await fundedUser(t.app, t.db, 5_000);
     await place(user);
     const order = await newestOrder(user);
@@ -230,7 +262,9 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
     // Unmapped: neither listed nor orderable.
     expect((await put({ carrier: '', service: '' })).json().upstream).toBeNull();
-    const offered = (await t.app.inject({ method: 'GET', url: '/api/v1/labeltype/read', headers: user.headers })).json().labelTypes.map((lt: { uid: string }) => lt.uid);
+    const offered = (await t.app.inject({ method: 'GET', url: '/api/v1/labeltype/read', headers: user.headers }))
+      .json()
+      .labelTypes.map((lt: { uid: string }) => lt.uid);
     expect(offered).not.toContain('priority');
     expect(offered).toContain('ground_oz');
     const refused = await place(user);
@@ -262,7 +296,8 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       });
       return { status: res.statusCode, body: res.body };
     };
-    const statusOf = async () => (await t.db.selectFrom('orders').select('tracking_status').where('id', '=', order.id).executeTakeFirstOrThrow()).tracking_status;
+    const statusOf = async () =>
+      (await t.db.selectFrom('orders').select('tracking_status').where('id', '=', order.id).executeTakeFirstOrThrow()).tracking_status;
 
     const transit = fake.trackerEvent(order.shipment_id!, 'in_transit');
     expect(await deliver(transit)).toMatchObject({ status: 200 });

@@ -23,10 +23,11 @@ const MAX_KILLS = 5;
 /** How long a receiver takes to answer: deliveries and messages are in flight when the shop dies. */
 const ANSWER_MS = 25;
 
-const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 async function waitUntil(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  for (const until = Date.now() + ms; !(await check()); ) {
+  for (const until = Date.now() + ms; !(await check());) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -65,7 +66,16 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       const at = new Date().toISOString();
       await db
         .insertInto('telegram_accounts')
-        .values({ user_id: user.userId, chat_id: String(chatId), chat_username: `kill_${i}`, shop_url: 'https://shop.example.com', muted: '[]', linked_at: at, created_at: at, updated_at: at })
+        .values({
+          user_id: user.userId,
+          chat_id: String(chatId),
+          chat_username: `kill_${i}`,
+          shop_url: 'https://shop.example.com',
+          muted: '[]',
+          linked_at: at,
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
       users.push({ ...user, chatId });
     }
@@ -104,7 +114,10 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       await waitUntil(
         async () => {
           if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
-          return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+          return fetch(`${url}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          );
         },
         90_000,
         'the shop to start',
@@ -129,7 +142,16 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
           }),
         ),
       );
-    const count = async (table: 'orders' | 'shop_events') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', 'in', userIds).executeTakeFirstOrThrow()).n);
+    const count = async (table: 'orders' | 'shop_events') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('user_id', 'in', userIds)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     // Killed while it works, once events wait in its outbox: committed with their orders, not yet dispatched. A kill
     // that finds none (each is dispatched within milliseconds) is tried again on a new shop.
@@ -145,14 +167,19 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       await placing;
       leftInOutbox = await count('shop_events');
       // Telegram messages the dead shop held while sending: they may have reached the chat, and are sent again.
-      for (const m of await db.selectFrom('telegram_messages').select('event_id').where('user_id', 'in', userIds).where('status', '=', 'sending').execute()) heldAtKill.add(m.event_id);
+      for (const m of await db.selectFrom('telegram_messages').select('event_id').where('user_id', 'in', userIds).where('status', '=', 'sending').execute())
+        heldAtKill.add(m.event_id);
     }
     expect(leftInOutbox).toBeGreaterThan(0);
 
     // A new shop finishes what the dead one left, and takes new orders meanwhile.
     const shop = await startShop();
     for (const user of users) {
-      const answer = await fetch(`${shop.url}/api/v1/order/create`, { method: 'POST', headers: { ...user.headers, 'content-type': 'application/json' }, body: JSON.stringify(orderPayload('priority')) });
+      const answer = await fetch(`${shop.url}/api/v1/order/create`, {
+        method: 'POST',
+        headers: { ...user.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(orderPayload('priority')),
+      });
       expect(answer.status).toBe(200);
     }
     const orders = await db.selectFrom('orders').select(['id', 'user_id', 'status']).where('user_id', 'in', userIds).execute();
@@ -162,7 +189,11 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       deliveries: (await db.selectFrom('webhook_deliveries').select('id').where('user_id', 'in', userIds).where('status', '=', 'delivered').execute()).length,
       messages: (await db.selectFrom('telegram_messages').select('id').where('user_id', 'in', userIds).where('status', '=', 'sent').execute()).length,
     });
-    await waitUntil(async () => JSON.stringify(await open()) === JSON.stringify({ events: 0, deliveries: orders.length, messages: orders.length }), 90_000, 'every event delivered');
+    await waitUntil(
+      async () => JSON.stringify(await open()) === JSON.stringify({ events: 0, deliveries: orders.length, messages: orders.length }),
+      90_000,
+      'every event delivered',
+    );
 
     // The webhook: every order's event arrived, always under the same delivery id; a receiver keeping the first of
     // each id (as the docs ask) has each event once. A POST the dead shop had sent and not heard back from comes again.
@@ -197,6 +228,8 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       const balance = await db.selectFrom('users').select('balance_cents').where('id', '=', user.userId).executeTakeFirstOrThrow();
       expect(await ledgerSumCents(db, user.userId)).toBe(Number(balance.balance_cents));
     }
-    console.log(`[${engine}] ${orders.length} orders; ${leftInOutbox} events left in the outbox at the kill, ${heldAtKill.size} Telegram messages held, ${twice.length} sent twice; ${receiver.received.length - expected.length} webhook POSTs repeated`);
+    console.log(
+      `[${engine}] ${orders.length} orders; ${leftInOutbox} events left in the outbox at the kill, ${heldAtKill.size} Telegram messages held, ${twice.length} sent twice; ${receiver.received.length - expected.length} webhook POSTs repeated`,
+    );
   }, 240_000);
 });

@@ -34,7 +34,11 @@ export type FakeBtcpay = {
   unavailable: boolean;
   setStatus(id: string, status: FakeInvoice['status']): void;
   /** Sends a signed webhook of this type for the invoice, as BTCPay does; returns the receiver's status. */
-  deliver(id: string, type: string, options?: { secret?: string; extra?: Record<string, unknown> }): Promise<{ status: number; body: string; payload: string; signature: string }>;
+  deliver(
+    id: string,
+    type: string,
+    options?: { secret?: string; extra?: Record<string, unknown> },
+  ): Promise<{ status: number; body: string; payload: string; signature: string }>;
   close(): Promise<void>;
 };
 
@@ -64,7 +68,8 @@ export async function startFakeBtcpay(options: { storeId?: string; apiKey?: stri
       const path = (req.url ?? '').split('?')[0];
       requests.push(`${req.method} ${path}`);
       if (fake.unavailable) return send(res, 503, { code: 'service-unavailable', message: 'Service unavailable' });
-      if (req.headers.authorization !== `token ${apiKey}`) return send(res, 401, { code: 'unauthenticated', message: 'Authentication is required for accessing this endpoint' });
+      if (req.headers.authorization !== `token ${apiKey}`)
+        return send(res, 401, { code: 'unauthenticated', message: 'Authentication is required for accessing this endpoint' });
       const match = /^\/api\/v1\/stores\/([^/]+)\/invoices(?:\/([^/]+))?$/.exec(path);
       if (!match) return send(res, 404);
       if (match[1] !== storeId) return send(res, 403);
@@ -137,8 +142,15 @@ export async function startFakeBtcpay(options: { storeId?: string; apiKey?: stri
         invoiceId: id,
         ...opts.extra,
       });
-      const signature = `sha256=${crypto.createHmac('sha256', opts.secret ?? webhookSecret).update(payload, 'utf8').digest('hex')}`;
-      const response = await fetch(fake.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'BTCPay-Sig': signature }, body: payload });
+      const signature = `sha256=${crypto
+        .createHmac('sha256', opts.secret ?? webhookSecret)
+        .update(payload, 'utf8')
+        .digest('hex')}`;
+      const response = await fetch(fake.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'BTCPay-Sig': signature },
+        body: payload,
+      });
       return { status: response.status, body: await response.text(), payload, signature };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

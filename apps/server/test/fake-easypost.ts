@@ -86,7 +86,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   };
-  const refuse = (res: http.ServerResponse, status: number, code: string, message: string, errors: unknown[] = []) => send(res, status, { error: { code, message, errors } });
+  const refuse = (res: http.ServerResponse, status: number, code: string, message: string, errors: unknown[] = []) =>
+    send(res, status, { error: { code, message, errors } });
 
   /** The fault this call meets, used up by one. */
   const faultFor = (call: FakeEasyPostCall) => {
@@ -113,12 +114,19 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     const fault = faultFor(call);
     if (fault?.kind === 'hang') return; // never answered; the client's timeout gives up
     if (fault?.kind === '500') return refuse(res, 500, 'INTERNAL_SERVER_ERROR', 'We experienced an internal error.');
-    if (fault?.kind === '429') return send(res, 429, { error: { code: 'RATE_LIMITED', message: 'You have exceeded the rate limit.', errors: [] } }, { 'retry-after': String(fault.retryAfterSeconds ?? 1) });
+    if (fault?.kind === '429')
+      return send(
+        res,
+        429,
+        { error: { code: 'RATE_LIMITED', message: 'You have exceeded the rate limit.', errors: [] } },
+        { 'retry-after': String(fault.retryAfterSeconds ?? 1) },
+      );
     if (call === 'file') {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       return res.end(pdf);
     }
-    if (req.headers.authorization !== `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`) return refuse(res, 401, 'APIKEY.INACTIVE', 'This api key is no longer active.');
+    if (req.headers.authorization !== `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`)
+      return refuse(res, 401, 'APIKEY.INACTIVE', 'This api key is no longer active.');
     let body: any = {};
     try {
       body = raw ? JSON.parse(raw) : {};
@@ -129,8 +137,17 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
 
     if (call === 'verify') {
       const address = body.address ?? {};
-      if (address.street1 === fake.unverifiableStreet) return refuse(res, 422, 'ADDRESS.VERIFY.FAILURE', 'Unable to verify address.', [{ field: 'address', message: 'Address not found' }]);
-      return send(res, 200, { address: { id: id('adr'), object: 'Address', ...address, street1: String(address.street1 ?? '').toUpperCase(), verifications: { delivery: { success: true, errors: [] } } } });
+      if (address.street1 === fake.unverifiableStreet)
+        return refuse(res, 422, 'ADDRESS.VERIFY.FAILURE', 'Unable to verify address.', [{ field: 'address', message: 'Address not found' }]);
+      return send(res, 200, {
+        address: {
+          id: id('adr'),
+          object: 'Address',
+          ...address,
+          street1: String(address.street1 ?? '').toUpperCase(),
+          verifications: { delivery: { success: true, errors: [] } },
+        },
+      });
     }
     if (call === 'create') {
       const s = body.shipment ?? {};
@@ -138,7 +155,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       if (s.to_address.street1 === fake.unverifiableStreet) {
         return refuse(res, 422, 'ADDRESS.VERIFY.FAILURE', 'Unable to verify address.', [{ field: 'to_address.street1', message: 'Address not found' }]);
       }
-      if (!(Number(s.parcel.weight) > 0) || Number(s.parcel.weight) > 1120) return refuse(res, 422, 'PARCEL.WEIGHT.INVALID', 'Parcel weight must be between 0 and 1120 ounces.');
+      if (!(Number(s.parcel.weight) > 0) || Number(s.parcel.weight) > 1120)
+        return refuse(res, 422, 'PARCEL.WEIGHT.INVALID', 'Parcel weight must be between 0 and 1120 ounces.');
       const shipment = {
         id: id('shp'),
         object: 'Shipment',
@@ -193,7 +211,13 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       label_url: `${origin}/files/${labelId}.pdf`,
       label_pdf_url: `${origin}/files/${labelId}.pdf`,
     };
-    shipment.tracker = { id: id('trk'), object: 'Tracker', tracking_code: shipment.tracking_code, status: 'pre_transit', public_url: `${origin}/track/${shipment.tracking_code}` };
+    shipment.tracker = {
+      id: id('trk'),
+      object: 'Tracker',
+      tracking_code: shipment.tracking_code,
+      status: 'pre_transit',
+      public_url: `${origin}/track/${shipment.tracking_code}`,
+    };
     fake.purchases++;
     if (fault?.kind === 'lose') return req.socket.destroy(); // bought upstream; the answer never arrives
     return send(res, 200, shipment);

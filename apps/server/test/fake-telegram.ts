@@ -104,7 +104,15 @@ export async function startFakeTelegram(options: { token?: string; username?: st
 
   /** Each method gets the call's parameters, and a promise settled if the caller hangs up before the answer. */
   const methods: Record<string, (params: Record<string, any>, hungUp: Promise<void>) => unknown> = {
-    getMe: () => ({ id: 424242, is_bot: true, first_name: 'Label Shop', username, can_join_groups: false, can_read_all_group_messages: false, supports_inline_queries: false }),
+    getMe: () => ({
+      id: 424242,
+      is_bot: true,
+      first_name: 'Label Shop',
+      username,
+      can_join_groups: false,
+      can_read_all_group_messages: false,
+      supports_inline_queries: false,
+    }),
     deleteWebhook: () => {
       fake.webhook = null;
       return true;

@@ -9,7 +9,14 @@ export function dateIn(timeZone: string, daysAhead = 0): string {
   return new Date(Date.UTC(y, m - 1, d + daysAhead)).toISOString().slice(0, 10);
 }
 
-export const item = (overrides: Record<string, unknown> = {}) => ({ units: 2, description: 'Cotton T-shirt', weight: 0.4, value: 12.5, tariff: '6109.10', ...overrides });
+export const item = (overrides: Record<string, unknown> = {}) => ({
+  units: 2,
+  description: 'Cotton T-shirt',
+  weight: 0.4,
+  value: 12.5,
+  tariff: '6109.10',
+  ...overrides,
+});
 
 export const pickupInfo = (overrides: Record<string, unknown> = {}) => ({
   name: 'Warehouse Desk',
@@ -62,7 +69,14 @@ export function fedexPayload(overrides: Record<string, unknown> = {}): Record<st
 
 /** A payload asking for a pickup, today in the zone (an IANA name) unless the overrides give the date. */
 export const withPickup = (timeZone = 'Europe/London', overrides: Record<string, unknown> = {}) =>
-  fedexPayload({ pickup: true, pickupDate: 'pickupDate' in overrides ? undefined : dateIn(timeZone), pickupTime: '09:30', timeZone, pickupInfo: pickupInfo(), ...overrides });
+  fedexPayload({
+    pickup: true,
+    pickupDate: 'pickupDate' in overrides ? undefined : dateIn(timeZone),
+    pickupTime: '09:30',
+    timeZone,
+    pickupInfo: pickupInfo(),
+    ...overrides,
+  });
 
 export type Customer = { tgId: string; headers: { authorization: string }; userId: string };
 
@@ -93,7 +107,11 @@ export function multipartBody(fields: Record<string, string>, files: { field: st
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
   for (const file of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.data, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+      file.data,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };

@@ -27,7 +27,9 @@ export async function createTestDb(upTo?: string): Promise<{ db: Db; dataDir: st
   try {
     if (testDbKind === 'postgres') {
       const url = process.env.TEST_DATABASE_URL!;
-      const schema = `t_${randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+      const schema = `t_${randomToken(9)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '')}`;
       await withPgClient(url, (client) => client.query(`CREATE SCHEMA ${schema}`));
       undo.push(() =>
         withPgClient(url, async (client) => {
@@ -83,7 +85,10 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       stream.on('data', (chunk) => (raw += chunk));
       stream.on('end', () => {
         const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? '';
-        const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n');
+        const body = raw
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join('\n');
         for (const to of session.envelope.rcptTo) messages.push({ to: to.address.toLowerCase(), subject, text: body });
         callback();
       });
@@ -168,7 +173,13 @@ export async function solveCaptcha(app: FastifyInstance): Promise<string> {
   const challenge = (await app.inject({ method: 'GET', url: '/api/v1/captcha/challenge' })).json();
   const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
   if (!solution) throw new Error('captcha not solvable');
-  const payload = { algorithm: challenge.algorithm, challenge: challenge.challenge, number: solution.number, salt: challenge.salt, signature: challenge.signature };
+  const payload = {
+    algorithm: challenge.algorithm,
+    challenge: challenge.challenge,
+    number: solution.number,
+    salt: challenge.salt,
+    signature: challenge.signature,
+  };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
@@ -177,8 +188,16 @@ let counter = 0;
 export const uniqueTgId = (prefix = 'user') => `${prefix}_${process.pid}_${Date.now() % 1_000_000}_${++counter}`.slice(0, 32);
 
 /** Registers and signs in a new user through the real calls; returns its bearer token. */
-export async function signUp(app: FastifyInstance, tgId = uniqueTgId(), password = 'correct horse 1'): Promise<{ tgId: string; password: string; token: string; headers: { authorization: string } }> {
-  const register = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { username: 'Test User', tgId, password, captchaToken: await solveCaptcha(app) } });
+export async function signUp(
+  app: FastifyInstance,
+  tgId = uniqueTgId(),
+  password = 'correct horse 1',
+): Promise<{ tgId: string; password: string; token: string; headers: { authorization: string } }> {
+  const register = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    payload: { username: 'Test User', tgId, password, captchaToken: await solveCaptcha(app) },
+  });
   if (register.statusCode !== 200) throw new Error(`register failed: ${register.body}`);
   const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { tgId, password, captchaToken: await solveCaptcha(app) } });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);

@@ -22,48 +22,80 @@ function start(entry: 'src/server.ts' | 'src/worker.ts', port: number) {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-last-resort-'));
   const proc = spawn(process.execPath, ['--import', 'tsx', '--import', './test/unhandled-error-preload.ts', entry], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', WEB_DIST: path.join(dataDir, 'no-web'), LABEL_RENDER_THREADS: '0', SMTP_URL: '' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+      LABEL_RENDER_THREADS: '0',
+      SMTP_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = proc;
   const out = { text: '' };
   proc.stdout!.on('data', (chunk: Buffer) => (out.text += chunk.toString()));
-  const lines = () => out.text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, any>);
+  const lines = () =>
+    out.text
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, any>);
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return { proc, out, lines, exited };
 }
 
-it.runIf(testDbKind === 'sqlite')('an unhandled rejection in a request is logged with its reqId, and the web process closes and exits 1', async () => {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { out, lines, exited } = start('src/server.ts', port);
-  for (const until = Date.now() + 60_000; !(await fetch(`${url}/healthz`).then((r) => r.ok, () => false)); ) {
-    if (Date.now() > until || child!.exitCode !== null) throw new Error(`the server did not start:\n${out.text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+it.runIf(testDbKind === 'sqlite')(
+  'an unhandled rejection in a request is logged with its reqId, and the web process closes and exits 1',
+  async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const { out, lines, exited } = start('src/server.ts', port);
+    for (
+      const until = Date.now() + 60_000;
+      !(await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+    ) {
+      if (Date.now() > until || child!.exitCode !== null) throw new Error(`the server did not start:\n${out.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 
-  // The request itself is answered: the process closes gracefully, as on SIGTERM.
-  expect((await fetch(`${url}/healthz?unhandled`)).status).toBe(200);
-  const startedAt = Date.now();
-  expect(await exited, out.text).toBe(1);
-  expect(Date.now() - startedAt).toBeLessThan(10_000);
-  await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    // The request itself is answered: the process closes gracefully, as on SIGTERM.
+    expect((await fetch(`${url}/healthz?unhandled`)).status).toBe(200);
+    const startedAt = Date.now();
+    expect(await exited, out.text).toBe(1);
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
 
-  const request = lines().find((line) => line.req?.url?.startsWith('/healthz?unhandled'));
-  const fatal = lines().filter((line) => line.level === 50);
-  expect(fatal).toHaveLength(1);
-  expect(fatal[0]).toMatchObject({ msg: 'unhandled rejection, stopping', reqId: request!.reqId, err: { message: 'test: a promise nobody awaited', stack: expect.any(String) } });
-}, 90_000);
+    const request = lines().find((line) => line.req?.url?.startsWith('/healthz?unhandled'));
+    const fatal = lines().filter((line) => line.level === 50);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toMatchObject({
+      msg: 'unhandled rejection, stopping',
+      reqId: request!.reqId,
+      err: { message: 'test: a promise nobody awaited', stack: expect.any(String) },
+    });
+  },
+  90_000,
+);
 
-it.runIf(testDbKind === 'sqlite')('an uncaught exception in the worker is logged, and the worker closes and exits 1', async () => {
-  const { proc, out, lines, exited } = start('src/worker.ts', await freePort());
-  await expect.poll(() => out.text.includes('worker started'), { timeout: 60_000 }).toBe(true);
-  proc.kill('SIGUSR2');
-  const startedAt = Date.now();
-  expect(await exited, out.text).toBe(1);
-  expect(Date.now() - startedAt).toBeLessThan(30_000);
-  const fatal = lines().filter((line) => line.level === 50);
-  expect(fatal).toHaveLength(1);
-  expect(fatal[0]).toMatchObject({ msg: 'uncaught exception, stopping', err: { message: 'test: an exception nobody caught' } });
-  expect(fatal[0].jobId).toBeUndefined();
-}, 90_000);
+it.runIf(testDbKind === 'sqlite')(
+  'an uncaught exception in the worker is logged, and the worker closes and exits 1',
+  async () => {
+    const { proc, out, lines, exited } = start('src/worker.ts', await freePort());
+    await expect.poll(() => out.text.includes('worker started'), { timeout: 60_000 }).toBe(true);
+    proc.kill('SIGUSR2');
+    const startedAt = Date.now();
+    expect(await exited, out.text).toBe(1);
+    expect(Date.now() - startedAt).toBeLessThan(30_000);
+    const fatal = lines().filter((line) => line.level === 50);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toMatchObject({ msg: 'uncaught exception, stopping', err: { message: 'test: an exception nobody caught' } });
+    expect(fatal[0].jobId).toBeUndefined();
+  },
+  90_000,
+);

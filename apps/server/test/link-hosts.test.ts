@@ -7,7 +7,15 @@ import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { startTestApp, type TestApp } from './harness.ts';
 
 /** Host headers a client may forge: none of them may become the origin of a link. */
-const FORGED = ['evil.example', 'evil.example:7400', 'shop.example.com.evil.example', 'localhost.evil.example', 'localhost@evil.example', 'evil.example/localhost', '127.0.0.1.evil.example'];
+const FORGED = [
+  'evil.example',
+  'evil.example:7400',
+  'shop.example.com.evil.example',
+  'localhost.evil.example',
+  'localhost@evil.example',
+  'evil.example/localhost',
+  '127.0.0.1.evil.example',
+];
 const FALLBACK = 'http://localhost:7400';
 
 describe('links without PUBLIC_URL', () => {
@@ -16,7 +24,12 @@ describe('links without PUBLIC_URL', () => {
   let user: Awaited<ReturnType<typeof resellerUser>>;
   beforeAll(async () => {
     tg = await startFakeTelegram();
-    t = await startTestApp({ ALLOWED_HOSTS: 'shop.example.com, api.example.com:8443', TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_BOT_USERNAME: tg.username, TELEGRAM_API_ROOT: tg.apiRoot });
+    t = await startTestApp({
+      ALLOWED_HOSTS: 'shop.example.com, api.example.com:8443',
+      TELEGRAM_BOT_TOKEN: tg.token,
+      TELEGRAM_BOT_USERNAME: tg.username,
+      TELEGRAM_API_ROOT: tg.apiRoot,
+    });
     user = await resellerUser(t.app, t.db, 50_000);
   });
   afterAll(async () => {
@@ -30,13 +43,23 @@ describe('links without PUBLIC_URL', () => {
     const invoice = await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers, payload: { amount: 50, type: 'crypto' } });
     expect(invoice.statusCode).toBe(200);
     const hosted = new URL(invoice.json().data.hosted_url);
-    const paid = await t.app.inject({ method: 'POST', url: `${hosted.pathname}/simulate`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=pay' });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `${hosted.pathname}/simulate`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'action=pay',
+    });
     expect(paid.statusCode).toBe(303);
     const document = (await callApi(t.app, undefined, 'GET', '/openapi.json', { headers: { host } })).json();
     const order = (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: { host }, payload: labelFields() })).json().order;
     const link = await t.app.inject({ method: 'POST', url: '/api/v1/account/telegram/link', headers });
     expect(link.statusCode).toBe(200);
-    const token = await t.db.selectFrom('telegram_link_tokens').select('shop_url').where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const token = await t.db
+      .selectFrom('telegram_link_tokens')
+      .select('shop_url')
+      .where('user_id', '=', user.userId)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
     return {
       paymentPage: hosted.origin,
       paymentReturn: new URL(paid.headers.location as string).origin,
@@ -70,19 +93,26 @@ describe('links without PUBLIC_URL', () => {
 describe('the link origin', () => {
   const settings = { ALLOWED_HOSTS: [], PORT: 7400 };
   it('is PUBLIC_URL whenever it is set, whatever the Host', () => {
-    expect(linkOrigin({ ...settings, PUBLIC_URL: 'https://labels.example.com/' }, { protocol: 'http', host: 'evil.example' })).toBe('https://labels.example.com');
+    expect(linkOrigin({ ...settings, PUBLIC_URL: 'https://labels.example.com/' }, { protocol: 'http', host: 'evil.example' })).toBe(
+      'https://labels.example.com',
+    );
   });
 
   it('keeps the request protocol for a trusted host, and refuses a Host that is not host[:port]', () => {
     expect(linkOrigin(settings, { protocol: 'https', host: 'localhost' })).toBe('https://localhost');
-    for (const host of ['', 'localhost:7400 evil', 'localhost:port', 'local host', 'localhost\r\nx: y']) expect(linkOrigin(settings, { protocol: 'http', host })).toBe(FALLBACK);
+    for (const host of ['', 'localhost:7400 evil', 'localhost:port', 'local host', 'localhost\r\nx: y'])
+      expect(linkOrigin(settings, { protocol: 'http', host })).toBe(FALLBACK);
   });
 });
 
 describe('ALLOWED_HOSTS', () => {
   it('is a comma-separated list of host[:port], read in lower case, and names a bad entry', () => {
     expect(loadConfig({}).ALLOWED_HOSTS).toEqual([]);
-    expect(loadConfig({ ALLOWED_HOSTS: ' Shop.Example.com, 10.0.0.5:7400,[::1]:80 ' }).ALLOWED_HOSTS).toEqual(['shop.example.com', '10.0.0.5:7400', '[::1]:80']);
+    expect(loadConfig({ ALLOWED_HOSTS: ' Shop.Example.com, 10.0.0.5:7400,[::1]:80 ' }).ALLOWED_HOSTS).toEqual([
+      'shop.example.com',
+      '10.0.0.5:7400',
+      '[::1]:80',
+    ]);
     expect(() => loadConfig({ ALLOWED_HOSTS: 'https://shop.example.com' })).toThrowError(/ALLOWED_HOSTS/);
     expect(() => loadConfig({ ALLOWED_HOSTS: 'shop.example.com/path' })).toThrowError(/ALLOWED_HOSTS/);
   });

@@ -12,7 +12,14 @@ export async function startLocalS3(bucket = 'portal-test'): Promise<LocalS3> {
   try {
     const { port } = await server.run();
     return {
-      env: { S3_BUCKET: bucket, S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
+      env: {
+        S3_BUCKET: bucket,
+        S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        S3_FORCE_PATH_STYLE: 'true',
+      },
       async close() {
         await server.close();
         fs.rmSync(directory, { recursive: true, force: true });

@@ -27,7 +27,10 @@ type Line = { msg: string; reqId?: string; jobId?: string; req?: { url: string }
 /** The app with its JSON log lines kept, as a production process writes them. */
 async function appWithLog(labels?: LabelProvider, env: Record<string, string> = {}) {
   const lines: Line[] = [];
-  const t = await startTestApp(env, { labels, logger: { level: 'info', mixin: logContextMixin, stream: { write: (line: string) => lines.push(JSON.parse(line)) } } });
+  const t = await startTestApp(env, {
+    labels,
+    logger: { level: 'info', mixin: logContextMixin, stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+  });
   apps.push(t);
   return { t, lines };
 }

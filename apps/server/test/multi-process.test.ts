@@ -19,7 +19,9 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
   async () => {
     const { db, dataDir, databaseUrl, drop } = await createTestDb();
     cleanups.push(drop);
-    const prefix = `test-multi-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    const prefix = `test-multi-${randomToken(6)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, 'x')}`;
     cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
     const callLog = path.join(dataDir, 'label-calls.log');
     const env = {
@@ -51,10 +53,11 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
       await Promise.all(Array.from({ length: 10 }, (_, j) => call((i + j) % 2 ? one : two, '/order/create', orderPayload('fedex_ground'), accessToken)));
     }
     const statuses = async () => (await db.selectFrom('orders').select(['status']).where('user_id', '=', userId).execute()).map((o) => o.status);
-    for (const until = Date.now() + 120_000; ; ) {
+    for (const until = Date.now() + 120_000; ;) {
       const now = await statuses();
       if (now.length === ORDERS && now.every((s) => s === 'completed')) break;
-      if (Date.now() > until) throw new Error(`not all completed: ${JSON.stringify(now.reduce<Record<string, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {}))}`);
+      if (Date.now() > until)
+        throw new Error(`not all completed: ${JSON.stringify(now.reduce<Record<string, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {}))}`);
       await new Promise((r) => setTimeout(r, 250));
     }
     // Every process finishes what it has in hand and ends: no call to the provider can come after the log is read.

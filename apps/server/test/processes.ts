@@ -36,9 +36,15 @@ export function processGroup() {
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
       if (entry.endsWith('worker.ts')) return url;
-      for (const until = Date.now() + 90_000; ; ) {
+      for (const until = Date.now() + 90_000; ;) {
         if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-        if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return url;
+        if (
+          await fetch(`${url}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return url;
         if (Date.now() > until) throw new Error(`${entry} did not start`);
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -61,8 +67,15 @@ export function processGroup() {
       child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-100_000)));
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       const url = `http://127.0.0.1:${port}`;
-      const ready = entry === 'server' ? () => fetch(`${url}/healthz`).then((r) => r.ok, () => false) : async () => output.includes('"msg":"worker started"');
-      for (const until = Date.now() + 90_000; !(await ready()); ) {
+      const ready =
+        entry === 'server'
+          ? () =>
+              fetch(`${url}/healthz`).then(
+                (r) => r.ok,
+                () => false,
+              )
+          : async () => output.includes('"msg":"worker started"');
+      for (const until = Date.now() + 90_000; !(await ready());) {
         if (child.exitCode !== null) throw new Error(`dist/${entry}.js exited with ${child.exitCode}:\n${output}`);
         if (Date.now() > until) throw new Error(`dist/${entry}.js did not start:\n${output}`);
         await new Promise((r) => setTimeout(r, 200));

@@ -16,7 +16,9 @@ import { JOURNEY_ENV, shopJourney } from './shop-journey.ts';
  * read-only (chmod -R a-w) for its owner.
  */
 const asRoot = process.getuid?.() === 0;
-const NOBODY = asRoot ? { uid: Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' })) } : null;
+const NOBODY = asRoot
+  ? { uid: Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' })) }
+  : null;
 /** A command line run as the shop's user. */
 const asShopUser = (command: string[]) => (NOBODY ? ['setpriv', `--reuid=${NOBODY.uid}`, `--regid=${NOBODY.gid}`, '--clear-groups', ...command] : command);
 
@@ -34,7 +36,8 @@ const groupLeft = (pid: number) => {
 afterAll(async () => {
   // Each npm command leads a process group of its own (npm, its shell, node): whatever is left of it is killed.
   for (const { pid } of started) if (groupLeft(pid!)) process.kill(-pid!, 'SIGKILL');
-  for (const until = Date.now() + 10_000; started.some(({ pid }) => groupLeft(pid!)) && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const until = Date.now() + 10_000; started.some(({ pid }) => groupLeft(pid!)) && Date.now() < until;)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   if (!temp) return;
   if (!asRoot) execFileSync('chmod', ['-R', 'u+w', temp]);
   fs.rmSync(temp, { recursive: true, force: true });
@@ -54,7 +57,7 @@ function npmRun(tree: string, script: string, env: Record<string, string>) {
 
 /** Waits for `ready`, failing at once if the process exits first. */
 async function waitFor(what: string, process: ReturnType<typeof npmRun>, ready: () => Promise<boolean> | boolean, timeoutMs = 60_000) {
-  for (const until = Date.now() + timeoutMs; !(await ready()); ) {
+  for (const until = Date.now() + timeoutMs; !(await ready());) {
     if (process.child.exitCode !== null) throw new Error(`${what} exited with ${process.child.exitCode}:\n${process.output()}`);
     if (Date.now() > until) throw new Error(`${what} not ready in ${timeoutMs} ms:\n${process.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -99,19 +102,24 @@ it.runIf(testDbKind === 'sqlite')(
     if (NOBODY) for (const dir of [dataDir, home]) fs.chownSync(dir, NOBODY.uid, NOBODY.gid);
     else execFileSync('chmod', ['-R', 'a-w', tree]);
     // The shop's user can write into DATA_DIR and nowhere in the tree (the run-time worker compiler wrote into node_modules/.cache).
-    expect([canWrite(path.join(dataDir, 'probe')), canWrite(path.join(tree, 'probe')), canWrite(path.join(tree, 'node_modules/probe')), canWrite(path.join(tree, 'apps/server/dist/probe'))]).toEqual([
-      true,
-      false,
-      false,
-      false,
-    ]);
+    expect([
+      canWrite(path.join(dataDir, 'probe')),
+      canWrite(path.join(tree, 'probe')),
+      canWrite(path.join(tree, 'node_modules/probe')),
+      canWrite(path.join(tree, 'apps/server/dist/probe')),
+    ]).toEqual([true, false, false, false]);
 
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = { ...JOURNEY_ENV, HOME: home, npm_config_cache: path.join(home, '.npm'), DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
     // The web process queues jobs and the worker runs them (the embedded queue: one worker), each from dist.
     const web = npmRun(tree, 'start', { ...env, QUEUE_RUN_WORKERS: 'false' });
-    await waitFor('npm start', web, () => fetch(`${url}/healthz`).then((r) => r.ok, () => false));
+    await waitFor('npm start', web, () =>
+      fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    );
     const worker = npmRun(tree, 'worker', env);
     await waitFor('npm run worker', worker, () => worker.output().includes('"msg":"worker started"'));
 

@@ -11,15 +11,21 @@ const newAddress = () => `10.77.${Math.floor(++addresses / 250)}.${addresses % 2
 
 describe.each(stores)('attempt limits in %s', (store) => {
   let t: TestApp;
-  const prefix = `test-limits-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const prefix = `test-limits-${randomToken(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_MAX: '5', ...(store === 'redis' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix, QUEUE_RUN_WORKERS: 'false' } : {}) });
+    t = await startTestApp({
+      RATE_LIMIT_MAX: '5',
+      ...(store === 'redis' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix, QUEUE_RUN_WORKERS: 'false' } : {}),
+    });
   });
   afterAll(async () => {
     await t.close();
     if (store === 'redis') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
   });
-  const post = (url: string, payload: Record<string, unknown>, remoteAddress = newAddress()) => t.app.inject({ method: 'POST', url: `/api/v1/auth/${url}`, remoteAddress, payload });
+  const post = (url: string, payload: Record<string, unknown>, remoteAddress = newAddress()) =>
+    t.app.inject({ method: 'POST', url: `/api/v1/auth/${url}`, remoteAddress, payload });
 
   it('answers 429 naming the wait once brute force on one account passes the limit', async () => {
     const attempt = async () => post('login', { tgId: uniqueTgId('victim'), password: 'guess guess', captchaToken: await solveCaptcha(t.app) });
@@ -59,8 +65,10 @@ describe.each(stores)('attempt limits in %s', (store) => {
 
   it('counts captcha failures per address, and lets a client three times the per-account limit across accounts', async () => {
     const from = newAddress();
-    for (let i = 0; i < 10; i++) expect((await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: FAKE_CAPTCHA }, from)).statusCode).toBe(400);
-    for (let i = 0; i < 5; i++) expect((await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: await solveCaptcha(t.app) }, from)).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: FAKE_CAPTCHA }, from)).statusCode).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: await solveCaptcha(t.app) }, from)).statusCode).toBe(401);
     const blocked = await post('login', { tgId: uniqueTgId('spray'), password: 'guess guess', captchaToken: await solveCaptcha(t.app) }, from);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toBe('Too many attempts, try again in 15 minutes');
@@ -106,7 +114,12 @@ describe('the 429 message', () => {
   it('says one minute for a window under a minute', async () => {
     const t = await startTestApp({ RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_SECONDS: '30' });
     try {
-      const guess = async () => t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { tgId: 'short_window', password: 'guess guess', captchaToken: await solveCaptcha(t.app) } });
+      const guess = async () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { tgId: 'short_window', password: 'guess guess', captchaToken: await solveCaptcha(t.app) },
+        });
       expect((await guess()).statusCode).toBe(401);
       const blocked = await guess();
       expect(blocked.json()).toEqual({ message: 'Too many attempts, try again in 1 minute' });

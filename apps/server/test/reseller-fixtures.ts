@@ -12,7 +12,13 @@ export async function resellerUser(app: FastifyInstance, db: Db, cents: number) 
 }
 
 /** A call to the reseller API with this key (none when undefined). */
-export function callApi(app: FastifyInstance, apiKey: string | undefined, method: InjectOptions['method'], path: string, options: Omit<InjectOptions, 'method' | 'url'> = {}) {
+export function callApi(
+  app: FastifyInstance,
+  apiKey: string | undefined,
+  method: InjectOptions['method'],
+  path: string,
+  options: Omit<InjectOptions, 'method' | 'url'> = {},
+) {
   const headers = { ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }), ...(options.headers ?? {}) } as Record<string, string>;
   return app.inject({ ...options, method, url: `${RESELLER_API_PREFIX}${path}`, headers });
 }

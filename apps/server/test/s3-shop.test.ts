@@ -48,7 +48,12 @@ it('with S3_SIGNED_DOWNLOADS, a bulk file download is checked against its owner,
     expect(link.origin).toBe(s3.env.S3_ENDPOINT);
     expect(link.searchParams.get('X-Amz-Expires')).toBe('300');
     const zip = await fetch(link);
-    expect([zip.status, Buffer.from(await zip.arrayBuffer()).subarray(0, 2).toString()]).toEqual([200, 'PK']);
+    expect([
+      zip.status,
+      Buffer.from(await zip.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ]).toEqual([200, 'PK']);
   } finally {
     await t.close();
   }

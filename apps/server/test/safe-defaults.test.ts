@@ -22,7 +22,13 @@ const guess = async (t: TestApp, i: number, headers: Record<string, string> = {}
     url: '/api/v1/auth/login',
     remoteAddress,
     headers,
-    payload: { tgId: `spray_${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x')}_${i}`, password: 'guess guess', captchaToken: await solveCaptcha(t.app) },
+    payload: {
+      tgId: `spray_${randomToken(4)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, 'x')}_${i}`,
+      password: 'guess guess',
+      captchaToken: await solveCaptcha(t.app),
+    },
   });
 
 describe('TRUST_PROXY', () => {
@@ -63,14 +69,21 @@ describe('TRUST_PROXY', () => {
 });
 
 describe.runIf(process.env.TEST_REDIS_URL)('attempt limits on Redis', () => {
-  const prefix = `test-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const prefix = `test-${randomToken(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
   afterAll(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
 
   it('are counted once across two web processes', async () => {
     const env = { RATE_LIMIT_MAX: '4', REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix, QUEUE_RUN_WORKERS: 'false' };
     const [one, two] = [await start(env), await start(env)];
     const login = async (t: TestApp) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '192.0.2.7', payload: { tgId: 'shared_victim', password: 'guess guess', captchaToken: await solveCaptcha(t.app) } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        remoteAddress: '192.0.2.7',
+        payload: { tgId: 'shared_victim', password: 'guess guess', captchaToken: await solveCaptcha(t.app) },
+      });
     for (let i = 0; i < 4; i++) expect((await login(i % 2 ? one : two)).statusCode).toBe(401);
     const blocked = await login(one);
     expect(blocked.statusCode).toBe(429);
@@ -85,7 +98,9 @@ describe('mail without SMTP', () => {
     const lines: string[] = [];
     const t = await start({ SMTP_URL: '' }, { logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } });
     const user = await signUp(t.app);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/account/email', headers: user.headers, payload: { email: 'outbox@example.com' } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/account/email', headers: user.headers, payload: { email: 'outbox@example.com' } })).statusCode,
+    ).toBe(200);
     const mail = await t.db.selectFrom('outbox_mail').selectAll().where('to_address', '=', 'outbox@example.com').executeTakeFirstOrThrow();
     const code = /\b(\d{6})\b/.exec(mail.body)![1];
     const logged = lines.join('');
@@ -93,7 +108,12 @@ describe('mail without SMTP', () => {
     expect(logged).not.toContain(code);
     expect(logged).not.toContain(mail.body.split('\n')[0]);
 
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: t.config.dataDir, DATABASE_URL: t.databaseUrl ?? '', LOG_LEVEL: 'silent' };
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      DATA_DIR: t.config.dataDir,
+      DATABASE_URL: t.databaseUrl ?? '',
+      LOG_LEVEL: 'silent',
+    };
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/outbox-cli.ts', '--limit', '1'], { cwd: path.resolve(import.meta.dirname, '..'), env });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -110,19 +130,27 @@ describe('mail without SMTP', () => {
 describe('errors', () => {
   it('answers a provider outage with its own status and message, and an unexpected fault generically', async () => {
     const lines: string[] = [];
-    const t = await start({}, {
-      payments: {
-        name: 'btcpay',
-        createInvoice: async () => {
-          throw new Error('connect ECONNREFUSED');
+    const t = await start(
+      {},
+      {
+        payments: {
+          name: 'btcpay',
+          createInvoice: async () => {
+            throw new Error('connect ECONNREFUSED');
+          },
+          parseWebhook: () => null,
+          fetchInvoice: async () => null,
         },
-        parseWebhook: () => null,
-        fetchInvoice: async () => null,
+        logger: { level: 'error', stream: { write: (line: string) => lines.push(line) } },
       },
-      logger: { level: 'error', stream: { write: (line: string) => lines.push(line) } },
-    });
+    );
     const user = await signUp(t.app);
-    const outage = await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 10, type: 'crypto' } });
+    const outage = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/invoices/create-invoice',
+      headers: user.headers,
+      payload: { amount: 10, type: 'crypto' },
+    });
     expect(outage.statusCode).toBe(503);
     expect(outage.json()).toEqual({ message: 'Payment provider unavailable, please try again in a minute' });
     expect(lines.join('')).toMatch(/"reqId":"[^"]+"/);

@@ -40,7 +40,9 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
     cleanups.push(drop);
     const s3 = await startLocalS3();
     cleanups.push(() => s3.close());
-    const prefix = `test-machines-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    const prefix = `test-machines-${randomToken(6)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, 'x')}`;
     cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
     // Each machine its own DATA_DIR: what they share is set, not generated.
     const machineDir = () => {
@@ -86,7 +88,7 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
     const { totalPrice } = await postForm(two, '/order/validatecsv', accessToken, { labeltype: 'uspsv9' }, csv);
     await postForm(two, '/order/createOrderFromCSV', accessToken, { type: 'uspsv9', total_price: String(totalPrice), design: '' }, csv);
     let bulk: { _id: string; status: string; zip: string | null; pdf: string | null; csv: string | null } | undefined;
-    for (const until = Date.now() + 120_000; bulk?.status !== 'completed'; ) {
+    for (const until = Date.now() + 120_000; bulk?.status !== 'completed';) {
       if (Date.now() > until) throw new Error(`bulk order not made: ${JSON.stringify(bulk)}`);
       await new Promise((r) => setTimeout(r, 250));
       [bulk] = (await call(one, '/order/read-bulk-orders', undefined, accessToken)).orders;
@@ -96,12 +98,23 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
     const report = await download(one, `/api/v1/order/bulk-download-csv/${bulk!._id}`, accessToken);
     expect([zip.status, zip.body.subarray(0, 2).toString()]).toEqual([200, 'PK']);
     expect([pdf.status, pdf.body.subarray(0, 5).toString()]).toEqual([200, '%PDF-']);
-    expect([report.status, report.body.toString('utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/).length]).toEqual([200, BULK_ROWS + 1]);
+    expect([
+      report.status,
+      report.body
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/).length,
+    ]).toEqual([200, BULK_ROWS + 1]);
 
     // Sign-in attempts on the account are counted across both web machines (3 allowed): the sign-in on
     // machine 2 and a wrong password on each use them up, so machine 1, which saw one, refuses the next.
     const wrong = async (url: string) =>
-      fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tgId, password: 'not the password', captchaToken: await captcha(url) }) }).then((r) => r.status);
+      fetch(`${url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tgId, password: 'not the password', captchaToken: await captcha(url) }),
+      }).then((r) => r.status);
     expect([await wrong(one), await wrong(two), await wrong(one), await wrong(two)]).toEqual([401, 401, 429, 429]);
   },
   240_000,

@@ -24,7 +24,13 @@ function check(condition: boolean, what: string): void {
 }
 
 /** A multipart form as the browser's FormData sends it, the file (`field`) last; the answer's text. */
-async function postForm(url: string, pathName: string, token: string, fields: Record<string, string>, file: { field: string; data: string | Uint8Array; name: string; type: string }) {
+async function postForm(
+  url: string,
+  pathName: string,
+  token: string,
+  fields: Record<string, string>,
+  file: { field: string; data: string | Uint8Array; name: string; type: string },
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append(file.field, new Blob([file.data as BlobPart], { type: file.type }), file.name);
@@ -47,7 +53,10 @@ export async function checkPages(url: string): Promise<void> {
   check(ready.ok, `/readyz: ${ready.status} ${await ready.text()}`);
   const page = await fetch(`${url}/`);
   const html = await page.text();
-  check(page.ok && (page.headers.get('content-type') ?? '').startsWith('text/html') && html.includes('<script type="module"'), `/ is not the web app: ${page.status} ${html.slice(0, 200)}`);
+  check(
+    page.ok && (page.headers.get('content-type') ?? '').startsWith('text/html') && html.includes('<script type="module"'),
+    `/ is not the web app: ${page.status} ${html.slice(0, 200)}`,
+  );
   const script = html.match(/<script type="module"[^>]* src="([^"]+)"/)?.[1];
   check(script !== undefined && (await fetch(`${url}${script}`)).ok, `the web app's script ${script} is not served`);
 }
@@ -84,7 +93,7 @@ export async function bulkOrder(url: string, token: string): Promise<void> {
   const { totalPrice } = JSON.parse(await postForm(url, '/order/validatecsv', token, { labeltype: 'uspsv9' }, csv));
   await postForm(url, '/order/createOrderFromCSV', token, { type: 'uspsv9', total_price: String(totalPrice), design: '' }, csv);
   let bulk: { _id: string; status: string } | undefined;
-  for (const until = Date.now() + 120_000; bulk?.status !== 'completed'; ) {
+  for (const until = Date.now() + 120_000; bulk?.status !== 'completed';) {
     check(Date.now() < until, `bulk order not made: ${JSON.stringify(bulk)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     [bulk] = (await call(url, '/order/read-bulk-orders', undefined, token)).orders;

@@ -83,7 +83,12 @@ function scanPng(width = 60, height = 80): Uint8Array {
   header[9] = 0; // greyscale
   const raw = Buffer.alloc((width + 1) * height);
   for (let row = 0; row < height; row++) for (let x = 0; x < width; x++) raw[row * (width + 1) + 1 + x] = (x * 7 + row * 3) % 256;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A packing-slip PDF: each entry a page (or more, for a slip with many items). */

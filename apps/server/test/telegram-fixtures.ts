@@ -70,7 +70,12 @@ export async function linkChat(app: FastifyInstance, fake: FakeTelegram, user: {
 export async function telegramSettled(db: Db, userId: string): Promise<void> {
   await eventually(async () => {
     const events = await db.selectFrom('shop_events').select('id').where('user_id', '=', userId).execute();
-    const open = await db.selectFrom('telegram_messages').select(['event_id', 'status']).where('user_id', '=', userId).where('status', 'in', ['pending', 'retrying', 'sending']).execute();
+    const open = await db
+      .selectFrom('telegram_messages')
+      .select(['event_id', 'status'])
+      .where('user_id', '=', userId)
+      .where('status', 'in', ['pending', 'retrying', 'sending'])
+      .execute();
     expect({ events, open }).toEqual({ events: [], open: [] });
   });
 }

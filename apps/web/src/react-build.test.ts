@@ -29,7 +29,10 @@ describe('React, not a stand-in', () => {
     expect(modules.filter((id) => /\/node_modules\/(preact|@preact)\//.test(id))).toEqual([]);
     const vendor = chunks.find((chunk) => chunk.name === 'react');
     expect(vendor?.moduleIds.map((id) => id.replaceAll('\\', '/'))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/\/node_modules\/react-dom\/cjs\/react-dom-client\.production\.js$/), expect.stringMatching(/\/node_modules\/react\/cjs\/react\.production\.js$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/\/node_modules\/react-dom\/cjs\/react-dom-client\.production\.js$/),
+        expect.stringMatching(/\/node_modules\/react\/cjs\/react\.production\.js$/),
+      ]),
     );
     expect(vendor!.code).toContain('19.'); // react-dom checks that react has its own version
     const entry = chunks.find((chunk) => chunk.isEntry)!;

@@ -48,7 +48,11 @@ const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
     hydrateFallbackElement: <FullPageSpinner />,
     children: [
       { index: true, lazy: screen(() => import('./features/dashboard/dashboard-page.tsx'), 'DashboardPage'), handle: { title: 'Dashboard' } },
-      { path: 'createorders', lazy: screen(() => import('./features/create-order/create-order-page.tsx'), 'CreateOrderPage'), handle: { title: 'Create Order' } },
+      {
+        path: 'createorders',
+        lazy: screen(() => import('./features/create-order/create-order-page.tsx'), 'CreateOrderPage'),
+        handle: { title: 'Create Order' },
+      },
       { path: 'address', lazy: screen(() => import('./features/addresses/addresses-page.tsx'), 'AddressesPage'), handle: { title: 'Addresses' } },
       { path: 'deposits', lazy: screen(() => import('./features/deposits/deposits-page.tsx'), 'DepositsPage'), handle: { title: 'Deposits' } },
       { path: 'csv-orders', lazy: screen(() => import('./features/bulk-csv/csv-orders-page.tsx'), 'CsvOrdersPage'), handle: { title: 'USPS CSV' } },
@@ -59,7 +63,11 @@ const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
       { path: 'tos', lazy: screen(() => import('./features/auth/terms-page.tsx'), 'SignedInTermsPage'), handle: { title: 'Terms of Service' } },
       { path: 'login', element: <Navigate to="/" replace /> },
       { path: 'faqs', lazy: screen(() => import('./features/faqs/faqs-page.tsx'), 'FaqsPage'), handle: { title: 'FAQs' } },
-      { path: 'amazon-csv', lazy: screen(() => import('./features/amazon-csv/amazon-csv-page.tsx'), 'AmazonCsvPage'), handle: { title: 'Amazon CSV Generator' } },
+      {
+        path: 'amazon-csv',
+        lazy: screen(() => import('./features/amazon-csv/amazon-csv-page.tsx'), 'AmazonCsvPage'),
+        handle: { title: 'Amazon CSV Generator' },
+      },
       { path: 'settings', lazy: screen(() => import('./features/settings/settings-page.tsx'), 'SettingsPage'), handle: { title: 'Account Setting' } },
       // Entering the code mailed after an email change in Account Setting.
       { path: 'verify', lazy: verifyEmail, handle: { title: 'Verify Email' } },

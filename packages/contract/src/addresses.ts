@@ -17,7 +17,10 @@ const PRINTABLE = /^[^\p{Cc}]*$/u;
 const text = (label: string, max: number) =>
   stringField(label).trim().max(max, `${label} must be at most ${max} characters`).regex(PRINTABLE, `${label} holds characters that cannot be printed`);
 const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
-const optional = (label: string, max: number) => text(label, max).nullish().transform((v) => v ?? '');
+const optional = (label: string, max: number) =>
+  text(label, max)
+    .nullish()
+    .transform((v) => v ?? '');
 
 /** POST /address/create and PUT /address/update/{id}. State: one of the 50 states, DC or PR (ID or name); ZIP: 5 digits. */
 export const addressBody = z.object({

@@ -21,7 +21,13 @@ export const ADMIN_PAGE_SIZE = 20;
 const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 const optionalText = (max = 100) => z.preprocess(emptyAsUndefined, z.string().trim().max(max).optional());
 /** A yyyy-mm-dd day (UTC), inclusive, for date filters. */
-const optionalDay = z.preprocess(emptyAsUndefined, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are yyyy-mm-dd').optional());
+const optionalDay = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are yyyy-mm-dd')
+    .optional(),
+);
 const dollars = (label: string) =>
   z.coerce
     .number({ error: `${label} must be a number` })
@@ -97,7 +103,12 @@ export type AdjustBalanceBody = z.input<typeof adjustBalanceBody>;
  * Its Idempotency-Key (optional; the console sends one per form submission): the same key with the same request
  * answers the first answer again and moves no money; with another request it is refused (422).
  */
-export const adjustBalanceHeaders = z.looseObject({ 'idempotency-key': z.string().regex(/^[\x21-\x7e]{1,255}$/, IDEMPOTENCY_KEY_INVALID).optional() });
+export const adjustBalanceHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, IDEMPOTENCY_KEY_INVALID)
+    .optional(),
+});
 export const adjustBalanceResponse = z.object({ message: z.string(), balance: z.number() });
 
 /** POST /admin/users/:id/status: disable or enable an account. */
@@ -152,7 +163,8 @@ export function tierProblem(prices: { fromWeight: number; toWeight: number; pric
     if (before && tier.fromWeight < before.toWeight) return `${name}: overlaps tier ${i} (${before.fromWeight}-${before.toWeight})`;
   }
   const last = tiers.at(-1);
-  if (last && last.toWeight !== maxWeight) return `Tier ${tiers.length} (${last.fromWeight}-${last.toWeight}): the last tier must end at the max weight ${maxWeight}`;
+  if (last && last.toWeight !== maxWeight)
+    return `Tier ${tiers.length} (${last.fromWeight}-${last.toWeight}): the last tier must end at the max weight ${maxWeight}`;
   return null;
 }
 
@@ -167,7 +179,10 @@ export const adminFaqSchema = z.object({ _id: z.string(), question: z.string(), 
 export const adminContentResponse = z.object({ announcement: z.string(), announcementStatus: z.boolean(), tos: z.string(), faqs: z.array(adminFaqSchema) });
 export type AdminContent = z.infer<typeof adminContentResponse>;
 /** PUT /admin/content/announcement */
-export const announcementBody = z.object({ announcement: stringField('Announcement').trim().max(2000, 'Announcement must be at most 2000 characters'), status: z.boolean() });
+export const announcementBody = z.object({
+  announcement: stringField('Announcement').trim().max(2000, 'Announcement must be at most 2000 characters'),
+  status: z.boolean(),
+});
 /** PUT /admin/content/tos: HTML, sanitized on save and again when shown. */
 export const tosBody = z.object({ tos: stringField('Terms').max(200_000, 'Terms must be at most 200,000 characters') });
 /** POST /admin/faqs, PUT /admin/faqs/:id */
@@ -199,7 +214,15 @@ export const adminOrderDetailResponse = z.object({
   order: orderDetailSchema.extend({
     owner: userRefSchema,
     /** A label bought upstream: the carrier and service bought, its cost and the margin on its price; null for the sandbox. */
-    upstream: z.object({ shipmentId: z.string().nullable(), carrier: z.string().nullable(), service: z.string().nullable(), cost: z.number().nullable(), margin: z.number().nullable() }).nullable(),
+    upstream: z
+      .object({
+        shipmentId: z.string().nullable(),
+        carrier: z.string().nullable(),
+        service: z.string().nullable(),
+        cost: z.number().nullable(),
+        margin: z.number().nullable(),
+      })
+      .nullable(),
   }),
   ledger: orderLedgerSchema,
 });
@@ -209,7 +232,11 @@ export const cancelOrderBody = z.object({ reason: requiredText('Reason', 500) })
 
 /** GET /admin/bulk-orders?status=&user=&page=&limit= */
 export const adminBulkOrdersQuery = adminPageQuery.extend({ status: optionalText(20), user: optionalText(64) });
-export const adminBulkOrdersResponse = z.object({ bulkOrders: z.array(bulkOrderSchema.extend({ owner: userRefSchema })), totalPages: z.number(), total: z.number() });
+export const adminBulkOrdersResponse = z.object({
+  bulkOrders: z.array(bulkOrderSchema.extend({ owner: userRefSchema })),
+  totalPages: z.number(),
+  total: z.number(),
+});
 
 /** GET /admin/invoices?status=&user=&page=&limit= */
 export const adminInvoicesQuery = adminPageQuery.extend({ status: optionalText(20), user: optionalText(64) });

@@ -9,11 +9,41 @@ import { TEMPLATE_INVALID } from './orders-values.ts';
  * checked by the same rules as a single order. Reference is free text copied to the report.
  */
 export const CSV_COLUMNS = [
-  'FromName', 'FromCompany', 'FromStreet', 'FromStreet2', 'FromCity', 'FromState', 'FromZip', 'FromPhone',
-  'ToName', 'ToCompany', 'ToStreet', 'ToStreet2', 'ToCity', 'ToState', 'ToZip', 'ToPhone',
-  'Weight', 'Length', 'Width', 'Height', 'Reference',
+  'FromName',
+  'FromCompany',
+  'FromStreet',
+  'FromStreet2',
+  'FromCity',
+  'FromState',
+  'FromZip',
+  'FromPhone',
+  'ToName',
+  'ToCompany',
+  'ToStreet',
+  'ToStreet2',
+  'ToCity',
+  'ToState',
+  'ToZip',
+  'ToPhone',
+  'Weight',
+  'Length',
+  'Width',
+  'Height',
+  'Reference',
 ] as const;
-export const CSV_REQUIRED_COLUMNS = ['FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'ToName', 'ToStreet', 'ToCity', 'ToState', 'ToZip', 'Weight'] as const;
+export const CSV_REQUIRED_COLUMNS = [
+  'FromName',
+  'FromStreet',
+  'FromCity',
+  'FromState',
+  'FromZip',
+  'ToName',
+  'ToStreet',
+  'ToCity',
+  'ToState',
+  'ToZip',
+  'Weight',
+] as const;
 
 export const BULK_MAX_ROWS = 5000;
 export const BULK_MAX_BYTES = 5 * 1024 * 1024;
@@ -48,7 +78,18 @@ export const csvErrorResponse = z.object({ message: z.string(), errors: z.array(
 
 /** POST /order/validatecsv (multipart: csv, labeltype). Dollars. */
 /** The text columns a label prints (names and address lines), which may print otherwise than typed (printed-as.ts). */
-export const CSV_PRINTED_COLUMNS = ['FromName', 'FromCompany', 'FromStreet', 'FromStreet2', 'FromCity', 'ToName', 'ToCompany', 'ToStreet', 'ToStreet2', 'ToCity'] as const;
+export const CSV_PRINTED_COLUMNS = [
+  'FromName',
+  'FromCompany',
+  'FromStreet',
+  'FromStreet2',
+  'FromCity',
+  'ToName',
+  'ToCompany',
+  'ToStreet',
+  'ToStreet2',
+  'ToCity',
+] as const;
 /** Each row with a column that prints otherwise than typed, with what it prints; left out when every row prints as typed. */
 export const printNotesSchema = z.array(z.object({ row: z.number(), printedAs: z.record(z.string(), z.string()) }));
 export const validateCsvResponse = z.object({ message: z.string(), totalPrice: z.number(), totalOrders: z.number(), printNotes: printNotesSchema.optional() });
@@ -79,7 +120,6 @@ export const bulkOrderSchema = z.object({
 });
 export type BulkOrder = z.infer<typeof bulkOrderSchema>;
 export const bulkOrdersResponse = z.object({ orders: z.array(bulkOrderSchema) });
-
 
 /** read-bulk-orders lists at most this many bulk orders, newest first. */
 export const BULK_LIST_LIMIT = 100;

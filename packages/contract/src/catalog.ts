@@ -11,11 +11,7 @@ export const numberField = (label: string, requiredMessage = `${label} is requir
 export const weightSchema = numberField('Weight', WEIGHT_REQUIRED, WEIGHT_NOT_NUMBER).pipe(z.number().positive(WEIGHT_NOT_POSITIVE));
 
 /** The label type's _id (its uid is accepted too). */
-export const labelTypeRef = z
-  .string({ error: LABEL_TYPE_REQUIRED })
-  .trim()
-  .min(1, LABEL_TYPE_REQUIRED)
-  .max(64, LABEL_TYPE_NOT_FOUND);
+export const labelTypeRef = z.string({ error: LABEL_TYPE_REQUIRED }).trim().min(1, LABEL_TYPE_REQUIRED).max(64, LABEL_TYPE_NOT_FOUND);
 
 export const priceTier = z.object({
   /** Dollars. */

@@ -4,7 +4,43 @@ import { numberField } from './catalog.ts';
 import { isCountryCode } from './countries.ts';
 import { normalizePhone } from './orders.ts';
 import { userRefSchema } from './admin.ts';
-import { FEDEX_MAX_ITEMS, FEDEX_PAGE_SIZE, PICKUP_DAYS_AHEAD, PICKUP_WINDOW_HOURS, PICKUP_LATEST_START, FEDEX_STREET_MAX, FEDEX_NAME_MAX, FEDEX_CITY_MAX, FEDEX_STATE_MAX, FEDEX_ZIP_MAX, FEDEX_EMAIL_MAX, FEDEX_NOTES_MAX, FEDEX_ITEM_DESCRIPTION_MAX, FEDEX_CURRENCIES, DEFAULT_FEDEX_CURRENCY, SHIPMENT_PURPOSES, DEFAULT_SHIPMENT_PURPOSE, WEIGHT_UNITS, DIMENSION_UNITS, FEDEX_STATUSES, FEDEX_ITEMS_REQUIRED, FEDEX_ITEMS_TOO_MANY, WEIGHT_UNIT_INVALID, DIMENSION_UNIT_INVALID, CURRENCY_INVALID, SHIPMENT_PURPOSE_INVALID, PICKUP_DATE_REQUIRED, PICKUP_DATE_FORMAT, PICKUP_TIME_REQUIRED, PICKUP_TIME_FORMAT, PICKUP_TIME_TOO_LATE, TIME_ZONE_REQUIRED, TIME_ZONE_INVALID, pickupDateOutOfWindowMessage, countryInvalidMessage } from './fedex-values.ts';
+import {
+  FEDEX_MAX_ITEMS,
+  FEDEX_PAGE_SIZE,
+  PICKUP_DAYS_AHEAD,
+  PICKUP_WINDOW_HOURS,
+  PICKUP_LATEST_START,
+  FEDEX_STREET_MAX,
+  FEDEX_NAME_MAX,
+  FEDEX_CITY_MAX,
+  FEDEX_STATE_MAX,
+  FEDEX_ZIP_MAX,
+  FEDEX_EMAIL_MAX,
+  FEDEX_NOTES_MAX,
+  FEDEX_ITEM_DESCRIPTION_MAX,
+  FEDEX_CURRENCIES,
+  DEFAULT_FEDEX_CURRENCY,
+  SHIPMENT_PURPOSES,
+  DEFAULT_SHIPMENT_PURPOSE,
+  WEIGHT_UNITS,
+  DIMENSION_UNITS,
+  FEDEX_STATUSES,
+  FEDEX_ITEMS_REQUIRED,
+  FEDEX_ITEMS_TOO_MANY,
+  WEIGHT_UNIT_INVALID,
+  DIMENSION_UNIT_INVALID,
+  CURRENCY_INVALID,
+  SHIPMENT_PURPOSE_INVALID,
+  PICKUP_DATE_REQUIRED,
+  PICKUP_DATE_FORMAT,
+  PICKUP_TIME_REQUIRED,
+  PICKUP_TIME_FORMAT,
+  PICKUP_TIME_TOO_LATE,
+  TIME_ZONE_REQUIRED,
+  TIME_ZONE_INVALID,
+  pickupDateOutOfWindowMessage,
+  countryInvalidMessage,
+} from './fedex-values.ts';
 
 // FedEx hand-made international orders (spec sections 2, 3, 5, 7, 9): the customer pays a flat
 // price (the operator's setting, GET /fed/read-price) for an order with a commercial invoice; an
@@ -90,12 +126,7 @@ const phone = (label: string) => required(label, 30).refine((v) => normalizePhon
 const email = (label: string) =>
   optional(label, FEDEX_EMAIL_MAX).refine((v) => v === '' || z.email().safeParse(v).success, `${label} must be a valid email address`);
 /** An ISO 3166-1 alpha-2 code (see COUNTRIES), any case; answers it upper case. */
-const country = (label: string) =>
-  stringField(label)
-    .trim()
-    .toUpperCase()
-    .min(1, `${label} is required`)
-    .refine(isCountryCode, countryInvalidMessage(label));
+const country = (label: string) => stringField(label).trim().toUpperCase().min(1, `${label} is required`).refine(isCountryCode, countryInvalidMessage(label));
 const flag = (label: string) => z.boolean({ error: `${label} must be true or false` }).default(false);
 const measure = (label: string, max: number) =>
   numberField(label).pipe(z.number().positive(`${label} must be greater than 0`).max(max, `${label} must be at most ${max}`));
@@ -135,7 +166,13 @@ const HS_CODE = /^\d{6,10}$/;
 
 /** One line of the commercial invoice; weight and value are per unit (weight in the order's weightUnit, value in its currency). */
 export const fedexInvoiceItemBody = z.object({
-  units: itemNumber('Units').pipe(z.number().int(itemError('Units must be a whole number')).min(1, itemError('Units must be at least 1')).max(100_000, itemError('Units must be at most 100000'))),
+  units: itemNumber('Units').pipe(
+    z
+      .number()
+      .int(itemError('Units must be a whole number'))
+      .min(1, itemError('Units must be at least 1'))
+      .max(100_000, itemError('Units must be at most 100000')),
+  ),
   description: itemText('Description', FEDEX_ITEM_DESCRIPTION_MAX),
   weight: itemNumber('Weight').pipe(z.number().positive(itemError('Weight must be greater than 0')).max(1000, itemError('Weight must be at most 1000'))),
   value: itemNumber('Value').pipe(
@@ -146,7 +183,10 @@ export const fedexInvoiceItemBody = z.object({
       .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, itemError('Value must have at most 2 decimal places')),
   ),
   /** The harmonized (HS) tariff code: 6 to 10 digits, dots and spaces allowed ('6109.10'). */
-  tariff: itemText('Tariff code', 20).refine((v) => HS_CODE.test(v.replace(/[.\s]/g, '')), itemError('Tariff code must be an HS code of 6 to 10 digits, like 6109.10')),
+  tariff: itemText('Tariff code', 20).refine(
+    (v) => HS_CODE.test(v.replace(/[.\s]/g, '')),
+    itemError('Tariff code must be an HS code of 6 to 10 digits, like 6109.10'),
+  ),
 });
 export type FedexInvoiceItemBody = z.input<typeof fedexInvoiceItemBody>;
 export type FedexInvoiceItem = z.output<typeof fedexInvoiceItemBody>;
@@ -194,10 +234,7 @@ const fedexOrderFields = z.object({
   pickupInfo: pickupInfoInput,
   /** The customer's IANA time zone or UTC offset, which 'today' of the pickup window is counted in; required when pickup is true. */
   timeZone: loose,
-  invoiceItems: z
-    .array(fedexInvoiceItemBody, { error: FEDEX_ITEMS_REQUIRED })
-    .min(1, FEDEX_ITEMS_REQUIRED)
-    .max(FEDEX_MAX_ITEMS, FEDEX_ITEMS_TOO_MANY),
+  invoiceItems: z.array(fedexInvoiceItemBody, { error: FEDEX_ITEMS_REQUIRED }).min(1, FEDEX_ITEMS_REQUIRED).max(FEDEX_MAX_ITEMS, FEDEX_ITEMS_TOO_MANY),
   shipmentPurpose: z.enum(SHIPMENT_PURPOSES, { error: SHIPMENT_PURPOSE_INVALID }).default(DEFAULT_SHIPMENT_PURPOSE),
   currency: z.enum(FEDEX_CURRENCIES, { error: CURRENCY_INVALID }).default(DEFAULT_FEDEX_CURRENCY),
 });
@@ -236,7 +273,8 @@ export const createFedexOrderBody = fedexOrderFields
     const problem = pickupProblem(order);
     if (problem) ctx.addIssue({ code: 'custom', message: problem.message, path: [problem.path] });
     const address = pickupAddressSchema.safeParse(order.pickupInfo ?? {});
-    if (!address.success) for (const issue of address.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: ['pickupInfo', ...issue.path] });
+    if (!address.success)
+      for (const issue of address.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: ['pickupInfo', ...issue.path] });
   })
   .transform((order) => {
     const { pickupInfo, pickupDate, pickupTime, timeZone, ...rest } = order;
@@ -327,10 +365,18 @@ const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v
 
 /** GET /fed/read?page=&limit=&search=: the user's own orders, newest first; search over id, names and cities. */
 export const fedexListQuery = z.object({
-  page: z.preprocess(emptyAsUndefined, z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').default(1)),
+  page: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').default(1),
+  ),
   limit: z.preprocess(
     emptyAsUndefined,
-    z.coerce.number({ error: 'Limit must be a number' }).int('Limit must be a whole number').min(1, 'Limit must be at least 1').max(100, 'Limit must be at most 100').default(FEDEX_PAGE_SIZE),
+    z.coerce
+      .number({ error: 'Limit must be a number' })
+      .int('Limit must be a whole number')
+      .min(1, 'Limit must be at least 1')
+      .max(100, 'Limit must be at most 100')
+      .default(FEDEX_PAGE_SIZE),
   ),
   search: z.preprocess((v) => v ?? '', z.string().trim().max(100, 'Search must be at most 100 characters')),
 });

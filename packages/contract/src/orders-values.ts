@@ -16,7 +16,8 @@ export const TEMPLATE_REQUIRED = 'Template is required for Priority labels';
 export const TEMPLATE_INVALID = 'Template must be Pitney Bowes, Normal or EVS';
 export const USPS_V9_DIMENSIONS_MESSAGE = `Length, Width and Height must be ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} inches for USPS v9`;
 /** What the user is told when the label provider refuses an order (answer 502); the order is cancelled and refunded. */
-export const labelFailedMessage = (reason: string) => `The label could not be created: ${reason}. The order was cancelled and its price refunded to your balance.`;
+export const labelFailedMessage = (reason: string) =>
+  `The label could not be created: ${reason}. The order was cancelled and its price refunded to your balance.`;
 
 export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

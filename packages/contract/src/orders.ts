@@ -5,7 +5,18 @@ import { labelTypeRef, numberField, weightSchema } from './catalog.ts';
 import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, templateRequired } from './catalog-values.ts';
 import { CANADA_REGION_CODES, US_STATE_CODES } from './regions.ts';
 import { statementEntrySchema } from './billing.ts';
-import { STREET_MAX, NAME_MAX, COMPANY_MAX, CITY_MAX, TEMPLATE_REQUIRED, TEMPLATE_INVALID, USPS_V9_DIMENSIONS_MESSAGE, ORDER_STATUSES, DASHBOARD_PAGE_SIZE, regionIdFor } from './orders-values.ts';
+import {
+  STREET_MAX,
+  NAME_MAX,
+  COMPANY_MAX,
+  CITY_MAX,
+  TEMPLATE_REQUIRED,
+  TEMPLATE_INVALID,
+  USPS_V9_DIMENSIONS_MESSAGE,
+  ORDER_STATUSES,
+  DASHBOARD_PAGE_SIZE,
+  regionIdFor,
+} from './orders-values.ts';
 
 export const US_ZIP = /^\d{5}(-\d{4})?$/;
 export const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/;
@@ -15,7 +26,10 @@ const PRINTABLE = /^[^\p{Cc}]*$/u;
 const text = (label: string, max: number) =>
   stringField(label).trim().max(max, `${label} must be at most ${max} characters`).regex(PRINTABLE, `${label} holds characters that cannot be printed`);
 const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
-const optional = (label: string, max: number) => text(label, max).nullish().transform((v) => v ?? '');
+const optional = (label: string, max: number) =>
+  text(label, max)
+    .nullish()
+    .transform((v) => v ?? '');
 
 const state = (label: string) => required(label, 40).transform((s) => regionIdFor(s) ?? s.toUpperCase());
 /**
@@ -30,7 +44,10 @@ export function normalizePhone(value: string): string | null {
 /** An optional phone: stored as E.164 when it is one; other text is kept for the label type's rule to judge. */
 const phone = (label: string) => optional(label, 30).transform((s) => (s ? (normalizePhone(s) ?? s) : s));
 const zip = (label: string) => required(label, 10).transform((s) => s.toUpperCase());
-const dimension = (label: string) => numberField(label).pipe(z.number().positive(`${label} must be greater than 0`).max(200, `${label} must be at most 200`)).optional();
+const dimension = (label: string) =>
+  numberField(label)
+    .pipe(z.number().positive(`${label} must be greater than 0`).max(200, `${label} must be at most 200`))
+    .optional();
 
 /** POST /order/create (and the shape a duplicate repeats). Country may be left out: it is fixed by the label type. */
 export const createOrderBody = z.object({
@@ -104,12 +121,15 @@ export function orderRuleViolations(order: Partial<CreateOrderInput>, uid: strin
   const country = countryFor(uid);
   for (const side of ['From', 'To'] as const) {
     const given = order[`${side}Country`];
-    if (given && countryNamed(given) !== country) issues.push({ field: `${side}Country`, message: `${side} Country must be ${country} for ${ups ? 'UPS labels' : 'this label type'}` });
+    if (given && countryNamed(given) !== country)
+      issues.push({ field: `${side}Country`, message: `${side} Country must be ${country} for ${ups ? 'UPS labels' : 'this label type'}` });
     const region = order[`${side}State`];
     const zipCode = order[`${side}Zip`];
     if (ups) {
-      if (region !== undefined && !CANADA_REGION_CODES.includes(region)) issues.push({ field: `${side}State`, message: `${side} State must be a Canadian province or territory` });
-      if (zipCode !== undefined && !CANADIAN_POSTAL_CODE.test(zipCode)) issues.push({ field: `${side}Zip`, message: `${side} ZIP must be a Canadian postal code like K1A 0B1` });
+      if (region !== undefined && !CANADA_REGION_CODES.includes(region))
+        issues.push({ field: `${side}State`, message: `${side} State must be a Canadian province or territory` });
+      if (zipCode !== undefined && !CANADIAN_POSTAL_CODE.test(zipCode))
+        issues.push({ field: `${side}Zip`, message: `${side} ZIP must be a Canadian postal code like K1A 0B1` });
     } else issues.push(...usAddressIssues(side, region, zipCode));
     const phoneNumber = order[`${side}Phone`];
     if (uid === 'fedex_ground' && phoneNumber && normalizePhone(phoneNumber) === null) {
@@ -141,7 +161,10 @@ const ORDER_FIELDS = Object.keys(createOrderBody.shape) as OrderField[];
  * label type's rules (orderRuleViolations, when the uid is known) over the fields that passed. The
  * parsed order when there is none.
  */
-export function orderIssues(body: Record<string, unknown>, uid: string | undefined): { ok: true; order: CreateOrderInput } | { ok: false; issues: OrderIssue[] } {
+export function orderIssues(
+  body: Record<string, unknown>,
+  uid: string | undefined,
+): { ok: true; order: CreateOrderInput } | { ok: false; issues: OrderIssue[] } {
   const issues: OrderIssue[] = [];
   const valid: Record<string, unknown> = {};
   for (const field of ORDER_FIELDS) {
@@ -150,17 +173,25 @@ export function orderIssues(body: Record<string, unknown>, uid: string | undefin
     else issues.push(...result.error.issues.map((issue) => ({ field, message: issue.message })));
   }
   // A field that failed its own check is not judged again by a rule.
-  if (uid !== undefined) issues.push(...orderRuleViolations(valid as Partial<CreateOrderInput>, uid).filter((rule) => !issues.some((i) => i.field === rule.field)));
+  if (uid !== undefined)
+    issues.push(...orderRuleViolations(valid as Partial<CreateOrderInput>, uid).filter((rule) => !issues.some((i) => i.field === rule.field)));
   return issues.length === 0 ? { ok: true, order: createOrderBody.parse(body) } : { ok: false, issues: sortedByField(issues) };
 }
 
 /** Issues in the order of the form's fields, so the first named is the first on the page. */
 const sortedByField = (issues: OrderIssue[]) =>
-  [...issues].sort((a, b) => (a.field === null ? -1 : ORDER_FIELDS.indexOf(a.field as OrderField)) - (b.field === null ? -1 : ORDER_FIELDS.indexOf(b.field as OrderField)));
+  [...issues].sort(
+    (a, b) => (a.field === null ? -1 : ORDER_FIELDS.indexOf(a.field as OrderField)) - (b.field === null ? -1 : ORDER_FIELDS.indexOf(b.field as OrderField)),
+  );
 
 /** The message of a 400 that names several problems: one problem's own message, or how many and the first few. */
 export const orderIssuesMessage = (issues: { message: string }[]) =>
-  issues.length === 1 ? issues[0].message : `${issues.length} fields are not valid: ${issues.map((i) => i.message).slice(0, 3).join('; ')}${issues.length > 3 ? '; ...' : ''}`;
+  issues.length === 1
+    ? issues[0].message
+    : `${issues.length} fields are not valid: ${issues
+        .map((i) => i.message)
+        .slice(0, 3)
+        .join('; ')}${issues.length > 3 ? '; ...' : ''}`;
 
 export const ORDER_LIST_MAX_LIMIT = 100;
 
@@ -175,7 +206,10 @@ export const orderListQuery = z.object({
   status: z.preprocess((v) => String(emptyAsUndefined(v) ?? 'all').toLowerCase(), z.enum(['all', ...ORDER_STATUSES], { error: STATUS_MESSAGE })),
   /** By creation time: 'desc' (newest first, default) or 'asc'. */
   sort: z.preprocess((v) => SORTS[String(emptyAsUndefined(v) ?? 'desc').toLowerCase()] ?? v, z.enum(['desc', 'asc'], { error: 'Sort must be desc or asc' })),
-  page: z.preprocess(emptyAsUndefined, z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').default(1)),
+  page: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').default(1),
+  ),
   /** Page size; values above 100 are capped at 100. */
   limit: z.preprocess(
     emptyAsUndefined,

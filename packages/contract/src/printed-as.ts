@@ -32,7 +32,10 @@ export function printedAs(text: string): string {
 }
 
 /** The fields of `values` that print otherwise than typed, with what they print; empty when all print as typed. */
-export function printedDifferently<T extends Record<string, unknown>>(values: T, fields: readonly (keyof T & string)[]): Partial<Record<keyof T & string, string>> {
+export function printedDifferently<T extends Record<string, unknown>>(
+  values: T,
+  fields: readonly (keyof T & string)[],
+): Partial<Record<keyof T & string, string>> {
   const changed: Partial<Record<keyof T & string, string>> = {};
   for (const field of fields) {
     const value = values[field];

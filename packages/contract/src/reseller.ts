@@ -64,26 +64,29 @@ export type ResellerError = z.infer<typeof resellerError>;
 
 // ---- label types ----------------------------------------------------------------------------
 
-export const resellerLabelType = labelTypeSchema
-  .omit({ status: true })
-  .meta({
-    id: 'ResellerLabelType',
-    description: 'An enabled label type. `_id` or `uid` names it in labelType. A weight w costs the price of the first tier with fromWeight <= w <= toWeight.',
-  });
+export const resellerLabelType = labelTypeSchema.omit({ status: true }).meta({
+  id: 'ResellerLabelType',
+  description: 'An enabled label type. `_id` or `uid` names it in labelType. A weight w costs the price of the first tier with fromWeight <= w <= toWeight.',
+});
 
-export const labelTypesAnswer = z
-  .object({ type: success, message: z.string(), labelTypes: z.array(resellerLabelType) })
-  .meta({
-    examples: [
-      {
-        type: 'success',
-        message: 'Label types',
-        labelTypes: [
-          { _id: '0b7c8f5e-8d6c-4c1f-9e55-3e4b1f0c2a11', name: 'USPS Priority', uid: 'priority', maxWeight: 70, weightUnit: 'lb', prices: [{ price: 6.75, fromWeight: 0, toWeight: 70 }] },
-        ],
-      },
-    ],
-  });
+export const labelTypesAnswer = z.object({ type: success, message: z.string(), labelTypes: z.array(resellerLabelType) }).meta({
+  examples: [
+    {
+      type: 'success',
+      message: 'Label types',
+      labelTypes: [
+        {
+          _id: '0b7c8f5e-8d6c-4c1f-9e55-3e4b1f0c2a11',
+          name: 'USPS Priority',
+          uid: 'priority',
+          maxWeight: 70,
+          weightUnit: 'lb',
+          prices: [{ price: 6.75, fromWeight: 0, toWeight: 70 }],
+        },
+      ],
+    },
+  ],
+});
 
 // ---- orders ---------------------------------------------------------------------------------
 
@@ -180,7 +183,9 @@ export const resellerOrderListQuery = orderListQuery.extend({
   sort: orderListQuery.shape.sort.describe('desc (newest first, default) or asc'),
   starting_after: z
     .preprocess((v) => (v === '' || v === null ? undefined : v), z.string().trim().max(64, 'starting_after must be an order id').optional())
-    .describe('Cursor paging: the id of the last order of the page you have; the answer holds the orders after it (page is then not used). An order created between two calls neither repeats nor hides one.'),
+    .describe(
+      'Cursor paging: the id of the last order of the page you have; the answer holds the orders after it (page is then not used). An order created between two calls neither repeats nor hides one.',
+    ),
 });
 
 export const readOrdersAnswer = z
@@ -213,7 +218,13 @@ export const resellerPriceBody = z
   .meta({ id: 'ResellerPriceInput', examples: [{ labelType: 'priority', weight: 2 }] });
 
 export const priceAnswer = z
-  .object({ type: success, message: z.string(), price: z.number().describe('Dollars'), labelType: z.object({ uid: z.string(), name: z.string() }), weight: z.number() })
+  .object({
+    type: success,
+    message: z.string(),
+    price: z.number().describe('Dollars'),
+    labelType: z.object({ uid: z.string(), name: z.string() }),
+    weight: z.number(),
+  })
   .meta({ examples: [{ type: 'success', message: 'Price', price: 6.75, labelType: { uid: 'priority', name: 'USPS Priority' }, weight: 2 }] });
 
 export const orderIdParams = z.object({ order_id: z.string().min(1).max(64).describe('The order id') });
@@ -244,7 +255,20 @@ export const createBulkOrderBody = z
       {
         labelType: 'uspsv9',
         data: [
-          { FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001', ToName: 'John Receiver', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210', Weight: 2, Reference: 'A-1' },
+          {
+            FromName: 'Jane Sender',
+            FromStreet: '123 Main Street',
+            FromCity: 'New York',
+            FromState: 'NY',
+            FromZip: '10001',
+            ToName: 'John Receiver',
+            ToStreet: '456 Oak Avenue',
+            ToCity: 'Beverly Hills',
+            ToState: 'CA',
+            ToZip: '90210',
+            Weight: 2,
+            Reference: 'A-1',
+          },
         ],
       },
     ],
@@ -261,7 +285,16 @@ export const createBulkOrderAnswer = z
     totalOrders: z.number().int(),
   })
   .meta({
-    examples: [{ type: 'success', message: BULK_ORDER_QUEUED, job_id: 'bulk-7a4e2b10-3c5d-4e6f-8a9b-0c1d2e3f4a5b', bulkorder_id: '7a4e2b10-3c5d-4e6f-8a9b-0c1d2e3f4a5b', total: 675, totalOrders: 100 }],
+    examples: [
+      {
+        type: 'success',
+        message: BULK_ORDER_QUEUED,
+        job_id: 'bulk-7a4e2b10-3c5d-4e6f-8a9b-0c1d2e3f4a5b',
+        bulkorder_id: '7a4e2b10-3c5d-4e6f-8a9b-0c1d2e3f4a5b',
+        total: 675,
+        totalOrders: 100,
+      },
+    ],
   });
 
 export const BULK_JOB_STATES = ['waiting', 'active', 'completed', 'failed'] as const;
@@ -270,7 +303,19 @@ export const BULK_JOB_STAGES = ['queued', 'labels', 'report', 'pdf', 'zip', 'dat
 export type BulkJobStage = (typeof BULK_JOB_STAGES)[number];
 /** The stage a progress value is in (the stage being worked on, or done). */
 export const bulkStageOf = (state: string, progress: number): BulkJobStage =>
-  progress >= 100 || state === 'completed' ? 'done' : state === 'waiting' && progress === 0 ? 'queued' : progress < 80 ? 'labels' : progress < 85 ? 'report' : progress < 90 ? 'pdf' : progress < 95 ? 'zip' : 'database';
+  progress >= 100 || state === 'completed'
+    ? 'done'
+    : state === 'waiting' && progress === 0
+      ? 'queued'
+      : progress < 80
+        ? 'labels'
+        : progress < 85
+          ? 'report'
+          : progress < 90
+            ? 'pdf'
+            : progress < 95
+              ? 'zip'
+              : 'database';
 
 export const jobIdParams = z.object({ job_id: z.string().min(1).max(80).describe('The job_id create-bulk-order answered') });
 export const bulkOrderIdParams = z.object({ bulkorder_id: z.string().min(1).max(64).describe('The bulkorder_id create-bulk-order answered') });
@@ -345,7 +390,10 @@ export const WEBHOOK_SECRET_ROTATED = 'New webhook signing secret created; it is
 
 /** PUT /api/v1/account/webhook: the URL, or '' / null to remove it. */
 export const webhookSettingsBody = z.object({
-  url: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), z.string().trim().max(2000, 'The webhook URL must be at most 2,000 characters').nullable()),
+  url: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().trim().max(2000, 'The webhook URL must be at most 2,000 characters').nullable(),
+  ),
 });
 export type WebhookSettingsBody = z.input<typeof webhookSettingsBody>;
 
@@ -418,4 +466,14 @@ export const resellerWebhookAnswer = z
     secret: z.string().optional().describe('The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again'),
     events: z.array(z.enum(WEBHOOK_EVENTS)),
   })
-  .meta({ examples: [{ type: 'success', message: WEBHOOK_SAVED, url: 'https://example.com/label-events', hasSecret: true, events: ['order.completed', 'order.cancelled', 'bulk.completed'] }] });
+  .meta({
+    examples: [
+      {
+        type: 'success',
+        message: WEBHOOK_SAVED,
+        url: 'https://example.com/label-events',
+        hasSecret: true,
+        events: ['order.completed', 'order.cancelled', 'bulk.completed'],
+      },
+    ],
+  });

@@ -88,13 +88,14 @@ it.runIf(onSqlite)('keeps the journal of a savepoint in memory: changing many pa
   await sql`create table t (id integer primary key, body text)`.execute(db);
   for (let i = 0; i < 100; i++) await sql`insert into t (body) values (${'x'.repeat(4000)})`.execute(db);
   // SQLite names its temporary files etilqs_*, unlinked as soon as they are open: only this process's open files show them.
-  const temporaryFiles = () => fs.readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return fs.readlinkSync(`/proc/self/fd/${fd}`).includes('etilqs_');
-    } catch {
-      return false; // closed since it was listed
-    }
-  });
+  const temporaryFiles = () =>
+    fs.readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`).includes('etilqs_');
+      } catch {
+        return false; // closed since it was listed
+      }
+    });
   const seen = await db.transaction().execute(async (trx) => {
     await sql`savepoint change`.execute(trx);
     // About 400 KiB of pages that existed before the savepoint: their old contents go to its journal.
@@ -162,7 +163,9 @@ it.runIf(!onSqlite)('PostgreSQL prepares a statement once per connection, and ag
   await made.db.connection().execute(async (connection) => {
     const read = async () => (await sql`select * from t where id = ${1}`.execute(connection)).rows;
     const prepared = async () =>
-      (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection)).rows.filter((r) => r.statement.includes('from t where'));
+      (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection)).rows.filter((r) =>
+        r.statement.includes('from t where'),
+      );
     expect(await read()).toEqual([{ id: 1, body: 'one' }]);
     expect(await read()).toEqual([{ id: 1, body: 'one' }]);
     expect(await prepared()).toEqual([{ statement: 'select * from t where id = $1' }]);

@@ -39,7 +39,11 @@ export function createDatabase(options: DatabaseOptions): Db {
       const { default: pg } = await import('pg');
       // PostgreSQL bigint (money in cents) arrives as a string by default; our amounts fit a JS number exactly.
       pg.types.setTypeParser(20, (value) => Number(value));
-      const made = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined });
+      const made = new pg.Pool({
+        connectionString: options.url,
+        max: options.poolSize ?? 10,
+        options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+      });
       made.on('connect', prepareStatements());
       // Planned as if the tables were in memory (or on SSD), where a page read at random costs little more than one read
       // in turn. At the default (4) a customer owning a tenth of 100,000 orders had their page read by walking every
@@ -132,7 +136,11 @@ function startCheckpointer(sqlite: SqliteDatabase.Database, file: string): Worke
       try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} // a busy or failing pass leaves the work to the next, or to the fallback
     }, workerData.everyMs);
     parentPort.once('message', () => { clearInterval(timer); db.close(); parentPort.close(); });`,
-    { eval: true, execArgv: [], workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: path.resolve(file), everyMs: CHECKPOINT_EVERY_MS } },
+    {
+      eval: true,
+      execArgv: [],
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: path.resolve(file), everyMs: CHECKPOINT_EVERY_MS },
+    },
   );
   worker.on('error', () => {}); // the fallback checkpoints then
   worker.unref();

@@ -10,13 +10,19 @@ import { isPostgres, migrateToLatest, withMigrator, type Db } from './database.t
 /** Every table, column, index, trigger and function of the database (Kysely's own migration tables left out), as text to compare. */
 async function schemaOf(db: Db): Promise<string[]> {
   if (!isPostgres(db)) {
-    const rows = await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master where name not like 'sqlite_%' and name not like 'kysely_%' order by type, name`.execute(db);
+    const rows = await sql<{
+      type: string;
+      name: string;
+      sql: string | null;
+    }>`select type, name, sql from sqlite_master where name not like 'sqlite_%' and name not like 'kysely_%' order by type, name`.execute(db);
     return rows.rows.map((r) => `${r.type} ${r.name}: ${r.sql}`);
   }
   const lists = await Promise.all([
     sql<{ line: string }>`select table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') as line
       from information_schema.columns where table_schema = current_schema() and table_name not like 'kysely_%'`.execute(db),
-    sql<{ line: string }>`select 'index ' || indexdef as line from pg_indexes where schemaname = current_schema() and tablename not like 'kysely_%'`.execute(db),
+    sql<{ line: string }>`select 'index ' || indexdef as line from pg_indexes where schemaname = current_schema() and tablename not like 'kysely_%'`.execute(
+      db,
+    ),
     sql<{ line: string }>`select 'trigger ' || trigger_name || ' ' || event_manipulation || ' on ' || event_object_table || ': ' || action_statement as line
       from information_schema.triggers where trigger_schema = current_schema()`.execute(db),
     sql<{ line: string }>`select 'function ' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as line
@@ -29,13 +35,21 @@ it(`on ${testDbKind}, every migration's down() runs, newest first, down to an em
   const { db, dataDir, drop } = await createTestDb();
   try {
     // Rows in the tables, as a shop has them: a customer, a deposit, an order (and its search and count rows), an address.
-    const app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ALTCHA_MAX_NUMBER: '1000', WEB_DIST: path.join(dataDir, 'no-web') }), { db, logger: false });
+    const app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ALTCHA_MAX_NUMBER: '1000', WEB_DIST: path.join(dataDir, 'no-web') }), {
+      db,
+      logger: false,
+    });
     try {
       const user = await fundedUser(app, db, 10_000);
-      expect((await app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') })).statusCode).toBe(
+        200,
+      );
       const address = { name: 'Home', street: '1 Main Street', street2: '', city: 'Austin', state: 'TX', zip: '78701', country: 'United States' };
       expect((await app.inject({ method: 'POST', url: '/api/v1/address/create', headers: user.headers, payload: address })).statusCode).toBe(200);
-      expect((await app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 25, type: 'crypto' } })).statusCode).toBe(200);
+      expect(
+        (await app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 25, type: 'crypto' } }))
+          .statusCode,
+      ).toBe(200);
     } finally {
       await app.close();
     }

@@ -17,7 +17,12 @@ function storeRead(store: Map<string, number>, failNext = { value: false }, gath
 
 describe('batched reads', () => {
   it('send the keys asked for in one turn as one read, each asked once, and answer every caller its own', async () => {
-    const { read, reads } = storeRead(new Map([['a', 1], ['b', 2]]));
+    const { read, reads } = storeRead(
+      new Map([
+        ['a', 1],
+        ['b', 2],
+      ]),
+    );
     const answers = await Promise.all([read('a'), read('b'), read('a'), read('missing')]);
     expect(answers).toEqual([1, 2, 1, undefined]);
     expect(reads).toEqual([['a', 'b', 'missing']]);
@@ -43,7 +48,14 @@ describe('batched reads', () => {
   });
 
   it('with gatherMs, send the keys asked for within it of the first as one read, over several turns', async () => {
-    const { read, reads } = storeRead(new Map([['a', 1], ['b', 2]]), undefined, 30);
+    const { read, reads } = storeRead(
+      new Map([
+        ['a', 1],
+        ['b', 2],
+      ]),
+      undefined,
+      30,
+    );
     const first = read('a');
     await new Promise((resolve) => setImmediate(resolve)); // a turn later, still within the wait
     expect(await Promise.all([first, read('b')])).toEqual([1, 2]);

@@ -10,7 +10,10 @@ describe.each(stores)('a call rate in %s', (store) => {
     const keyPrefix = `test-rate-${randomToken(6)}`;
     const redisUrl = store === 'redis' ? process.env.TEST_REDIS_URL! : undefined;
     // With Redis two limiters stand for two processes sharing the limit; in memory one process has one.
-    const rates = store === 'redis' ? [0, 1].map(() => createCallRate({ perSecond: 4, redisUrl, keyPrefix, name: 'upstream' })) : [createCallRate({ perSecond: 4, keyPrefix, name: 'upstream' })];
+    const rates =
+      store === 'redis'
+        ? [0, 1].map(() => createCallRate({ perSecond: 4, redisUrl, keyPrefix, name: 'upstream' }))
+        : [createCallRate({ perSecond: 4, keyPrefix, name: 'upstream' })];
     try {
       const started: number[] = [];
       await Promise.all(Array.from({ length: 9 }, (_, i) => rates[i % rates.length].take().then(() => started.push(Date.now()))));

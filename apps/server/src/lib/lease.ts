@@ -37,7 +37,12 @@ export function createDbLease(db: Db, name: string, ttlMs: number): Lease {
       return taken?.holder === holder;
     },
     async renew() {
-      const result = await db.updateTable('leases').set({ expires_at: isoIn(ttlMs) }).where('name', '=', name).where('holder', '=', holder).executeTakeFirst();
+      const result = await db
+        .updateTable('leases')
+        .set({ expires_at: isoIn(ttlMs) })
+        .where('name', '=', name)
+        .where('holder', '=', holder)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async release() {

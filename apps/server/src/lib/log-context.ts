@@ -16,7 +16,11 @@ export const logContextMixin = (): LogContext => current.getStore() ?? {};
 export function redactQuery(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
-  const names = url.slice(start + 1).split('&').filter(Boolean).map((pair) => `${pair.split('=')[0]}=[redacted]`);
+  const names = url
+    .slice(start + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => `${pair.split('=')[0]}=[redacted]`);
   return `${url.slice(0, start)}?${names.join('&')}`;
 }
 

@@ -71,7 +71,11 @@ export function eventOf(row: ShopEventRow): ShopEvent {
  */
 export async function recordEvents(db: DbOrTrx, rows: ShopEventRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('shop_events').values(rows).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db
+    .insertInto('shop_events')
+    .values(rows)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
 }
 
 export type ShopEventOutbox = {

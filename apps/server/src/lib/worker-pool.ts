@@ -89,7 +89,11 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
   function spawn(): void {
     const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB, ...(options.heapMb && { maxOldGenerationSizeMb: options.heapMb }) };
     const typescript = module.pathname.endsWith('.ts');
-    const worker = new Worker(typescript ? TS_THREAD : module, { argv: typescript ? [module.href, ...(options.preload ?? [])] : [], execArgv: [], resourceLimits });
+    const worker = new Worker(typescript ? TS_THREAD : module, {
+      argv: typescript ? [module.href, ...(options.preload ?? [])] : [],
+      execArgv: [],
+      resourceLimits,
+    });
     const tasks = new Map<number, Task<Input, Output>>();
     threads.set(worker, tasks);
     worker.on('message', (reply: Reply<Output>) => {

@@ -2,7 +2,16 @@ import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { ZodError } from 'zod';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import { defaultRetry, delayAfterFailure, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
+import {
+  defaultRetry,
+  delayAfterFailure,
+  type JobCounts,
+  type JobDefinition,
+  type JobInfo,
+  type JobQueue,
+  type JobState,
+  type QueueTuning,
+} from './job-queue.ts';
 import { withLogContext } from '../lib/log-context.ts';
 
 const STATES: JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];

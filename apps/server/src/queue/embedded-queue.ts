@@ -3,7 +3,16 @@ import { ZodError } from 'zod';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { isoIn, newId, nowIso } from '../lib/ids.ts';
-import { defaultRetry, delayAfterFailure, type JobCounts, type JobDefinition, type JobInfo, type JobQueue, type JobState, type QueueTuning } from './job-queue.ts';
+import {
+  defaultRetry,
+  delayAfterFailure,
+  type JobCounts,
+  type JobDefinition,
+  type JobInfo,
+  type JobQueue,
+  type JobState,
+  type QueueTuning,
+} from './job-queue.ts';
 import { withLogContext } from '../lib/log-context.ts';
 
 const POLL_MS = 250;
@@ -33,7 +42,12 @@ export function createEmbeddedQueue(db: Db, log: FastifyBaseLogger, tuning: Queu
     const next = await db
       .selectFrom('jobs')
       .select(['id', 'state', 'locked_until'])
-      .where((eb) => eb.or([eb.and([eb('state', 'in', ['waiting', 'delayed']), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'active'), eb('locked_until', '<', now)])]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', 'in', ['waiting', 'delayed']), eb('run_at', '<=', now)]),
+          eb.and([eb('state', '=', 'active'), eb('locked_until', '<', now)]),
+        ]),
+      )
       .orderBy('run_at')
       .limit(1)
       .executeTakeFirst();
@@ -51,9 +65,17 @@ export function createEmbeddedQueue(db: Db, log: FastifyBaseLogger, tuning: Queu
   async function run(job: ClaimedJob): Promise<void> {
     const definition = definitions.get(job.name);
     // Renewed while the job runs; a worker that dies stops renewing, and the job is taken again once the lease is over.
-    const renew = setInterval(() => {
-      db.updateTable('jobs').set({ locked_until: isoIn(tuning.lockMs) }).where('id', '=', job.id).where('state', '=', 'active').execute().catch(() => {});
-    }, Math.max(50, Math.floor(tuning.lockMs / 3)));
+    const renew = setInterval(
+      () => {
+        db.updateTable('jobs')
+          .set({ locked_until: isoIn(tuning.lockMs) })
+          .where('id', '=', job.id)
+          .where('state', '=', 'active')
+          .execute()
+          .catch(() => {});
+      },
+      Math.max(50, Math.floor(tuning.lockMs / 3)),
+    );
     try {
       if (!definition) throw new Error(`No handler for job ${job.name}`);
       const payload = definition.payload.parse(JSON.parse(job.payload));
@@ -62,11 +84,19 @@ export function createEmbeddedQueue(db: Db, log: FastifyBaseLogger, tuning: Queu
           id: job.id,
           attempt: job.attempts,
           updateProgress: async (percent) => {
-            await db.updateTable('jobs').set({ progress: Math.round(percent), updated_at: nowIso() }).where('id', '=', job.id).execute();
+            await db
+              .updateTable('jobs')
+              .set({ progress: Math.round(percent), updated_at: nowIso() })
+              .where('id', '=', job.id)
+              .execute();
           },
         }),
       );
-      await db.updateTable('jobs').set({ state: 'completed', progress: 100, failed_reason: null, locked_until: null, updated_at: nowIso() }).where('id', '=', job.id).execute();
+      await db
+        .updateTable('jobs')
+        .set({ state: 'completed', progress: 100, failed_reason: null, locked_until: null, updated_at: nowIso() })
+        .where('id', '=', job.id)
+        .execute();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       // A payload that does not parse or an unknown job name will not get better by waiting.
@@ -101,10 +131,19 @@ export function createEmbeddedQueue(db: Db, log: FastifyBaseLogger, tuning: Queu
     }
     if (now - lastPrune > 10_000) {
       lastPrune = now;
-      await db.deleteFrom('jobs').where('state', 'in', ['completed', 'failed']).where('updated_at', '<', new Date(now - KEEP_FINISHED_MS).toISOString()).execute();
+      await db
+        .deleteFrom('jobs')
+        .where('state', 'in', ['completed', 'failed'])
+        .where('updated_at', '<', new Date(now - KEEP_FINISHED_MS).toISOString())
+        .execute();
       // A scheduled run's row is what keeps its interval from running twice; once the interval is long past it can go.
       for (const [name, everyMs] of schedules) {
-        await db.deleteFrom('jobs').where('id', 'like', `schedule:${name}:%`).where('state', '=', 'completed').where('updated_at', '<', new Date(now - 2 * everyMs).toISOString()).execute();
+        await db
+          .deleteFrom('jobs')
+          .where('id', 'like', `schedule:${name}:%`)
+          .where('state', '=', 'completed')
+          .where('updated_at', '<', new Date(now - 2 * everyMs).toISOString())
+          .execute();
       }
     }
   }
@@ -113,7 +152,19 @@ export function createEmbeddedQueue(db: Db, log: FastifyBaseLogger, tuning: Queu
     const now = nowIso();
     await db
       .insertInto('jobs')
-      .values({ id, name, payload: JSON.stringify(payload), state: 'waiting', progress: 0, attempts: 0, run_at: now, failed_reason: null, created_at: now, updated_at: now, locked_until: null })
+      .values({
+        id,
+        name,
+        payload: JSON.stringify(payload),
+        state: 'waiting',
+        progress: 0,
+        attempts: 0,
+        run_at: now,
+        failed_reason: null,
+        created_at: now,
+        updated_at: now,
+        locked_until: null,
+      })
       // The same id is queued once, unless it failed (or, asked to run again, completed): then it runs again from its first attempt.
       .onConflict((oc) =>
         oc

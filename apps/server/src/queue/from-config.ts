@@ -8,6 +8,7 @@ import type { JobQueue } from './job-queue.ts';
 export async function createJobQueue(config: Config, db: Db, log: FastifyBaseLogger): Promise<JobQueue> {
   const tuning = { concurrency: config.QUEUE_CONCURRENCY, lockMs: config.QUEUE_STALLED_INTERVAL_MS, retryBaseMs: config.QUEUE_RETRY_DELAY_MS };
   // BullMQ is loaded only when used (about 25 MB a process).
-  if (config.REDIS_URL) return (await import('./bullmq-queue.ts')).createBullmqQueue({ ...tuning, redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX }, log);
+  if (config.REDIS_URL)
+    return (await import('./bullmq-queue.ts')).createBullmqQueue({ ...tuning, redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX }, log);
   return createEmbeddedQueue(db, log, tuning);
 }

@@ -27,7 +27,8 @@ describe.each(engines)('%s queue', (engine) => {
   const prefix = `test-${randomToken(6)}`;
   const makeQueue = (concurrency = 2) => {
     const tuning = { concurrency, lockMs: 1000, retryBaseMs: 100 };
-    const queue = engine === 'embedded' ? createEmbeddedQueue(db, log, tuning) : createBullmqQueue({ ...tuning, redisUrl: process.env.TEST_REDIS_URL!, prefix }, log);
+    const queue =
+      engine === 'embedded' ? createEmbeddedQueue(db, log, tuning) : createBullmqQueue({ ...tuning, redisUrl: process.env.TEST_REDIS_URL!, prefix }, log);
     open.push(queue);
     return queue;
   };
@@ -98,7 +99,6 @@ describe.each(engines)('%s queue', (engine) => {
     await waitFor(async () => (await queue.getJob(id))?.state === 'completed');
     expect(attempts).toEqual([1, 2]);
   });
-
 
   it('waits as long as a RetryLaterError asks before the retry, not the policy delay', async () => {
     const queue = makeQueue();
@@ -216,7 +216,11 @@ describe('embedded queue after a crash', () => {
       live.define({ name: 'long', payload: z.object({}), handle: async (_p, job) => void (resumedAttempt = job.attempt) });
       const id = await live.enqueue('long', {});
       // What a worker killed mid-job leaves: the job active, under a lease that has not run out yet.
-      await db.updateTable('jobs').set({ state: 'active', attempts: 1, locked_until: new Date(Date.now() + 3600_000).toISOString() }).where('id', '=', id).execute();
+      await db
+        .updateTable('jobs')
+        .set({ state: 'active', attempts: 1, locked_until: new Date(Date.now() + 3600_000).toISOString() })
+        .where('id', '=', id)
+        .execute();
       await live.startWorkers();
       // Another job, queued after it, runs: the worker has looked for due jobs while the lease held, and passed it by.
       let markerRan = false;
@@ -227,7 +231,11 @@ describe('embedded queue after a crash', () => {
       expect((await live.getJob(id))?.state).toBe('active'); // still leased: not taken from a worker that may be alive
       expect(resumedAttempt).toBe(0);
       // The lease runs out: the live worker takes the job again.
-      await db.updateTable('jobs').set({ locked_until: new Date(Date.now() - 1).toISOString() }).where('id', '=', id).execute();
+      await db
+        .updateTable('jobs')
+        .set({ locked_until: new Date(Date.now() - 1).toISOString() })
+        .where('id', '=', id)
+        .execute();
       await waitFor(async () => (await live.getJob(id))?.state === 'completed');
       expect(resumedAttempt).toBe(2);
     } finally {

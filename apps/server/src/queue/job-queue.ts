@@ -66,7 +66,7 @@ export interface JobQueue {
  * its counts say. What a test waits for before it asserts that nothing more runs; it throws after `timeoutMs`.
  */
 export async function drained(queue: Pick<JobQueue, 'counts'>, timeoutMs = 15_000): Promise<void> {
-  for (const until = Date.now() + timeoutMs; ; ) {
+  for (const until = Date.now() + timeoutMs; ;) {
     const { waiting, active, delayed } = await queue.counts();
     if (waiting + active + delayed === 0) return;
     if (Date.now() > until) throw new Error(`the queue is not drained after ${timeoutMs} ms: ${waiting} waiting, ${active} active, ${delayed} delayed`);

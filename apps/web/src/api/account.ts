@@ -14,7 +14,8 @@ export const regenerateApiKey = () => request<{ message: string; api_key: string
 export const useChangeEmail = () => useApiMutation({ call: changeEmail, onSuccess: (_answer, email) => setStoredEmail(email), successToast: serverMessage });
 
 /** Change Password: other sessions are signed out; this one keeps going with the new token. */
-export const useChangePassword = () => useApiMutation({ call: changePassword, onSuccess: ({ accessToken }) => setToken(accessToken), successToast: serverMessage });
+export const useChangePassword = () =>
+  useApiMutation({ call: changePassword, onSuccess: ({ accessToken }) => setToken(accessToken), successToast: serverMessage });
 
 /** Regenerate: the old key stops working at once; the new one is read with the access check. */
 export const useRegenerateApiKey = () => useApiMutation({ call: regenerateApiKey, invalidates: [ACCESS_QUERY_KEY], successToast: () => 'API key regenerated' });

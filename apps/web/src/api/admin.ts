@@ -63,14 +63,17 @@ export const readOverview = () => request<Overview>('/admin/overview');
 export type UsersFilter = { search?: string; page: number };
 export const readUsers = ({ search, page }: UsersFilter) => request<Answer<typeof adminUsersResponse>>(`/admin/users${queryString({ search, page })}`);
 export const readUser = (userId: string) => request<Answer<typeof adminUserResponse>>(`/admin/users/${id(userId)}`);
-export const readUserStatement = (userId: string, page: number) => request<Answer<typeof adminStatementResponse>>(`/admin/users/${id(userId)}/statement${queryString({ page })}`);
-export const readUserInvoices = (userId: string, page: number) => request<Answer<typeof adminUserInvoicesResponse>>(`/admin/users/${id(userId)}/invoices${queryString({ page })}`);
+export const readUserStatement = (userId: string, page: number) =>
+  request<Answer<typeof adminStatementResponse>>(`/admin/users/${id(userId)}/statement${queryString({ page })}`);
+export const readUserInvoices = (userId: string, page: number) =>
+  request<Answer<typeof adminUserInvoicesResponse>>(`/admin/users/${id(userId)}/invoices${queryString({ page })}`);
 /** With the submission's idempotency key: the server moves the money once however often the same submission is sent. */
 export const adjustBalance = (userId: string, body: AdjustBalanceBody, idempotencyKey: string) =>
   request<Answer<typeof adjustBalanceResponse>>(`/admin/users/${id(userId)}/adjust`, { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
 export const setUserDisabled = (userId: string, disabled: boolean) =>
   request<Answer<typeof adminUserChangeResponse>>(`/admin/users/${id(userId)}/status`, { method: 'POST', body: { disabled } });
-export const setUserRole = (userId: string, role: UserRole) => request<Answer<typeof adminUserChangeResponse>>(`/admin/users/${id(userId)}/role`, { method: 'POST', body: { role } });
+export const setUserRole = (userId: string, role: UserRole) =>
+  request<Answer<typeof adminUserChangeResponse>>(`/admin/users/${id(userId)}/role`, { method: 'POST', body: { role } });
 
 // ---- Label types and prices ----
 export const readAdminLabelTypes = () => request<Answer<typeof adminLabelTypesResponse>>('/admin/label-types');
@@ -98,8 +101,10 @@ export const readAdminOrders = (filter: AdminOrdersQuery) =>
   request<Answer<typeof adminOrdersResponse>>(`/admin/orders${queryString(filter as Record<string, string | number | undefined>)}`);
 export const readAdminOrder = (orderId: string) => request<AdminOrderDetail>(`/admin/orders/${id(orderId)}`);
 /** Any customer's completed label, saved as {tracking}.pdf. */
-export const downloadAdminLabel = (order: { _id: string; tracking: string | null }) => download(`/admin/orders/${id(order._id)}/label`, `${order.tracking ?? order._id}.pdf`);
-export const cancelAdminOrder = (orderId: string, reason: string) => request<MessageResponse>(`/admin/orders/${id(orderId)}/cancel`, { method: 'POST', body: { reason } });
+export const downloadAdminLabel = (order: { _id: string; tracking: string | null }) =>
+  download(`/admin/orders/${id(order._id)}/label`, `${order.tracking ?? order._id}.pdf`);
+export const cancelAdminOrder = (orderId: string, reason: string) =>
+  request<MessageResponse>(`/admin/orders/${id(orderId)}/cancel`, { method: 'POST', body: { reason } });
 export type OwnedListFilter = { status?: string; user?: string; page: number };
 export const readAdminBulkOrders = (filter: OwnedListFilter) => request<Answer<typeof adminBulkOrdersResponse>>(`/admin/bulk-orders${queryString(filter)}`);
 export const readAdminInvoices = (filter: OwnedListFilter) => request<Answer<typeof adminInvoicesResponse>>(`/admin/invoices${queryString(filter)}`);
@@ -107,7 +112,8 @@ export const readAdminInvoices = (filter: OwnedListFilter) => request<Answer<typ
 // ---- FedEx hand-made queue ----
 export const readFedexQueue = (page: number, limit: number) => request<AdminFedexQueueResponse>(`/admin/fedex-orders${queryString({ page, limit })}`);
 /** Any order's commercial invoice. */
-export const downloadAdminFedexInvoice = (order: { _id: string; uuid: string }) => download(`/admin/fedex-orders/${id(order._id)}/invoice`, `commercial-invoice-${order.uuid}.pdf`);
+export const downloadAdminFedexInvoice = (order: { _id: string; uuid: string }) =>
+  download(`/admin/fedex-orders/${id(order._id)}/invoice`, `commercial-invoice-${order.uuid}.pdf`);
 /** Multipart: the note before the file, so a streaming reader has it when it reaches the file. */
 export function completeFedexOrder(orderId: string, label: File, note: string) {
   const form = new FormData();
@@ -115,7 +121,8 @@ export function completeFedexOrder(orderId: string, label: File, note: string) {
   form.append('label', label, label.name);
   return request<MessageResponse>(`/admin/fedex-orders/${id(orderId)}/complete`, { method: 'POST', body: form });
 }
-export const cancelFedexOrder = (orderId: string, note: string) => request<MessageResponse>(`/admin/fedex-orders/${id(orderId)}/cancel`, { method: 'POST', body: { note } });
+export const cancelFedexOrder = (orderId: string, note: string) =>
+  request<MessageResponse>(`/admin/fedex-orders/${id(orderId)}/cancel`, { method: 'POST', body: { note } });
 
 // ---- Audit log and outbox ----
 export type AuditFilter = { admin?: string; target?: string; from?: string; to?: string; page: number };
@@ -137,7 +144,8 @@ export type AccountChange = { disabled: boolean } | { role: UserRole };
 /** Disable or enable an account, grant or revoke admin. Revoking one's own role closes the console on the access check read again. */
 export const useChangeAccount = () =>
   useApiMutation({
-    call: ({ userId, change }: { userId: string; change: AccountChange }) => ('role' in change ? setUserRole(userId, change.role) : setUserDisabled(userId, change.disabled)),
+    call: ({ userId, change }: { userId: string; change: AccountChange }) =>
+      'role' in change ? setUserRole(userId, change.role) : setUserDisabled(userId, change.disabled),
     invalidates: [ADMIN_QUERY_KEY, ACCESS_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,
@@ -181,8 +189,10 @@ export const useSaveFaq = () =>
     invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY],
     successToast: serverMessage,
   });
-export const useReorderFaqs = () => useApiMutation({ call: reorderFaqs, invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
-export const useDeleteFaq = () => useApiMutation({ call: deleteFaq, invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
+export const useReorderFaqs = () =>
+  useApiMutation({ call: reorderFaqs, invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
+export const useDeleteFaq = () =>
+  useApiMutation({ call: deleteFaq, invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
 
 /** Cancel and refund a waiting order. Read again after a refusal too: the order may have moved on meanwhile. */
 export const useCancelAdminOrder = () =>
@@ -197,7 +207,8 @@ export type FedexQueueAction = { kind: 'complete'; orderId: string; label: File;
 /** Complete (with the label) or cancel a FedEx hand-made order; a 409 (another operator was first) is the error toast, and the queue is read again either way. */
 export const useFedexQueueAction = () =>
   useApiMutation({
-    call: (action: FedexQueueAction) => (action.kind === 'complete' ? completeFedexOrder(action.orderId, action.label, action.note) : cancelFedexOrder(action.orderId, action.note)),
+    call: (action: FedexQueueAction) =>
+      action.kind === 'complete' ? completeFedexOrder(action.orderId, action.label, action.note) : cancelFedexOrder(action.orderId, action.note),
     invalidates: [ADMIN_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,

@@ -11,7 +11,15 @@ import { ApiError, fetchFile, saveFile } from './client.ts';
 import { useApiMutation } from './mutation.ts';
 
 /** The Marketplace CSV form's text fields (spec section 3). */
-export type AmazonCsvForm = { weight: string; fromName: string; fromStreet1: string; fromStreet2: string; fromCity: string; fromState: string; fromZip: string };
+export type AmazonCsvForm = {
+  weight: string;
+  fromName: string;
+  fromStreet1: string;
+  fromStreet2: string;
+  fromCity: string;
+  fromState: string;
+  fromZip: string;
+};
 export type AmazonCsvResult = { file: File; found: number; skippedPages: number[] };
 
 /** POST /amazon/generate-csv: the packing slips' bulk order file, and what was read and left out. */

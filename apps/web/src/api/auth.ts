@@ -1,12 +1,4 @@
-import type {
-  AccessUser,
-  ForgotPasswordBody,
-  LoginBody,
-  PublicConfig,
-  RegisterBody,
-  ResetPasswordBody,
-  VerifyEmailBody,
-} from '@portal/contract';
+import type { AccessUser, ForgotPasswordBody, LoginBody, PublicConfig, RegisterBody, ResetPasswordBody, VerifyEmailBody } from '@portal/contract';
 import { request } from './client.ts';
 import { removeToken } from './session.ts';
 

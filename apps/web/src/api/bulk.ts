@@ -1,4 +1,12 @@
-import { REQUEST_ALREADY_SENT, csvErrorResponse, isBulkFinished, type BulkOrder, type CsvRowError, type MessageResponse, type validateCsvResponse } from '@portal/contract';
+import {
+  REQUEST_ALREADY_SENT,
+  csvErrorResponse,
+  isBulkFinished,
+  type BulkOrder,
+  type CsvRowError,
+  type MessageResponse,
+  type validateCsvResponse,
+} from '@portal/contract';
 import { ApiError, download, request } from './client.ts';
 import { ACCESS_QUERY_KEY } from './current-user.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
@@ -75,7 +83,11 @@ export type CsvProblems = { errors: CsvRowError[]; more: number };
 
 /** Validate CSV: the file priced, or every bad cell listed (csvRowErrors). One call at a time. */
 export const useValidateCsv = () =>
-  useApiMutation({ call: ({ file, labelType }: { file: File; labelType: string }) => validateCsv(file, labelType), successToast: serverMessage, alreadySent: REQUEST_ALREADY_SENT });
+  useApiMutation({
+    call: ({ file, labelType }: { file: File; labelType: string }) => validateCsv(file, labelType),
+    successToast: serverMessage,
+    alreadySent: REQUEST_ALREADY_SENT,
+  });
 
 /** Pay $total: the validated file ordered. The balance and the bulk orders are read again after a refusal too. */
 export const usePayCsv = () =>

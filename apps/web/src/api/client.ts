@@ -32,7 +32,10 @@ type RequestOptions = {
   headers?: Record<string, string>;
 };
 
-async function send(path: string, { method = 'GET', body, auth = true, redirectOn401 = true, prefix = '/api/v1', headers: extra = {} }: RequestOptions): Promise<Response> {
+async function send(
+  path: string,
+  { method = 'GET', body, auth = true, redirectOn401 = true, prefix = '/api/v1', headers: extra = {} }: RequestOptions,
+): Promise<Response> {
   const headers: Record<string, string> = { ...extra };
   const token = getToken();
   if (auth && token) headers.authorization = `Bearer ${token}`;

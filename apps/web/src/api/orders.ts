@@ -17,7 +17,8 @@ export function readOrders(query: OrderListQuery) {
 }
 
 /** The label PDF of a completed order, saved as {tracking}.pdf. */
-export const downloadOrderLabel = (order: Pick<Order, '_id' | 'tracking'>) => download(`/order/download/${encodeURIComponent(order._id)}`, `${order.tracking}.pdf`);
+export const downloadOrderLabel = (order: Pick<Order, '_id' | 'tracking'>) =>
+  download(`/order/download/${encodeURIComponent(order._id)}`, `${order.tracking}.pdf`);
 
 /** The spec posts an empty body: a new order with the same details, priced and charged again. */
 export const duplicateOrder = (id: string) => request<MessageResponse>(`/order/duplicate/${encodeURIComponent(id)}`, { method: 'POST' });

@@ -91,18 +91,20 @@ export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(functi
     const el = hostedRef.current;
     let cancelled = false;
     // Without its script the widget stays empty, and getToken asks the user to complete the captcha.
-    loadScript(url).then(async () => {
-      while (!window[global] && !cancelled) await new Promise((r) => setTimeout(r, 100));
-      if (cancelled) return;
-      hosted.current.id = window[global]!.render(el, {
-        sitekey: captcha.siteKey,
-        size: invisible && captcha.provider === 'recaptcha' ? 'invisible' : 'normal',
-        callback: (token: string) => {
-          hosted.current.token = token;
-          hosted.current.waiting?.(token);
-        },
-      });
-    }).catch((error: unknown) => console.error('The captcha did not load', error));
+    loadScript(url)
+      .then(async () => {
+        while (!window[global] && !cancelled) await new Promise((r) => setTimeout(r, 100));
+        if (cancelled) return;
+        hosted.current.id = window[global]!.render(el, {
+          sitekey: captcha.siteKey,
+          size: invisible && captcha.provider === 'recaptcha' ? 'invisible' : 'normal',
+          callback: (token: string) => {
+            hosted.current.token = token;
+            hosted.current.waiting?.(token);
+          },
+        });
+      })
+      .catch((error: unknown) => console.error('The captcha did not load', error));
     return () => {
       cancelled = true;
     };
@@ -139,7 +141,13 @@ export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(functi
   if (!window.isSecureContext) return null;
   return (
     <div className={invisible ? 'd-none' : 'my-2'} data-testid="captcha">
-      <altcha-widget ref={altchaRef} challenge={`${API_BASE}${captcha.challengeUrl}`} display={invisible ? 'invisible' : 'standard'} auto="off" name="captchaToken" />
+      <altcha-widget
+        ref={altchaRef}
+        challenge={`${API_BASE}${captcha.challengeUrl}`}
+        display={invisible ? 'invisible' : 'standard'}
+        auto="off"
+        name="captchaToken"
+      />
     </div>
   );
 });

@@ -2,7 +2,13 @@ import { Button, type ButtonProps } from 'react-bootstrap';
 import { toast } from './toast.tsx';
 
 /** Copies `text` to the clipboard and says so in a toast; the clipboard needs a secure page (https or localhost). */
-export function CopyButton({ text, copied = 'Copied', children = 'Copy', variant = 'outline-secondary', ...props }: ButtonProps & { text: string; copied?: string }) {
+export function CopyButton({
+  text,
+  copied = 'Copied',
+  children = 'Copy',
+  variant = 'outline-secondary',
+  ...props
+}: ButtonProps & { text: string; copied?: string }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);

@@ -67,9 +67,7 @@ export function FedexOrderModal({ order: current, onClose, children, actions }: 
   return (
     <Modal show={current !== null} onHide={onClose} size="lg" centered scrollable>
       <Modal.Header closeButton>
-        <Modal.Title as="h5">
-          View Order {order && <StatusBadge status={order.status} />}
-        </Modal.Title>
+        <Modal.Title as="h5">View Order {order && <StatusBadge status={order.status} />}</Modal.Title>
       </Modal.Header>
       <Modal.Body data-testid="fedex-order-detail">
         {order && (

@@ -1,7 +1,7 @@
 /** The one money and date formatters of the screens: $2,232.00 and the reader's own local date-time. */
 
 /** Made on first use: a date formatter loads its locale's data when made, and most screens show no dates. */
-const madeOnce = <T,>(make: () => T) => {
+const madeOnce = <T>(make: () => T) => {
   let made: T | undefined;
   return () => (made ??= make());
 };
@@ -18,7 +18,9 @@ const day = madeOnce(() => new Intl.DateTimeFormat(undefined, DAY_OPTIONS));
  */
 function dollars(amount: number): string {
   const cents = Math.round(Math.abs(amount) * 100);
-  const whole = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+$)/g, ',');
+  const whole = Math.floor(cents / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+$)/g, ',');
   return `$${whole}.${String(cents % 100).padStart(2, '0')}`;
 }
 

@@ -17,7 +17,10 @@ export function priceRange(type: Pick<LabelType, 'prices'>): string {
 }
 
 /** The label type list, by _id, with an empty 'Select type' choice first; each type with its price range. */
-export const LabelTypeSelect = forwardRef<HTMLSelectElement, SelectProps & { labelTypes: LabelType[] }>(function LabelTypeSelect({ labelTypes, ...props }, ref) {
+export const LabelTypeSelect = forwardRef<HTMLSelectElement, SelectProps & { labelTypes: LabelType[] }>(function LabelTypeSelect(
+  { labelTypes, ...props },
+  ref,
+) {
   return (
     <Form.Select ref={ref} {...props}>
       <option value="">Select type</option>

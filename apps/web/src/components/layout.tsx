@@ -19,7 +19,14 @@ function SidebarLinks({ onNavigate }: { onNavigate?: () => void }) {
       {items.map((item) => {
         const isActive = firstSegment(item.path) === active;
         return (
-          <Link key={item.path} to={item.path} onClick={onNavigate} className={`nav-link sidebar-link${isActive ? ' active' : ''}`} aria-current={isActive ? 'page' : undefined} title={item.label}>
+          <Link
+            key={item.path}
+            to={item.path}
+            onClick={onNavigate}
+            className={`nav-link sidebar-link${isActive ? ' active' : ''}`}
+            aria-current={isActive ? 'page' : undefined}
+            title={item.label}
+          >
             <span className="sidebar-icon" aria-hidden>
               {item.icon}
             </span>
@@ -56,7 +63,15 @@ function UserMenu({ label }: { label: string }) {
   }, [open]);
   return (
     <div className="dropdown" ref={menu}>
-      <button type="button" className={`btn btn-light dropdown-toggle${open ? ' show' : ''}`} id="user-menu" data-testid="user-menu" aria-expanded={open} aria-controls="user-menu-items" onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className={`btn btn-light dropdown-toggle${open ? ' show' : ''}`}
+        id="user-menu"
+        data-testid="user-menu"
+        aria-expanded={open}
+        aria-controls="user-menu-items"
+        onClick={() => setOpen((o) => !o)}
+      >
         {label}
       </button>
       <div id="user-menu-items" className={`dropdown-menu dropdown-menu-end${open ? ' show' : ''}`} data-bs-popper="static">

@@ -77,4 +77,3 @@ export function Pagination({ page, totalPages, onPageChange, label = 'Pagination
     </nav>
   );
 }
-

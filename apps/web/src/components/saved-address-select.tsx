@@ -6,7 +6,17 @@ import type { Address } from '@portal/contract';
  * A saved-address choice; picking one hands it to onPick. Only addresses of the label type's
  * country are offered (saved addresses are US ones), and an empty list says why.
  */
-export function SavedAddressSelect({ id, addresses, country, onPick }: { id: string; addresses: Address[]; country: string; onPick: (address: Address) => void }) {
+export function SavedAddressSelect({
+  id,
+  addresses,
+  country,
+  onPick,
+}: {
+  id: string;
+  addresses: Address[];
+  country: string;
+  onPick: (address: Address) => void;
+}) {
   const [value, setValue] = useState('');
   const offered = addresses.filter((address) => address.country === country);
   const elsewhere = addresses.length > 0 && offered.length === 0;

@@ -17,7 +17,13 @@ export function orderStatusView(status: string): { label: string; variant: 'warn
 export function StatusBadge({ status, title }: { status: string; title?: string }) {
   const { label, variant } = orderStatusView(status);
   return (
-    <Badge bg={variant} text={variant === 'light' || variant === 'warning' ? 'dark' : undefined} className={variant === 'light' ? 'border' : undefined} title={title} data-status={status}>
+    <Badge
+      bg={variant}
+      text={variant === 'light' || variant === 'warning' ? 'dark' : undefined}
+      className={variant === 'light' ? 'border' : undefined}
+      title={title}
+      data-status={status}
+    >
       {label}
     </Badge>
   );

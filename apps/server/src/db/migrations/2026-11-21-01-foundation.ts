@@ -10,7 +10,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('email', 'text')
     .addColumn('email_verified', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('balance_cents', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`balance_cents >= 0`))
+    .addColumn('balance_cents', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`balance_cents >= 0`),
+    )
     .addColumn('api_key', 'text', (c) => c.notNull().unique())
     .addColumn('token_version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -31,7 +36,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('ledger_user_created').on('ledger').columns(['user_id', 'created_at']).execute();
   // One movement of a kind per reference: a payment is credited once, an order charged once, refunded once.
-  await db.schema.createIndex('ledger_kind_reference').on('ledger').columns(['kind', 'reference']).unique().where(sql.ref('reference'), 'is not', null).execute();
+  await db.schema
+    .createIndex('ledger_kind_reference')
+    .on('ledger')
+    .columns(['kind', 'reference'])
+    .unique()
+    .where(sql.ref('reference'), 'is not', null)
+    .execute();
 
   await db.schema
     .createTable('one_time_codes')

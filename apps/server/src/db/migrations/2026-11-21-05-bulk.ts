@@ -30,7 +30,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('bulk_orders_user_created').on('bulk_orders').columns(['user_id', 'created_at']).execute();
   await db.schema.createIndex('bulk_orders_status_updated').on('bulk_orders').columns(['status', 'updated_at']).execute();
 
-  await db.schema.alterTable('orders').addColumn('bulk_order_id', 'text', (c) => c.references('bulk_orders.id')).execute();
+  await db.schema
+    .alterTable('orders')
+    .addColumn('bulk_order_id', 'text', (c) => c.references('bulk_orders.id'))
+    .execute();
   await db.schema.alterTable('orders').addColumn('bulk_row', 'integer').execute();
   // One order per row of a bulk order: the key that makes each row's label at most once.
   await db.schema.createIndex('orders_bulk_row').on('orders').columns(['bulk_order_id', 'bulk_row']).unique().execute();

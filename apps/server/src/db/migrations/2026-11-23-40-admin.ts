@@ -5,7 +5,12 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('users')
-    .addColumn('role', 'text', (c) => c.notNull().defaultTo('customer').check(sql`role in ('customer', 'admin')`))
+    .addColumn('role', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('customer')
+        .check(sql`role in ('customer', 'admin')`),
+    )
     .execute();
   // Set while the account is disabled: sign-in, tokens and the API key are refused; balance and history stay.
   await db.schema.alterTable('users').addColumn('disabled_at', 'text').execute();

@@ -21,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       return trigrams || pg_catalog.string_to_array(pg_catalog.left(owner, 8) || pg_catalog.array_to_string(trigrams, ',' || pg_catalog.left(owner, 8)), ',');
     end $$`.execute(db);
   await sql`set local maintenance_work_mem = '256MB'`.execute(db);
-  await sql`create index orders_search_tokens on orders using gin (order_search_tokens(user_id, lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))))`.execute(db);
+  await sql`create index orders_search_tokens on orders using gin (order_search_tokens(user_id, lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))))`.execute(
+    db,
+  );
   await db.schema.dropIndex('orders_search').ifExists().execute();
 }
 
@@ -33,6 +35,8 @@ export async function down(db: Kysely<any>): Promise<void> {
 
 /** pg_trgm's show_trgm, named with the schema the extension is in (a function's body does not follow search_path). */
 export async function showTrgm(db: Kysely<any>) {
-  const trgm = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+  const trgm = await sql<{
+    schema: string;
+  }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
   return sql.id(trgm.rows[0].schema, 'show_trgm');
 }

@@ -24,12 +24,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('total', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('settled_order_counts_pkey', ['user_id', 'status'])
     .execute();
-  await sql`insert into settled_order_counts (user_id, status, total) select user_id, status, count(*) from orders where status in ${sql.raw(SETTLED)} group by user_id, status`.execute(db);
+  await sql`insert into settled_order_counts (user_id, status, total) select user_id, status, count(*) from orders where status in ${sql.raw(SETTLED)} group by user_id, status`.execute(
+    db,
+  );
   await db.schema.dropTable('order_counts').execute();
 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     const settled = (rows: string, n: 1 | -1) => `select user_id, status, ${n} as n from ${rows} where status in ${SETTLED}`;
-    const upsert = (changed: string) => sql.raw(`insert into settled_order_counts as c (user_id, status, total)
+    const upsert = (changed: string) =>
+      sql.raw(`insert into settled_order_counts as c (user_id, status, total)
       select user_id, status, sum(n) from (${changed}) as changed group by user_id, status having sum(n) <> 0 order by user_id, status
       on conflict (user_id, status) do update set total = c.total + excluded.total`);
     await sql`create function count_settled_orders() returns trigger language plpgsql as $$
@@ -43,9 +46,15 @@ export async function up(db: Kysely<any>): Promise<void> {
         end if;
         return null;
       end $$`.execute(db);
-    await sql`create trigger orders_count_insert after insert on orders referencing new table as new_rows for each statement execute function count_settled_orders()`.execute(db);
-    await sql`create trigger orders_count_update after update on orders referencing old table as old_rows new table as new_rows for each statement execute function count_settled_orders()`.execute(db);
-    await sql`create trigger orders_count_delete after delete on orders referencing old table as old_rows for each statement execute function count_settled_orders()`.execute(db);
+    await sql`create trigger orders_count_insert after insert on orders referencing new table as new_rows for each statement execute function count_settled_orders()`.execute(
+      db,
+    );
+    await sql`create trigger orders_count_update after update on orders referencing old table as old_rows new table as new_rows for each statement execute function count_settled_orders()`.execute(
+      db,
+    );
+    await sql`create trigger orders_count_delete after delete on orders referencing old table as old_rows for each statement execute function count_settled_orders()`.execute(
+      db,
+    );
     return;
   }
 

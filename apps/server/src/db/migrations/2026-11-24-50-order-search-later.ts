@@ -31,9 +31,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   // The noted orders first, while the table still says which.
-  await sql`delete from orders_search where rowid in (select ${key('o')} from orders o where o.rowid in (select order_rowid from orders_search_pending))`.execute(db);
-  await sql`insert into orders_search(rowid, body) select ${key('o')}, ${body('o')} from orders o where o.rowid in (select order_rowid from orders_search_pending)`.execute(db);
-  for (const trigger of ['orders_search_insert', 'orders_search_update', 'orders_search_owner', 'orders_search_forget']) await sql`drop trigger ${sql.id(trigger)}`.execute(db);
+  await sql`delete from orders_search where rowid in (select ${key('o')} from orders o where o.rowid in (select order_rowid from orders_search_pending))`.execute(
+    db,
+  );
+  await sql`insert into orders_search(rowid, body) select ${key('o')}, ${body('o')} from orders o where o.rowid in (select order_rowid from orders_search_pending)`.execute(
+    db,
+  );
+  for (const trigger of ['orders_search_insert', 'orders_search_update', 'orders_search_owner', 'orders_search_forget'])
+    await sql`drop trigger ${sql.id(trigger)}`.execute(db);
   await sql`drop table orders_search_pending`.execute(db);
   // The triggers of 2026-11-24-10-order-search.
   await sql`create trigger orders_search_insert after insert on orders begin
@@ -47,4 +52,5 @@ export async function down(db: Kysely<any>): Promise<void> {
 
 /** The FTS5 rowid and the indexed text of an order, as 2026-11-24-10-order-search defines them. */
 const key = (row: string) => sql.raw(`(select rowid from users where id = ${row}.user_id) * 4294967296 + ${row}.rowid`);
-const body = (row: string) => sql.raw(`substr(${row}.id, 1, 8) || char(10) || ${row}.from_name || char(10) || ${row}.to_name || char(10) || coalesce(${row}.tracking, '')`);
+const body = (row: string) =>
+  sql.raw(`substr(${row}.id, 1, 8) || char(10) || ${row}.from_name || char(10) || ${row}.to_name || char(10) || coalesce(${row}.tracking, '')`);

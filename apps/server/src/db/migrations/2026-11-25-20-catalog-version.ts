@@ -25,7 +25,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         return null;
       end $$`.execute(db);
     for (const table of TABLES) {
-      await sql`create trigger ${sql.id(`${table}_catalog_version`)} after insert or update or delete on ${sql.table(table)} for each statement execute function raise_catalog_version()`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_catalog_version`)} after insert or update or delete on ${sql.table(table)} for each statement execute function raise_catalog_version()`.execute(
+        db,
+      );
     }
     return;
   }

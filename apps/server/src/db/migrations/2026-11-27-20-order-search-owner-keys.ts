@@ -19,7 +19,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       return pg_catalog.string_to_array(pg_catalog.left(owner, 8) || pg_catalog.array_to_string(trigrams, ',' || pg_catalog.left(owner, 8)), ',');
     end $$`.execute(db);
   await sql`set local maintenance_work_mem = '256MB'`.execute(db);
-  await sql`create index orders_search_keys on orders using gin (order_search_keys(user_id, lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))))`.execute(db);
+  await sql`create index orders_search_keys on orders using gin (order_search_keys(user_id, lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))))`.execute(
+    db,
+  );
   await ownerAndEveryoneTokens.down(db);
 }
 

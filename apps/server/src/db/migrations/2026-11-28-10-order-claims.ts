@@ -9,7 +9,10 @@ import { sql, type Kysely } from 'kysely';
  * A waiting order some process holds or held may have been asked about already: it starts at 1.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('orders').addColumn('claims', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('orders')
+    .addColumn('claims', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   await sql`update orders set claims = 1 where status in ('pending', 'processing') and claimed_until is not null`.execute(db);
 }
 

@@ -26,13 +26,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').addColumn('upstream_service', 'text').execute();
   // The carrier's tracking status as EasyPost's tracker.updated events tell it; each event id is taken once.
   await db.schema.alterTable('orders').addColumn('tracking_status', 'text').execute();
-  await db.schema.createTable('easypost_events').addColumn('id', 'text', (col) => col.primaryKey()).addColumn('received_at', 'text', (col) => col.notNull()).execute();
-  for (const column of ['upstream_carrier', 'upstream_service', 'upstream_carrier_account']) await db.schema.alterTable('label_types').addColumn(column, 'text').execute();
-  for (const [uid, carrier, service] of DEFAULTS) await sql`update label_types set upstream_carrier = ${carrier}, upstream_service = ${service} where uid = ${uid}`.execute(db);
+  await db.schema
+    .createTable('easypost_events')
+    .addColumn('id', 'text', (col) => col.primaryKey())
+    .addColumn('received_at', 'text', (col) => col.notNull())
+    .execute();
+  for (const column of ['upstream_carrier', 'upstream_service', 'upstream_carrier_account'])
+    await db.schema.alterTable('label_types').addColumn(column, 'text').execute();
+  for (const [uid, carrier, service] of DEFAULTS)
+    await sql`update label_types set upstream_carrier = ${carrier}, upstream_service = ${service} where uid = ${uid}`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const column of ['upstream_carrier_account', 'upstream_service', 'upstream_carrier']) await db.schema.alterTable('label_types').dropColumn(column).execute();
+  for (const column of ['upstream_carrier_account', 'upstream_service', 'upstream_carrier'])
+    await db.schema.alterTable('label_types').dropColumn(column).execute();
   await db.schema.dropTable('easypost_events').execute();
-  for (const column of ['tracking_status', 'upstream_service', 'upstream_carrier', 'upstream_cost_cents', 'shipment_id']) await db.schema.alterTable('orders').dropColumn(column).execute();
+  for (const column of ['tracking_status', 'upstream_service', 'upstream_carrier', 'upstream_cost_cents', 'shipment_id'])
+    await db.schema.alterTable('orders').dropColumn(column).execute();
 }

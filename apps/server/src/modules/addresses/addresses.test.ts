@@ -12,9 +12,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const home = { name: 'Jane Sender', company: 'Sender LLC', street: '123 Main Street', street2: 'Apt 4', city: 'New York', state: 'NY', zip: '10001', country: 'United States' };
-const readAll = async (headers: { authorization: string }) => (await t.app.inject({ method: 'GET', url: '/api/v1/address/readAll', headers })).json().addresses as any[];
-const createAddress = (headers: { authorization: string }, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/address/create', payload, headers });
+const home = {
+  name: 'Jane Sender',
+  company: 'Sender LLC',
+  street: '123 Main Street',
+  street2: 'Apt 4',
+  city: 'New York',
+  state: 'NY',
+  zip: '10001',
+  country: 'United States',
+};
+const readAll = async (headers: { authorization: string }) =>
+  (await t.app.inject({ method: 'GET', url: '/api/v1/address/readAll', headers })).json().addresses as any[];
+const createAddress = (headers: { authorization: string }, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/address/create', payload, headers });
 
 describe('address book', () => {
   it('adds, lists, updates and deletes the user own addresses', async () => {
@@ -24,7 +35,12 @@ describe('address book', () => {
     const [address] = await readAll(owner);
     expect(address).toEqual({ _id: expect.any(String), ...home });
 
-    const updated = await t.app.inject({ method: 'PUT', url: `/api/v1/address/update/${address._id}`, payload: { ...home, street: '9 Elm Road', street2: '', state: 'Puerto Rico', zip: '00901' }, headers: owner });
+    const updated = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/address/update/${address._id}`,
+      payload: { ...home, street: '9 Elm Road', street2: '', state: 'Puerto Rico', zip: '00901' },
+      headers: owner,
+    });
     expect(updated.json()).toEqual({ message: ADDRESS_UPDATED });
     expect(await readAll(owner)).toEqual([{ ...home, _id: address._id, street: '9 Elm Road', street2: '', state: 'PR', zip: '00901' }]);
 

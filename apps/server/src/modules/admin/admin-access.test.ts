@@ -65,7 +65,10 @@ describe('the admin guard', () => {
   });
 
   it('answers 401 to a visitor and 403 to a customer on every admin route, and changes nothing', async () => {
-    const auditBefore = await t.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const auditBefore = await t.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     for (const [method, path, payload] of everyAdminRoute(customer.userId)) {
       const visitor = await adminCall(t.app, {}, method as 'GET', path, payload);
       expect(visitor.statusCode, `${method} ${path} as a visitor`).toBe(401);
@@ -77,7 +80,10 @@ describe('the admin guard', () => {
       expect((await adminCall(t.app, { authorization: 'Bearer not.a.token' }, method as 'GET', path, payload)).statusCode).toBe(401);
       if (payload !== undefined) expect((await adminCall(t.app, customer.headers, method as 'GET', path, { junk: true })).statusCode).toBe(403);
     }
-    const auditAfter = await t.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const auditAfter = await t.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(auditAfter.n)).toBe(Number(auditBefore.n));
     const me = (await access(customer.headers)).json();
     expect(me).toMatchObject({ role: 'customer', balance: 0 });
@@ -88,7 +94,19 @@ describe('the admin guard', () => {
   it('lets an admin in, and shows the role in /auth/access', async () => {
     expect((await access(admin.headers)).json().role).toBe('admin');
     expect((await access(customer.headers)).json().role).toBe('customer');
-    for (const path of ['/overview', '/users', '/label-types', '/content', '/orders', '/bulk-orders', '/invoices', '/audit', '/outbox', '/fedex-price', '/fedex-orders']) {
+    for (const path of [
+      '/overview',
+      '/users',
+      '/label-types',
+      '/content',
+      '/orders',
+      '/bulk-orders',
+      '/invoices',
+      '/audit',
+      '/outbox',
+      '/fedex-price',
+      '/fedex-orders',
+    ]) {
       const res = await adminCall(t.app, admin.headers, 'GET', path);
       expect(res.statusCode, path).toBe(200);
     }
@@ -121,7 +139,9 @@ describe('roles', () => {
   });
 
   it('refuses an unknown role, an unknown user, and an admin taking the role from themself', async () => {
-    expect((await adminCall(t.app, admin.headers, 'POST', `/users/${customer.userId}/role`, { role: 'owner' })).json()).toEqual({ message: 'Role must be customer or admin' });
+    expect((await adminCall(t.app, admin.headers, 'POST', `/users/${customer.userId}/role`, { role: 'owner' })).json()).toEqual({
+      message: 'Role must be customer or admin',
+    });
     expect((await adminCall(t.app, admin.headers, 'POST', '/users/no-such-user/role', { role: 'admin' })).statusCode).toBe(404);
     const self = await adminCall(t.app, admin.headers, 'POST', `/users/${admin.userId}/role`, { role: 'customer' });
     expect(self.statusCode).toBe(400);

@@ -40,7 +40,8 @@ const list = async (t: TestApp, headers: Headers, query: string) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { orders: AdminOrder[]; total: number; totalPages: number };
 };
-const balanceCents = async (t: TestApp, userId: string) => Number((await t.db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirstOrThrow()).balance_cents);
+const balanceCents = async (t: TestApp, userId: string) =>
+  Number((await t.db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirstOrThrow()).balance_cents);
 
 describe('orders', { timeout: SLOW_MACHINE_MS }, () => {
   it("lists every customer's orders with their owner, and filters by status, type, user, search and date", async () => {
@@ -53,7 +54,11 @@ describe('orders', { timeout: SLOW_MACHINE_MS }, () => {
 
     const all = await list(instant, admin.headers, '');
     expect(all.orders.slice(0, 3).map((o) => o._id)).toEqual([c._id, b._id, a._id]);
-    expect(all.orders[0]).toMatchObject({ owner: { _id: other.userId, tgId: other.tgId, username: 'Test User' }, status: 'completed', pdf: `/api/v1/admin/orders/${c._id}/label` });
+    expect(all.orders[0]).toMatchObject({
+      owner: { _id: other.userId, tgId: other.tgId, username: 'Test User' },
+      status: 'completed',
+      pdf: `/api/v1/admin/orders/${c._id}/label`,
+    });
 
     expect((await list(instant, admin.headers, `?user=${customer.userId}`)).orders.map((o) => o._id)).toEqual([b._id, a._id]);
     expect((await list(instant, admin.headers, `?user=@${other.tgId.toUpperCase()}`)).orders.map((o) => o._id)).toEqual([c._id]);
@@ -69,7 +74,8 @@ describe('orders', { timeout: SLOW_MACHINE_MS }, () => {
     expect((await list(instant, admin.headers, `?from=${today}&to=${today}`)).total).toBe(all.total);
     expect((await list(instant, admin.headers, '?to=2000-01-01')).total).toBe(0);
     expect((await list(instant, admin.headers, '?from=2999-01-01')).total).toBe(0);
-    for (const bad of ['?from=2026-02-30', '?to=yesterday', '?status=lost']) expect((await adminCall(instant.app, admin.headers, 'GET', `/orders${bad}`)).statusCode).toBe(400);
+    for (const bad of ['?from=2026-02-30', '?to=yesterday', '?status=lost'])
+      expect((await adminCall(instant.app, admin.headers, 'GET', `/orders${bad}`)).statusCode).toBe(400);
     expect((await adminCall(instant.app, admin.headers, 'GET', '/orders?from=2026-02-30')).json().message).toBe(BAD_DAY);
 
     const paged = await list(instant, admin.headers, '?limit=2&page=2');
@@ -82,7 +88,14 @@ describe('orders', { timeout: SLOW_MACHINE_MS }, () => {
     const order = await placeOrder(instant, customer.headers);
     const detail = await adminCall(instant.app, admin.headers, 'GET', `/orders/${order._id}`);
     expect(detail.statusCode).toBe(200);
-    expect(detail.json().order).toMatchObject({ _id: order._id, owner: { _id: customer.userId }, from: { name: 'Jane Sender', zip: '10001' }, to: { name: 'John Receiver', company: 'Receiver Co' }, bulkOrderId: null, price: 6.75 });
+    expect(detail.json().order).toMatchObject({
+      _id: order._id,
+      owner: { _id: customer.userId },
+      from: { name: 'Jane Sender', zip: '10001' },
+      to: { name: 'John Receiver', company: 'Receiver Co' },
+      bulkOrderId: null,
+      price: 6.75,
+    });
     expect(detail.json().ledger).toEqual([expect.objectContaining({ kind: 'order_charge', amount: -6.75, reference: order._id })]);
 
     const label = await adminCall(instant.app, admin.headers, 'GET', `/orders/${order._id}/label`);
@@ -104,7 +117,9 @@ describe('orders', { timeout: SLOW_MACHINE_MS }, () => {
     expect(order.status).toBe('processing');
     expect((await adminCall(slow.app, admin.headers, 'GET', `/orders/${order._id}/label`)).json().message).toBe(LABEL_NOT_READY);
 
-    const cancels = await Promise.all([1, 2, 3].map(() => adminCall(slow.app, admin.headers, 'POST', `/orders/${order._id}/cancel`, { reason: 'Customer asked' })));
+    const cancels = await Promise.all(
+      [1, 2, 3].map(() => adminCall(slow.app, admin.headers, 'POST', `/orders/${order._id}/cancel`, { reason: 'Customer asked' })),
+    );
     expect(cancels.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
     expect(cancels.find((r) => r.statusCode === 409)!.json().message).toBe(ORDER_NOT_WAITING);
     expect(await balanceCents(slow, customer.userId)).toBe(10_000);
@@ -135,13 +150,23 @@ describe('orders', { timeout: SLOW_MACHINE_MS }, () => {
     const { admin, customer } = await people(slow);
     const order = await placeOrder(slow, customer.headers);
     const type = (await adminCall(slow.app, admin.headers, 'GET', '/label-types')).json().labelTypes.find((lt: { uid: string }) => lt.uid === 'priority');
-    const changed = await adminCall(slow.app, admin.headers, 'PUT', `/label-types/${type._id}`, { name: type.name, maxWeight: 70, status: true, prices: [{ fromWeight: 0, toWeight: 70, price: 1 }] });
+    const changed = await adminCall(slow.app, admin.headers, 'PUT', `/label-types/${type._id}`, {
+      name: type.name,
+      maxWeight: 70,
+      status: true,
+      prices: [{ fromWeight: 0, toWeight: 70, price: 1 }],
+    });
     expect(changed.statusCode).toBe(200);
     expect((await adminCall(slow.app, admin.headers, 'GET', `/orders/${order._id}`)).json().order.price).toBe(6.75);
     await adminCall(slow.app, admin.headers, 'POST', `/orders/${order._id}/cancel`, { reason: 'price test' });
     expect(await balanceCents(slow, customer.userId)).toBe(10_000);
     expect(await ledgerSumCents(slow.db, customer.userId)).toBe(10_000);
-    await adminCall(slow.app, admin.headers, 'PUT', `/label-types/${type._id}`, { name: type.name, maxWeight: type.maxWeight, status: true, prices: type.prices });
+    await adminCall(slow.app, admin.headers, 'PUT', `/label-types/${type._id}`, {
+      name: type.name,
+      maxWeight: type.maxWeight,
+      status: true,
+      prices: type.prices,
+    });
   });
 });
 
@@ -159,7 +184,12 @@ describe('bulk orders and invoices', { timeout: SLOW_MACHINE_MS }, () => {
 
   it("lists every customer's invoices with their owner, filtered by status and user", async () => {
     const { admin, customer } = await people(instant, 10);
-    const created = await instant.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: customer.headers, payload: { amount: 25, type: 'crypto' } });
+    const created = await instant.app.inject({
+      method: 'POST',
+      url: '/api/v1/invoices/create-invoice',
+      headers: customer.headers,
+      payload: { amount: 25, type: 'crypto' },
+    });
     expect(created.statusCode).toBe(200);
     const mine = (await adminCall(instant.app, admin.headers, 'GET', `/invoices?user=${customer.userId}`)).json();
     expect(mine.invoices.map((i: { payment_method: string; status: string; amount: number }) => [i.payment_method, i.status, i.amount])).toEqual([
@@ -169,9 +199,15 @@ describe('bulk orders and invoices', { timeout: SLOW_MACHINE_MS }, () => {
     expect(mine.invoices[0].owner).toEqual({ _id: customer.userId, tgId: customer.tgId, username: 'Test User' });
     expect((await adminCall(instant.app, admin.headers, 'GET', `/invoices?user=${customer.userId}&status=paid`)).json().invoices).toHaveLength(1);
 
-    await instant.db.updateTable('invoices').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', created.json().data._id).execute();
+    await instant.db
+      .updateTable('invoices')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', created.json().data._id)
+      .execute();
     const expired = (await adminCall(instant.app, admin.headers, 'GET', `/invoices?user=${customer.userId}&status=expired`)).json().invoices;
-    expect(expired.map((i: { _id: string; status: string; hosted_url: string | null }) => [i._id, i.status, i.hosted_url])).toEqual([[created.json().data._id, 'expired', null]]);
+    expect(expired.map((i: { _id: string; status: string; hosted_url: string | null }) => [i._id, i.status, i.hosted_url])).toEqual([
+      [created.json().data._id, 'expired', null],
+    ]);
     expect((await adminCall(instant.app, admin.headers, 'GET', `/invoices?user=${customer.userId}&status=pending`)).json().total).toBe(0);
   });
 });
@@ -199,7 +235,14 @@ describe('audit log', { timeout: SLOW_MACHINE_MS }, () => {
       [second.userId, 'user.adjust'],
       [admin.userId, 'user.adjust'],
     ]);
-    expect(forCustomer.entries[0]).toMatchObject({ admin: { tgId: second.tgId }, targetType: 'user', targetId: customer.userId, targetUser: { _id: customer.userId, tgId: customer.tgId }, before: { balance: 100 }, after: { balance: 99, reason: 'by the second admin' } });
+    expect(forCustomer.entries[0]).toMatchObject({
+      admin: { tgId: second.tgId },
+      targetType: 'user',
+      targetId: customer.userId,
+      targetUser: { _id: customer.userId, tgId: customer.tgId },
+      before: { balance: 100 },
+      after: { balance: 99, reason: 'by the second admin' },
+    });
 
     const bySecond = (await adminCall(slow.app, admin.headers, 'GET', `/audit?admin=${second.tgId}`)).json();
     expect(bySecond.total).toBe(1);
@@ -221,10 +264,17 @@ describe('overview', { timeout: SLOW_MACHINE_MS }, () => {
     };
     // History first: closed days are read once per process, and ledger rows are never written into the past.
     const historyUser = await signUpCustomer(instant);
-    for (const [days, cents] of [[10, 700], [40, 900]] as const) {
+    for (const [days, cents] of [
+      [10, 700],
+      [40, 900],
+    ] as const) {
       const reference = `history-${days}-${historyUser.userId}`;
       await instant.db.transaction().execute((trx) => changeBalance(trx, { userId: historyUser.userId, amountCents: cents, kind: 'deposit', reference }));
-      await instant.db.updateTable('ledger').set({ created_at: new Date(Date.now() - days * 86_400_000).toISOString() }).where('reference', '=', reference).execute();
+      await instant.db
+        .updateTable('ledger')
+        .set({ created_at: new Date(Date.now() - days * 86_400_000).toISOString() })
+        .where('reference', '=', reference)
+        .execute();
     }
     const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
     const dayOf = (o: { daily: { date: string; deposits: number }[] }, date: string) => o.daily.find((d) => d.date === date)!;
@@ -238,9 +288,16 @@ describe('overview', { timeout: SLOW_MACHINE_MS }, () => {
 
     // A deposit paid through the sandbox page, a manual credit (not a deposit), two orders, one refunded.
     const customer = await signUpCustomer(instant);
-    const invoice = (await instant.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: customer.headers, payload: { amount: 40, type: 'crypto' } })).json().data;
+    const invoice = (
+      await instant.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: customer.headers, payload: { amount: 40, type: 'crypto' } })
+    ).json().data;
     const sandboxId = new URL(invoice.hosted_url).pathname.split('/').pop();
-    const paid = await instant.app.inject({ method: 'POST', url: `/pay/${sandboxId}/simulate`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=pay' });
+    const paid = await instant.app.inject({
+      method: 'POST',
+      url: `/pay/${sandboxId}/simulate`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'action=pay',
+    });
     expect(paid.statusCode).toBeLessThan(400);
     await adminCall(instant.app, admin.headers, 'POST', `/users/${customer.userId}/adjust`, { direction: 'credit', amount: 5, reason: 'goodwill' });
     await placeOrder(instant, customer.headers);

@@ -17,8 +17,10 @@ afterAll(() => t.close());
 
 const get = (url: string, headers: Headers = customer.headers) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
 type Tier = { fromWeight: number; toWeight: number; price: number };
-const typeNamed = async (uid: string) => (await adminCall(t.app, admin.headers, 'GET', '/label-types')).json().labelTypes.find((lt: { uid: string }) => lt.uid === uid);
-const putType = (ref: string, body: { name: string; maxWeight: number; status: boolean; prices: Tier[] }) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${ref}`, body);
+const typeNamed = async (uid: string) =>
+  (await adminCall(t.app, admin.headers, 'GET', '/label-types')).json().labelTypes.find((lt: { uid: string }) => lt.uid === uid);
+const putType = (ref: string, body: { name: string; maxWeight: number; status: boolean; prices: Tier[] }) =>
+  adminCall(t.app, admin.headers, 'PUT', `/label-types/${ref}`, body);
 
 describe('label types and prices', () => {
   const tiers = (...t: [number, number, number][]) => t.map(([fromWeight, toWeight, price]) => ({ fromWeight, toWeight, price }));
@@ -70,7 +72,9 @@ describe('label types and prices', () => {
     const charge = await t.db.selectFrom('ledger').select('amount_cents').where('reference', '=', orders[0]._id).executeTakeFirstOrThrow();
     expect(Number(charge.amount_cents)).toBe(-675);
 
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/price', headers: customer.headers, payload: { labelType: 'priority', weight: 2 } })).json()).toEqual({ price: 9.99 });
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/order/price', headers: customer.headers, payload: { labelType: 'priority', weight: 2 } })).json(),
+    ).toEqual({ price: 9.99 });
     await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: customer.headers, payload: orderPayload('priority') });
     expect((await get('/order/read')).json().orders.map((o: { price: number }) => o.price)).toEqual([9.99, 6.75]);
     expect((await get('/auth/access')).json().balance).toBe(100 - 6.75 - 9.99);
@@ -121,11 +125,16 @@ describe('content', () => {
     expect((await get('/announcement/read')).json()).toEqual({ announcement: 'Closed on Monday', status: false });
     expect((await adminCall(t.app, admin.headers, 'GET', '/content')).json()).toMatchObject({ announcement: 'Closed on Monday', announcementStatus: false });
     const [row] = await auditRowsFor(t, 'announcement');
-    expect([row.action, JSON.parse(row.before_json!).status, JSON.parse(row.after_json!)]).toEqual(['content.announcement', true, { announcement: 'Closed on Monday', status: false }]);
+    expect([row.action, JSON.parse(row.before_json!).status, JSON.parse(row.after_json!)]).toEqual([
+      'content.announcement',
+      true,
+      { announcement: 'Closed on Monday', status: false },
+    ]);
   });
 
   it('the terms are sanitized on save and again when shown', async () => {
-    const unsafe = '<h2>Terms</h2><p onclick="steal()">Be nice.<script>alert(1)</script></p><a href="javascript:alert(1)">x</a><a href="https://example.com" target="_blank">ok</a><img src="x" onerror="alert(1)"><iframe src="https://evil.example"></iframe>';
+    const unsafe =
+      '<h2>Terms</h2><p onclick="steal()">Be nice.<script>alert(1)</script></p><a href="javascript:alert(1)">x</a><a href="https://example.com" target="_blank">ok</a><img src="x" onerror="alert(1)"><iframe src="https://evil.example"></iframe>';
     const res = await adminCall(t.app, admin.headers, 'PUT', '/content/tos', { tos: unsafe });
     expect(res.statusCode).toBe(200);
     const saved = res.json().tos as string;

@@ -19,8 +19,18 @@ afterAll(() => t.close());
 
 const adjust = (userId: string, payload: Record<string, unknown>) => adminCall(t.app, admin.headers, 'POST', `/users/${userId}/adjust`, payload);
 const balanceOf = async (headers: Headers) => (await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers })).json().balance as number;
-const balanceCents = async (userId: string) => Number((await t.db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirstOrThrow()).balance_cents);
-const ledgerCount = async (userId: string) => Number((await t.db.selectFrom('ledger').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+const balanceCents = async (userId: string) =>
+  Number((await t.db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirstOrThrow()).balance_cents);
+const ledgerCount = async (userId: string) =>
+  Number(
+    (
+      await t.db
+        .selectFrom('ledger')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('balance adjustments', () => {
   it('a credit is one adjustment ledger row and a paid Manual invoice the customer sees', async () => {
@@ -35,7 +45,9 @@ describe('balance adjustments', () => {
     expect(ledger[0]).toMatchObject({ kind: 'adjustment', amount_cents: 1234, balance_after_cents: 1234, note: 'Paid by bank transfer' });
 
     const invoices = (await t.app.inject({ method: 'GET', url: '/api/v1/invoices/readAll', headers: user.headers })).json();
-    expect(invoices.invoices).toEqual([expect.objectContaining({ _id: ledger[0].reference, amount: 12.34, bonus: 0, payment_method: 'manual', status: 'paid', hosted_url: null })]);
+    expect(invoices.invoices).toEqual([
+      expect.objectContaining({ _id: ledger[0].reference, amount: 12.34, bonus: 0, payment_method: 'manual', status: 'paid', hosted_url: null }),
+    ]);
     expect(paymentMethodLabel(invoices.invoices[0].payment_method)).toBe('Manual');
 
     const statement = (await t.app.inject({ method: 'GET', url: '/api/v1/account/statement', headers: user.headers })).json();
@@ -80,7 +92,11 @@ describe('balance adjustments', () => {
     expect(await auditRowsFor(t, user.userId)).toHaveLength(1);
 
     // The same key with another request is refused; another key is another credit; a key that is no key is a 400.
-    for (const other of [{ ...credit, amount: 30 }, { ...credit, reason: 'Something else' }, { ...credit, direction: 'debit' }]) {
+    for (const other of [
+      { ...credit, amount: 30 },
+      { ...credit, reason: 'Something else' },
+      { ...credit, direction: 'debit' },
+    ]) {
       const res = await send(other);
       expect([res.statusCode, res.json().message]).toEqual([422, IDEMPOTENCY_KEY_REUSED]);
     }
@@ -88,7 +104,12 @@ describe('balance adjustments', () => {
     expect((await send(credit, { 'idempotency-key': 'has spaces' })).json()).toEqual({ message: IDEMPOTENCY_KEY_INVALID });
     // Another operator's same key is theirs.
     const other = await signUpAdmin(t);
-    const theirs = await t.app.inject({ method: 'POST', url: `/api/v1/admin/users/${user.userId}/adjust`, headers: { ...other.headers, 'idempotency-key': key }, payload: credit });
+    const theirs = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/admin/users/${user.userId}/adjust`,
+      headers: { ...other.headers, 'idempotency-key': key },
+      payload: credit,
+    });
     expect(theirs.json().balance).toBe(76.5);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(await balanceCents(user.userId));
   });
@@ -96,9 +117,18 @@ describe('balance adjustments', () => {
   it('a debit sent again with its Idempotency-Key takes the money once', async () => {
     const user = await signUpCustomer(t);
     await adjust(user.userId, { direction: 'credit', amount: 10, reason: 'opening' });
-    const debit = () => t.app.inject({ method: 'POST', url: `/api/v1/admin/users/${user.userId}/adjust`, headers: { ...admin.headers, 'idempotency-key': 'debit-once' }, payload: { direction: 'debit', amount: 4, reason: 'Chargeback' } });
+    const debit = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/admin/users/${user.userId}/adjust`,
+        headers: { ...admin.headers, 'idempotency-key': 'debit-once' },
+        payload: { direction: 'debit', amount: 4, reason: 'Chargeback' },
+      });
     const answers = await Promise.all([debit(), debit()]);
-    expect(answers.map((r) => r.json())).toEqual([{ message: 'Balance debited', balance: 6 }, { message: 'Balance debited', balance: 6 }]);
+    expect(answers.map((r) => r.json())).toEqual([
+      { message: 'Balance debited', balance: 6 },
+      { message: 'Balance debited', balance: 6 },
+    ]);
     expect((await debit()).json().balance).toBe(6);
     expect(await balanceCents(user.userId)).toBe(600);
     expect(await ledgerCount(user.userId)).toBe(2);
@@ -149,9 +179,20 @@ describe('balance adjustments', () => {
     const user = await signUpCustomer(t);
     await adjust(user.userId, { direction: 'credit', amount: 5, reason: 'manual' });
     const invoice = await t.db.selectFrom('invoices').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();
-    const body = JSON.stringify({ deliveryId: 'd-1', type: 'InvoiceSettled', timestamp: 1_800_000_000, storeId: 'sandbox', invoiceId: invoice.provider_invoice_id });
+    const body = JSON.stringify({
+      deliveryId: 'd-1',
+      type: 'InvoiceSettled',
+      timestamp: 1_800_000_000,
+      storeId: 'sandbox',
+      invoiceId: invoice.provider_invoice_id,
+    });
     const post = (provider: string) =>
-      t.app.inject({ method: 'POST', url: `/api/v1/invoices/webhook/${provider}`, headers: { 'content-type': 'application/json', 'sandbox-sig': signBody(SECRET, body) }, payload: body });
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/invoices/webhook/${provider}`,
+        headers: { 'content-type': 'application/json', 'sandbox-sig': signBody(SECRET, body) },
+        payload: body,
+      });
     const manual = await post('manual');
     expect(manual.statusCode).toBe(404);
     expect(manual.json().message).toBe(UNKNOWN_PROVIDER);
@@ -168,12 +209,22 @@ describe('users', () => {
     const marker = `zq${Date.now() % 100000}`;
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await signUpCustomer(t));
-    await t.db.updateTable('users').set({ username: `Ann ${marker}` }).where('id', '=', made[0].userId).execute();
-    await t.db.updateTable('users').set({ email: `${marker}@example.com` }).where('id', '=', made[1].userId).execute();
+    await t.db
+      .updateTable('users')
+      .set({ username: `Ann ${marker}` })
+      .where('id', '=', made[0].userId)
+      .execute();
+    await t.db
+      .updateTable('users')
+      .set({ email: `${marker}@example.com` })
+      .where('id', '=', made[1].userId)
+      .execute();
     const byName = (await adminCall(t.app, admin.headers, 'GET', `/users?search=${marker.toUpperCase()}`)).json();
     expect(byName.users.map((u: { _id: string }) => u._id).sort()).toEqual([made[0].userId, made[1].userId].sort());
     const byTg = (await adminCall(t.app, admin.headers, 'GET', `/users?search=@${made[2].tgId}`)).json();
-    expect(byTg.users).toEqual([expect.objectContaining({ _id: made[2].userId, tgId: made[2].tgId, role: 'customer', disabled: false, balance: 0, email: null })]);
+    expect(byTg.users).toEqual([
+      expect.objectContaining({ _id: made[2].userId, tgId: made[2].tgId, role: 'customer', disabled: false, balance: 0, email: null }),
+    ]);
     const literal = (await adminCall(t.app, admin.headers, 'GET', '/users?search=%25')).json();
     expect(literal.total).toBe(0);
 
@@ -195,6 +246,7 @@ describe('users', () => {
     const statement = (await adminCall(t.app, admin.headers, 'GET', `/users/${user.userId}/statement?limit=1`)).json();
     expect(statement).toMatchObject({ total: 2, totalPages: 2, balance: 15 });
     expect(statement.entries).toEqual([expect.objectContaining({ kind: 'adjustment', amount: -5, balance: 15, note: 'second' })]);
-    for (const path of ['', '/statement', '/invoices']) expect((await adminCall(t.app, admin.headers, 'GET', `/users/no-such-user${path}`)).statusCode).toBe(404);
+    for (const path of ['', '/statement', '/invoices'])
+      expect((await adminCall(t.app, admin.headers, 'GET', `/users/no-such-user${path}`)).statusCode).toBe(404);
   });
 });

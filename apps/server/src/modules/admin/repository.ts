@@ -10,7 +10,6 @@ import type { AuditLogTable } from '../../db/schema.ts';
 export type TimeRange = { from?: string; to?: string };
 export type Page = { offset: number; limit: number };
 
-
 /** The ids of the user a filter names: a user id or a Telegram username (with or without @, any case). */
 const usersNamed = (db: DbOrTrx, ref: string) =>
   db
@@ -26,10 +25,13 @@ export async function userTotals(db: DbOrTrx, activeSince: string): Promise<{ us
     .selectFrom('users')
     .select((eb) => [eb.fn.countAll<number>().as('users'), eb.fn.coalesce(eb.fn.sum<number>('balance_cents'), sql<number>`0`).as('balance')])
     .executeTakeFirstOrThrow();
-  const active = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('last_active_at', '>=', activeSince).executeTakeFirstOrThrow();
+  const active = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('last_active_at', '>=', activeSince)
+    .executeTakeFirstOrThrow();
   return { users: Number(all.users), active: Number(active.n), balanceCents: Number(all.balance) };
 }
-
 
 /** Sums of these ledger kinds per UTC day in [from, until), read from the (kind, created_at, amount_cents) index alone. */
 export async function ledgerByDay(db: DbOrTrx, kinds: string[], from: string, until?: string): Promise<{ day: string; kind: string; cents: number }[]> {
@@ -65,10 +67,15 @@ export async function listUsers(db: DbOrTrx, search: string | undefined, page: P
 
 /** Id, Telegram username and name of these users (who a listed row belongs to). */
 export const userRefs = (db: DbOrTrx, ids: string[]) =>
-  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('users').select(['id', 'tg_id', 'username']).where('id', 'in', [...new Set(ids)]).execute();
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('users')
+        .select(['id', 'tg_id', 'username'])
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
 
 // ---- Orders, bulk orders, invoices ------------------------------------------------------------
-
 
 export type OrderListFilter = {
   search?: string;
@@ -103,7 +110,6 @@ export async function listInvoices(db: DbOrTrx, filter: { status?: string; user?
   return { rows, total: Number(count.n) };
 }
 
-
 // ---- Audit log and outbox ---------------------------------------------------------------------
 
 export const insertAudit = (db: DbOrTrx, row: AuditLogTable) => db.insertInto('audit_log').values(row).execute();
@@ -127,8 +133,18 @@ export async function listAudit(db: DbOrTrx, filter: AuditFilter, page: Page) {
 
 /** Mails kept by the outbox mailer (no SMTP_URL), newest first. */
 export async function listOutbox(db: DbOrTrx, page: Page) {
-  const rows = await db.selectFrom('outbox_mail').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
-  const count = await db.selectFrom('outbox_mail').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('outbox_mail')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+  const count = await db
+    .selectFrom('outbox_mail')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 

@@ -62,7 +62,9 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
 
       // ---- Users ----
       scope.get('/users', { schema: { querystring: adminUsersQuery, response: { 200: adminUsersResponse } } }, (request) => admin.users(request.query));
-      scope.get('/users/:id', { schema: { params: idParams, response: { 200: adminUserResponse } } }, async (request) => ({ user: await admin.user(request.params.id) }));
+      scope.get('/users/:id', { schema: { params: idParams, response: { 200: adminUserResponse } } }, async (request) => ({
+        user: await admin.user(request.params.id),
+      }));
       scope.get('/users/:id/statement', { schema: { params: idParams, querystring: adminPageQuery, response: { 200: adminStatementResponse } } }, (request) =>
         admin.statement(request.params.id, request.query),
       );
@@ -70,10 +72,14 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
         admin.invoicesOf(request.params.id, request.query),
       );
       // Idempotency-Key: the console sends one per form submission, so a request sent again does not credit twice.
-      scope.post('/users/:id/adjust', { schema: { params: idParams, headers: adjustBalanceHeaders, body: adjustBalanceBody, response: { 200: adjustBalanceResponse } } }, async (request) => {
-        const balance = await admin.adjust(request.userId, request.params.id, request.body, request.headers['idempotency-key']);
-        return { message: request.body.direction === 'credit' ? 'Balance credited' : 'Balance debited', balance };
-      });
+      scope.post(
+        '/users/:id/adjust',
+        { schema: { params: idParams, headers: adjustBalanceHeaders, body: adjustBalanceBody, response: { 200: adjustBalanceResponse } } },
+        async (request) => {
+          const balance = await admin.adjust(request.userId, request.params.id, request.body, request.headers['idempotency-key']);
+          return { message: request.body.direction === 'credit' ? 'Balance credited' : 'Balance debited', balance };
+        },
+      );
       scope.post('/users/:id/status', { schema: { params: idParams, body: userStatusBody, response: { 200: adminUserChangeResponse } } }, async (request) => {
         const user = await admin.setDisabled(request.userId, request.params.id, request.body.disabled);
         return { message: user.disabled ? 'Account disabled' : 'Account enabled', user };
@@ -85,15 +91,26 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
 
       // ---- Label types and prices ----
       scope.get('/label-types', { schema: { response: { 200: adminLabelTypesResponse } } }, async () => ({ labelTypes: await admin.labelTypes() }));
-      scope.put('/label-types/:id', { schema: { params: idParams, body: updateLabelTypeBody, response: { 200: adminLabelTypeChangeResponse } } }, async (request) => ({
-        message: 'Label type saved; new orders use it',
-        labelType: await admin.updateLabelType(request.userId, request.params.id, request.body),
-      }));
+      scope.put(
+        '/label-types/:id',
+        { schema: { params: idParams, body: updateLabelTypeBody, response: { 200: adminLabelTypeChangeResponse } } },
+        async (request) => ({
+          message: 'Label type saved; new orders use it',
+          labelType: await admin.updateLabelType(request.userId, request.params.id, request.body),
+        }),
+      );
       scope.get('/upstream-services', { schema: { response: { 200: adminUpstreamServicesResponse } } }, () => admin.upstreamServices());
-      scope.put('/label-types/:id/upstream', { schema: { params: idParams, body: updateUpstreamServiceBody, response: { 200: adminUpstreamServiceChangeResponse } } }, async (request) => {
-        const upstream = await admin.updateUpstreamService(request.userId, request.params.id, request.body);
-        return { message: upstream ? 'Upstream service saved; new orders are bought as it' : 'Upstream service removed; the type is not offered with EasyPost', upstream };
-      });
+      scope.put(
+        '/label-types/:id/upstream',
+        { schema: { params: idParams, body: updateUpstreamServiceBody, response: { 200: adminUpstreamServiceChangeResponse } } },
+        async (request) => {
+          const upstream = await admin.updateUpstreamService(request.userId, request.params.id, request.body);
+          return {
+            message: upstream ? 'Upstream service saved; new orders are bought as it' : 'Upstream service removed; the type is not offered with EasyPost',
+            upstream,
+          };
+        },
+      );
       scope.get('/fedex-price', { schema: { response: { 200: fedexPriceResponse } } }, async () => ({ price: await admin.fedexPrice() }));
       scope.put('/fedex-price', { schema: { body: fedexPriceBody, response: { 200: fedexPriceResponse } } }, async (request) => ({
         price: await admin.setFedexPrice(request.userId, request.body.price),
@@ -141,8 +158,12 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
         await admin.cancelOrder(request.userId, request.params.id, request.body.reason);
         return { message: 'Order cancelled and refunded' };
       });
-      scope.get('/bulk-orders', { schema: { querystring: adminBulkOrdersQuery, response: { 200: adminBulkOrdersResponse } } }, (request) => admin.bulkOrders(request.query));
-      scope.get('/invoices', { schema: { querystring: adminInvoicesQuery, response: { 200: adminInvoicesResponse } } }, (request) => admin.invoices(request.query));
+      scope.get('/bulk-orders', { schema: { querystring: adminBulkOrdersQuery, response: { 200: adminBulkOrdersResponse } } }, (request) =>
+        admin.bulkOrders(request.query),
+      );
+      scope.get('/invoices', { schema: { querystring: adminInvoicesQuery, response: { 200: adminInvoicesResponse } } }, (request) =>
+        admin.invoices(request.query),
+      );
 
       // ---- Audit log and outbox ----
       scope.get('/audit', { schema: { querystring: auditQuery, response: { 200: auditResponse } } }, (request) => admin.audit(request.query));

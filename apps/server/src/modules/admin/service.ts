@@ -214,7 +214,12 @@ export function createAdminService(deps: {
      * A credit or debit with its reason: one 'adjustment' ledger row (a credit also a paid Manual invoice); answers the
      * balance in dollars. With the operator's idempotency key, a request sent again moves no money (billing.adjust).
      */
-    async adjust(adminId: string, userId: string, input: { direction: 'credit' | 'debit'; amount: number; reason: string }, idempotencyKey?: string): Promise<number> {
+    async adjust(
+      adminId: string,
+      userId: string,
+      input: { direction: 'credit' | 'debit'; amount: number; reason: string },
+      idempotencyKey?: string,
+    ): Promise<number> {
       await existingUser(userId);
       const audit = auditBy(adminId, { action: 'user.adjust', targetType: 'user' });
       // Keys are the operator's own: another operator's same key is another request.
@@ -278,7 +283,8 @@ export function createAdminService(deps: {
     setAnnouncement: (adminId: string, input: { announcement: string; status: boolean }) =>
       content.setAnnouncement(input, auditBy(adminId, { action: 'content.announcement', targetType: 'content' })),
     setTos: (adminId: string, tos: string) => content.setTos(tos, auditBy(adminId, { action: 'content.tos', targetType: 'content' })),
-    createFaq: (adminId: string, input: { question: string; answer: string }) => content.createFaq(input, auditBy(adminId, { action: 'faq.create', targetType: 'faq' })),
+    createFaq: (adminId: string, input: { question: string; answer: string }) =>
+      content.createFaq(input, auditBy(adminId, { action: 'faq.create', targetType: 'faq' })),
     updateFaq: (adminId: string, id: string, input: { question: string; answer: string }) =>
       content.updateFaq(id, input, auditBy(adminId, { action: 'faq.update', targetType: 'faq' })),
     deleteFaq: (adminId: string, id: string) => content.deleteFaq(id, auditBy(adminId, { action: 'faq.delete', targetType: 'faq' })),
@@ -356,7 +362,9 @@ export function createAdminService(deps: {
 
     // ---- Audit log and outbox -----------------------------------------------------------------
 
-    async audit(query: PageQuery & { admin?: string; target?: string; from?: string; to?: string }): Promise<{ entries: AuditEntry[]; totalPages: number; total: number }> {
+    async audit(
+      query: PageQuery & { admin?: string; target?: string; from?: string; to?: string },
+    ): Promise<{ entries: AuditEntry[]; totalPages: number; total: number }> {
       const { rows, total } = await repo.listAudit(db, { admin: query.admin, target: query.target, ...dayRange(query.from, query.to) }, pageOf(query));
       const userTargets = rows.flatMap((r) => (r.target_type === 'user' && r.target_id ? [r.target_id] : []));
       const adminOf = await owners([...rows.flatMap((r) => (r.admin_id ? [r.admin_id] : [])), ...userTargets]);

@@ -35,7 +35,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const FROM = { fromName: 'Jane Seller', fromStreet1: '123 Main Street', fromStreet2: 'Suite 4', fromCity: 'New York', fromState: 'NY', fromZip: '10001', weight: '2' };
+const FROM = {
+  fromName: 'Jane Seller',
+  fromStreet1: '123 Main Street',
+  fromStreet2: 'Suite 4',
+  fromCity: 'New York',
+  fromState: 'NY',
+  fromZip: '10001',
+  weight: '2',
+};
 
 /** POSTs the form as a browser's FormData does, the PDF last. */
 async function generate(app: FastifyInstance, fields: Record<string, string>, pdf?: Uint8Array, auth: Record<string, string> = headers) {
@@ -84,12 +92,49 @@ const csvRows = (body: string) => {
 
 const slip = (orderId: string, shipTo: SlipAddress, items?: number): Slip => ({ orderId, shipTo, items });
 const variants = {
-  plain: slip('112-0000001-0000001', { name: 'John Receiver', street: '456 Oak Avenue', city: 'Beverly Hills', state: 'CA', zip: '90210', country: 'United States' }),
-  companyStreet2Zip4: slip('112-0000002-0000002', { name: 'Maria Garcia', company: 'Garcia Design', street: '789 Pine Road', street2: 'Apt 12B', city: 'Austin', state: 'TX', zip: '78701-4321' }),
-  companyOnly: slip('112-0000003-0000003', { name: 'Ann Lee', company: 'Acme Supplies LLC', street: '1 Market Street', city: 'San Francisco', state: 'CA', zip: '94105', country: 'United States' }),
-  street2Only: slip('112-0000004-0000004', { name: 'Robert Smith', street: '1600 Lake Shore Drive', street2: 'Unit 5', city: 'Chicago', state: 'IL', zip: '60601' }),
+  plain: slip('112-0000001-0000001', {
+    name: 'John Receiver',
+    street: '456 Oak Avenue',
+    city: 'Beverly Hills',
+    state: 'CA',
+    zip: '90210',
+    country: 'United States',
+  }),
+  companyStreet2Zip4: slip('112-0000002-0000002', {
+    name: 'Maria Garcia',
+    company: 'Garcia Design',
+    street: '789 Pine Road',
+    street2: 'Apt 12B',
+    city: 'Austin',
+    state: 'TX',
+    zip: '78701-4321',
+  }),
+  companyOnly: slip('112-0000003-0000003', {
+    name: 'Ann Lee',
+    company: 'Acme Supplies LLC',
+    street: '1 Market Street',
+    city: 'San Francisco',
+    state: 'CA',
+    zip: '94105',
+    country: 'United States',
+  }),
+  street2Only: slip('112-0000004-0000004', {
+    name: 'Robert Smith',
+    street: '1600 Lake Shore Drive',
+    street2: 'Unit 5',
+    city: 'Chicago',
+    state: 'IL',
+    zip: '60601',
+  }),
   fullState: slip('112-0000005-0000005', { name: 'Pat Doe', street: '22 Elm Drive', city: 'Columbus', state: 'Ohio', zip: '43004', country: 'United States' }),
-  accents: slip('112-0000006-0000006', { name: 'José Muñoz Pérez', street: '12 Avenida Añil', city: 'San José', state: 'CA', zip: '95112', country: 'United States' }),
+  accents: slip('112-0000006-0000006', {
+    name: 'José Muñoz Pérez',
+    street: '12 Avenida Añil',
+    city: 'San José',
+    state: 'CA',
+    zip: '95112',
+    country: 'United States',
+  }),
   twoPages: slip('112-0000007-0000007', { name: 'Long Order', street: '9 Harbor Way', city: 'Seattle', state: 'WA', zip: '98101' }, 70),
 };
 
@@ -137,7 +182,14 @@ describe('POST /api/v1/amazon/generate-csv', () => {
   }, 60_000);
 
   it('names the pages it could not read, and leaves them out only when asked to', async () => {
-    const canada = slip('112-0000008-0000008', { name: 'Remy Tremblay', street: '10 Rue Sainte', city: 'Montreal', state: 'QC', zip: 'H2X 1Y4', country: 'Canada' });
+    const canada = slip('112-0000008-0000008', {
+      name: 'Remy Tremblay',
+      street: '10 Rue Sainte',
+      city: 'Montreal',
+      state: 'QC',
+      zip: 'H2X 1Y4',
+      country: 'Canada',
+    });
     const pdf = await packingSlipPdf([{ slips: [variants.plain] }, { scan: true }, { slips: [canada] }, { slips: [variants.accents] }]);
     const refused = await generate(t.app, FROM, pdf);
     expect(refused.statusCode).toBe(422);
@@ -157,7 +209,14 @@ describe('POST /api/v1/amazon/generate-csv', () => {
   });
 
   it('refuses a slip from outside the United States and one without an order id, naming why', async () => {
-    const abroad = slip('112-0000009-0000009', { name: 'Remy Tremblay', street: '10 Rue Sainte', city: 'Paris', state: 'Texas', zip: '75001', country: 'France' });
+    const abroad = slip('112-0000009-0000009', {
+      name: 'Remy Tremblay',
+      street: '10 Rue Sainte',
+      city: 'Paris',
+      state: 'Texas',
+      zip: '75001',
+      country: 'France',
+    });
     const noId = slip('no order id', variants.plain.shipTo);
     const res = await generate(t.app, FROM, await packingSlipPdf([{ slips: [abroad] }, { slips: [noId] }]));
     expect(res.statusCode).toBe(422);
@@ -271,7 +330,10 @@ describe('a PDF past the memory limits', () => {
       // The process grew by at most the limit, give or take what it allocates between two looks (every 20 ms).
       expect(growthMb, name).toBeLessThan(MAX_MB + 50);
       expect(others.length, name).toBeGreaterThan(0);
-      expect(others.every((status) => status === 200), name).toBe(true);
+      expect(
+        others.every((status) => status === 200),
+        name,
+      ).toBe(true);
       await target.expectNextUploadRead();
     }
   }, 120_000);
@@ -333,7 +395,11 @@ function rawPdf(content: Buffer, pages = 1, deflated = zlib.deflateSync(content)
     return at;
   });
   const xref = offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('');
-  parts.push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  parts.push(
+    Buffer.from(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`,
+    ),
+  );
   return Buffer.concat(parts);
 }
 

@@ -3,7 +3,13 @@ import { parseShipTo, readPackingSlips, textRuns, type TextRun } from './packing
 
 /** Lines of a page from the top, 14 points apart; `[x, text]` places a line in a column. */
 const page = (...lines: (string | [number, string] | [number, string][])[]): TextRun[] =>
-  lines.flatMap((line, i) => (Array.isArray(line[0]) ? (line as [number, string][]) : [typeof line === 'string' ? [40, line] : line]).map(([x, text]) => ({ x: x as number, top: 50 + i * 14, text: text as string })));
+  lines.flatMap((line, i) =>
+    (Array.isArray(line[0]) ? (line as [number, string][]) : [typeof line === 'string' ? [40, line] : line]).map(([x, text]) => ({
+      x: x as number,
+      top: 50 + i * 14,
+      text: text as string,
+    })),
+  );
 
 describe('reading packing slips from text runs', () => {
   it('joins the pieces of a line and keeps columns apart', () => {
@@ -24,27 +30,48 @@ describe('reading packing slips from text runs', () => {
       page(
         'Order ID: 111-0000001-0000001',
         'Ship To: Ann Lee',
-        [[52, '1 Market Street'], [400, 'Gift wrap: no']],
+        [
+          [52, '1 Market Street'],
+          [400, 'Gift wrap: no'],
+        ],
         [52, 'San Francisco, CA 94105'],
         'Shipping Address:',
       ),
     ]);
     expect(read.unreadable).toEqual([]);
     expect(read.rows).toEqual([
-      { page: 1, orderId: '111-0000001-0000001', shipTo: { ToName: 'Ann Lee', ToCompany: '', ToStreet: '1 Market Street', ToStreet2: '', ToCity: 'San Francisco', ToState: 'CA', ToZip: '94105' } },
+      {
+        page: 1,
+        orderId: '111-0000001-0000001',
+        shipTo: { ToName: 'Ann Lee', ToCompany: '', ToStreet: '1 Market Street', ToStreet2: '', ToCity: 'San Francisco', ToState: 'CA', ToZip: '94105' },
+      },
     ]);
   });
 
   it('finds an order id printed beside the Ship To block, in another column', () => {
     const read = readPackingSlips([
       page(
-        [[40, 'Ship To:'], [330, 'Order ID: 111-0000003-0000003']],
-        [[52, 'Ann Lee'], [330, 'Order Date: Nov 23, 2026']],
+        [
+          [40, 'Ship To:'],
+          [330, 'Order ID: 111-0000003-0000003'],
+        ],
+        [
+          [52, 'Ann Lee'],
+          [330, 'Order Date: Nov 23, 2026'],
+        ],
         [52, '1 Market Street'],
         [52, 'San Francisco, CA 94105'],
         'Thank you for buying',
       ),
-      page('Ship To:', [[52, 'Pat Doe'], [330, 'Order ID: 111-0000004-0000004']], [52, '22 Elm Drive'], [52, 'New York NY 10001']),
+      page(
+        'Ship To:',
+        [
+          [52, 'Pat Doe'],
+          [330, 'Order ID: 111-0000004-0000004'],
+        ],
+        [52, '22 Elm Drive'],
+        [52, 'New York NY 10001'],
+      ),
     ]);
     expect(read.unreadable).toEqual([]);
     expect(read.rows.map((r) => [r.page, r.orderId, r.shipTo.ToName])).toEqual([
@@ -65,7 +92,9 @@ describe('reading packing slips from text runs', () => {
   it('never guesses an address it cannot read fully', () => {
     expect(parseShipTo(['Ann Lee', 'San Francisco, CA 94105'])).toEqual({ reason: 'the Ship To block has no street' });
     expect(parseShipTo(['Ann Lee', '1 Market Street', 'San Francisco CA'])).toEqual({ reason: '"San Francisco CA" is not a city, state and ZIP' });
-    expect(parseShipTo(['Ann Lee', '1 Market Street', 'Springfield, Atlantis 12345'])).toEqual({ reason: '"Springfield, Atlantis 12345" is not a city, state and ZIP' });
+    expect(parseShipTo(['Ann Lee', '1 Market Street', 'Springfield, Atlantis 12345'])).toEqual({
+      reason: '"Springfield, Atlantis 12345" is not a city, state and ZIP',
+    });
     expect(parseShipTo(['Ann Lee', '1 Market Street', 'Toronto, ON 12345'])).toEqual({ reason: 'To State must be a US state, DC or PR' });
     expect(parseShipTo(['Ann Lee', 'x'.repeat(36), 'Austin, TX 78701'])).toEqual({ reason: 'To Street must be at most 35 characters' });
   });

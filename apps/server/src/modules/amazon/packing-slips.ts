@@ -113,7 +113,15 @@ export function parseShipTo(block: string[]): { shipTo: ShipTo } | { reason: str
   if (middle.length === 3) [company, ...streets] = middle;
   else if (middle.length === 2 && !STREET_START.test(middle[0]) && STREET_START.test(middle[1])) [company, ...streets] = middle;
   else if (middle.length > 3) return { reason: 'the Ship To block has more lines than a name, company, two streets and the city' };
-  const parsed = toColumns.safeParse({ ToName: name, ToCompany: company, ToStreet: streets[0], ToStreet2: streets[1] ?? '', ToCity: place.city, ToState: place.state, ToZip: place.zip });
+  const parsed = toColumns.safeParse({
+    ToName: name,
+    ToCompany: company,
+    ToStreet: streets[0],
+    ToStreet2: streets[1] ?? '',
+    ToCity: place.city,
+    ToState: place.state,
+    ToZip: place.zip,
+  });
   if (!parsed.success) return { reason: parsed.error.issues[0].message };
   const violation = usAddressViolation('To', parsed.data.ToState, parsed.data.ToZip);
   return violation ? { reason: violation } : { shipTo: parsed.data };

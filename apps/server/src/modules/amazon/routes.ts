@@ -1,12 +1,5 @@
 import multipart from '@fastify/multipart';
-import {
-  AMAZON_CSV_FILE_NAME,
-  AMAZON_CSV_PATH,
-  AMAZON_FOUND_HEADER,
-  AMAZON_MAX_BYTES,
-  AMAZON_SKIPPED_HEADER,
-  AMAZON_TOO_LARGE,
-} from '@portal/contract';
+import { AMAZON_CSV_FILE_NAME, AMAZON_CSV_PATH, AMAZON_FOUND_HEADER, AMAZON_MAX_BYTES, AMAZON_SKIPPED_HEADER, AMAZON_TOO_LARGE } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { readUpload } from '../../lib/multipart.ts';
 

@@ -62,7 +62,9 @@ export function createAmazonCsvService(reader: SlipReader) {
       const reading = await reader.read(new Uint8Array(pdf));
       if (reading.problem === 'too-complex') throw new HttpError(422, AMAZON_TOO_COMPLEX);
       if (reading.problem !== null) {
-        throw badRequest(reading.problem === 'too-many-pages' ? AMAZON_TOO_MANY_PAGES(reading.pages) : reading.problem === 'encrypted' ? AMAZON_ENCRYPTED : AMAZON_DAMAGED);
+        throw badRequest(
+          reading.problem === 'too-many-pages' ? AMAZON_TOO_MANY_PAGES(reading.pages) : reading.problem === 'encrypted' ? AMAZON_ENCRYPTED : AMAZON_DAMAGED,
+        );
       }
       if (reading.textPages === 0) throw badRequest(AMAZON_NO_TEXT);
       if (reading.slips === 0) throw badRequest(AMAZON_NO_SLIPS);

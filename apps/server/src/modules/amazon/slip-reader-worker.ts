@@ -41,7 +41,8 @@ async function pageText(page: PdfPage, budget: number): Promise<{ items: PdfText
 async function readSlipPdf(data: Uint8Array): Promise<SlipReading> {
   let document;
   try {
-    document = await pdfjs.getDocument({ data, verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true }).promise;
+    document = await pdfjs.getDocument({ data, verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true })
+      .promise;
   } catch (error) {
     return { problem: (error as { name?: string }).name === 'PasswordException' ? 'encrypted' : 'damaged' };
   }

@@ -3,9 +3,7 @@ import type { SlipsRead } from './packing-slips.ts';
 
 /** What reading a packing-slip PDF found: its slips, or why the file cannot be read at all. */
 export type SlipReading =
-  | ({ problem: null; pages: number } & SlipsRead)
-  | { problem: 'damaged' | 'encrypted' | 'too-complex' }
-  | { problem: 'too-many-pages'; pages: number };
+  ({ problem: null; pages: number } & SlipsRead) | { problem: 'damaged' | 'encrypted' | 'too-complex' } | { problem: 'too-many-pages'; pages: number };
 
 export type SlipReader = { read(pdf: Uint8Array): Promise<SlipReading>; close(): Promise<void> };
 

@@ -52,7 +52,13 @@ describe('register', () => {
       codePepper: secret,
       sealedBox: createSealedBox(readOrCreateSecret(t.config.dataDir, 'secrets-key', t.config.SECRETS_KEY)),
     });
-    const hashOf = (tgId: string) => t.db.selectFrom('users').select('password_hash').where('tg_id_lower', '=', tgId.toLowerCase()).executeTakeFirstOrThrow().then((u) => u.password_hash);
+    const hashOf = (tgId: string) =>
+      t.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('tg_id_lower', '=', tgId.toLowerCase())
+        .executeTakeFirstOrThrow()
+        .then((u) => u.password_hash);
     const tgId = uniqueTgId();
     await shop.register({ username: 'Default Cost', tgId, password: 'long enough 1' });
     expect(await hashOf(tgId)).toMatch(/^\$argon2id\$v=19\$m=65536,p=4,t=3\$/);
@@ -148,11 +154,20 @@ describe('login and access', () => {
 
   it('answers 401 to a missing, malformed, forged or expired token', async () => {
     const { SignJWT } = await import('jose');
-    const forged = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject('x').setExpirationTime('1h').sign(new TextEncoder().encode('some other secret that is long enough'));
+    const forged = await new SignJWT({ ver: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('x')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('some other secret that is long enough'));
     const user = await signUp(t.app);
     const secret = (await import('node:fs')).readFileSync(`${t.config.dataDir}/jwt-secret`, 'utf8');
     const userId = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers })).json()._id;
-    const expired = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt(1).setExpirationTime(2).sign(new TextEncoder().encode(secret));
+    const expired = await new SignJWT({ ver: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuedAt(1)
+      .setExpirationTime(2)
+      .sign(new TextEncoder().encode(secret));
     for (const authorization of [undefined, 'Bearer', 'Bearer not.a.jwt', `Bearer ${forged}`, `Bearer ${expired}`, user.token]) {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: authorization ? { authorization } : {} });
       expect(res.statusCode).toBe(401);
@@ -218,7 +233,11 @@ describe('email verification and password reset', () => {
     const user = await userWithVerifiedEmail();
     await post('/auth/forgotPassword', await withCaptcha({ email: user.email }));
     const OTP = await t.inbox.codeFor(user.email);
-    await t.db.updateTable('one_time_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', user.email).execute();
+    await t.db
+      .updateTable('one_time_codes')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('email', '=', user.email)
+      .execute();
     const res = await post('/auth/resetPassword', await withCaptcha({ email: user.email, newPassword: 'brand new pass', OTP }));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(OTP_INVALID);
@@ -234,7 +253,7 @@ describe('email verification and password reset', () => {
     expect(res.json().message).toBe(message);
   });
 
-  it("refuses an email another account has verified", async () => {
+  it('refuses an email another account has verified', async () => {
     const owner = await userWithVerifiedEmail();
     const other = await signUp(t.app);
     const res = await post('/account/email', { email: owner.email }, other.headers);
@@ -291,14 +310,19 @@ describe('the signed-in user', () => {
     expect(users.map((u) => u?.id)).toEqual([idA, idB, idA]);
     expect(users[0]).not.toBe(users[2]);
     expect(statements).toBe(1);
-    await t.db.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', idA).execute();
+    await t.db
+      .updateTable('users')
+      .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+      .where('id', '=', idA)
+      .execute();
     expect(await auth.userForToken(a.token)).toBeNull();
     expect((await auth.userForToken(b.token))?.id).toBe(idB);
   });
 });
 
 describe('sign-out', () => {
-  const access = (app: TestApp['app'], headers: { authorization: string }) => app.inject({ method: 'GET', url: '/api/v1/auth/access', headers }).then((r) => r.statusCode);
+  const access = (app: TestApp['app'], headers: { authorization: string }) =>
+    app.inject({ method: 'GET', url: '/api/v1/auth/access', headers }).then((r) => r.statusCode);
   const logout = (app: TestApp['app'], headers: Record<string, string>) => app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers });
 
   it("ends that token's session at once on this app and on another app on the same database; the account's other sessions go on", async () => {
@@ -340,7 +364,12 @@ describe('sign-out', () => {
     const user = await signUp(t.app);
     const userId = await userIdOf(t.app, user.headers);
     const secret = (await import('node:fs')).readFileSync(`${t.config.dataDir}/jwt-secret`, 'utf8');
-    const old = await new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(secret));
+    const old = await new SignJWT({ ver: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(secret));
     const oldHeaders = { authorization: `Bearer ${old}` };
     expect(await access(t.app, oldHeaders)).toBe(200);
     expect((await logout(t.app, oldHeaders)).statusCode).toBe(200);
@@ -349,7 +378,10 @@ describe('sign-out', () => {
 
   it('forgets revoked tokens once they have expired', async () => {
     const user = await signUp(t.app);
-    await t.db.insertInto('revoked_tokens').values({ jti: 'long-expired', user_id: await userIdOf(t.app, user.headers), expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.db
+      .insertInto('revoked_tokens')
+      .values({ jti: 'long-expired', user_id: await userIdOf(t.app, user.headers), expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect((await logout(t.app, user.headers)).statusCode).toBe(200);
     const left = await t.db.selectFrom('revoked_tokens').select('jti').where('jti', '=', 'long-expired').execute();
     expect(left).toEqual([]);

@@ -26,11 +26,16 @@ export const findUsersWithRevokedTokens = (db: DbOrTrx, userIds: string[], token
 
 /** Records a token as signed out, and forgets the revoked tokens that have expired since (they are refused anyway). */
 export async function revokeToken(db: DbOrTrx, token: { jti: string; user_id: string; expires_at: string }, now: string): Promise<void> {
-  await db.insertInto('revoked_tokens').values(token).onConflict((oc) => oc.column('jti').doNothing()).execute();
+  await db
+    .insertInto('revoked_tokens')
+    .values(token)
+    .onConflict((oc) => oc.column('jti').doNothing())
+    .execute();
   await db.deleteFrom('revoked_tokens').where('expires_at', '<', now).execute();
 }
 
-export const findUserByTgId = (db: DbOrTrx, tgId: string) => db.selectFrom('users').selectAll().where('tg_id_lower', '=', tgId.toLowerCase()).executeTakeFirst();
+export const findUserByTgId = (db: DbOrTrx, tgId: string) =>
+  db.selectFrom('users').selectAll().where('tg_id_lower', '=', tgId.toLowerCase()).executeTakeFirst();
 
 export const findUserByApiKeyHash = (db: DbOrTrx, hash: string) => db.selectFrom('users').selectAll().where('api_key_hash', '=', hash).executeTakeFirst();
 
@@ -43,7 +48,11 @@ export const findUserByVerifiedEmail = (db: DbOrTrx, email: string) =>
 
 /** Inserts the user; false when the Telegram username is taken (unique index). */
 export async function insertUser(db: DbOrTrx, user: Insertable<UsersTable>): Promise<boolean> {
-  const result = await db.insertInto('users').values(user).onConflict((oc) => oc.column('tg_id_lower').doNothing()).executeTakeFirst();
+  const result = await db
+    .insertInto('users')
+    .values(user)
+    .onConflict((oc) => oc.column('tg_id_lower').doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
@@ -65,7 +74,11 @@ export const findLatestCode = (db: DbOrTrx, email: string, purpose: OneTimeCodes
     .executeTakeFirst();
 
 export const countCodeAttempt = (db: DbOrTrx, id: string) =>
-  db.updateTable('one_time_codes').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', id).execute();
+  db
+    .updateTable('one_time_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
 
 /** Marks a code used; false when another request used it first. */
 export async function spendCode(db: DbOrTrx, id: string, at: string): Promise<boolean> {

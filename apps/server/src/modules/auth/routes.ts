@@ -1,4 +1,13 @@
-import { accessResponse, forgotPasswordBody, loginBody, messageResponse, registerBody, resetPasswordBody, tokenResponse, verifyEmailBody } from '@portal/contract';
+import {
+  accessResponse,
+  forgotPasswordBody,
+  loginBody,
+  messageResponse,
+  registerBody,
+  resetPasswordBody,
+  tokenResponse,
+  verifyEmailBody,
+} from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Api, AppContext } from '../../app-context.ts';
 import { bearerToken } from './tokens.ts';
@@ -28,8 +37,10 @@ export async function authRoutes(api: Api, ctx: AppContext) {
     auth.login(request.body),
   );
 
-  api.post('/auth/forgotPassword', { schema: { body: forgotPasswordBody, response: { 200: messageResponse } }, preHandler: limited('forgot', byEmail) }, (request) =>
-    auth.forgotPassword(request.body.email),
+  api.post(
+    '/auth/forgotPassword',
+    { schema: { body: forgotPasswordBody, response: { 200: messageResponse } }, preHandler: limited('forgot', byEmail) },
+    (request) => auth.forgotPassword(request.body.email),
   );
 
   api.post('/auth/resetPassword', { schema: { body: resetPasswordBody, response: { 200: tokenResponse } }, preHandler: limited('reset', byEmail) }, (request) =>
@@ -46,9 +57,7 @@ export async function sessionRoutes(api: Api, ctx: AppContext) {
   const { auth } = ctx;
 
   /** Ends this token's session on the server (the web app's Sign out calls it before dropping its cookie). */
-  api.post('/auth/logout', { schema: { response: { 200: messageResponse } } }, (request) =>
-    auth.logout(bearerToken(request.headers.authorization)),
-  );
+  api.post('/auth/logout', { schema: { response: { 200: messageResponse } } }, (request) => auth.logout(bearerToken(request.headers.authorization)));
 
   api.get('/auth/access', { schema: { response: { 200: accessResponse } } }, (request) => auth.accessUser(request.userId));
 }

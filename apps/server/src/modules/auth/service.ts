@@ -59,7 +59,14 @@ function refuseDisabled(user: users.UserRow): void {
   if (user.disabled_at) throw new HttpError(403, ACCOUNT_DISABLED);
 }
 
-export function createAuthService(deps: { db: Db; mailer: Mailer; tokens: TokenService; codePepper: string; sealedBox: SealedBox; passwordCost?: PasswordCost }) {
+export function createAuthService(deps: {
+  db: Db;
+  mailer: Mailer;
+  tokens: TokenService;
+  codePepper: string;
+  sealedBox: SealedBox;
+  passwordCost?: PasswordCost;
+}) {
   const { db, mailer, tokens, sealedBox } = deps;
   const HASH_OPTIONS = { type: argon2.argon2id, ...deps.passwordCost } as const;
 

@@ -36,7 +36,12 @@ export function createTokenService(secret: string, ttlHours: number) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number' || typeof payload.exp !== 'number') return null;
-        const claims = { userId: payload.sub, tokenVersion: payload.ver, tokenId: typeof payload.jti === 'string' ? payload.jti : null, expiresAt: new Date(payload.exp * 1000).toISOString() };
+        const claims = {
+          userId: payload.sub,
+          tokenVersion: payload.ver,
+          tokenId: typeof payload.jti === 'string' ? payload.jti : null,
+          expiresAt: new Date(payload.exp * 1000).toISOString(),
+        };
         verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
         if (verified.size > VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
         return claims;

@@ -52,7 +52,14 @@ describe('BTCPay Server adapter against a local fake of Greenfield', () => {
       checkout: { redirectURL: 'https://portal.example/deposits', redirectAutomatically: true, expirationMinutes: 60 },
     });
     const row = await invoiceRow(invoice.id);
-    expect(row).toMatchObject({ provider: 'btcpay', provider_invoice_id: remote.id, status: 'pending', amount_cents: 25_000, bonus_percent: 2, bonus_cents: 500 });
+    expect(row).toMatchObject({
+      provider: 'btcpay',
+      provider_invoice_id: remote.id,
+      status: 'pending',
+      amount_cents: 25_000,
+      bonus_percent: 2,
+      bonus_cents: 500,
+    });
     expect(row.expires_at).toBe(new Date(remote.expirationTime * 1000).toISOString());
   });
 
@@ -139,7 +146,12 @@ describe('BTCPay Server adapter against a local fake of Greenfield', () => {
     fake.setStatus(invoice.btcpayId, 'Settled');
     fake.unavailable = true;
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 10, type: 'crypto' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/invoices/create-invoice',
+        headers: user.headers,
+        payload: { amount: 10, type: 'crypto' },
+      });
       // The provider's outage reaches the user with its message: trying again later helps.
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ message: PROVIDER_UNAVAILABLE });
@@ -156,7 +168,16 @@ describe('BTCPay Server adapter against a local fake of Greenfield', () => {
 
   it('keeps the sandbox page and webhook off', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/pay/anything' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: '/pay/anything/simulate', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=pay' })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/pay/anything/simulate',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'action=pay',
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/invoices/webhook/sandbox', payload: {} })).statusCode).toBe(404);
   });
 });

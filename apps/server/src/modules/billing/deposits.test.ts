@@ -15,7 +15,8 @@ afterAll(() => t.close());
 
 type Headers = { authorization: string };
 
-const createInvoice = (headers: Headers, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers, payload });
+const createInvoice = (headers: Headers, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers, payload });
 
 /** Creates an invoice and returns our id and the sandbox's id (the last segment of the hosted URL). */
 async function newInvoice(headers: Headers, amount: number) {
@@ -25,7 +26,8 @@ async function newInvoice(headers: Headers, amount: number) {
   return { id: _id as string, sandboxId: new URL(hosted_url).pathname.split('/').pop()!, hostedUrl: hosted_url as string };
 }
 
-const event = (sandboxId: string, type = 'InvoiceSettled') => JSON.stringify({ deliveryId: `d-${Math.random()}`, type, timestamp: 1_800_000_000, storeId: 'sandbox', invoiceId: sandboxId });
+const event = (sandboxId: string, type = 'InvoiceSettled') =>
+  JSON.stringify({ deliveryId: `d-${Math.random()}`, type, timestamp: 1_800_000_000, storeId: 'sandbox', invoiceId: sandboxId });
 
 const deliver = (body: string, signature: string | null = signBody(SECRET, body)) =>
   t.app.inject({
@@ -36,10 +38,16 @@ const deliver = (body: string, signature: string | null = signBody(SECRET, body)
   });
 
 /** What the sandbox provider itself says about the invoice (as if paid or expired on its side). */
-const setSandboxStatus = (sandboxId: string, status: 'new' | 'settled' | 'expired') => t.db.updateTable('sandbox_invoices').set({ status }).where('id', '=', sandboxId).execute();
+const setSandboxStatus = (sandboxId: string, status: 'new' | 'settled' | 'expired') =>
+  t.db.updateTable('sandbox_invoices').set({ status }).where('id', '=', sandboxId).execute();
 
 const simulate = (sandboxId: string, action: string) =>
-  t.app.inject({ method: 'POST', url: `/pay/${sandboxId}/simulate`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `action=${action}` });
+  t.app.inject({
+    method: 'POST',
+    url: `/pay/${sandboxId}/simulate`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `action=${action}`,
+  });
 
 const balanceOf = async (headers: Headers) => (await t.app.inject({ method: 'GET', url: '/api/v1/auth/access', headers })).json().balance as number;
 const invoices = async (headers: Headers, query = '') => (await t.app.inject({ method: 'GET', url: `/api/v1/invoices/readAll${query}`, headers })).json();
@@ -75,7 +83,11 @@ describe('bonus tiers', () => {
     const list = await invoices(user.headers, '?limit=100');
     const byAmount = Object.fromEntries(list.invoices.map((i: { amount: number; bonus: number }) => [i.amount, i.bonus]));
     expect(byAmount).toEqual({ 1: 0, 200: 0, 200.01: 2, 500: 2, 500.01: 4, 1000: 4, 1000.01: 7 });
-    const rows = await t.db.selectFrom('invoices').select(['amount_cents', 'bonus_cents']).where('user_id', '=', await userIdOf(t.app, user.headers)).execute();
+    const rows = await t.db
+      .selectFrom('invoices')
+      .select(['amount_cents', 'bonus_cents'])
+      .where('user_id', '=', await userIdOf(t.app, user.headers))
+      .execute();
     expect(Object.fromEntries(rows.map((r) => [r.amount_cents, r.bonus_cents]))).toMatchObject({ 100: 0, 20000: 0, 20001: 400, 50001: 2000, 100001: 7000 });
   });
 });
@@ -164,7 +176,14 @@ describe('sandbox hosted page', () => {
     expect(paid.headers.location).toBe('http://localhost:80/deposits');
 
     expect(await balanceOf(user.headers)).toBe(255);
-    expect((await invoices(user.headers)).invoices[0]).toMatchObject({ _id: invoice.id, amount: 250, bonus: 2, payment_method: 'crypto', status: 'paid', hosted_url: null });
+    expect((await invoices(user.headers)).invoices[0]).toMatchObject({
+      _id: invoice.id,
+      amount: 250,
+      bonus: 2,
+      payment_method: 'crypto',
+      status: 'paid',
+      hosted_url: null,
+    });
     const rows = await statement(user.headers);
     expect(rows.balance).toBe(255);
     expect(rows.entries.map((e: any) => [e.kind, e.amount, e.balance, e.reference])).toEqual([
@@ -209,7 +228,13 @@ describe('webhook', () => {
     await setSandboxStatus(invoice.sandboxId, 'settled');
     const body = event(invoice.sandboxId);
 
-    for (const signature of [signBody('not-the-secret-at-all-000000', body), null, 'sha256=', 'garbage', signBody(SECRET, body).toUpperCase().replace('SHA256', 'sha1')]) {
+    for (const signature of [
+      signBody('not-the-secret-at-all-000000', body),
+      null,
+      'sha256=',
+      'garbage',
+      signBody(SECRET, body).toUpperCase().replace('SHA256', 'sha1'),
+    ]) {
       const res = await deliver(body, signature);
       expect(res.statusCode).toBe(401);
       expect(res.json().message).toBe(INVALID_SIGNATURE);
@@ -308,13 +333,23 @@ describe('webhook', () => {
     const unknown = await deliver(event('00000000-0000-0000-0000-000000000000'));
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe(INVOICE_NOT_FOUND);
-    const other = await t.app.inject({ method: 'POST', url: '/api/v1/invoices/webhook/btcpay', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/invoices/webhook/btcpay',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(other.statusCode).toBe(404);
   });
 
   it('keeps the JSON parser of other routes untouched', async () => {
     const user = await signUp(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: { ...user.headers, 'content-type': 'application/json' }, payload: '{"amount":' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/invoices/create-invoice',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: '{"amount":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/JSON/);
   });
@@ -340,8 +375,16 @@ describe('invoice list and statement', () => {
   it('turns pending invoices past their expiry into expired', async () => {
     const user = await signUp(t.app);
     const invoice = await newInvoice(user.headers, 15);
-    await t.db.updateTable('invoices').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', invoice.id).execute();
-    await t.db.updateTable('sandbox_invoices').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', invoice.sandboxId).execute();
+    await t.db
+      .updateTable('invoices')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', invoice.id)
+      .execute();
+    await t.db
+      .updateTable('sandbox_invoices')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', invoice.sandboxId)
+      .execute();
     expect((await invoices(user.headers)).invoices[0]).toMatchObject({ status: 'expired', hosted_url: null });
     // The sandbox's page no longer offers payment either.
     expect((await t.app.inject({ method: 'GET', url: `/pay/${invoice.sandboxId}` })).body).toContain('Invoice expired');

@@ -15,14 +15,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const storedBalance = async (userId: string) => Number((await t.db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirstOrThrow()).balance_cents);
+const storedBalance = async (userId: string) =>
+  Number((await t.db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirstOrThrow()).balance_cents);
 const ledgerRows = async (userId: string) => (await t.db.selectFrom('ledger').select('id').where('user_id', '=', userId).execute()).length;
 
 it('changes asked for at once are each written or refused: the debits that fit, every credit, a ledger row for each', async () => {
   const spender = await fundedUser(t.app, t.db, 1_000);
   const other = await fundedUser(t.app, t.db, 0);
   const debit = () => changeBalance(t.db, { userId: spender.userId, amountCents: -300, kind: 'adjustment', reference: null });
-  const results = await Promise.allSettled([debit(), changeBalance(t.db, { userId: other.userId, amountCents: 250, kind: 'adjustment', reference: null }), debit(), debit(), debit(), debit()]);
+  const results = await Promise.allSettled([
+    debit(),
+    changeBalance(t.db, { userId: other.userId, amountCents: 250, kind: 'adjustment', reference: null }),
+    debit(),
+    debit(),
+    debit(),
+    debit(),
+  ]);
 
   const refused = results.filter((r) => r.status === 'rejected');
   expect(refused).toHaveLength(2);
@@ -57,12 +65,24 @@ it('changes asked for at once that all fit are written in turn: each answers, an
   const statements: unknown[] = [];
   const db = t.db.withPlugin({ transformQuery: ({ node }) => (statements.push(node), node), transformResult: async ({ result }) => result });
   const change = (userId: string, amountCents: number) => changeBalance(db, { userId, amountCents, kind: 'adjustment', reference: null });
-  expect(await Promise.all([change(user.userId, -100), change(other.userId, -200), change(user.userId, -300), change(user.userId, 50)])).toEqual([900, 300, 600, 650]);
+  expect(await Promise.all([change(user.userId, -100), change(other.userId, -200), change(user.userId, -300), change(user.userId, 50)])).toEqual([
+    900, 300, 600, 650,
+  ]);
   // On PostgreSQL the group is one statement (the customers' rows locked once), not one per change.
   if (isPostgres(t.db)) expect(statements).toHaveLength(1);
 
-  const rows = await t.db.selectFrom('ledger').select(['amount_cents', 'balance_after_cents']).where('user_id', '=', user.userId).orderBy('created_at').execute();
-  expect(rows.map((row) => [Number(row.amount_cents), Number(row.balance_after_cents)])).toEqual([[1_000, 1_000], [-100, 900], [-300, 600], [50, 650]]);
+  const rows = await t.db
+    .selectFrom('ledger')
+    .select(['amount_cents', 'balance_after_cents'])
+    .where('user_id', '=', user.userId)
+    .orderBy('created_at')
+    .execute();
+  expect(rows.map((row) => [Number(row.amount_cents), Number(row.balance_after_cents)])).toEqual([
+    [1_000, 1_000],
+    [-100, 900],
+    [-300, 600],
+    [50, 650],
+  ]);
   expect(await storedBalance(user.userId)).toBe(650);
   expect(await storedBalance(other.userId)).toBe(300);
 });
@@ -76,13 +96,15 @@ it('a change whose order cannot be written takes no money and leaves no ledger r
   const rowsBefore = await ledgerRows(user.userId);
   // The same new order paid for twice: the second cannot be inserted (its id is taken by then).
   const order = { ...model, id: newId() };
-  const pay = (paidOrder: typeof order) => changeBalance(t.db, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null }, { orders: [paidOrder] });
+  const pay = (paidOrder: typeof order) =>
+    changeBalance(t.db, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null }, { orders: [paidOrder] });
   const logged: unknown[][] = [];
   configureGroupWriter(t.db, { log: { warn: (...args: unknown[]) => logged.push(args), error: (...args: unknown[]) => logged.push(args) } as never });
   const results = await Promise.allSettled([pay(order), pay(order), pay({ ...model, id: newId() })]);
   configureGroupWriter(t.db, { log: undefined });
   // On PostgreSQL the group's statement failed and its changes were written one by one: the failure is logged.
-  if (isPostgres(t.db)) expect(logged.map(([, message]) => message)).toEqual(['the group statement of balance changes failed; its changes are written one by one']);
+  if (isPostgres(t.db))
+    expect(logged.map(([, message]) => message)).toEqual(['the group statement of balance changes failed; its changes are written one by one']);
   else expect(logged).toEqual([]);
 
   expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'fulfilled', 'rejected']);
@@ -92,7 +114,7 @@ it('a change whose order cannot be written takes no money and leaves no ledger r
   expect(await t.db.selectFrom('orders').select('id').where('id', '=', order.id).execute()).toHaveLength(1);
 });
 
-it("orders paid for at once are written with their rows (the order, its event) and their charges, in one statement on PostgreSQL", async () => {
+it('orders paid for at once are written with their rows (the order, its event) and their charges, in one statement on PostgreSQL', async () => {
   const user = await fundedUser(t.app, t.db, 5_000);
   const made = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
   expect(made.statusCode).toBe(200);
@@ -102,7 +124,11 @@ it("orders paid for at once are written with their rows (the order, its event) a
   const orders = [1, 2, 3].map(() => ({ ...model, id: newId() }));
   const at = new Date().toISOString();
   const pay = (order: typeof model) =>
-    changeBalance(db, { userId: user.userId, amountCents: -100, kind: 'order_charge', reference: order.id }, { orders: [order], shop_events: [eventRow({ type: 'order.completed', userId: user.userId, orderId: order.id }, at)] });
+    changeBalance(
+      db,
+      { userId: user.userId, amountCents: -100, kind: 'order_charge', reference: order.id },
+      { orders: [order], shop_events: [eventRow({ type: 'order.completed', userId: user.userId, orderId: order.id }, at)] },
+    );
   const before = await storedBalance(user.userId);
   expect((await Promise.all(orders.map(pay))).sort((a, b) => b - a)).toEqual([before - 100, before - 200, before - 300]);
   if (isPostgres(t.db)) expect(statements).toHaveLength(1);
@@ -113,18 +139,26 @@ it("orders paid for at once are written with their rows (the order, its event) a
   expect(await ledgerSumCents(t.db, user.userId)).toBe(before - 300);
 });
 
-it.runIf(testDbKind === 'postgres')('a charge rewrites the customer row in place on PostgreSQL: no index holds the balance, so it adds no index entries', async () => {
-  const user = await fundedUser(t.app, t.db, 1_000);
-  // The connection's counts not yet reported (earlier transactions' among them), before and after the charges.
-  const counts = async (trx: Trx) =>
-    (await sql<{ updated: string; hot: string }>`select pg_stat_get_xact_tuples_updated('users'::regclass) as updated, pg_stat_get_xact_tuples_hot_updated('users'::regclass) as hot`.execute(trx)).rows[0];
-  const [before, after] = await t.db.transaction().execute(async (trx) => {
-    const first = await counts(trx);
-    await changeBalance(trx, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null });
-    await changeBalance(trx, { userId: user.userId, amountCents: 40, kind: 'adjustment', reference: null });
-    return [first, await counts(trx)];
-  });
-  expect(Number(after.updated) - Number(before.updated)).toBe(2);
-  expect(Number(after.hot) - Number(before.hot)).toBe(2);
-  expect(await storedBalance(user.userId)).toBe(940);
-});
+it.runIf(testDbKind === 'postgres')(
+  'a charge rewrites the customer row in place on PostgreSQL: no index holds the balance, so it adds no index entries',
+  async () => {
+    const user = await fundedUser(t.app, t.db, 1_000);
+    // The connection's counts not yet reported (earlier transactions' among them), before and after the charges.
+    const counts = async (trx: Trx) =>
+      (
+        await sql<{
+          updated: string;
+          hot: string;
+        }>`select pg_stat_get_xact_tuples_updated('users'::regclass) as updated, pg_stat_get_xact_tuples_hot_updated('users'::regclass) as hot`.execute(trx)
+      ).rows[0];
+    const [before, after] = await t.db.transaction().execute(async (trx) => {
+      const first = await counts(trx);
+      await changeBalance(trx, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null });
+      await changeBalance(trx, { userId: user.userId, amountCents: 40, kind: 'adjustment', reference: null });
+      return [first, await counts(trx)];
+    });
+    expect(Number(after.updated) - Number(before.updated)).toBe(2);
+    expect(Number(after.hot) - Number(before.hot)).toBe(2);
+    expect(await storedBalance(user.userId)).toBe(940);
+  },
+);

@@ -7,7 +7,8 @@ import { paymentRequired } from '../../lib/http-errors.ts';
 
 export const INSUFFICIENT_BALANCE = 'Insufficient balance';
 
-export type LedgerKind = 'deposit' | 'deposit_bonus' | 'order_charge' | 'order_refund' | 'bulk_charge' | 'bulk_refund' | 'fedex_charge' | 'fedex_refund' | 'adjustment';
+export type LedgerKind =
+  'deposit' | 'deposit_bonus' | 'order_charge' | 'order_refund' | 'bulk_charge' | 'bulk_refund' | 'fedex_charge' | 'fedex_refund' | 'adjustment';
 
 export type BalanceChange = {
   userId: string;
@@ -66,16 +67,27 @@ async function changeOne(db: DbOrTrx, change: BalanceChange, rows: RowsWithChang
     // Each row is inserted from `changed`: without the debit, nothing is.
     const insertFromChanged = (table: string, row: object) =>
       sql`insert into ${sql.table(table)} (${columnList(Object.keys(row))}) select ${sql.join(Object.values(row).map((value) => sql`${value}`))} from changed`;
-    const given = tablesOf(rows).flatMap(([table, list]) => list.map((row, i) => sql`, ${sql.ref(`given_${table}_${i}`)} as (${insertFromChanged(table, row)})`));
+    const given = tablesOf(rows).flatMap(([table, list]) =>
+      list.map((row, i) => sql`, ${sql.ref(`given_${table}_${i}`)} as (${insertFromChanged(table, row)})`),
+    );
     const ledgerRow = { ...entry, balance_after_cents: sql.ref('balance_cents') };
-    const { rows: written } = await sql<{ balance_after_cents: number }>`with changed as (${debited})${sql.join(given, sql``)} ${insertFromChanged('ledger', ledgerRow)} returning balance_after_cents`.execute(db);
+    const { rows: written } = await sql<{
+      balance_after_cents: number;
+    }>`with changed as (${debited})${sql.join(given, sql``)} ${insertFromChanged('ledger', ledgerRow)} returning balance_after_cents`.execute(db);
     if (!written[0]) throw paymentRequired(INSUFFICIENT_BALANCE);
     return written[0].balance_after_cents;
   }
   const updated = await debited.executeTakeFirst();
   if (!updated) throw paymentRequired(INSUFFICIENT_BALANCE);
-  await db.insertInto('ledger').values({ ...entry, balance_after_cents: updated.balance_cents }).execute();
-  for (const [table, list] of tablesOf(rows)) await db.insertInto(table).values(list as never).execute();
+  await db
+    .insertInto('ledger')
+    .values({ ...entry, balance_after_cents: updated.balance_cents })
+    .execute();
+  for (const [table, list] of tablesOf(rows))
+    await db
+      .insertInto(table)
+      .values(list as never)
+      .execute();
   return updated.balance_cents;
 }
 
@@ -209,7 +221,8 @@ async function changeAllAtOnce(db: Db, batch: Waiting[]): Promise<Map<number, nu
   const ledgerColumns = Object.keys(items[0].ledger);
   const columnsOf = new Map<string, Set<string>>();
   for (const { rows } of items) {
-    for (const [table, list] of tablesOf(rows)) for (const row of list) for (const column of Object.keys(row)) columnsOf.set(table, (columnsOf.get(table) ?? new Set()).add(column));
+    for (const [table, list] of tablesOf(rows))
+      for (const row of list) for (const column of Object.keys(row)) columnsOf.set(table, (columnsOf.get(table) ?? new Set()).add(column));
   }
   const given = [...columnsOf].map(([table, columns], n) => {
     const names = columnList([...columns]);
@@ -245,6 +258,10 @@ function quoted(name: string): string {
 }
 
 export async function ledgerSumCents(db: DbOrTrx, userId: string): Promise<number> {
-  const row = await db.selectFrom('ledger').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), sql<number>`0`).as('total')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('ledger')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), sql<number>`0`).as('total'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }

@@ -19,14 +19,38 @@ export async function changeInvoiceStatus(db: DbOrTrx, id: string, from: string[
 }
 
 export async function listInvoices(db: DbOrTrx, userId: string, offset: number, limit: number): Promise<{ rows: InvoiceRow[]; total: number }> {
-  const rows = await db.selectFrom('invoices').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
-  const count = await db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 
 export async function listLedger(db: DbOrTrx, userId: string, offset: number, limit: number) {
-  const rows = await db.selectFrom('ledger').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
-  const count = await db.selectFrom('ledger').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('ledger')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  const count = await db
+    .selectFrom('ledger')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 

@@ -63,12 +63,27 @@ export function createBillingService(deps: {
       const won = await repo.changeInvoiceStatus(trx, invoice.id, ['pending', 'expired', 'cancelled'], { status: 'paid', paid_at: at });
       if (!won) return null;
       const via = `${invoice.provider} invoice ${invoice.provider_invoice_id}`;
-      let balanceCents = await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.amount_cents, kind: 'deposit', reference: invoice.id, note: `Deposit via ${via}` });
+      let balanceCents = await changeBalance(trx, {
+        userId: invoice.user_id,
+        amountCents: invoice.amount_cents,
+        kind: 'deposit',
+        reference: invoice.id,
+        note: `Deposit via ${via}`,
+      });
       if (invoice.bonus_cents > 0) {
-        balanceCents = await changeBalance(trx, { userId: invoice.user_id, amountCents: invoice.bonus_cents, kind: 'deposit_bonus', reference: invoice.id, note: `${invoice.bonus_percent}% deposit bonus` });
+        balanceCents = await changeBalance(trx, {
+          userId: invoice.user_id,
+          amountCents: invoice.bonus_cents,
+          kind: 'deposit_bonus',
+          reference: invoice.id,
+          note: `${invoice.bonus_percent}% deposit bonus`,
+        });
       }
       const { amount_cents: amountCents, bonus_percent: bonusPercent, bonus_cents: bonusCents } = invoice;
-      const event = eventRow({ type: 'deposit.credited', userId: invoice.user_id, invoiceId: invoice.id, amountCents, bonusPercent, bonusCents, balanceCents }, at);
+      const event = eventRow(
+        { type: 'deposit.credited', userId: invoice.user_id, invoiceId: invoice.id, amountCents, bonusPercent, bonusCents, balanceCents },
+        at,
+      );
       await recordEvents(trx, [event]);
       return event;
     });
@@ -183,7 +198,12 @@ export function createBillingService(deps: {
      * keeps one row per reference) and answers the balance it left, moving no money; the same key with another
      * customer, amount, direction or reason is refused (422).
      */
-    async adjust(userId: string, input: { direction: 'credit' | 'debit'; amountCents: number; reason: string }, audit: AuditHook, idempotencyKey?: string): Promise<number> {
+    async adjust(
+      userId: string,
+      input: { direction: 'credit' | 'debit'; amountCents: number; reason: string },
+      audit: AuditHook,
+      idempotencyKey?: string,
+    ): Promise<number> {
       const amountCents = input.direction === 'credit' ? input.amountCents : -input.amountCents;
       return db.transaction().execute(async (trx) => {
         const reference = idempotencyKey === undefined ? newId() : idOf(`adjustment\n${idempotencyKey}`);
@@ -192,7 +212,8 @@ export function createBillingService(deps: {
           await repo.lockUser(trx, userId);
           const made = await repo.findLedgerEntry(trx, 'adjustment', reference);
           if (made) {
-            if (made.user_id !== userId || Number(made.amount_cents) !== amountCents || made.note !== input.reason) throw new HttpError(422, IDEMPOTENCY_KEY_REUSED);
+            if (made.user_id !== userId || Number(made.amount_cents) !== amountCents || made.note !== input.reason)
+              throw new HttpError(422, IDEMPOTENCY_KEY_REUSED);
             return Number(made.balance_after_cents);
           }
         }

@@ -45,7 +45,8 @@ export function readCsvTable(bytes: Uint8Array): CsvTable {
   try {
     return parseCsv(text);
   } catch (error) {
-    if (error instanceof CsvSyntaxError) throw new CsvFileError(`Row ${error.row}: ${error.message}`, [{ row: error.row, column: null, message: error.message }]);
+    if (error instanceof CsvSyntaxError)
+      throw new CsvFileError(`Row ${error.row}: ${error.message}`, [{ row: error.row, column: null, message: error.message }]);
     throw error;
   }
 }
@@ -58,10 +59,12 @@ export function mapHeader(header: string[]): (Column | null)[] {
   }
   const errors: CsvRowError[] = [];
   header.forEach((name, i) => {
-    if (name !== '' && columns[i] === null) errors.push({ row: 0, column: name, message: `Unknown column "${name}"; the columns are ${CSV_COLUMNS.join(', ')}` });
+    if (name !== '' && columns[i] === null)
+      errors.push({ row: 0, column: name, message: `Unknown column "${name}"; the columns are ${CSV_COLUMNS.join(', ')}` });
     else if (columns[i] !== null && columns.indexOf(columns[i]) !== i) errors.push({ row: 0, column: name, message: `Column ${columns[i]} appears twice` });
   });
-  for (const required of CSV_REQUIRED_COLUMNS) if (!columns.includes(required)) errors.push({ row: 0, column: required, message: `Column ${required} is missing` });
+  for (const required of CSV_REQUIRED_COLUMNS)
+    if (!columns.includes(required)) errors.push({ row: 0, column: required, message: `Column ${required} is missing` });
   if (errors.length > 0) throw new CsvFileError(errors.length === 1 ? `CSV header: ${errors[0].message}` : CSV_HEADER_ERRORS, errors);
   return columns;
 }
@@ -78,7 +81,11 @@ const cellText = (value: unknown) => (value === undefined || value === null ? ''
  * catalog. Throws a CsvFileError naming every bad cell of every row, with its value. `design` is the
  * template chosen for the whole order; checking before it is chosen (validatecsv) checks everything else.
  */
-export function checkBulkRows(records: Iterable<BulkRowFields>, type: CatalogType, design?: CreateOrderInput['design']): { rows: BulkFileRow[]; totalCents: number } {
+export function checkBulkRows(
+  records: Iterable<BulkRowFields>,
+  type: CatalogType,
+  design?: CreateOrderInput['design'],
+): { rows: BulkFileRow[]; totalCents: number } {
   // The template is one choice for the whole file, checked by the caller; rows are checked as if it were made.
   const rowDesign = design ?? (templateRequired(type.uid) ? 'normal' : undefined);
   const errors: CsvRowError[] = [];
@@ -97,7 +104,8 @@ export function checkBulkRows(records: Iterable<BulkRowFields>, type: CatalogTyp
       }
     }
     // A weight that is a number but outside every tier is named too, beside the row's other problems.
-    if (price && !price.ok && !errors.slice(before).some((e) => e.column === 'Weight')) errors.push({ row, column: 'Weight', message: price.message, value: cellText(fields.Weight) });
+    if (price && !price.ok && !errors.slice(before).some((e) => e.column === 'Weight'))
+      errors.push({ row, column: 'Weight', message: price.message, value: cellText(fields.Weight) });
     if (errors.length === before && checked.ok && price?.ok) {
       rows.push({ row, cells, input: { ...checked.order, design }, priceCents: price.priceCents });
       totalCents += price.priceCents;

@@ -9,7 +9,18 @@ import { randomToken } from '../../lib/ids.ts';
 import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { balanceOf, fundedUser } from '../../../test/order-fixtures.ts';
-import { createFromCsv, csvText, download, eventually, pdfPageCount, readReport, usRows, validateCsv, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
+import {
+  createFromCsv,
+  csvText,
+  download,
+  eventually,
+  pdfPageCount,
+  readReport,
+  usRows,
+  validateCsv,
+  waitForCompletion,
+  zipEntries,
+} from '../../../test/bulk-fixtures.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 
@@ -38,7 +49,12 @@ describe.each(engines)('a bulk order on the %s queue', (engine) => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b)); // never backwards
     expect(progress.at(-1)).toBe(100);
 
-    const rows = await t.db.selectFrom('orders').select(['id', 'status', 'tracking', 'bulk_row']).where('bulk_order_id', '=', order._id).orderBy('bulk_row').execute();
+    const rows = await t.db
+      .selectFrom('orders')
+      .select(['id', 'status', 'tracking', 'bulk_row'])
+      .where('bulk_order_id', '=', order._id)
+      .orderBy('bulk_row')
+      .execute();
     expect(rows.map((r) => r.bulk_row)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     expect(rows.every((r) => r.status === 'completed')).toBe(true);
     const trackings = rows.map((r) => r.tracking!);
@@ -56,7 +72,12 @@ describe.each(engines)('a bulk order on the %s queue', (engine) => {
     expect(report.records.map((r) => r.cells[tracking])).toEqual(trackings);
     expect(readReport(zip['label.csv']).records).toEqual(report.records);
 
-    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').execute();
+    const ledger = await t.db
+      .selectFrom('ledger')
+      .select(['kind', 'amount_cents', 'reference'])
+      .where('user_id', '=', user.userId)
+      .where('kind', '!=', 'adjustment')
+      .execute();
     expect(ledger).toEqual([{ kind: 'bulk_charge', amount_cents: -16_875, reference: order._id }]);
     expect(await balanceOf(t.app, user.headers)).toBe(500 - 168.75);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(50_000 - 16_875);
@@ -65,7 +86,12 @@ describe.each(engines)('a bulk order on the %s queue', (engine) => {
     const jobId = `bulk-${order._id}`;
     if (engine === 'embedded') {
       await eventually(async () =>
-        expect(await t.db.selectFrom('jobs').select(['name', 'state', 'progress', 'attempts']).where('id', '=', jobId).executeTakeFirst()).toEqual({ name: 'bulk-order', state: 'completed', progress: 100, attempts: 1 }),
+        expect(await t.db.selectFrom('jobs').select(['name', 'state', 'progress', 'attempts']).where('id', '=', jobId).executeTakeFirst()).toEqual({
+          name: 'bulk-order',
+          state: 'completed',
+          progress: 100,
+          attempts: 1,
+        }),
       );
     } else {
       const { Queue } = await import('bullmq');
@@ -101,7 +127,9 @@ describe('a bulk order whose labels the provider makes later', () => {
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
     const { order } = await waitForCompletion(t.app, user.headers);
     expect(order).toMatchObject({ status: 'completed', totalOrders: 2, failedOrders: 0 });
-    await eventually(async () => expect(await t.db.selectFrom('jobs').select('state').where('id', '=', `bulk-${order._id}`).execute()).toEqual([{ state: 'completed' }]));
+    await eventually(async () =>
+      expect(await t.db.selectFrom('jobs').select('state').where('id', '=', `bulk-${order._id}`).execute()).toEqual([{ state: 'completed' }]),
+    );
   });
 });
 
@@ -119,11 +147,20 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
     const failing: FileStore = {
       ...files,
       put: (key, data) => (refuse(key) && refused++ < failures ? Promise.reject(new Error('disk full')) : files.put(key, data)),
-      appendToPack: (prefix, data) => (refuse(`${prefix}/`) && refused++ < failures ? Promise.reject(new Error('disk full')) : files.appendToPack(prefix, data)),
+      appendToPack: (prefix, data) =>
+        refuse(`${prefix}/`) && refused++ < failures ? Promise.reject(new Error('disk full')) : files.appendToPack(prefix, data),
     };
     stores.push(files);
     prefixes.push(`test-bulkfail-${randomToken(6)}`);
-    const t = await startTestApp({ QUEUE_RETRY_DELAY_MS: '50', ORDER_POLL_INTERVAL_MS: '100', ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefixes.at(-1)! } : {}), ...env }, { files: failing });
+    const t = await startTestApp(
+      {
+        QUEUE_RETRY_DELAY_MS: '50',
+        ORDER_POLL_INTERVAL_MS: '100',
+        ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefixes.at(-1)! } : {}),
+        ...env,
+      },
+      { files: failing },
+    );
     open.push(t);
     return { ...t, files: failing };
   };
@@ -140,7 +177,12 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
     await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: 5 * 7.25 }, csvText(usRows(5)));
     const { order } = await waitForCompletion(t.app, user.headers, 60_000);
     expect(order).toMatchObject({ status: 'completed', totalOrders: 5, failedOrders: 0, total: 36.25 });
-    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').execute();
+    const ledger = await t.db
+      .selectFrom('ledger')
+      .select(['kind', 'amount_cents'])
+      .where('user_id', '=', user.userId)
+      .where('kind', '!=', 'adjustment')
+      .execute();
     expect(ledger).toEqual([{ kind: 'bulk_charge', amount_cents: -3625 }]);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000 - 3625);
     const rows = await t.db.selectFrom('orders').select(['tracking']).where('bulk_order_id', '=', order._id).execute();
@@ -154,11 +196,22 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
     const { order } = await waitForCompletion(t.app, user.headers, 60_000);
     expect(order).toMatchObject({ status: 'failed', totalOrders: 4, failedOrders: 4, total: 0, pdf: null });
     expect(await balanceOf(t.app, user.headers)).toBe(100);
-    const refunds = await t.db.selectFrom('ledger').select(['reference', 'amount_cents']).where('user_id', '=', user.userId).where('kind', '=', 'bulk_refund').orderBy('reference').execute();
+    const refunds = await t.db
+      .selectFrom('ledger')
+      .select(['reference', 'amount_cents'])
+      .where('user_id', '=', user.userId)
+      .where('kind', '=', 'bulk_refund')
+      .orderBy('reference')
+      .execute();
     expect(refunds).toEqual([1, 2, 3, 4].map((row) => ({ reference: `${order._id}:${row}`, amount_cents: 725 })));
     expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000);
     // The report still says what happened to each row.
-    expect(readReport((await download(t.app, user.headers, order.csv!)).rawPayload).records.map((r) => r.cells.at(-2))).toEqual(['failed', 'failed', 'failed', 'failed']);
+    expect(readReport((await download(t.app, user.headers, order.csv!)).rawPayload).records.map((r) => r.cells.at(-2))).toEqual([
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+    ]);
   }, 90_000);
 
   it('counts the runs on the order itself: one that already ran 4 times ends failed on its next failing run, whatever the engine counted', async () => {

@@ -80,7 +80,10 @@ function expectExactXref(pdf: Buffer): void {
   const text = pdf.toString('latin1');
   const xrefAt = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(text)![1]);
   const [, count, entries] = /^xref\n0 (\d+)\n([\s\S]*?)trailer/.exec(text.slice(xrefAt))!;
-  const offsets = entries.trim().split('\n').map((line) => Number(line.slice(0, 10)));
+  const offsets = entries
+    .trim()
+    .split('\n')
+    .map((line) => Number(line.slice(0, 10)));
   expect(offsets).toHaveLength(Number(count));
   for (let n = 1; n < offsets.length; n++) expect(text.slice(offsets[n], offsets[n] + `${n} 0 obj`.length)).toBe(`${n} 0 obj`);
 }
@@ -101,10 +104,30 @@ describe('the streamed merged PDF', () => {
   });
 
   it('copies the sandbox labels as written (read straight, not through pdf-lib), each page with its own text', async () => {
-    const party = { name: 'Jane Sender', company: '', street: '1 Main St', street2: '', city: 'New York', state: 'NY', zip: '10001', country: 'United States', phone: '' };
+    const party = {
+      name: 'Jane Sender',
+      company: '',
+      street: '1 Main St',
+      street2: '',
+      city: 'New York',
+      state: 'NY',
+      zip: '10001',
+      country: 'United States',
+      phone: '',
+    };
     const labels = await Promise.all(
       ['Ann Receiver', 'Bob Receiver'].map(async (name, i) => {
-        const request = { orderId: `order-${i}`, uid: 'priority', serviceName: 'Priority', design: 'normal', weight: 2, weightUnit: 'lb' as const, length: null, width: null, height: null };
+        const request = {
+          orderId: `order-${i}`,
+          uid: 'priority',
+          serviceName: 'Priority',
+          design: 'normal',
+          weight: 2,
+          weightUnit: 'lb' as const,
+          length: null,
+          width: null,
+          height: null,
+        };
         return (await inlineRenderer().render({ ...request, from: party, to: { ...party, name, zip: '90210' }, createdAt: '2026-11-24T10:00:00.000Z' })).pdf;
       }),
     );
@@ -150,7 +173,10 @@ describe('the streamed merged PDF', () => {
 
   it.each([
     // Every offset in the table off by one: no object is where the table says.
-    ['its cross-reference table is wrong', (text: string) => text.replace(/^(\d{10}) 00000 n/gm, (_, offset) => `${String(Number(offset) + 1).padStart(10, '0')} 00000 n`)],
+    [
+      'its cross-reference table is wrong',
+      (text: string) => text.replace(/^(\d{10}) 00000 n/gm, (_, offset) => `${String(Number(offset) + 1).padStart(10, '0')} 00000 n`),
+    ],
     // The content stream's /Length too short: its data would be cut.
     ['a stream length is wrong', (text: string) => text.replace(/\/Length (\d+)/, (_, length) => `/Length ${Number(length) - 4}`)],
   ])('reads a label through pdf-lib, which finds the objects itself, when %s', async (_, spoil) => {

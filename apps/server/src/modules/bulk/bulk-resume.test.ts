@@ -54,7 +54,8 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     return n;
   };
   const count = (what: 'create' | 'made' | 'found') => [...calls(what).values()].reduce((a, b) => a + b, 0);
-  const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve())));
+  const exited = (child: ChildProcess) =>
+    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   afterEach(async () => {
     for (const child of children.splice(0)) {
@@ -76,7 +77,17 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     const res = await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: total }, csvText(usRows(ROWS)));
     expect(res.statusCode).toBe(200);
     const [{ _id: bulkId }] = await readBulkOrders(t.app, user.headers);
-    const made = async () => Number((await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('bulk_order_id', '=', bulkId).where('status', '=', 'completed').executeTakeFirstOrThrow()).n);
+    const made = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('orders')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('bulk_order_id', '=', bulkId)
+            .where('status', '=', 'completed')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const waitUntil = async (check: () => Promise<boolean>, ms: number, what: string) => {
       const until = Date.now() + ms;
       while (!(await check())) {
@@ -93,7 +104,12 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     startWorker();
     first.kill('SIGKILL');
     await exited(first);
-    const before = await db.selectFrom('orders').select(['id', 'tracking', 'updated_at', 'pdf_key']).where('bulk_order_id', '=', bulkId).where('status', '=', 'completed').execute();
+    const before = await db
+      .selectFrom('orders')
+      .select(['id', 'tracking', 'updated_at', 'pdf_key'])
+      .where('bulk_order_id', '=', bulkId)
+      .where('status', '=', 'completed')
+      .execute();
     expect(before.length).toBeGreaterThanOrEqual(5);
     expect(before.length).toBeLessThan(ROWS); // killed in the middle
     const bulkRow = await db.selectFrom('bulk_orders').select(['status']).where('id', '=', bulkId).executeTakeFirstOrThrow();
@@ -102,9 +118,18 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     const fileOf = (pdfKey: string | null) => path.join(t!.config.dataDir, 'files', pdfKey!.split('#')[0]);
     const mtimes = new Map(before.map((o) => [o.id, fs.statSync(fileOf(o.pdf_key)).mtimeMs]));
 
-    await waitUntil(async () => (await db.selectFrom('bulk_orders').select('status').where('id', '=', bulkId).executeTakeFirstOrThrow()).status === 'completed', 60_000, 'the bulk order to complete');
+    await waitUntil(
+      async () => (await db.selectFrom('bulk_orders').select('status').where('id', '=', bulkId).executeTakeFirstOrThrow()).status === 'completed',
+      60_000,
+      'the bulk order to complete',
+    );
 
-    const rows = await db.selectFrom('orders').select(['id', 'status', 'tracking', 'updated_at', 'pdf_key', 'bulk_row', 'to_zip']).where('bulk_order_id', '=', bulkId).orderBy('bulk_row').execute();
+    const rows = await db
+      .selectFrom('orders')
+      .select(['id', 'status', 'tracking', 'updated_at', 'pdf_key', 'bulk_row', 'to_zip'])
+      .where('bulk_order_id', '=', bulkId)
+      .orderBy('bulk_row')
+      .execute();
     expect(rows).toHaveLength(ROWS);
     expect(rows.every((r) => r.status === 'completed')).toBe(true);
     // Each row has its own label: the sandbox's number is made from the order's id (7 digits of it, so two rows' may meet).
@@ -122,7 +147,12 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     expect(rows.filter((r) => (created.get(r.id) ?? 0) > 1).map((r) => ({ row: r.bulk_row, create: created.get(r.id) }))).toEqual([]);
     // The kill did fall between a purchase and its record (otherwise this test proves nothing).
     expect(count('found')).toBeGreaterThan(0);
-    const ledger = await db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').execute();
+    const ledger = await db
+      .selectFrom('ledger')
+      .select(['kind', 'amount_cents', 'reference'])
+      .where('user_id', '=', user.userId)
+      .where('kind', '!=', 'adjustment')
+      .execute();
     expect(ledger).toEqual([{ kind: 'bulk_charge', amount_cents: -Math.round(total * 100), reference: bulkId }]);
     expect(await ledgerSumCents(db, user.userId)).toBe(400_000 - Math.round(total * 100));
 

@@ -113,11 +113,21 @@ describe('POST /order/validatecsv', () => {
 
   it('reads a BOM, semicolons, quoted separators and line breaks, empty lines and header names in any case and order', async () => {
     const columns = ['Weight', 'ToName', 'ToStreet', 'ToCity', 'ToState', 'ToZip', 'FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'Reference'];
-    const header = ['weight', 'TONAME', 'To Street', 'ToCity', 'tostate', 'to_zip', 'FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'Reference'].join(';');
-    const rows = [
-      usRow(1, { ToName: 'Doe; Jane', ToStreet: '12 "Main" Street', Reference: 'line one\nline two' }),
-      usRow(2, { ToState: 'California' }),
-    ];
+    const header = [
+      'weight',
+      'TONAME',
+      'To Street',
+      'ToCity',
+      'tostate',
+      'to_zip',
+      'FromName',
+      'FromStreet',
+      'FromCity',
+      'FromState',
+      'FromZip',
+      'Reference',
+    ].join(';');
+    const rows = [usRow(1, { ToName: 'Doe; Jane', ToStreet: '12 "Main" Street', Reference: 'line one\nline two' }), usRow(2, { ToState: 'California' })];
     const body = csvText(rows, { separator: ';', columns }).split('\r\n').slice(1).join('\r\n');
     const text = `\ufeff${header}\r\n\r\n;;;\r\n${body}`;
     const res = await validateCsv(t.app, user.headers, priority, text);
@@ -129,7 +139,10 @@ describe('POST /order/validatecsv', () => {
   it('reads a Windows-1252 file, smart quotes, dashes and € included, at the total of the same file in UTF-8', async () => {
     const rows = [usRow(1, { ToName: 'Jos\u00e9 Pe\u00f1a' }), usRow(2, { ToCompany: 'O’Brien Shop – 5', FromCompany: '“Best” € Store' })];
     // As Excel saves it: ’ is 0x92, – 0x96, “ ” 0x93 0x94 and € 0x80 in Windows-1252.
-    const win1252 = Buffer.from(csvText(rows).replace(/[’–“”€]/g, (c) => String.fromCharCode({ '’': 0x92, '–': 0x96, '“': 0x93, '”': 0x94, '€': 0x80 }[c]!)), 'latin1');
+    const win1252 = Buffer.from(
+      csvText(rows).replace(/[’–“”€]/g, (c) => String.fromCharCode({ '’': 0x92, '–': 0x96, '“': 0x93, '”': 0x94, '€': 0x80 }[c]!)),
+      'latin1',
+    );
     expect(win1252.includes(0x92)).toBe(true);
     const res = await validateCsv(t.app, user.headers, priority, win1252);
     expect(res.json(), res.body).toMatchObject({ message: CSV_VALIDATED });
@@ -182,7 +195,10 @@ describe('POST /order/validatecsv', () => {
   });
 
   it('names every bad cell of a row with its value, and takes full state names', async () => {
-    const rows = [usRow(1, { ToStreet: 's'.repeat(55), ToState: 'Illinoiz', ToZip: '6060' }), usRow(2, { FromState: 'new york', ToState: 'Illinois', ToZip: '60601' })];
+    const rows = [
+      usRow(1, { ToStreet: 's'.repeat(55), ToState: 'Illinoiz', ToZip: '6060' }),
+      usRow(2, { FromState: 'new york', ToState: 'Illinois', ToZip: '60601' }),
+    ];
     const res = await validateCsv(t.app, user.headers, priority, csvText(rows));
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([
@@ -214,16 +230,50 @@ describe('POST /order/validatecsv', () => {
   });
 
   it('counts rows as in the file: blank lines keep their number, a quoted line break does not start a row', async () => {
-    const text = csvText([usRow(1, { Reference: 'a\nb' }), usRow(2, { ToZip: 'bad' })]).replace(/\r\n$/, '\r\n\r\n') + csvText([usRow(3, { ToZip: 'bad' })]).split('\r\n').slice(1).join('\r\n');
+    const text =
+      csvText([usRow(1, { Reference: 'a\nb' }), usRow(2, { ToZip: 'bad' })]).replace(/\r\n$/, '\r\n\r\n') +
+      csvText([usRow(3, { ToZip: 'bad' })])
+        .split('\r\n')
+        .slice(1)
+        .join('\r\n');
     const res = await validateCsv(t.app, user.headers, priority, text);
     expect(res.json().errors.map((e: { row: number }) => e.row)).toEqual([2, 4]);
   });
 
   it('refuses a header that is missing columns, names unknown ones or repeats one (row 0)', async () => {
-    const missing = await validateCsv(t.app, user.headers, priority, csvText([usRow(1)], { columns: ['FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'ToName', 'ToStreet', 'ToCity', 'ToState', 'Weight'] }));
+    const missing = await validateCsv(
+      t.app,
+      user.headers,
+      priority,
+      csvText([usRow(1)], { columns: ['FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'ToName', 'ToStreet', 'ToCity', 'ToState', 'Weight'] }),
+    );
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ message: 'CSV header: Column ToZip is missing', errors: [{ row: 0, column: 'ToZip', message: 'Column ToZip is missing' }] });
-    const unknown = await validateCsv(t.app, user.headers, priority, csvText([usRow(1)], { columns: ['Colour', 'FromName', 'FromName', 'FromStreet', 'FromCity', 'FromState', 'FromZip', 'ToName', 'ToStreet', 'ToCity', 'ToState', 'ToZip', 'Weight'] }));
+    expect(missing.json()).toEqual({
+      message: 'CSV header: Column ToZip is missing',
+      errors: [{ row: 0, column: 'ToZip', message: 'Column ToZip is missing' }],
+    });
+    const unknown = await validateCsv(
+      t.app,
+      user.headers,
+      priority,
+      csvText([usRow(1)], {
+        columns: [
+          'Colour',
+          'FromName',
+          'FromName',
+          'FromStreet',
+          'FromCity',
+          'FromState',
+          'FromZip',
+          'ToName',
+          'ToStreet',
+          'ToCity',
+          'ToState',
+          'ToZip',
+          'Weight',
+        ],
+      }),
+    );
     expect(unknown.json().errors.map((e: { column: string }) => e.column)).toEqual(['Colour', 'FromName']);
   });
 
@@ -276,11 +326,24 @@ describe('POST /order/createOrderFromCSV', () => {
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
 
     const [bulk] = await readBulkOrders(t.app, user.headers);
-    expect(bulk).toMatchObject({ status: 'completed', progress: 100, totalOrders: 3, failedOrders: 0, total: 20.25, design: 'pitney', labelType: { uid: 'priority' } });
+    expect(bulk).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      totalOrders: 3,
+      failedOrders: 0,
+      total: 20.25,
+      design: 'pitney',
+      labelType: { uid: 'priority' },
+    });
     expect(bulk.orders).toHaveLength(3);
     expect(bulk.zip).toBe(`/api/v1/order/bulk-download/${bulk._id}`);
     expect(await balanceOf(t.app, user.headers)).toBe(100 - 20.25);
-    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').execute();
+    const ledger = await t.db
+      .selectFrom('ledger')
+      .select(['kind', 'amount_cents', 'reference'])
+      .where('user_id', '=', user.userId)
+      .where('kind', '!=', 'adjustment')
+      .execute();
     expect(ledger).toEqual([{ kind: 'bulk_charge', amount_cents: -2025, reference: bulk._id }]);
 
     const history = (await t.app.inject({ method: 'GET', url: '/api/v1/order/read?limit=10&sort=asc', headers: user.headers })).json();
@@ -304,7 +367,9 @@ describe('POST /order/createOrderFromCSV', () => {
     expect(await pdfPageCount(pdf.rawPayload)).toBe(3);
     const zip = await download(t.app, user.headers, bulk.zip!);
     expect(zip.headers['content-disposition']).toBe('attachment; filename="label.zip"');
-    expect(Object.keys(zipEntries(zip.rawPayload)).sort()).toEqual([...history.orders.map((o: { tracking: string }) => `${o.tracking}.pdf`), 'label.csv'].sort());
+    expect(Object.keys(zipEntries(zip.rawPayload)).sort()).toEqual(
+      [...history.orders.map((o: { tracking: string }) => `${o.tracking}.pdf`), 'label.csv'].sort(),
+    );
 
     // The rows' labels are stored together in one file, and each downloads on its own: the ZIP's entry, byte for byte.
     const keys = await t.db.selectFrom('orders').select('pdf_key').where('bulk_order_id', '=', bulk._id).execute();
@@ -334,7 +399,13 @@ describe('POST /order/createOrderFromCSV', () => {
     const [bulk] = await readBulkOrders(t.app, user.headers);
     expect(bulk).toMatchObject({ status: 'completed', totalOrders: 3, failedOrders: 1, total: 13.5 });
     expect(bulk.orders).toHaveLength(2);
-    const ledger = await t.db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', user.userId).where('kind', '!=', 'adjustment').orderBy('created_at').execute();
+    const ledger = await t.db
+      .selectFrom('ledger')
+      .select(['kind', 'amount_cents', 'reference'])
+      .where('user_id', '=', user.userId)
+      .where('kind', '!=', 'adjustment')
+      .orderBy('created_at')
+      .execute();
     expect(ledger).toEqual([
       { kind: 'bulk_charge', amount_cents: -2025, reference: bulk._id },
       { kind: 'bulk_refund', amount_cents: 675, reference: `${bulk._id}:2` },
@@ -350,7 +421,12 @@ describe('POST /order/createOrderFromCSV', () => {
     ]);
     expect(await pdfPageCount((await download(t.app, user.headers, bulk.pdf!)).rawPayload)).toBe(2);
     expect(Object.keys(zipEntries((await download(t.app, user.headers, bulk.zip!)).rawPayload))).toHaveLength(3);
-    const failed = await t.db.selectFrom('orders').select(['status', 'note']).where('bulk_order_id', '=', bulk._id).where('bulk_row', '=', 2).executeTakeFirstOrThrow();
+    const failed = await t.db
+      .selectFrom('orders')
+      .select(['status', 'note'])
+      .where('bulk_order_id', '=', bulk._id)
+      .where('bulk_row', '=', 2)
+      .executeTakeFirstOrThrow();
     expect(failed).toEqual({ status: 'cancelled', note: 'address not deliverable' });
   });
 
@@ -374,7 +450,11 @@ describe('POST /order/createOrderFromCSV', () => {
 
   it('never overdraws: parallel payments on a balance that covers two of them', async () => {
     const user = await fundedUser(t.app, t.db, 2 * 2 * 675);
-    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => createFromCsv(t.app, user.headers, { type: priority, total_price: 13.5, design: 'normal' }, csvText(usRows(2, i * 2 + 1)))));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        createFromCsv(t.app, user.headers, { type: priority, total_price: 13.5, design: 'normal' }, csvText(usRows(2, i * 2 + 1))),
+      ),
+    );
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 402, 402, 402]);
     expect(await balanceOf(t.app, user.headers)).toBe(0);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(0);
@@ -428,7 +508,9 @@ describe('POST /order/createOrderFromCSV', () => {
     const later = Date.now() + 3 * 60_000;
     const queued = await runner.resumeStalled(later);
     expect(queued).toBeGreaterThanOrEqual(1);
-    expect(await t.db.selectFrom('jobs').select(['name', 'state']).where('id', '=', `bulk-${bulk._id}`).execute()).toEqual([{ name: 'bulk-order', state: 'waiting' }]);
+    expect(await t.db.selectFrom('jobs').select(['name', 'state']).where('id', '=', `bulk-${bulk._id}`).execute()).toEqual([
+      { name: 'bulk-order', state: 'waiting' },
+    ]);
     await runner.resumeStalled(later); // queued once
     expect(await t.db.selectFrom('jobs').select('id').where('id', '=', `bulk-${bulk._id}`).execute()).toHaveLength(1);
   });
@@ -446,7 +528,13 @@ describe('POST /order/createOrderFromCSV', () => {
     const [done] = await readBulkOrders(t.app, user.headers);
     expect(done).toMatchObject({ status: 'failed', orders: [], totalOrders: 4, failedOrders: 4, total: 0, pdf: null });
     expect(await balanceOf(t.app, user.headers)).toBe(100);
-    const refunds = await t.db.selectFrom('ledger').select(['reference', 'amount_cents']).where('user_id', '=', user.userId).where('kind', '=', 'bulk_refund').orderBy('reference').execute();
+    const refunds = await t.db
+      .selectFrom('ledger')
+      .select(['reference', 'amount_cents'])
+      .where('user_id', '=', user.userId)
+      .where('kind', '=', 'bulk_refund')
+      .orderBy('reference')
+      .execute();
     expect(refunds).toEqual([1, 2, 3, 4].map((row) => ({ reference: `${bulk._id}:${row}`, amount_cents: 725 })));
     const report = readReport((await download(t.app, user.headers, done.csv!)).rawPayload);
     expect(report.records.map((r) => r.cells.at(-2))).toEqual(['failed', 'failed', 'failed', 'failed']);

@@ -139,7 +139,7 @@ export class PlainPdf {
   entries(open: Span): Map<string, Span> {
     if (this.tokenText(open) !== '<<') throw new Error('not a dictionary');
     const entries = new Map<string, Span>();
-    for (let key = this.token(open.end); this.tokenText(key) !== '>>'; ) {
+    for (let key = this.token(open.end); this.tokenText(key) !== '>>';) {
       if (this.bytes[key.start] !== SLASH) throw new Error('dictionary key expected');
       const value = this.value(this.token(key.end));
       entries.set(this.text.slice(key.start + 1, key.end), value);
@@ -151,7 +151,7 @@ export class PlainPdf {
   /** An array's items, each the span of its value. */
   items(array: Span): Span[] {
     const items: Span[] = [];
-    for (let t = this.token(array.start + 1); this.bytes[t.start] !== CLOSE_BRACKET; ) {
+    for (let t = this.token(array.start + 1); this.bytes[t.start] !== CLOSE_BRACKET;) {
       if (t.start === t.end) throw new Error('unterminated array');
       const item = this.value(t);
       items.push(item);
@@ -185,21 +185,23 @@ export class PlainPdf {
     const head = this.token(offset);
     const generation = this.token(head.end);
     const obj = this.token(generation.end);
-    if (this.tokenText(head) !== String(number) || this.tokenText(obj) !== 'obj') throw new Error(`object ${number} is not where the cross-reference table says`);
+    if (this.tokenText(head) !== String(number) || this.tokenText(obj) !== 'obj')
+      throw new Error(`object ${number} is not where the cross-reference table says`);
     const value = this.value(this.token(obj.end));
     const next = this.token(value.end);
     if (this.tokenText(next) !== 'stream') return { value, stream: null };
     // The data starts after the end of the line that 'stream' ends and is /Length bytes long.
     const start = next.end + (this.bytes[next.end] === 13 ? 2 : 1);
     const length = Number(this.tokenText(this.resolve(this.entries(this.token(value.start)).get('Length')!)));
-    if (!Number.isInteger(length) || length < 0 || this.tokenText(this.token(start + length)) !== 'endstream') throw new Error(`object ${number} has a wrong /Length`);
+    if (!Number.isInteger(length) || length < 0 || this.tokenText(this.token(start + length)) !== 'endstream')
+      throw new Error(`object ${number} has a wrong /Length`);
     return { value, stream: { start, end: start + length } };
   }
 
   /** Copies a span's bytes to `out` with each reference 'N G R' in it replaced by what `each` answers for N. */
   rewriteRefs(span: Span, each: (number: number) => string, out: Uint8Array[]): void {
     let copied = span.start;
-    for (let t = this.token(span.start); t.end <= span.end && t.start < t.end; ) {
+    for (let t = this.token(span.start); t.end <= span.end && t.start < t.end;) {
       const ref = this.bytes[t.start] >= 0x30 && this.bytes[t.start] <= 0x39 ? this.refAt(t) : null;
       if (ref && ref.end <= span.end) {
         out.push(this.bytes.subarray(copied, t.start), Buffer.from(each(ref.number), 'latin1'));

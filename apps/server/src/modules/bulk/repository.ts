@@ -19,7 +19,8 @@ export const listOwnBulkOrders = (db: DbOrTrx, userId: string, limit: number) =>
   db.selectFrom('bulk_orders').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 
 /** The orders a bulk order's rows became, in file order. */
-export const bulkRows = (db: DbOrTrx, bulkOrderId: string) => db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).orderBy('bulk_row').execute();
+export const bulkRows = (db: DbOrTrx, bulkOrderId: string) =>
+  db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).orderBy('bulk_row').execute();
 
 /** The rows of a bulk order still waiting for their label (pending or processing). */
 export const findBulkRow = (db: DbOrTrx, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
@@ -78,7 +79,17 @@ export const setProgress = (db: DbOrTrx, id: string, progress: number, at: strin
 export async function markBulkFinished(
   db: DbOrTrx,
   id: string,
-  done: { status: 'completed' | 'failed'; reportKey: string | null; pdfKey: string | null; zipKey: string | null; made: number; failed: number; refundedCents: number; note: string | null; at: string },
+  done: {
+    status: 'completed' | 'failed';
+    reportKey: string | null;
+    pdfKey: string | null;
+    zipKey: string | null;
+    made: number;
+    failed: number;
+    refundedCents: number;
+    note: string | null;
+    at: string;
+  },
 ): Promise<void> {
   await db
     .updateTable('bulk_orders')
@@ -101,4 +112,11 @@ export async function markBulkFinished(
 
 /** Bulk orders still processing that nothing has moved since `before`. */
 export const stalledBulkOrders = (db: DbOrTrx, before: string, limit: number) =>
-  db.selectFrom('bulk_orders').select(['id', 'job_id']).where('status', '=', 'processing').where('updated_at', '<', before).orderBy('updated_at').limit(limit).execute();
+  db
+    .selectFrom('bulk_orders')
+    .select(['id', 'job_id'])
+    .where('status', '=', 'processing')
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();

@@ -1,6 +1,15 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { BULK_MAX_BYTES, CSV_FILE_TOO_LARGE, bulkOrdersResponse, csvErrorResponse, errorResponse, idParams, messageResponse, validateCsvResponse } from '@portal/contract';
+import {
+  BULK_MAX_BYTES,
+  CSV_FILE_TOO_LARGE,
+  bulkOrdersResponse,
+  csvErrorResponse,
+  errorResponse,
+  idParams,
+  messageResponse,
+  validateCsvResponse,
+} from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { readUpload } from '../../lib/multipart.ts';
 import type { BulkFileKind, BulkUpload } from './service.ts';
@@ -23,10 +32,8 @@ export async function bulkRoutes(api: Api, ctx: AppContext) {
   await api.register(async (scope: Api) => {
     await scope.register(multipart, { limits: { fileSize: BULK_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 20 } });
 
-    scope.post(
-      '/order/validatecsv',
-      { schema: { response: { 200: validateCsvResponse, 400: badFile } } },
-      async (request) => bulk.validate(await readCsvUpload(request)),
+    scope.post('/order/validatecsv', { schema: { response: { 200: validateCsvResponse, 400: badFile } } }, async (request) =>
+      bulk.validate(await readCsvUpload(request)),
     );
 
     scope.post(

@@ -156,7 +156,8 @@ export function createBulkService(deps: {
       settled.add(order.id);
       output.settle(indexOf.get(order.id)!, label && { ...label, bulkRow: order.bulk_row });
     };
-    const settleAsStored = (order: OrderRow) => settle(order, order.status === 'completed' && order.pdf_key ? { tracking: order.tracking, pdf: null, pdfKey: order.pdf_key } : null);
+    const settleAsStored = (order: OrderRow) =>
+      settle(order, order.status === 'completed' && order.pdf_key ? { tracking: order.tracking, pdf: null, pdfKey: order.pdf_key } : null);
     try {
       const total = Math.max(1, rows.length);
       // Labels made by an earlier run (before a crash) are read back from the store.
@@ -232,7 +233,14 @@ export function createBulkService(deps: {
           rows: rows.length,
           made: made.length,
           failed: failed.length,
-          ms: { labels: ms(started, labelsDone), report: ms(labelsDone, reportDone), pdf: ms(reportDone, pdfDone), zip: ms(pdfDone, zipDone), db: ms(zipDone, performance.now()), total: ms(started, performance.now()) },
+          ms: {
+            labels: ms(started, labelsDone),
+            report: ms(labelsDone, reportDone),
+            pdf: ms(reportDone, pdfDone),
+            zip: ms(pdfDone, zipDone),
+            db: ms(zipDone, performance.now()),
+            total: ms(started, performance.now()),
+          },
         },
         'bulk order completed',
       );
@@ -279,7 +287,12 @@ export function createBulkService(deps: {
     const madeIds = new Map<string, string[]>(ids.map((id) => [id, []]));
     for (const row of await repo.madeOrderIds(db, ids)) madeIds.get(row.bulk_order_id!)?.push(row.id);
     const running = new Map(
-      (await repo.failedRowTotals(db, bulks.filter((b) => !isBulkFinished(b.status)).map((b) => b.id))).map((r) => [r.bulk_order_id!, { failed: Number(r.failed), refunded: Number(r.refunded) }]),
+      (
+        await repo.failedRowTotals(
+          db,
+          bulks.filter((b) => !isBulkFinished(b.status)).map((b) => b.id),
+        )
+      ).map((r) => [r.bulk_order_id!, { failed: Number(r.failed), refunded: Number(r.refunded) }]),
     );
     return bulks.map((b) => toBulkOrder(b, madeIds.get(b.id) ?? [], running.get(b.id)));
   }
@@ -326,14 +339,22 @@ export function createBulkService(deps: {
       completed_at: null,
     };
     // Increasing times, so the rows list in the order of the file in the order history.
-    const rows = checked.rows.map((r) => orderRowFor(userId, r.input, type, r.priceCents, { provider: orders.providerName, createdAt: nowIsoIncreasing(), bulkOrderId: id, bulkRow: r.row }));
+    const rows = checked.rows.map((r) =>
+      orderRowFor(userId, r.input, type, r.priceCents, { provider: orders.providerName, createdAt: nowIsoIncreasing(), bulkOrderId: id, bulkRow: r.row }),
+    );
     await files.put(bulk.input_key, inputCsv);
     try {
       await db.transaction().execute(async (trx) => {
         await repo.insertBulkOrder(trx, bulk);
         await orders.insertRows(trx, rows);
         if (checked.totalCents > 0) {
-          await changeBalance(trx, { userId, amountCents: -checked.totalCents, kind: 'bulk_charge', reference: id, note: `CSV order ${id.slice(0, 8).toUpperCase()}: ${rows.length} labels` });
+          await changeBalance(trx, {
+            userId,
+            amountCents: -checked.totalCents,
+            kind: 'bulk_charge',
+            reference: id,
+            note: `CSV order ${id.slice(0, 8).toUpperCase()}: ${rows.length} labels`,
+          });
         }
         await options.onCharged?.(trx, id);
       });
@@ -395,8 +416,15 @@ export function createBulkService(deps: {
       const csv = csvOf(upload);
       const type = await catalog.orderableType(labeltype);
       const file = readBulkFile(csv, type);
-      const printNotes = file.rows.map(({ row, input }) => ({ row, printedAs: printedDifferently(input, CSV_PRINTED_COLUMNS) })).filter((note) => Object.keys(note.printedAs).length > 0);
-      return { message: CSV_VALIDATED, totalPrice: centsToDollars(file.totalCents), totalOrders: file.rows.length, ...(printNotes.length > 0 && { printNotes }) };
+      const printNotes = file.rows
+        .map(({ row, input }) => ({ row, printedAs: printedDifferently(input, CSV_PRINTED_COLUMNS) }))
+        .filter((note) => Object.keys(note.printedAs).length > 0);
+      return {
+        message: CSV_VALIDATED,
+        totalPrice: centsToDollars(file.totalCents),
+        totalOrders: file.rows.length,
+        ...(printNotes.length > 0 && { printNotes }),
+      };
     },
 
     /**
@@ -439,7 +467,11 @@ export function createBulkService(deps: {
     present,
 
     /** One file of the user's own completed bulk order: 404 for another's, 409 before completion. */
-    async file(userId: string, bulkOrderId: string, kind: BulkFileKind): Promise<({ data: Readable } | { signedUrl: string }) & { fileName: string; contentType: string }> {
+    async file(
+      userId: string,
+      bulkOrderId: string,
+      kind: BulkFileKind,
+    ): Promise<({ data: Readable } | { signedUrl: string }) & { fileName: string; contentType: string }> {
       const bulk = await repo.findOwnBulkOrder(db, userId, bulkOrderId);
       if (!bulk) throw notFound(BULK_ORDER_NOT_FOUND);
       if (!isBulkFinished(bulk.status)) throw conflict(BULK_NOT_READY);
@@ -497,7 +529,10 @@ export function createBulkService(deps: {
     },
 
     /** The user's own bulk order by its job id (bulk-<id>), with its job's state; null for another user's. */
-    async findOwnJob(userId: string, jobId: string): Promise<{ bulk: repo.BulkOrderRow & { made: number; failed: number; refundedCents: number }; job: JobInfo | null } | null> {
+    async findOwnJob(
+      userId: string,
+      jobId: string,
+    ): Promise<{ bulk: repo.BulkOrderRow & { made: number; failed: number; refundedCents: number }; job: JobInfo | null } | null> {
       const row = await repo.findOwnBulkOrderByJob(db, userId, jobId);
       if (!row) return null;
       const [counts, job] = await Promise.all([countsOf(row), queue.getJob(jobId)]);

@@ -32,7 +32,10 @@ describe('label types', () => {
     const types = await labelTypes();
     expect(types).toHaveLength(9);
     expect(types.find((lt) => lt.uid === 'priority').name).toBe('Priority (edited)');
-    const tiers = await t.db.selectFrom('label_type_prices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const tiers = await t.db
+      .selectFrom('label_type_prices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(tiers.n)).toBe(types.reduce((sum, lt) => sum + lt.prices.length, 0));
   });
 
@@ -87,7 +90,12 @@ describe('POST /order/price', () => {
     expect((await price({ labelType: 'priority', weight: first.toWeight })).json()).toEqual({ price: first.price });
     const before = await version();
     // As another process would: a statement on the database, not through this app.
-    await t.db.updateTable('label_type_prices').set({ price_cents: 12_345 }).where('label_type_id', '=', priority._id).where('from_weight', '=', first.fromWeight).execute();
+    await t.db
+      .updateTable('label_type_prices')
+      .set({ price_cents: 12_345 })
+      .where('label_type_id', '=', priority._id)
+      .where('from_weight', '=', first.fromWeight)
+      .execute();
     expect(await version()).toBeGreaterThan(before);
     expect((await price({ labelType: 'priority', weight: first.toWeight })).json()).toEqual({ price: 123.45 });
     const renamed = await version();

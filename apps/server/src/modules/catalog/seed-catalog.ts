@@ -7,15 +7,108 @@ type SeedType = { uid: LabelTypeUid; name: string; maxWeight: number; tiers: [fr
 
 /** The nine label types a new shop starts with; weights in pounds, ground_oz in ounces. */
 export const SEED_LABEL_TYPES: SeedType[] = [
-  { uid: 'priority', name: 'USPS Priority Mail', maxWeight: 70, tiers: [[0, 1, 4.5], [1, 5, 6.75], [5, 10, 9.5], [10, 20, 13.25], [20, 40, 18.5], [40, 70, 26]] },
-  { uid: 'uspsv9', name: 'USPS Priority Mail V9 (15x15x15)', maxWeight: 70, tiers: [[0, 5, 7.25], [5, 20, 11.5], [20, 40, 16.75], [40, 70, 23.5]] },
-  { uid: 'ground_oz', name: 'USPS Ground Advantage (oz)', maxWeight: 15.99, tiers: [[0, 4, 2.75], [4, 8, 3.25], [8, 12, 3.75], [12, 15.99, 4.25]] },
-  { uid: 'fedex_ground', name: 'FedEx Ground', maxWeight: 150, tiers: [[0, 5, 6.5], [5, 20, 10.5], [20, 50, 16.5], [50, 100, 26], [100, 150, 38]] },
-  { uid: 'ups_standard', name: 'UPS Standard (Canada)', maxWeight: 150, tiers: [[0, 5, 9.5], [5, 20, 14.5], [20, 50, 22], [50, 150, 36]] },
-  { uid: 'ups_express', name: 'UPS Express (Canada)', maxWeight: 150, tiers: [[0, 5, 19], [5, 20, 27.5], [20, 50, 41], [50, 150, 62]] },
-  { uid: 'ups_express_saver', name: 'UPS Express Saver (Canada)', maxWeight: 150, tiers: [[0, 5, 16.5], [5, 20, 24], [20, 50, 36.5], [50, 150, 55]] },
-  { uid: 'ups_express_early', name: 'UPS Express Early (Canada)', maxWeight: 150, tiers: [[0, 5, 31], [5, 20, 41.5], [20, 50, 58], [50, 150, 86]] },
-  { uid: 'ups_expedited', name: 'UPS Expedited (Canada)', maxWeight: 150, tiers: [[0, 5, 12.5], [5, 20, 18.5], [20, 50, 28.5], [50, 150, 45]] },
+  {
+    uid: 'priority',
+    name: 'USPS Priority Mail',
+    maxWeight: 70,
+    tiers: [
+      [0, 1, 4.5],
+      [1, 5, 6.75],
+      [5, 10, 9.5],
+      [10, 20, 13.25],
+      [20, 40, 18.5],
+      [40, 70, 26],
+    ],
+  },
+  {
+    uid: 'uspsv9',
+    name: 'USPS Priority Mail V9 (15x15x15)',
+    maxWeight: 70,
+    tiers: [
+      [0, 5, 7.25],
+      [5, 20, 11.5],
+      [20, 40, 16.75],
+      [40, 70, 23.5],
+    ],
+  },
+  {
+    uid: 'ground_oz',
+    name: 'USPS Ground Advantage (oz)',
+    maxWeight: 15.99,
+    tiers: [
+      [0, 4, 2.75],
+      [4, 8, 3.25],
+      [8, 12, 3.75],
+      [12, 15.99, 4.25],
+    ],
+  },
+  {
+    uid: 'fedex_ground',
+    name: 'FedEx Ground',
+    maxWeight: 150,
+    tiers: [
+      [0, 5, 6.5],
+      [5, 20, 10.5],
+      [20, 50, 16.5],
+      [50, 100, 26],
+      [100, 150, 38],
+    ],
+  },
+  {
+    uid: 'ups_standard',
+    name: 'UPS Standard (Canada)',
+    maxWeight: 150,
+    tiers: [
+      [0, 5, 9.5],
+      [5, 20, 14.5],
+      [20, 50, 22],
+      [50, 150, 36],
+    ],
+  },
+  {
+    uid: 'ups_express',
+    name: 'UPS Express (Canada)',
+    maxWeight: 150,
+    tiers: [
+      [0, 5, 19],
+      [5, 20, 27.5],
+      [20, 50, 41],
+      [50, 150, 62],
+    ],
+  },
+  {
+    uid: 'ups_express_saver',
+    name: 'UPS Express Saver (Canada)',
+    maxWeight: 150,
+    tiers: [
+      [0, 5, 16.5],
+      [5, 20, 24],
+      [20, 50, 36.5],
+      [50, 150, 55],
+    ],
+  },
+  {
+    uid: 'ups_express_early',
+    name: 'UPS Express Early (Canada)',
+    maxWeight: 150,
+    tiers: [
+      [0, 5, 31],
+      [5, 20, 41.5],
+      [20, 50, 58],
+      [50, 150, 86],
+    ],
+  },
+  {
+    uid: 'ups_expedited',
+    name: 'UPS Expedited (Canada)',
+    maxWeight: 150,
+    tiers: [
+      [0, 5, 12.5],
+      [5, 20, 18.5],
+      [20, 50, 28.5],
+      [50, 150, 45],
+    ],
+  },
 ];
 
 /** Adds any seed type the shop does not have yet, with its tiers; an operator's edits are never overwritten. */
@@ -45,7 +138,15 @@ export async function seedCatalog(db: Db): Promise<void> {
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) continue; // another process seeded it first
       await trx
         .insertInto('label_type_prices')
-        .values(type.tiers.map(([from, to, dollars]) => ({ id: newId(), label_type_id: id, from_weight: from, to_weight: to, price_cents: Math.round(dollars * 100) })))
+        .values(
+          type.tiers.map(([from, to, dollars]) => ({
+            id: newId(),
+            label_type_id: id,
+            from_weight: from,
+            to_weight: to,
+            price_cents: Math.round(dollars * 100),
+          })),
+        )
         .execute();
     }
   });

@@ -25,7 +25,11 @@ export type UpstreamService = { carrier: string; service: string; carrierAccount
 export type CatalogType = { id: string; uid: string; name: string; maxWeight: number; enabled: boolean; tiers: Tier[]; upstream: UpstreamService | null };
 export type Quote = { type: CatalogType; priceCents: number };
 
-const toTier = (price: Pick<LabelTypePricesTable, 'from_weight' | 'to_weight' | 'price_cents'>): Tier => ({ fromWeight: price.from_weight, toWeight: price.to_weight, priceCents: Number(price.price_cents) });
+const toTier = (price: Pick<LabelTypePricesTable, 'from_weight' | 'to_weight' | 'price_cents'>): Tier => ({
+  fromWeight: price.from_weight,
+  toWeight: price.to_weight,
+  priceCents: Number(price.price_cents),
+});
 
 const toCatalogType = (row: LabelTypesTable, tiers: Tier[]): CatalogType => ({
   id: row.id,
@@ -34,7 +38,10 @@ const toCatalogType = (row: LabelTypesTable, tiers: Tier[]): CatalogType => ({
   maxWeight: row.max_weight,
   enabled: row.status === 1,
   tiers,
-  upstream: row.upstream_carrier && row.upstream_service ? { carrier: row.upstream_carrier, service: row.upstream_service, carrierAccount: row.upstream_carrier_account } : null,
+  upstream:
+    row.upstream_carrier && row.upstream_service
+      ? { carrier: row.upstream_carrier, service: row.upstream_service, carrierAccount: row.upstream_carrier_account }
+      : null,
 });
 
 export const toLabelType = (type: CatalogType): LabelType => ({
@@ -81,7 +88,10 @@ export function createCatalogService(db: Db, options: { requireUpstream?: boolea
   const offered = (type: CatalogType) => type.enabled && (!options.requireUpstream || type.upstream !== null);
   const withTiers = (rows: LabelTypesTable[]) => withTiersIn(db, rows);
   async function withTiersIn(from: DbOrTrx, rows: LabelTypesTable[]): Promise<CatalogType[]> {
-    const prices = await repo.listPriceRows(from, rows.map((r) => r.id));
+    const prices = await repo.listPriceRows(
+      from,
+      rows.map((r) => r.id),
+    );
     return rows.map((row) => toCatalogType(row, prices.filter((p) => p.label_type_id === row.id).map(toTier)));
   }
 
@@ -179,7 +189,11 @@ export function createCatalogService(db: Db, options: { requireUpstream?: boolea
         const [before] = await withTiersIn(trx, [row]);
         await trx
           .updateTable('label_types')
-          .set({ upstream_carrier: upstream?.carrier ?? null, upstream_service: upstream?.service ?? null, upstream_carrier_account: upstream?.carrierAccount ?? null })
+          .set({
+            upstream_carrier: upstream?.carrier ?? null,
+            upstream_service: upstream?.service ?? null,
+            upstream_carrier_account: upstream?.carrierAccount ?? null,
+          })
           .where('id', '=', row.id)
           .execute();
         await audit(trx, { targetId: row.id, before: { uid: row.uid, upstream: before.upstream }, after: { uid: row.uid, upstream } });

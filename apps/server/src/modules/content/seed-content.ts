@@ -36,7 +36,8 @@ export const SEED_TOS = `
 export const SEED_FAQS: { question: string; answer: string }[] = [
   {
     question: 'How do I add balance to my account?',
-    answer: 'Open Deposits, enter the amount (at least $1) and click to pay. You are taken to a crypto invoice page; once the payment is confirmed your balance is credited automatically, usually within a few minutes.',
+    answer:
+      'Open Deposits, enter the amount (at least $1) and click to pay. You are taken to a crypto invoice page; once the payment is confirmed your balance is credited automatically, usually within a few minutes.',
   },
   {
     question: 'Do I get a bonus on deposits?',
@@ -44,26 +45,32 @@ export const SEED_FAQS: { question: string; answer: string }[] = [
   },
   {
     question: 'Which carriers and services can I buy?',
-    answer: 'USPS Priority Mail and Ground Advantage, FedEx Ground, and UPS Standard, Express, Express Saver, Express Early and Expedited (shipped from Canada). The Type list on the order screen shows what is available right now with its price.',
+    answer:
+      'USPS Priority Mail and Ground Advantage, FedEx Ground, and UPS Standard, Express, Express Saver, Express Early and Expedited (shipped from Canada). The Type list on the order screen shows what is available right now with its price.',
   },
   {
     question: 'How is the price of a label worked out?',
-    answer: 'Each label type has weight tiers. The price shown on the Create Order button is the tier that holds your package weight, and that is exactly what is charged.',
+    answer:
+      'Each label type has weight tiers. The price shown on the Create Order button is the tier that holds your package weight, and that is exactly what is charged.',
   },
   {
     question: 'What address format does Quick Order expect?',
-    answer: 'Four lines: the name; the street, optionally followed by a comma and the second street line; "City, State" with the two-letter state code; and the ZIP code.',
+    answer:
+      'Four lines: the name; the street, optionally followed by a comma and the second street line; "City, State" with the two-letter state code; and the ZIP code.',
   },
   {
     question: 'Can I create many labels at once?',
-    answer: 'Yes. Use USPS CSV: download the sample CSV, fill one row per package, validate the file, then pay the total shown. Large files are processed in the background and you can download a ZIP, a merged PDF and a CSV report when they are done.',
+    answer:
+      'Yes. Use USPS CSV: download the sample CSV, fill one row per package, validate the file, then pay the total shown. Large files are processed in the background and you can download a ZIP, a merged PDF and a CSV report when they are done.',
   },
   {
     question: 'What happens if a label fails?',
-    answer: 'A label that cannot be produced is cancelled and its full price is refunded to your balance straight away. You can see every charge and refund in your balance statement.',
+    answer:
+      'A label that cannot be produced is cancelled and its full price is refunded to your balance straight away. You can see every charge and refund in your balance statement.',
   },
   {
     question: 'I forgot my password. What do I do?',
-    answer: 'Use Forgot Password on the sign-in page. A one-time code is sent to the email you verified in Account Setting; enter it with your new password. Codes expire after 10 minutes.',
+    answer:
+      'Use Forgot Password on the sign-in page. A one-time code is sent to the email you verified in Account Setting; enter it with your new password. Codes expire after 10 minutes.',
   },
 ];

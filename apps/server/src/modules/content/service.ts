@@ -19,7 +19,11 @@ type Faq = { id: string; position: number; question: string; answer: string };
 export function createContentService(db: Db) {
   const read = async (key: string, from: DbOrTrx = db) => (await from.selectFrom('content').select('value').where('key', '=', key).executeTakeFirst())?.value;
   const write = (trx: DbOrTrx, key: string, value: string) =>
-    trx.insertInto('content').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+    trx
+      .insertInto('content')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
   const findFaq = (trx: DbOrTrx, id: string) => trx.selectFrom('faqs').selectAll().where('id', '=', id).executeTakeFirst();
   const faqState = (faq: Faq) => ({ question: faq.question, answer: faq.answer, position: faq.position });
   const announcement = async (): Promise<{ announcement: string; status: boolean }> => ({
@@ -43,11 +47,21 @@ export function createContentService(db: Db) {
         [FEDEX_PRICE_KEY]: String(SEED_FEDEX_PRICE_CENTS),
       };
       for (const [key, value] of Object.entries(defaults)) {
-        await db.insertInto('content').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+        await db
+          .insertInto('content')
+          .values({ key, value })
+          .onConflict((oc) => oc.column('key').doNothing())
+          .execute();
       }
-      const faqCount = await db.selectFrom('faqs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const faqCount = await db
+        .selectFrom('faqs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       if (Number(faqCount.n) === 0) {
-        await db.insertInto('faqs').values(SEED_FAQS.map((faq, position) => ({ id: newId(), position, ...faq }))).execute();
+        await db
+          .insertInto('faqs')
+          .values(SEED_FAQS.map((faq, position) => ({ id: newId(), position, ...faq })))
+          .execute();
       }
     },
     async tos(): Promise<string> {
@@ -72,12 +86,13 @@ export function createContentService(db: Db) {
     // ---- The operator console's edits: each writes its audit row in the same transaction. ----
 
     async adminContent(): Promise<AdminContent> {
-      const [shown, tos, faqs] = await Promise.all([
-        announcement(),
-        read('tos'),
-        db.selectFrom('faqs').selectAll().orderBy('position').execute(),
-      ]);
-      return { announcement: shown.announcement, announcementStatus: shown.status, tos: tos ?? '', faqs: faqs.map((f) => ({ _id: f.id, question: f.question, answer: f.answer, position: f.position })) };
+      const [shown, tos, faqs] = await Promise.all([announcement(), read('tos'), db.selectFrom('faqs').selectAll().orderBy('position').execute()]);
+      return {
+        announcement: shown.announcement,
+        announcementStatus: shown.status,
+        tos: tos ?? '',
+        faqs: faqs.map((f) => ({ _id: f.id, question: f.question, answer: f.answer, position: f.position })),
+      };
     },
     async setFedexPrice(cents: number, audit: AuditHook): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -107,7 +122,10 @@ export function createContentService(db: Db) {
     /** Adds a FAQ at the end. */
     async createFaq(input: { question: string; answer: string }, audit: AuditHook): Promise<string> {
       return db.transaction().execute(async (trx) => {
-        const last = await trx.selectFrom('faqs').select((eb) => eb.fn.max('position').as('p')).executeTakeFirst();
+        const last = await trx
+          .selectFrom('faqs')
+          .select((eb) => eb.fn.max('position').as('p'))
+          .executeTakeFirst();
         const faq = { id: newId(), position: Number(last?.p ?? -1) + 1, ...input };
         await trx.insertInto('faqs').values(faq).execute();
         await audit(trx, { targetId: faq.id, before: null, after: faqState(faq) });

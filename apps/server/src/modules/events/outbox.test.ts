@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 
 const events = (userId: string) => t.db.selectFrom('shop_events').select(['id', 'type']).where('user_id', '=', userId).execute();
-const deliveries = (userId: string) => t.db.selectFrom('webhook_deliveries').select(['id', 'event_id', 'status', 'attempts']).where('user_id', '=', userId).execute();
+const deliveries = (userId: string) =>
+  t.db.selectFrom('webhook_deliveries').select(['id', 'event_id', 'status', 'attempts']).where('user_id', '=', userId).execute();
 const postsFor = (eventId: string) => receiver.received.filter((r) => (JSON.parse(r.body) as { id: string }).id === eventId);
 
 it('an event its process never dispatched is dispatched by the sweep, and an event dispatched again makes nothing twice', async () => {
@@ -37,14 +38,35 @@ it('an event its process never dispatched is dispatched by the sweep, and an eve
   expect(await deliveries(user.userId)).toEqual([delivered]);
 
   // As if it had died after recording the delivery of a new event and before queueing it: the sweep queues it.
-  const bulkEvent = { ...delivered, id: `${delivered.id}-x`, event_id: 'bulk.completed-test', event_type: 'bulk.completed', status: 'pending' as const, attempts: 0 };
+  const bulkEvent = {
+    ...delivered,
+    id: `${delivered.id}-x`,
+    event_id: 'bulk.completed-test',
+    event_type: 'bulk.completed',
+    status: 'pending' as const,
+    attempts: 0,
+  };
   const at = new Date(Date.now() - 1000).toISOString();
   const row = await t.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', delivered.id).executeTakeFirstOrThrow();
   await t.db
     .insertInto('webhook_deliveries')
-    .values({ ...row, ...bulkEvent, payload: row.payload.replace(eventId, 'bulk.completed-test'), delivered_at: null, last_status_code: null, last_attempt_at: null, created_at: at, updated_at: at })
+    .values({
+      ...row,
+      ...bulkEvent,
+      payload: row.payload.replace(eventId, 'bulk.completed-test'),
+      delivered_at: null,
+      last_status_code: null,
+      last_attempt_at: null,
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
-  await eventually(async () => expect((await deliveries(user.userId)).map((d) => [d.event_id, d.status]).sort()).toEqual([['bulk.completed-test', 'delivered'], [eventId, 'delivered']]));
+  await eventually(async () =>
+    expect((await deliveries(user.userId)).map((d) => [d.event_id, d.status]).sort()).toEqual([
+      ['bulk.completed-test', 'delivered'],
+      [eventId, 'delivered'],
+    ]),
+  );
   expect(postsFor(eventId)).toHaveLength(1);
   expect(postsFor('bulk.completed-test')).toHaveLength(1);
 });
@@ -63,7 +85,8 @@ it('its migration goes down (no outbox, no Telegram claims) and up again', async
   try {
     // PostgreSQL lists every schema's tables: the test's own is the connection's current one.
     const schema = isPostgres(db) ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0].name : undefined;
-    const columns = async (table: string) => (await db.introspection.getTables()).find((t) => t.name === table && t.schema === schema)?.columns.map((c) => c.name);
+    const columns = async (table: string) =>
+      (await db.introspection.getTables()).find((t) => t.name === table && t.schema === schema)?.columns.map((c) => c.name);
     expect(await columns('shop_events')).toEqual(['id', 'type', 'user_id', 'subject_id', 'data', 'created_at']);
     expect(await columns('telegram_messages')).toContain('claimed_until');
     await migrateToLatest(db, '2026-11-28-20-revoked-tokens');

@@ -38,13 +38,18 @@ export function createEventOutbox(deps: { db: Db; log: FastifyBaseLogger }): Sho
 
   async function dispatch(events: ShopEventRow[]): Promise<void> {
     for (const receiver of receivers) await receiver.record(events);
-    await repo.deleteEvents(db, events.map((e) => e.id));
+    await repo.deleteEvents(
+      db,
+      events.map((e) => e.id),
+    );
   }
 
   async function dispatchHandedOver(): Promise<void> {
     while (handedOver.length > 0) {
       const batch = handedOver.splice(0, BATCH);
-      await dispatch(batch).catch((error) => log.error({ err: error, events: batch.length }, 'events could not be dispatched; the sweep dispatches them later'));
+      await dispatch(batch).catch((error) =>
+        log.error({ err: error, events: batch.length }, 'events could not be dispatched; the sweep dispatches them later'),
+      );
     }
   }
 

@@ -68,7 +68,12 @@ function fact(doc: Doc, label: string, value: string, x: number, y: number, widt
  * Country of manufacture is the sender's country (INTEGRATIONS section 11).
  */
 export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
-  const doc = new PDFDocument({ size: [W, H], margin: 0, bufferPages: true, info: { Title: `Commercial invoice ${order.uuid}`, Producer: 'Label Portal', Creator: 'Label Portal' } });
+  const doc = new PDFDocument({
+    size: [W, H],
+    margin: 0,
+    bufferPages: true,
+    info: { Title: `Commercial invoice ${order.uuid}`, Producer: 'Label Portal', Creator: 'Label Portal' },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -76,7 +81,10 @@ export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica-Bold').fontSize(18).text('COMMERCIAL INVOICE', M, M, { width: W - 2 * M, align: 'center' });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .text('COMMERCIAL INVOICE', M, M, { width: W - 2 * M, align: 'center' });
   const half = (W - 2 * M - 20) / 2;
   let y = M + 30;
   fact(doc, 'Invoice number', order.uuid, M, y, half);
@@ -86,7 +94,14 @@ export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
   fact(doc, 'Currency', order.currency, M + half + 20, y, half);
   y += 14;
   fact(doc, 'Carrier', 'FedEx International', M, y, half);
-  fact(doc, 'Package', `${weight(order.weight)} ${order.weightUnit}, ${order.length} x ${order.width} x ${order.height} ${order.dimensionUnit}`, M + half + 20, y, half);
+  fact(
+    doc,
+    'Package',
+    `${weight(order.weight)} ${order.weightUnit}, ${order.length} x ${order.width} x ${order.height} ${order.dimensionUnit}`,
+    M + half + 20,
+    y,
+    half,
+  );
   y += 22;
 
   const left = addressBlock(doc, 'SHIPPER / EXPORTER', order.from, M, y, half);
@@ -120,7 +135,12 @@ export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
     }
     for (const c of COLUMNS) doc.text(cells[c.key], c.x + 2, y + 3, { width: c.w - 4, align: c.align });
     y += rowHeight;
-    doc.moveTo(M, y).lineTo(W - M, y).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
+    doc
+      .moveTo(M, y)
+      .lineTo(W - M, y)
+      .lineWidth(0.5)
+      .strokeColor('#bbbbbb')
+      .stroke();
   }
 
   // Totals, the declaration and the signature line stay together on one page.
@@ -132,22 +152,42 @@ export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
   doc.fillColor('black');
   fact(doc, 'Total units', String(totalUnits), M, y, 160);
   fact(doc, 'Total net weight', `${weight(totalWeight)} ${order.weightUnit}`, M + 170, y, 160);
-  doc.font('Helvetica-Bold').fontSize(11).text(`Total value: ${money(order.totalValue)} ${order.currency}`, M, y - 1, { width: W - 2 * M, align: 'right' });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .text(`Total value: ${money(order.totalValue)} ${order.currency}`, M, y - 1, { width: W - 2 * M, align: 'right' });
   y += 30;
 
-  doc.font('Helvetica').fontSize(9).text(
-    'I declare that all the information contained in this invoice is true and correct, and that the goods ' +
-      `originate in ${printedAs(countryLine(origin))}.`,
-    M,
-    y,
-    { width: W - 2 * M },
-  );
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .text(
+      'I declare that all the information contained in this invoice is true and correct, and that the goods ' +
+        `originate in ${printedAs(countryLine(origin))}.`,
+      M,
+      y,
+      { width: W - 2 * M },
+    );
   y = doc.y + 40;
-  doc.moveTo(M, y).lineTo(M + 240, y).lineWidth(0.8).strokeColor('black').stroke();
-  doc.moveTo(M + 300, y).lineTo(W - M, y).stroke();
-  doc.font('Helvetica').fontSize(8).text('Signature of shipper / exporter', M, y + 4, { width: 240 });
+  doc
+    .moveTo(M, y)
+    .lineTo(M + 240, y)
+    .lineWidth(0.8)
+    .strokeColor('black')
+    .stroke();
+  doc
+    .moveTo(M + 300, y)
+    .lineTo(W - M, y)
+    .stroke();
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .text('Signature of shipper / exporter', M, y + 4, { width: 240 });
   doc.text('Name and date', M + 300, y + 4, { width: W - 2 * M - 300 });
-  doc.font('Helvetica').fontSize(9).text(printedAs(order.from.name), M + 300, y - 14, { width: W - 2 * M - 300, lineBreak: false });
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .text(printedAs(order.from.name), M + 300, y - 14, { width: W - 2 * M - 300, lineBreak: false });
 
   const pages = doc.bufferedPageRange();
   for (let i = 0; i < pages.count; i++) {

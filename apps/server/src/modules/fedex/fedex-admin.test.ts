@@ -15,7 +15,17 @@ import {
 } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { ledgerSumCents } from '../billing/service.ts';
-import { balanceCents, customer, fedexPayload, labelPdf, multipartBody, operator, setFedexPrice, withPickup, type Customer } from '../../../test/fedex-fixtures.ts';
+import {
+  balanceCents,
+  customer,
+  fedexPayload,
+  labelPdf,
+  multipartBody,
+  operator,
+  setFedexPrice,
+  withPickup,
+  type Customer,
+} from '../../../test/fedex-fixtures.ts';
 import { signFileLink } from './service.ts';
 
 const JWT_SECRET = 'fedex-admin-test-secret-0123456789abcdef';
@@ -38,15 +48,18 @@ async function placeOrder(user: Customer, payload = fedexPayload()) {
   expect(res.statusCode).toBe(200);
   return (await listOf(user))[0];
 }
-const listOf = async (user: Customer, query = '') => (await t.app.inject({ method: 'GET', url: `/api/v1/fed/read${query}`, headers: user.headers })).json().docs as any[];
+const listOf = async (user: Customer, query = '') =>
+  (await t.app.inject({ method: 'GET', url: `/api/v1/fed/read${query}`, headers: user.headers })).json().docs as any[];
 const orderOf = async (user: Customer, id: string) => (await listOf(user, `?search=${id}`)).find((o) => o._id === id);
-const queue = (headers: Record<string, string> = admin.headers, query = '') => t.app.inject({ method: 'GET', url: `/api/v1/admin/fedex-orders${query}`, headers });
+const queue = (headers: Record<string, string> = admin.headers, query = '') =>
+  t.app.inject({ method: 'GET', url: `/api/v1/admin/fedex-orders${query}`, headers });
 const complete = (id: string, fields: Record<string, string>, files: Parameters<typeof multipartBody>[1], headers: Record<string, string> = admin.headers) => {
   const body = multipartBody(fields, files);
   return t.app.inject({ method: 'POST', url: `/api/v1/admin/fedex-orders/${id}/complete`, payload: body.payload, headers: { ...headers, ...body.headers } });
 };
 const pdfFile = (data: Buffer) => [{ field: 'label', name: 'label.pdf', type: 'application/pdf', data }];
-const cancel = (id: string, payload: object, headers: Record<string, string> = admin.headers) => t.app.inject({ method: 'POST', url: `/api/v1/admin/fedex-orders/${id}/cancel`, payload, headers });
+const cancel = (id: string, payload: object, headers: Record<string, string> = admin.headers) =>
+  t.app.inject({ method: 'POST', url: `/api/v1/admin/fedex-orders/${id}/cancel`, payload, headers });
 const auditOf = async (id: string) =>
   (await t.db.selectFrom('audit_log').selectAll().where('target_id', '=', id).orderBy('created_at').execute()).map((row) => ({
     ...row,
@@ -99,7 +112,14 @@ describe('the operator FedEx queue', () => {
     expect(page.orders.map((o: any) => o._id)).toEqual([ids[1]]);
     const overview = await t.app.inject({ method: 'GET', url: '/api/v1/admin/overview', headers: admin.headers });
     expect(overview.json().fedexWaiting).toBe(total);
-    expect(total).toBe(await t.db.selectFrom('fedex_orders').select('id').where('status', '=', 'pending').execute().then((rows) => rows.length));
+    expect(total).toBe(
+      await t.db
+        .selectFrom('fedex_orders')
+        .select('id')
+        .where('status', '=', 'pending')
+        .execute()
+        .then((rows) => rows.length),
+    );
   });
 
   it('gives the operator the commercial invoice of any order', async () => {
@@ -133,7 +153,13 @@ describe('completing an order', () => {
     expect(Buffer.compare(download.rawPayload, label)).toBe(0);
 
     expect(await auditOf(order._id)).toMatchObject([
-      { admin_id: admin.userId, action: 'fedex_order.complete', target_type: 'fedex_order', before: { status: 'pending' }, after: { status: 'completed', note: 'Tracking 7946 0958 1234' } },
+      {
+        admin_id: admin.userId,
+        action: 'fedex_order.complete',
+        target_type: 'fedex_order',
+        before: { status: 'pending' },
+        after: { status: 'completed', note: 'Tracking 7946 0958 1234' },
+      },
     ]);
     const waiting = (await queue()).json();
     expect(waiting.orders.map((o: any) => o._id)).not.toContain(order._id);
@@ -152,7 +178,11 @@ describe('completing an order', () => {
     ['a PNG renamed .pdf', async () => pdfFile(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')), FEDEX_LABEL_NOT_PDF],
     ['a file over 10 MB', async () => pdfFile(Buffer.concat([await labelPdf(), Buffer.alloc(FEDEX_LABEL_MAX_BYTES)])), FEDEX_LABEL_TOO_LARGE],
     ['no file', async () => [], FEDEX_LABEL_REQUIRED],
-    ['the file under another field name', async () => [{ field: 'pdf', name: 'label.pdf', type: 'application/pdf', data: await labelPdf() }], FEDEX_LABEL_REQUIRED],
+    [
+      'the file under another field name',
+      async () => [{ field: 'pdf', name: 'label.pdf', type: 'application/pdf', data: await labelPdf() }],
+      FEDEX_LABEL_REQUIRED,
+    ],
   ])('refuses %s with 400, keeps no file and leaves the order pending', async (_, files, message) => {
     const order = await placeOrder(buyer);
     const before = fedexFiles().length;
@@ -207,7 +237,13 @@ describe('cancelling an order', () => {
       { kind: 'fedex_refund', amount_cents: PRICE_CENTS, balance_after_cents: PRICE_CENTS },
     ]);
     expect(await auditOf(order._id)).toMatchObject([
-      { admin_id: admin.userId, action: 'fedex_order.cancel', target_type: 'fedex_order', before: { status: 'pending' }, after: { status: 'cancelled', note: 'The receiver address is a P.O. box', refunded: PRICE_CENTS / 100 } },
+      {
+        admin_id: admin.userId,
+        action: 'fedex_order.cancel',
+        target_type: 'fedex_order',
+        before: { status: 'pending' },
+        after: { status: 'cancelled', note: 'The receiver address is a P.O. box', refunded: PRICE_CENTS / 100 },
+      },
     ]);
   });
 
@@ -309,6 +345,8 @@ describe('the signed download link', () => {
     expect((await orderOf(buyer, pending._id)).file).toBeNull();
     expect((await orderOf(buyer, cancelled._id)).file).toBeNull();
     const expires = Math.floor(Date.now() / 1000) + 3600;
-    expect((await get(`/api/v1/fed/file/${cancelled._id}?expires=${expires}&signature=${signFileLink(JWT_SECRET, cancelled._id, expires)}`)).statusCode).toBe(404);
+    expect((await get(`/api/v1/fed/file/${cancelled._id}?expires=${expires}&signature=${signFileLink(JWT_SECRET, cancelled._id, expires)}`)).statusCode).toBe(
+      404,
+    );
   });
 });

@@ -23,7 +23,13 @@ let user: Customer;
 const filesRoot = () => path.join(t.config.dataDir, 'files');
 beforeAll(async () => {
   t = await startTestApp();
-  fedex = createFedexService({ db: t.db, files: createLocalFileStore(filesRoot()), log: pino({ level: 'silent' }), priceCents: async () => PRICE_CENTS, linkSecret: 'test-secret' });
+  fedex = createFedexService({
+    db: t.db,
+    files: createLocalFileStore(filesRoot()),
+    log: pino({ level: 'silent' }),
+    priceCents: async () => PRICE_CENTS,
+    linkSecret: 'test-secret',
+  });
   user = await customer(t.app, t.db, 10 * PRICE_CENTS);
 });
 afterAll(() => t.close());

@@ -20,7 +20,18 @@ import {
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { INSUFFICIENT_BALANCE, ledgerSumCents } from '../billing/service.ts';
-import { balanceCents, customer, dateIn, fedexPayload, item, operator, pickupInfo, setFedexPrice, withPickup, type Customer } from '../../../test/fedex-fixtures.ts';
+import {
+  balanceCents,
+  customer,
+  dateIn,
+  fedexPayload,
+  item,
+  operator,
+  pickupInfo,
+  setFedexPrice,
+  withPickup,
+  type Customer,
+} from '../../../test/fedex-fixtures.ts';
 
 const PRICE_CENTS = 2500;
 
@@ -33,7 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const create = (user: Customer, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/fed/create-order', payload, headers: user.headers });
+const create = (user: Customer, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/fed/create-order', payload, headers: user.headers });
 const list = (user: Customer, query = '') => t.app.inject({ method: 'GET', url: `/api/v1/fed/read${query}`, headers: user.headers });
 const docsOf = async (user: Customer, query = '') => (await list(user, query)).json().docs as any[];
 const rowsOf = (userId: string) => t.db.selectFrom('fedex_orders').selectAll().where('user_id', '=', userId).execute();
@@ -76,8 +88,28 @@ describe('POST /fed/create-order', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       file: null,
       invoice: `/api/v1/fed/invoice/${order._id}`,
-      from: { name: 'Alice Sender', street: '221B Baker Street', street2: 'Flat 2', city: 'London', state: '', zip: 'NW1 6XE', phone: '+44 20 7946 0958', email: 'alice@example.com', country: 'GB' },
-      to: { name: 'Bob Receiver', street: '350 Fifth Avenue', street2: '', city: 'New York', state: 'NY', zip: '10118', phone: '212 555 0100', email: '', country: 'US' },
+      from: {
+        name: 'Alice Sender',
+        street: '221B Baker Street',
+        street2: 'Flat 2',
+        city: 'London',
+        state: '',
+        zip: 'NW1 6XE',
+        phone: '+44 20 7946 0958',
+        email: 'alice@example.com',
+        country: 'GB',
+      },
+      to: {
+        name: 'Bob Receiver',
+        street: '350 Fifth Avenue',
+        street2: '',
+        city: 'New York',
+        state: 'NY',
+        zip: '10118',
+        phone: '212 555 0100',
+        email: '',
+        country: 'US',
+      },
       pickupAddress: null,
       weight: 3,
       weightUnit: 'lbs',
@@ -122,7 +154,10 @@ describe('POST /fed/create-order', () => {
   it('keeps a pickup with its window (start plus 4 hours), address and time zone', async () => {
     const user = await customer(t.app, t.db, PRICE_CENTS);
     const date = dateIn('Asia/Kolkata', 2);
-    const res = await create(user, withPickup('Asia/Kolkata', { pickupDate: date, pickupTime: '14:15', pickupInfo: pickupInfo({ country: 'in', state: 'MH' }) }));
+    const res = await create(
+      user,
+      withPickup('Asia/Kolkata', { pickupDate: date, pickupTime: '14:15', pickupInfo: pickupInfo({ country: 'in', state: 'MH' }) }),
+    );
     expect(res.json()).toEqual({ message: FEDEX_ORDER_CREATED });
     expect(await balanceCents(t.db, user.userId)).toBe(0);
     const [order] = await docsOf(user);
@@ -132,13 +167,36 @@ describe('POST /fed/create-order', () => {
       pickupTime: '14:15',
       pickupEndTime: '18:15',
       timeZone: 'Asia/Kolkata',
-      pickupAddress: { name: 'Warehouse Desk', street: '10 Downing Street', street2: '', city: 'London', state: 'MH', zip: 'SW1A 2AA', phone: '+44 20 7946 0000', country: 'IN' },
+      pickupAddress: {
+        name: 'Warehouse Desk',
+        street: '10 Downing Street',
+        street2: '',
+        city: 'London',
+        state: 'MH',
+        zip: 'SW1A 2AA',
+        phone: '+44 20 7946 0000',
+        country: 'IN',
+      },
     });
   });
 
   it('defaults units to lbs and inch, the purpose to Gift and the currency to USD; state, street 2 and email may be left out', async () => {
     const payload = fedexPayload();
-    for (const key of ['weightUnit', 'dimensionUnit', 'shipmentPurpose', 'currency', 'fromState', 'toState', 'fromStreet2', 'fromEmail', 'toEmail', 'specialNotes', 'signature', 'pickup']) delete payload[key];
+    for (const key of [
+      'weightUnit',
+      'dimensionUnit',
+      'shipmentPurpose',
+      'currency',
+      'fromState',
+      'toState',
+      'fromStreet2',
+      'fromEmail',
+      'toEmail',
+      'specialNotes',
+      'signature',
+      'pickup',
+    ])
+      delete payload[key];
     expect((await create(shared, payload)).statusCode).toBe(200);
     const [order] = await docsOf(shared);
     expect(order).toMatchObject({ weightUnit: 'lbs', dimensionUnit: 'inch', shipmentPurpose: 'Gift', currency: 'USD', signature: false, pickup: false });
@@ -146,21 +204,37 @@ describe('POST /fed/create-order', () => {
   });
 
   it('takes phones as Create Order does: (214) 555-0100, 214.555.0100 and +44 20 7946 0958', async () => {
-    const res = await create(shared, withPickup('Europe/London', { fromPhone: '(214) 555-0100', toPhone: '214.555.0100', pickupInfo: pickupInfo({ phone: '+44 20 7946 0958' }) }));
+    const res = await create(
+      shared,
+      withPickup('Europe/London', { fromPhone: '(214) 555-0100', toPhone: '214.555.0100', pickupInfo: pickupInfo({ phone: '+44 20 7946 0958' }) }),
+    );
     expect(res.statusCode).toBe(200);
     const [order] = await docsOf(shared);
     expect([order.from.phone, order.to.phone, order.pickupAddress.phone]).toEqual(['(214) 555-0100', '214.555.0100', '+44 20 7946 0958']);
   });
 
-    it('takes kg, cm, every purpose and currency, and lower-case country codes', async () => {
-    const res = await create(shared, fedexPayload({ weightUnit: 'kg', dimensionUnit: 'cm', shipmentPurpose: 'PersonalEffects', currency: 'INR', fromCountry: 'de', toCountry: ' jp ' }));
+  it('takes kg, cm, every purpose and currency, and lower-case country codes', async () => {
+    const res = await create(
+      shared,
+      fedexPayload({ weightUnit: 'kg', dimensionUnit: 'cm', shipmentPurpose: 'PersonalEffects', currency: 'INR', fromCountry: 'de', toCountry: ' jp ' }),
+    );
     expect(res.statusCode).toBe(200);
     const [order] = await docsOf(shared);
-    expect(order).toMatchObject({ weightUnit: 'kg', dimensionUnit: 'cm', shipmentPurpose: 'PersonalEffects', currency: 'INR', from: { country: 'DE' }, to: { country: 'JP' } });
+    expect(order).toMatchObject({
+      weightUnit: 'kg',
+      dimensionUnit: 'cm',
+      shipmentPurpose: 'PersonalEffects',
+      currency: 'INR',
+      from: { country: 'DE' },
+      to: { country: 'JP' },
+    });
   });
 
   it('ignores the pickup fields when no pickup is chosen', async () => {
-    const res = await create(shared, fedexPayload({ pickup: false, pickupDate: 'someday', pickupTime: '99:99', pickupInfo: { street: 'x'.repeat(80) }, timeZone: 'Mars/Olympus' }));
+    const res = await create(
+      shared,
+      fedexPayload({ pickup: false, pickupDate: 'someday', pickupTime: '99:99', pickupInfo: { street: 'x'.repeat(80) }, timeZone: 'Mars/Olympus' }),
+    );
     expect(res.statusCode).toBe(200);
     const [order] = await docsOf(shared);
     expect(order).toMatchObject({ pickup: false, pickupDate: null, pickupTime: null, pickupAddress: null, timeZone: null });
@@ -226,8 +300,16 @@ describe('POST /fed/create-order', () => {
   const pickupCases: [string, () => Record<string, unknown>, () => string][] = [
     ['a pickup without a date', () => withPickup('Europe/London', { pickupDate: '' }), () => PICKUP_DATE_REQUIRED],
     ['a pickup date that is not a date', () => withPickup('Europe/London', { pickupDate: '2026-02-30' }), () => PICKUP_DATE_FORMAT],
-    ['a pickup yesterday', () => withPickup('Europe/London', { pickupDate: dateIn('Europe/London', -1) }), () => pickupDateOutOfWindowMessage(dateIn('Europe/London'), dateIn('Europe/London', 2))],
-    ['a pickup 3 days ahead', () => withPickup('America/New_York', { pickupDate: dateIn('America/New_York', 3) }), () => pickupDateOutOfWindowMessage(dateIn('America/New_York'), dateIn('America/New_York', 2))],
+    [
+      'a pickup yesterday',
+      () => withPickup('Europe/London', { pickupDate: dateIn('Europe/London', -1) }),
+      () => pickupDateOutOfWindowMessage(dateIn('Europe/London'), dateIn('Europe/London', 2)),
+    ],
+    [
+      'a pickup 3 days ahead',
+      () => withPickup('America/New_York', { pickupDate: dateIn('America/New_York', 3) }),
+      () => pickupDateOutOfWindowMessage(dateIn('America/New_York'), dateIn('America/New_York', 2)),
+    ],
     ['a pickup without a time zone', () => withPickup('Europe/London', { timeZone: undefined }), () => TIME_ZONE_REQUIRED],
     ['a pickup in an unknown time zone', () => withPickup('Europe/London', { timeZone: 'Mars/Olympus' }), () => TIME_ZONE_INVALID],
     ['a pickup in an offset beyond +14:00', () => withPickup('Europe/London', { timeZone: '+15:00' }), () => TIME_ZONE_INVALID],
@@ -236,11 +318,27 @@ describe('POST /fed/create-order', () => {
     ['a pickup time of 24:00', () => withPickup('Europe/London', { pickupTime: '24:00' }), () => PICKUP_TIME_FORMAT],
     ['a pickup starting after 20:00', () => withPickup('Europe/London', { pickupTime: '20:01' }), () => PICKUP_TIME_TOO_LATE],
     ['a pickup without an address', () => withPickup('Europe/London', { pickupInfo: undefined }), () => 'Pickup Name is required'],
-    ['a pickup street over 35', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ street: long }) }), () => 'Pickup Street must be at most 35 characters'],
-    ['a pickup street 2 over 35', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ street2: long }) }), () => 'Pickup Street 2 must be at most 35 characters'],
-    ['a pickup country not ISO', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ country: 'ZZ' }) }), () => 'Pickup Country must be a 2-letter ISO country code, like US or GB'],
+    [
+      'a pickup street over 35',
+      () => withPickup('Europe/London', { pickupInfo: pickupInfo({ street: long }) }),
+      () => 'Pickup Street must be at most 35 characters',
+    ],
+    [
+      'a pickup street 2 over 35',
+      () => withPickup('Europe/London', { pickupInfo: pickupInfo({ street2: long }) }),
+      () => 'Pickup Street 2 must be at most 35 characters',
+    ],
+    [
+      'a pickup country not ISO',
+      () => withPickup('Europe/London', { pickupInfo: pickupInfo({ country: 'ZZ' }) }),
+      () => 'Pickup Country must be a 2-letter ISO country code, like US or GB',
+    ],
     ['a pickup phone missing', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ phone: '' }) }), () => 'Pickup Phone is required'],
-    ['a pickup phone too short', () => withPickup('Europe/London', { pickupInfo: pickupInfo({ phone: '12345' }) }), () => 'Pickup Phone must be a valid phone number'],
+    [
+      'a pickup phone too short',
+      () => withPickup('Europe/London', { pickupInfo: pickupInfo({ phone: '12345' }) }),
+      () => 'Pickup Phone must be a valid phone number',
+    ],
   ];
   it.each(pickupCases)('refuses %s with 400 naming the field', async (_, payload, message) => {
     const res = await create(shared, payload());
@@ -279,7 +377,10 @@ describe('GET /fed/read', () => {
     user = await customer(t.app, t.db, 30 * PRICE_CENTS);
     other = await customer(t.app, t.db, PRICE_CENTS);
     for (let i = 1; i <= 21; i++) {
-      const res = await create(user, fedexPayload({ toName: i === 7 ? 'Zoë 100% Receiver' : `Receiver ${i}`, toCity: i === 3 ? 'Toronto' : 'New York', toCountry: i === 3 ? 'CA' : 'US' }));
+      const res = await create(
+        user,
+        fedexPayload({ toName: i === 7 ? 'Zoë 100% Receiver' : `Receiver ${i}`, toCity: i === 3 ? 'Toronto' : 'New York', toCountry: i === 3 ? 'CA' : 'US' }),
+      );
       expect(res.statusCode).toBe(200);
     }
     expect((await create(other, fedexPayload({ toName: 'Receiver Other', toCity: 'Toronto' }))).statusCode).toBe(200);
@@ -353,7 +454,9 @@ describe('GET /fed/invoice/:id', () => {
 
   it('prints ten long items over as many pages as they need', async () => {
     const user = await customer(t.app, t.db, PRICE_CENTS);
-    const items = Array.from({ length: 10 }, (_, i) => item({ description: `Item ${i + 1} ${'handmade ceramic bowl with a glazed rim '.repeat(11)}`.slice(0, 450) }));
+    const items = Array.from({ length: 10 }, (_, i) =>
+      item({ description: `Item ${i + 1} ${'handmade ceramic bowl with a glazed rim '.repeat(11)}`.slice(0, 450) }),
+    );
     expect((await create(user, fedexPayload({ invoiceItems: items }))).statusCode).toBe(200);
     const [order] = await docsOf(user);
     const res = await t.app.inject({ method: 'GET', url: order.invoice, headers: user.headers });

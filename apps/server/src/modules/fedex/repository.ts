@@ -51,7 +51,11 @@ export async function listPendingFedexOrders(db: DbOrTrx, page: number, limit: n
 }
 
 export async function countPendingFedexOrders(db: DbOrTrx): Promise<number> {
-  const row = await db.selectFrom('fedex_orders').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('fedex_orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -68,6 +72,11 @@ export async function markFedexCompleted(db: DbOrTrx, id: string, done: { fileKe
 
 /** Moves a pending order to cancelled; false when it was no longer pending, so it is refunded at most once. */
 export async function markFedexCancelled(db: DbOrTrx, id: string, note: string, at: string): Promise<boolean> {
-  const result = await db.updateTable('fedex_orders').set({ status: 'cancelled', note, updated_at: at }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+  const result = await db
+    .updateTable('fedex_orders')
+    .set({ status: 'cancelled', note, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -35,11 +35,9 @@ export async function fedexRoutes(api: Api, ctx: AppContext) {
   // The flat price of a FedEx hand-made order, as the operator set it in the console.
   api.get('/fed/read-price', { schema: { response: { 200: fedexPriceResponse } } }, async () => ({ price: await content.fedexPrice() }));
 
-  api.post(
-    '/fed/create-order',
-    { schema: { body: createFedexOrderBody, response: { 200: messageResponse, 402: errorResponse } } },
-    async (request) => ({ message: (await fedex.create(request.userId, request.body)).message }),
-  );
+  api.post('/fed/create-order', { schema: { body: createFedexOrderBody, response: { 200: messageResponse, 402: errorResponse } } }, async (request) => ({
+    message: (await fedex.create(request.userId, request.body)).message,
+  }));
 
   api.get('/fed/read', { schema: { querystring: fedexListQuery, response: { 200: fedexListResponse } } }, (request) =>
     fedex.list(request.userId, request.query),
@@ -77,9 +75,13 @@ async function readCompletion(request: FastifyRequest): Promise<{ label: Buffer;
 export async function adminFedexRoutes(scope: Api, ctx: AppContext) {
   const { admin } = ctx;
 
-  scope.get('/fedex-orders', { schema: { querystring: adminFedexQueueQuery, response: { 200: adminFedexQueueResponse } } }, (request) => admin.fedexQueue(request.query));
+  scope.get('/fedex-orders', { schema: { querystring: adminFedexQueueQuery, response: { 200: adminFedexQueueResponse } } }, (request) =>
+    admin.fedexQueue(request.query),
+  );
 
-  scope.get('/fedex-orders/:id/invoice', { schema: { params: idParams } }, async (request, reply) => sendPdf(reply, await admin.fedexInvoice(request.params.id)));
+  scope.get('/fedex-orders/:id/invoice', { schema: { params: idParams } }, async (request, reply) =>
+    sendPdf(reply, await admin.fedexInvoice(request.params.id)),
+  );
 
   scope.post('/fedex-orders/:id/cancel', { schema: { params: idParams, body: cancelFedexOrderBody, response: { 200: messageResponse } } }, (request) =>
     admin.cancelFedexOrder(request.userId, request.params.id, request.body.note),

@@ -211,7 +211,10 @@ export function createFedexService(deps: FedexDeps) {
     return order;
   }
 
-  const invoiceFile = async (row: repo.FedexOrderRow) => ({ fileName: `commercial-invoice-${shortId(row.id)}.pdf`, data: await (await import('./commercial-invoice.ts')).renderCommercialInvoice(toFedexOrder(row, null)) });
+  const invoiceFile = async (row: repo.FedexOrderRow) => ({
+    fileName: `commercial-invoice-${shortId(row.id)}.pdf`,
+    data: await (await import('./commercial-invoice.ts')).renderCommercialInvoice(toFedexOrder(row, null)),
+  });
 
   return {
     /** The current price in dollars, or null when none is set. */
@@ -268,14 +271,12 @@ export function createFedexService(deps: FedexDeps) {
     /** Pending orders, oldest first, with their owners. */
     async queue(page: number, limit: number): Promise<AdminFedexQueueResponse> {
       const { rows, total } = await repo.listPendingFedexOrders(db, page, limit);
-      const orders = rows.map(
-        (row): AdminFedexOrder => ({
-          ...toFedexOrder(row, null),
-          invoice: adminFedexInvoicePath(row.id),
-          owner: { _id: row.user_id, tgId: row.owner_tg_id, username: row.owner_username },
-          updatedAt: row.updated_at,
-        }),
-      );
+      const orders = rows.map((row): AdminFedexOrder => ({
+        ...toFedexOrder(row, null),
+        invoice: adminFedexInvoicePath(row.id),
+        owner: { _id: row.user_id, tgId: row.owner_tg_id, username: row.owner_username },
+        updatedAt: row.updated_at,
+      }));
       return { orders, totalPages: totalPages(total, limit), total };
     },
 
@@ -320,7 +321,11 @@ export function createFedexService(deps: FedexDeps) {
       await db.transaction().execute(async (trx) => {
         if (!(await repo.markFedexCancelled(trx, id, note, at))) throw conflict(FEDEX_ORDER_NOT_PENDING);
         const priceCents = Number(order.price_cents);
-        await changeBalance(trx, { userId: order.user_id, amountCents: priceCents, kind: 'fedex_refund', reference: id, note: `Refund of FedEx order ${shortId(id)}: ${note}` }, { shop_events: events });
+        await changeBalance(
+          trx,
+          { userId: order.user_id, amountCents: priceCents, kind: 'fedex_refund', reference: id, note: `Refund of FedEx order ${shortId(id)}: ${note}` },
+          { shop_events: events },
+        );
         await audit(trx, { targetId: id, before: { status: 'pending' }, after: { status: 'cancelled', note, refunded: centsToDollars(priceCents) } });
       });
       outbox.committed(events);

@@ -50,7 +50,6 @@ describe.each(engines)('/healthz and /readyz on the $name', ({ env }) => {
       { status: 'unavailable', message: 'files failing: disk is gone', checks: { database: 'ok', queue: 'ok', files: 'failing: disk is gone' } },
     ]);
     expect((await shaky.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-
   });
 });
 
@@ -65,7 +64,11 @@ describe.each(engines)('/metrics on the $name', ({ env }) => {
 
   it('needs the token, then counts requests, labels made and failed, bulk jobs, deposits, queue jobs and balances', async () => {
     const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
-    const refusing: LabelProvider = { ...sandbox, createLabel: (request) => (request.to.name === 'Refuse Me' ? Promise.reject(new LabelProviderError('address not deliverable')) : sandbox.createLabel(request)) };
+    const refusing: LabelProvider = {
+      ...sandbox,
+      createLabel: (request) =>
+        request.to.name === 'Refuse Me' ? Promise.reject(new LabelProviderError('address not deliverable')) : sandbox.createLabel(request),
+    };
     const t = await startTestApp({ ...env(), METRICS_TOKEN: TOKEN }, { labels: refusing });
     apps.push(t);
     const scrape = async () => {
@@ -77,15 +80,31 @@ describe.each(engines)('/metrics on the $name', ({ env }) => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong-token-0123456789' } })).statusCode).toBe(401);
 
     const user = await fundedUser(t.app, t.db, 100_000);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority', { ToName: 'Refuse Me' }) })).statusCode).toBe(502);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority', { ToName: 'Refuse Me' }) }))
+        .statusCode,
+    ).toBe(502);
     const csv = csvText(usRows(4));
     const { totalPrice } = (await validateCsv(t.app, user.headers, 'uspsv9', csv)).json();
     expect((await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: totalPrice }, csv)).statusCode).toBe(200);
     await waitForCompletion(t.app, user.headers);
-    const invoice = (await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 250, type: 'crypto' } })).json().data;
+    const invoice = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 250, type: 'crypto' } })
+    ).json().data;
     const sandboxId = new URL(invoice.hosted_url).pathname.split('/').pop();
-    expect((await t.app.inject({ method: 'POST', url: `/pay/${sandboxId}/simulate`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=pay' })).statusCode).toBe(303);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/pay/${sandboxId}/simulate`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'action=pay',
+        })
+      ).statusCode,
+    ).toBe(303);
 
     const balance = (await t.db.selectFrom('users').select('balance_cents').where('id', '=', user.userId).executeTakeFirstOrThrow()).balance_cents;
     await expect.poll(scrape).toContain('bulk_job_duration_seconds_count 1');

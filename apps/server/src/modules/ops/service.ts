@@ -26,7 +26,10 @@ export function createOpsService({ db, queue, files, metrics }: { db: Db; queue:
   metrics.readAtScrape({
     queueCounts: () => queue.counts(),
     balancesCents: async () => {
-      const row = await db.selectFrom('users').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('balance_cents'), eb.lit(0)).as('sum')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('balance_cents'), eb.lit(0)).as('sum'))
+        .executeTakeFirstOrThrow();
       return Number(row.sum);
     },
   });

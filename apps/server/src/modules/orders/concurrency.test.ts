@@ -11,11 +11,15 @@ afterAll(() => t.close());
 
 it('50 parallel orders on a balance that covers exactly 10: 10 orders, balance 0.00, never negative, ledger equal to balance', async () => {
   const probe = await fundedUser(t.app, t.db, 0);
-  const price = (await t.app.inject({ method: 'POST', url: '/api/v1/order/price', payload: { labelType: 'priority', weight: 2 }, headers: probe.headers })).json().price;
+  const price = (
+    await t.app.inject({ method: 'POST', url: '/api/v1/order/price', payload: { labelType: 'priority', weight: 2 }, headers: probe.headers })
+  ).json().price;
   const user = await fundedUser(t.app, t.db, 10 * Math.round(price * 100));
 
   const results = await Promise.all(
-    Array.from({ length: 50 }, (_, i) => t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: `Parallel ${i}` }), headers: user.headers })),
+    Array.from({ length: 50 }, (_, i) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: `Parallel ${i}` }), headers: user.headers }),
+    ),
   );
   expect(results.filter((r) => r.statusCode === 200)).toHaveLength(10);
   const refused = results.filter((r) => r.statusCode !== 200);

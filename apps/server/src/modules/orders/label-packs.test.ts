@@ -46,7 +46,8 @@ afterAll(async () => {
 
 it('stores the labels of single orders made while a pack is written together in the next pack; each order downloads its own', async () => {
   const user = await fundedUser(t.app, t.db, 10_000);
-  const place = (i: number) => t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: `Packed ${i}` }), headers: user.headers });
+  const place = (i: number) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: `Packed ${i}` }), headers: user.headers });
   const first = place(0);
   while (packsWritten.length === 0) await new Promise((r) => setTimeout(r, 5));
   const others = [1, 2, 3, 4].map(place);
@@ -82,7 +83,10 @@ it('records in one statement only the orders still waiting: one cancelled meanwh
   const user = await fundedUser(t.app, t.db, 0);
   const type = await t.db.selectFrom('label_types').select(['id', 'uid', 'name']).where('uid', '=', 'priority').executeTakeFirstOrThrow();
   const [waiting, cancelled] = ['Waiting', 'Cancelled'].map((ToName) =>
-    orderRowFor(user.userId, createOrderBody.parse({ ...orderPayload('priority', { ToName }), labelType: type.id }), type, 675, { provider: 'sandbox', createdAt: new Date().toISOString() }),
+    orderRowFor(user.userId, createOrderBody.parse({ ...orderPayload('priority', { ToName }), labelType: type.id }), type, 675, {
+      provider: 'sandbox',
+      createdAt: new Date().toISOString(),
+    }),
   );
   await insertOrders(t.db, [waiting, { ...cancelled, status: 'cancelled' }]);
   const recorded = await markAllCompleted(
@@ -91,7 +95,12 @@ it('records in one statement only the orders still waiting: one cancelled meanwh
     new Date().toISOString(),
   );
   expect(recorded).toEqual(new Set([waiting.id]));
-  const rows = await t.db.selectFrom('orders').select(['id', 'status', 'tracking', 'pdf_key']).where('user_id', '=', user.userId).orderBy('to_name', 'desc').execute();
+  const rows = await t.db
+    .selectFrom('orders')
+    .select(['id', 'status', 'tracking', 'pdf_key'])
+    .where('user_id', '=', user.userId)
+    .orderBy('to_name', 'desc')
+    .execute();
   expect(rows).toEqual([
     { id: waiting.id, status: 'completed', tracking: 'TRACK0', pdf_key: 'labels/packs/xx/p.bin#0+10' },
     { id: cancelled.id, status: 'cancelled', tracking: null, pdf_key: null },

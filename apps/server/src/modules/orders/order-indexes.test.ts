@@ -21,8 +21,26 @@ async function ordersOfNewCustomer(rows: number): Promise<{ single: OrderRow; bu
   const bulkId = newId();
   const at = single.created_at;
   await insertBulkOrder(t.db, {
-    ...{ id: bulkId, user_id: user.userId, label_type_id: single.label_type_id, label_type_uid: single.label_type_uid, label_type_name: single.label_type_name, design: single.design },
-    ...{ status: 'processing', job_attempts: 0, total_orders: rows, total_cents: 0, progress: 0, job_id: null, input_key: 'bulk/x.csv', report_key: null, pdf_key: null, zip_key: null },
+    ...{
+      id: bulkId,
+      user_id: user.userId,
+      label_type_id: single.label_type_id,
+      label_type_uid: single.label_type_uid,
+      label_type_name: single.label_type_name,
+      design: single.design,
+    },
+    ...{
+      status: 'processing',
+      job_attempts: 0,
+      total_orders: rows,
+      total_cents: 0,
+      progress: 0,
+      job_id: null,
+      input_key: 'bulk/x.csv',
+      report_key: null,
+      pdf_key: null,
+      zip_key: null,
+    },
     ...{ made_orders: 0, failed_orders: 0, refunded_cents: 0, note: null, created_at: at, updated_at: at, completed_at: null },
   });
   const bulk = Array.from({ length: rows }, (_, i) => ({ ...single, id: newId(), bulk_order_id: bulkId, bulk_row: i + 1 }));
@@ -33,13 +51,25 @@ async function ordersOfNewCustomer(rows: number): Promise<{ single: OrderRow; bu
 describe('order indexes', () => {
   it('keep one order per bulk row', async () => {
     const { bulk } = await ordersOfNewCustomer(2);
-    await expect(t.db.insertInto('orders').values({ ...bulk[1], id: newId() }).execute()).rejects.toThrow(/unique|duplicate/i);
-    await t.db.insertInto('orders').values({ ...bulk[1], id: newId(), bulk_row: 3 }).execute();
+    await expect(
+      t.db
+        .insertInto('orders')
+        .values({ ...bulk[1], id: newId() })
+        .execute(),
+    ).rejects.toThrow(/unique|duplicate/i);
+    await t.db
+      .insertInto('orders')
+      .values({ ...bulk[1], id: newId(), bulk_row: 3 })
+      .execute();
   });
 
   it('give the completion sweep the waiting single orders, found by status (SQLite once read every single order through the bulk-row key)', async () => {
     const { single, bulk } = await ordersOfNewCustomer(3);
-    await t.db.updateTable('orders').set({ claimed_until: null }).where('id', 'in', [single.id, ...bulk.map((o) => o.id)]).execute();
+    await t.db
+      .updateTable('orders')
+      .set({ claimed_until: null })
+      .where('id', 'in', [single.id, ...bulk.map((o) => o.id)])
+      .execute();
     // The sweep's own query, as the database is asked it (captured on its way to the driver).
     let asked: RootOperationNode | undefined;
     const capture: KyselyPlugin = { transformQuery: ({ node }) => (asked = node), transformResult: async ({ result }) => result };
@@ -52,10 +82,13 @@ describe('order indexes', () => {
     expect(rows.map((r) => r.detail).join('\n')).not.toMatch(/orders_bulk_row/);
   });
 
-  it.runIf(testDbKind === 'postgres')('are planned on PostgreSQL as if the tables were in memory: a page read at random costs little more than one read in turn', async () => {
-    // At 100,000 orders a customer owning a tenth of them had their page read by walking orders_created and testing
-    // each order's owner (100 orders for 10) instead of from orders_user_created: random reads were costed at 4.
-    const { rows } = await sql<{ random_page_cost: string }>`show random_page_cost`.execute(t.db);
-    expect(rows[0].random_page_cost).toBe('1.1');
-  });
+  it.runIf(testDbKind === 'postgres')(
+    'are planned on PostgreSQL as if the tables were in memory: a page read at random costs little more than one read in turn',
+    async () => {
+      // At 100,000 orders a customer owning a tenth of them had their page read by walking orders_created and testing
+      // each order's owner (100 orders for 10) instead of from orders_user_created: random reads were costed at 4.
+      const { rows } = await sql<{ random_page_cost: string }>`show random_page_cost`.execute(t.db);
+      expect(rows[0].random_page_cost).toBe('1.1');
+    },
+  );
 });

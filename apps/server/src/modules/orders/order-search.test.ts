@@ -45,7 +45,18 @@ async function before(search: string, userId?: string, db: Db = t.db): Promise<s
 const now = async (search: string, userId?: string, db: Db = t.db) =>
   (await (await searchedOrders(db, search, userId)).select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map((r) => r.id);
 
-const NAMES = ['John Receiver', 'JOHN SMITH', 'josé álvarez', 'ÉMILE ZOLA', 'Straße Müller', 'Fedex 100% Person', 'snake_case Co', 'Ab', 'O\'Brien "Quoted"', 'Zoë 😀 Emoji'];
+const NAMES = [
+  'John Receiver',
+  'JOHN SMITH',
+  'josé álvarez',
+  'ÉMILE ZOLA',
+  'Straße Müller',
+  'Fedex 100% Person',
+  'snake_case Co',
+  'Ab',
+  'O\'Brien "Quoted"',
+  'Zoë 😀 Emoji',
+];
 
 let user: User;
 let other: User;
@@ -64,7 +75,53 @@ beforeAll(async () => {
 
 describe('order search', () => {
   it('finds what the contains test found, term by term (case, accents, wildcards, short terms, quotes)', async () => {
-    const terms = ['john', 'JOHN', 'ohn s', 'José', 'JOSÉ', 'álvarez', 'émile', 'ÉMILE', 'zola', 'straße', 'STRASSE', 'müller', '100%', '%', '0%', '_', 'e_c', 'snake_', 'ab', 'a', 'b', 'o\'b', '"quoted"', '"', 'zoë', '😀', 'oë 😀', 'receiver\njane', 'jane', 'sender', 'nobody here', 'Receiver Co', '\\', 'john r', ' john', 'john ', 'smith ', 'e z', 'é zola', 'josé á', 'straße m', 'e m', 'o\'brien "q', '100% p', 'x 100'];
+    const terms = [
+      'john',
+      'JOHN',
+      'ohn s',
+      'José',
+      'JOSÉ',
+      'álvarez',
+      'émile',
+      'ÉMILE',
+      'zola',
+      'straße',
+      'STRASSE',
+      'müller',
+      '100%',
+      '%',
+      '0%',
+      '_',
+      'e_c',
+      'snake_',
+      'ab',
+      'a',
+      'b',
+      "o'b",
+      '"quoted"',
+      '"',
+      'zoë',
+      '😀',
+      'oë 😀',
+      'receiver\njane',
+      'jane',
+      'sender',
+      'nobody here',
+      'Receiver Co',
+      '\\',
+      'john r',
+      ' john',
+      'john ',
+      'smith ',
+      'e z',
+      'é zola',
+      'josé á',
+      'straße m',
+      'e m',
+      'o\'brien "q',
+      '100% p',
+      'x 100',
+    ];
     for (const term of terms) {
       const expected = await before(term, user.userId);
       expect(await now(term, user.userId), term).toEqual(expected);
@@ -74,7 +131,16 @@ describe('order search', () => {
 
   it('keys every substring of a text by trigrams pg_trgm itself takes from the text (PostgreSQL)', async (ctx) => {
     if (!isPostgres(t.db)) ctx.skip();
-    const texts = ['John Receiver', 'josé álvarez', 'Straße Müller-Lüdenscheidt', 'O\'Brien "Quoted" 100%', 'a b c', 'Zoë 😀 Emoji', 'x9\ny 42-7a', 'İstanbul KELVIN'];
+    const texts = [
+      'John Receiver',
+      'josé álvarez',
+      'Straße Müller-Lüdenscheidt',
+      'O\'Brien "Quoted" 100%',
+      'a b c',
+      'Zoë 😀 Emoji',
+      'x9\ny 42-7a',
+      'İstanbul KELVIN',
+    ];
     for (const text of texts) {
       const lowered = (await sql<{ l: string }>`select lower(${text}) as l`.execute(t.db)).rows[0].l;
       const { rows } = await sql<{ t: string[] }>`select order_search_keys('abcdefgh-user', ${lowered}) as t`.execute(t.db);
@@ -86,13 +152,16 @@ describe('order search', () => {
         }
       }
       // Every key is the owner's: the console's search over everyone's orders has no keys of its own.
-      expect([...indexed].filter((key) => !key.startsWith('abcdefgh')), text).toEqual([]);
+      expect(
+        [...indexed].filter((key) => !key.startsWith('abcdefgh')),
+        text,
+      ).toEqual([]);
     }
     // A text without a trigram has no key, not the owner's prefix alone.
     expect((await sql<{ t: string[] }>`select order_search_keys('abcdefgh-user', '!?') as t`.execute(t.db)).rows[0].t).toEqual([]);
   });
 
-  it('is case-insensitive, takes % and _ literally and never shows another user\'s orders', async () => {
+  it("is case-insensitive, takes % and _ literally and never shows another user's orders", async () => {
     expect(await found(user, 'jOhN')).toEqual(['JOHN SMITH', 'John Receiver']);
     expect(await found(user, '100%')).toEqual(['Fedex 100% Person']);
     expect(await found(user, 'e_c')).toEqual(['snake_case Co']);
@@ -128,7 +197,10 @@ describe('order search', () => {
     await t.db.deleteFrom('orders').where('id', '=', row.id).execute();
     expect(await found(user, 'zoë')).toEqual([]);
     // In its place: the user's kept order count stays right.
-    await t.db.insertInto('orders').values({ ...row, id: newId(), to_name: 'Someone Else' }).execute();
+    await t.db
+      .insertInto('orders')
+      .values({ ...row, id: newId(), to_name: 'Someone Else' })
+      .execute();
     expect(await found(user, 'zoë')).toEqual([]);
     expect(await found(user, 'someone else')).toEqual(['Someone Else']);
   });
@@ -157,7 +229,15 @@ describe('order search', () => {
     const [template] = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).limit(1).execute();
     // The counts kept from the search above (none) are stale now. Few enough for the index to narrow the search (at
     // least 100 candidates are tested one by one), so the orders are found through it, not by testing every order.
-    await insertOrders(t.db, Array.from({ length: 20 }, (_, i) => ({ ...template, id: newId(), to_name: `Kept Count ${i}`, created_at: new Date(Date.UTC(2026, 1, 1, 0, i)).toISOString() })));
+    await insertOrders(
+      t.db,
+      Array.from({ length: 20 }, (_, i) => ({
+        ...template,
+        id: newId(),
+        to_name: `Kept Count ${i}`,
+        created_at: new Date(Date.UTC(2026, 1, 1, 0, i)).toISOString(),
+      })),
+    );
     const expected = await before('kept count', user.userId);
     expect(expected).toHaveLength(20);
     expect(await now('kept count', user.userId)).toEqual(expected);
@@ -178,17 +258,21 @@ describe('order search', () => {
         expect(expected).toHaveLength(total);
         expect(new Set(expected).size).toBe(total);
         const pages: string[] = [];
-        for (let page = 1; page <= Math.ceil(total / 7) + 1; page++) pages.push(...(await list(user, `?limit=7&page=${page}&sort=${sort}${extra}`)).json().orders.map((o: { _id: string }) => o._id));
+        for (let page = 1; page <= Math.ceil(total / 7) + 1; page++)
+          pages.push(...(await list(user, `?limit=7&page=${page}&sort=${sort}${extra}`)).json().orders.map((o: { _id: string }) => o._id));
         expect(pages, `${sort}${extra}`).toEqual(expected);
       }
     }
   });
 
-  it('is the console\'s search too, over every customer\'s orders', async () => {
+  it("is the console's search too, over every customer's orders", async () => {
     for (const term of ['john', 'JOHN', '100%', 'e_c', 'common name 4', ids['JOHN SMITH'].slice(0, 8)]) {
       const { rows, total } = await listAllOrders(t.db, { search: term }, { offset: 0, limit: 500 });
       const expected = await before(term);
-      expect(rows.map((r) => r.id), term).toEqual(expected);
+      expect(
+        rows.map((r) => r.id),
+        term,
+      ).toEqual(expected);
       expect(total).toBe(expected.length);
     }
   });
@@ -200,8 +284,14 @@ describe('order search while the index catches up (SQLite)', () => {
     // A database of its own, without the app's pass that indexes noted orders every 200 ms: each state is seen for sure.
     const own = await createTestDb();
     try {
-      await own.db.insertInto('users').values(await t.db.selectFrom('users').selectAll().execute()).execute();
-      await own.db.insertInto('label_types').values(await t.db.selectFrom('label_types').selectAll().execute()).execute();
+      await own.db
+        .insertInto('users')
+        .values(await t.db.selectFrom('users').selectAll().execute())
+        .execute();
+      await own.db
+        .insertInto('label_types')
+        .values(await t.db.selectFrom('label_types').selectAll().execute())
+        .execute();
       const copied = await t.db.selectFrom('orders').selectAll().where('user_id', 'in', [user.userId, other.userId]).execute();
       // More than one pass takes (500).
       const orders = [...copied, ...Array.from({ length: 600 - copied.length }, (_, i) => ({ ...copied[0], id: newId(), to_name: `Extra Order ${i}` }))];
@@ -260,10 +350,19 @@ describe('order search while the index catches up (PostgreSQL)', () => {
     // A database of its own, without the app's pass every 200 ms: each state is seen for sure.
     const own = await createTestDb();
     try {
-      await own.db.insertInto('users').values(await t.db.selectFrom('users').selectAll().execute()).execute();
-      await own.db.insertInto('label_types').values(await t.db.selectFrom('label_types').selectAll().execute()).execute();
+      await own.db
+        .insertInto('users')
+        .values(await t.db.selectFrom('users').selectAll().execute())
+        .execute();
+      await own.db
+        .insertInto('label_types')
+        .values(await t.db.selectFrom('label_types').selectAll().execute())
+        .execute();
       const copied = await t.db.selectFrom('orders').selectAll().where('user_id', 'in', [user.userId, other.userId]).execute();
-      await insertOrders(own.db, [...copied, ...Array.from({ length: 600 - copied.length }, (_, i) => ({ ...copied[0], id: newId(), to_name: `Extra Order ${i}` }))]);
+      await insertOrders(own.db, [
+        ...copied,
+        ...Array.from({ length: 600 - copied.length }, (_, i) => ({ ...copied[0], id: newId(), to_name: `Extra Order ${i}` })),
+      ]);
       const terms = ['john', 'josé', 'ÉMILE', '100%', 'extra order 5', ids['JOHN SMITH'].slice(0, 8)];
       const same = async (state: string) => {
         for (const term of terms) expect(await now(term, user.userId, own.db), `${term}, ${state}`).toEqual(await before(term, user.userId, own.db));

@@ -126,7 +126,10 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
   let cap = MAX_CANDIDATES;
   let range = sql``;
   if (userId !== undefined) {
-    const user = await sql<{ key: number; total: number | null }>`select u.rowid as key, (select sum(total) from settled_order_counts c where c.user_id = u.id) as total from users u where u.id = ${userId}`
+    const user = await sql<{
+      key: number;
+      total: number | null;
+    }>`select u.rowid as key, (select sum(total) from settled_order_counts c where c.user_id = u.id) as total from users u where u.id = ${userId}`
       .execute(db)
       .then((r) => r.rows[0]);
     if (!user) return [];
@@ -136,11 +139,18 @@ async function searchCandidates(db: DbOrTrx, parts: string[], userId?: string): 
   }
   const counts = await trigramCounts(db, [...new Set(trigramsOf.flat())], range, userId);
   // AND needs no positions, which the table does not keep.
-  const queries = trigramsOf.map((all) => `(${likelyRarest(all, (t) => counts.get(t)!).map(ftsString).join(' AND ')})`);
+  const queries = trigramsOf.map(
+    (all) =>
+      `(${likelyRarest(all, (t) => counts.get(t)!)
+        .map(ftsString)
+        .join(' AND ')})`,
+  );
   // The orders noted for the index and not yet in it (or in it as they were) are candidates too: read from the few
   // noted rows, each order by its rowid, never from the user's orders (a heavy customer has 100,000).
   const ownNoted = userId === undefined ? sql`` : sql` where (select user_id from orders where rowid = order_rowid) = ${userId}`;
-  const { rows } = await sql<{ order_rowid: number }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range}
+  const { rows } = await sql<{
+    order_rowid: number;
+  }>`select rowid & 4294967295 as order_rowid from orders_search where orders_search match ${queries.join(' OR ')}${range}
     union select order_rowid from orders_search_pending${ownNoted} limit ${cap + 1}`.execute(db);
   return rows.length > cap ? undefined : rows.map((r) => r.order_rowid);
 }
@@ -210,7 +220,10 @@ async function trigramCounts(db: DbOrTrx, trigrams: string[], range: RawBuilder<
   const unknown = trigrams.filter((t) => !counts.has(t));
   if (unknown.length === 0) return counts;
   const counted = sql.join(
-    unknown.map((t) => sql`select ${t} as trigram, (select count(*) from (select 1 from orders_search where orders_search match ${ftsString(t)}${range} limit ${COMMON_TRIGRAM})) as n`),
+    unknown.map(
+      (t) =>
+        sql`select ${t} as trigram, (select count(*) from (select 1 from orders_search where orders_search match ${ftsString(t)}${range} limit ${COMMON_TRIGRAM})) as n`,
+    ),
     sql` union all `,
   );
   for (const { trigram, n } of (await sql<{ trigram: string; n: number }>`${counted}`.execute(db)).rows) {

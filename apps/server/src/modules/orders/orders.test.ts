@@ -33,7 +33,10 @@ const quote = async (user: User, labelType: string, weight: number) =>
 const packedBytes = () => {
   const root = path.join(t.config.dataDir, 'files', 'labels', 'packs');
   if (!fs.existsSync(root)) return 0;
-  return (fs.readdirSync(root, { recursive: true }) as string[]).map((f) => fs.statSync(path.join(root, f))).filter((st) => st.isFile()).reduce((sum, st) => sum + st.size, 0);
+  return (fs.readdirSync(root, { recursive: true }) as string[])
+    .map((f) => fs.statSync(path.join(root, f)))
+    .filter((st) => st.isFile())
+    .reduce((sum, st) => sum + st.size, 0);
 };
 const ordersOf = async (user: User) => (await list(user, '?limit=100')).json().orders as any[];
 
@@ -134,7 +137,10 @@ describe('POST /order/create', () => {
 
   it('answers 400 naming every bad field at once: the fields, the rules of the type and the weight', async () => {
     // 'Dallas, Texas' is read as TX; the too-long street, the bad ZIP and the bad state are all named.
-    const res = await create(shared, orderPayload('priority', { design: '', ToStreet: 'x'.repeat(55), ToCity: 'Dallas', ToState: 'Texas', ToZip: 'ABCDE', FromState: 'Tejas' }));
+    const res = await create(
+      shared,
+      orderPayload('priority', { design: '', ToStreet: 'x'.repeat(55), ToCity: 'Dallas', ToState: 'Texas', ToZip: 'ABCDE', FromState: 'Tejas' }),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([
       { field: 'design', message: TEMPLATE_REQUIRED },
@@ -142,7 +148,9 @@ describe('POST /order/create', () => {
       { field: 'ToStreet', message: 'To Street must be at most 35 characters' },
       { field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' },
     ]);
-    expect(res.json().message).toBe(`4 fields are not valid: ${TEMPLATE_REQUIRED}; From State must be a US state, DC or PR; To Street must be at most 35 characters; ...`);
+    expect(res.json().message).toBe(
+      `4 fields are not valid: ${TEMPLATE_REQUIRED}; From State must be a US state, DC or PR; To Street must be at most 35 characters; ...`,
+    );
     // Rules only (the schema passes) and a weight outside the tiers: every one too.
     const rules = await create(shared, orderPayload('priority', { ToState: 'Texas', ToZip: 'ABCDE', Weight: 71 }));
     expect(rules.statusCode).toBe(400);
@@ -178,7 +186,9 @@ describe('POST /order/create', () => {
   it('answers 402 Insufficient balance and writes nothing when the balance is short by a cent, without making its label', async () => {
     const user = await fundedUser(t.app, t.db, 0);
     const price = await quote(user, 'priority', 2);
-    await t.db.transaction().execute((trx) => changeBalance(trx, { userId: user.userId, amountCents: Math.round(price * 100) - 1, kind: 'adjustment', reference: null }));
+    await t.db
+      .transaction()
+      .execute((trx) => changeBalance(trx, { userId: user.userId, amountCents: Math.round(price * 100) - 1, kind: 'adjustment', reference: null }));
     const stored = packedBytes();
     const res = await create(user, orderPayload('priority'));
     expect(res.statusCode).toBe(402);
@@ -278,7 +288,14 @@ describe('download and duplicate', () => {
     expect(res.json()).toEqual({ message: ORDER_DUPLICATED });
     const [copy] = await ordersOf(user);
     expect(copy._id).not.toBe(original._id);
-    expect(copy).toMatchObject({ labelType: original.labelType, fromName: original.fromName, toName: original.toName, weight: 7, price: original.price, status: 'completed' });
+    expect(copy).toMatchObject({
+      labelType: original.labelType,
+      fromName: original.fromName,
+      toName: original.toName,
+      weight: 7,
+      price: original.price,
+      status: 'completed',
+    });
     expect(copy.tracking).not.toBe(original.tracking);
     const rows = await t.db.selectFrom('orders').selectAll().where('id', 'in', [original._id, copy._id]).execute();
     const strip = ({ id, created_at, updated_at, tracking, pdf_key, claimed_until, ...rest }: any) => rest;
@@ -290,10 +307,19 @@ describe('download and duplicate', () => {
     const user = await fundedUser(t.app, t.db, 5_000);
     await create(user, orderPayload('priority'));
     const [order] = await ordersOf(user);
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${order._id}`, headers: { ...user.headers, 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/order/duplicate/${order._id}`,
+      headers: { ...user.headers, 'content-type': 'application/json' },
+    });
     expect(res.json()).toEqual({ message: ORDER_DUPLICATED });
     expect(await ordersOf(user)).toHaveLength(2);
-    const broken = await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${order._id}`, headers: { ...user.headers, 'content-type': 'application/json' }, payload: '{"x":' });
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/order/duplicate/${order._id}`,
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: '{"x":',
+    });
     expect(broken.statusCode).toBe(400);
     expect(await ordersOf(user)).toHaveLength(2);
   });
@@ -301,7 +327,9 @@ describe('download and duplicate', () => {
   it('refuses a duplicate the balance cannot pay: 402 and nothing written', async () => {
     const user = await fundedUser(t.app, t.db, 0);
     const price = await quote(user, 'priority', 2);
-    await t.db.transaction().execute((trx) => changeBalance(trx, { userId: user.userId, amountCents: Math.round(price * 100), kind: 'adjustment', reference: null }));
+    await t.db
+      .transaction()
+      .execute((trx) => changeBalance(trx, { userId: user.userId, amountCents: Math.round(price * 100), kind: 'adjustment', reference: null }));
     await create(user, orderPayload('priority'));
     const [order] = await ordersOf(user);
     const res = await duplicate(user, order._id);
@@ -361,7 +389,10 @@ describe('GET /order/details/:id', () => {
 
   it('takes names in any script and says what the label prints otherwise than typed', async () => {
     const user = await fundedUser(t.app, t.db, 5_000);
-    expect((await create(user, orderPayload('priority', { ToName: '李小龙 👍', ToCompany: 'O’Brien – €', FromName: 'Nguyễn Văn Đức', FromCity: 'Zürich' }))).statusCode).toBe(200);
+    expect(
+      (await create(user, orderPayload('priority', { ToName: '李小龙 👍', ToCompany: 'O’Brien – €', FromName: 'Nguyễn Văn Đức', FromCity: 'Zürich' })))
+        .statusCode,
+    ).toBe(200);
     const [listed] = await ordersOf(user);
     const { order } = (await details(user, listed._id)).json();
     expect(order.to).toMatchObject({ name: '李小龙 👍', company: 'O’Brien – €' });

@@ -9,7 +9,8 @@ import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixture
 import { callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
-const ordersOf = async (t: TestApp, user: User) => (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];
+const ordersOf = async (t: TestApp, user: User) =>
+  (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];
 
 /** Reads the order list until its newest order leaves 'processing' (the background runner's work). */
 async function waitUntilSettled(t: TestApp, user: User, timeoutMs = 20_000) {
@@ -141,7 +142,8 @@ describe('when the label is asked for', () => {
       const orders = await t.db.selectFrom('orders').select('id').where('user_id', '=', customer).execute();
       asked.push({ balanceCents: Number(balance_cents), orderRows: orders.length });
       // Another request of the customer's spends it all meanwhile.
-      if (spendWhileAsked) await changeBalance(t.db, { userId: customer, amountCents: -Number(balance_cents), kind: 'adjustment', reference: null, note: 'spent meanwhile' });
+      if (spendWhileAsked)
+        await changeBalance(t.db, { userId: customer, amountCents: -Number(balance_cents), kind: 'adjustment', reference: null, note: 'spent meanwhile' });
       return provider.createLabel(request);
     },
   });
@@ -236,7 +238,7 @@ describe('when the label is asked for', () => {
         .execute();
       asked = [];
       const order = async () => t.db.selectFrom('orders').selectAll().where('id', '=', made.id).executeTakeFirstOrThrow();
-      for (const until = Date.now() + 20_000; (await order()).status === 'pending'; ) {
+      for (const until = Date.now() + 20_000; (await order()).status === 'pending';) {
         if (Date.now() > until) throw new Error('the order was not taken again');
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -33,7 +33,11 @@ const INSERT_CHUNK = 200;
 
 /** Inserts many orders (a bulk order's rows), in the caller's transaction. */
 export async function insertOrders(trx: DbOrTrx, orders: OrderRow[]): Promise<void> {
-  for (let i = 0; i < orders.length; i += INSERT_CHUNK) await trx.insertInto('orders').values(orders.slice(i, i + INSERT_CHUNK)).execute();
+  for (let i = 0; i < orders.length; i += INSERT_CHUNK)
+    await trx
+      .insertInto('orders')
+      .values(orders.slice(i, i + INSERT_CHUNK))
+      .execute();
 }
 
 /** The balance of each of these customers (to refuse an order before its label is made; the charge decides). */
@@ -129,7 +133,8 @@ async function searchPage(query: OrdersQuery, filter: OrderFilter, offset: numbe
     .limit(filter.limit)
     .offset(offset)
     .execute();
-  if (rows.length === 0 && offset > 0) return { rows: [], total: Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
+  if (rows.length === 0 && offset > 0)
+    return { rows: [], total: Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
   return { rows: rows.map(({ found: _found, ...row }) => row), total: rows.length > 0 ? Number(rows[0].found) : 0 };
 }
 
@@ -146,8 +151,17 @@ export async function countOrders(db: DbOrTrx, filter: { userId?: string; status
 export async function countByStatus(db: DbOrTrx): Promise<Record<Status, number>> {
   const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<Status, number>;
   const [settled, waiting] = await Promise.all([
-    db.selectFrom('settled_order_counts').select((eb) => ['status', eb.fn.sum<number>('total').as('n')]).groupBy('status').execute(),
-    db.selectFrom('orders').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).where('status', 'in', WAITING).groupBy('status').execute(),
+    db
+      .selectFrom('settled_order_counts')
+      .select((eb) => ['status', eb.fn.sum<number>('total').as('n')])
+      .groupBy('status')
+      .execute(),
+    db
+      .selectFrom('orders')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .where('status', 'in', WAITING)
+      .groupBy('status')
+      .execute(),
   ]);
   for (const row of [...settled, ...waiting]) counts[row.status as Status] = Number(row.n);
   return counts;
@@ -160,7 +174,11 @@ export type AllOrdersFilter = { search?: string; status?: Status; type?: string;
  * Every customer's label orders, newest first (the console). Unfiltered or by status alone, the total comes from
  * countOrders (counting 100,000 rows would cost more than the page).
  */
-export async function listAllOrders(db: DbOrTrx, filter: AllOrdersFilter, page: { offset: number; limit: number }): Promise<{ rows: OrderListRow[]; total: number }> {
+export async function listAllOrders(
+  db: DbOrTrx,
+  filter: AllOrdersFilter,
+  page: { offset: number; limit: number },
+): Promise<{ rows: OrderListRow[]; total: number }> {
   if (filter.userIds?.length === 0) return { rows: [], total: 0 };
   const { status, ...others } = filter;
   const keptTotal = Object.values(others).every((v) => v === undefined || v === '');
@@ -171,7 +189,9 @@ export async function listAllOrders(db: DbOrTrx, filter: AllOrdersFilter, page: 
   if (filter.from) query = query.where('created_at', '>=', filter.from);
   if (filter.to) query = query.where('created_at', '<', filter.to);
   const rows = await query.select(LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
-  const total = keptTotal ? await countOrders(db, { status }) : Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const total = keptTotal
+    ? await countOrders(db, { status })
+    : Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   return { rows, total };
 }
 
@@ -191,7 +211,12 @@ function orderCount(filter: { userId?: string; status?: Status }): RawBuilder<nu
  * orders it moved, together: in one statement on PostgreSQL, one transaction on SQLite. Answers the ids of the orders
  * that were still waiting.
  */
-export async function markAllCompleted(db: DbOrTrx, done: { id: string; tracking: string; pdfKey: string }[], at: string, events: ShopEventsTable[] = []): Promise<Set<string>> {
+export async function markAllCompleted(
+  db: DbOrTrx,
+  done: { id: string; tracking: string; pdfKey: string }[],
+  at: string,
+  events: ShopEventsTable[] = [],
+): Promise<Set<string>> {
   if (done.length === 0) return new Set();
   // A VALUES list's columns are column1, column2... on SQLite and on PostgreSQL alike.
   const labels = sql.join(done.map((d) => sql`(${d.id}, ${d.tracking}, ${d.pdfKey})`));
@@ -210,7 +235,10 @@ export async function markAllCompleted(db: DbOrTrx, done: { id: string; tracking
   }
   const write = async (trx: DbOrTrx) => {
     const ids = new Set((await sql<{ id: string }>`${completed}`.execute(trx)).rows.map((row) => row.id));
-    await recordEvents(trx, events.filter((event) => ids.has(event.subject_id)));
+    await recordEvents(
+      trx,
+      events.filter((event) => ids.has(event.subject_id)),
+    );
     return ids;
   };
   // A bulk order's rows have no events: their one statement needs no transaction.
@@ -223,7 +251,14 @@ export async function markAllCompleted(db: DbOrTrx, done: { id: string; tracking
  */
 export function ledgerOfOrder(db: DbOrTrx, order: Pick<OrderRow, 'id' | 'user_id' | 'bulk_order_id' | 'bulk_row'>) {
   const references = [order.id, ...(order.bulk_order_id ? [`${order.bulk_order_id}:${order.bulk_row}`] : [])];
-  return db.selectFrom('ledger').selectAll().where('user_id', '=', order.user_id).where('reference', 'in', references).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('ledger')
+    .selectAll()
+    .where('user_id', '=', order.user_id)
+    .where('reference', 'in', references)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** Any customer's order (the operator console), or undefined. */
@@ -231,11 +266,21 @@ export const findOrder = (db: DbOrTrx, id: string) => db.selectFrom('orders').se
 
 /** The provider makes the label later: the order is processing, and due for a check at `checkAt`. */
 export const markProcessing = (db: DbOrTrx, id: string, providerRef: string, at: string, checkAt: string) =>
-  db.updateTable('orders').set({ status: 'processing', provider_ref: providerRef, updated_at: at, claimed_until: checkAt }).where('id', '=', id).where('status', 'in', WAITING).execute();
+  db
+    .updateTable('orders')
+    .set({ status: 'processing', provider_ref: providerRef, updated_at: at, claimed_until: checkAt })
+    .where('id', '=', id)
+    .where('status', 'in', WAITING)
+    .execute();
 
 /** Cancels a waiting order; false when it was no longer waiting (so it is refunded at most once). */
 export async function cancelOrder(db: DbOrTrx, id: string, note: string, at: string): Promise<boolean> {
-  const result = await db.updateTable('orders').set({ status: 'cancelled', note, updated_at: at }).where('id', '=', id).where('status', 'in', WAITING).executeTakeFirst();
+  const result = await db
+    .updateTable('orders')
+    .set({ status: 'cancelled', note, updated_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', WAITING)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -264,7 +309,15 @@ export const claimOrders = (db: DbOrTrx, ids: string[], until: string, now: stri
 
 /** Lets go of claims this process holds (its attempt failed); anyone may take the orders again. */
 export const releaseOrders = (db: DbOrTrx, ids: string[]) =>
-  ids.length === 0 ? Promise.resolve() : db.updateTable('orders').set({ claimed_until: null }).where('id', 'in', ids).where('status', 'in', WAITING).execute().then(() => {});
+  ids.length === 0
+    ? Promise.resolve()
+    : db
+        .updateTable('orders')
+        .set({ claimed_until: null })
+        .where('id', 'in', ids)
+        .where('status', 'in', WAITING)
+        .execute()
+        .then(() => {});
 
 /** A processing order is not due for another check before `at`. */
 export const checkAgainAt = (db: DbOrTrx, id: string, at: string) =>

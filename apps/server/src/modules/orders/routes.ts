@@ -1,4 +1,14 @@
-import { ORDER_CREATED, ORDER_DUPLICATED, createOrderBody, errorResponse, idParams, messageResponse, orderDetailResponse, orderListQuery, orderListResponse } from '@portal/contract';
+import {
+  ORDER_CREATED,
+  ORDER_DUPLICATED,
+  createOrderBody,
+  errorResponse,
+  idParams,
+  messageResponse,
+  orderDetailResponse,
+  orderListQuery,
+  orderListResponse,
+} from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { providerUnavailable } from '../../lib/http-errors.ts';
 import type { PlaceResult } from './service.ts';
@@ -24,7 +34,9 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
   await api.register(async (scope: Api) => {
     const json = scope.getDefaultJsonParser('error', 'error');
     scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : json(request, body as string, done)));
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+      body === '' ? done(null, undefined) : json(request, body as string, done),
+    );
     scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed } }, async (request) =>
       answer(await orders.duplicate(request.userId, request.params.id), ORDER_DUPLICATED),
     );

@@ -26,7 +26,14 @@ import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
 import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
-import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from '../../providers/labels/label-provider.ts';
+import {
+  LabelProviderError,
+  type LabelParty,
+  type LabelPending,
+  type LabelProvider,
+  type LabelReady,
+  type LabelRequest,
+} from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
 import { printedDifferently } from '@portal/contract/printed-as';
@@ -103,7 +110,18 @@ export function toOrder(row: repo.OrderListRow): Order {
 /** The names and address lines of an order that its label prints otherwise than typed, by their CSV column names. */
 export const printedAsOf = (row: repo.OrderRow) =>
   printedDifferently(
-    { FromName: row.from_name, FromCompany: row.from_company, FromStreet: row.from_street, FromStreet2: row.from_street2, FromCity: row.from_city, ToName: row.to_name, ToCompany: row.to_company, ToStreet: row.to_street, ToStreet2: row.to_street2, ToCity: row.to_city },
+    {
+      FromName: row.from_name,
+      FromCompany: row.from_company,
+      FromStreet: row.from_street,
+      FromStreet2: row.from_street2,
+      FromCity: row.from_city,
+      ToName: row.to_name,
+      ToCompany: row.to_company,
+      ToStreet: row.to_street,
+      ToStreet2: row.to_street2,
+      ToCity: row.to_city,
+    },
     CSV_PRINTED_COLUMNS,
   );
 
@@ -316,7 +334,12 @@ export function createOrderService(deps: {
     const keys = await packAll(made.map(({ label }) => label.pdf));
     const at = nowIso();
     const events = made.filter(({ order }) => !order.bulk_order_id).map(({ order }) => completedEvent(order, at));
-    const recorded = await repo.markAllCompleted(db, made.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })), at, events);
+    const recorded = await repo.markAllCompleted(
+      db,
+      made.map(({ order, label }, i) => ({ id: order.id, tracking: label.tracking, pdfKey: keys[i] })),
+      at,
+      events,
+    );
     outbox.committed(events.filter((event) => recorded.has(event.subject_id)));
     return made.map(({ order, label }, i) => madeOutcome(order, label, keys[i], recorded.has(order.id)));
   }
@@ -329,7 +352,8 @@ export function createOrderService(deps: {
   /** The event of a single order completed, written with its completion. */
   const completedEvent = (order: repo.OrderRow, at: string) => eventRow({ type: 'order.completed', userId: order.user_id, orderId: order.id }, at);
   /** The event of a single order cancelled and refunded, written with its refund; none for a bulk order's row (told as its bulk order). */
-  const cancelledEvents = (order: repo.OrderRow, at: string) => (order.bulk_order_id ? [] : [eventRow({ type: 'order.cancelled', userId: order.user_id, orderId: order.id }, at)]);
+  const cancelledEvents = (order: repo.OrderRow, at: string) =>
+    order.bulk_order_id ? [] : [eventRow({ type: 'order.cancelled', userId: order.user_id, orderId: order.id }, at)];
 
   /** A label stored and `recorded` on its order, or not recorded because the order was cancelled meanwhile (and refunded then). */
   function madeOutcome(order: repo.OrderRow, label: LabelReady, pdfKey: string, recorded: boolean): LabelOutcome {
@@ -345,7 +369,11 @@ export function createOrderService(deps: {
    * 'completed' once recorded, 'processing' for a row the provider makes later or another process
    * holds. After the first error no new row is started; the rows still held are let go and the error thrown.
    */
-  async function makeLabels(rows: repo.OrderRow[], lanes: number, onOutcome: (order: repo.OrderRow, outcome: LabelOutcome) => Promise<void> | void): Promise<void> {
+  async function makeLabels(
+    rows: repo.OrderRow[],
+    lanes: number,
+    onOutcome: (order: repo.OrderRow, outcome: LabelOutcome) => Promise<void> | void,
+  ): Promise<void> {
     const claimed: repo.OrderRow[] = [];
     const held = new Set<string>();
     let nextToClaim = 0;
@@ -356,7 +384,16 @@ export function createOrderService(deps: {
     async function take(): Promise<repo.OrderRow | undefined> {
       while (claimed.length === 0 && nextToClaim < rows.length && !failure) {
         const chunk = rows.slice(nextToClaim, (nextToClaim += CLAIM_BATCH));
-        const taken = new Map((await repo.claimOrders(db, chunk.map((r) => r.id), isoIn(claimMs), nowIso())).map((o) => [o.id, o]));
+        const taken = new Map(
+          (
+            await repo.claimOrders(
+              db,
+              chunk.map((r) => r.id),
+              isoIn(claimMs),
+              nowIso(),
+            )
+          ).map((o) => [o.id, o]),
+        );
         for (const row of chunk) {
           const order = taken.get(row.id);
           if (order) held.add(order.id);
@@ -420,7 +457,11 @@ export function createOrderService(deps: {
     const events = cancelledEvents(order, at);
     const refunded = await db.transaction().execute(async (trx) => {
       if (!(await repo.cancelOrder(trx, order.id, reason, at))) return false;
-      const balance = await changeBalance(trx, { userId: order.user_id, amountCents: Number(order.price_cents), ...refundOf(order), note: `Refund: ${reason}` }, { shop_events: events });
+      const balance = await changeBalance(
+        trx,
+        { userId: order.user_id, amountCents: Number(order.price_cents), ...refundOf(order), note: `Refund: ${reason}` },
+        { shop_events: events },
+      );
       await audit?.(trx, {
         targetId: order.id,
         before: { status: order.status },
@@ -580,7 +621,13 @@ export function createOrderService(deps: {
    * refuses an order the balance cannot cover.
    */
   async function charge(order: repo.OrderRow, onCharged?: OnCharged, events: ShopEventRow[] = []): Promise<void> {
-    const change = { userId: order.user_id, amountCents: -Number(order.price_cents), kind: 'order_charge', reference: order.id, note: `Order ${order.id.slice(0, 8).toUpperCase()}` } as const;
+    const change = {
+      userId: order.user_id,
+      amountCents: -Number(order.price_cents),
+      kind: 'order_charge',
+      reference: order.id,
+      note: `Order ${order.id.slice(0, 8).toUpperCase()}`,
+    } as const;
     const rows = { orders: [order], shop_events: events };
     // The charge last: on PostgreSQL it locks the customer's row until commit, the next round trip.
     if (onCharged) {
@@ -638,7 +685,11 @@ export function createOrderService(deps: {
     },
 
     /** A page of the user's orders after one of theirs (keyset paging, the reseller API's starting_after); 400 when `afterId` is not theirs. */
-    async listAfter(userId: string, filter: repo.OrderFilter, afterId: string): Promise<{ orders: Order[]; totalPages: number; total: number; hasMore: boolean }> {
+    async listAfter(
+      userId: string,
+      filter: repo.OrderFilter,
+      afterId: string,
+    ): Promise<{ orders: Order[]; totalPages: number; total: number; hasMore: boolean }> {
       const after = await repo.findOwnOrder(db, userId, afterId);
       if (!after) throw badRequest(STARTING_AFTER_NOT_FOUND);
       const { rows, total, hasMore } = await repo.listOwnOrdersAfter(db, userId, filter, after);
@@ -673,7 +724,14 @@ export function createOrderService(deps: {
           updatedAt: row.updated_at,
           printedAs: printedAsOf(row),
         },
-        ledger: ledger.map((l) => ({ _id: l.id, createdAt: l.created_at, kind: l.kind, amount: centsToDollars(Number(l.amount_cents)), reference: l.reference, note: l.note })),
+        ledger: ledger.map((l) => ({
+          _id: l.id,
+          createdAt: l.created_at,
+          kind: l.kind,
+          amount: centsToDollars(Number(l.amount_cents)),
+          reference: l.reference,
+          note: l.note,
+        })),
       };
     },
 

@@ -8,7 +8,18 @@ export const EASYPOST_WEBHOOK_OFF = 'EasyPost webhooks are not set up (EASYPOST_
 export const EASYPOST_SIGNATURE_INVALID = 'The webhook signature does not match';
 
 /** The tracking statuses an order takes from EasyPost's tracker.updated events. */
-export const TRACKING_STATUSES = ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered', 'available_for_pickup', 'return_to_sender', 'failure', 'cancelled', 'error', 'unknown'];
+export const TRACKING_STATUSES = [
+  'pre_transit',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'available_for_pickup',
+  'return_to_sender',
+  'failure',
+  'cancelled',
+  'error',
+  'unknown',
+];
 
 /**
  * An EasyPost webhook event (POST /api/v1/labels/webhook/easypost). The X-Hmac-Signature over the raw body is checked
@@ -30,7 +41,11 @@ export async function handleEasyPostEvent(db: Db, secret: string | undefined, ra
   const status = typeof tracker?.status === 'string' && TRACKING_STATUSES.includes(tracker.status) ? tracker.status : null;
   if (event.description !== 'tracker.updated' || !status || typeof tracker.shipment_id !== 'string') return { message: 'Ignored' };
   const taken = await db.transaction().execute(async (trx) => {
-    const inserted = await trx.insertInto('easypost_events').values({ id: event.id, received_at: nowIso() }).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+    const inserted = await trx
+      .insertInto('easypost_events')
+      .values({ id: event.id, received_at: nowIso() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
     await trx.updateTable('orders').set({ tracking_status: status }).where('shipment_id', '=', tracker.shipment_id).execute();
     return true;

@@ -12,10 +12,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const charges = (userId: string) => t.db.selectFrom('ledger').select(['kind', 'reference']).where('user_id', '=', userId).where('kind', 'in', ['order_charge', 'bulk_charge']).execute();
+const charges = (userId: string) =>
+  t.db.selectFrom('ledger').select(['kind', 'reference']).where('user_id', '=', userId).where('kind', 'in', ['order_charge', 'bulk_charge']).execute();
 const orderCount = async (userId: string) => (await t.db.selectFrom('orders').select('id').where('user_id', '=', userId).execute()).length;
 const create = (apiKey: string, key: string, fields = labelFields()) =>
-  callApi(t.app, apiKey, 'POST', '/order/create-order', { headers: { 'idempotency-key': key, 'content-type': 'application/x-www-form-urlencoded' }, payload: urlencoded(fields) });
+  callApi(t.app, apiKey, 'POST', '/order/create-order', {
+    headers: { 'idempotency-key': key, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: urlencoded(fields),
+  });
 
 it('answers a repeat with the same key and body with the first answer, without a new order or charge', async () => {
   const user = await resellerUser(t.app, t.db, 10_000);
@@ -79,7 +83,10 @@ it('answers 409 while a claim runs, and takes over a claim whose request died', 
   const row = await t.db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();
   const claim = async (key: string, ageMs: number, resourceId: string | null) => {
     const at = new Date(Date.now() - ageMs).toISOString();
-    await t.db.insertInto('idempotency_keys').values({ ...row, id: newId(), key, state: 'running', resource_id: resourceId, status_code: null, response: null, created_at: at, updated_at: at }).execute();
+    await t.db
+      .insertInto('idempotency_keys')
+      .values({ ...row, id: newId(), key, state: 'running', resource_id: resourceId, status_code: null, response: null, created_at: at, updated_at: at })
+      .execute();
   };
   await claim('running-now', 0, null);
   expect((await create(user.apiKey, 'running-now')).statusCode).toBe(409);
@@ -102,7 +109,11 @@ it('answers 409 while a claim runs, and takes over a claim whose request died', 
 it('makes a bulk order once per key', async () => {
   const user = await resellerUser(t.app, t.db, 50_000);
   const key = `bulk-${randomToken(8)}`;
-  const send = () => callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', { headers: { 'idempotency-key': key }, payload: { labelType: 'uspsv9', data: [bulkRow(1), bulkRow(2)] } });
+  const send = () =>
+    callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', {
+      headers: { 'idempotency-key': key },
+      payload: { labelType: 'uspsv9', data: [bulkRow(1), bulkRow(2)] },
+    });
   const answers = await Promise.all([send(), send(), send()]);
   const ok = answers.filter((a) => a.statusCode === 200);
   expect(new Set(ok.map((a) => a.json().bulkorder_id)).size).toBe(1);

@@ -35,7 +35,9 @@ it('documents every call completely: summary, description, parameters, bodies, e
   expect(document.tags.every((tag: { description?: string }) => (tag.description ?? '').length > 40)).toBe(true);
   expect(document.components.securitySchemes).toEqual({ apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: expect.any(String) } });
   expect(document.security).toEqual([{ apiKey: [] }]);
-  const operations = Object.entries<Record<string, any>>(document.paths).flatMap(([route, methods]) => Object.entries<any>(methods).map(([method, op]) => ({ call: `${method.toUpperCase()} ${route}`, op })));
+  const operations = Object.entries<Record<string, any>>(document.paths).flatMap(([route, methods]) =>
+    Object.entries<any>(methods).map(([method, op]) => ({ call: `${method.toUpperCase()} ${route}`, op })),
+  );
   expect(operations.map((o) => o.call).sort()).toEqual(
     [
       'GET /labeltype/read-types',
@@ -53,7 +55,12 @@ it('documents every call completely: summary, description, parameters, bodies, e
     ].sort(),
   );
   for (const { call, op } of operations) {
-    expect({ call, summary: Boolean(op.summary), description: op.description?.length > 30, tagged: Object.values(RESELLER_TAGS).includes(op.tags?.[0]) }).toEqual({ call, summary: true, description: true, tagged: true });
+    expect({
+      call,
+      summary: Boolean(op.summary),
+      description: op.description?.length > 30,
+      tagged: Object.values(RESELLER_TAGS).includes(op.tags?.[0]),
+    }).toEqual({ call, summary: true, description: true, tagged: true });
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
     for (const [status, response] of Object.entries<any>(op.responses)) {
       expect(response.description, `${call} ${status}`).not.toBe('Default Response');
@@ -67,24 +74,47 @@ it('documents every call completely: summary, description, parameters, bodies, e
   expect(create.parameters).toEqual([expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false })]);
   expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '402', '403', '409', '422', '429', '502']);
   expect(document.components.schemas.ResellerCreateOrderInput.required).toEqual(expect.arrayContaining(['labelType', 'Weight', 'FromName', 'ToZip']));
-  expect(document.paths['/order/read-orders'].get.parameters.map((p: { name: string; required: boolean }) => `${p.name}:${p.required}`).sort()).toEqual(
-    ['limit:false', 'page:false', 'search:false', 'sort:false', 'starting_after:false', 'status:false'],
-  );
+  expect(document.paths['/order/read-orders'].get.parameters.map((p: { name: string; required: boolean }) => `${p.name}:${p.required}`).sort()).toEqual([
+    'limit:false',
+    'page:false',
+    'search:false',
+    'sort:false',
+    'starting_after:false',
+    'status:false',
+  ]);
   const limit = document.paths['/order/read-orders'].get.parameters.find((p: { name: string }) => p.name === 'limit');
   expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100 });
-  expect(document.paths['/order/download/{order_id}'].get.responses['200'].content).toEqual({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } });
+  expect(document.paths['/order/download/{order_id}'].get.responses['200'].content).toEqual({
+    'application/pdf': { schema: { type: 'string', format: 'binary' } },
+  });
   expect(Object.keys(document.webhooks).sort()).toEqual(['bulk.completed', 'order.cancelled', 'order.completed']);
-  expect(Object.values<any>(document.webhooks).map((hook) => hook.post.operationId).sort()).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted']);
+  expect(
+    Object.values<any>(document.webhooks)
+      .map((hook) => hook.post.operationId)
+      .sort(),
+  ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted']);
   expect(document.info.license).toEqual({ name: expect.any(String), url: 'https://labels.example.com/tos' });
   // Every operation has an operationId, and every answer declares the rate limit's headers; a 429 its Retry-After, a create's 200 Idempotent-Replayed.
   expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
   for (const { call, op } of operations) {
     for (const [status, response] of Object.entries<any>(op.responses)) {
-      const expected = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...(status === '429' ? ['Retry-After'] : []), ...(['POST /order/create-order', 'POST /order/create-bulk-order'].includes(call) && status === '200' ? ['Idempotent-Replayed'] : [])];
+      const expected = [
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        ...(status === '429' ? ['Retry-After'] : []),
+        ...(['POST /order/create-order', 'POST /order/create-bulk-order'].includes(call) && status === '200' ? ['Idempotent-Replayed'] : []),
+      ];
       expect(Object.keys(response.headers ?? {}), `${call} ${status}`).toEqual(expected);
     }
   }
-  expect(Object.keys(document.components.headers).sort()).toEqual(['Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+  expect(Object.keys(document.components.headers).sort()).toEqual([
+    'Idempotent-Replayed',
+    'RateLimit-Limit',
+    'RateLimit-Remaining',
+    'RateLimit-Reset',
+    'Retry-After',
+  ]);
   expect(document.paths['/openapi.json']).toBeUndefined();
 });
 
@@ -104,14 +134,31 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   expect(types.response.headers.get('ratelimit-limit')).toBe('120');
   expect(types.data!.labelTypes.some((type) => type.uid === 'uspsv9')).toBe(true);
 
-  const parties = { FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001', ToName: 'John Receiver', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210' };
-  const created = await client.POST('/order/create-order', { body: { labelType: 'uspsv9', Weight: 2, ...parties }, params: { header: { 'idempotency-key': 'client-flow-1' } } });
+  const parties = {
+    FromName: 'Jane Sender',
+    FromStreet: '123 Main Street',
+    FromCity: 'New York',
+    FromState: 'NY',
+    FromZip: '10001',
+    ToName: 'John Receiver',
+    ToStreet: '456 Oak Avenue',
+    ToCity: 'Beverly Hills',
+    ToState: 'CA',
+    ToZip: '90210',
+  };
+  const created = await client.POST('/order/create-order', {
+    body: { labelType: 'uspsv9', Weight: 2, ...parties },
+    params: { header: { 'idempotency-key': 'client-flow-1' } },
+  });
   expect(created.error).toBeUndefined();
   const order = created.data!.order;
   expect(order.downloadUrl).toBe(`https://labels.example.com/api/reseller/v1/order/download/${order.id}`);
 
   expect(created.response.headers.get('idempotent-replayed')).toBeNull();
-  const replayed = await client.POST('/order/create-order', { body: { labelType: 'uspsv9', Weight: 2, ...parties }, params: { header: { 'idempotency-key': 'client-flow-1' } } });
+  const replayed = await client.POST('/order/create-order', {
+    body: { labelType: 'uspsv9', Weight: 2, ...parties },
+    params: { header: { 'idempotency-key': 'client-flow-1' } },
+  });
   expect(replayed.response.headers.get('idempotent-replayed')).toBe('true');
   expect(replayed.data!.order.id).toBe(order.id);
 
@@ -130,15 +177,27 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   expect((await client.GET('/account/webhook')).data).toMatchObject({ type: 'success', url: null, hasSecret: false });
   const hook = await client.PUT('/account/webhook', { body: { url: 'http://localhost:9/labels' } });
   expect(hook.data).toMatchObject({ type: 'success', url: 'http://localhost:9/labels', hasSecret: true, secret: expect.any(String) });
-  expect((await client.GET('/account/webhook')).data).toEqual({ type: 'success', message: expect.any(String), url: 'http://localhost:9/labels', hasSecret: true, events: ['order.completed', 'order.cancelled', 'bulk.completed'] });
+  expect((await client.GET('/account/webhook')).data).toEqual({
+    type: 'success',
+    message: expect.any(String),
+    url: 'http://localhost:9/labels',
+    hasSecret: true,
+    events: ['order.completed', 'order.cancelled', 'bulk.completed'],
+  });
   const badHook = await client.PUT('/account/webhook', { body: { url: 'ftp://hooks.example.com' } });
   expect(badHook.response.status).toBe(400);
   expect((await client.PUT('/account/webhook', { body: { url: null } })).data).toMatchObject({ url: null });
 
   const pdf = await client.GET('/order/download/{order_id}', { params: { path: { order_id: order.id } }, parseAs: 'arrayBuffer' });
-  expect(Buffer.from(pdf.data as ArrayBuffer).subarray(0, 5).toString()).toBe('%PDF-');
+  expect(
+    Buffer.from(pdf.data as ArrayBuffer)
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
 
-  const bulk = await client.POST('/order/create-bulk-order', { body: { labelType: 'uspsv9', data: [1, 2, 3].map((i) => ({ ...parties, ToName: `Receiver ${i}`, Weight: 1 + i, Reference: `R-${i}` })) } });
+  const bulk = await client.POST('/order/create-bulk-order', {
+    body: { labelType: 'uspsv9', data: [1, 2, 3].map((i) => ({ ...parties, ToName: `Receiver ${i}`, Weight: 1 + i, Reference: `R-${i}` })) },
+  });
   expect(bulk.data).toMatchObject({ type: 'success', totalOrders: 3 });
   const status = await eventually(async () => {
     const polled = await client.GET('/order/bulk-job-status/{job_id}', { params: { path: { job_id: bulk.data!.job_id } } });
@@ -150,7 +209,10 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   const stats = await client.GET('/order/bulk-queue-stats');
   expect(stats.data!.total).toBeGreaterThanOrEqual(1);
 
-  const zip = await client.GET('/order/download-bulk-order/{bulkorder_id}', { params: { path: { bulkorder_id: bulk.data!.bulkorder_id } }, parseAs: 'arrayBuffer' });
+  const zip = await client.GET('/order/download-bulk-order/{bulkorder_id}', {
+    params: { path: { bulkorder_id: bulk.data!.bulkorder_id } },
+    parseAs: 'arrayBuffer',
+  });
   expect(Object.keys(unzipSync(new Uint8Array(zip.data as ArrayBuffer)))).toHaveLength(4);
 
   const refused = await createClient<paths>({ baseUrl: `${address}/api/reseller/v1`, headers: { 'x-api-key': 'lp_wrong' } }).GET('/order/bulk-queue-stats');

@@ -56,7 +56,8 @@ Every answer is JSON with \`type\`: \`success\` (with a \`message\`) or \`error\
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   [RESELLER_TAGS.authentication]: `Every call carries your API key in the \`x-api-key\` header. Find it on Account Setting; regenerating it there revokes the old key at once. A missing or wrong key answers **401**; the key of a disabled account answers **403**. Keep the key secret: it spends your balance. This document itself (\`GET ${RESELLER_API_PREFIX}/openapi.json\`) needs no key.`,
-  [RESELLER_TAGS.labelTypes]: 'The label types you can buy, with their weight limit and price tiers. Name a type by its `uid` (for example `priority`) or its `_id`.',
+  [RESELLER_TAGS.labelTypes]:
+    'The label types you can buy, with their weight limit and price tiers. Name a type by its `uid` (for example `priority`) or its `_id`.',
   [RESELLER_TAGS.orders]:
     'Single labels, made by the same rules and prices as an order on the web. A label is usually ready in the answer (`status: completed` with a `downloadUrl`); one still `processing` completes later: list your orders or use a webhook (`order.completed`, `order.cancelled`).',
   [RESELLER_TAGS.bulkOrders]: `Up to ${BULK_MAX_ROWS.toLocaleString('en-US')} labels of one type in one call, checked row by row like a CSV order (every bad row and field is named, and nothing is charged), paid with one charge and made by a background job. Follow the job with bulk-job-status (${BULK_POLL_ADVICE}) or the \`bulk.completed\` webhook, then download the ZIP: every label as \`{tracking}.pdf\` plus \`label.csv\` (every row with its tracking number, price and status).`,
@@ -101,18 +102,34 @@ export const ok = (schema: z.ZodType, description: string) => ({ description, co
 const ERROR_DOCS: Record<number, { description: string; example: Record<string, unknown> }> = {
   400: {
     description: 'The request is not valid: `errors` names every bad field (and row)',
-    example: { type: 'error', message: '2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required', errors: [{ row: 3, field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' }, { row: 7, field: 'Weight', message: 'Weight is required' }] },
+    example: {
+      type: 'error',
+      message: '2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required',
+      errors: [
+        { row: 3, field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' },
+        { row: 7, field: 'Weight', message: 'Weight is required' },
+      ],
+    },
   },
   401: { description: 'No API key, or a wrong one', example: { type: 'error', message: 'Invalid API key' } },
   402: { description: 'The balance does not cover the price; nothing was charged', example: { type: 'error', message: 'Insufficient balance' } },
   403: { description: 'The account is disabled', example: { type: 'error', message: 'This account is disabled; contact the shop for help' } },
   404: { description: 'Not found, or not yours', example: { type: 'error', message: 'Order not found' } },
-  409: { description: 'Not ready yet, or a request with this Idempotency-Key is still running', example: { type: 'error', message: 'The label is not ready yet' } },
-  422: { description: 'This Idempotency-Key was used with another request', example: { type: 'error', message: 'This Idempotency-Key was already used with a different request' } },
+  409: {
+    description: 'Not ready yet, or a request with this Idempotency-Key is still running',
+    example: { type: 'error', message: 'The label is not ready yet' },
+  },
+  422: {
+    description: 'This Idempotency-Key was used with another request',
+    example: { type: 'error', message: 'This Idempotency-Key was already used with a different request' },
+  },
   429: { description: 'Rate limit reached: retry after `Retry-After` seconds', example: { type: 'error', message: 'Too many requests, retry in 42 s' } },
   502: {
     description: 'The carrier refused the label: the order is cancelled and refunded',
-    example: { type: 'error', message: 'The label could not be created: address not deliverable. The order was cancelled and its price refunded to your balance.' },
+    example: {
+      type: 'error',
+      message: 'The label could not be created: address not deliverable. The order was cancelled and its price refunded to your balance.',
+    },
   },
 };
 
@@ -126,8 +143,18 @@ const REQUEST_EXAMPLES: Record<string, unknown> = {
 };
 
 const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; description: string; data: string }> = {
-  'order.completed': { tag: RESELLER_TAGS.orders, summary: 'A label is ready', description: 'A single order completed: `data.order` holds it with its tracking number and download URL.', data: 'order' },
-  'order.cancelled': { tag: RESELLER_TAGS.orders, summary: 'An order was cancelled and refunded', description: 'The carrier refused a single order: it is cancelled, its price refunded, and `data.order.note` says why.', data: 'order' },
+  'order.completed': {
+    tag: RESELLER_TAGS.orders,
+    summary: 'A label is ready',
+    description: 'A single order completed: `data.order` holds it with its tracking number and download URL.',
+    data: 'order',
+  },
+  'order.cancelled': {
+    tag: RESELLER_TAGS.orders,
+    summary: 'An order was cancelled and refunded',
+    description: 'The carrier refused a single order: it is cancelled, its price refunded, and `data.order.note` says why.',
+    data: 'order',
+  },
   'bulk.completed': {
     tag: RESELLER_TAGS.bulkOrders,
     summary: 'A bulk order is done',
@@ -137,7 +164,11 @@ const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; descrip
 };
 
 /** 'order.completed' -> 'onOrderCompleted': the operationId of the webhook a client implements. */
-const webhookOperationId = (event: string) => `on${event.split(/[._]/).map((word) => word[0].toUpperCase() + word.slice(1)).join('')}`;
+const webhookOperationId = (event: string) =>
+  `on${event
+    .split(/[._]/)
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join('')}`;
 
 function webhookOperations(): Json {
   const operations: Json = {};
@@ -149,7 +180,14 @@ function webhookOperations(): Json {
         description: `${doc.description} The JSON body is signed: verify \`${WEBHOOK_SIGNATURE_HEADER}\` (HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret, compared in constant time; refuse a \`t\` older than 5 minutes) before trusting it, and deduplicate on \`id\`.`,
         tags: [doc.tag],
         parameters: [
-          { name: WEBHOOK_SIGNATURE_HEADER, in: 'header', required: true, schema: { type: 'string' }, example: 't=1795430400,v1=5f2b…', description: '`t=<unix seconds>,v1=<hex HMAC-SHA256>`' },
+          {
+            name: WEBHOOK_SIGNATURE_HEADER,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+            example: 't=1795430400,v1=5f2b…',
+            description: '`t=<unix seconds>,v1=<hex HMAC-SHA256>`',
+          },
           { name: WEBHOOK_EVENT_HEADER, in: 'header', required: true, schema: { type: 'string', enum: [event] } },
           { name: WEBHOOK_DELIVERY_HEADER, in: 'header', required: true, schema: { type: 'string' }, description: 'The delivery id (the same on every retry)' },
         ],
@@ -201,7 +239,10 @@ const HEADERS: Json = {
   'RateLimit-Remaining': { description: 'Requests left in the current minute', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the current minute ends', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
-  'Idempotent-Replayed': { description: 'true when this is the first answer to the same Idempotency-Key, answered again', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: 'true when this is the first answer to the same Idempotency-Key, answered again',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -218,7 +259,8 @@ function addHeaders(operation: Json): void {
 /** Page sizes above the maximum are read as the maximum; the document says so. */
 function addLimits(operation: Json): void {
   for (const parameter of operation.parameters ?? []) {
-    if (parameter.in === 'query' && parameter.name === 'limit') Object.assign(parameter.schema, { minimum: 1, maximum: ORDER_LIST_MAX_LIMIT, default: DASHBOARD_PAGE_SIZE });
+    if (parameter.in === 'query' && parameter.name === 'limit')
+      Object.assign(parameter.schema, { minimum: 1, maximum: ORDER_LIST_MAX_LIMIT, default: DASHBOARD_PAGE_SIZE });
   }
 }
 
@@ -236,7 +278,7 @@ export function finishDocument(document: Json): Json {
   }
   const used = new Set<string>();
   refsIn({ paths: document.paths, webhooks: document.webhooks }, used);
-  for (let grown = true; grown; ) {
+  for (let grown = true; grown;) {
     const before = used.size;
     for (const name of [...used]) refsIn(schemas[name], used);
     grown = used.size > before;
@@ -247,5 +289,9 @@ export function finishDocument(document: Json): Json {
 
 /** The document as served: its server is this shop's full base URL. */
 export function servedDocument(document: Json, origin: string): Json {
-  return { ...document, info: { ...document.info, license: { ...document.info?.license, url: `${origin}/tos` } }, servers: [{ url: `${origin}${RESELLER_API_PREFIX}`, description: 'This shop' }] };
+  return {
+    ...document,
+    info: { ...document.info, license: { ...document.info?.license, url: `${origin}/tos` } },
+    servers: [{ url: `${origin}${RESELLER_API_PREFIX}`, description: 'This shop' }],
+  };
 }

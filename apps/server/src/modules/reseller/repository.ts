@@ -9,7 +9,11 @@ export type WebhookDeliveryRow = WebhookDeliveriesTable;
 
 /** Claims a key with a unique insert; false when the user already holds this key. */
 export async function insertIdempotencyKey(db: DbOrTrx, row: IdempotencyRow): Promise<boolean> {
-  const result = await db.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()).executeTakeFirst();
+  const result = await db
+    .insertInto('idempotency_keys')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
@@ -28,11 +32,21 @@ export const setIdempotencyResource = (db: DbOrTrx, id: string, resourceId: stri
 
 /** Stores the answer that repeats will get. */
 export const completeIdempotencyKey = (db: DbOrTrx, id: string, answer: { statusCode: number; response: string; at: string }) =>
-  db.updateTable('idempotency_keys').set({ state: 'done', status_code: answer.statusCode, response: answer.response, updated_at: answer.at }).where('id', '=', id).execute();
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', status_code: answer.statusCode, response: answer.response, updated_at: answer.at })
+    .where('id', '=', id)
+    .execute();
 
 /** Takes over a claim whose request died: false when another request took it first. */
 export async function retakeIdempotencyKey(db: DbOrTrx, id: string, staleUpdatedAt: string, at: string): Promise<boolean> {
-  const result = await db.updateTable('idempotency_keys').set({ updated_at: at }).where('id', '=', id).where('updated_at', '=', staleUpdatedAt).where('state', '=', 'running').executeTakeFirst();
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ updated_at: at })
+    .where('id', '=', id)
+    .where('updated_at', '=', staleUpdatedAt)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -40,9 +54,11 @@ export const deleteExpiredIdempotencyKeys = (db: DbOrTrx, now: string) => db.del
 
 // ---- webhooks ----
 
-export const findWebhookEndpoint = (db: DbOrTrx, userId: string) => db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', userId).executeTakeFirst();
+export const findWebhookEndpoint = (db: DbOrTrx, userId: string) =>
+  db.selectFrom('webhook_endpoints').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
-export const findWebhookEndpoints = (db: DbOrTrx, userIds: string[]) => db.selectFrom('webhook_endpoints').selectAll().where('user_id', 'in', userIds).execute();
+export const findWebhookEndpoints = (db: DbOrTrx, userIds: string[]) =>
+  db.selectFrom('webhook_endpoints').selectAll().where('user_id', 'in', userIds).execute();
 
 export async function saveWebhookEndpoint(db: DbOrTrx, row: WebhookEndpointRow): Promise<void> {
   await db
@@ -55,13 +71,25 @@ export async function saveWebhookEndpoint(db: DbOrTrx, row: WebhookEndpointRow):
 /** Inserts deliveries, each once per user and event: answers the ids of those inserted (an event recorded before keeps its delivery). */
 export async function insertDeliveries(db: DbOrTrx, rows: WebhookDeliveryRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const inserted = await db.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['user_id', 'event_id']).doNothing()).returning('id').execute();
+  const inserted = await db
+    .insertInto('webhook_deliveries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['user_id', 'event_id']).doNothing())
+    .returning('id')
+    .execute();
   return new Set(inserted.map((row) => row.id));
 }
 
 /** The deliveries of these users' events not tried yet (recorded before, perhaps never queued). */
 export const untriedDeliveries = (db: DbOrTrx, userIds: string[], eventIds: string[]) =>
-  db.selectFrom('webhook_deliveries').select('id').where('user_id', 'in', userIds).where('event_id', 'in', eventIds).where('status', '=', 'pending').where('attempts', '=', 0).execute();
+  db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('user_id', 'in', userIds)
+    .where('event_id', 'in', eventIds)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', 0)
+    .execute();
 
 export const findDelivery = (db: DbOrTrx, id: string) => db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
 
@@ -73,4 +101,12 @@ export const recentDeliveries = (db: DbOrTrx, userId: string, limit: number) =>
 
 /** Deliveries never tried that were recorded before `before`. */
 export const unqueuedDeliveries = (db: DbOrTrx, before: string, limit: number) =>
-  db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').where('attempts', '=', 0).where('created_at', '<', before).orderBy('created_at').limit(limit).execute();
+  db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('attempts', '=', 0)
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();

@@ -20,7 +20,8 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
   });
 
-  const ledgerOf = (userId: string) => t.db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', userId).where('kind', '!=', 'adjustment').execute();
+  const ledgerOf = (userId: string) =>
+    t.db.selectFrom('ledger').select(['kind', 'amount_cents', 'reference']).where('user_id', '=', userId).where('kind', '!=', 'adjustment').execute();
   const ordersOf = (userId: string) => t.db.selectFrom('orders').select(['id', 'status', 'price_cents']).where('user_id', '=', userId).execute();
 
   it('answers 401 without a key or with a wrong one, and serves the key owner', async () => {
@@ -35,7 +36,14 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     expect(good.statusCode).toBe(200);
     const types = good.json().labelTypes;
     expect(types.map((type: { uid: string }) => type.uid)).toContain('priority');
-    expect(types[0]).toEqual({ _id: expect.any(String), name: expect.any(String), uid: expect.any(String), maxWeight: expect.any(Number), weightUnit: expect.any(String), prices: expect.any(Array) });
+    expect(types[0]).toEqual({
+      _id: expect.any(String),
+      name: expect.any(String),
+      uid: expect.any(String),
+      maxWeight: expect.any(Number),
+      weightUnit: expect.any(String),
+      prices: expect.any(Array),
+    });
     expect(types[0].prices[0]).toEqual({ price: expect.any(Number), fromWeight: expect.any(Number), toWeight: expect.any(Number) });
   });
 
@@ -53,18 +61,31 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
 
   it('creates a label from a urlencoded form and from JSON by the web order rules, charged once each', async () => {
     const user = await resellerUser(t.app, t.db, 10_000);
-    const price = (await t.app.inject({ method: 'POST', url: '/api/v1/order/price', headers: user.headers, payload: { labelType: 'priority', weight: 2 } })).json().price;
-    const viaForm = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: form, payload: urlencoded(labelFields({ Date: '2026-11-23' })) });
+    const price = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/order/price', headers: user.headers, payload: { labelType: 'priority', weight: 2 } })
+    ).json().price;
+    const viaForm = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', {
+      headers: form,
+      payload: urlencoded(labelFields({ Date: '2026-11-23' })),
+    });
     expect(viaForm.statusCode).toBe(200);
     const answer = viaForm.json();
-    expect(answer).toMatchObject({ type: 'success', message: LABEL_CREATED, order: { status: 'completed', price, labelType: { uid: 'priority' }, tracking: expect.any(String) } });
+    expect(answer).toMatchObject({
+      type: 'success',
+      message: LABEL_CREATED,
+      order: { status: 'completed', price, labelType: { uid: 'priority' }, tracking: expect.any(String) },
+    });
     expect(answer.order.downloadUrl).toBe(`http://localhost:80/api/reseller/v1/order/download/${answer.order.id}`);
-    const viaJson = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ labelType: 'uspsv9', design: '', Weight: '3' }) });
+    const viaJson = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', {
+      payload: labelFields({ labelType: 'uspsv9', design: '', Weight: '3' }),
+    });
     expect(viaJson.statusCode).toBe(200);
     expect(viaJson.json().order.labelType.uid).toBe('uspsv9');
     expect(viaJson.json().order.printedAs).toEqual({});
     // Any script is taken; the answer says what the label prints.
-    const unicode = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ToName: 'Nguyễn Văn Đức 🎉', ToCompany: 'Zoë’s' }) });
+    const unicode = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', {
+      payload: labelFields({ ToName: 'Nguyễn Văn Đức 🎉', ToCompany: 'Zoë’s' }),
+    });
     expect(unicode.statusCode).toBe(200);
     expect(unicode.json().order).toMatchObject({ toName: 'Nguyễn Văn Đức 🎉', printedAs: { ToName: 'Nguyen Van Duc' } });
 
@@ -82,16 +103,25 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
 
   it('answers 400 naming every bad field', async () => {
     const user = await resellerUser(t.app, t.db, 10_000);
-    const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: form, payload: urlencoded(labelFields({ FromName: '', Weight: 'heavy', Date: 'soon' })) });
+    const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', {
+      headers: form,
+      payload: urlencoded(labelFields({ FromName: '', Weight: 'heavy', Date: 'soon' })),
+    });
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body.type).toBe('error');
     expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['Date', 'FromName', 'Weight']);
     const rule = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ToZip: 'ABCDE' }) });
     expect(rule.statusCode).toBe(400);
-    expect(rule.json()).toEqual({ type: 'error', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789', errors: [{ field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' }] });
+    expect(rule.json()).toEqual({
+      type: 'error',
+      message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789',
+      errors: [{ field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' }],
+    });
     // Every broken rule of the type, not the first.
-    const rules = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ labelType: 'fedex_ground', design: '', ToZip: 'ABCDE', FromState: 'Tejas', ToPhone: 'call me' }) });
+    const rules = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', {
+      payload: labelFields({ labelType: 'fedex_ground', design: '', ToZip: 'ABCDE', FromState: 'Tejas', ToPhone: 'call me' }),
+    });
     expect(rules.json().errors).toEqual([
       { field: 'FromState', message: 'From State must be a US state, DC or PR' },
       { field: 'ToZip', message: 'To ZIP must be a US ZIP code like 12345 or 12345-6789' },
@@ -102,7 +132,10 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
 
   it('lists the schema problems and the label type rules of one request together', async () => {
     const user = await resellerUser(t.app, t.db, 10_000);
-    const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: form, payload: urlencoded(labelFields({ FromName: '', ToZip: 'ABCDE', Weight: 'heavy', Date: 'soon' })) });
+    const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', {
+      headers: form,
+      payload: urlencoded(labelFields({ FromName: '', ToZip: 'ABCDE', Weight: 'heavy', Date: 'soon' })),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([
       { field: 'Weight', message: 'Weight must be a number' },
@@ -116,7 +149,8 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
 
   it('pages by cursor: an order created between two pages neither repeats nor hides one', async () => {
     const user = await resellerUser(t.app, t.db, 10_000);
-    const create = async (name: string) => (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ToName: name }) })).json().order.id as string;
+    const create = async (name: string) =>
+      (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ToName: name }) })).json().order.id as string;
     for (const name of ['Ann', 'Ben', 'Cat']) await create(name);
     const names = (page: { orders: { toName: string }[] }) => page.orders.map((o) => o.toName);
     const first = (await callApi(t.app, user.apiKey, 'GET', '/order/read-orders?limit=2')).json();
@@ -138,7 +172,10 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
 
   it('takes a phone as people write it and keeps it as E.164, by the web order rules', async () => {
     const user = await resellerUser(t.app, t.db, 10_000);
-    const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: form, payload: urlencoded(labelFields({ labelType: 'fedex_ground', design: '', FromPhone: '(214) 555-0100', ToPhone: '+1 214 555 0100' })) });
+    const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', {
+      headers: form,
+      payload: urlencoded(labelFields({ labelType: 'fedex_ground', design: '', FromPhone: '(214) 555-0100', ToPhone: '+1 214 555 0100' })),
+    });
     expect(res.statusCode).toBe(200);
     const row = await t.db.selectFrom('orders').select(['from_phone', 'to_phone']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
     expect(row).toEqual({ from_phone: '+12145550100', to_phone: '+12145550100' });
@@ -172,7 +209,12 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     expect((await callApi(t.app, user.apiKey, 'GET', '/order/read-orders?status=cancelled')).json().orders).toEqual([]);
     const bad = await callApi(t.app, user.apiKey, 'GET', '/order/read-orders?status=lost&page=0');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['page', 'status']);
+    expect(
+      bad
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['page', 'status']);
   });
 
   it('turns a bulk order into a queued job, seen going from queued to completed, and serves its ZIP', async () => {
@@ -182,7 +224,7 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     expect(created.statusCode).toBe(200);
     const answer = created.json();
     expect(answer).toMatchObject({ type: 'success', job_id: `bulk-${answer.bulkorder_id}`, totalOrders: 30 });
-    expect((await ledgerOf(user.userId))).toEqual([{ kind: 'bulk_charge', amount_cents: -Math.round(answer.total * 100), reference: answer.bulkorder_id }]);
+    expect(await ledgerOf(user.userId)).toEqual([{ kind: 'bulk_charge', amount_cents: -Math.round(answer.total * 100), reference: answer.bulkorder_id }]);
 
     const seen: { state: string; progress: number; stage: string }[] = [];
     const done = await eventually(async () => {
@@ -230,7 +272,9 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
         { row: 4, field: 'FromName', message: 'From Name is required' },
       ]),
     );
-    const tooMany = await callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', { payload: { labelType: 'uspsv9', data: Array.from({ length: BULK_MAX_ROWS + 1 }, () => ({})) } });
+    const tooMany = await callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', {
+      payload: { labelType: 'uspsv9', data: Array.from({ length: BULK_MAX_ROWS + 1 }, () => ({})) },
+    });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().errors).toEqual([{ field: 'data', message: 'data may hold at most 5,000 orders' }]);
     expect(await ledgerOf(user.userId)).toEqual([]);
@@ -250,6 +294,9 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     expect(notFound[0].json()).toEqual({ type: 'error', message: ORDER_NOT_FOUND });
     expect((await callApi(t.app, other.apiKey, 'GET', '/order/read-orders')).json().orders).toEqual([]);
     expect((await callApi(t.app, owner.apiKey, 'GET', `/order/bulk-job-status/${bulk.job_id}`)).statusCode).toBe(200);
-    expect((await callApi(t.app, owner.apiKey, 'GET', '/no/such/call')).json()).toEqual({ type: 'error', message: 'Route GET /api/reseller/v1/no/such/call not found' });
+    expect((await callApi(t.app, owner.apiKey, 'GET', '/no/such/call')).json()).toEqual({
+      type: 'error',
+      message: 'Route GET /api/reseller/v1/no/such/call not found',
+    });
   });
 });

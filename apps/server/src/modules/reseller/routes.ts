@@ -46,7 +46,13 @@ export class ResellerValidationError extends HttpError {
   }
 }
 
-const summarize = (items: ErrorItem[]) => (items.length === 1 ? items[0].message : `${items.length} fields are not valid: ${items.map((i) => i.message).slice(0, 3).join('; ')}${items.length > 3 ? '; ...' : ''}`);
+const summarize = (items: ErrorItem[]) =>
+  items.length === 1
+    ? items[0].message
+    : `${items.length} fields are not valid: ${items
+        .map((i) => i.message)
+        .slice(0, 3)
+        .join('; ')}${items.length > 3 ? '; ...' : ''}`;
 
 /** The `errors` an error lists in its details: ours, or a bulk row check's ({ row, column, message }). */
 function errorItemsOf(details: Record<string, unknown>): ErrorItem[] | undefined {
@@ -66,7 +72,10 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
   const shown = publicError(error);
   if (shown.internal) request.log.error({ err: error, reqId: request.id }, 'reseller request failed');
   const items = errorItemsOf(shown.details);
-  return reply.status(shown.statusCode).headers(shown.headers).send({ type: 'error', message: shown.message, ...(items ? { errors: items } : {}) });
+  return reply
+    .status(shown.statusCode)
+    .headers(shown.headers)
+    .send({ type: 'error', message: shown.message, ...(items ? { errors: items } : {}) });
 }
 
 // ---- documentation pieces ---------------------------------------------------------------------
@@ -76,7 +85,13 @@ const AUTH_ERRORS = [401, 403, 429];
 const binary = (contentType: string, description: string) => ({
   description,
   // A file, sent as a Buffer or a stream (Fastify serializes neither).
-  content: { [contentType]: { schema: z.custom<Buffer | Readable>((v) => Buffer.isBuffer(v) || v instanceof Readable).meta({ type: 'string', format: 'binary' } as Record<string, unknown>) } },
+  content: {
+    [contentType]: {
+      schema: z
+        .custom<Buffer | Readable>((v) => Buffer.isBuffer(v) || v instanceof Readable)
+        .meta({ type: 'string', format: 'binary' } as Record<string, unknown>),
+    },
+  },
 });
 
 const idempotencyHeaders = z.looseObject({
@@ -132,7 +147,9 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(
     async (instance) => {
       instance.setErrorHandler(answerError);
-      instance.setNotFoundHandler((request, reply) => reply.status(404).send({ type: 'error', message: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
+      instance.setNotFoundHandler((request, reply) =>
+        reply.status(404).send({ type: 'error', message: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+      );
       await instance.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });
 
       // Per API key (its hash), shared by every process through Redis when there is one (the composition root's client).
@@ -223,7 +240,8 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             operationId: 'readOrders',
             tags: [RESELLER_TAGS.orders],
             summary: 'List your orders',
-            description: 'Your single and bulk orders, newest first, a page at a time, with a status filter and a search over names, tracking numbers and order ids.',
+            description:
+              'Your single and bulk orders, newest first, a page at a time, with a status filter and a search over names, tracking numbers and order ids.',
             querystring: resellerOrderListQuery,
             response: { 200: ok(readOrdersAnswer, 'A page of your orders'), ...errorResponses(400, ...AUTH_ERRORS) },
           },
@@ -242,7 +260,8 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             operationId: 'readPrice',
             tags: [RESELLER_TAGS.labelTypes],
             summary: 'Price a label',
-            description: 'What a label of this type and weight costs now, by the tier that holds the weight: the price create-order would charge. 400 names why a weight has no price.',
+            description:
+              'What a label of this type and weight costs now, by the tier that holds the weight: the price create-order would charge. 400 names why a weight has no price.',
             consumes: ['application/json', 'application/x-www-form-urlencoded'],
             body: resellerPriceBody,
             response: { 200: ok(priceAnswer, 'The price in dollars'), ...errorResponses(400, ...AUTH_ERRORS) },
@@ -311,14 +330,19 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             operationId: 'downloadLabel',
             tags: [RESELLER_TAGS.orders],
             summary: 'Download a label',
-            description: 'The label PDF (4 x 6 inches) of your completed order, as `{tracking}.pdf`. 409 while it is being made or when the order was cancelled.',
+            description:
+              'The label PDF (4 x 6 inches) of your completed order, as `{tracking}.pdf`. 409 while it is being made or when the order was cancelled.',
             params: orderIdParams,
             response: { 200: binary('application/pdf', 'The label PDF'), ...errorResponses(404, 409, ...AUTH_ERRORS) },
           },
         },
         async (request, reply) => {
           const { tracking, pdf } = await reseller.labelPdf(request.userId, request.params.order_id);
-          return reply.type('application/pdf').header('content-disposition', `attachment; filename="${tracking}.pdf"`).header('cache-control', 'private, no-store').send(pdf);
+          return reply
+            .type('application/pdf')
+            .header('content-disposition', `attachment; filename="${tracking}.pdf"`)
+            .header('cache-control', 'private, no-store')
+            .send(pdf);
         },
       );
 
@@ -347,7 +371,9 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             throw new ResellerValidationError(summarize(items), items);
           }
           const { labelType, design, data } = envelope.data;
-          const notObjects = data.flatMap((row, i) => (row && typeof row === 'object' && !Array.isArray(row) ? [] : [{ row: i + 1, message: `Row ${i + 1} must be an order object` }]));
+          const notObjects = data.flatMap((row, i) =>
+            row && typeof row === 'object' && !Array.isArray(row) ? [] : [{ row: i + 1, message: `Row ${i + 1} must be an order object` }],
+          );
           if (notObjects.length > 0) throw new ResellerValidationError(summarize(notObjects), notObjects);
           const rows = data as Record<string, unknown>[];
           return sendAnswer(reply, await reseller.createBulkOrder(request.userId, { labelType, design, rows }, idempotencyOf(request)));
@@ -390,7 +416,8 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             operationId: 'downloadBulkOrder',
             tags: [RESELLER_TAGS.bulkOrders],
             summary: 'Download a bulk order',
-            description: 'The ZIP of your completed bulk order: every label as `{tracking}.pdf` and `label.csv` (every row with its tracking number, price, status and message). 409 until it is completed.',
+            description:
+              'The ZIP of your completed bulk order: every label as `{tracking}.pdf` and `label.csv` (every row with its tracking number, price, status and message). 409 until it is completed.',
             params: bulkOrderIdParams,
             response: { 200: binary('application/zip', 'The ZIP file'), ...errorResponses(404, 409, ...AUTH_ERRORS) },
           },
@@ -398,7 +425,11 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
         async (request, reply) => {
           const file = await reseller.bulkZip(request.userId, request.params.bulkorder_id);
           if ('signedUrl' in file) return reply.header('cache-control', 'private, no-store').redirect(file.signedUrl, 302);
-          return reply.type(file.contentType).header('content-disposition', `attachment; filename="${file.fileName}"`).header('cache-control', 'private, no-store').send(file.data);
+          return reply
+            .type(file.contentType)
+            .header('content-disposition', `attachment; filename="${file.fileName}"`)
+            .header('cache-control', 'private, no-store')
+            .send(file.data);
         },
       );
     },

@@ -140,7 +140,14 @@ export function createResellerService(deps: {
 
   const bulkAnswer = (row: { id: string; job_id: string | null; total_cents: number; total_orders: number }): ApiAnswer => ({
     statusCode: 200,
-    body: { type: 'success', message: BULK_ORDER_QUEUED, job_id: row.job_id ?? '', bulkorder_id: row.id, total: centsToDollars(Number(row.total_cents)), totalOrders: row.total_orders },
+    body: {
+      type: 'success',
+      message: BULK_ORDER_QUEUED,
+      job_id: row.job_id ?? '',
+      bulkorder_id: row.id,
+      total: centsToDollars(Number(row.total_cents)),
+      totalOrders: row.total_orders,
+    },
   });
 
   return {
@@ -186,7 +193,12 @@ export function createResellerService(deps: {
         return { orders: page.orders.map((order) => resellerOrderOf(order, base)), total: page.total, totalPages: page.totalPages, hasMore: page.hasMore };
       }
       const page = await orders.list(userId, filter);
-      return { orders: page.orders.map((order) => resellerOrderOf(order, base)), total: page.total, totalPages: page.totalPages, hasMore: filter.page < page.totalPages };
+      return {
+        orders: page.orders.map((order) => resellerOrderOf(order, base)),
+        total: page.total,
+        totalPages: page.totalPages,
+        hasMore: filter.page < page.totalPages,
+      };
     },
 
     /** The 400 of a create-order body that failed its schema: every bad field and every rule of its label type at once. */
@@ -206,7 +218,11 @@ export function createResellerService(deps: {
     labelPdf: (userId: string, orderId: string) => orders.labelPdf(userId, orderId),
 
     /** A bulk order from objects: the CSV's row checks, one charge, always a queued job. */
-    createBulkOrder(userId: string, input: { labelType: string; design?: CreateOrderInput['design']; rows: Record<string, unknown>[] }, idempotency?: Idempotency): Promise<ApiAnswer> {
+    createBulkOrder(
+      userId: string,
+      input: { labelType: string; design?: CreateOrderInput['design']; rows: Record<string, unknown>[] },
+      idempotency?: Idempotency,
+    ): Promise<ApiAnswer> {
       return idempotent(
         userId,
         idempotency,

@@ -12,7 +12,8 @@ const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] 
 type User = Awaited<ReturnType<typeof resellerUser>>;
 
 const settingsOf = async (t: TestApp, user: User) => (await t.app.inject({ method: 'GET', url: '/api/v1/account/webhook', headers: user.headers })).json();
-const saveUrl = (t: TestApp, user: User, url: string | null) => t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url } });
+const saveUrl = (t: TestApp, user: User, url: string | null) =>
+  t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url } });
 
 describe.each(engines)('webhooks on the %s queue', (engine) => {
   let t: TestApp;
@@ -31,7 +32,13 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
 
   it('keeps one URL a user with a secret shown once, rotated on demand', async () => {
     const user = await resellerUser(t.app, t.db, 0);
-    expect(await settingsOf(t, user)).toEqual({ message: 'Webhook', url: null, hasSecret: false, events: ['order.completed', 'order.cancelled', 'bulk.completed'], deliveries: [] });
+    expect(await settingsOf(t, user)).toEqual({
+      message: 'Webhook',
+      url: null,
+      hasSecret: false,
+      events: ['order.completed', 'order.cancelled', 'bulk.completed'],
+      deliveries: [],
+    });
     const saved = (await saveUrl(t, user, 'http://localhost:9/hook')).json();
     expect(saved).toMatchObject({ message: 'Webhook saved', url: 'http://localhost:9/hook', hasSecret: true, secret: expect.stringMatching(/^whsec_/) });
     const shown = await settingsOf(t, user);
@@ -51,7 +58,9 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       const user = await resellerUser(t.app, t.db, 50_000);
       const { secret } = (await saveUrl(t, user, receiver.url)).json();
       const order = (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() })).json().order;
-      const bulk = (await callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', { payload: { labelType: 'uspsv9', data: [bulkRow(1), bulkRow(2)] } })).json();
+      const bulk = (
+        await callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', { payload: { labelType: 'uspsv9', data: [bulkRow(1), bulkRow(2)] } })
+      ).json();
       await eventually(async () => expect(receiver.received).toHaveLength(2), 20_000);
       const events = receiver.received.map((r) => ({ ...r, event: JSON.parse(r.body) }));
       for (const r of events) {
@@ -83,7 +92,9 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       await eventually(async () => expect(receiver.received).toHaveLength(3), 20_000);
       expect(new Set(receiver.received.map((r) => r.headers['x-portal-delivery'])).size).toBe(1);
       expect(receiver.received.every((r) => verifySignature(r.headers['x-portal-signature'], r.body, secret))).toBe(true);
-      await eventually(async () => expect((await settingsOf(t, user)).deliveries[0]).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 200, lastError: null }));
+      await eventually(async () =>
+        expect((await settingsOf(t, user)).deliveries[0]).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 200, lastError: null }),
+      );
     } finally {
       await receiver.close();
     }
@@ -101,7 +112,8 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       const user = await resellerUser(slow.app, slow.db, 10_000);
       await saveUrl(slow, user, receiver.url);
       await callApi(slow.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
-      const delivery = () => slow.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+      const delivery = () =>
+        slow.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
       await eventually(async () => expect(await delivery()).toEqual({ status: 'retrying', attempts: 1 }));
       await slow.db.updateTable('webhook_deliveries').set({ attempts: 7 }).where('user_id', '=', user.userId).execute();
       await eventually(async () => expect(await delivery()).toEqual({ status: 'failed', attempts: 8 }), 20_000);
@@ -161,9 +173,25 @@ describe('webhook addresses without WEBHOOK_ALLOW_PRIVATE', () => {
       // As if the URL passed at save time and its name now resolves to this machine (DNS rebinding).
       const box = createSealedBox(fs.readFileSync(path.join(t.config.dataDir, 'secrets-key'), 'utf8').trim());
       const at = new Date().toISOString();
-      await t.db.insertInto('webhook_endpoints').values({ user_id: user.userId, url: receiver.url, secret_sealed: box.seal('whsec_test', `webhook-secret:${user.userId}`), created_at: at, updated_at: at }).execute();
+      await t.db
+        .insertInto('webhook_endpoints')
+        .values({
+          user_id: user.userId,
+          url: receiver.url,
+          secret_sealed: box.seal('whsec_test', `webhook-secret:${user.userId}`),
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
       await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
-      await eventually(async () => expect((await settingsOf(t, user)).deliveries[0]).toMatchObject({ status: 'retrying', attempts: 1, lastStatusCode: null, lastError: WEBHOOK_URL_PRIVATE }));
+      await eventually(async () =>
+        expect((await settingsOf(t, user)).deliveries[0]).toMatchObject({
+          status: 'retrying',
+          attempts: 1,
+          lastStatusCode: null,
+          lastError: WEBHOOK_URL_PRIVATE,
+        }),
+      );
       expect(receiver.received).toEqual([]);
     } finally {
       await receiver.close();

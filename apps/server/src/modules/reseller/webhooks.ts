@@ -95,7 +95,14 @@ export function createWebhookService(deps: {
   async function settings(userId: string, message: string, secret?: string): Promise<WebhookSettingsResponse> {
     const endpoint = await repo.findWebhookEndpoint(db, userId);
     const deliveries = await repo.recentDeliveries(db, userId, WEBHOOK_RECENT_DELIVERIES);
-    return { message, url: endpoint?.url ?? null, hasSecret: Boolean(endpoint?.secret_sealed), ...(secret ? { secret } : {}), events: [...WEBHOOK_EVENTS], deliveries: deliveries.map(toDelivery) };
+    return {
+      message,
+      url: endpoint?.url ?? null,
+      hasSecret: Boolean(endpoint?.secret_sealed),
+      ...(secret ? { secret } : {}),
+      events: [...WEBHOOK_EVENTS],
+      deliveries: deliveries.map(toDelivery),
+    };
   }
 
   /**
@@ -154,7 +161,12 @@ export function createWebhookService(deps: {
     const queued = [...inserted];
     if (inserted.size < deliveries.length) {
       const before = deliveries.filter((d) => !inserted.has(d.id));
-      for (const { id } of await repo.untriedDeliveries(db, [...new Set(before.map((d) => d.user_id))], before.map((d) => d.event_id))) queued.push(id);
+      for (const { id } of await repo.untriedDeliveries(
+        db,
+        [...new Set(before.map((d) => d.user_id))],
+        before.map((d) => d.event_id),
+      ))
+        queued.push(id);
     }
     for (const id of queued) await queueDelivery(id);
   }
@@ -225,7 +237,13 @@ export function createWebhookService(deps: {
       const current = await repo.findWebhookEndpoint(db, userId);
       const secret = newSecret();
       const at = nowIso();
-      await repo.saveWebhookEndpoint(db, { user_id: userId, url: current?.url ?? null, secret_sealed: sealedBox.seal(secret, secretContext(userId)), created_at: current?.created_at ?? at, updated_at: at });
+      await repo.saveWebhookEndpoint(db, {
+        user_id: userId,
+        url: current?.url ?? null,
+        secret_sealed: sealedBox.seal(secret, secretContext(userId)),
+        created_at: current?.created_at ?? at,
+        updated_at: at,
+      });
       return { message: WEBHOOK_SECRET_ROTATED, secret };
     },
 
@@ -253,7 +271,17 @@ export function createWebhookService(deps: {
       const attempts = delivery.attempts + 1;
       try {
         const status = await post(url, headers, delivery.payload);
-        await repo.updateDelivery(db, deliveryId, { status: 'delivered', attempts, url: endpoint.url, last_status_code: status, last_error: null, last_attempt_at: at, next_attempt_at: null, delivered_at: nowIso(), updated_at: nowIso() });
+        await repo.updateDelivery(db, deliveryId, {
+          status: 'delivered',
+          attempts,
+          url: endpoint.url,
+          last_status_code: status,
+          last_error: null,
+          last_attempt_at: at,
+          next_attempt_at: null,
+          delivered_at: nowIso(),
+          updated_at: nowIso(),
+        });
       } catch (error) {
         // The delivery counts its own tries too: a job queued again with the engine's count reset still ends.
         const tries = Math.max(job.attempt, attempts);

@@ -37,12 +37,30 @@ export function addCommands(bot: Bot, telegram: TelegramService, log: FastifyBas
   const answer = (work: (ctx: Context & { chat: { id: number } }) => Promise<string> | string) => async (ctx: Context & { chat: { id: number } }) => {
     await ctx.reply(await work(ctx), { link_preview_options: { is_disabled: true } });
   };
-  chats.command('start', answer((ctx) => telegram.start({ id: ctx.chat.id, username: ctx.from?.username }, typeof ctx.match === 'string' ? ctx.match.trim() : '')));
-  chats.command('orders', answer((ctx) => telegram.listOrders(ctx.chat.id)));
-  chats.command('balance', answer((ctx) => telegram.balance(ctx.chat.id)));
-  chats.command('stop', answer((ctx) => telegram.stop(ctx.chat.id)));
-  chats.command('help', answer(() => botTexts.help));
-  chats.on('message:text', answer(() => botTexts.help));
+  chats.command(
+    'start',
+    answer((ctx) => telegram.start({ id: ctx.chat.id, username: ctx.from?.username }, typeof ctx.match === 'string' ? ctx.match.trim() : '')),
+  );
+  chats.command(
+    'orders',
+    answer((ctx) => telegram.listOrders(ctx.chat.id)),
+  );
+  chats.command(
+    'balance',
+    answer((ctx) => telegram.balance(ctx.chat.id)),
+  );
+  chats.command(
+    'stop',
+    answer((ctx) => telegram.stop(ctx.chat.id)),
+  );
+  chats.command(
+    'help',
+    answer(() => botTexts.help),
+  );
+  chats.on(
+    'message:text',
+    answer(() => botTexts.help),
+  );
 }
 
 /** Webhook mode: handles one update Telegram posted (the route checked its secret first). */
@@ -62,17 +80,20 @@ export function createPoller(bot: Bot, lease: Lease, leaseMs: number, log: Fasti
   const idle = new AbortController();
 
   async function pollWhileHeld(): Promise<void> {
-    const renew = setInterval(() => {
-      lease.renew().then(
-        (held) => {
-          if (!held && bot.isRunning()) {
-            log.warn('telegram polling lease lost; another process polls now');
-            void bot.stop().catch(() => {});
-          }
-        },
-        (error) => log.warn({ err: error }, 'telegram polling lease could not be renewed'),
-      );
-    }, Math.max(100, Math.floor(leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        lease.renew().then(
+          (held) => {
+            if (!held && bot.isRunning()) {
+              log.warn('telegram polling lease lost; another process polls now');
+              void bot.stop().catch(() => {});
+            }
+          },
+          (error) => log.warn({ err: error }, 'telegram polling lease could not be renewed'),
+        );
+      },
+      Math.max(100, Math.floor(leaseMs / 3)),
+    );
     try {
       await bot.start({ timeout: POLL_SECONDS, allowed_updates: ['message'], onStart: () => log.info('polling Telegram for updates') });
     } catch (error) {

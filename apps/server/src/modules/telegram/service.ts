@@ -27,7 +27,10 @@ export const TELEGRAM_MESSAGE_JOB = 'telegram-message';
 export const TELEGRAM_WEBHOOK_JOB = 'telegram-webhook';
 /** Tries of one message: the first and 7 retries, base, 2 x base, 4 x base... apart (QUEUE_RETRY_DELAY_MS, at most 10 minutes); a 429 waits its retry_after instead. */
 export const TELEGRAM_MAX_ATTEMPTS = 8;
-export const telegramRetryPolicy = (baseMs: number): RetryPolicy => ({ attempts: TELEGRAM_MAX_ATTEMPTS, delayMs: (attempt) => Math.min(600_000, baseMs * 2 ** (attempt - 1)) });
+export const telegramRetryPolicy = (baseMs: number): RetryPolicy => ({
+  attempts: TELEGRAM_MAX_ATTEMPTS,
+  delayMs: (attempt) => Math.min(600_000, baseMs * 2 ** (attempt - 1)),
+});
 
 /** Which Account Setting choice each event falls under. */
 const TOPIC_OF: Record<ShopEvent['type'], TelegramTopic> = {
@@ -97,7 +100,14 @@ export function createTelegramService(deps: {
     const account = await repo.findAccount(db, userId);
     const muted = mutedOf(account);
     const topics = Object.fromEntries(TELEGRAM_TOPICS.map((topic) => [topic, !muted.includes(topic)])) as TelegramTopics;
-    return { message, bot: bot.username, linked: Boolean(account?.chat_id), chatUsername: account?.chat_id ? account.chat_username : null, linkedAt: account?.linked_at ?? null, topics };
+    return {
+      message,
+      bot: bot.username,
+      linked: Boolean(account?.chat_id),
+      chatUsername: account?.chat_id ? account.chat_username : null,
+      linkedAt: account?.linked_at ?? null,
+      topics,
+    };
   }
 
   /** The message an event makes, read when the event is dispatched (just after its commit, or after a crash, later); null when there is nothing to tell. */
@@ -121,7 +131,10 @@ export function createTelegramService(deps: {
       case 'fedex.cancelled': {
         const order = await fedex.findOwn(event.userId, event.fedexOrderId);
         if (!order) return null;
-        return { eventId: `${event.type}:${event.fedexOrderId}`, text: event.type === 'fedex.completed' ? eventTexts.fedexCompleted(order, shopUrl) : eventTexts.fedexCancelled(order, shopUrl) };
+        return {
+          eventId: `${event.type}:${event.fedexOrderId}`,
+          text: event.type === 'fedex.completed' ? eventTexts.fedexCompleted(order, shopUrl) : eventTexts.fedexCancelled(order, shopUrl),
+        };
       }
       case 'deposit.credited':
         return { eventId: `${event.type}:${event.invoiceId}`, text: eventTexts.depositCredited(event, shopUrl) };
@@ -164,7 +177,12 @@ export function createTelegramService(deps: {
     const queued = [...inserted];
     if (inserted.size < messages.length) {
       const before = messages.filter((m) => !inserted.has(m.id));
-      for (const { id } of await repo.untriedMessages(db, [...new Set(before.map((m) => m.chat_id))], before.map((m) => m.event_id))) queued.push(id);
+      for (const { id } of await repo.untriedMessages(
+        db,
+        [...new Set(before.map((m) => m.chat_id))],
+        before.map((m) => m.event_id),
+      ))
+        queued.push(id);
     }
     for (const id of queued) await queueMessage(id);
   }
@@ -204,7 +222,14 @@ export function createTelegramService(deps: {
       const token = randomToken(24);
       const expiresAt = isoIn(TELEGRAM_LINK_TTL_MINUTES * 60_000);
       await repo.deleteOldLinkTokens(db, new Date(Date.now() - 24 * 3600_000).toISOString());
-      await repo.insertLinkToken(db, { token_hash: sha256Hex(token), user_id: userId, shop_url: shopUrl, expires_at: expiresAt, used_at: null, created_at: nowIso() });
+      await repo.insertLinkToken(db, {
+        token_hash: sha256Hex(token),
+        user_id: userId,
+        shop_url: shopUrl,
+        expires_at: expiresAt,
+        used_at: null,
+        created_at: nowIso(),
+      });
       const account = await repo.findAccount(db, userId);
       return { url: `https://t.me/${bot.username}?start=${token}`, expiresAt, linked: Boolean(account?.chat_id) };
     },
@@ -283,7 +308,12 @@ export function createTelegramService(deps: {
       if (!repo.isClaimable(message, nowIso())) return held();
       const account = await repo.findAccount(db, message.user_id);
       if (!deps.bot || account?.chat_id !== message.chat_id) {
-        await repo.updateMessage(db, messageId, { status: 'dropped', last_error: deps.bot ? 'The chat was unlinked' : 'Telegram is not configured', claimed_until: null, updated_at: nowIso() });
+        await repo.updateMessage(db, messageId, {
+          status: 'dropped',
+          last_error: deps.bot ? 'The chat was unlinked' : 'Telegram is not configured',
+          claimed_until: null,
+          updated_at: nowIso(),
+        });
         return;
       }
       if (!(await repo.claimMessage(db, messageId, nowIso(), isoIn(deps.claimMs)))) return held();
@@ -292,7 +322,15 @@ export function createTelegramService(deps: {
         // grammY's own type is a polyfill's AbortSignal; it takes any signal with addEventListener.
         const signal = AbortSignal.timeout(Math.floor(deps.claimMs / 2)) as unknown as Parameters<Api['sendMessage']>[3];
         const sent = await deps.bot.api.sendMessage(Number(message.chat_id), message.text, { link_preview_options: { is_disabled: true } }, signal);
-        await repo.updateMessage(db, messageId, { status: 'sent', attempts, telegram_message_id: sent.message_id, last_error: null, sent_at: nowIso(), claimed_until: null, updated_at: nowIso() });
+        await repo.updateMessage(db, messageId, {
+          status: 'sent',
+          attempts,
+          telegram_message_id: sent.message_id,
+          last_error: null,
+          sent_at: nowIso(),
+          claimed_until: null,
+          updated_at: nowIso(),
+        });
       } catch (error) {
         const code = isBotApiError(error) ? error.error_code : null;
         if (code === 403) {
@@ -304,7 +342,13 @@ export function createTelegramService(deps: {
         }
         // The job counts tries too: a job queued again with the engine's count reset still ends.
         const last = code === 400 || Math.max(job.attempt, attempts) >= retry.attempts;
-        await repo.updateMessage(db, messageId, { status: last ? 'failed' : 'retrying', attempts, last_error: errorText(error), claimed_until: null, updated_at: nowIso() });
+        await repo.updateMessage(db, messageId, {
+          status: last ? 'failed' : 'retrying',
+          attempts,
+          last_error: errorText(error),
+          claimed_until: null,
+          updated_at: nowIso(),
+        });
         if (last) {
           log.warn({ err: error, messageId }, 'telegram message not sent');
           return;

@@ -22,7 +22,11 @@ afterEach(async () => {
 
 /** `npm run worker` as its own process, with its log kept. */
 function startWorker(env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: serverDir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let log = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -84,7 +88,11 @@ describe.each(engines)('Telegram long polling on the %s queue', (engine) => {
     await eventually(async () => expect(worker.log()).toContain('worker started'), 60_000);
     // It asks for the lease a third of the lease's time apart and is refused: six refusals span more than the lease's
     // time, in which a lease the web process did not renew would have run out and been taken.
-    const refusals = () => worker.log().split('\n').filter((line) => line.includes('"msg":"telegram polling lease is held by another process"')).length;
+    const refusals = () =>
+      worker
+        .log()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"telegram polling lease is held by another process"')).length;
     const polling = () => worker.log().includes('polling Telegram for updates');
     await eventually(async () => expect(refusals() >= 6 || polling()).toBe(true), 60_000);
     expect(polling()).toBe(false);

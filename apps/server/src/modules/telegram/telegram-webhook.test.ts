@@ -30,7 +30,12 @@ describe.each(engines)('Telegram webhook mode on the %s queue', (engine) => {
   });
 
   const post = (update: Record<string, unknown>, secret?: string) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/telegram/webhook', payload: update, headers: secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/telegram/webhook',
+      payload: update,
+      headers: secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret },
+    });
 
   it('registers the webhook with a generated secret, never polls, and handles only updates that carry the secret', async () => {
     await eventually(async () => expect(tg.webhook).toMatchObject({ url: WEBHOOK_URL, allowed_updates: ['message'] }));

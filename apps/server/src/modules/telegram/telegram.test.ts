@@ -39,9 +39,11 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
   });
 
   const settingsOf = async (user: User) => (await t.app.inject({ method: 'GET', url: '/api/v1/account/telegram', headers: user.headers })).json();
-  const latestOrder = (user: User) => t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  const latestOrder = (user: User) =>
+    t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
   const messagesOf = (user: User) => t.db.selectFrom('telegram_messages').selectAll().where('user_id', '=', user.userId).orderBy('created_at').execute();
-  const createOrder = (user: User, fields: Record<string, string | number> = {}) => callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields(fields) });
+  const createOrder = (user: User, fields: Record<string, string | number> = {}) =>
+    callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields(fields) });
 
   it('links a chat with a good token, and answers a used, an expired and an unknown one', async () => {
     const user = await resellerUser(t.app, t.db, 0);
@@ -76,7 +78,11 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
       "This link was already used.\nOpen a fresh link with 'Get order updates on Telegram' on the Orders card of your dashboard.",
     ]);
     const late = await linkOf(t.app, user.headers);
-    await t.db.updateTable('telegram_link_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token_hash', '=', sha256Hex(late.token)).execute();
+    await t.db
+      .updateTable('telegram_link_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', sha256Hex(late.token))
+      .execute();
     tg.send(other, `/start ${late.token}`);
     expect((await tg.sentTo(other, 2))[1]).toBe(
       "This link has expired (a link works for 15 minutes).\nOpen a fresh link with 'Get order updates on Telegram' on the Orders card of your dashboard.",
@@ -119,7 +125,9 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
       '/orders - your last 5 orders with status and tracking\n/balance - your balance\n/stop - stop the messages and unlink this chat\n/help - this list\nChoose which messages you get in Account Setting.',
     );
     tg.send(chat, '/stop');
-    expect((await tg.sentTo(chat, 12))[11]).toBe("Unlinked: this chat gets no more messages.\nTo link it again, use 'Get order updates on Telegram' on the Orders card of your dashboard.");
+    expect((await tg.sentTo(chat, 12))[11]).toBe(
+      "Unlinked: this chat gets no more messages.\nTo link it again, use 'Get order updates on Telegram' on the Orders card of your dashboard.",
+    );
     expect((await settingsOf(user)).linked).toBe(false);
     tg.send(chat, '/balance');
     expect((await tg.sentTo(chat, 13))[12]).toBe(botTexts.notLinked);
@@ -144,10 +152,14 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     // An order refused by the carrier: cancelled and refunded.
     expect((await createOrder(user, { ToName: REFUSED_RECEIVER })).statusCode).toBe(502);
     const refused = await latestOrder(user);
-    expect((await texts(2))[1]).toBe(`Order ${short(refused.id)} cancelled and refunded ($6.75)\nUSPS Priority Mail to ${REFUSED_RECEIVER}\nReason: ${REFUSAL}\nDashboard: ${SHOP}/`);
+    expect((await texts(2))[1]).toBe(
+      `Order ${short(refused.id)} cancelled and refunded ($6.75)\nUSPS Priority Mail to ${REFUSED_RECEIVER}\nReason: ${REFUSAL}\nDashboard: ${SHOP}/`,
+    );
 
     // A bulk order: one label made, one refused and refunded.
-    const bulk = await callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', { payload: { labelType: 'uspsv9', data: [bulkRow(1), bulkRow(2, { ToName: REFUSED_RECEIVER })] } });
+    const bulk = await callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', {
+      payload: { labelType: 'uspsv9', data: [bulkRow(1), bulkRow(2, { ToName: REFUSED_RECEIVER })] },
+    });
     expect(bulk.statusCode).toBe(200);
     expect((await texts(3))[2]).toBe(`Bulk order ${short(bulk.json().bulkorder_id)} done: 1 made, 1 failed\nRefunded: $7.25\nFiles: ${SHOP}/csv-orders`);
 
@@ -160,19 +172,48 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     };
     const shipped = await fedexOrder();
     const body = multipartBody({ note: 'Picked up at 3 pm' }, [{ field: 'label', name: 'label.pdf', type: 'application/pdf', data: await labelPdf() }]);
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/admin/fedex-orders/${shipped}/complete`, payload: body.payload, headers: { ...admin.headers, ...body.headers } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/admin/fedex-orders/${shipped}/complete`,
+          payload: body.payload,
+          headers: { ...admin.headers, ...body.headers },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await texts(4))[3]).toBe(`FedEx order ${short(shipped)} completed\nNote: Picked up at 3 pm\nLabel: ${SHOP}/fedex-order`);
     const dropped = await fedexOrder();
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/admin/fedex-orders/${dropped}/cancel`, payload: { note: 'Destination not served' }, headers: admin.headers })).statusCode).toBe(200);
-    expect((await texts(5))[4]).toBe(`FedEx order ${short(dropped)} cancelled and refunded ($35.00)\nNote: Destination not served\nDashboard: ${SHOP}/fedex-order`);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/admin/fedex-orders/${dropped}/cancel`,
+          payload: { note: 'Destination not served' },
+          headers: admin.headers,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await texts(5))[4]).toBe(
+      `FedEx order ${short(dropped)} cancelled and refunded ($35.00)\nNote: Destination not served\nDashboard: ${SHOP}/fedex-order`,
+    );
 
     // A deposit credited, with its bonus and the new balance.
     const before = (await t.db.selectFrom('users').select('balance_cents').where('id', '=', user.userId).executeTakeFirstOrThrow()).balance_cents;
-    const invoice = (await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 250, type: 'crypto' } })).json().data;
+    const invoice = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/invoices/create-invoice', headers: user.headers, payload: { amount: 250, type: 'crypto' } })
+    ).json().data;
     const sandboxId = new URL(invoice.hosted_url).pathname.split('/').pop();
-    const paid = await t.app.inject({ method: 'POST', url: `/pay/${sandboxId}/simulate`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=pay' });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/pay/${sandboxId}/simulate`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'action=pay',
+    });
     expect(paid.statusCode).toBe(303);
-    expect((await texts(6))[5]).toBe(`Deposit credited: $250.00\nBonus: 2% ($5.00)\nNew balance: $${((before + 25_500) / 100).toFixed(2)}\nDeposits: ${SHOP}/deposits`);
+    expect((await texts(6))[5]).toBe(
+      `Deposit credited: $250.00\nBonus: 2% ($5.00)\nNew balance: $${((before + 25_500) / 100).toFixed(2)}\nDeposits: ${SHOP}/deposits`,
+    );
 
     // Someone else's chat heard nothing of it; every message is recorded as sent once.
     expect(tg.sent.filter((m) => m.chatId === chat)).toHaveLength(7);
@@ -220,12 +261,25 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
 
       // A message not sent yet, whose job is queued three times at once: one run claims and sends it.
       const at = new Date().toISOString();
-      const fresh = { ...message, id: `dup-${randomToken(6)}`, event_id: `test.duplicate:${randomToken(6)}`, text: 'Once only', status: 'pending' as const, attempts: 0, sent_at: null, telegram_message_id: null, created_at: at, updated_at: at };
+      const fresh = {
+        ...message,
+        id: `dup-${randomToken(6)}`,
+        event_id: `test.duplicate:${randomToken(6)}`,
+        text: 'Once only',
+        status: 'pending' as const,
+        attempts: 0,
+        sent_at: null,
+        telegram_message_id: null,
+        created_at: at,
+        updated_at: at,
+      };
       expect(await insertMessage(t.db, fresh)).toBe(true);
       // The same event for the same chat is recorded once (the idempotency key).
       expect(await insertMessage(t.db, { ...fresh, id: `dup-${randomToken(6)}` })).toBe(false);
       const jobs = await Promise.all([1, 2, 3].map((n) => side.enqueue(TELEGRAM_MESSAGE_JOB, { messageId: fresh.id }, { jobId: `dup-${n}-${fresh.id}` })));
-      await eventually(async () => expect(await Promise.all(jobs.map(async (id) => (await side.getJob(id))?.state))).toEqual(['completed', 'completed', 'completed']));
+      await eventually(async () =>
+        expect(await Promise.all(jobs.map(async (id) => (await side.getJob(id))?.state))).toEqual(['completed', 'completed', 'completed']),
+      );
     } finally {
       await side.close();
     }
@@ -302,13 +356,40 @@ describe('a message job run twice at once', () => {
     const user = await resellerUser(t.app, t.db, 0);
     const chat = newChatId();
     const at = new Date().toISOString();
-    await t.db.insertInto('telegram_accounts').values({ user_id: user.userId, chat_id: String(chat), chat_username: null, shop_url: null, muted: '[]', linked_at: at, created_at: at, updated_at: at }).execute();
+    await t.db
+      .insertInto('telegram_accounts')
+      .values({ user_id: user.userId, chat_id: String(chat), chat_username: null, shop_url: null, muted: '[]', linked_at: at, created_at: at, updated_at: at })
+      .execute();
     const id = `twice-${randomToken(6)}`;
-    const message = { id, user_id: user.userId, chat_id: String(chat), event_id: `test.twice:${id}`, text: 'Held once', status: 'pending' as const, attempts: 0, last_error: null, telegram_message_id: null, sent_at: null, claimed_until: null, created_at: at, updated_at: at };
+    const message = {
+      id,
+      user_id: user.userId,
+      chat_id: String(chat),
+      event_id: `test.twice:${id}`,
+      text: 'Held once',
+      status: 'pending' as const,
+      attempts: 0,
+      last_error: null,
+      telegram_message_id: null,
+      sent_at: null,
+      claimed_until: null,
+      created_at: at,
+      updated_at: at,
+    };
     expect(await insertMessage(t.db, message)).toBe(true);
     const bot = createBot(tg.token, tg.apiRoot);
     const unused = {} as never;
-    const telegram = createTelegramService({ db: t.db, queue: {} as JobQueue, orders: unused, bulk: unused, fedex: unused, log: pino({ level: 'silent' }), bot: { api: bot.api, username: tg.username }, retryBaseMs: 50, claimMs: 10_000 });
+    const telegram = createTelegramService({
+      db: t.db,
+      queue: {} as JobQueue,
+      orders: unused,
+      bulk: unused,
+      fedex: unused,
+      log: pino({ level: 'silent' }),
+      bot: { api: bot.api, username: tg.username },
+      retryBaseMs: 50,
+      claimMs: 10_000,
+    });
     const statuses = () => tg.sendCalls.filter((c) => c.chatId === chat).map((c) => c.status);
 
     tg.sendDelayMs = 300;
@@ -355,10 +436,12 @@ describe('Telegram settings', () => {
     const { loadConfig } = await import('../../config.ts');
     expect(() => loadConfig({ TELEGRAM_BOT_TOKEN: '1:abc' })).toThrowError(/TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME: set both/);
     expect(() => loadConfig({ TELEGRAM_BOT_USERNAME: 'shop_bot' })).toThrowError(/TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME: set both/);
-    expect(() => loadConfig({ TELEGRAM_WEBHOOK_URL: 'https://shop.example.com/api/v1/telegram/webhook' })).toThrowError(/TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN/);
-    expect(() => loadConfig({ TELEGRAM_BOT_TOKEN: '1:abc', TELEGRAM_BOT_USERNAME: 'shop_bot', TELEGRAM_WEBHOOK_URL: 'https://shop.example.com/hook' })).toThrowError(
-      /TELEGRAM_WEBHOOK_URL: must end with the path \/api\/v1\/telegram\/webhook/,
+    expect(() => loadConfig({ TELEGRAM_WEBHOOK_URL: 'https://shop.example.com/api/v1/telegram/webhook' })).toThrowError(
+      /TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN/,
     );
+    expect(() =>
+      loadConfig({ TELEGRAM_BOT_TOKEN: '1:abc', TELEGRAM_BOT_USERNAME: 'shop_bot', TELEGRAM_WEBHOOK_URL: 'https://shop.example.com/hook' }),
+    ).toThrowError(/TELEGRAM_WEBHOOK_URL: must end with the path \/api\/v1\/telegram\/webhook/);
     expect(loadConfig({ TELEGRAM_BOT_TOKEN: '1:abc', TELEGRAM_BOT_USERNAME: '@shop_bot', TELEGRAM_API_ROOT: 'http://127.0.0.1:8081/' })).toMatchObject({
       TELEGRAM_BOT_USERNAME: 'shop_bot',
       TELEGRAM_API_ROOT: 'http://127.0.0.1:8081',

@@ -8,7 +8,11 @@ const dollars = (amount: number) => `$${formatDollars(amount)}`;
 export const shortId = (id: string) => id.slice(0, 8).toUpperCase();
 /** A line with a link into the shop, or nothing when its address is unknown. */
 const linkLine = (label: string, shopUrl: string | null, path: string) => (shopUrl ? [`${label}: ${shopUrl}${path}`] : []);
-const lines = (...parts: (string | string[] | null | undefined | false)[]) => parts.flat().filter((part): part is string => typeof part === 'string').join('\n');
+const lines = (...parts: (string | string[] | null | undefined | false)[]) =>
+  parts
+    .flat()
+    .filter((part): part is string => typeof part === 'string')
+    .join('\n');
 
 const LINK_AGAIN = `Open a fresh link with '${TELEGRAM_LINK_TEXT}' on the Orders card of your dashboard.`;
 
@@ -42,7 +46,12 @@ export const botTexts = {
 /** The messages sent on events; shopUrl is where the links in them point (null: no links). */
 export const eventTexts = {
   orderCompleted: (order: Order, shopUrl: string | null) =>
-    lines(`Order ${order.OrderId} completed`, `${order.labelType.name} to ${order.toName}`, `Tracking: ${order.tracking ?? '-'}`, linkLine('Dashboard', shopUrl, '/')),
+    lines(
+      `Order ${order.OrderId} completed`,
+      `${order.labelType.name} to ${order.toName}`,
+      `Tracking: ${order.tracking ?? '-'}`,
+      linkLine('Dashboard', shopUrl, '/'),
+    ),
 
   orderCancelled: (order: Order, shopUrl: string | null) =>
     lines(
@@ -64,7 +73,11 @@ export const eventTexts = {
     lines(`FedEx order ${shortId(order._id)} completed`, order.note && `Note: ${order.note}`, linkLine('Label', shopUrl, '/fedex-order')),
 
   fedexCancelled: (order: FedexOrder, shopUrl: string | null) =>
-    lines(`FedEx order ${shortId(order._id)} cancelled and refunded (${dollars(order.price)})`, `Note: ${order.note ?? 'not given'}`, linkLine('Dashboard', shopUrl, '/fedex-order')),
+    lines(
+      `FedEx order ${shortId(order._id)} cancelled and refunded (${dollars(order.price)})`,
+      `Note: ${order.note ?? 'not given'}`,
+      linkLine('Dashboard', shopUrl, '/fedex-order'),
+    ),
 
   depositCredited: (deposit: { amountCents: number; bonusPercent: number; bonusCents: number; balanceCents: number }, shopUrl: string | null) =>
     lines(

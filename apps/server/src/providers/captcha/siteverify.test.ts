@@ -63,14 +63,23 @@ describe.each(['turnstile', 'recaptcha'] as const)('%s', (provider) => {
   });
 
   it('rejects a token the provider refuses', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { tgId: uniqueTgId(), password: 'whatever1', captchaToken: 'fail-token' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { tgId: uniqueTgId(), password: 'whatever1', captchaToken: 'fail-token' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(CAPTCHA_FAILED);
   });
 });
 
 it('treats an unreachable siteverify endpoint as a failed captcha', async () => {
-  const t = await startTestApp({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SITE_KEY: 'k', CAPTCHA_SECRET: 's', CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/siteverify' });
+  const t = await startTestApp({
+    CAPTCHA_PROVIDER: 'turnstile',
+    CAPTCHA_SITE_KEY: 'k',
+    CAPTCHA_SECRET: 's',
+    CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/siteverify',
+  });
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { tgId: uniqueTgId(), password: 'whatever1', captchaToken: 'pass-x' } });
   expect(res.statusCode).toBe(400);
   expect(res.json().message).toBe(CAPTCHA_FAILED);

@@ -44,7 +44,16 @@ export function drawLinearBarcode(doc: VectorCanvas, bcid: string, text: string,
  * Draws a 2D barcode (PDF417, DataMatrix) as rectangles, one per horizontal run of dark modules,
  * fitted into width x height keeping its aspect.
  */
-export function drawMatrixBarcode(doc: VectorCanvas, bcid: string, text: string, x: number, y: number, width: number, height: number, options: Record<string, unknown> = {}): void {
+export function drawMatrixBarcode(
+  doc: VectorCanvas,
+  bcid: string,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  options: Record<string, unknown> = {},
+): void {
   const raw = bwipjs.raw(bcid, text, options) as unknown as MatrixRaw[];
   const { pixs, pixx, pixy } = raw[0];
   // pixs holds one entry per symbol row; PDF417 rows stand several modules (pixy / rows) tall.

@@ -45,7 +45,11 @@ const RETRY_MAX_MS = 5 * 60_000;
 const triesIn = (providerRef: string | undefined) => Number(/^easypost:retry:(\d+)$/.exec(providerRef ?? '')?.[1] ?? 0);
 function later(error: UpstreamUnavailable, providerRef?: string): LabelPending {
   const tries = triesIn(providerRef) + 1;
-  return { status: 'processing', providerRef: `easypost:retry:${tries}`, retryInMs: Math.max(error.retryAfterMs ?? 0, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (tries - 1))) };
+  return {
+    status: 'processing',
+    providerRef: `easypost:retry:${tries}`,
+    retryInMs: Math.max(error.retryAfterMs ?? 0, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (tries - 1))),
+  };
 }
 
 /** How a 429 is waited out in the call that met it before the order is left Processing. */
@@ -146,7 +150,8 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
           continue;
         }
         if (status === 429) throw new UpstreamUnavailable((error as Error).message, waitMs);
-        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429) throw new LabelProviderError(plainMessage(error as { message?: string }));
+        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429)
+          throw new LabelProviderError(plainMessage(error as { message?: string }));
         throw new UpstreamUnavailable((error as Error).message);
       }
     }
@@ -165,7 +170,11 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
       throw new UpstreamUnavailable((error as Error).message);
     }
     const rate = shipment.selected_rate ?? {};
-    await options.store.recordPurchase(request.orderId, { costCents: Math.round(Number(rate.rate) * 100), carrier: String(rate.carrier ?? ''), service: String(rate.service ?? '') });
+    await options.store.recordPurchase(request.orderId, {
+      costCents: Math.round(Number(rate.rate) * 100),
+      carrier: String(rate.carrier ?? ''),
+      service: String(rate.service ?? ''),
+    });
     return { status: 'completed', tracking: String(shipment.tracking_code), pdf };
   }
 
@@ -187,7 +196,10 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
           reference: request.orderId,
           to_address: addressOf(request.to),
           from_address: addressOf(request.from),
-          parcel: { weight: Math.round(ounces * 10) / 10, ...(request.length && request.width && request.height ? { length: request.length, width: request.width, height: request.height } : {}) },
+          parcel: {
+            weight: Math.round(ounces * 10) / 10,
+            ...(request.length && request.width && request.height ? { length: request.length, width: request.width, height: request.height } : {}),
+          },
           options: { label_format: 'PDF' },
         } as any),
       );
@@ -235,7 +247,9 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         if (Date.now() - Date.parse(request.createdAt) > options.processingLimitMinutes * 60_000) {
           // Past the limit nothing more is bought: the label is used if the upstream has it, else the order is refunded.
           const shipment = await recorded(request);
-          return shipment?.postage_label ? await labelOf(request, shipment) : { status: 'failed', message: processingLimitMessage(options.processingLimitMinutes) };
+          return shipment?.postage_label
+            ? await labelOf(request, shipment)
+            : { status: 'failed', message: processingLimitMessage(options.processingLimitMinutes) };
         }
         return await attempt(request, providerRef);
       } catch (error) {

@@ -35,7 +35,12 @@ export const orderShipmentStore = (db: Db): ShipmentStore => ({
  * purchases in DATA_DIR/sandbox-labels.
  */
 /** hooks: what a label type is bought as upstream (the catalog), and the audit row of a rate refused for its cost. */
-export function createLabelProvider(config: Config, renderer: LabelRenderer, db: Db, hooks: Pick<EasyPostOptions, 'services' | 'onCostRefused'>): LabelProvider {
+export function createLabelProvider(
+  config: Config,
+  renderer: LabelRenderer,
+  db: Db,
+  hooks: Pick<EasyPostOptions, 'services' | 'onCostRefused'>,
+): LabelProvider {
   if (config.LABEL_PROVIDER === 'easypost') {
     return createEasyPostLabelProvider({
       apiKey: config.EASYPOST_API_KEY!,

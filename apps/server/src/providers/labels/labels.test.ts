@@ -121,7 +121,10 @@ describe('render pool', () => {
   it('renders on worker threads the same label as on the calling thread, and stops cleanly', async () => {
     const pool = createRenderPool(2);
     const requests = ['priority', 'fedex_ground', 'ups_standard', 'ground_oz'].map((uid) => request(uid, uid === 'priority' ? 'evs' : null));
-    const [pooled, inline] = await Promise.all([Promise.all(requests.map((r) => pool.render(r))), Promise.all(requests.map((r) => inlineRenderer().render(r)))]);
+    const [pooled, inline] = await Promise.all([
+      Promise.all(requests.map((r) => pool.render(r))),
+      Promise.all(requests.map((r) => inlineRenderer().render(r))),
+    ]);
     expect(pooled.map((l) => l.tracking)).toEqual(inline.map((l) => l.tracking));
     for (const [i, label] of pooled.entries()) {
       const back = await readBack(label.pdf);

@@ -80,7 +80,10 @@ function header(doc: Doc, carrier: Carrier, request: LabelRequest, tracking: Tra
   if (carrier === 'usps' && design === 'pitney') {
     // Pitney Bowes: indicia on the left, service letter on the right, double frame.
     doc.rect(M, 20, 150, 70).lineWidth(2).stroke();
-    doc.rect(M + 3, 23, 144, 64).lineWidth(0.5).stroke();
+    doc
+      .rect(M + 3, 23, 144, 64)
+      .lineWidth(0.5)
+      .stroke();
     line(doc, 'PITNEY BOWES', M + 8, 27, 74, 8, true);
     line(doc, 'SAMPLE', M + 8, 38, 74, 8, true);
     line(doc, 'NO POSTAGE VALUE', M + 8, 49, 74, 7);
@@ -88,13 +91,20 @@ function header(doc: Doc, carrier: Carrier, request: LabelRequest, tracking: Tra
     line(doc, `FROM ${request.from.zip}`, M + 8, 71, 74, 7);
     pdf417(doc, twoD, M + 84, 26, 60, 58);
     doc.rect(W - M - 70, 20, 70, 70).fill('black');
-    doc.fillColor('white').font('Helvetica-Bold').fontSize(56).text(letter, W - M - 54, 28, { lineBreak: false });
+    doc
+      .fillColor('white')
+      .font('Helvetica-Bold')
+      .fontSize(56)
+      .text(letter, W - M - 54, 28, { lineBreak: false });
     doc.fillColor('black');
     return;
   }
   if (carrier === 'usps' && design === 'evs') {
     // eVS: a solid imprint block across the top, no letter box.
-    doc.rect(M, 20, W - 2 * M, 70).lineWidth(3).stroke();
+    doc
+      .rect(M, 20, W - 2 * M, 70)
+      .lineWidth(3)
+      .stroke();
     doc.rect(M, 20, 92, 70).fill('black');
     doc.fillColor('white');
     line(doc, 'eVS', M + 14, 32, 70, 30, true);
@@ -108,9 +118,17 @@ function header(doc: Doc, carrier: Carrier, request: LabelRequest, tracking: Tra
   if (carrier === 'usps') {
     // Normal: service letter on the left, dashed indicia box on the right.
     doc.rect(M, 20, 70, 70).lineWidth(2).stroke();
-    doc.font('Helvetica-Bold').fontSize(60).text(letter, M + 15, 28, { lineBreak: false });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(60)
+      .text(letter, M + 15, 28, { lineBreak: false });
     pdf417(doc, twoD, M + 78, 30, 90, 50);
-    doc.rect(W - M - 104, 20, 104, 70).lineWidth(1).dash(3, { space: 2 }).stroke().undash();
+    doc
+      .rect(W - M - 104, 20, 104, 70)
+      .lineWidth(1)
+      .dash(3, { space: 2 })
+      .stroke()
+      .undash();
     line(doc, 'SAMPLE', W - M - 98, 25, 92, 9, true);
     line(doc, 'NO POSTAGE VALUE', W - M - 98, 37, 92, 7, true);
     line(doc, date, W - M - 98, 50, 92, 7);
@@ -130,7 +148,11 @@ function header(doc: Doc, carrier: Carrier, request: LabelRequest, tracking: Tra
   }
   // UPS: the shield mark, the 2D block where a MaxiCode would go, ship facts.
   doc.rect(M, 20, 62, 70).fill('#351c15');
-  doc.fillColor('#ffb500').font('Helvetica-Bold').fontSize(24).text('UPS', M + 8, 42, { lineBreak: false });
+  doc
+    .fillColor('#ffb500')
+    .font('Helvetica-Bold')
+    .fontSize(24)
+    .text('UPS', M + 8, 42, { lineBreak: false });
   doc.fillColor('black');
   pdf417(doc, twoD, M + 70, 24, 110, 62);
   line(doc, `SHP WT: ${weight}`, M + 188, 28, 80, 8, true);
@@ -144,7 +166,10 @@ function header(doc: Doc, carrier: Carrier, request: LabelRequest, tracking: Tra
  * carrier's tracking barcode and a 2D barcode, marked 'SAMPLE - NOT VALID FOR POSTAGE' so it can
  * never pass as postage. Barcodes are vector rectangles (an image per label costs 5-10x the time).
  */
-export function renderLabel(request: LabelRequest, tracking: TrackingNumber = trackingNumberFor(request.uid, request.orderId, request.to.zip)): Promise<Buffer> {
+export function renderLabel(
+  request: LabelRequest,
+  tracking: TrackingNumber = trackingNumberFor(request.uid, request.orderId, request.to.zip),
+): Promise<Buffer> {
   const carrier = carrierOf(request.uid);
   const date = request.createdAt.slice(0, 10);
   const doc = new PDFDocument({
@@ -201,7 +226,14 @@ export function renderLabel(request: LabelRequest, tracking: TrackingNumber = tr
 
   // Footer: the mark again and who made it.
   line(doc, SAMPLE_MARK, M, 400, W - 2 * M, 13, true);
-  line(doc, `Sandbox label for testing only. It carries no postage and must not be shipped. Order ${request.orderId.slice(0, 8).toUpperCase()}`, M, 418, W - 2 * M, 6);
+  line(
+    doc,
+    `Sandbox label for testing only. It carries no postage and must not be shipped. Order ${request.orderId.slice(0, 8).toUpperCase()}`,
+    M,
+    418,
+    W - 2 * M,
+    6,
+  );
 
   doc.end();
   return done;

@@ -20,7 +20,11 @@ const MADE = 'made';
 function purchaseMemory(dir: string | undefined) {
   if (!dir) {
     const kept = new Map<string, string>();
-    return { remember: (orderId: string, answer: string) => void kept.set(orderId, answer), recall: async (orderId: string) => kept.get(orderId) ?? null, close() {} };
+    return {
+      remember: (orderId: string, answer: string) => void kept.set(orderId, answer),
+      recall: async (orderId: string) => kept.get(orderId) ?? null,
+      close() {},
+    };
   }
   const fileOf = (orderId: string) => path.join(dir, /^[0-9a-f]/i.test(orderId) ? orderId[0].toLowerCase() : '_');
   const open = new Map<string, number>();
@@ -58,13 +62,22 @@ function purchaseMemory(dir: string | undefined) {
  * It remembers what it "bought" in `memoryDir` (DATA_DIR/sandbox-labels), so findLabel answers after a crash as an
  * upstream would, and a label is bought at most once.
  */
-export function createSandboxLabelProvider(options: { mode: SandboxMode; delayMs: number; renderer: LabelRenderer; callLog?: string; memoryDir?: string }): LabelProvider {
+export function createSandboxLabelProvider(options: {
+  mode: SandboxMode;
+  delayMs: number;
+  renderer: LabelRenderer;
+  callLog?: string;
+  memoryDir?: string;
+}): LabelProvider {
   // A diagnostic: one line per label bought, made and found bought, appended by every process alike, so a test can count them across processes.
   const logCall = (what: 'create' | 'made' | 'found', orderId: string) => {
     if (options.callLog) fs.appendFileSync(options.callLog, `${what} ${orderId}\n`);
   };
   const memory = purchaseMemory(options.memoryDir);
-  const render = async (request: Parameters<LabelRenderer['render']>[0]): Promise<LabelReady> => ({ status: 'completed', ...(await options.renderer.render(request)) });
+  const render = async (request: Parameters<LabelRenderer['render']>[0]): Promise<LabelReady> => ({
+    status: 'completed',
+    ...(await options.renderer.render(request)),
+  });
   return {
     name: 'sandbox',
     freeLabels: true,

@@ -55,7 +55,11 @@ export function trackingNumberFor(uid: string, seed: string, toZip: string): Tra
   if (carrier === 'ups') {
     const body = `${SAMPLE_UPS_SHIPPER}${UPS_SERVICE[uid] ?? '03'}${digitsFrom(seed, 7)}`;
     const tracking = `1Z${body}${upsCheckDigit(body)}`;
-    return { tracking, display: `1Z ${body.slice(0, 3)} ${body.slice(3, 6)} ${body.slice(6, 8)} ${body.slice(8, 12)} ${body.slice(12)}${tracking.slice(-1)}`, barcode: { bcid: 'code128', text: tracking } };
+    return {
+      tracking,
+      display: `1Z ${body.slice(0, 3)} ${body.slice(3, 6)} ${body.slice(6, 8)} ${body.slice(8, 12)} ${body.slice(12)}${tracking.slice(-1)}`,
+      barcode: { bcid: 'code128', text: tracking },
+    };
   }
   if (carrier === 'fedex') {
     const data = digitsFrom(seed, 14);

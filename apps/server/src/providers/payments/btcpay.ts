@@ -1,4 +1,13 @@
-import { RELEVANT_EVENTS, hasValidSignature, parseJsonObject, PaymentProviderError, centsToDecimal, decimalToCents, type PaymentProvider, type ProviderInvoiceState } from './payment-provider.ts';
+import {
+  RELEVANT_EVENTS,
+  hasValidSignature,
+  parseJsonObject,
+  PaymentProviderError,
+  centsToDecimal,
+  decimalToCents,
+  type PaymentProvider,
+  type ProviderInvoiceState,
+} from './payment-provider.ts';
 
 export type BtcpayOptions = { url: string; storeId: string; apiKey: string; webhookSecret: string; timeoutMs?: number };
 
@@ -39,7 +48,8 @@ export function createBtcpayPaymentProvider(options: BtcpayOptions): PaymentProv
       });
       if (!response.ok) throw new PaymentProviderError(`BTCPay create invoice answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
       const data = (await response.json()) as { id?: unknown; checkoutLink?: unknown; expirationTime?: unknown };
-      if (typeof data.id !== 'string' || typeof data.checkoutLink !== 'string') throw new PaymentProviderError('BTCPay create invoice answered without id or checkoutLink');
+      if (typeof data.id !== 'string' || typeof data.checkoutLink !== 'string')
+        throw new PaymentProviderError('BTCPay create invoice answered without id or checkoutLink');
       const expiresAt = typeof data.expirationTime === 'number' ? new Date(data.expirationTime * 1000).toISOString() : input.expiresAt;
       return { providerInvoiceId: data.id, hostedUrl: data.checkoutLink, expiresAt };
     },

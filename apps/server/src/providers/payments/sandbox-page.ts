@@ -69,7 +69,8 @@ function invoicePage(invoice: SandboxInvoice): string {
   const amount = dollars.format(centsToDollars(invoice.amount_cents));
   const back = `<p><a href="${escapeHtml(invoice.return_url)}">Back to deposits</a></p>`;
   if (invoice.state === 'paid') return page('Payment received', `<h1>Payment received</h1><p class="amount">${amount}</p>${back}`);
-  if (invoice.state !== 'pending') return page('Invoice expired', `<h1>Invoice expired</h1><p class="amount">${amount}</p><p>This invoice can no longer be paid.</p>${back}`);
+  if (invoice.state !== 'pending')
+    return page('Invoice expired', `<h1>Invoice expired</h1><p class="amount">${amount}</p><p>This invoice can no longer be paid.</p>${back}`);
   const address = sampleAddress(invoice.id);
   const qr = toSVG({ bcid: 'qrcode', text: `bitcoin:${address}?label=SANDBOX`, scale: 3 });
   const button = (action: string, label: string, cls = '') =>
@@ -95,7 +96,8 @@ ${back}<script src="/pay/countdown.js"></script>`,
  * sandbox invoice and delivers the signed webhook to our webhook endpoint, then returns to /deposits.
  */
 export async function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  if (isSandbox(ctx.payments)) app.log.warn('PAYMENT_PROVIDER=sandbox: deposits are simulated and credited without real money; set PAYMENT_PROVIDER=btcpay in production');
+  if (isSandbox(ctx.payments))
+    app.log.warn('PAYMENT_PROVIDER=sandbox: deposits are simulated and credited without real money; set PAYMENT_PROVIDER=btcpay in production');
   await app.register(async (plugin) => {
     const pages = plugin.withTypeProvider<ZodTypeProvider>();
     pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>

@@ -61,9 +61,14 @@ describe.each(stores)('files in %s', (_name, open) => {
     expect(Buffer.concat(chunks).equals(big)).toBe(true);
     expect(await store.stream('bulk/b1/missing.zip')).toBeNull();
     // Written from a stream, as the bulk ZIP is made.
-    await store.put('bulk/b2/label.zip', Readable.from((function* () {
-      for (let at = 0; at < big.length; at += 1024 * 1024) yield big.subarray(at, at + 1024 * 1024);
-    })()));
+    await store.put(
+      'bulk/b2/label.zip',
+      Readable.from(
+        (function* () {
+          for (let at = 0; at < big.length; at += 1024 * 1024) yield big.subarray(at, at + 1024 * 1024);
+        })(),
+      ),
+    );
     expect((await store.get('bulk/b2/label.zip'))?.equals(big)).toBe(true);
   }, 60_000);
 
@@ -76,7 +81,9 @@ describe.each(stores)('files in %s', (_name, open) => {
       expect((await store.getRange(key, offset, packs[i].length))?.equals(packs[i])).toBe(true);
     }
     // No two packs share a byte.
-    const spans = stored.map(({ key, offset }, i) => ({ key, offset, end: offset + packs[i].length })).sort((a, b) => a.key.localeCompare(b.key) || a.offset - b.offset);
+    const spans = stored
+      .map(({ key, offset }, i) => ({ key, offset, end: offset + packs[i].length }))
+      .sort((a, b) => a.key.localeCompare(b.key) || a.offset - b.offset);
     for (let i = 1; i < spans.length; i++) if (spans[i].key === spans[i - 1].key) expect(spans[i].offset).toBeGreaterThanOrEqual(spans[i - 1].end);
     await store.close();
   });

@@ -109,10 +109,12 @@ function packSyncer(handle: Promise<FileHandle>, folder: string): () => Promise<
   const start = (): Promise<void> => (running = flush().finally(() => (running = null)));
   return () => {
     if (!running) return start();
-    next ??= running.catch(() => {}).then(() => {
-      next = null;
-      return start();
-    });
+    next ??= running
+      .catch(() => {})
+      .then(() => {
+        next = null;
+        return start();
+      });
     return next;
   };
 }
@@ -136,7 +138,7 @@ async function syncFolder(folder: string): Promise<void> {
 
 /** Writes all of `data` at `position` (a write may take less than it was given). */
 async function writeAt(handle: FileHandle, data: Uint8Array, position: number): Promise<void> {
-  for (let written = 0; written < data.length; ) written += (await handle.write(data, written, data.length - written, position + written)).bytesWritten;
+  for (let written = 0; written < data.length;) written += (await handle.write(data, written, data.length - written, position + written)).bytesWritten;
 }
 
 /** Opens a new file for writing; its folder is made on the first miss, not checked on every write. */

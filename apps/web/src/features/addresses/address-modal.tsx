@@ -9,9 +9,28 @@ import { PrintsAs } from '../../components/prints-as.tsx';
 
 const EMPTY: AddressBody = { name: '', company: '', street: '', street2: '', city: '', state: '', zip: '', country: ADDRESS_COUNTRY };
 const valuesOf = (address: Address | null): AddressBody =>
-  address ? { name: address.name, company: address.company, street: address.street, street2: address.street2, city: address.city, state: address.state, zip: address.zip, country: ADDRESS_COUNTRY } : EMPTY;
+  address
+    ? {
+        name: address.name,
+        company: address.company,
+        street: address.street,
+        street2: address.street2,
+        city: address.city,
+        state: address.state,
+        zip: address.zip,
+        country: ADDRESS_COUNTRY,
+      }
+    : EMPTY;
 
-const placeKey = (a: Partial<AddressBody>) => [a.street, a.street2, a.city, a.state, a.zip].map((part) => String(part ?? '').trim().toLowerCase().replace(/\s+/g, ' ')).join('|');
+const placeKey = (a: Partial<AddressBody>) =>
+  [a.street, a.street2, a.city, a.state, a.zip]
+    .map((part) =>
+      String(part ?? '')
+        .trim()
+        .toLowerCase()
+        .replace(/\s+/g, ' '),
+    )
+    .join('|');
 const samePlace = (a: Partial<AddressBody>, b: Partial<AddressBody>) => placeKey(a) === placeKey(b);
 
 type AddressModalProps = {

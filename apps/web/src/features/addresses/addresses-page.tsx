@@ -90,9 +90,13 @@ export function AddressesPage() {
               {rows.map((address) => (
                 <tr key={address._id} data-testid="address-row">
                   <td className="stack-key">{address.name}</td>
-                  <td data-label="Company" className={address.company ? undefined : 'stack-hide'}>{address.company}</td>
+                  <td data-label="Company" className={address.company ? undefined : 'stack-hide'}>
+                    {address.company}
+                  </td>
                   <td data-label="Street">{address.street}</td>
-                  <td data-label="Street 2" className={address.street2 ? undefined : 'stack-hide'}>{address.street2}</td>
+                  <td data-label="Street 2" className={address.street2 ? undefined : 'stack-hide'}>
+                    {address.street2}
+                  </td>
                   <td data-label="City">{address.city}</td>
                   <td data-label="State">{address.state}</td>
                   <td data-label="ZIP">{address.zip}</td>

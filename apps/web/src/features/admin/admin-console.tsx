@@ -29,7 +29,8 @@ const ADMIN_NAV = [
 ] as const;
 
 /** Overview is active on /admin only; every other entry on its own path and below (a user's page is under Users). */
-const isActive = (path: string, pathname: string) => (path === '/admin' ? pathname.replace(/\/$/, '') === '/admin' : pathname === path || pathname.startsWith(`${path}/`));
+const isActive = (path: string, pathname: string) =>
+  path === '/admin' ? pathname.replace(/\/$/, '') === '/admin' : pathname === path || pathname.startsWith(`${path}/`);
 
 /** Heading and sub-menu above every console page, inside the portal's layout. */
 export function AdminLayout() {

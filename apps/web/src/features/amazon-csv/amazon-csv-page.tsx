@@ -132,10 +132,13 @@ export function AmazonCsvPage() {
                 {result.found} {result.found === 1 ? 'address' : 'addresses'} found; {AMAZON_CSV_FILE_NAME} was downloaded.
                 {result.skippedPages.length > 0 && ` Pages skipped: ${pageList(result.skippedPages)}.`}
               </p>
-              <Button size="sm" onClick={() => {
+              <Button
+                size="sm"
+                onClick={() => {
                   handOverCsvFile(result.file);
                   void navigate('/csv-orders');
-                }}>
+                }}
+              >
                 Open in USPS CSV
               </Button>
             </Alert>

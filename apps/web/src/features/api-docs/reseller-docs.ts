@@ -14,10 +14,29 @@ export type DocsField = { name: string; in: string; type: string; required: bool
 export type DocsError = { status: string; description: string; example?: string };
 export type DocsAnswer = { status: string; description: string; mediaType: string; example?: string };
 export type DocsBody = { mediaTypes: string[]; description: string };
-export type DocsCall = { id: string; method: string; path: string; summary: string; description: string; body?: DocsBody; fields: DocsField[]; answer?: DocsAnswer; errors: DocsError[]; curl: string };
+export type DocsCall = {
+  id: string;
+  method: string;
+  path: string;
+  summary: string;
+  description: string;
+  body?: DocsBody;
+  fields: DocsField[];
+  answer?: DocsAnswer;
+  errors: DocsError[];
+  curl: string;
+};
 export type DocsEvent = { name: string; summary: string; description: string };
 export type DocsSection = { name: string; description: string; calls: DocsCall[]; events: DocsEvent[]; errors: DocsError[] };
-export type ResellerDocs = { title: string; version: string; description: string; baseUrl: string; keyHeader: string; keyDescription: string; sections: DocsSection[] };
+export type ResellerDocs = {
+  title: string;
+  version: string;
+  description: string;
+  baseUrl: string;
+  keyHeader: string;
+  keyDescription: string;
+  sections: DocsSection[];
+};
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const JSON_MEDIA = 'application/json';
@@ -85,7 +104,14 @@ function fieldsOf(document: Json, schema: Json | undefined, prefix = ''): DocsFi
 
 const parameterField = (document: Json, parameter: Json): DocsField => {
   const p = resolve(document, parameter);
-  return { name: p.name, in: p.in, type: typeName(document, p.schema ?? {}), required: Boolean(p.required), description: p.description ?? '', notes: notesOf(document, p.schema ?? {}) };
+  return {
+    name: p.name,
+    in: p.in,
+    type: typeName(document, p.schema ?? {}),
+    required: Boolean(p.required),
+    description: p.description ?? '',
+    notes: notesOf(document, p.schema ?? {}),
+  };
 };
 
 const prettyJson = (value: unknown) => JSON.stringify(value, null, 2);
@@ -95,7 +121,11 @@ const errorsOf = (document: Json, operation: Json): DocsError[] =>
     .filter(([status]) => !status.startsWith('2'))
     .map(([status, response]) => {
       const media = resolve(document, response).content?.[JSON_MEDIA];
-      return { status, description: resolve(document, response).description ?? '', ...(media?.example !== undefined ? { example: JSON.stringify(media.example) } : {}) };
+      return {
+        status,
+        description: resolve(document, response).description ?? '',
+        ...(media?.example !== undefined ? { example: JSON.stringify(media.example) } : {}),
+      };
     });
 
 function answerOf(document: Json, operation: Json): DocsAnswer | undefined {
@@ -103,7 +133,12 @@ function answerOf(document: Json, operation: Json): DocsAnswer | undefined {
   if (!success) return undefined;
   const response = resolve(document, success[1]);
   const [mediaType, media] = Object.entries<Json>(response.content ?? {})[0] ?? [];
-  return { status: success[0], description: response.description ?? '', mediaType: mediaType ?? '', ...(media?.example !== undefined ? { example: prettyJson(media.example) } : {}) };
+  return {
+    status: success[0],
+    description: response.description ?? '',
+    mediaType: mediaType ?? '',
+    ...(media?.example !== undefined ? { example: prettyJson(media.example) } : {}),
+  };
 }
 
 /** A path's `{name}` parameters as NAME placeholders (curl would read braces as a glob). */
@@ -111,7 +146,10 @@ const fillPath = (path: string) => path.replace(/\{([^}]+)\}/g, (_, name: string
 
 /** The call as a curl command: the key header, a JSON body from the request example, and a file download saved under the server's file name. */
 export function curlCommand(call: { method: string; url: string; keyHeader: string; apiKey: string; body?: unknown; savesFile?: boolean }): string {
-  const parts = [`curl${call.method === 'GET' ? '' : ` -X ${call.method}`}${call.savesFile ? ' -OJ' : ''} ${shellQuote(call.url)}`, `-H ${shellQuote(`${call.keyHeader}: ${call.apiKey}`)}`];
+  const parts = [
+    `curl${call.method === 'GET' ? '' : ` -X ${call.method}`}${call.savesFile ? ' -OJ' : ''} ${shellQuote(call.url)}`,
+    `-H ${shellQuote(`${call.keyHeader}: ${call.apiKey}`)}`,
+  ];
   if (call.body !== undefined) parts.push(`-H ${shellQuote(`content-type: ${JSON_MEDIA}`)}`, `--data ${shellQuote(JSON.stringify(call.body))}`);
   return parts.join(' \\\n  ');
 }
@@ -154,13 +192,23 @@ function errorCatalogue(calls: DocsCall[]): DocsError[] {
  * every error status.
  */
 export function buildResellerDocs(document: Json, baseUrl: string, apiKey: string): ResellerDocs {
-  const scheme: Json = Object.values<Json>(document.components?.securitySchemes ?? {}).find((s) => s.type === 'apiKey' && s.in === 'header') ?? { name: 'x-api-key' };
+  const scheme: Json = Object.values<Json>(document.components?.securitySchemes ?? {}).find((s) => s.type === 'apiKey' && s.in === 'header') ?? {
+    name: 'x-api-key',
+  };
   const keyHeader: string = scheme.name;
   const calls: (DocsCall & { tag: string })[] = Object.entries<Json>(document.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({ ...callOf(document, path, method, item[method], baseUrl, keyHeader, apiKey), tag: item[method].tags?.[0] ?? '' })),
+    METHODS.filter((method) => item[method]).map((method) => ({
+      ...callOf(document, path, method, item[method], baseUrl, keyHeader, apiKey),
+      tag: item[method].tags?.[0] ?? '',
+    })),
   );
   const events: (DocsEvent & { tag: string })[] = Object.entries<Json>(document.webhooks ?? {}).flatMap(([name, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({ name, summary: item[method].summary ?? '', description: item[method].description ?? '', tag: item[method].tags?.[0] ?? '' })),
+    METHODS.filter((method) => item[method]).map((method) => ({
+      name,
+      summary: item[method].summary ?? '',
+      description: item[method].description ?? '',
+      tag: item[method].tags?.[0] ?? '',
+    })),
   );
   const catalogue = errorCatalogue(calls);
   const everyCall = catalogue.filter((error) => calls.every((call) => call.errors.some((e) => e.status === error.status)));

@@ -37,16 +37,31 @@ export function ResetPasswordPage() {
           <Form.Group className="mb-3" controlId="email">
             <Form.Label>Email</Form.Label>
             <Form.Control type="email" autoComplete="email" required {...register('email', { required: true })} />
-            <Form.Text>The email the OTP was sent to. No OTP yet? Start again from <Link to="/forgot">Forgot Password</Link>.</Form.Text>
+            <Form.Text>
+              The email the OTP was sent to. No OTP yet? Start again from <Link to="/forgot">Forgot Password</Link>.
+            </Form.Text>
           </Form.Group>
         )}
-        <PasswordInput label="OTP" id="otp" inputMode="numeric" autoComplete="one-time-code" required {...register('OTP', { required: true, pattern: /^\d*$/ })} onInput={digitsOnly} />
+        <PasswordInput
+          label="OTP"
+          id="otp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          required
+          {...register('OTP', { required: true, pattern: /^\d*$/ })}
+          onInput={digitsOnly}
+        />
         <PasswordInput label="New Password" id="newPassword" autoComplete="new-password" required {...register('newPassword', { required: true })} />
-        <PasswordInput label="Confirm New Password" id="confirmPassword" autoComplete="new-password" required {...register('confirmPassword', { required: true })} />
+        <PasswordInput
+          label="Confirm New Password"
+          id="confirmPassword"
+          autoComplete="new-password"
+          required
+          {...register('confirmPassword', { required: true })}
+        />
         <Captcha ref={captcha} />
         <SubmitButton busy={formState.isSubmitting}>Reset Password</SubmitButton>
       </Form>
     </AuthCard>
   );
 }
-

@@ -52,7 +52,14 @@ export function SignInPage() {
             <Form.Control.Feedback type="invalid">{errors.tgId?.message}</Form.Control.Feedback>
           </InputGroup>
         </Form.Group>
-        <PasswordInput label="Password" id="password" autoComplete="current-password" required error={errors.password?.message} {...register('password', { required: PASSWORD_REQUIRED })} />
+        <PasswordInput
+          label="Password"
+          id="password"
+          autoComplete="current-password"
+          required
+          error={errors.password?.message}
+          {...register('password', { required: PASSWORD_REQUIRED })}
+        />
         <div className="text-end mb-3">
           <Link to="/forgot">Forgot password?</Link>
         </div>

@@ -42,7 +42,12 @@ export function SignUpPage() {
       <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Form.Group className="mb-3" controlId="username">
           <Form.Label>Name</Form.Label>
-          <Form.Control autoComplete="name" required isInvalid={!!errors.username} {...register('username', { required: NAME_REQUIRED, validate: (v) => v.trim() !== '' || NAME_REQUIRED })} />
+          <Form.Control
+            autoComplete="name"
+            required
+            isInvalid={!!errors.username}
+            {...register('username', { required: NAME_REQUIRED, validate: (v) => v.trim() !== '' || NAME_REQUIRED })}
+          />
           <Form.Control.Feedback type="invalid">{errors.username?.message}</Form.Control.Feedback>
         </Form.Group>
         <Form.Group className="mb-3" controlId="tgId">
@@ -53,7 +58,14 @@ export function SignUpPage() {
             <Form.Control.Feedback type="invalid">{errors.tgId?.message}</Form.Control.Feedback>
           </InputGroup>
         </Form.Group>
-        <PasswordInput label="Password" id="password" autoComplete="new-password" required error={errors.password?.message} {...register('password', { required: PASSWORD_REQUIRED })} />
+        <PasswordInput
+          label="Password"
+          id="password"
+          autoComplete="new-password"
+          required
+          error={errors.password?.message}
+          {...register('password', { required: PASSWORD_REQUIRED })}
+        />
         <p className="small text-muted">
           By signing up you agree to our <Link to="/tos">Terms of Service</Link>.
         </p>

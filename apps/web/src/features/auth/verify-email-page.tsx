@@ -34,7 +34,15 @@ export function VerifyEmailPage() {
       <Form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Form.Group className="mb-3" controlId="otp">
           <Form.Label>OTP</Form.Label>
-          <Form.Control type="number" inputMode="numeric" autoComplete="one-time-code" required isInvalid={!!errors.OTP} {...register('OTP', { required: OTP_REQUIRED })} onInput={digitsOnly} />
+          <Form.Control
+            type="number"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            isInvalid={!!errors.OTP}
+            {...register('OTP', { required: OTP_REQUIRED })}
+            onInput={digitsOnly}
+          />
           <Form.Control.Feedback type="invalid">{errors.OTP?.message}</Form.Control.Feedback>
         </Form.Group>
         <Captcha ref={captcha} />

@@ -15,7 +15,8 @@ export const bulkStatus = (status: string): 'completed' | 'failed' | 'processing
   status === 'completed' || status === 'failed' ? status : isProcessingStatus(status) ? 'processing' : 'pending';
 
 /** 'n / total' while labels are still missing, otherwise the total. */
-const orderCount = (order: BulkOrder) => (order.orders.length < order.totalOrders ? `${order.orders.length} / ${order.totalOrders}` : String(order.totalOrders));
+const orderCount = (order: BulkOrder) =>
+  order.orders.length < order.totalOrders ? `${order.orders.length} / ${order.totalOrders}` : String(order.totalOrders);
 
 /**
  * CSV Orders: every bulk order, newest first, with its status (and progress while processing) and

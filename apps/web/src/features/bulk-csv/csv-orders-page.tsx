@@ -12,7 +12,8 @@ function CsvFormatCard() {
       <Card.Header as="h6">CSV Format</Card.Header>
       <Card.Body className="small">
         <p className="mb-2">
-          One header row, then one package a row, at most {BULK_MAX_ROWS.toLocaleString('en-US')} rows. Columns in any order; <strong>bold</strong> ones are required:
+          One header row, then one package a row, at most {BULK_MAX_ROWS.toLocaleString('en-US')} rows. Columns in any order; <strong>bold</strong> ones are
+          required:
         </p>
         <p className="font-monospace mb-3" data-testid="csv-columns">
           {CSV_COLUMNS.map((column, index) => (

@@ -31,7 +31,9 @@ export function CsvRowErrors({ errors, more = 0 }: { errors: CsvRowError[]; more
                 <td>{error.row > 0 ? error.row : 'Header'}</td>
                 <td className="font-monospace">{error.column ?? 'Whole row'}</td>
                 <td>{error.message}</td>
-                <td className="font-monospace text-break">{error.value === undefined ? '' : error.value === '' ? <span className="text-muted fst-italic">empty</span> : error.value}</td>
+                <td className="font-monospace text-break">
+                  {error.value === undefined ? '' : error.value === '' ? <span className="text-muted fst-italic">empty</span> : error.value}
+                </td>
               </tr>
             ))}
           </tbody>

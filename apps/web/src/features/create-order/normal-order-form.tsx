@@ -133,7 +133,13 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const start = draft.current;
   const { register, handleSubmit, control, setValue, getValues, setError, watch, formState } = useForm<CreateOrderBody, unknown, CreateOrderInput>({
     resolver,
-    defaultValues: { labelType: start.labelType, design: start.design, Weight: start.Weight, ...sideValues('From', start.from), ...sideValues('To', start.to) } as CreateOrderBody,
+    defaultValues: {
+      labelType: start.labelType,
+      design: start.design,
+      Weight: start.Weight,
+      ...sideValues('From', start.from),
+      ...sideValues('To', start.to),
+    } as CreateOrderBody,
   });
   const { submit, busy } = useSubmitOrder((issues) => {
     for (const [name, error] of Object.entries(fieldErrors(issues))) setError(name as keyof CreateOrderBody, error);
@@ -149,7 +155,13 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   useEffect(() => {
     const { unsubscribe } = watch(() => {
       const values = getValues();
-      draft.current = { labelType: values.labelType, design: draftText(values.design), Weight: draftText(values.Weight), from: sideOf(values, 'From'), to: sideOf(values, 'To') };
+      draft.current = {
+        labelType: values.labelType,
+        design: draftText(values.design),
+        Weight: draftText(values.Weight),
+        from: sideOf(values, 'From'),
+        to: sideOf(values, 'To'),
+      };
     });
     return unsubscribe;
   }, [draft, watch, getValues]);

@@ -180,7 +180,11 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
               {outside}
             </Form.Text>
           ) : (
-            selected && <Form.Text>At most {selected.maxWeight} {selected.weightUnit}</Form.Text>
+            selected && (
+              <Form.Text>
+                At most {selected.maxWeight} {selected.weightUnit}
+              </Form.Text>
+            )
           )}
         </Form.Group>
       </Col>

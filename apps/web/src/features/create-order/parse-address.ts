@@ -74,5 +74,7 @@ export function parseAddressText(text: string): ParseResult {
 
 /** The same four lines for an address, e.g. to fill the text from a saved address. */
 export function formatAddressText(address: ParsedAddress): string {
-  return [address.name, address.street2 ? `${address.street}, ${address.street2}` : address.street, `${address.city}, ${address.state}`, address.zip].join('\n');
+  return [address.name, address.street2 ? `${address.street}, ${address.street2}` : address.street, `${address.city}, ${address.state}`, address.zip].join(
+    '\n',
+  );
 }

@@ -37,7 +37,16 @@ const textOf = (side: OrderSide) =>
 /** A draft's side from the text as it is (even unfinished), keeping the company the text has no line for. */
 function draftSide(text: string, phone: unknown, before: OrderSide): OrderSide {
   const a = readAddressText(text);
-  return { Name: a.name, Company: text.trim() ? before.Company : '', Street: a.street, Street2: a.street2, City: a.city, State: a.state, Zip: a.zip, Phone: draftText(phone) };
+  return {
+    Name: a.name,
+    Company: text.trim() ? before.Company : '',
+    Street: a.street,
+    Street2: a.street2,
+    City: a.city,
+    State: a.state,
+    Zip: a.zip,
+    Phone: draftText(phone),
+  };
 }
 
 /** An issue about a From or To field belongs under that side's text, except the phone, which has its own input. */

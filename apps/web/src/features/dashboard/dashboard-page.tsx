@@ -15,7 +15,11 @@ export function DashboardPage() {
   const { user } = useCurrentUser();
   const announcement = useQuery({ queryKey: ANNOUNCEMENT_QUERY_KEY, queryFn: readAnnouncement });
   // Every order of the user, whatever the history's search shows.
-  const count = useQuery({ queryKey: [...ORDERS_QUERY_KEY, 'count'], queryFn: () => readOrders({ search: '', status: 'all', sort: 'desc', page: 1, limit: 1 }), refetchOnMount: 'always' });
+  const count = useQuery({
+    queryKey: [...ORDERS_QUERY_KEY, 'count'],
+    queryFn: () => readOrders({ search: '', status: 'all', sort: 'desc', page: 1, limit: 1 }),
+    refetchOnMount: 'always',
+  });
   const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
   useEffect(() => {
     if (announcement.error) console.error('Failed to load announcement', announcement.error);
@@ -60,7 +64,8 @@ export function DashboardPage() {
       {user && count.data?.total === 0 && (
         // A new account's first steps: money first, then the first label.
         <Alert variant="light" className="border" data-testid="first-steps">
-          <strong>First steps:</strong> 1. <Link to="/deposits">Deposit</Link> to your balance → 2. <Link to="/createOrders">Create Order</Link> for your first label.
+          <strong>First steps:</strong> 1. <Link to="/deposits">Deposit</Link> to your balance → 2. <Link to="/createOrders">Create Order</Link> for your first
+          label.
         </Alert>
       )}
       <OrderHistoryCard />

@@ -21,13 +21,19 @@ function Fact({ name, children }: { name: string; children: ReactNode }) {
 
 /** An order of the Order History, whole: addresses, package, type and template, tracking, price, its ledger rows, why it failed, its CSV order. */
 export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
-  const detail = useQuery({ queryKey: [...ORDERS_QUERY_KEY, 'details', orderId], queryFn: () => readOrderDetails(orderId!), enabled: orderId !== null, refetchOnMount: 'always' });
+  const detail = useQuery({
+    queryKey: [...ORDERS_QUERY_KEY, 'details', orderId],
+    queryFn: () => readOrderDetails(orderId!),
+    enabled: orderId !== null,
+    refetchOnMount: 'always',
+  });
   useEffect(() => {
     if (detail.error) console.error('Failed to load the order', detail.error);
   }, [detail.error]);
   const data = orderId !== null ? detail.data : undefined;
   const order = data?.order;
-  const dims = order && order.length !== null && order.width !== null && order.height !== null ? `${order.length} x ${order.width} x ${order.height} in` : 'Not given';
+  const dims =
+    order && order.length !== null && order.width !== null && order.height !== null ? `${order.length} x ${order.width} x ${order.height} in` : 'Not given';
   const refunded = data?.ledger.filter((l) => l.amount > 0).reduce((sum, l) => sum + l.amount, 0) ?? 0;
 
   return (

@@ -36,7 +36,8 @@ function emptyFilterText(search: string, status: StatusFilter): string {
 }
 
 type HistoryView = { search: string; status: StatusFilter; sort: Sort; page: number };
-const oneOf = <T extends string>(value: string | null, options: readonly { value: T }[], fallback: T): T => options.find((o) => o.value === value)?.value ?? fallback;
+const oneOf = <T extends string>(value: string | null, options: readonly { value: T }[], fallback: T): T =>
+  options.find((o) => o.value === value)?.value ?? fallback;
 
 /**
  * Order History: sort, search, status badges, download of completed labels, duplicate; reloads every 5 s while an
@@ -95,26 +96,14 @@ export function OrderHistoryCard() {
     <Card className="mb-4">
       <Card.Header className="d-flex flex-wrap align-items-center gap-2">
         <h2 className="h6 mb-0 me-auto">Order History</h2>
-        <Form.Select
-          size="sm"
-          aria-label="Status"
-          className="w-auto"
-          value={status}
-          onChange={(event) => go({ status: event.target.value as StatusFilter })}
-        >
+        <Form.Select size="sm" aria-label="Status" className="w-auto" value={status} onChange={(event) => go({ status: event.target.value as StatusFilter })}>
           {STATUSES.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>
           ))}
         </Form.Select>
-        <Form.Select
-          size="sm"
-          aria-label="Sort"
-          className="w-auto"
-          value={sort}
-          onChange={(event) => go({ sort: event.target.value as Sort })}
-        >
+        <Form.Select size="sm" aria-label="Sort" className="w-auto" value={sort} onChange={(event) => go({ sort: event.target.value as Sort })}>
           {SORTS.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -202,7 +191,13 @@ export function OrderHistoryCard() {
                     Details
                   </Button>
                   {order.status === 'completed' && (
-                    <Button size="sm" variant="outline-success" className="me-2" disabled={label.saving?._id === order._id} onClick={() => label.download(order)}>
+                    <Button
+                      size="sm"
+                      variant="outline-success"
+                      className="me-2"
+                      disabled={label.saving?._id === order._id}
+                      onClick={() => label.download(order)}
+                    >
                       Download
                     </Button>
                   )}

@@ -5,7 +5,12 @@ import { TELEGRAM_LINK_QUERY_KEY, TELEGRAM_LINK_REFRESH_MS, createTelegramLink }
 
 /** The Orders card's link to the shop's bot: a deep link with a fresh one-time token, or, once a chat is linked, where to manage it. */
 export function TelegramLink({ bot }: { bot: string }) {
-  const link = useQuery({ queryKey: TELEGRAM_LINK_QUERY_KEY, queryFn: createTelegramLink, staleTime: TELEGRAM_LINK_REFRESH_MS / 2, refetchInterval: TELEGRAM_LINK_REFRESH_MS });
+  const link = useQuery({
+    queryKey: TELEGRAM_LINK_QUERY_KEY,
+    queryFn: createTelegramLink,
+    staleTime: TELEGRAM_LINK_REFRESH_MS / 2,
+    refetchInterval: TELEGRAM_LINK_REFRESH_MS,
+  });
   if (link.error) console.error('Failed to make the Telegram link', link.error);
   if (!link.data) return null;
   if (link.data.linked) {
@@ -16,7 +21,14 @@ export function TelegramLink({ bot }: { bot: string }) {
     );
   }
   return (
-    <a href={link.data.url} target="_blank" rel="noreferrer" className="small" data-testid="telegram-link" title={`Open @${bot} and press Start: it tells you when your orders complete`}>
+    <a
+      href={link.data.url}
+      target="_blank"
+      rel="noreferrer"
+      className="small"
+      data-testid="telegram-link"
+      title={`Open @${bot} and press Start: it tells you when your orders complete`}
+    >
       {TELEGRAM_LINK_TEXT}
     </a>
   );

@@ -1,7 +1,20 @@
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Form, InputGroup, Spinner } from 'react-bootstrap';
-import { BONUS_TIERS, DEPOSIT_MAX, DEPOSIT_MIN, bonusCents, bonusPercent, centsToDollars, createInvoiceBody, dollarsToCents, paymentMethodLabel, PAYMENT_METHODS, type CreateInvoiceBody, type PaymentMethod } from '@portal/contract';
+import {
+  BONUS_TIERS,
+  DEPOSIT_MAX,
+  DEPOSIT_MIN,
+  bonusCents,
+  bonusPercent,
+  centsToDollars,
+  createInvoiceBody,
+  dollarsToCents,
+  paymentMethodLabel,
+  PAYMENT_METHODS,
+  type CreateInvoiceBody,
+  type PaymentMethod,
+} from '@portal/contract';
 import { useCreateInvoice } from '../../api/billing.ts';
 import { money } from '../../components/format.ts';
 

@@ -50,8 +50,12 @@ export function InvoicesCard() {
             {rows.map((invoice) => (
               <tr key={invoice._id} data-testid="invoice-row">
                 <td className="stack-key">{formatDate(invoice.createdAt)}</td>
-                <td className="text-end" data-label="Amount">{money(invoice.amount)}</td>
-                <td className="text-end" data-label="Bonus">{invoice.bonus}%</td>
+                <td className="text-end" data-label="Amount">
+                  {money(invoice.amount)}
+                </td>
+                <td className="text-end" data-label="Bonus">
+                  {invoice.bonus}%
+                </td>
                 <td data-label="Method">{paymentMethodLabel(invoice.payment_method)}</td>
                 <td data-label="Status">
                   <span>

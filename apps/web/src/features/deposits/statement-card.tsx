@@ -68,7 +68,9 @@ export function StatementCard() {
                 <td data-label="Details" data-testid="statement-details">
                   <EntryDetails entry={entry} />
                 </td>
-                <td data-label="Amount" className={`text-end ${entry.amount < 0 ? 'text-danger' : 'text-success'}`}>{signedMoney(entry.amount)}</td>
+                <td data-label="Amount" className={`text-end ${entry.amount < 0 ? 'text-danger' : 'text-success'}`}>
+                  {signedMoney(entry.amount)}
+                </td>
                 <td className="text-end" data-label="Balance">
                   {money(entry.balance)}
                 </td>

@@ -49,7 +49,12 @@ export function AddressFields({ idPrefix, names, register, errors }: AddressFiel
                   ))}
                 </Form.Select>
               ) : (
-                <Form.Control type={'type' in field ? field.type : 'text'} placeholder={'optional' in field ? 'Optional' : undefined} isInvalid={!!error} {...register(name)} />
+                <Form.Control
+                  type={'type' in field ? field.type : 'text'}
+                  placeholder={'optional' in field ? 'Optional' : undefined}
+                  isInvalid={!!error}
+                  {...register(name)}
+                />
               )}
               <Form.Control.Feedback type="invalid">{error?.message}</Form.Control.Feedback>
             </Form.Group>

@@ -34,32 +34,36 @@ const BROWSER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const ADDRESS_KEYS = ['name', 'street', 'street2', 'city', 'state', 'zip', 'phone', 'email', 'country'] as const;
 const capitalized = (key: string) => key[0]!.toUpperCase() + key.slice(1);
 /** fromName, fromStreet, ... (or toName, ...) for each address line. */
-const sideNames = (side: 'from' | 'to') => Object.fromEntries(ADDRESS_KEYS.map((key) => [key, `${side}${capitalized(key)}`])) as Record<AddressKey, Path<FedexForm>>;
-const PICKUP_NAMES = Object.fromEntries(ADDRESS_KEYS.filter((key) => key !== 'email').map((key) => [key, `pickupInfo.${key}`])) as Partial<Record<AddressKey, Path<FedexForm>>>;
+const sideNames = (side: 'from' | 'to') =>
+  Object.fromEntries(ADDRESS_KEYS.map((key) => [key, `${side}${capitalized(key)}`])) as Record<AddressKey, Path<FedexForm>>;
+const PICKUP_NAMES = Object.fromEntries(ADDRESS_KEYS.filter((key) => key !== 'email').map((key) => [key, `pickupInfo.${key}`])) as Partial<
+  Record<AddressKey, Path<FedexForm>>
+>;
 
 const emptySide = (side: 'from' | 'to') => Object.fromEntries(ADDRESS_KEYS.map((key) => [`${side}${capitalized(key)}`, '']));
 
 /** Today is counted in the browser's zone, which the server checks the pickup date against. */
-const defaultValues = (): FedexForm => ({
-  ...(emptySide('from') as object),
-  ...(emptySide('to') as object),
-  weight: '',
-  length: '',
-  width: '',
-  height: '',
-  weightUnit: 'lbs',
-  dimensionUnit: 'inch',
-  specialNotes: '',
-  signature: false,
-  pickup: false,
-  pickupDate: '',
-  pickupTime: '',
-  timeZone: BROWSER_TIME_ZONE,
-  pickupInfo: { name: '', street: '', street2: '', city: '', state: '', zip: '', phone: '', country: '' },
-  invoiceItems: [{ ...EMPTY_ITEM }],
-  shipmentPurpose: DEFAULT_SHIPMENT_PURPOSE,
-  currency: DEFAULT_FEDEX_CURRENCY,
-}) as FedexForm;
+const defaultValues = (): FedexForm =>
+  ({
+    ...(emptySide('from') as object),
+    ...(emptySide('to') as object),
+    weight: '',
+    length: '',
+    width: '',
+    height: '',
+    weightUnit: 'lbs',
+    dimensionUnit: 'inch',
+    specialNotes: '',
+    signature: false,
+    pickup: false,
+    pickupDate: '',
+    pickupTime: '',
+    timeZone: BROWSER_TIME_ZONE,
+    pickupInfo: { name: '', street: '', street2: '', city: '', state: '', zip: '', phone: '', country: '' },
+    invoiceItems: [{ ...EMPTY_ITEM }],
+    shipmentPurpose: DEFAULT_SHIPMENT_PURPOSE,
+    currency: DEFAULT_FEDEX_CURRENCY,
+  }) as FedexForm;
 
 const contractResolver = zodResolver(createFedexOrderBody);
 
@@ -121,7 +125,10 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
   const { errors } = formState;
   // Leaving the page with input not sent asks first (once sent, the form gives way to the Orders tab).
   const leavePrompt = useUnsavedInputPrompt(formState.isDirty);
-  const [pickup, pickupTime, timeZone, pickupCountry, pickupState] = useWatch({ control, name: ['pickup', 'pickupTime', 'timeZone', 'pickupInfo.country', 'pickupInfo.state'] });
+  const [pickup, pickupTime, timeZone, pickupCountry, pickupState] = useWatch({
+    control,
+    name: ['pickup', 'pickupTime', 'timeZone', 'pickupInfo.country', 'pickupInfo.state'],
+  });
   // A pickup happens at the pickup address: its day and window are counted in that address's zone (state or
   // country), in the browser's when the address does not tell.
   const addressZone = pickupAddressTimeZone(String(pickupCountry ?? ''), regionIdFor(String(pickupState ?? '')) ?? String(pickupState ?? ''));
@@ -230,7 +237,9 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
                     </Form.Group>
                   </Col>
                   <Col xs={12} className="small text-muted">
-                    Today to {PICKUP_DAYS_AHEAD} days ahead; a {PICKUP_WINDOW_HOURS}-hour window starting at the latest at {PICKUP_LATEST_START}, in <span data-testid="pickup-time-zone">{String(timeZone)}</span> time ({addressZone ? 'the pickup address' : 'your browser; the pickup address does not tell'}).
+                    Today to {PICKUP_DAYS_AHEAD} days ahead; a {PICKUP_WINDOW_HOURS}-hour window starting at the latest at {PICKUP_LATEST_START}, in{' '}
+                    <span data-testid="pickup-time-zone">{String(timeZone)}</span> time (
+                    {addressZone ? 'the pickup address' : 'your browser; the pickup address does not tell'}).
                     {message('timeZone') && <div className="text-danger">{message('timeZone')}</div>}
                   </Col>
                 </Row>

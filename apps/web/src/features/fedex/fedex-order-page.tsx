@@ -12,7 +12,15 @@ export function FedexOrderPage() {
     <>
       <h1 className="h4 mb-4">FedEx - Handmade</h1>
       {/* Only the open tab is mounted: Create Order starts empty each time, and Orders reloads. */}
-      <Tabs activeKey={tab} onSelect={(key) => setTab(key === 'create' ? 'create' : 'orders')} id="fedex-tabs" className="mb-4" transition={false} mountOnEnter unmountOnExit>
+      <Tabs
+        activeKey={tab}
+        onSelect={(key) => setTab(key === 'create' ? 'create' : 'orders')}
+        id="fedex-tabs"
+        className="mb-4"
+        transition={false}
+        mountOnEnter
+        unmountOnExit
+      >
         <Tab eventKey="orders" title="Orders">
           <FedexOrdersCard />
         </Tab>

@@ -79,7 +79,13 @@ export function FedexOrdersCard() {
                   <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setViewing(order)}>
                     View
                   </Button>
-                  <Button size="sm" variant="outline-secondary" className="me-1" disabled={invoice.saving?._id === order._id} onClick={() => invoice.download(order)}>
+                  <Button
+                    size="sm"
+                    variant="outline-secondary"
+                    className="me-1"
+                    disabled={invoice.saving?._id === order._id}
+                    onClick={() => invoice.download(order)}
+                  >
                     Invoice
                   </Button>
                   {order.status === 'completed' && order.file && (

@@ -97,7 +97,9 @@ export function SettingsPage() {
             <Card.Body>
               <dl className="row mb-0">
                 <dt className="col-sm-5">Name</dt>
-                <dd className="col-sm-7" data-testid="profile-name">{user?.username}</dd>
+                <dd className="col-sm-7" data-testid="profile-name">
+                  {user?.username}
+                </dd>
                 <dt className="col-sm-5">Telegram Username</dt>
                 <dd className="col-sm-7">@{user?.tgId}</dd>
                 <dt className="col-sm-5">Balance</dt>

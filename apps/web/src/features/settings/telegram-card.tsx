@@ -15,7 +15,12 @@ import { formatDate } from '../../components/format.ts';
 
 /** The link to press while no chat is linked: a deep link with a fresh one-time token. */
 function LinkButton() {
-  const link = useQuery({ queryKey: TELEGRAM_LINK_QUERY_KEY, queryFn: createTelegramLink, staleTime: TELEGRAM_LINK_REFRESH_MS / 2, refetchInterval: TELEGRAM_LINK_REFRESH_MS });
+  const link = useQuery({
+    queryKey: TELEGRAM_LINK_QUERY_KEY,
+    queryFn: createTelegramLink,
+    staleTime: TELEGRAM_LINK_REFRESH_MS / 2,
+    refetchInterval: TELEGRAM_LINK_REFRESH_MS,
+  });
   if (!link.data) return null;
   return (
     // A plain link (react-bootstrap's Button would make it role=button).

@@ -84,7 +84,9 @@ export function WebhookCard() {
   };
 
   // The server's refusal of a URL shows under the field too.
-  const onSubmit = handleSubmit(({ url }) => save.mutate({ url }, { onSuccess: showSecret, onError: (error) => setError('url', { message: errorMessage(error) }) }));
+  const onSubmit = handleSubmit(({ url }) =>
+    save.mutate({ url }, { onSuccess: showSecret, onError: (error) => setError('url', { message: errorMessage(error) }) }),
+  );
   const remove = () => save.mutate({ url: null }, { onSuccess: showSecret });
   const rotate = () => {
     if (window.confirm('Create a new signing secret? The current one stops signing at once.')) rotation.mutate(undefined, { onSuccess: showSecret });

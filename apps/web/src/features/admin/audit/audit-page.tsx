@@ -93,10 +93,24 @@ export function AuditPage() {
       <Card.Body>
         <Row className="g-2 mb-3">
           <Col xs={6} md={3}>
-            <Form.Control size="sm" type="search" aria-label="Admin" placeholder="Admin (@username or id)" value={admin} onChange={(e) => setAdmin(e.target.value)} />
+            <Form.Control
+              size="sm"
+              type="search"
+              aria-label="Admin"
+              placeholder="Admin (@username or id)"
+              value={admin}
+              onChange={(e) => setAdmin(e.target.value)}
+            />
           </Col>
           <Col xs={6} md={3}>
-            <Form.Control size="sm" type="search" aria-label="Target" placeholder="Target id or type (user, order, …)" value={target} onChange={(e) => setTarget(e.target.value)} />
+            <Form.Control
+              size="sm"
+              type="search"
+              aria-label="Target"
+              placeholder="Target id or type (user, order, …)"
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+            />
           </Col>
           <Col xs={6} md={3}>
             <Form.Control size="sm" type="date" aria-label="From date" title="From (UTC day)" value={from} onChange={(e) => setFrom(e.target.value)} />

@@ -14,7 +14,10 @@ export function AnnouncementCard({ content }: { content: AdminContent }) {
     defaultValues: { announcement: content.announcement, status: content.announcementStatus },
   });
   // Before a refetched text is painted, so nothing typed after it is cleared.
-  useLayoutEffect(() => reset({ announcement: content.announcement, status: content.announcementStatus }), [content.announcement, content.announcementStatus, reset]);
+  useLayoutEffect(
+    () => reset({ announcement: content.announcement, status: content.announcementStatus }),
+    [content.announcement, content.announcementStatus, reset],
+  );
 
   const update = useUpdateAnnouncement();
   const onSubmit = handleSubmit((values) => update.mutate(values));

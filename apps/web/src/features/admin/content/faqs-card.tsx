@@ -104,7 +104,12 @@ export function FaqsCard({ faqs }: { faqs: Faq[] }) {
               <Button variant="outline-secondary" aria-label={`Move up: ${faq.question}`} disabled={moving || index === 0} onClick={() => move(index, -1)}>
                 ↑
               </Button>
-              <Button variant="outline-secondary" aria-label={`Move down: ${faq.question}`} disabled={moving || index === ordered.length - 1} onClick={() => move(index, 1)}>
+              <Button
+                variant="outline-secondary"
+                aria-label={`Move down: ${faq.question}`}
+                disabled={moving || index === ordered.length - 1}
+                onClick={() => move(index, 1)}
+              >
                 ↓
               </Button>
               <Button variant="outline-primary" onClick={() => setEditing({ faq })}>

@@ -29,7 +29,12 @@ export function TermsCard({ tos }: { tos: string }) {
             </Col>
             <Col lg={6}>
               <div className="form-label">Preview</div>
-              <div className="border rounded p-3 bg-white tos-content" style={{ maxHeight: 420, overflowY: 'auto' }} data-testid="tos-preview" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(html ?? '') }} />
+              <div
+                className="border rounded p-3 bg-white tos-content"
+                style={{ maxHeight: 420, overflowY: 'auto' }}
+                data-testid="tos-preview"
+                dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(html ?? '') }}
+              />
             </Col>
           </Row>
           <Button type="submit" size="sm" className="mt-3" disabled={update.isPending}>

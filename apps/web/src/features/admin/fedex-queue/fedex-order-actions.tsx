@@ -1,7 +1,14 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button, Form, Modal, Spinner } from 'react-bootstrap';
-import { FEDEX_LABEL_MAX_BYTES, FEDEX_LABEL_NOT_PDF, FEDEX_LABEL_TOO_LARGE, FEDEX_NOTES_MAX, cancelFedexOrderBody, type AdminFedexOrder } from '@portal/contract';
+import {
+  FEDEX_LABEL_MAX_BYTES,
+  FEDEX_LABEL_NOT_PDF,
+  FEDEX_LABEL_TOO_LARGE,
+  FEDEX_NOTES_MAX,
+  cancelFedexOrderBody,
+  type AdminFedexOrder,
+} from '@portal/contract';
 import { money } from '../../../components/format.ts';
 import { useFedexQueueAction } from '../../../api/admin.ts';
 
@@ -48,7 +55,9 @@ export function FedexActionModal({ action: current, onClose }: { action: FedexAc
   const onSubmit = handleSubmit(({ note, label }) => {
     if (!current) return;
     const orderId = current.order._id;
-    queueAction.mutate(current.kind === 'complete' ? { kind: 'complete', orderId, label: label![0]!, note: note.trim() } : { kind: 'cancel', orderId, note }, { onSuccess: onClose });
+    queueAction.mutate(current.kind === 'complete' ? { kind: 'complete', orderId, label: label![0]!, note: note.trim() } : { kind: 'cancel', orderId, note }, {
+      onSuccess: onClose,
+    });
   });
   const { errors } = formState;
 
@@ -62,7 +71,9 @@ export function FedexActionModal({ action: current, onClose }: { action: FedexAc
           {action && (
             <p>
               Order <strong className="font-monospace">{action.order.uuid}</strong> of @{action.order.owner.tgId}
-              {completing ? ': the customer can download the label once it is uploaded.' : `: its price, ${money(action.order.price)}, goes back to the customer's balance.`}
+              {completing
+                ? ': the customer can download the label once it is uploaded.'
+                : `: its price, ${money(action.order.price)}, goes back to the customer's balance.`}
             </p>
           )}
           {completing && (
@@ -75,7 +86,13 @@ export function FedexActionModal({ action: current, onClose }: { action: FedexAc
           )}
           <Form.Group controlId="fedex-action-note">
             <Form.Label>{completing ? 'Note (optional)' : 'Note'}</Form.Label>
-            <Form.Control as="textarea" rows={2} maxLength={FEDEX_NOTES_MAX} isInvalid={!!errors.note} {...register('note', { validate: (note) => completing || cancelNoteProblem(note) })} />
+            <Form.Control
+              as="textarea"
+              rows={2}
+              maxLength={FEDEX_NOTES_MAX}
+              isInvalid={!!errors.note}
+              {...register('note', { validate: (note) => completing || cancelNoteProblem(note) })}
+            />
             <Form.Control.Feedback type="invalid">{errors.note?.message}</Form.Control.Feedback>
             <Form.Text>The customer sees it as the Status Note.</Form.Text>
           </Form.Group>

@@ -32,7 +32,8 @@ export function CancelOrderModal({ order: current, onClose }: { order: Cancellab
         <Modal.Body>
           {order && (
             <p>
-              Cancel order <strong className="font-monospace">{order.OrderId}</strong> of @{order.owner.tgId}? Its price, {money(order.price)}, goes back to the customer's balance.
+              Cancel order <strong className="font-monospace">{order.OrderId}</strong> of @{order.owner.tgId}? Its price, {money(order.price)}, goes back to the
+              customer's balance.
             </p>
           )}
           <Form.Group controlId="cancel-reason">

@@ -23,13 +23,19 @@ export function OrderModal({
   onDownload: (order: AdminOrderDetail['order']) => void;
   onCancel: (order: AdminOrderDetail['order']) => void;
 }) {
-  const detail = useQuery({ queryKey: adminKey('order', orderId), queryFn: () => readAdminOrder(orderId!), enabled: orderId !== null, refetchOnMount: 'always' });
+  const detail = useQuery({
+    queryKey: adminKey('order', orderId),
+    queryFn: () => readAdminOrder(orderId!),
+    enabled: orderId !== null,
+    refetchOnMount: 'always',
+  });
   useEffect(() => {
     if (detail.error) console.error('Failed to load the order', detail.error);
   }, [detail.error]);
   const order = detail.data?.order;
   const unit = order ? weightUnitFor(order.labelType.uid) : 'lb';
-  const dims = order && order.length !== null && order.width !== null && order.height !== null ? `${order.length} x ${order.width} x ${order.height} in` : 'Not given';
+  const dims =
+    order && order.length !== null && order.width !== null && order.height !== null ? `${order.length} x ${order.width} x ${order.height} in` : 'Not given';
 
   return (
     <Modal show={orderId !== null} onHide={onClose} size="lg" centered>
@@ -48,7 +54,12 @@ export function OrderModal({
                     <tr>
                       <th>Status</th>
                       <td>
-                        <StatusBadge status={order.status} /> {order.note && <span className="text-muted" data-testid="order-note">{order.note}</span>}
+                        <StatusBadge status={order.status} />{' '}
+                        {order.note && (
+                          <span className="text-muted" data-testid="order-note">
+                            {order.note}
+                          </span>
+                        )}
                       </td>
                     </tr>
                     <tr>

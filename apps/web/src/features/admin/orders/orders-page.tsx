@@ -11,7 +11,21 @@ import { BulkOrdersList, InvoicesList } from './owned-lists.tsx';
 const orEmpty = (value: string) => (value.trim() === '' ? undefined : value.trim());
 
 /** Status and customer, the two filters every tab has. */
-function StatusAndUser({ statuses, label, status, user, onStatus, onUser }: { statuses: readonly string[]; label: (s: string) => string; status: string; user: string; onStatus: (s: string) => void; onUser: (u: string) => void }) {
+function StatusAndUser({
+  statuses,
+  label,
+  status,
+  user,
+  onStatus,
+  onUser,
+}: {
+  statuses: readonly string[];
+  label: (s: string) => string;
+  status: string;
+  user: string;
+  onStatus: (s: string) => void;
+  onUser: (u: string) => void;
+}) {
   return (
     <>
       <Col xs={6} md={2}>
@@ -25,7 +39,14 @@ function StatusAndUser({ statuses, label, status, user, onStatus, onUser }: { st
         </Form.Select>
       </Col>
       <Col xs={6} md={2}>
-        <Form.Control size="sm" type="search" aria-label="Customer" placeholder="Customer (@username or id)" value={user} onChange={(e) => onUser(e.target.value)} />
+        <Form.Control
+          size="sm"
+          type="search"
+          aria-label="Customer"
+          placeholder="Customer (@username or id)"
+          value={user}
+          onChange={(e) => onUser(e.target.value)}
+        />
       </Col>
     </>
   );
@@ -41,12 +62,26 @@ function LabelOrdersTab() {
   const [to, setTo] = useState('');
   const typedSearch = useDebounced(search);
   const typedUser = useDebounced(user);
-  const filter: LabelOrdersFilter = { search: orEmpty(typedSearch), status: orEmpty(status) as LabelOrdersFilter['status'], type: orEmpty(type), user: orEmpty(typedUser), from: orEmpty(from), to: orEmpty(to) };
+  const filter: LabelOrdersFilter = {
+    search: orEmpty(typedSearch),
+    status: orEmpty(status) as LabelOrdersFilter['status'],
+    type: orEmpty(type),
+    user: orEmpty(typedUser),
+    from: orEmpty(from),
+    to: orEmpty(to),
+  };
   return (
     <>
       <Row className="g-2 mb-3" as="form" role="search" aria-label="Filter orders" onSubmit={(e) => e.preventDefault()}>
         <Col xs={12} md={3}>
-          <Form.Control size="sm" type="search" aria-label="Search orders" placeholder="Order ID, tracking or name" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <Form.Control
+            size="sm"
+            type="search"
+            aria-label="Search orders"
+            placeholder="Order ID, tracking or name"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </Col>
         <StatusAndUser statuses={ORDER_STATUSES} label={(s) => orderStatusView(s).label} status={status} user={user} onStatus={setStatus} onUser={setUser} />
         <Col xs={6} md={2}>

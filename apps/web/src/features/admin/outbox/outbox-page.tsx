@@ -17,7 +17,9 @@ export function OutboxPage() {
         <h2 className="h6 mb-0">Outbox</h2>
       </Card.Header>
       <Card.Body>
-        <p className="small text-muted">Without SMTP_URL the shop sends no mail: each one (sign-up and reset codes, email changes) is kept here, newest first.</p>
+        <p className="small text-muted">
+          Without SMTP_URL the shop sends no mail: each one (sign-up and reset codes, email changes) is kept here, newest first.
+        </p>
         {outbox.isPending && <Spinner animation="border" size="sm" />}
         <LoadError query={outbox} what="the outbox" />
         {outbox.isSuccess && mails.length === 0 && <p className="text-muted">The outbox is empty</p>}

@@ -37,7 +37,10 @@ export function OverviewPage() {
   if (overview.isPending) return <Spinner animation="border" size="sm" />;
   if (!data) return <Alert variant="danger">{errorMessage(overview.error)}</Alert>;
   // Known statuses first, in their order, then anything else the server counts.
-  const statuses = [...ORDER_STATUSES.filter((s) => s in data.ordersByStatus), ...Object.keys(data.ordersByStatus).filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s))];
+  const statuses = [
+    ...ORDER_STATUSES.filter((s) => s in data.ordersByStatus),
+    ...Object.keys(data.ordersByStatus).filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s)),
+  ];
 
   return (
     <>

@@ -11,7 +11,10 @@ import { adminKey, readFedexPrice, useUpdateFedexPrice } from '../../../api/admi
 /** /admin/fedex-price: the one flat price of a FedEx hand-made order. */
 export function FedexPricePage() {
   const current = useQuery({ queryKey: adminKey('fedex-price'), queryFn: readFedexPrice, refetchOnMount: 'always' });
-  const { register, handleSubmit, reset, formState } = useForm<{ price: unknown }, unknown, { price: number }>({ resolver: zodResolver(fedexPriceBody), defaultValues: { price: '' } });
+  const { register, handleSubmit, reset, formState } = useForm<{ price: unknown }, unknown, { price: number }>({
+    resolver: zodResolver(fedexPriceBody),
+    defaultValues: { price: '' },
+  });
   // Before the price is painted, so nothing typed into the field is cleared.
   useLayoutEffect(() => {
     if (current.data) reset({ price: current.data.price.toFixed(2) });

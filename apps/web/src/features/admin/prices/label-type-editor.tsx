@@ -11,7 +11,9 @@ const toText = (type: LabelType): EditorValues => ({
   name: type.name,
   maxWeight: String(type.maxWeight),
   status: type.status,
-  prices: [...type.prices].sort((a, b) => a.fromWeight - b.fromWeight).map((t) => ({ fromWeight: String(t.fromWeight), toWeight: String(t.toWeight), price: t.price.toFixed(2) })),
+  prices: [...type.prices]
+    .sort((a, b) => a.fromWeight - b.fromWeight)
+    .map((t) => ({ fromWeight: String(t.fromWeight), toWeight: String(t.toWeight), price: t.price.toFixed(2) })),
 });
 
 /** The body the server takes, or the first problem: a field the contract refuses, or a gap or overlap named by its tier. */
@@ -52,7 +54,8 @@ export function LabelTypeEditor({ labelType, onClose }: { labelType: LabelType |
   }, [labelType]);
   const unit = labelType?.weightUnit ?? 'lb';
   const setField = (name: 'name' | 'maxWeight') => (event: ChangeEvent<HTMLInputElement>) => setFields((f) => ({ ...f, [name]: event.target.value }));
-  const setTier = (key: number, name: keyof TierText) => (event: ChangeEvent<HTMLInputElement>) => setRows((all) => all.map((r) => (r.key === key ? { ...r, [name]: event.target.value } : r)));
+  const setTier = (key: number, name: keyof TierText) => (event: ChangeEvent<HTMLInputElement>) =>
+    setRows((all) => all.map((r) => (r.key === key ? { ...r, [name]: event.target.value } : r)));
   const addTier = () => setRows((all) => [...all, ...withKeys([{ fromWeight: all.at(-1)?.toWeight ?? '0', toWeight: fields.maxWeight, price: '' }])]);
   const removeTier = (key: number) => setRows((all) => all.filter((r) => r.key !== key));
 
@@ -94,7 +97,13 @@ export function LabelTypeEditor({ labelType, onClose }: { labelType: LabelType |
               </Form.Group>
             </Col>
             <Col md={3} className="d-flex align-items-end">
-              <Form.Check type="switch" id="type-status" label="Enabled" checked={fields.status} onChange={(event) => setFields((f) => ({ ...f, status: event.target.checked }))} />
+              <Form.Check
+                type="switch"
+                id="type-status"
+                label="Enabled"
+                checked={fields.status}
+                onChange={(event) => setFields((f) => ({ ...f, status: event.target.checked }))}
+              />
             </Col>
           </Row>
           <Table size="sm" className="align-middle mb-2" data-testid="tier-rows">
@@ -112,13 +121,34 @@ export function LabelTypeEditor({ labelType, onClose }: { labelType: LabelType |
                 <tr key={row.key} data-testid="tier-row">
                   <td>{index + 1}</td>
                   <td>
-                    <Form.Control size="sm" type="number" step="any" aria-label={`Tier ${index + 1} from`} value={row.fromWeight} onChange={setTier(row.key, 'fromWeight')} />
+                    <Form.Control
+                      size="sm"
+                      type="number"
+                      step="any"
+                      aria-label={`Tier ${index + 1} from`}
+                      value={row.fromWeight}
+                      onChange={setTier(row.key, 'fromWeight')}
+                    />
                   </td>
                   <td>
-                    <Form.Control size="sm" type="number" step="any" aria-label={`Tier ${index + 1} to`} value={row.toWeight} onChange={setTier(row.key, 'toWeight')} />
+                    <Form.Control
+                      size="sm"
+                      type="number"
+                      step="any"
+                      aria-label={`Tier ${index + 1} to`}
+                      value={row.toWeight}
+                      onChange={setTier(row.key, 'toWeight')}
+                    />
                   </td>
                   <td>
-                    <Form.Control size="sm" type="number" step="0.01" aria-label={`Tier ${index + 1} price`} value={row.price} onChange={setTier(row.key, 'price')} />
+                    <Form.Control
+                      size="sm"
+                      type="number"
+                      step="0.01"
+                      aria-label={`Tier ${index + 1} price`}
+                      value={row.price}
+                      onChange={setTier(row.key, 'price')}
+                    />
                   </td>
                   <td className="text-end">
                     <Button size="sm" variant="outline-danger" aria-label={`Remove tier ${index + 1}`} onClick={() => removeTier(row.key)}>
@@ -133,8 +163,8 @@ export function LabelTypeEditor({ labelType, onClose }: { labelType: LabelType |
             Add tier
           </Button>
           <p className="small text-muted mt-2 mb-0">
-            Tiers start at 0, each starts where the one before ends, and the last ends at the max weight. A weight on a boundary takes the lower tier's price. Orders already
-            placed keep their price.
+            Tiers start at 0, each starts where the one before ends, and the last ends at the max weight. A weight on a boundary takes the lower tier's price.
+            Orders already placed keep their price.
           </p>
           {problem && (
             <Alert variant="danger" className="mt-3 mb-0" data-testid="tier-problem">

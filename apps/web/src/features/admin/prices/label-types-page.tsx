@@ -15,7 +15,8 @@ export function LabelTypesPage() {
   const types = useQuery({ queryKey: adminKey('label-types'), queryFn: readAdminLabelTypes, refetchOnMount: 'always' });
   const [editing, setEditing] = useState<LabelType | null>(null);
   const update = useUpdateLabelType();
-  const toggle = (type: LabelType) => update.mutate({ typeId: type._id, body: { name: type.name, maxWeight: type.maxWeight, status: !type.status, prices: type.prices } });
+  const toggle = (type: LabelType) =>
+    update.mutate({ typeId: type._id, body: { name: type.name, maxWeight: type.maxWeight, status: !type.status, prices: type.prices } });
 
   return (
     <>

@@ -24,7 +24,13 @@ function UpstreamRow({ service }: { service: Service }) {
         <Form.Control size="sm" aria-label={`Service of ${service.uid}`} value={name} onChange={(e) => setName(e.currentTarget.value)} />
       </td>
       <td>
-        <Form.Control size="sm" aria-label={`Carrier account of ${service.uid}`} placeholder="any" value={account} onChange={(e) => setAccount(e.currentTarget.value)} />
+        <Form.Control
+          size="sm"
+          aria-label={`Carrier account of ${service.uid}`}
+          placeholder="any"
+          value={account}
+          onChange={(e) => setAccount(e.currentTarget.value)}
+        />
       </td>
       <td>{service.upstream ? <Badge bg="success">Mapped</Badge> : <Badge bg="secondary">Not offered</Badge>}</td>
       <td>
@@ -72,7 +78,10 @@ export function UpstreamServicesCard() {
           </thead>
           <tbody>
             {services.data?.services.map((service) => (
-              <UpstreamRow key={`${service._id}:${service.upstream?.carrier}:${service.upstream?.service}:${service.upstream?.carrierAccount}`} service={service} />
+              <UpstreamRow
+                key={`${service._id}:${service.upstream?.carrier}:${service.upstream?.service}:${service.upstream?.carrierAccount}`}
+                service={service}
+              />
             ))}
           </tbody>
         </Table>

@@ -66,7 +66,14 @@ export function AdjustBalanceForm({ userId }: { userId: string }) {
           </Row>
           <Form.Group controlId="adjust-reason" className="mb-3">
             <Form.Label className="small">Reason</Form.Label>
-            <Form.Control size="sm" as="textarea" rows={2} placeholder="Shown in the audit log and the ledger note" isInvalid={!!formState.errors.reason} {...register('reason')} />
+            <Form.Control
+              size="sm"
+              as="textarea"
+              rows={2}
+              placeholder="Shown in the audit log and the ledger note"
+              isInvalid={!!formState.errors.reason}
+              {...register('reason')}
+            />
             <Form.Control.Feedback type="invalid">{formState.errors.reason?.message}</Form.Control.Feedback>
           </Form.Group>
           <Button type="submit" size="sm" disabled={busy}>

@@ -27,7 +27,15 @@ function AccountActions({ user }: { user: AdminUser }) {
           <Button
             size="sm"
             variant="outline-success"
-            onClick={() => setConfirmation({ title: 'Enable account', body: `${who} can sign in and use the API again.`, confirmLabel: 'Enable', variant: 'success', run: change({ disabled: false }) })}
+            onClick={() =>
+              setConfirmation({
+                title: 'Enable account',
+                body: `${who} can sign in and use the API again.`,
+                confirmLabel: 'Enable',
+                variant: 'success',
+                run: change({ disabled: false }),
+              })
+            }
           >
             Enable account
           </Button>
@@ -52,7 +60,15 @@ function AccountActions({ user }: { user: AdminUser }) {
           <Button
             size="sm"
             variant="outline-warning"
-            onClick={() => setConfirmation({ title: 'Revoke admin', body: `${who} becomes a customer and loses the operator console.`, confirmLabel: 'Revoke admin', variant: 'warning', run: change({ role: 'customer' }) })}
+            onClick={() =>
+              setConfirmation({
+                title: 'Revoke admin',
+                body: `${who} becomes a customer and loses the operator console.`,
+                confirmLabel: 'Revoke admin',
+                variant: 'warning',
+                run: change({ role: 'customer' }),
+              })
+            }
           >
             Revoke admin
           </Button>
@@ -61,7 +77,12 @@ function AccountActions({ user }: { user: AdminUser }) {
             size="sm"
             variant="outline-primary"
             onClick={() =>
-              setConfirmation({ title: 'Grant admin', body: `${who} gets the operator console: every user, all money, prices and content.`, confirmLabel: 'Grant admin', run: change({ role: 'admin' }) })
+              setConfirmation({
+                title: 'Grant admin',
+                body: `${who} gets the operator console: every user, all money, prices and content.`,
+                confirmLabel: 'Grant admin',
+                run: change({ role: 'admin' }),
+              })
             }
           >
             Grant admin
@@ -101,9 +122,7 @@ export function UserPage() {
                   <div className="mb-2">
                     @{user.tgId} <UserBadges user={user} />
                   </div>
-                  <div className="small text-muted">
-                    {user.email ? `${user.email}${user.emailVerified ? ' (verified)' : ' (not verified)'}` : 'No email'}
-                  </div>
+                  <div className="small text-muted">{user.email ? `${user.email}${user.emailVerified ? ' (verified)' : ' (not verified)'}` : 'No email'}</div>
                   <div className="small text-muted">Joined {formatDate(user.createdAt)}</div>
                   <div className="small text-muted">Last active {user.lastActiveAt ? formatDate(user.lastActiveAt) : 'never'}</div>
                   <div className="mt-3">

@@ -16,7 +16,10 @@ export function UsersPage() {
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const go = (next: { search: string; page: number }, replace = false) =>
-    void navigate({ search: new URLSearchParams({ ...(next.search ? { search: next.search } : {}), ...(next.page > 1 ? { page: String(next.page) } : {}) }).toString() }, { replace });
+    void navigate(
+      { search: new URLSearchParams({ ...(next.search ? { search: next.search } : {}), ...(next.page > 1 ? { page: String(next.page) } : {}) }).toString() },
+      { replace },
+    );
   // Typing settles before the search goes into the address (page 1). Only typing does: Back to an
   // earlier search is not undone by the text still in the box.
   const [searchText, setSearchText] = useState(search);
