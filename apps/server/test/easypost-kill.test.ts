@@ -9,7 +9,7 @@ import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { fundedUser } from './order-fixtures.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { startFakeEasyPost } from './fake-easypost.ts';
-import { freePort } from './processes.ts';
+import { exited, freePort, waitUntil } from './processes.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -18,16 +18,6 @@ const ROWS = 40;
 const REFUSED = [5, 17, 33];
 /** The shop is killed once this many labels are bought. */
 const BOUGHT_BEFORE_KILL = 8;
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
-  for (const until = Date.now() + ms; !(await check());) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (engine) => {
   const prefix = `test-easypost-kill-${randomToken(6)}`;

@@ -8,7 +8,7 @@ import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { fundedUser, orderPayload } from './order-fixtures.ts';
-import { freePort } from './processes.ts';
+import { exited, freePort, waitUntil } from './processes.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
@@ -22,16 +22,6 @@ const ORDERS_BEFORE_KILL = 15;
 const MAX_KILLS = 5;
 /** How long a receiver takes to answer: deliveries and messages are in flight when the shop dies. */
 const ANSWER_MS = 25;
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-async function waitUntil(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  for (const until = Date.now() + ms; !(await check());) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe.each(engines)('events across a kill, on the %s queue', (engine) => {
   const prefix = `test-outbox-kill-${randomToken(6)}`;

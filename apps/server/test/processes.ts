@@ -21,6 +21,18 @@ export const freePort = () =>
     });
   });
 
+/** Resolves once `child` has exited (at once if it has). */
+export const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+/** Polls `check` every 10 ms until it holds; throws naming `what` after `ms`. */
+export async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+  for (const until = Date.now() + ms; !(await check());) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Starts processes and stops every one of them, whatever happened. */
 export function processGroup() {
   const children: ChildProcess[] = [];

@@ -8,6 +8,7 @@ import { trackingNumberFor } from '../../providers/labels/tracking-numbers.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { fundedUser } from '../../../test/order-fixtures.ts';
 import { createFromCsv, csvText, download, pdfPageCount, readBulkOrders, usRows, zipEntries } from '../../../test/bulk-fixtures.ts';
+import { exited, waitUntil } from '../../../test/processes.ts';
 
 const ROWS = 300;
 /** The worker is killed once it has asked the provider for this many labels: within the second claim of 100 rows, not at a batch's edge. */
@@ -54,8 +55,6 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     return n;
   };
   const count = (what: 'create' | 'made' | 'found') => [...calls(what).values()].reduce((a, b) => a + b, 0);
-  const exited = (child: ChildProcess) =>
-    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   afterEach(async () => {
     for (const child of children.splice(0)) {
@@ -88,14 +87,6 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    const waitUntil = async (check: () => Promise<boolean>, ms: number, what: string) => {
-      const until = Date.now() + ms;
-      while (!(await check())) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    };
-
     const first = startWorker();
     // Killed while labels are being asked for: some bought and not yet recorded on their rows (they are recorded 50 at a time).
     await waitUntil(async () => count('create') >= KILL_AT && (await made()) >= 5, 60_000, `${KILL_AT} labels asked for`);
