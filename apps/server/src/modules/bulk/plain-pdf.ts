@@ -1,5 +1,3 @@
-import { PDFDocument, ParseSpeeds } from 'pdf-lib';
-
 /** Where a token or a value lies in the file: bytes [start, end). */
 export type Span = { start: number; end: number };
 
@@ -217,6 +215,8 @@ export class PlainPdf {
 
 /** Any PDF written plain again by pdf-lib, for a file PlainPdf cannot read as it is. Throws for what is no PDF. */
 export async function rewrittenPlain(bytes: Uint8Array): Promise<PlainPdf> {
+  // pdf-lib is loaded the first time a label needs it (about 10 MB of every process otherwise).
+  const { PDFDocument, ParseSpeeds } = await import('pdf-lib');
   const document = await PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false });
   const plain = PlainPdf.read(await document.save({ useObjectStreams: false, updateFieldAppearances: false }));
   if (!plain) throw new Error('The PDF could not be read');

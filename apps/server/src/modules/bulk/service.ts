@@ -26,7 +26,6 @@ import {
   CSV_PRINTED_COLUMNS,
   type ValidateCsvResponse,
 } from '@portal/contract';
-import { printedDifferently } from '@portal/contract/printed-as';
 import type { Db } from '../../db/database.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
@@ -416,6 +415,8 @@ export function createBulkService(deps: {
       const csv = csvOf(upload);
       const type = await catalog.orderableType(labeltype);
       const file = readBulkFile(csv, type);
+      // The transliteration tables (3 MB) load with the first validation, not with the process.
+      const { printedDifferently } = await import('@portal/contract/printed-as');
       const printNotes = file.rows
         .map(({ row, input }) => ({ row, printedAs: printedDifferently(input, CSV_PRINTED_COLUMNS) }))
         .filter((note) => Object.keys(note.printedAs).length > 0);

@@ -21,7 +21,6 @@ import {
   type ShipmentPurpose,
   type WeightUnit,
 } from '@portal/contract';
-import { PDFDocument } from 'pdf-lib';
 import type { Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
@@ -51,6 +50,7 @@ export function signFileLink(secret: string, id: string, expires: number): strin
 export async function isPdf(data: Uint8Array): Promise<boolean> {
   if (Buffer.from(data.subarray(0, 5)).toString('latin1') !== '%PDF-') return false;
   try {
+    const { PDFDocument } = await import('pdf-lib'); // loaded when a FedEx label is uploaded, not at start
     return (await PDFDocument.load(data, { updateMetadata: false })).getPageCount() > 0;
   } catch {
     return false;

@@ -36,7 +36,6 @@ import {
 } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import * as repo from './repository.ts';
-import { printedDifferently } from '@portal/contract/printed-as';
 import { indexPendingOrders } from './order-search.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import type { Metrics } from '../../lib/metrics.ts';
@@ -107,9 +106,12 @@ export function toOrder(row: repo.OrderListRow): Order {
   };
 }
 
-/** The names and address lines of an order that its label prints otherwise than typed, by their CSV column names. */
-export const printedAsOf = (row: repo.OrderRow) =>
-  printedDifferently(
+/**
+ * The names and address lines of an order that its label prints otherwise than typed, by their CSV column names. The
+ * transliteration tables (3 MB) load with the first order read whole, not with the process.
+ */
+export const printedAsOf = async (row: repo.OrderRow) =>
+  (await import('@portal/contract/printed-as')).printedDifferently(
     {
       FromName: row.from_name,
       FromCompany: row.from_company,
@@ -722,7 +724,7 @@ export function createOrderService(deps: {
           bulkOrderId: row.bulk_order_id,
           bulkRow: row.bulk_order_id ? row.bulk_row : null,
           updatedAt: row.updated_at,
-          printedAs: printedAsOf(row),
+          printedAs: await printedAsOf(row),
         },
         ledger: ledger.map((l) => ({
           _id: l.id,

@@ -1,4 +1,4 @@
-import EasyPostClient from '@easypost/api';
+import type EasyPostClient from '@easypost/api';
 import type { CallRate } from '../../lib/call-rate.ts';
 import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from './label-provider.ts';
 
@@ -131,7 +131,10 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     for (let tries = 1; ; tries++) {
       let retryAfter: string | undefined;
       // The client keeps its `timeout` option but does not apply it (8.9): the request's deadline is set here.
-      const client = new EasyPostClient(options.apiKey, {
+      // Loaded with the first call: the client and its HTTP library are 22 MB of a process's memory, which a shop on
+      // the sandbox never needs (catalog seeding imports this file for its defaults).
+      const { default: Client } = await import('@easypost/api');
+      const client = new Client(options.apiKey, {
         baseUrl: options.apiUrl,
         timeout: options.timeoutMs,
         requestMiddleware: (request: any) => request.timeout({ deadline: options.timeoutMs }),

@@ -32,9 +32,9 @@ export const orderShipmentStore = (db: Db): ShipmentStore => ({
 
 /**
  * The configured label provider (LABEL_PROVIDER): EasyPost, or the sandbox (LABEL_SANDBOX_MODE), which remembers its
- * purchases in DATA_DIR/sandbox-labels.
+ * purchases in DATA_DIR/sandbox-labels. hooks: what a label type is bought as upstream (the catalog), and the audit row
+ * of a rate refused for its cost.
  */
-/** hooks: what a label type is bought as upstream (the catalog), and the audit row of a rate refused for its cost. */
 export function createLabelProvider(
   config: Config,
   renderer: LabelRenderer,
