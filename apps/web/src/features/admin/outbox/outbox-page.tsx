@@ -27,12 +27,15 @@ export function OutboxPage() {
           {mails.map((mail) => (
             <Accordion.Item eventKey={mail._id} key={mail._id} data-testid="outbox-mail">
               <Accordion.Header>
-                <span className="me-3 text-muted small text-nowrap">{formatDate(mail.createdAt)}</span>
-                <span className="me-3">{mail.to}</span>
-                <strong>{mail.subject}</strong>
+                {/* Wraps on a phone, long addresses and codes included, rather than widen the page. */}
+                <span className="d-flex flex-wrap column-gap-3 text-break" style={{ minWidth: 0 }}>
+                  <span className="text-muted small text-nowrap">{formatDate(mail.createdAt)}</span>
+                  <span>{mail.to}</span>
+                  <strong>{mail.subject}</strong>
+                </span>
               </Accordion.Header>
               <Accordion.Body>
-                <pre className="mb-0 small" style={{ whiteSpace: 'pre-wrap' }} data-testid="outbox-body">
+                <pre className="mb-0 small text-break" style={{ whiteSpace: 'pre-wrap' }} data-testid="outbox-body">
                   {mail.body}
                 </pre>
               </Accordion.Body>
