@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { NAME_REQUIRED, PASSWORD_REQUIRED, TG_ID_REQUIRED } from '@portal/contract';
-import { adminSession, api, createAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { adminSession, api, createAccount, newPage, selectLabelType, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -102,7 +102,7 @@ describe('field errors are styled on every form', () => {
 
   it('Create Order: Quick Order (the lb group) and Normal Order', async () => {
     await openFromSidebar(customer, 'Instant - USPS/FedEx (US)', 'Create Order');
-    await customer.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+    await selectLabelType(customer.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     const submit = customer.getByRole('button', { name: /^Create Order/ });
     await expectStyledErrors(
       [
