@@ -1,10 +1,10 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 
 // The terms are HTML an operator writes; what the shop shows is only this allowlist: text
 // structure, tables, links (http, https, mailto, tel) and images (http, https). No scripts, styles,
 // event handlers or frames.
-const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img'],
+const options = (defaults: sanitizeHtml.IDefaults): sanitizeHtml.IOptions => ({
+  allowedTags: [...defaults.allowedTags, 'img'],
   allowedAttributes: {
     a: ['href', 'name', 'target', 'rel', 'title'],
     img: ['src', 'alt', 'title', 'width', 'height'],
@@ -17,6 +17,10 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   // A link that opens a new tab cannot reach back into the shop's page.
   transformTags: { a: (tagName, attribs) => ({ tagName, attribs: attribs.target ? { ...attribs, rel: 'noopener noreferrer' } : attribs }) },
-};
+});
 
-export const sanitizeTermsHtml = (html: string): string => sanitizeHtml(html, OPTIONS);
+/** Loaded the first time the terms are shown or saved: sanitize-html and its parser are 7 MB of a process at rest. */
+export async function sanitizeTermsHtml(html: string): Promise<string> {
+  const { default: sanitize } = await import('sanitize-html');
+  return sanitize(html, options(sanitize.defaults));
+}

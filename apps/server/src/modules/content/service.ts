@@ -66,7 +66,7 @@ export function createContentService(db: Db) {
     },
     async tos(): Promise<string> {
       const raw = (await read('tos')) ?? '';
-      if (raw !== shownTos.raw) shownTos = { raw, html: sanitizeTermsHtml(raw) };
+      if (raw !== shownTos.raw) shownTos = { raw, html: await sanitizeTermsHtml(raw) };
       return shownTos.html;
     },
     faqs(): Promise<{ question: string; answer: string }[]> {
@@ -111,7 +111,7 @@ export function createContentService(db: Db) {
     },
     /** Stores the terms sanitized (scripts, event handlers and unsafe links removed); answers what was stored. */
     async setTos(html: string, audit: AuditHook): Promise<string> {
-      const tos = sanitizeTermsHtml(html);
+      const tos = await sanitizeTermsHtml(html);
       await db.transaction().execute(async (trx) => {
         const before = (await read('tos', trx)) ?? '';
         await write(trx, 'tos', tos);

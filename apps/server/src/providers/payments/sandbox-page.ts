@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { toSVG } from 'bwip-js/node';
 import { z } from 'zod';
 import { bonusCents, bonusPercent, centsToDollars } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
@@ -65,13 +64,15 @@ function bonusLine(amountCents: number): string {
   return `<p data-bonus>+ ${percent}% deposit bonus: ${dollars.format(centsToDollars(bonus))}, so ${dollars.format(centsToDollars(amountCents + bonus))} is credited to your balance</p>`;
 }
 
-function invoicePage(invoice: SandboxInvoice): string {
+async function invoicePage(invoice: SandboxInvoice): Promise<string> {
   const amount = dollars.format(centsToDollars(invoice.amount_cents));
   const back = `<p><a href="${escapeHtml(invoice.return_url)}">Back to deposits</a></p>`;
   if (invoice.state === 'paid') return page('Payment received', `<h1>Payment received</h1><p class="amount">${amount}</p>${back}`);
   if (invoice.state !== 'pending')
     return page('Invoice expired', `<h1>Invoice expired</h1><p class="amount">${amount}</p><p>This invoice can no longer be paid.</p>${back}`);
   const address = sampleAddress(invoice.id);
+  // The barcode library (7 MB) loads with the first pay page, not with the process.
+  const { toSVG } = await import('bwip-js/node');
   const qr = toSVG({ bcid: 'qrcode', text: `bitcoin:${address}?label=SANDBOX`, scale: 3 });
   const button = (action: string, label: string, cls = '') =>
     `<form method="post" action="/pay/${escapeHtml(invoice.id)}/simulate"><input type="hidden" name="action" value="${action}"><button type="submit" class="${cls}">${label}</button></form>`;
@@ -117,7 +118,10 @@ export async function sandboxPayRoutes(app: FastifyInstance, ctx: AppContext): P
     pages.get('/pay/:id', { schema: { params } }, async (request, reply) => {
       const invoice = await sandbox().findInvoice(request.params.id);
       if (!invoice) throw notFound('Invoice not found');
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(invoicePage(invoice));
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(await invoicePage(invoice));
     });
 
     pages.post(
