@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import EasyPostClient from '@easypost/api';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../lib/http-errors.ts';
 import { nowIso } from '../../lib/ids.ts';
@@ -31,7 +30,9 @@ export async function handleEasyPostEvent(db: Db, secret: string | undefined, ra
   if (!secret) throw new HttpError(401, EASYPOST_WEBHOOK_OFF);
   let event: any;
   try {
-    // validateWebhook needs a client only for its Utils; no call is made.
+    // validateWebhook needs a client only for its Utils; no call is made. Loaded with the first event: the client is
+    // 22 MB of a process that may never receive one.
+    const { default: EasyPostClient } = await import('@easypost/api');
     event = new EasyPostClient('webhook-check').Utils.validateWebhook(rawBody, headers as Record<string, string>, secret);
   } catch {
     throw new HttpError(401, EASYPOST_SIGNATURE_INVALID);
