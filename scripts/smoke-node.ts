@@ -2,13 +2,13 @@
 // this checkout. It starts the web process and a worker (`npm start`'s and `npm run worker`'s command on that
 // Node), takes a customer through the shop (sign up, deposit, order, bulk order, packing slips) and stops both.
 // The Node binary is the npm registry's node-<platform>-<arch> package (what the `node` package installs), kept in
-// ~/.cache/portal-node<major> with better-sqlite3 compiled against its headers (the only addon tied to Node's
-// version: argon2's and msgpackr's use Node-API). The first run downloads about 50 MB and compiles for minutes.
+// ~/.cache/portal-node<major>. Every addon the shop loads on Node 22+ uses Node-API (better-sqlite3 13, argon2,
+// msgpackr), so the checkout's own node_modules serve that Node as they are. The first run downloads about 50 MB.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildCheckout, checkoutRoot, copyCheckout, replaceFile } from '../apps/server/test/built-tree.ts';
+import { buildCheckout, copyCheckout } from '../apps/server/test/built-tree.ts';
 import { processGroup } from '../apps/server/test/processes.ts';
 import { JOURNEY_ENV, shopJourney } from '../apps/server/test/shop-journey.ts';
 
@@ -36,42 +36,15 @@ function nodeBinary(): string {
   return binary;
 }
 
-/** better-sqlite3's addon for `binary`'s Node, compiled once against its headers with npm's node-gyp (or null: this Node's own fits). */
-function sqliteAddon(binary: string): string | null {
-  const abi = execFileSync(binary, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
-  if (abi === process.versions.modules) return null;
-  const source = path.join(checkoutRoot, 'node_modules/better-sqlite3');
-  const { version } = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8')) as { version: string };
-  const addon = path.join(cacheDir, `better-sqlite3-${version}-abi${abi}.node`);
-  if (fs.existsSync(addon)) return addon;
-  const since = performance.now();
-  const temp = fs.mkdtempSync(path.join(cacheDir, 'build-'));
-  try {
-    for (const part of ['binding.gyp', 'package.json', 'src', 'deps']) fs.cpSync(path.join(source, part), path.join(temp, part), { recursive: true });
-    const nodeGyp = path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm/node_modules/node-gyp/bin/node-gyp.js');
-    // The headers of that Node (npm passes its own nodedir setting down as npm_config_nodedir, which node-gyp prefers).
-    const nodeDir = path.dirname(path.dirname(binary));
-    try {
-      execFileSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--jobs=${os.availableParallelism()}`], {
-        cwd: temp,
-        env: { ...process.env, npm_config_nodedir: nodeDir },
-        stdio: 'pipe',
-      });
-    } catch (error) {
-      throw new Error(`node-gyp failed:\n${(error as { stderr?: Buffer }).stderr?.toString().slice(-5000)}`);
-    }
-    fs.copyFileSync(path.join(temp, 'build/Release/better_sqlite3.node'), `${addon}.tmp`);
-    fs.renameSync(`${addon}.tmp`, addon);
-  } finally {
-    fs.rmSync(temp, { recursive: true, force: true });
-  }
-  console.log(`Compiled better-sqlite3 ${version} for Node's ABI ${abi} in ${seconds(since)}`);
-  return addon;
-}
+const STATEMENT_CHURN = `
+const { default: Sqlite } = await import('./src/db/sqlite-driver.ts');
+const db = new Sqlite(':memory:');
+for (let i = 0; i < 200000; i++) db.prepare('select ' + (i % 100)).get();
+db.close();
+console.log('  200,000 statements prepared and collected');`;
 
 fs.mkdirSync(cacheDir, { recursive: true });
 const binary = nodeBinary();
-const addon = sqliteAddon(binary);
 const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
 
 const checked = performance.now();
@@ -81,11 +54,13 @@ const processes = processGroup();
 try {
   const tree = path.join(temp, 'shop');
   copyCheckout(tree, 'link');
-  if (addon) replaceFile(path.join(tree, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), addon);
   const dataDir = path.join(temp, 'data');
   fs.mkdirSync(dataDir);
   const env = { ...JOURNEY_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   const dir = path.join(tree, 'apps/server');
+  // better-sqlite3 12 aborted on Node 24.19+ when V8 collected a statement (nodejs/node#65446): a small young
+  // generation makes V8 collect thousands of them here.
+  execFileSync(binary, ['--max-semi-space-size=1', '--input-type=module', '-e', STATEMENT_CHURN], { cwd: dir, stdio: 'inherit' });
   const web = await processes.startBuilt('server', { ...env, QUEUE_RUN_WORKERS: 'false' }, { node: binary, dir });
   const worker = await processes.startBuilt('worker', env, { node: binary, dir });
   await shopJourney(web.url, (step) => console.log(`  ${step}`));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import SqliteDatabase from 'better-sqlite3';
+import SqliteDatabase from './db/sqlite-driver.ts';
 import * as tar from 'tar';
 import { loadConfigOrExit } from './config.ts';
 

@@ -31,7 +31,7 @@ export function copyCheckout(dest: string, modules: 'link' | 'copy'): void {
 }
 
 /** Puts a copy of `source` at `file`, unlinking what is there first (never writing into a hard link). */
-export function replaceFile(file: string, source: string): void {
+function replaceFile(file: string, source: string): void {
   fs.rmSync(file, { force: true });
   fs.copyFileSync(source, file);
 }

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { on } from 'node:events';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import SqliteDatabase from 'better-sqlite3';
+import SqliteDatabase, { sqliteDriverPath } from './sqlite-driver.ts';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestDb } from '../../test/harness.ts';
@@ -135,7 +134,7 @@ it.runIf(onSqlite)("a transaction that reads and then writes waits for another p
       db.close();
       parentPort.postMessage('written');
     });`,
-    { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file } },
+    { eval: true, workerData: { driver: sqliteDriverPath, file } },
   );
   try {
     const messages = on(other, 'message'); // kept in order until read

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import SqliteDatabase from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { PoolClient } from 'pg';
 import {
   CompiledQuery,
@@ -18,6 +17,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
+import SqliteDatabase, { sqliteDriverPath } from './sqlite-driver.ts';
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
@@ -126,7 +126,7 @@ const FALLBACK_CHECKPOINT_PAGES = 20_000;
  * for, nor blocks, the app's reads and writes). SQLite's automatic checkpoint runs inside the commit that crosses
  * 1,000 pages, on the request thread: under load that was a 6-8 ms stall several times a second.
  */
-function startCheckpointer(sqlite: SqliteDatabase.Database, file: string): Worker {
+function startCheckpointer(sqlite: BetterSqlite3.Database, file: string): Worker {
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
@@ -139,7 +139,7 @@ function startCheckpointer(sqlite: SqliteDatabase.Database, file: string): Worke
     {
       eval: true,
       execArgv: [],
-      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: path.resolve(file), everyMs: CHECKPOINT_EVERY_MS },
+      workerData: { driver: sqliteDriverPath, file: path.resolve(file), everyMs: CHECKPOINT_EVERY_MS },
     },
   );
   worker.on('error', () => {}); // the fallback checkpoints then
@@ -155,8 +155,8 @@ const STATEMENT_CACHE_SIZE = 500;
  * kept by their SQL, the least recently used dropped past STATEMENT_CACHE_SIZE. Safe because Kysely runs
  * each statement to its end at once (nothing here streams rows from SQLite).
  */
-function withStatementCache(sqlite: SqliteDatabase.Database, close: () => void): KyselySqliteDatabase {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+function withStatementCache(sqlite: BetterSqlite3.Database, close: () => void): KyselySqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
   const prepare = (source: string) => {
     let statement = statements.get(source);
     if (statement) statements.delete(source);
