@@ -402,6 +402,24 @@ describe('FedEx hand-made orders', () => {
     await page.context().close();
   });
 
+  it('says under a receiver field and an item description what other scripts print as', async () => {
+    const account = await createAccount(server.url);
+    const page = await newPage(browser);
+    await signInThroughPage(page, server.url, account.tgId, account.password);
+    await openFedexPage(page);
+    await page.getByRole('tab', { name: 'Create Order' }).click();
+    const receiver = page.getByTestId('fedex-receiver-card');
+    const note = (card: Locator, label: string) => card.getByLabel(label, { exact: true }).locator('xpath=..').getByTestId('prints-as');
+    await receiver.getByLabel('Name', { exact: true }).fill('Nguyễn Văn Đức');
+    await expect.poll(() => note(receiver, 'Name').textContent()).toBe('Prints as: Nguyen Van Duc');
+    await receiver.getByLabel('City', { exact: true }).fill('Zürich'); // Windows-1252 prints as typed: no note
+    await expect.poll(() => receiver.getByTestId('prints-as').count()).toBe(1);
+    const items = page.getByTestId('invoice-items');
+    await items.getByLabel('Item 1 Description', { exact: true }).fill('茶 tea');
+    await expect.poll(() => note(items, 'Item 1 Description').textContent()).toBe('Prints as: Cha tea');
+    await page.context().close();
+  });
+
   it('pages the Orders tab by 20, the row number running on across pages', async () => {
     const customer = await fundedSession(100_000);
     for (let i = 1; i <= 21; i++) await api(server.url, '/fed/create-order', fedexPayload({ toName: `Receiver ${i}` }), customer.token);

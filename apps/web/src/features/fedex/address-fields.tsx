@@ -1,15 +1,16 @@
-import { get, type FieldErrors, type Path, type UseFormRegister } from 'react-hook-form';
+import { get, type Control, type FieldErrors, type Path, type UseFormRegister } from 'react-hook-form';
 import { Col, Form, Row } from 'react-bootstrap';
 import { COUNTRIES, type CreateFedexOrderBody } from '@portal/contract';
+import { PrintsAs } from '../../components/prints-as.tsx';
 
 export type FedexForm = CreateFedexOrderBody;
 
 const FIELDS = [
-  { key: 'name', label: 'Name' },
-  { key: 'street', label: 'Street' },
-  { key: 'street2', label: 'Street 2', optional: true },
-  { key: 'city', label: 'City' },
-  { key: 'state', label: 'State', optional: true },
+  { key: 'name', label: 'Name', printed: true },
+  { key: 'street', label: 'Street', printed: true },
+  { key: 'street2', label: 'Street 2', optional: true, printed: true },
+  { key: 'city', label: 'City', printed: true },
+  { key: 'state', label: 'State', optional: true, printed: true },
   { key: 'zip', label: 'ZIP' },
   { key: 'phone', label: 'Phone', type: 'tel' },
   { key: 'email', label: 'Email', type: 'email', optional: true },
@@ -22,12 +23,13 @@ type AddressFieldsProps = {
   idPrefix: string;
   /** The form field of each address line; an address without `email` (the pickup) shows no Email. */
   names: Partial<Record<AddressKey, Path<FedexForm>>>;
+  control: Control<FedexForm>;
   register: UseFormRegister<FedexForm>;
   errors: FieldErrors<FedexForm>;
 };
 
 /** Name, Street, Street 2, City, State, ZIP, Phone, Email and Country (a select of ISO 3166 countries). */
-export function AddressFields({ idPrefix, names, register, errors }: AddressFieldsProps) {
+export function AddressFields({ idPrefix, names, control, register, errors }: AddressFieldsProps) {
   return (
     <Row className="g-3">
       {FIELDS.map((field) => {
@@ -57,6 +59,7 @@ export function AddressFields({ idPrefix, names, register, errors }: AddressFiel
                 />
               )}
               <Form.Control.Feedback type="invalid">{error?.message}</Form.Control.Feedback>
+              {'printed' in field && <PrintsAs control={control} name={name} />}
             </Form.Group>
           </Col>
         );

@@ -162,12 +162,12 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
       <Row className="g-3">
         <Col lg={6}>
           <Section title="Sender" testId="fedex-sender-card">
-            <AddressFields idPrefix="fedex-from" names={sideNames('from')} register={register} errors={errors} />
+            <AddressFields idPrefix="fedex-from" names={sideNames('from')} control={control} register={register} errors={errors} />
           </Section>
         </Col>
         <Col lg={6}>
           <Section title="Receiver" testId="fedex-receiver-card">
-            <AddressFields idPrefix="fedex-to" names={sideNames('to')} register={register} errors={errors} />
+            <AddressFields idPrefix="fedex-to" names={sideNames('to')} control={control} register={register} errors={errors} />
           </Section>
         </Col>
       </Row>
@@ -244,7 +244,7 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
                   </Col>
                 </Row>
                 <h6 className="small text-uppercase text-muted">Pickup Address</h6>
-                <AddressFields idPrefix="fedex-pickup" names={PICKUP_NAMES} register={register} errors={errors} />
+                <AddressFields idPrefix="fedex-pickup" names={PICKUP_NAMES} control={control} register={register} errors={errors} />
               </div>
             )}
           </Section>

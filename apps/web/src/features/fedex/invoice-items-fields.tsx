@@ -1,6 +1,7 @@
 import { get, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { Button, Col, Form, Row, Table } from 'react-bootstrap';
 import { FEDEX_CURRENCIES, FEDEX_MAX_ITEMS, SHIPMENT_PURPOSES, SHIPMENT_PURPOSE_LABELS } from '@portal/contract';
+import { PrintsAs } from '../../components/prints-as.tsx';
 import type { FedexForm } from './address-fields.tsx';
 
 export const EMPTY_ITEM = { units: '', description: '', weight: '', value: '', tariff: '' };
@@ -90,6 +91,7 @@ export function InvoiceItemsFields({ control, register, errors }: Props) {
                       {...register(name)}
                     />
                     <Form.Control.Feedback type="invalid">{error?.message}</Form.Control.Feedback>
+                    {column.key === 'description' && <PrintsAs control={control} name={name} />}
                   </td>
                 );
               })}
