@@ -27,6 +27,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       EASYPOST_TIMEOUT_MS: '500',
       EASYPOST_WEBHOOK_SECRET: fake.webhookSecret,
       ORDER_POLL_INTERVAL_MS: '100',
+      EASYPOST_MAX_PER_SECOND: '5',
       ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
     });
   });
@@ -188,12 +189,14 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   it('a bulk order buys exactly one label per row, through 500s and lost answers, and none for the refused rows', async () => {
     const before = fake.purchases;
+    const buysBefore = fake.buysArrived.length;
     const user = await fundedUser(t.app, t.db, 50_000);
     const rows = usRows(12);
     rows[3].ToStreet = fake.unverifiableStreet;
     const file = csvText(rows);
     const validated = await validateCsv(t.app, user.headers, 'priority', file);
     fake.faults.push({ kind: 'lose', on: 'buy', count: 2 }, { kind: '500', on: 'create', count: 2 });
+    const startedAt = performance.now();
     const res = await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file);
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
     const { order } = await waitForCompletion(t.app, user.headers);
@@ -208,6 +211,12 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(stored[3].status).toBe('cancelled');
     expect(fake.purchases - before).toBe(11);
     expect(await pdfPageCount((await download(t.app, user.headers, order.pdf!)).rawPayload)).toBe(11);
+    // EASYPOST_MAX_PER_SECOND=5 gives purchases slots 200 ms apart: the 11th buy (two of them with their answers lost,
+    // found again by retrieving) reached the upstream 10 slots after the first at the earliest (8 lanes with no limit
+    // buy them all within a few ms).
+    const buys = fake.buysArrived.slice(buysBefore);
+    expect(buys).toHaveLength(11);
+    expect(buys[10] - startedAt).toBeGreaterThanOrEqual(10 * 200);
   });
 
   it('the console shows cost, price and margin of an order and of the last 30 days', async () => {

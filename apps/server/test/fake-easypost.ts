@@ -25,6 +25,12 @@ export type FakeEasyPost = {
   requests: string[];
   /** Added before every answer. */
   latencyMs: number;
+  /** Buys it takes in any second (counted over the last 1,000 ms on arrival); the next answer 429. 0: no limit. */
+  purchasesPerSecond: number;
+  /** 429s it answered for `purchasesPerSecond`. */
+  rateLimited: number;
+  /** When each buy arrived (performance.now() of this process). */
+  buysArrived: number[];
   faults: FakeEasyPostFault[];
   /** A street1 the fake cannot verify or rate: creating a shipment to it answers 422, as EasyPost does for an unknown address. */
   unverifiableStreet: string;
@@ -106,11 +112,23 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     return null;
   };
 
-  function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
+  const overLimit = (arrivedAt: number) => {
+    const arrived = fake.buysArrived;
+    arrived.push(arrivedAt);
+    let inLastSecond = 0;
+    for (let i = arrived.length - 1; i >= 0 && arrivedAt - arrived[i] < 1000; i--) inLastSecond++;
+    return fake.purchasesPerSecond > 0 && inLastSecond > fake.purchasesPerSecond;
+  };
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string, arrivedAt: number) {
     const path = (req.url ?? '').split('?')[0];
     fake.requests.push(`${req.method} ${path}`);
     const call = callOf(req.method ?? '', path);
     if (!call) return refuse(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
+    if (call === 'buy' && overLimit(arrivedAt)) {
+      fake.rateLimited++;
+      return send(res, 429, { error: { code: 'RATE_LIMITED', message: 'You have exceeded the rate limit.', errors: [] } }, { 'retry-after': '1' });
+    }
     const fault = faultFor(call);
     if (fault?.kind === 'hang') return; // never answered; the client's timeout gives up
     if (fault?.kind === '500') return refuse(res, 500, 'INTERNAL_SERVER_ERROR', 'We experienced an internal error.');
@@ -229,7 +247,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     req.setEncoding('utf8');
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
-      const answer = () => handle(req, res, raw);
+      const arrivedAt = performance.now();
+      const answer = () => handle(req, res, raw, arrivedAt);
       if (fake.latencyMs > 0) setTimeout(answer, fake.latencyMs);
       else answer();
     });
@@ -246,6 +265,9 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     purchases: 0,
     requests: [],
     latencyMs: 0,
+    purchasesPerSecond: 0,
+    rateLimited: 0,
+    buysArrived: [],
     faults: [],
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},

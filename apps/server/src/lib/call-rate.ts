@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /** A rate of calls to an upstream that every process shares: take() waits for a free slot. */
 export interface CallRate {
@@ -8,30 +7,45 @@ export interface CallRate {
 }
 
 /**
- * At most `perSecond` calls a second (below 1: one call every 1/perSecond seconds), counted in fixed windows by
- * rate-limiter-flexible: in Redis when `redisUrl` is set, so the limit holds across every process; else in this one.
+ * The next slot (microseconds on Redis's clock) handed out and moved on by one interval; answers how long to wait for
+ * it. Redis's clock, not the callers': every process counts on the same one.
+ */
+const TAKE_SLOT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+redis.call('SET', KEYS[1], string.format('%.0f', slot + tonumber(ARGV[1])), 'PX', 60000)
+return slot - now`;
+
+/**
+ * Calls spaced evenly, 1/perSecond seconds apart, so that no second, wherever it starts, holds more than perSecond of
+ * them (windows counted from a start would let twice as many through across a window's edge, and an upstream
+ * counting over the last second answers 429 to that). The slots are kept in Redis when `redisUrl` is set, so the
+ * rate holds across every process; else in this one.
  */
 export function createCallRate(options: { perSecond: number; redisUrl?: string; keyPrefix: string; name: string }): CallRate {
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
-  const points = options.perSecond >= 1 ? Math.floor(options.perSecond) : 1;
-  const duration = options.perSecond >= 1 ? 1 : Math.ceil(1 / options.perSecond);
-  const limiter: RateLimiterAbstract = redis
-    ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `${options.keyPrefix}:rate:${options.name}` })
-    : new RateLimiterMemory({ points, duration, keyPrefix: options.name });
+  const intervalUs = Math.ceil(1_000_000 / options.perSecond);
+  const wait = (us: number) => (us > 0 ? new Promise<void>((resolve) => setTimeout(resolve, Math.ceil(us / 1000))) : Promise.resolve());
+  if (!options.redisUrl) {
+    let next = 0;
+    return {
+      take() {
+        const now = performance.now() * 1000;
+        const slot = Math.max(now, next);
+        next = slot + intervalUs;
+        return wait(slot - now);
+      },
+      async close() {},
+    };
+  }
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const key = `${options.keyPrefix}:rate:${options.name}`;
   return {
     async take() {
-      for (;;) {
-        try {
-          await limiter.consume('calls');
-          return;
-        } catch (refused) {
-          if (!(refused instanceof RateLimiterRes)) throw refused;
-          await new Promise((r) => setTimeout(r, Math.max(1, refused.msBeforeNext)));
-        }
-      }
+      await wait(Number(await redis.eval(TAKE_SLOT, 1, key, intervalUs)));
     },
     async close() {
-      redis?.disconnect();
+      redis.disconnect();
     },
   };
 }

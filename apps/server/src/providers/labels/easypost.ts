@@ -79,7 +79,7 @@ function plainMessage(error: { message?: string; errors?: unknown }): string {
   return text ? `the carrier refused the label: ${text}` : 'the carrier refused the label';
 }
 
-/** At most `concurrency` calls at once in this process, each started when the shared rate (if any) lets it. */
+/** At most `concurrency` calls at once in this process; a purchase starts when the shared rate (if any) lets it. */
 function limiter(concurrency: number, rate?: CallRate) {
   let running = 0;
   const queue: (() => void)[] = [];
@@ -87,12 +87,11 @@ function limiter(concurrency: number, rate?: CallRate) {
     running--;
     queue.shift()?.();
   };
-  /** rated: false for the label file, which is not an API call. */
-  return async <T>(work: () => Promise<T>, rated = true): Promise<T> => {
+  return async <T>(work: () => Promise<T>, purchase = false): Promise<T> => {
     if (running >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
     running++;
     try {
-      if (rated) await rate?.take();
+      if (purchase) await rate?.take();
       return await work();
     } finally {
       release();
@@ -105,7 +104,7 @@ export type EasyPostOptions = {
   apiUrl: string;
   timeoutMs: number;
   concurrency: number;
-  /** EASYPOST_MAX_PER_SECOND, shared by every process (lib/call-rate); none: no limit. */
+  /** EASYPOST_MAX_PER_SECOND: purchases a second, shared by every process (lib/call-rate); none: no limit. */
   rate?: CallRate;
   maxCostRatio: number;
   processingLimitMinutes: number;
@@ -127,7 +126,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   const limit = limiter(options.concurrency, options.rate);
 
   /** One API call through a client of its own, so the Retry-After of its answer is its own. */
-  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>): Promise<T> {
+  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>, purchase = false): Promise<T> {
     for (let tries = 1; ; tries++) {
       let retryAfter: string | undefined;
       // The client keeps its `timeout` option but does not apply it (8.9): the request's deadline is set here.
@@ -143,7 +142,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         if (answer.httpStatus === 429) retryAfter = (answer.headers as Record<string, string>)['retry-after'];
       });
       try {
-        return await limit(() => work(client));
+        return await limit(() => work(client), purchase);
       } catch (error) {
         const status = (error as { statusCode?: number }).statusCode;
         const seconds = Number(retryAfter);
@@ -166,7 +165,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     const url: string = postage.label_pdf_url || postage.label_url;
     let pdf: Uint8Array;
     try {
-      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }), false);
+      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }));
       if (!answer.ok) throw new Error(`label file answered ${answer.status}`);
       pdf = new Uint8Array(await answer.arrayBuffer());
     } catch (error) {
@@ -218,7 +217,8 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
       await options.onCostRefused?.(request, costCents);
       throw new LabelProviderError(COST_ABOVE_PRICE);
     }
-    return labelOf(request, await call((client) => client.Shipment.buy(shipment.id, rate.id)));
+    // EASYPOST_MAX_PER_SECOND counts purchases, the limit a shop keeps to upstream (a label takes three calls).
+    return labelOf(request, await call((client) => client.Shipment.buy(shipment.id, rate.id), true));
   }
 
   /** The label, or Processing while the upstream cannot be reached. */
