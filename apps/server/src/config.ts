@@ -153,7 +153,7 @@ const envSchema = z.object({
   EASYPOST_WEBHOOK_SECRET: optionalString,
   /** EasyPost calls one process makes at once. */
   EASYPOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-  /** EasyPost calls a second, shared by every process (in Redis when REDIS_URL is set); 0: no limit. */
+  /** EasyPost purchases a second, shared by every process (in Redis when REDIS_URL is set); 0: no limit. */
   EASYPOST_MAX_PER_SECOND: z.coerce.number().min(0).default(0),
   /** How long one EasyPost call may take before it is given up and retried later. */
   EASYPOST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
