@@ -7,14 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { CSV_COLUMNS } from '@portal/contract';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createDatabase, migrateToLatest, type Db } from '../src/db/database.ts';
-import { newId, randomToken, sha256Hex } from '../src/lib/ids.ts';
+import { createDatabase, migrateToLatest } from '../src/db/database.ts';
+import { randomToken } from '../src/lib/ids.ts';
 import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
-import { changeBalance } from '../src/modules/billing/ledger.ts';
 import { readBulkFile } from '../src/modules/bulk/bulk-file.ts';
 import { createCatalogService } from '../src/modules/catalog/service.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
@@ -23,6 +21,7 @@ import { labelRequestFor, orderRowFor } from '../src/modules/orders/service.ts';
 import { createRenderPool } from '../src/providers/labels/render-pool.ts';
 import { eachLimited } from '../src/lib/each-limited.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
+import { csvFile, mb, multipart, rssOf, seedUser } from './bulk-fixtures.ts';
 
 const mode = process.argv[2] as 'validate' | 'pool' | 'embedded' | 'bullmq';
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
@@ -34,74 +33,6 @@ const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
  */
 const WARM_UP_LABELS = 1000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-bulk-'));
-
-/** A file of `rows` valid rows (priority, 1-20 lb), about 200 bytes a row. */
-function csvFile(rows: number): Buffer {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (let i = 1; i <= rows; i++) {
-    const cells: Record<string, string> = {
-      FromName: `Bench Sender ${i}`,
-      FromCompany: '"Bench, Inc."',
-      FromStreet: '123 Main Street',
-      FromStreet2: 'Suite 100',
-      FromCity: 'New York',
-      FromState: 'NY',
-      FromZip: '10001',
-      ToName: `Receiver ${i}`,
-      ToStreet: `${i} Oak Avenue`,
-      ToCity: 'Beverly Hills',
-      ToState: 'CA',
-      ToZip: '90210',
-      Weight: String(1 + (i % 20)),
-      Reference: `B-${i}`,
-    };
-    lines.push(CSV_COLUMNS.map((c) => cells[c] ?? '').join(','));
-  }
-  return Buffer.from(lines.join('\r\n') + '\r\n');
-}
-
-async function multipart(fields: Record<string, string>, csv: Buffer): Promise<{ payload: Buffer; contentType: string }> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('csv', new Blob([csv as BlobPart], { type: 'text/csv' }), 'orders.csv');
-  const request = new Request('http://bench.local/', { method: 'POST', body: form });
-  return { payload: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
-}
-
-async function seedUser(db: Db): Promise<string> {
-  const id = newId();
-  await db
-    .insertInto('users')
-    .values({
-      id,
-      username: 'Bench',
-      tg_id: 'bench_bulk',
-      tg_id_lower: 'bench_bulk',
-      password_hash: 'not-used',
-      email: null,
-      email_verified: 0,
-      balance_cents: 0,
-      api_key_sealed: 'lp_bench_bulk',
-      api_key_hash: sha256Hex('lp_bench_bulk'),
-      token_version: 0,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
-  await db
-    .transaction()
-    .execute((trx) => changeBalance(trx, { userId: id, amountCents: 1_000_000_000, kind: 'adjustment', reference: null, note: 'bench funding' }));
-  return id;
-}
-
-const rssOf = (pid: number | 'self', field: 'VmRSS' | 'VmHWM') => {
-  try {
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-};
-const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 /** Log records of this process ('bulk order completed' carries the stage times). */
 const records: Record<string, any>[] = [];

@@ -1,0 +1,76 @@
+// The shop on EasyPost (the fake that bench/easypost.ts runs) in a process of its own, so its peak memory is its own:
+// answers {port, token} when it listens, then runs a bulk order of `rows` rows for each {bulk: rows} message and
+// answers its seconds; {done: true} answers the process's peak memory.
+import { on } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDatabase, migrateToLatest } from '../src/db/database.ts';
+import { readOrCreateSecret } from '../src/lib/secrets.ts';
+import { createTokenService } from '../src/modules/auth/tokens.ts';
+import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
+import { csvFile, mb, multipart, rssOf, seedUser } from './bulk-fixtures.ts';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-easypost-'));
+try {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    LABEL_PROVIDER: 'easypost',
+    EASYPOST_API_KEY: process.env.EASYPOST_API_KEY!,
+    EASYPOST_API_URL: process.env.EASYPOST_API_URL!,
+    EASYPOST_CONCURRENCY: process.env.EASYPOST_CONCURRENCY!,
+    EASYPOST_MAX_PER_SECOND: process.env.EASYPOST_MAX_PER_SECOND!,
+  });
+  const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
+  await migrateToLatest(db);
+  await seedCatalog(db);
+  const userId = await seedUser(db);
+  const app = await buildApp(config, { db, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const token = await createTokenService(readOrCreateSecret(dataDir, 'jwt-secret', undefined), 24).issue({ userId, tokenVersion: 0 });
+  const headers = { authorization: `Bearer ${token}` };
+
+  /** Pays a file of `rows` rows and waits until its files are ready: seconds from the payment. */
+  async function bulk(rows: number): Promise<number> {
+    const file = csvFile(rows);
+    const form = await multipart({ labeltype: 'priority' }, file);
+    const valid = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/validatecsv',
+      headers: { ...headers, 'content-type': form.contentType },
+      payload: form.payload,
+    });
+    const { payload, contentType } = await multipart({ type: 'priority', total_price: String(valid.json().totalPrice), design: 'normal' }, file);
+    const t0 = performance.now();
+    const res = await app.inject({ method: 'POST', url: '/api/v1/order/createOrderFromCSV', headers: { ...headers, 'content-type': contentType }, payload });
+    if (res.statusCode !== 200) throw new Error(`createOrderFromCSV ${res.statusCode}: ${res.body}`);
+    const { id } = await db.selectFrom('bulk_orders').select('id').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    for (;;) {
+      const row = await db.selectFrom('bulk_orders').select(['status', 'made_orders']).where('id', '=', id).executeTakeFirstOrThrow();
+      if (row.status === 'completed') {
+        if (row.made_orders !== rows) throw new Error(`only ${row.made_orders} of ${rows} labels made`);
+        return (performance.now() - t0) / 1000;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  process.send!({ port: (app.server.address() as { port: number }).port, token });
+  for await (const [message] of on(process, 'message')) {
+    if (message.bulk) process.send!({ seconds: await bulk(message.bulk) });
+    if (message.done) {
+      process.send!({ peakMb: mb(rssOf('self', 'VmHWM')) });
+      await app.close();
+      break;
+    }
+  }
+} catch (error) {
+  process.send?.({ error: error instanceof Error ? error.stack : String(error) });
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}

@@ -1,0 +1,101 @@
+import { fork } from 'node:child_process';
+import { on } from 'node:events';
+import path from 'node:path';
+import { startFakeEasyPost } from '../test/fake-easypost.ts';
+import { SERVER_HEAP_FLAG } from './bulk.ts';
+import { openLoop } from './open-loop.ts';
+
+/** The issue's upstream: every call answered after 300 ms, 25 purchases a second (more answer 429). */
+const LATENCY_MS = 300;
+const UPSTREAM_LIMIT = 25;
+/** A little under the upstream's limit: the shop's slots are evenly spaced, but a late timer can bunch two purchases. */
+const SHOP_LIMIT = 24;
+/** Labels in flight: with 3 calls of 300 ms a label, 8 (the default) buy at most about 9 labels a second. */
+const CONCURRENCY = 32;
+/** Calls a label takes, each answered after LATENCY_MS: the Shipment made, bought, its label file fetched. */
+const CALLS_PER_LABEL = 3;
+const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
+const SINGLE_SECONDS = 2 * Number(process.env.BENCH_SECONDS ?? 10);
+
+/**
+ * Labels bought through EasyPost's official client from the fake upstream (test/fake-easypost.ts) at the issue's
+ * latency and limit, the shop on SQLite and the embedded queue in a process of its own (bench/easypost-run.ts): a
+ * bulk order paid to files ready against 1.15 x rows / limit; single orders at half the limit, with the time the
+ * shop adds beyond the upstream's calls; the process's peak memory.
+ */
+export async function runEasyPostBench(): Promise<void> {
+  const fake = await startFakeEasyPost();
+  fake.latencyMs = LATENCY_MS;
+  fake.purchasesPerSecond = UPSTREAM_LIMIT;
+  const child = fork(path.join(import.meta.dirname, 'easypost-run.ts'), [], {
+    execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'],
+    env: {
+      ...process.env,
+      EASYPOST_API_KEY: fake.apiKey,
+      EASYPOST_API_URL: fake.url,
+      EASYPOST_CONCURRENCY: String(CONCURRENCY),
+      EASYPOST_MAX_PER_SECOND: String(SHOP_LIMIT),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const answers = on(child, 'message');
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`bench/easypost-run.ts exited with ${code}`))));
+  const answer = async (message?: unknown): Promise<any> => {
+    if (message) child.send(message);
+    const { value } = await Promise.race([answers.next(), exited]);
+    if (value[0].error) throw new Error(value[0].error);
+    return value[0];
+  };
+  try {
+    console.log(
+      `\nEasyPost through the official client (the fake: ${LATENCY_MS} ms a call, ${UPSTREAM_LIMIT} purchases a second; the shop: ` +
+        `EASYPOST_MAX_PER_SECOND=${SHOP_LIMIT}, EASYPOST_CONCURRENCY=${CONCURRENCY}, SQLite, embedded queue)`,
+    );
+    const { port, token } = await answer();
+    await answer({ bulk: 100 }); // warm-up: JIT, the client loaded, first files
+    const limited = fake.rateLimited;
+    const { seconds } = await answer({ bulk: ROWS });
+    const bound = (1.15 * ROWS) / UPSTREAM_LIMIT;
+    console.log(
+      `  ${ROWS.toLocaleString('en-US')}-row bulk order, paid to files ready: ${seconds.toFixed(1)} s; target <= ${bound.toFixed(1)} s ` +
+        `(1.15 x ${ROWS.toLocaleString('en-US')} / ${UPSTREAM_LIMIT}); 429s answered: ${fake.rateLimited - limited} (target 0)`,
+    );
+
+    const rate = UPSTREAM_LIMIT / 2;
+    const single = (secs: number) =>
+      openLoop({
+        url: `http://127.0.0.1:${port}/api/v1/order/create`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          labelType: 'priority',
+          design: 'normal',
+          Weight: 2,
+          FromName: 'Bench Sender',
+          FromStreet: '123 Main Street',
+          FromCity: 'New York',
+          FromState: 'NY',
+          FromZip: '10001',
+          ToName: 'Bench Receiver',
+          ToStreet: '456 Oak Avenue',
+          ToCity: 'Beverly Hills',
+          ToState: 'CA',
+          ToZip: '90210',
+        }),
+        rate,
+        seconds: secs,
+      });
+    await single(4); // warm-up
+    const r = await single(SINGLE_SECONDS);
+    const upstream = CALLS_PER_LABEL * LATENCY_MS;
+    console.log(
+      `  single orders at ${rate} a second for ${SINGLE_SECONDS} s (${r.sent} sent, ${r.failed} failed): p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms; ` +
+        `added beyond the upstream's ${CALLS_PER_LABEL} x ${LATENCY_MS} ms: p50 ${Math.round(r.p50 - upstream)} ms, p99 ${Math.round(r.p99 - upstream)} ms (target < 25 ms)`,
+    );
+    const { peakMb } = await answer({ done: true });
+    console.log(`  peak memory of the process: ${peakMb} MB (target < 400 MB)`);
+  } finally {
+    child.kill();
+    await fake.close();
+  }
+}
