@@ -1,3 +1,6 @@
+/** Printed on every sandbox label, in every format, so it can never pass as postage. */
+export const SAMPLE_MARK = 'SAMPLE - NOT VALID FOR POSTAGE';
+
 /** One side of a shipment as the label prints it. */
 export type LabelParty = {
   name: string;
