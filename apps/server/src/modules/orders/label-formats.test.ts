@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SAMPLE_MARK } from '../../providers/labels/label-provider.ts';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { randomToken } from '../../lib/ids.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { createFromCsv, csvText, usRows, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
@@ -17,9 +18,9 @@ afterAll(async () => {
 });
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
-const get = (user: User, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: user.headers });
-const setFormat = (user: User, labelFormat: unknown) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/account/label-format', payload: { labelFormat }, headers: user.headers });
+const get = (user: User, url: string, on = t) => on.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: user.headers });
+const setFormat = (user: User, labelFormat: unknown, on = t) =>
+  on.app.inject({ method: 'POST', url: '/api/v1/account/label-format', payload: { labelFormat }, headers: user.headers });
 
 async function placeOrders(user: User, names: string[]): Promise<{ id: string; tracking: string }[]> {
   for (const ToName of names) {
@@ -118,42 +119,57 @@ describe('label formats', () => {
     expect((await selected({ ids }, other)).statusCode).toBe(404);
     expect((await selected({ ids: [] })).statusCode).toBe(400);
   });
+});
+
+const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
+
+describe.each(engines)('bulk order files in the chosen format, on the %s queue', (engine) => {
+  let b: TestApp;
+  const prefix = `test-formats-${randomToken(6)}`;
+  beforeAll(async () => {
+    b = engine === 'bullmq' ? await startTestApp({ REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix }) : t;
+  });
+  afterAll(async () => {
+    if (engine !== 'bullmq') return;
+    await b?.close();
+    await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+  });
 
   it('makes the bulk merged file and the ZIP in the chosen format, on the web and the reseller API', async () => {
-    const user = await resellerUser(t.app, t.db, 10_000);
-    const types = await t.db.selectFrom('label_types').select(['id', 'uid']).execute();
+    const user = await resellerUser(b.app, b.db, 10_000);
+    const types = await b.db.selectFrom('label_types').select(['id', 'uid']).execute();
     const priority = types.find((x) => x.uid === 'priority')!.id;
-    const res = await createFromCsv(t.app, user.headers, { type: priority, total_price: 3 * 6.75, design: 'normal' }, csvText(usRows(3)));
+    const res = await createFromCsv(b.app, user.headers, { type: priority, total_price: 3 * 6.75, design: 'normal' }, csvText(usRows(3)));
     expect(res.statusCode).toBe(200);
-    const { order: bulk } = await waitForCompletion(t.app, user.headers);
+    const { order: bulk } = await waitForCompletion(b.app, user.headers);
 
-    const merged = await get(user, `/order/bulk-download-pdf/${bulk._id}?format=zpl`);
+    const merged = await get(user, `/order/bulk-download-pdf/${bulk._id}?format=zpl`, b);
     expect(merged.headers['content-disposition']).toBe('attachment; filename="label.zpl"');
     expect(zplCommands(merged.body).labels).toHaveLength(3);
 
-    const letter = await get(user, `/order/bulk-download-pdf/${bulk._id}?format=pdf-letter`);
+    const letter = await get(user, `/order/bulk-download-pdf/${bulk._id}?format=pdf-letter`, b);
     expect((await letterPages(letter.rawPayload)).map((p) => p.labels)).toEqual([2, 1]);
 
-    await setFormat(user, 'zpl');
-    const zip = zipEntries(new Uint8Array((await get(user, `/order/bulk-download/${bulk._id}`)).rawPayload));
+    await setFormat(user, 'zpl', b);
+    const zip = zipEntries(new Uint8Array((await get(user, `/order/bulk-download/${bulk._id}`, b)).rawPayload));
     const names = Object.keys(zip);
     expect(names.filter((n) => n.endsWith('.zpl'))).toHaveLength(3);
     expect(names.at(-1)).toBe('label.csv');
     // The 4x6 PDF as written when the order ran, asked for by name.
-    const asPdf = zipEntries(new Uint8Array((await get(user, `/order/bulk-download/${bulk._id}?format=pdf`)).rawPayload));
+    const asPdf = zipEntries(new Uint8Array((await get(user, `/order/bulk-download/${bulk._id}?format=pdf`, b)).rawPayload));
     expect(Object.keys(asPdf).filter((n) => n.endsWith('.pdf'))).toHaveLength(3);
 
     // The reseller API: format= on both downloads, the account's choice without it.
-    const apiZip = await callApi(t.app, user.apiKey, 'GET', `/order/download-bulk-order/${bulk._id}?format=pdf-letter`);
+    const apiZip = await callApi(b.app, user.apiKey, 'GET', `/order/download-bulk-order/${bulk._id}?format=pdf-letter`);
     expect(apiZip.statusCode).toBe(200);
     const letterEntries = zipEntries(new Uint8Array(apiZip.rawPayload));
     const first = Object.keys(letterEntries).find((n) => n.endsWith('.pdf'))!;
     expect((await letterPages(letterEntries[first])).map((p) => [p.size, p.labels])).toEqual([[[612, 792], 1]]);
-    const rows: { _id: string; tracking: string }[] = (await get(user, '/order/read?limit=10')).json().orders;
-    const one = await callApi(t.app, user.apiKey, 'GET', `/order/download/${rows[0]._id}`);
+    const rows: { _id: string; tracking: string }[] = (await get(user, '/order/read?limit=10', b)).json().orders;
+    const one = await callApi(b.app, user.apiKey, 'GET', `/order/download/${rows[0]._id}`);
     expect(one.headers['content-disposition']).toBe(`attachment; filename="${rows[0].tracking}.zpl"`);
-    const onePdf = await callApi(t.app, user.apiKey, 'GET', `/order/download/${rows[0]._id}?format=pdf`);
+    const onePdf = await callApi(b.app, user.apiKey, 'GET', `/order/download/${rows[0]._id}?format=pdf`);
     expect(onePdf.headers['content-type']).toBe('application/pdf');
-    expect((await callApi(t.app, user.apiKey, 'GET', `/order/download/${rows[0]._id}?format=eps`)).statusCode).toBe(400);
+    expect((await callApi(b.app, user.apiKey, 'GET', `/order/download/${rows[0]._id}?format=eps`)).statusCode).toBe(400);
   });
 });

@@ -16,7 +16,7 @@ export async function letterPdf(labels: Uint8Array[]): Promise<Uint8Array> {
   out.setProducer('Label Portal');
   let page = null as ReturnType<typeof out.addPage> | null;
   for (let i = 0; i < labels.length; i++) {
-    const [label] = await out.embedPdf(labels[i], [0]);
+    const source = await PDFDocument.load(labels[i]);
     if (i % 2 === 0) {
       page = out.addPage([LETTER_W, LETTER_H]);
       page.drawLine({
@@ -27,6 +27,10 @@ export async function letterPdf(labels: Uint8Array[]): Promise<Uint8Array> {
         dashArray: [6, 4],
       });
     }
+    const first = source.getPage(0);
+    // A page with nothing drawn (no content stream) cannot be embedded; its half stays blank, as the label is.
+    if (!first.node.Contents()) continue;
+    const label = await out.embedPage(first);
     // Turned a quarter, the label is label.height wide and label.width tall.
     const scale = Math.min(1, (LETTER_W - 36) / label.height, (HALF_H - 36) / label.width);
     const w = label.height * scale;
