@@ -39,9 +39,8 @@ import {
   type LabelRequest,
 } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
-import { letterPdf, mergedZpl } from '../../providers/labels/label-files.ts';
+import { letterPdf, mergedPdf, mergedZpl } from '../../providers/labels/label-files.ts';
 import { renderZpl } from '../../providers/labels/render-zpl.ts';
-import { createPdfMerger } from '../bulk/bulk-results.ts';
 import * as repo from './repository.ts';
 import { indexPendingOrders } from './order-search.ts';
 import type { AuditHook } from '../../lib/audit.ts';
@@ -67,16 +66,6 @@ const zplKey = (orderId: string) => `labels/zpl/${orderId}.zpl`;
 
 /** A label file to send: its bytes, name and type. */
 export type LabelFile = { data: Uint8Array; fileName: string; contentType: string };
-
-/** 4x6 PDFs as one PDF, a page each (the bulk order's merger, written to memory). */
-export async function mergedPdf(pdfs: Uint8Array[]): Promise<Uint8Array> {
-  if (pdfs.length === 1) return pdfs[0];
-  const parts: Uint8Array[] = [];
-  const merger = createPdfMerger({ write: async (bytes: Uint8Array) => void parts.push(bytes) });
-  for (const pdf of pdfs) await merger.add(pdf);
-  await merger.end();
-  return Buffer.concat(parts);
-}
 
 export function readLabel(files: FileStore, pdfKey: string): Promise<Buffer | null> {
   const packed = PACKED_LABEL.exec(pdfKey);
