@@ -1,3 +1,4 @@
+/// <reference path="./png-js.d.ts" />
 import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
 import PNG from 'png-js';
 import { ready } from 'zpl-renderer-js';
