@@ -686,10 +686,13 @@ export function createOrderService(deps: {
    * moved to another provider); an upstream's converted by the provider that sold it, once, and kept.
    */
   async function zplOf(order: repo.OrderRow): Promise<Uint8Array> {
-    if (order.provider === 'sandbox') return Buffer.from(renderZpl(labelRequestFor(order)));
+    // A sandbox label made before the shop moved to another provider: the sandbox's renderer, here.
+    if (order.provider === 'sandbox' && labels.name !== 'sandbox') return Buffer.from(renderZpl(labelRequestFor(order)));
+    if (order.provider !== labels.name || !labels.zplLabel) throw conflict('This label cannot be converted to ZPL; download it as PDF');
+    // Rendered here (the sandbox): nothing to keep.
+    if (labels.freeLabels) return labels.zplLabel(labelRequestFor(order));
     const kept = await files.get(zplKey(order.id));
     if (kept) return kept;
-    if (order.provider !== labels.name || !labels.zplLabel) throw conflict('This label cannot be converted to ZPL; download it as PDF');
     let zpl: Uint8Array;
     try {
       zpl = await labels.zplLabel(labelRequestFor(order));
