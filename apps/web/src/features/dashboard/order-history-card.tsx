@@ -135,9 +135,6 @@ export function OrderHistoryCard() {
         <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="orders-table">
           <thead>
             <tr>
-              <th className="stack-hide">
-                <span className="visually-hidden">Select</span>
-              </th>
               <th>#</th>
               <th>Order ID</th>
               <th>Type</th>
@@ -153,26 +150,33 @@ export function OrderHistoryCard() {
           <tbody>
             {orders.isPending && (
               <tr>
-                <td colSpan={11} className="text-center">
+                <td colSpan={10} className="text-center">
                   <Spinner animation="border" size="sm" />
                 </td>
               </tr>
             )}
             {orders.isSuccess && rows.length === 0 && (
               <tr>
-                <td colSpan={11} className="text-center text-muted">
+                <td colSpan={10} className="text-center text-muted">
                   {search || status !== 'all' ? emptyFilterText(search, status) : 'No orders yet'}
                 </td>
               </tr>
             )}
             {rows.map((order, index) => (
               <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
-                <td className="stack-hide">
+                {/* A completed order's box ticks it for Download selected, beside its row number. */}
+                <td className="stack-hide text-nowrap">
                   {order.status === 'completed' && (
-                    <Form.Check aria-label={`Select order ${order.OrderId}`} checked={selected.includes(order._id)} onChange={() => toggle(order._id)} />
+                    <Form.Check
+                      inline
+                      className="me-1"
+                      aria-label={`Select order ${order.OrderId}`}
+                      checked={selected.includes(order._id)}
+                      onChange={() => toggle(order._id)}
+                    />
                   )}
+                  {(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}
                 </td>
-                <td className="stack-hide">{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
                 <td className="font-monospace stack-key" data-label="Order ID">
                   {order.OrderId}
                 </td>
