@@ -1,5 +1,6 @@
 import { createRenderPool, inlineRenderer, type LabelRenderer } from '../src/providers/labels/render-pool.ts';
 import type { LabelRequest } from '../src/providers/labels/label-provider.ts';
+import { renderZpl } from '../src/providers/labels/render-zpl.ts';
 
 const UIDS = ['priority', 'uspsv9', 'ground_oz', 'fedex_ground', 'ups_standard', 'ups_express_saver'];
 const party = (name: string, zip: string, state: string, country: string) => ({
@@ -63,6 +64,15 @@ export async function runLabelBench(seconds = LABEL_BENCH_SECONDS, poolThreads =
   const one = await measure(inline, seconds, 1);
   console.log(
     `  one core:        ${(one.count / one.seconds).toFixed(0).padStart(5)} labels/s, ${((one.seconds * 1000) / one.count).toFixed(2)} ms per label, ${(one.bytes / one.count / 1024).toFixed(1)} KiB per PDF  (target >= 300/s)`,
+  );
+  // The sandbox's ZPL (a download in that format renders it from the order): text only, on this thread.
+  let zpls = 0;
+  let zplBytes = 0;
+  const zplStart = performance.now();
+  while (performance.now() < zplStart + seconds * 1000) zplBytes += renderZpl(request(zpls++)).length;
+  const zplSeconds = (performance.now() - zplStart) / 1000;
+  console.log(
+    `  ZPL, one core:   ${(zpls / zplSeconds).toFixed(0).padStart(5)} labels/s, ${((zplSeconds * 1000) / zpls).toFixed(3)} ms per label, ${(zplBytes / zpls / 1024).toFixed(1)} KiB per label`,
   );
   const poolLabelsPerSecond = await measurePool(seconds, poolThreads);
   console.log(`  pool, ${poolThreads} threads: ${poolLabelsPerSecond.toFixed(0).padStart(5)} labels/s`);

@@ -85,6 +85,24 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(await balanceOf(t.app, user.headers)).toBe(50 - Number(order.price_cents) / 100);
   });
 
+  it('a ZPL download converts the bought label through GET shipments/:id/label?file_format=ZPL once; Letter lays out the bought PDF', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    expect((await place(user)).statusCode).toBe(200);
+    const order = await settled(user);
+    const conversions = fake.conversions;
+    const zpl = await download(t.app, user.headers, `/api/v1/order/download/${order.id}?format=zpl`);
+    expect(zpl.statusCode).toBe(200);
+    expect(zpl.headers['content-disposition']).toBe(`attachment; filename="${order.tracking}.zpl"`);
+    expect(zpl.body).toContain(`^FD>:${order.tracking}^FS`);
+    expect(fake.requests).toContain(`GET /v2/shipments/${order.shipment_id}/label`);
+    // Kept: the second download asks nothing upstream.
+    expect((await download(t.app, user.headers, `/api/v1/order/download/${order.id}?format=zpl`)).body).toBe(zpl.body);
+    expect(fake.conversions).toBe(conversions + 1);
+    const letter = await download(t.app, user.headers, `/api/v1/order/download/${order.id}?format=pdf-letter`);
+    expect(letter.body.slice(0, 200)).toMatch(/^%PDF/);
+    expect(await pdfPageCount(letter.rawPayload)).toBe(1);
+  });
+
   it('an address the upstream refuses: cancelled and refunded, its words shown, nothing bought', async () => {
     const before = fake.purchases;
     const user = await fundedUser(t.app, t.db, 5_000);

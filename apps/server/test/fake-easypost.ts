@@ -3,7 +3,7 @@ import http from 'node:http';
 import { PDFDocument } from 'pdf-lib';
 
 /** Which calls a fault hits. */
-export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verify' | 'file';
+export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verify' | 'file' | 'convert';
 
 /**
  * A switch: the next `count` calls of `on` (any call when omitted) answer 500, answer 429 with Retry-After, never answer
@@ -21,6 +21,8 @@ export type FakeEasyPost = {
   pdf: Buffer;
   /** Shipments bought (postage paid), each once. */
   purchases: number;
+  /** Labels converted to ZPL (GET shipments/:id/label). */
+  conversions: number;
   /** Every request it served, as "METHOD path". */
   requests: string[];
   /** Added before every answer. */
@@ -79,7 +81,7 @@ export const easyPostSignature = (body: string, secret: string) =>
 /**
  * A local stand-in for the documented subset of EasyPost's API the official client calls: POST shipments (rates made
  * at once), POST shipments/:id/buy, GET shipments/:id, POST shipments/:id/refund, POST addresses/create_and_verify,
- * the label file (GET /files/:id.pdf) and signed webhook events. HTTP Basic auth with the key as user name; errors as
+ * the label file (GET /files/:id.pdf), its conversion to ZPL (GET shipments/:id/label, then /files/:id.zpl) and signed webhook events. HTTP Basic auth with the key as user name; errors as
  * {"error": {"code", "message", "errors"}}. It counts purchases, and a second buy of a Shipment is refused (422).
  */
 export async function startFakeEasyPost(options: { apiKey?: string; webhookSecret?: string } = {}): Promise<FakeEasyPost> {
@@ -108,7 +110,9 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     if (method === 'GET' && /^\/v2\/shipments\/[^/]+$/.test(path)) return 'retrieve';
     if (method === 'POST' && /^\/v2\/shipments\/[^/]+\/refund$/.test(path)) return 'refund';
     if (method === 'POST' && path === '/v2/addresses/create_and_verify') return 'verify';
+    if (method === 'GET' && /^\/v2\/shipments\/[^/]+\/label$/.test(path)) return 'convert';
     if (method === 'GET' && /^\/files\/[^/]+\.pdf$/.test(path)) return 'file';
+    if (method === 'GET' && /^\/files\/[^/]+\.zpl$/.test(path)) return 'file';
     return null;
   };
 
@@ -140,6 +144,12 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
         { 'retry-after': String(fault.retryAfterSeconds ?? 1) },
       );
     if (call === 'file') {
+      if (path.endsWith('.zpl')) {
+        const zpl = zplFiles.get(path);
+        if (!zpl) return refuse(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
+        res.writeHead(200, { 'content-type': 'application/zpl' });
+        return res.end(zpl);
+      }
       res.writeHead(200, { 'content-type': 'application/pdf' });
       return res.end(pdf);
     }
@@ -208,6 +218,17 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     const shipment = fake.shipments.get(shipmentId);
     if (!shipment) return refuse(res, 404, 'SHIPMENT.NOT_FOUND', 'The requested resource could not be found.');
     if (call === 'retrieve') return send(res, 200, shipment);
+    if (call === 'convert') {
+      // GET shipments/:id/label?file_format=ZPL: the label of a bought Shipment in another format, linked from postage_label.
+      const format = new URL(req.url ?? '', origin).searchParams.get('file_format');
+      if (!shipment.postage_label) return refuse(res, 422, 'SHIPMENT.POSTAGE.MISSING', 'This shipment has no postage label.');
+      if (format !== 'ZPL') return refuse(res, 422, 'SHIPMENT.LABEL.FORMAT', 'The file format is not supported by this fake.');
+      const file = `/files/${shipment.postage_label.id}.zpl`;
+      zplFiles.set(file, `^XA^PW812^LL1218^FO40,40^A0N,40,40^FDEASYPOST FAKE^FS^FO60,200^BY2^BCN,150,N,N,N^FD>:${shipment.tracking_code}^FS^XZ\n`);
+      fake.conversions++;
+      shipment.postage_label = { ...shipment.postage_label, label_zpl_url: `${origin}${file}` };
+      return send(res, 200, shipment);
+    }
     if (call === 'refund') {
       if (!shipment.postage_label) return refuse(res, 422, 'SHIPMENT.REFUND.UNAVAILABLE', 'This shipment has no postage to refund.');
       shipment.refund_status = 'submitted';
@@ -242,6 +263,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
   }
 
   let trackingSerial = 0;
+  const zplFiles = new Map<string, string>();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -263,6 +285,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     shipments: new Map(),
     pdf,
     purchases: 0,
+    conversions: 0,
     requests: [],
     latencyMs: 0,
     purchasesPerSecond: 0,

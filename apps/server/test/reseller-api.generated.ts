@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Download a label
-         * @description The label PDF (4 x 6 inches) of your completed order, as `{tracking}.pdf`. 409 while it is being made or when the order was cancelled.
+         * @description The label of your completed order in the chosen format (`format`, else the one chosen in Account Setting): a 4 x 6 inch PDF or a Letter PDF as `{tracking}.pdf`, ZPL as `{tracking}.zpl`. 409 while it is being made or when the order was cancelled.
          */
         get: operations["downloadLabel"];
         put?: never;
@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * Download a bulk order
-         * @description The ZIP of your completed bulk order: every label as `{tracking}.pdf` and `label.csv` (every row with its tracking number, price, status and message). 409 until it is completed.
+         * @description The ZIP of your completed bulk order: every label as `{tracking}.pdf` (or `{tracking}.zpl` with format=zpl; with pdf-letter, each on a Letter page) and `label.csv` (every row with its tracking number, price, status and message). 409 until it is completed.
          */
         get: operations["downloadBulkOrder"];
         put?: never;
@@ -1541,7 +1541,10 @@ export interface operations {
     };
     downloadLabel: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description pdf (one 4x6 inch page a label), pdf-letter (US Letter pages of two labels with a cut line) or zpl (ZPL II for 4x6 thermal printers at 203 dpi). Default: the format chosen in Account Setting. */
+                format?: "pdf" | "pdf-letter" | "zpl";
+            };
             header?: never;
             path: {
                 /** @description The order id */
@@ -1551,7 +1554,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The label PDF */
+            /** @description The label file: PDF, or ZPL with format=zpl */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1561,6 +1564,37 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                    "application/zpl": string;
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
                 };
             };
             /** @description No API key, or a wrong one */
@@ -2093,7 +2127,10 @@ export interface operations {
     };
     downloadBulkOrder: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description pdf (one 4x6 inch page a label), pdf-letter (US Letter pages of two labels with a cut line) or zpl (ZPL II for 4x6 thermal printers at 203 dpi). Default: the format chosen in Account Setting. */
+                format?: "pdf" | "pdf-letter" | "zpl";
+            };
             header?: never;
             path: {
                 /** @description The bulkorder_id create-bulk-order answered */
@@ -2113,6 +2150,36 @@ export interface operations {
                 };
                 content: {
                     "application/zip": string;
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
                 };
             };
             /** @description No API key, or a wrong one */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { USER_ROLES } from './admin.ts';
+import { LABEL_FORMATS } from './label-format-values.ts';
 import { requiredText, stringField } from './common.ts';
 import { CAPTCHA_FAILED, INVALID_CREDENTIALS, PASSWORD_MIN, TG_ID_REQUIRED, PASSWORD_REQUIRED, OTP_REQUIRED, PASSWORD_MAX } from './auth-values.ts';
 
@@ -54,6 +55,8 @@ export const accessResponse = z.object({
   api_key: z.string(),
   /** 'admin' opens the operator console. */
   role: z.enum(USER_ROLES),
+  /** The label file format chosen in Account Setting: downloads follow it. */
+  labelFormat: z.enum(LABEL_FORMATS),
 });
 export type AccessUser = z.infer<typeof accessResponse>;
 

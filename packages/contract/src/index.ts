@@ -11,6 +11,8 @@ export * from './catalog-values.ts';
 export * from './catalog.ts';
 export * from './orders-values.ts';
 export * from './orders.ts';
+export * from './label-format-values.ts';
+export * from './label-format.ts';
 export * from './bulk.ts';
 export * from './addresses.ts';
 export * from './billing-values.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelFormatSchema } from './label-format.ts';
 import { BULK_MAX_ROWS } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
@@ -228,6 +229,14 @@ export const priceAnswer = z
   .meta({ examples: [{ type: 'success', message: 'Price', price: 6.75, labelType: { uid: 'priority', name: 'USPS Priority' }, weight: 2 }] });
 
 export const orderIdParams = z.object({ order_id: z.string().min(1).max(64).describe('The order id') });
+/** A download's file format; without it, the format chosen in Account Setting (4x6 PDF unless changed). */
+export const resellerLabelFormatQuery = z.object({
+  format: labelFormatSchema
+    .optional()
+    .describe(
+      'pdf (one 4x6 inch page a label), pdf-letter (US Letter pages of two labels with a cut line) or zpl (ZPL II for 4x6 thermal printers at 203 dpi). Default: the format chosen in Account Setting.',
+    ),
+});
 
 // ---- bulk orders ----------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { searchFold } from './fold.ts';
 import type { PoolClient } from 'pg';
 import {
   CompiledQuery,
@@ -64,6 +65,8 @@ export function createDatabase(options: DatabaseOptions): Db {
   // temporary file: an open, an unlink and a dozen writes per order on the request thread. In memory it stays as
   // small as the pages the group changes.
   sqlite.pragma('temp_store = MEMORY');
+  // The order search's accent-insensitive test (orders/order-search.ts), called only for names that are not plain ASCII.
+  sqlite.function('search_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? searchFold(text) : text));
   // An in-memory database has no WAL to checkpoint.
   const checkpointer = options.sqliteFile === ':memory:' ? null : startCheckpointer(sqlite, options.sqliteFile);
   // The thread opens its connection once it has started, and closes it after this one: a database is destroyed once

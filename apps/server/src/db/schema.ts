@@ -1,3 +1,4 @@
+import type { LabelFormat } from '@portal/contract';
 import type { ColumnType } from 'kysely';
 
 /** Timestamps are ISO-8601 UTC strings, which sort and compare the same way on SQLite and PostgreSQL. */
@@ -26,6 +27,8 @@ export interface UsersTable {
   disabled_at: Timestamp | null;
   /** The last sign-in or order. */
   last_active_at: Timestamp | null;
+  /** The label file format chosen in Account Setting: 'pdf' (4x6), 'pdf-letter' or 'zpl'. */
+  label_format: ColumnType<LabelFormat, LabelFormat | undefined, LabelFormat>;
 }
 
 /** Every change of a balance, with the balance it left behind. */

@@ -1,4 +1,4 @@
-import type { ChangePasswordBody } from '@portal/contract';
+import type { ChangePasswordBody, LabelFormat } from '@portal/contract';
 import { request } from './client.ts';
 import { ACCESS_QUERY_KEY } from './current-user.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
@@ -8,6 +8,7 @@ import { setStoredEmail, setToken } from './session.ts';
 
 export const changeEmail = (email: string) => request<{ message: string }>('/account/email', { method: 'POST', body: { email } });
 export const changePassword = (body: ChangePasswordBody) => request<{ message: string; accessToken: string }>('/account/password', { method: 'POST', body });
+export const setLabelFormat = (labelFormat: LabelFormat) => request<{ message: string }>('/account/label-format', { method: 'POST', body: { labelFormat } });
 export const regenerateApiKey = () => request<{ message: string; api_key: string }>('/account/api-key', { method: 'POST' });
 
 /** Send OTP: a code mailed to the new address, which the verify screen asks for. */
@@ -19,3 +20,6 @@ export const useChangePassword = () =>
 
 /** Regenerate: the old key stops working at once; the new one is read with the access check. */
 export const useRegenerateApiKey = () => useApiMutation({ call: regenerateApiKey, invalidates: [ACCESS_QUERY_KEY], successToast: () => 'API key regenerated' });
+
+/** Label format: downloads (single, bulk, selected) come in it from now on. */
+export const useSetLabelFormat = () => useApiMutation({ call: setLabelFormat, invalidates: [ACCESS_QUERY_KEY], successToast: serverMessage });

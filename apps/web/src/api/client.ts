@@ -85,9 +85,16 @@ export function saveFile(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** A binary answer saved under the given file name. */
+/** The file name a Content-Disposition gives, if any. */
+export const attachmentName = (headers: Headers) => /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1];
+
+/**
+ * A binary answer saved under the name the server gives it (labels come as .pdf or .zpl, in the format chosen in
+ * Account Setting), else under `fileName`.
+ */
 export async function download(path: string, fileName: string, options: RequestOptions = {}): Promise<void> {
-  saveFile((await fetchFile(path, options)).blob, fileName);
+  const { blob, headers } = await fetchFile(path, options);
+  saveFile(blob, attachmentName(headers) ?? fileName);
 }
 
 export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');

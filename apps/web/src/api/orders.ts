@@ -16,9 +16,12 @@ export function readOrders(query: OrderListQuery) {
   return request<OrderListResponse>(`/order/read?${params}`);
 }
 
-/** The label PDF of a completed order, saved as {tracking}.pdf. */
+/** The label of a completed order in the account's label format, saved as {tracking}.pdf or {tracking}.zpl. */
 export const downloadOrderLabel = (order: Pick<Order, '_id' | 'tracking'>) =>
   download(`/order/download/${encodeURIComponent(order._id)}`, `${order.tracking}.pdf`);
+
+/** Several completed orders' labels as one file in the account's label format (labels.pdf or labels.zpl). */
+export const downloadSelectedLabels = (ids: string[]) => download('/order/download-selected', 'labels.pdf', { method: 'POST', body: { ids } });
 
 /** The spec posts an empty body: a new order with the same details, priced and charged again. */
 export const duplicateOrder = (id: string) => request<MessageResponse>(`/order/duplicate/${encodeURIComponent(id)}`, { method: 'POST' });

@@ -22,6 +22,8 @@ import * as orderClaims from './2026-11-28-10-order-claims.ts';
 import * as revokedTokens from './2026-11-28-20-revoked-tokens.ts';
 import * as shopEvents from './2026-11-28-30-shop-events.ts';
 import * as easypost from './2026-11-28-40-easypost.ts';
+import * as labelFormat from './2026-11-28-60-label-format.ts';
+import * as orderSearchFold from './2026-11-28-70-order-search-fold.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +50,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-20-revoked-tokens': revokedTokens,
   '2026-11-28-30-shop-events': shopEvents,
   '2026-11-28-40-easypost': easypost,
+  '2026-11-28-60-label-format': labelFormat,
+  '2026-11-28-70-order-search-fold': orderSearchFold,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,4 @@
-import { apiKeyResponse, changeEmailBody, changePasswordBody, messageResponse, tokenResponse } from '@portal/contract';
+import { apiKeyResponse, changeEmailBody, changePasswordBody, labelFormatBody, messageResponse, tokenResponse } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 
 export async function accountRoutes(api: Api, ctx: AppContext) {
@@ -13,6 +13,10 @@ export async function accountRoutes(api: Api, ctx: AppContext) {
     await limiter.hit(`account:password:${request.userId}`);
     return auth.changePassword(request.userId, request.body);
   });
+
+  api.post('/account/label-format', { schema: { body: labelFormatBody, response: { 200: messageResponse } } }, (request) =>
+    auth.setLabelFormat(request.userId, request.body.labelFormat),
+  );
 
   api.post('/account/api-key', { schema: { response: { 200: apiKeyResponse } } }, (request) => auth.regenerateApiKey(request.userId));
 }

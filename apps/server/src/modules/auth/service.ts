@@ -11,6 +11,9 @@ import {
   centsToDollars,
   type AccessUser,
   type UserRole,
+  DEFAULT_LABEL_FORMAT,
+  LABEL_FORMAT_SAVED,
+  type LabelFormat,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import type { OneTimeCodesTable } from '../../db/schema.ts';
@@ -51,6 +54,7 @@ export function toAccessUser(user: users.UserRow, apiKey: string): AccessUser {
     balance: centsToDollars(user.balance_cents),
     api_key: apiKey,
     role: user.role,
+    labelFormat: user.label_format,
   };
 }
 
@@ -297,6 +301,15 @@ export function createAuthService(deps: {
       const apiKey = newApiKey();
       await users.updateUser(db, userId, storedApiKey(userId, apiKey));
       return { message: 'API key regenerated', api_key: apiKey };
+    },
+
+    /** The label file format downloads follow (Account Setting). */
+    async setLabelFormat(userId: string, labelFormat: LabelFormat): Promise<{ message: string }> {
+      await users.updateUser(db, userId, { label_format: labelFormat });
+      return { message: LABEL_FORMAT_SAVED };
+    },
+    async labelFormatOf(userId: string): Promise<LabelFormat> {
+      return (await users.findUserById(db, userId))?.label_format ?? DEFAULT_LABEL_FORMAT;
     },
 
     /**

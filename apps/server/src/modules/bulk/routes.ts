@@ -7,6 +7,7 @@ import {
   csvErrorResponse,
   errorResponse,
   idParams,
+  labelFormatQuery,
   messageResponse,
   validateCsvResponse,
 } from '@portal/contract';
@@ -26,7 +27,7 @@ async function readCsvUpload(request: FastifyRequest): Promise<BulkUpload> {
 const badFile = csvErrorResponse.partial({ errors: true });
 
 export async function bulkRoutes(api: Api, ctx: AppContext) {
-  const { bulk } = ctx;
+  const { bulk, auth } = ctx;
 
   // Multipart parsing only for the two upload calls; a field or file beyond these limits is a 400.
   await api.register(async (scope: Api) => {
@@ -48,8 +49,9 @@ export async function bulkRoutes(api: Api, ctx: AppContext) {
   }));
 
   const download = (path: string, kind: BulkFileKind) =>
-    api.get(path, { schema: { params: idParams } }, async (request, reply) => {
-      const file = await bulk.file(request.userId, request.params.id, kind);
+    api.get(path, { schema: { params: idParams, querystring: labelFormatQuery } }, async (request, reply) => {
+      const format = kind === 'csv' ? 'pdf' : (request.query.format ?? (await auth.labelFormatOf(request.userId)));
+      const file = await bulk.file(request.userId, request.params.id, kind, format);
       if ('signedUrl' in file) return reply.header('cache-control', 'private, no-store').redirect(file.signedUrl, 302);
       return reply
         .type(file.contentType)

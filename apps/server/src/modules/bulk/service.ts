@@ -25,6 +25,8 @@ import {
   type CreateOrderInput,
   CSV_PRINTED_COLUMNS,
   type ValidateCsvResponse,
+  labelFileType,
+  type LabelFormat,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-errors.ts';
@@ -39,7 +41,7 @@ import type { OrdersTable as OrderRow } from '../../db/schema.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
 import { toCsv } from '../../lib/csv.ts';
-import { buildReport, createBulkFilesWriter } from './bulk-results.ts';
+import { buildReport, createBulkFilesWriter, createLabelZip } from './bulk-results.ts';
 import { BULK_ORDER_JOB } from './jobs.ts';
 import * as repo from './repository.ts';
 import type { Metrics } from '../../lib/metrics.ts';
@@ -98,6 +100,28 @@ export function createBulkService(deps: {
 }) {
   const { db, catalog, orders, files, queue, log, pollMs, metrics } = deps;
   const outbox = deps.outbox ?? idleOutbox;
+
+  /**
+   * The merged file or the ZIP of a finished bulk order in a format other than the 4x6 PDF its files were written in:
+   * made from its rows' labels when asked (Letter pages of two, or ZPL), the ZIP's entries one label each and the report.
+   */
+  async function filesIn(bulk: repo.BulkOrderRow, kind: 'zip' | 'pdf', format: Exclude<LabelFormat, 'pdf'>) {
+    const rows = (await repo.bulkRows(db, bulk.id)).filter((row) => row.status === 'completed' && row.pdf_key);
+    const type = labelFileType(format);
+    if (kind === 'pdf') return { data: Buffer.from(await orders.labelsIn(rows, format)), fileName: `label.${type.extension}`, contentType: type.contentType };
+    const parts: Uint8Array[] = [];
+    const zip = createLabelZip({ write: async (bytes: Uint8Array) => void parts.push(bytes) });
+    const seen = new Set<string>();
+    for (const row of rows) {
+      let name = `${row.tracking ?? `row-${row.bulk_row}`}.${type.extension}`;
+      if (seen.has(name)) name = `${row.tracking}-row-${row.bulk_row}.${type.extension}`;
+      seen.add(name);
+      await zip.add(name, await orders.labelsIn([row], format));
+    }
+    const report = bulk.report_key ? await files.get(bulk.report_key) : null;
+    await zip.end({ name: 'label.csv', csv: report ?? Buffer.alloc(0) });
+    return { data: Buffer.concat(parts), ...BULK_FILE_TYPES.zip };
+  }
 
   /** Ends a bulk order (its files and counts) and writes its bulk.completed event in the same transaction. */
   async function finish(bulk: Pick<repo.BulkOrderRow, 'id' | 'user_id'>, done: Parameters<typeof repo.markBulkFinished>[2]): Promise<void> {
@@ -472,12 +496,14 @@ export function createBulkService(deps: {
       userId: string,
       bulkOrderId: string,
       kind: BulkFileKind,
-    ): Promise<({ data: Readable } | { signedUrl: string }) & { fileName: string; contentType: string }> {
+      format: LabelFormat = 'pdf',
+    ): Promise<({ data: Readable | Buffer } | { signedUrl: string }) & { fileName: string; contentType: string }> {
       const bulk = await repo.findOwnBulkOrder(db, userId, bulkOrderId);
       if (!bulk) throw notFound(BULK_ORDER_NOT_FOUND);
       if (!isBulkFinished(bulk.status)) throw conflict(BULK_NOT_READY);
       const key = kind === 'zip' ? bulk.zip_key : kind === 'csv' ? bulk.report_key : bulk.pdf_key;
       if (!key) throw notFound(kind === 'pdf' && bulk.made_orders === 0 ? BULK_NO_LABELS : BULK_NOT_READY);
+      if (kind !== 'csv' && format !== 'pdf') return filesIn(bulk, kind, format);
       const types = BULK_FILE_TYPES[kind];
       if (deps.signedDownloads && files.signedUrl) return { signedUrl: await files.signedUrl(key, types.fileName, SIGNED_LINK_SECONDS), ...types };
       // Streamed: a ZIP of thousands of labels goes out as it is read, never held whole.

@@ -1,6 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres, type Db, type DbOrTrx } from '../../db/database.ts';
-import { containsText, escapeLike } from '../../db/like.ts';
+import { escapeLike } from '../../db/like.ts';
+import { searchFold } from '../../db/fold.ts';
 import type { Database } from '../../db/schema.ts';
 
 // The order search box (the order history's and the console's): which orders a search finds, and the trigram indexes
@@ -24,16 +25,19 @@ export async function searchedOrders(db: DbOrTrx, search: string, userId?: strin
   const scoped = (query: OrdersQuery) => (userId === undefined ? query : query.where('user_id', '=', userId));
   const everyOrder = scoped(db.selectFrom('orders'));
   if (!search) return everyOrder;
+  const postgres = isPostgres(db);
+  const searchTest = (term: string) => searchTestOf(term, postgres);
   const parts = indexedParts(search);
-  if (isPostgres(db)) {
+  if (postgres) {
     // The console's search over everyone's orders tests them one by one (1.5 s at a million orders): the index keeps
     // no key without an owner, since keeping each trigram a second time cost every new order 0.2 ms. Looking a term's
     // trigrams up behind every customer's id found a rare term in 5-150 ms but took 3-8 s for a common one.
     if (userId === undefined) return everyOrder.where(searchTest(search));
     // A part's likely rarest keys alone: GIN reads every key's entries, a common one's (a heavy customer's 'rec') by the 100,000.
-    const keys = parts.map((part) => likelyRarest(trigramKeys(part, userId.slice(0, 8))));
+    // The index holds the text folded (search_fold: 'Núñez' as 'nunez'), so the keys are made of the search folded alike.
+    const keys = parts.map((part) => likelyRarest(trigramKeys(searchFold(part), userId.slice(0, 8))));
     if (keys.some((k) => k.length === 0)) return everyOrder.where(searchTest(search));
-    const ownerKeys = sql`order_search_keys(user_id, lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, '')))`;
+    const ownerKeys = sql`order_search_keys(user_id, search_fold(lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))))`;
     return everyOrder.where((eb) => eb.or(keys.map((k) => sql<SqlBool>`${ownerKeys} @> ${k}::text[]`))).where(searchTest(search));
   }
   const candidates = await searchCandidates(db, parts, userId);
@@ -76,10 +80,20 @@ export function trigramKeys(part: string, owner: string): string[] {
   return [...keys];
 }
 
-/** The search's own test: the index queries above only narrow the orders it is applied to. */
-export function searchTest(search: string): Expression<SqlBool> {
+/**
+ * The search's own test: the index queries above only narrow the orders it is applied to. Names are compared folded
+ * (searchFold: accents and case set aside, so 'nunez' finds 'Núñez' and 'Núñez' finds 'Nunez'): PostgreSQL by
+ * search_fold in SQL; SQLite by lower() for plain ASCII names and by the registered search_fold only for the others,
+ * which keeps a JavaScript call off nearly every order a long search tests.
+ */
+export function searchTestOf(search: string, postgres: boolean): Expression<SqlBool> {
   const idStart = `${escapeLike(search.toLowerCase())}%`;
-  return sql<SqlBool>`(${containsText('from_name', search)} or ${containsText('to_name', search)} or ${containsText('tracking', search)} or id like ${idStart} escape '\\')`;
+  const pattern = `%${escapeLike(searchFold(search))}%`;
+  const name = (column: 'from_name' | 'to_name') =>
+    postgres
+      ? sql<SqlBool>`search_fold(lower(${sql.ref(column)})) like ${pattern} escape '\\'`
+      : sql<SqlBool>`(lower(${sql.ref(column)}) like ${pattern} escape '\\' or (${sql.ref(column)} glob '*[^ -~]*' and search_fold(${sql.ref(column)}) like ${pattern} escape '\\'))`;
+  return sql<SqlBool>`(${name('from_name')} or ${name('to_name')} or lower(tracking) like ${pattern} escape '\\' or id like ${idStart} escape '\\')`;
 }
 
 /** An FTS5 rowid of orders_search: the user's rowid times 2^32 plus the order's rowid. */

@@ -47,6 +47,10 @@ export const balancesOf = (db: DbOrTrx, userIds: string[]) => db.selectFrom('use
 export const findOwnOrder = (db: DbOrTrx, userId: string, id: string) =>
   db.selectFrom('orders').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 
+/** The user's own orders among `ids` (others' and unknown ids are left out). */
+export const findOwnOrders = (db: DbOrTrx, userId: string, ids: string[]) =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('orders').selectAll().where('id', 'in', ids).where('user_id', '=', userId).execute();
+
 export type OrderFilter = { search: string; status: 'all' | Status; sort: 'asc' | 'desc'; page: number; limit: number };
 
 export async function listOwnOrders(db: DbOrTrx, userId: string, filter: OrderFilter): Promise<{ rows: OrderListRow[]; total: number }> {

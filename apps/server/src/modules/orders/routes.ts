@@ -4,17 +4,20 @@ import {
   createOrderBody,
   errorResponse,
   idParams,
+  labelFormatQuery,
   messageResponse,
   orderDetailResponse,
   orderListQuery,
   orderListResponse,
+  selectedLabelsBody,
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { providerUnavailable } from '../../lib/http-errors.ts';
-import type { PlaceResult } from './service.ts';
+import type { FastifyReply } from 'fastify';
+import type { LabelFile, PlaceResult } from './service.ts';
 
 export async function orderRoutes(api: Api, ctx: AppContext) {
-  const { orders } = ctx;
+  const { orders, auth } = ctx;
 
   // A refused label is the provider's failure, not the user's: 502 with what happened (the order is already refunded).
   const answer = (result: PlaceResult, message: string) => {
@@ -50,14 +53,22 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
     orders.detail(request.userId, request.params.id),
   );
 
-  api.get('/order/download/:id', { schema: { params: idParams } }, async (request, reply) => {
-    const { tracking, pdf } = await orders.labelPdf(request.userId, request.params.id);
-    return reply
-      .type('application/pdf')
-      .header('content-disposition', `attachment; filename="${tracking}.pdf"`)
+  // Labels come in the format chosen in Account Setting unless ?format= (or the body's format) names another.
+  const sendLabel = (reply: FastifyReply, file: LabelFile) =>
+    reply
+      .type(file.contentType)
+      .header('content-disposition', `attachment; filename="${file.fileName}"`)
       .header('cache-control', 'private, no-store')
-      .send(pdf);
-  });
+      .send(Buffer.from(file.data));
+
+  api.get('/order/download/:id', { schema: { params: idParams, querystring: labelFormatQuery } }, async (request, reply) =>
+    sendLabel(reply, await orders.labelFile(request.userId, request.params.id, request.query.format ?? (await auth.labelFormatOf(request.userId)))),
+  );
+
+  // Order History's selected orders as one file.
+  api.post('/order/download-selected', { schema: { body: selectedLabelsBody } }, async (request, reply) =>
+    sendLabel(reply, await orders.selectedLabels(request.userId, request.body.ids, request.body.format ?? (await auth.labelFormatOf(request.userId)))),
+  );
 }
 
 /** EasyPost's tracking events: no sign-in, the event's signature over the raw body is the key. */

@@ -1,6 +1,10 @@
 import {
   CSV_PRINTED_COLUMNS,
   LABEL_NOT_READY,
+  SELECTED_LABELS_MAX,
+  labelFileType,
+  selectedNotReady,
+  type LabelFormat,
   ORDER_CANCELLED_NO_LABEL,
   ORDER_NOT_FOUND,
   STARTING_AFTER_NOT_FOUND,
@@ -20,7 +24,7 @@ import {
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
-import { HttpError, badRequest, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
+import { HttpError, badRequest, conflict, notFound, paymentRequired, providerUnavailable } from '../../lib/http-errors.ts';
 import { batchedReads } from '../../lib/batched-reads.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
@@ -35,6 +39,8 @@ import {
   type LabelRequest,
 } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
+import { letterPdf, mergedPdf, mergedZpl } from '../../providers/labels/label-files.ts';
+import { renderZpl } from '../../providers/labels/render-zpl.ts';
 import * as repo from './repository.ts';
 import { indexPendingOrders } from './order-search.ts';
 import type { AuditHook } from '../../lib/audit.ts';
@@ -55,6 +61,12 @@ const PACKED_LABEL = /^(.+)#(\d+)\+(\d+)$/;
  * labels (FileStore.appendToPack: creating a file per label cost more than rendering it), or a file of its
  * own (orders made before packs).
  */
+/** What ZPL conversions upstream are kept as, so a label is converted once. */
+const zplKey = (orderId: string) => `labels/zpl/${orderId}.zpl`;
+
+/** A label file to send: its bytes, name and type. */
+export type LabelFile = { data: Uint8Array; fileName: string; contentType: string };
+
 export function readLabel(files: FileStore, pdfKey: string): Promise<Buffer | null> {
   const packed = PACKED_LABEL.exec(pdfKey);
   return packed ? files.getRange(packed[1], Number(packed[2]), Number(packed[3])) : files.get(pdfKey);
@@ -662,6 +674,49 @@ export function createOrderService(deps: {
     return { status: 'processing' };
   }
 
+  /** The stored 4x6 PDF of a completed order. */
+  async function storedPdf(order: repo.OrderRow): Promise<Uint8Array> {
+    const pdf = order.pdf_key ? await readLabel(files, order.pdf_key) : null;
+    if (!pdf) throw new HttpError(500, `Label file missing for order ${order.id}`);
+    return pdf;
+  }
+
+  /**
+   * A completed order's label as ZPL: the sandbox's made here from the order (also for orders it made before the shop
+   * moved to another provider); an upstream's converted by the provider that sold it, once, and kept.
+   */
+  async function zplOf(order: repo.OrderRow): Promise<Uint8Array> {
+    // A sandbox label made before the shop moved to another provider: the sandbox's renderer, here.
+    if (order.provider === 'sandbox' && labels.name !== 'sandbox') return Buffer.from(renderZpl(labelRequestFor(order)));
+    if (order.provider !== labels.name || !labels.zplLabel) throw conflict('This label cannot be converted to ZPL; download it as PDF');
+    // Rendered here (the sandbox): nothing to keep.
+    if (labels.freeLabels) return labels.zplLabel(labelRequestFor(order));
+    const kept = await files.get(zplKey(order.id));
+    if (kept) return kept;
+    let zpl: Uint8Array;
+    try {
+      zpl = await labels.zplLabel(labelRequestFor(order));
+    } catch (error) {
+      if (error instanceof LabelProviderError) throw conflict(`This label cannot be converted to ZPL: ${error.message}`);
+      log.warn({ err: error, orderId: order.id }, 'ZPL conversion failed');
+      throw providerUnavailable('The label provider is not available to convert the label to ZPL; try again in a moment');
+    }
+    await files.put(zplKey(order.id), Buffer.from(zpl));
+    return zpl;
+  }
+
+  /** Completed orders' labels as one file: 4x6 PDF pages, Letter pages of two, or ZPL. */
+  async function labelsIn(orders: repo.OrderRow[], format: LabelFormat): Promise<Uint8Array> {
+    if (format === 'zpl') {
+      const zpls: Uint8Array[] = [];
+      for (const order of orders) zpls.push(await zplOf(order));
+      return mergedZpl(zpls);
+    }
+    const pdfs: Uint8Array[] = [];
+    for (const order of orders) pdfs.push(await storedPdf(order));
+    return format === 'pdf-letter' ? letterPdf(pdfs) : mergedPdf(pdfs);
+  }
+
   return {
     /** The label provider's name, written on every order row. */
     providerName: labels.name,
@@ -768,6 +823,31 @@ export function createOrderService(deps: {
       if (!pdf) throw new HttpError(500, `Label file missing for order ${order.id}`);
       return { tracking: order.tracking, pdf };
     },
+
+    /** The label of the user's own completed order in `format` ({tracking}.pdf or .zpl); userId null: any customer's. */
+    async labelFile(userId: string | null, orderId: string, format: LabelFormat): Promise<LabelFile> {
+      const order = userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId);
+      if (!order) throw notFound(ORDER_NOT_FOUND);
+      if (order.status === 'cancelled') throw conflict(ORDER_CANCELLED_NO_LABEL);
+      if (order.status !== 'completed' || !order.pdf_key || !order.tracking) throw conflict(LABEL_NOT_READY);
+      const type = labelFileType(format);
+      return { data: await labelsIn([order], format), fileName: `${order.tracking}.${type.extension}`, contentType: type.contentType };
+    },
+
+    /** Several of the user's own completed orders as one file in `format`, in the order given: 404 when one is not theirs, 409 when one has no label. */
+    async selectedLabels(userId: string, ids: string[], format: LabelFormat): Promise<LabelFile> {
+      const unique = [...new Set(ids)].slice(0, SELECTED_LABELS_MAX);
+      const found = new Map((await repo.findOwnOrders(db, userId, unique)).map((order) => [order.id, order]));
+      if (found.size !== unique.length) throw notFound(ORDER_NOT_FOUND);
+      const orders = unique.map((id) => found.get(id)!);
+      const notReady = orders.filter((order) => order.status !== 'completed' || !order.pdf_key).length;
+      if (notReady > 0) throw conflict(selectedNotReady(notReady));
+      const type = labelFileType(format);
+      return { data: await labelsIn(orders, format), fileName: `labels.${type.extension}`, contentType: type.contentType };
+    },
+
+    /** Completed orders' labels as one file in `format` (the bulk order's files in a format other than 4x6 PDF). */
+    labelsIn: (orders: repo.OrderRow[], format: LabelFormat) => labelsIn(orders, format),
 
     /**
      * One round of the completion sweep (a scheduled queue job): claims single orders that are due

@@ -86,7 +86,13 @@ it('documents every call completely: summary, description, parameters, bodies, e
   expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100 });
   expect(document.paths['/order/download/{order_id}'].get.responses['200'].content).toEqual({
     'application/pdf': { schema: { type: 'string', format: 'binary' } },
+    'application/zpl': { schema: { type: 'string', format: 'binary' } },
   });
+  for (const path of ['/order/download/{order_id}', '/order/download-bulk-order/{bulkorder_id}']) {
+    const format = document.paths[path].get.parameters.find((p: { name: string }) => p.name === 'format');
+    expect(format).toMatchObject({ in: 'query', required: false, schema: { enum: ['pdf', 'pdf-letter', 'zpl'] } });
+    expect(format.description).toContain('Account Setting');
+  }
   expect(Object.keys(document.webhooks).sort()).toEqual(['bulk.completed', 'order.cancelled', 'order.completed']);
   expect(
     Object.values<any>(document.webhooks)
@@ -194,6 +200,9 @@ it('drives a whole flow through the generated client over real HTTP', async () =
       .subarray(0, 5)
       .toString(),
   ).toBe('%PDF-');
+  const zpl = await client.GET('/order/download/{order_id}', { params: { path: { order_id: order.id }, query: { format: 'zpl' } }, parseAs: 'text' });
+  expect(zpl.response.headers.get('content-type')).toContain('application/zpl');
+  expect(zpl.data).toMatch(/^\^XA[\s\S]*\^XZ\s*$/);
 
   const bulk = await client.POST('/order/create-bulk-order', {
     body: { labelType: 'uspsv9', data: [1, 2, 3].map((i) => ({ ...parties, ToName: `Receiver ${i}`, Weight: 1 + i, Reference: `R-${i}` })) },
@@ -214,6 +223,11 @@ it('drives a whole flow through the generated client over real HTTP', async () =
     parseAs: 'arrayBuffer',
   });
   expect(Object.keys(unzipSync(new Uint8Array(zip.data as ArrayBuffer)))).toHaveLength(4);
+  const zplZip = await client.GET('/order/download-bulk-order/{bulkorder_id}', {
+    params: { path: { bulkorder_id: bulk.data!.bulkorder_id }, query: { format: 'zpl' } },
+    parseAs: 'arrayBuffer',
+  });
+  expect(Object.keys(unzipSync(new Uint8Array(zplZip.data as ArrayBuffer))).filter((name) => name.endsWith('.zpl'))).toHaveLength(3);
 
   const refused = await createClient<paths>({ baseUrl: `${address}/api/reseller/v1`, headers: { 'x-api-key': 'lp_wrong' } }).GET('/order/bulk-queue-stats');
   expect(refused.response.status).toBe(401);

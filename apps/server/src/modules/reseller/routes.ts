@@ -24,6 +24,7 @@ import {
   jobIdParams,
   labelTypesAnswer,
   orderIdParams,
+  resellerLabelFormatQuery,
   queueStatsAnswer,
   readOrdersAnswer,
   resellerCreateOrderBody,
@@ -82,16 +83,19 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
 
 const AUTH_ERRORS = [401, 403, 429];
 /** A file answer: bytes, documented as a binary string of its media type. */
-const binary = (contentType: string, description: string) => ({
+const binary = (contentTypes: string | string[], description: string) => ({
   description,
   // A file, sent as a Buffer or a stream (Fastify serializes neither).
-  content: {
-    [contentType]: {
-      schema: z
-        .custom<Buffer | Readable>((v) => Buffer.isBuffer(v) || v instanceof Readable)
-        .meta({ type: 'string', format: 'binary' } as Record<string, unknown>),
-    },
-  },
+  content: Object.fromEntries(
+    [contentTypes].flat().map((contentType) => [
+      contentType,
+      {
+        schema: z
+          .custom<Buffer | Readable>((v) => Buffer.isBuffer(v) || v instanceof Readable)
+          .meta({ type: 'string', format: 'binary' } as Record<string, unknown>),
+      },
+    ]),
+  ),
 });
 
 const idempotencyHeaders = z.looseObject({
@@ -331,18 +335,22 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             tags: [RESELLER_TAGS.orders],
             summary: 'Download a label',
             description:
-              'The label PDF (4 x 6 inches) of your completed order, as `{tracking}.pdf`. 409 while it is being made or when the order was cancelled.',
+              'The label of your completed order in the chosen format (`format`, else the one chosen in Account Setting): a 4 x 6 inch PDF or a Letter PDF as `{tracking}.pdf`, ZPL as `{tracking}.zpl`. 409 while it is being made or when the order was cancelled.',
             params: orderIdParams,
-            response: { 200: binary('application/pdf', 'The label PDF'), ...errorResponses(404, 409, ...AUTH_ERRORS) },
+            querystring: resellerLabelFormatQuery,
+            response: {
+              200: binary(['application/pdf', 'application/zpl'], 'The label file: PDF, or ZPL with format=zpl'),
+              ...errorResponses(400, 404, 409, ...AUTH_ERRORS),
+            },
           },
         },
         async (request, reply) => {
-          const { tracking, pdf } = await reseller.labelPdf(request.userId, request.params.order_id);
+          const file = await reseller.labelFile(request.userId, request.params.order_id, request.query.format);
           return reply
-            .type('application/pdf')
-            .header('content-disposition', `attachment; filename="${tracking}.pdf"`)
+            .type(file.contentType)
+            .header('content-disposition', `attachment; filename="${file.fileName}"`)
             .header('cache-control', 'private, no-store')
-            .send(pdf);
+            .send(Buffer.from(file.data));
         },
       );
 
@@ -417,13 +425,14 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             tags: [RESELLER_TAGS.bulkOrders],
             summary: 'Download a bulk order',
             description:
-              'The ZIP of your completed bulk order: every label as `{tracking}.pdf` and `label.csv` (every row with its tracking number, price, status and message). 409 until it is completed.',
+              'The ZIP of your completed bulk order: every label as `{tracking}.pdf` (or `{tracking}.zpl` with format=zpl; with pdf-letter, each on a Letter page) and `label.csv` (every row with its tracking number, price, status and message). 409 until it is completed.',
             params: bulkOrderIdParams,
-            response: { 200: binary('application/zip', 'The ZIP file'), ...errorResponses(404, 409, ...AUTH_ERRORS) },
+            querystring: resellerLabelFormatQuery,
+            response: { 200: binary('application/zip', 'The ZIP file'), ...errorResponses(400, 404, 409, ...AUTH_ERRORS) },
           },
         },
         async (request, reply) => {
-          const file = await reseller.bulkZip(request.userId, request.params.bulkorder_id);
+          const file = await reseller.bulkZip(request.userId, request.params.bulkorder_id, request.query.format);
           if ('signedUrl' in file) return reply.header('cache-control', 'private, no-store').redirect(file.signedUrl, 302);
           return reply
             .type(file.contentType)

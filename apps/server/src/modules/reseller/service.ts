@@ -10,6 +10,7 @@ import {
   centsToDollars,
   type BulkJobStatusAnswer,
   type CreateOrderInput,
+  type LabelFormat,
   type ResellerOrder,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
@@ -215,7 +216,8 @@ export function createResellerService(deps: {
       return { price: centsToDollars(priceCents), labelType: { uid: type.uid, name: type.name }, weight };
     },
 
-    labelPdf: (userId: string, orderId: string) => orders.labelPdf(userId, orderId),
+    /** A label in `format`, or else the format chosen in Account Setting. */
+    labelFile: async (userId: string, orderId: string, format?: LabelFormat) => orders.labelFile(userId, orderId, format ?? (await auth.labelFormatOf(userId))),
 
     /** A bulk order from objects: the CSV's row checks, one charge, always a queued job. */
     createBulkOrder(
@@ -244,7 +246,8 @@ export function createResellerService(deps: {
 
     queueStats: () => bulk.queueCounts(),
 
-    bulkZip: (userId: string, bulkOrderId: string) => bulk.file(userId, bulkOrderId, 'zip'),
+    bulkZip: async (userId: string, bulkOrderId: string, format?: LabelFormat) =>
+      bulk.file(userId, bulkOrderId, 'zip', format ?? (await auth.labelFormatOf(userId))),
   };
 }
 export type ResellerService = ReturnType<typeof createResellerService>;

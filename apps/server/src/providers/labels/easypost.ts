@@ -231,8 +231,25 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     }
   }
 
+  /** The bought label converted to ZPL by EasyPost (GET shipments/:id/label?file_format=ZPL) and its file fetched. */
+  async function zplLabel(request: LabelRequest): Promise<Uint8Array> {
+    const id = await options.store.shipmentOf(request.orderId);
+    if (!id) throw new LabelProviderError('the upstream has no shipment for this order');
+    const shipment: any = await call((client) => client.Shipment.convertLabelFormat(id, 'ZPL'));
+    const url: string | undefined = shipment.postage_label?.label_zpl_url;
+    if (!url) throw new UpstreamUnavailable('the upstream gave no ZPL file');
+    try {
+      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }), false);
+      if (!answer.ok) throw new Error(`label file answered ${answer.status}`);
+      return new Uint8Array(await answer.arrayBuffer());
+    } catch (error) {
+      throw new UpstreamUnavailable((error as Error).message);
+    }
+  }
+
   return {
     name: 'easypost',
+    zplLabel,
     freeLabels: false,
     concurrency: options.concurrency,
     createLabel: (request) => attempt(request),

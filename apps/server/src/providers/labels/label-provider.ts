@@ -1,3 +1,6 @@
+/** Printed on every sandbox label, in every format, so it can never pass as postage. */
+export const SAMPLE_MARK = 'SAMPLE - NOT VALID FOR POSTAGE';
+
 /** One side of a shipment as the label prints it. */
 export type LabelParty = {
   name: string;
@@ -66,6 +69,11 @@ export interface LabelProvider {
   findLabel(request: LabelRequest): Promise<LabelReady | LabelPending | null>;
   /** Asks again about a label that was 'processing'. */
   checkLabel(request: LabelRequest, providerRef: string): Promise<LabelReady | LabelPending | LabelFailed>;
+  /**
+   * The label of a completed order as ZPL II (4x6, 203 dpi) for thermal printers: the sandbox renders it, an upstream
+   * converts the label it sold (EasyPost: GET shipments/:id/label?file_format=ZPL). Unset: ZPL is not offered.
+   */
+  zplLabel?(request: LabelRequest): Promise<Uint8Array>;
   /** Lets go of what it holds open (files, connections); called as the services close. */
   close?(): Promise<void>;
 }

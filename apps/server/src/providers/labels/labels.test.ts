@@ -8,6 +8,8 @@ import { createRenderPool, inlineRenderer } from './render-pool.ts';
 import { SAMPLE_MARK, renderLabel } from './render-label.ts';
 import { SANDBOX_FAILURE, createSandboxLabelProvider, type SandboxMode } from './sandbox.ts';
 import { mod10CheckDigit, trackingNumberFor, upsCheckDigit } from './tracking-numbers.ts';
+import { renderZpl } from './render-zpl.ts';
+import { decodeCode128, printZpl, zplCommands } from '../../../test/zpl-check.ts';
 
 const party = (name: string, zip: string, state: string, country = 'United States'): LabelParty => ({
   name,
@@ -177,4 +179,32 @@ describe('the sandbox remembers what it bought', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('sandbox label ZPL', () => {
+  it.each(['priority', 'ground_oz', 'fedex_ground', 'ups_standard'])(
+    '%s: a 4x6 203 dpi ZPL II label that zebrash prints, its tracking barcode decoding',
+    async (uid) => {
+      const req = request(uid, uid === 'priority' ? 'normal' : null);
+      req.to = { ...req.to, name: 'José Núñez 李小龙' };
+      const tracking = trackingNumberFor(uid, req.orderId, req.to.zip);
+      const zpl = renderZpl(req, tracking);
+      const { labels } = zplCommands(zpl);
+      expect(labels).toHaveLength(1);
+      const commands = labels[0];
+      expect(commands[0]).toBe('XA');
+      expect(commands.at(-1)).toBe('XZ');
+      expect(commands).toContain('PW812');
+      expect(commands).toContain('LL1218');
+      expect(commands.some((c) => c.startsWith('BCN,'))).toBe(true);
+      expect(zpl).toContain(SAMPLE_MARK);
+      expect(zpl).toContain('José Núñez Li Xiao Long');
+      const [printed] = await printZpl(zpl);
+      expect([printed.width, printed.height]).toEqual([813, 1220]);
+      const decoded = decodeCode128(printed);
+      // GS1-128 reads as its element strings without the parentheses: (420)ZIP(94)... -> 420ZIP94...
+      expect(decoded.replace(/\x1d/g, '')).toBe(tracking.barcode.text.replace(/[()]/g, ''));
+      expect(decoded).toContain(tracking.tracking.slice(2));
+    },
+  );
 });

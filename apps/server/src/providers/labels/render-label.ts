@@ -1,10 +1,10 @@
 import PDFDocument from 'pdfkit';
 import { drawLinearBarcode, drawMatrixBarcode } from './barcodes.ts';
-import type { LabelParty, LabelRequest } from './label-provider.ts';
+import { SAMPLE_MARK, type LabelParty, type LabelRequest } from './label-provider.ts';
 import { carrierOf, trackingNumberFor, type Carrier, type TrackingNumber } from './tracking-numbers.ts';
 import { printedAs } from '@portal/contract/printed-as';
 
-export const SAMPLE_MARK = 'SAMPLE - NOT VALID FOR POSTAGE';
+export { SAMPLE_MARK };
 
 /** 4 x 6 inches in PDF points. */
 const W = 288;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LabelProviderError, type LabelPending, type LabelProvider, type LabelReady } from './label-provider.ts';
 import type { LabelRenderer } from './render-pool.ts';
+import { renderZpl } from './render-zpl.ts';
 
 export type SandboxMode = 'instant' | 'processing' | 'fail';
 
@@ -110,6 +111,8 @@ export function createSandboxLabelProvider(options: {
       logCall('made', request.orderId);
       return label;
     },
+    // Text made from the order alone, as cheap as the PDF's layout without its drawing: made on the calling thread.
+    zplLabel: async (request) => Buffer.from(renderZpl(request)),
     async close() {
       memory.close();
     },

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
 import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type Order, type OrderListQuery } from '@portal/contract';
 import { useDownload } from '../../api/mutation.ts';
-import { ORDERS_QUERY_KEY, downloadOrderLabel, readOrders } from '../../api/orders.ts';
+import { ORDERS_QUERY_KEY, downloadOrderLabel, downloadSelectedLabels, readOrders } from '../../api/orders.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { formatDate, money } from '../../components/format.ts';
 import { LoadError } from '../../components/load-error.tsx';
@@ -80,6 +80,10 @@ export function OrderHistoryCard() {
   }, [search]);
   const [duplicating, setDuplicating] = useState<Order | null>(null);
   const label = useDownload(downloadOrderLabel);
+  // Completed orders ticked for one merged download, kept across pages and filters until downloaded.
+  const [selected, setSelected] = useState<string[]>([]);
+  const toggle = (id: string) => setSelected((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
+  const merged = useDownload(downloadSelectedLabels);
 
   const history = usePagedList({
     queryKey: [...ORDERS_QUERY_KEY, 'history'],
@@ -96,6 +100,11 @@ export function OrderHistoryCard() {
     <Card className="mb-4">
       <Card.Header className="d-flex flex-wrap align-items-center gap-2">
         <h2 className="h6 mb-0 me-auto">Order History</h2>
+        {selected.length > 0 && (
+          <Button size="sm" variant="success" disabled={merged.saving !== undefined} onClick={() => merged.download(selected)}>
+            Download selected ({selected.length})
+          </Button>
+        )}
         <Form.Select size="sm" aria-label="Status" className="w-auto" value={status} onChange={(event) => go({ status: event.target.value as StatusFilter })}>
           {STATUSES.map((option) => (
             <option key={option.value} value={option.value}>
@@ -155,7 +164,19 @@ export function OrderHistoryCard() {
             )}
             {rows.map((order, index) => (
               <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
-                <td className="stack-hide">{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
+                {/* A completed order's box ticks it for Download selected, beside its row number. */}
+                <td className="stack-hide text-nowrap">
+                  {order.status === 'completed' && (
+                    <Form.Check
+                      inline
+                      className="me-1"
+                      aria-label={`Select order ${order.OrderId}`}
+                      checked={selected.includes(order._id)}
+                      onChange={() => toggle(order._id)}
+                    />
+                  )}
+                  {(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}
+                </td>
                 <td className="font-monospace stack-key" data-label="Order ID">
                   {order.OrderId}
                 </td>

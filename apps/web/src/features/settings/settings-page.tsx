@@ -1,9 +1,10 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Badge, Button, Card, Col, Form, InputGroup, Row } from 'react-bootstrap';
 import { toast } from '../../components/toast.tsx';
-import { PASSWORDS_DO_NOT_MATCH } from '@portal/contract';
-import { useChangeEmail, useChangePassword, useRegenerateApiKey } from '../../api/account.ts';
+import { LABEL_FORMATS, LABEL_FORMAT_NAMES, PASSWORDS_DO_NOT_MATCH, type LabelFormat } from '@portal/contract';
+import { useChangeEmail, useChangePassword, useRegenerateApiKey, useSetLabelFormat } from '../../api/account.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
@@ -61,6 +62,40 @@ function ApiKeyCard() {
   );
 }
 
+function LabelFormatCard() {
+  const { user } = useCurrentUser();
+  const save = useSetLabelFormat();
+  // Shown chosen at once; the saved choice comes back with the access check (or stays as it was if saving failed).
+  const [chosen, setChosen] = useState<LabelFormat | null>(null);
+  const current = chosen ?? user?.labelFormat;
+  return (
+    <Card className="mb-4">
+      <Card.Header as="h6">Label Format</Card.Header>
+      <Card.Body>
+        <Form.Group controlId="labelFormat">
+          <Form.Label className="visually-hidden">Label format</Form.Label>
+          {LABEL_FORMATS.map((format) => (
+            <Form.Check
+              key={format}
+              type="radio"
+              id={`label-format-${format}`}
+              name="labelFormat"
+              label={LABEL_FORMAT_NAMES[format]}
+              checked={current === format}
+              disabled={!user || save.isPending}
+              onChange={() => {
+                setChosen(format);
+                save.mutate(format, { onError: () => setChosen(null) });
+              }}
+            />
+          ))}
+        </Form.Group>
+        <Form.Text>Single labels, bulk order files and selected orders download in this format.</Form.Text>
+      </Card.Body>
+    </Card>
+  );
+}
+
 function PasswordCard() {
   const { register, handleSubmit, reset } = useForm<{ currentPassword: string; newPassword: string; confirmPassword: string }>();
   const change = useChangePassword();
@@ -112,6 +147,7 @@ export function SettingsPage() {
         </Col>
         <Col lg={6}>
           <ApiKeyCard />
+          <LabelFormatCard />
           <PasswordCard />
         </Col>
       </Row>
