@@ -135,6 +135,8 @@ const envSchema = z.object({
   /** Sandbox label provider: 'instant' renders at once, 'processing' has the label ready LABEL_SANDBOX_DELAY_MS later, 'fail' refuses every label. */
   LABEL_SANDBOX_MODE: z.enum(['instant', 'processing', 'fail']).default('instant'),
   LABEL_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Sandbox labels walk pre_transit -> in_transit -> out_for_delivery -> delivered, one step this often (0: no tracking). */
+  LABEL_SANDBOX_TRACKING_STEP_MS: z.coerce.number().int().min(0).default(60_000),
   /** Sandbox diagnostic: a file each process appends one line to per label asked for ('create <order id>') and made ('made <order id>'). */
   LABEL_SANDBOX_CALL_LOG: optionalString,
   /** Where labels come from: the sandbox renderer (SAMPLE labels, the default) or postage bought upstream through EasyPost. */

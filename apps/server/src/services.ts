@@ -3,6 +3,7 @@
 import { centsToDollars } from '@portal/contract';
 import { auditBy } from './modules/admin/audit.ts';
 import { handleEasyPostEvent } from './modules/orders/tracking-webhook.ts';
+import { SANDBOX_TRACKING_JOB, sandboxTrackingJob } from './modules/orders/tracking.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -234,6 +235,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(telegramMessageJob(telegram));
   queue.define(telegramWebhookJob(telegram));
   queue.define(eventSweepJob(outbox, Math.min(EVENT_LEFTOVER_MS, config.QUEUE_SWEEP_INTERVAL_MS)));
+  const sandboxTracking = config.LABEL_PROVIDER === 'sandbox' && config.LABEL_SANDBOX_TRACKING_STEP_MS > 0;
+  if (sandboxTracking) queue.define(sandboxTrackingJob(db, outbox, config.LABEL_SANDBOX_TRACKING_STEP_MS));
 
   /**
    * Where workers run: in webhook mode, tells Telegram the webhook (a job, retried until taken); otherwise long-polls,
@@ -270,7 +273,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     content,
     addresses: createAddressService(db),
     /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
-    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers),
+    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, outbox, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers),
     amazonCsv: createAmazonCsvService(slipReader),
     ops: createOpsService({ db, queue, files, metrics }),
     metrics,
@@ -297,6 +300,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
       await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(BULK_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       await queue.schedule(EVENT_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
+      // A round every quarter step: each label moves within a quarter step of its due time.
+      if (sandboxTracking) await queue.schedule(SANDBOX_TRACKING_JOB, Math.max(50, Math.round(config.LABEL_SANDBOX_TRACKING_STEP_MS / 4)));
       await queue.startWorkers();
       await bulk.resumeStalled().catch((error) => log.error({ err: error }, 'stalled bulk order sweep failed'));
       // Every event left behind, whatever its age: a process that wrote one and died may have been this one.

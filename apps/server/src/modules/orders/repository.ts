@@ -22,6 +22,7 @@ export const LIST_COLUMNS = [
   'price_cents',
   'status',
   'tracking',
+  'tracking_status',
   'pdf_key',
   'note',
   'created_at',

@@ -17,6 +17,7 @@ import {
   type Order,
   type OrderDetail,
   type OrderIssue,
+  type TrackingStatus,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
@@ -100,6 +101,7 @@ export function toOrder(row: repo.OrderListRow): Order {
     price: centsToDollars(Number(row.price_cents)),
     status: row.status,
     tracking: row.tracking,
+    trackingStatus: row.tracking_status as TrackingStatus | null,
     pdf: row.status === 'completed' && row.pdf_key ? downloadPath(row.id) : null,
     note: row.note,
     createdAt: row.created_at,
