@@ -167,6 +167,8 @@ const envSchema = z.object({
   LEDGER_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /** How long a process holds a waiting order while it asks the label provider; an order whose holder died is asked about again after it. */
   LABEL_CLAIM_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** How long a single order's request waits for a label bought upstream; past it the answer is Processing and the purchase goes on in the background. */
+  LABEL_WAIT_MS: z.coerce.number().int().min(0).default(5_000),
   /** How often the order completion sweep (a scheduled queue job) asks about orders still processing. */
   ORDER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   /** Worker threads rendering sandbox labels; 0 renders on the main thread. Default: one per core (at most 4), so a bulk order renders on every core. */

@@ -151,6 +151,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     log,
     pollMs: config.ORDER_POLL_INTERVAL_MS,
     claimMs: config.LABEL_CLAIM_MS,
+    labelWaitMs: config.LABEL_WAIT_MS,
     outbox,
     metrics,
   });

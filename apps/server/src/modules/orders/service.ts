@@ -309,6 +309,11 @@ export function createOrderService(deps: {
   log: FastifyBaseLogger;
   pollMs: number;
   claimMs: number;
+  /**
+   * How long a single order's request waits for a label bought upstream (LABEL_WAIT_MS): past it the order is answered
+   * Processing and its purchase goes on in the background, still under the request's claim. Unset: it waits.
+   */
+  labelWaitMs?: number;
   /** Given the events of single orders completed or cancelled once they are committed (a bulk order's rows are told as their bulk order). */
   outbox?: ShopEventOutbox;
   metrics?: Pick<Metrics, 'labels'>;
@@ -535,8 +540,20 @@ export function createOrderService(deps: {
     }
   }
 
+  /**
+   * Buys the label of a paid order, waiting for it at most labelWaitMs: past that the order shows Processing (spec
+   * status flow: the history polls it) and the purchase, still holding the order's claim, records what it comes to.
+   */
   async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
-    return placed(order, await makeLabel(order));
+    const making = makeLabel(order);
+    if (deps.labelWaitMs === undefined) return placed(order, await making);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, deps.labelWaitMs, null)));
+    const outcome = await Promise.race([making, late]).finally(() => clearTimeout(timer));
+    if (outcome) return placed(order, outcome);
+    making.catch((error) => log.error({ err: error, orderId: order.id }, 'a label bought in the background failed; the completion sweep asks again'));
+    await repo.markStillBuying(db, order.id, nowIso());
+    return { ok: true, orderId: order.id };
   }
 
   const placed = (order: repo.OrderRow, outcome: LabelOutcome): PlaceResult =>
