@@ -159,6 +159,8 @@ const envSchema = z.object({
   EASYPOST_MAX_PER_SECOND: z.coerce.number().min(0).default(0),
   /** How long one EasyPost call may take before it is given up and retried later. */
   EASYPOST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** The Normal Order, the address book and CSV validation ask EasyPost whether it knows each address (create_and_verify). */
+  EASYPOST_VERIFY_ADDRESSES: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(false)),
   /** An upstream rate above the order's price times this is refused before buying (1.0: never sell at a loss). */
   LABEL_MAX_COST_RATIO: z.coerce.number().positive().default(1.0),
   /** An order still without its label this long after it was placed is cancelled and refunded, unless the upstream has its label. */

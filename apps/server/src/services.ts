@@ -15,7 +15,7 @@ import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createDbLease, createRedisLease } from './lib/lease.ts';
-import { createAddressService } from './modules/addresses/service.ts';
+import { createAddressService, createAddressVerifier } from './modules/addresses/service.ts';
 import { createAmazonCsvService } from './modules/amazon/service.ts';
 import { createSlipReader } from './modules/amazon/slip-reader.ts';
 import { createAdminService } from './modules/admin/service.ts';
@@ -170,8 +170,10 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
   const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, outbox });
   const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, outbox, metrics });
+  const addressVerifier = createAddressVerifier({ labels, enabled: config.EASYPOST_VERIFY_ADDRESSES, log });
   const bulk = createBulkService({
     db,
+    addressVerifier,
     catalog,
     orders,
     files,
@@ -273,6 +275,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     bulk,
     content,
     addresses: createAddressService(db),
+    addressVerifier,
     /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
     easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, outbox, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers),
     amazonCsv: createAmazonCsvService(slipReader),
