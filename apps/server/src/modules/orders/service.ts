@@ -390,27 +390,39 @@ export function createOrderService(deps: {
     let made: { order: repo.OrderRow; label: LabelReady }[] = [];
     let oldestMadeAt = 0;
 
-    async function take(): Promise<repo.OrderRow | undefined> {
-      while (claimed.length === 0 && nextToClaim < rows.length && !failure) {
-        const chunk = rows.slice(nextToClaim, (nextToClaim += CLAIM_BATCH));
-        const taken = new Map(
-          (
-            await repo.claimOrders(
-              db,
-              chunk.map((r) => r.id),
-              isoIn(claimMs),
-              nowIso(),
-            )
-          ).map((o) => [o.id, o]),
-        );
-        for (const row of chunk) {
-          const order = taken.get(row.id);
-          if (order) held.add(order.id);
-          if (order) claimed.push(order);
-          else await onOutcome(row, { status: 'processing' });
-        }
+    let claiming: Promise<void> | null = null;
+    /** The next chunk of rows, claimed in one statement; rows another process holds are told 'processing'. */
+    async function claimChunk(): Promise<void> {
+      const chunk = rows.slice(nextToClaim, (nextToClaim += CLAIM_BATCH));
+      const taken = new Map(
+        (
+          await repo.claimOrders(
+            db,
+            chunk.map((r) => r.id),
+            isoIn(claimMs),
+            nowIso(),
+          )
+        ).map((o) => [o.id, o]),
+      );
+      for (const row of chunk) {
+        const order = taken.get(row.id);
+        if (order) held.add(order.id);
+        if (order) claimed.push(order);
+        else await onOutcome(row, { status: 'processing' });
       }
-      return failure ? undefined : claimed.shift();
+    }
+    /** The next claimed row. A lane that finds none while another lane's claim is under way waits for it rather than stopping. */
+    async function take(): Promise<repo.OrderRow | undefined> {
+      for (;;) {
+        if (failure) return undefined;
+        if (claimed.length > 0) return claimed.shift();
+        if (claiming) {
+          await claiming;
+          continue;
+        }
+        if (nextToClaim >= rows.length) return undefined;
+        claiming = claimChunk().finally(() => (claiming = null));
+      }
     }
     async function record(batch: typeof made): Promise<void> {
       if (batch.length === 0) return;
