@@ -19,3 +19,4 @@ await (await import('./bulk.ts')).runBulkBench();
 await (await import('./reseller.ts')).runResellerBench();
 await (await import('./admin.ts')).runAdminBench();
 await (await import('./amazon.ts')).runAmazonBench();
+await (await import('./easypost.ts')).runEasyPostBench();

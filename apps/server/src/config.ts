@@ -157,6 +157,8 @@ const envSchema = z.object({
   EASYPOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /** EasyPost calls a second, shared by every process (in Redis when REDIS_URL is set); 0: no limit. */
   EASYPOST_MAX_PER_SECOND: z.coerce.number().min(0).default(0),
+  /** Purchases (buys) a second, shared like EASYPOST_MAX_PER_SECOND: for an account whose purchases have a limit of their own. */
+  EASYPOST_MAX_PURCHASES_PER_SECOND: z.coerce.number().min(0).default(0),
   /** How long one EasyPost call may take before it is given up and retried later. */
   EASYPOST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** The Normal Order, the address book and CSV validation ask EasyPost whether it knows each address (create_and_verify). */

@@ -26,6 +26,10 @@ export type FakeEasyPost = {
   /** Added before every answer. */
   latencyMs: number;
   faults: FakeEasyPostFault[];
+  /** Purchases taken a second (each calendar second counted alone); more are answered 429 with Retry-After: 1. 0: no limit. */
+  maxPurchasesPerSecond: number;
+  /** Purchases answered 429 for maxPurchasesPerSecond. */
+  purchasesRefused: number;
   /** A street1 the fake cannot verify or rate: creating a shipment to it answers 422, as EasyPost does for an unknown address. */
   unverifiableStreet: string;
   /** The rate, in dollars as EasyPost writes it ('7.58'), of each service; default DEFAULT_RATE. */
@@ -89,6 +93,9 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
   const refuse = (res: http.ServerResponse, status: number, code: string, message: string, errors: unknown[] = []) =>
     send(res, status, { error: { code, message, errors } });
 
+  let purchaseSecond = 0;
+  let purchasesThisSecond = 0;
+
   /** The fault this call meets, used up by one. */
   const faultFor = (call: FakeEasyPostCall) => {
     const fault = fake.faults.find((f) => f.count > 0 && (!f.on || f.on === call));
@@ -121,6 +128,14 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
         { error: { code: 'RATE_LIMITED', message: 'You have exceeded the rate limit.', errors: [] } },
         { 'retry-after': String(fault.retryAfterSeconds ?? 1) },
       );
+    if (call === 'buy' && fake.maxPurchasesPerSecond > 0) {
+      const second = Math.floor(Date.now() / 1000);
+      if (second !== purchaseSecond) [purchaseSecond, purchasesThisSecond] = [second, 0];
+      if (++purchasesThisSecond > fake.maxPurchasesPerSecond) {
+        fake.purchasesRefused++;
+        return send(res, 429, { error: { code: 'RATE_LIMITED', message: 'You have exceeded the rate limit.', errors: [] } }, { 'retry-after': '1' });
+      }
+    }
     if (call === 'file') {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       return res.end(pdf);
@@ -246,6 +261,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     purchases: 0,
     requests: [],
     latencyMs: 0,
+    maxPurchasesPerSecond: 0,
+    purchasesRefused: 0,
     faults: [],
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},

@@ -88,18 +88,19 @@ function plainMessage(error: { message?: string; errors?: unknown }): string {
 }
 
 /** At most `concurrency` calls at once in this process, each started when the shared rate (if any) lets it. */
-function limiter(concurrency: number, rate?: CallRate) {
+function limiter(concurrency: number, rate?: CallRate, purchaseRate?: CallRate) {
   let running = 0;
   const queue: (() => void)[] = [];
   const release = () => {
     running--;
     queue.shift()?.();
   };
-  /** rated: false for the label file, which is not an API call. */
-  return async <T>(work: () => Promise<T>, rated = true): Promise<T> => {
+  /** rated: false for the label file, which is not an API call; 'purchase' for a buy, which also takes a purchase slot. */
+  return async <T>(work: () => Promise<T>, rated: boolean | 'purchase' = true): Promise<T> => {
     if (running >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
     running++;
     try {
+      if (rated === 'purchase') await purchaseRate?.take();
       if (rated) await rate?.take();
       return await work();
     } finally {
@@ -115,6 +116,8 @@ export type EasyPostOptions = {
   concurrency: number;
   /** EASYPOST_MAX_PER_SECOND, shared by every process (lib/call-rate); none: no limit. */
   rate?: CallRate;
+  /** EASYPOST_MAX_PURCHASES_PER_SECOND: purchases (buys) alone, shared the same way; none: no limit. */
+  purchaseRate?: CallRate;
   maxCostRatio: number;
   processingLimitMinutes: number;
   store: ShipmentStore;
@@ -132,10 +135,10 @@ export type EasyPostOptions = {
  * errors leave it Processing, asked about again by the completion sweep; a 429 is waited out as its Retry-After asks.
  */
 export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProvider {
-  const limit = limiter(options.concurrency, options.rate);
+  const limit = limiter(options.concurrency, options.rate, options.purchaseRate);
 
   /** One API call through a client of its own, so the Retry-After of its answer is its own. */
-  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>): Promise<T> {
+  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>, purchase = false): Promise<T> {
     for (let tries = 1; ; tries++) {
       let retryAfter: string | undefined;
       // The client keeps its `timeout` option but does not apply it (8.9): the request's deadline is set here.
@@ -151,7 +154,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         if (answer.httpStatus === 429) retryAfter = (answer.headers as Record<string, string>)['retry-after'];
       });
       try {
-        return await limit(() => work(client));
+        return await limit(() => work(client), purchase ? 'purchase' : true);
       } catch (error) {
         const status = (error as { statusCode?: number }).statusCode;
         const seconds = Number(retryAfter);
@@ -226,7 +229,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
       await options.onCostRefused?.(request, costCents);
       throw new LabelProviderError(COST_ABOVE_PRICE);
     }
-    return labelOf(request, await call((client) => client.Shipment.buy(shipment.id, rate.id)));
+    return labelOf(request, await call((client) => client.Shipment.buy(shipment.id, rate.id), true));
   }
 
   /** The label, or Processing while the upstream cannot be reached. */
@@ -292,6 +295,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     },
     async close() {
       await options.rate?.close();
+      await options.purchaseRate?.close();
     },
   };
 }

@@ -51,6 +51,15 @@ export function createLabelProvider(
         config.EASYPOST_MAX_PER_SECOND > 0
           ? createCallRate({ perSecond: config.EASYPOST_MAX_PER_SECOND, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX, name: 'easypost' })
           : undefined,
+      purchaseRate:
+        config.EASYPOST_MAX_PURCHASES_PER_SECOND > 0
+          ? createCallRate({
+              perSecond: config.EASYPOST_MAX_PURCHASES_PER_SECOND,
+              redisUrl: config.REDIS_URL,
+              keyPrefix: config.QUEUE_PREFIX,
+              name: 'easypost-purchases',
+            })
+          : undefined,
       maxCostRatio: config.LABEL_MAX_COST_RATIO,
       processingLimitMinutes: config.LABEL_PROCESSING_LIMIT_MINUTES,
       store: orderShipmentStore(db),
