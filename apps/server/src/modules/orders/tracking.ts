@@ -34,12 +34,16 @@ export async function setTrackingStatus(trx: DbOrTrx, orders: TrackedOrder[], st
 export const SANDBOX_TRACKING_STEPS = ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered'] as const satisfies readonly TrackingStatus[];
 /** Labels moved a round. */
 const SANDBOX_BATCH = 500;
-/** A label not moved within this many steps (the shop was stopped) is left where it is: the timer reads only recent orders. */
+/**
+ * A label not moved within this many steps, and at least an hour (the shop was stopped), is left where it is: the timer
+ * reads only recent orders. The hour keeps a round that runs late (a busy machine) from leaving labels behind.
+ */
 const SANDBOX_WINDOW_STEPS = 10;
+const SANDBOX_WINDOW_MIN_MS = 3_600_000;
 
 /**
  * One round of the sandbox's tracking (LABEL_SANDBOX_TRACKING_STEP_MS): each sandbox label completed or moved at least
- * a step ago, and at most SANDBOX_WINDOW_STEPS ago, takes its next status, as EasyPost's tracker.updated would set
+ * a step ago, and within the window, takes its next status, as EasyPost's tracker.updated would set
  * it. Answers how many labels moved.
  */
 export async function advanceSandboxTracking(db: Db, outbox: ShopEventOutbox, stepMs: number): Promise<number> {
@@ -48,7 +52,7 @@ export async function advanceSandboxTracking(db: Db, outbox: ShopEventOutbox, st
     .selectFrom('orders')
     .select(['id', 'user_id', 'bulk_order_id', 'tracking_status'])
     .where('status', '=', 'completed')
-    .where('updated_at', '>', new Date(now - SANDBOX_WINDOW_STEPS * stepMs).toISOString())
+    .where('updated_at', '>', new Date(now - Math.max(SANDBOX_WINDOW_MIN_MS, SANDBOX_WINDOW_STEPS * stepMs)).toISOString())
     .where('updated_at', '<=', new Date(now - stepMs).toISOString())
     .where('provider', '=', 'sandbox')
     .where((eb) => eb.or([eb('tracking_status', 'is', null), eb('tracking_status', 'in', SANDBOX_TRACKING_STEPS.slice(0, -1))]))
