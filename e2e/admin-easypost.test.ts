@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startFakeEasyPost, type FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
 import { adminSession, api, createAccount, fundAccount, startServerAndBrowser, type RunningServer } from './harness.ts';
 
