@@ -76,6 +76,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         ALTCHA_MAX_NUMBER: '20000',
         DATABASE_URL: '',
         REDIS_URL: '',
+        LABEL_SANDBOX_TRACKING_STEP_MS: '0',
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -135,6 +135,8 @@ const envSchema = z.object({
   /** Sandbox label provider: 'instant' renders at once, 'processing' has the label ready LABEL_SANDBOX_DELAY_MS later, 'fail' refuses every label. */
   LABEL_SANDBOX_MODE: z.enum(['instant', 'processing', 'fail']).default('instant'),
   LABEL_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Sandbox labels walk pre_transit -> in_transit -> out_for_delivery -> delivered, one step this often (0: no tracking). */
+  LABEL_SANDBOX_TRACKING_STEP_MS: z.coerce.number().int().min(0).default(60_000),
   /** Sandbox diagnostic: a file each process appends one line to per label asked for ('create <order id>') and made ('made <order id>'). */
   LABEL_SANDBOX_CALL_LOG: optionalString,
   /** Where labels come from: the sandbox renderer (SAMPLE labels, the default) or postage bought upstream through EasyPost. */
@@ -157,6 +159,8 @@ const envSchema = z.object({
   EASYPOST_MAX_PER_SECOND: z.coerce.number().min(0).default(0),
   /** How long one EasyPost call may take before it is given up and retried later. */
   EASYPOST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** The Normal Order, the address book and CSV validation ask EasyPost whether it knows each address (create_and_verify). */
+  EASYPOST_VERIFY_ADDRESSES: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(false)),
   /** An upstream rate above the order's price times this is refused before buying (1.0: never sell at a loss). */
   LABEL_MAX_COST_RATIO: z.coerce.number().positive().default(1.0),
   /** An order still without its label this long after it was placed is cancelled and refunded, unless the upstream has its label. */
@@ -165,6 +169,8 @@ const envSchema = z.object({
   LEDGER_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /** How long a process holds a waiting order while it asks the label provider; an order whose holder died is asked about again after it. */
   LABEL_CLAIM_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** How long a single order's request waits for a label bought upstream; past it the answer is Processing and the purchase goes on in the background. */
+  LABEL_WAIT_MS: z.coerce.number().int().min(0).default(5_000),
   /** How often the order completion sweep (a scheduled queue job) asks about orders still processing. */
   ORDER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   /** Worker threads rendering sandbox labels; 0 renders on the main thread. Default: one per core (at most 4), so a bulk order renders on every core. */

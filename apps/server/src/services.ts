@@ -3,6 +3,7 @@
 import { centsToDollars } from '@portal/contract';
 import { auditBy } from './modules/admin/audit.ts';
 import { handleEasyPostEvent } from './modules/orders/tracking-webhook.ts';
+import { SANDBOX_TRACKING_JOB, sandboxTrackingJob } from './modules/orders/tracking.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,7 +15,7 @@ import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createDbLease, createRedisLease } from './lib/lease.ts';
-import { createAddressService } from './modules/addresses/service.ts';
+import { createAddressService, createAddressVerifier } from './modules/addresses/service.ts';
 import { createAmazonCsvService } from './modules/amazon/service.ts';
 import { createSlipReader } from './modules/amazon/slip-reader.ts';
 import { createAdminService } from './modules/admin/service.ts';
@@ -150,6 +151,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     log,
     pollMs: config.ORDER_POLL_INTERVAL_MS,
     claimMs: config.LABEL_CLAIM_MS,
+    labelWaitMs: config.LABEL_WAIT_MS,
     outbox,
     metrics,
   });
@@ -168,8 +170,10 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
   const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, outbox });
   const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, outbox, metrics });
+  const addressVerifier = createAddressVerifier({ labels, enabled: config.EASYPOST_VERIFY_ADDRESSES, log });
   const bulk = createBulkService({
     db,
+    addressVerifier,
     catalog,
     orders,
     files,
@@ -234,6 +238,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(telegramMessageJob(telegram));
   queue.define(telegramWebhookJob(telegram));
   queue.define(eventSweepJob(outbox, Math.min(EVENT_LEFTOVER_MS, config.QUEUE_SWEEP_INTERVAL_MS)));
+  const sandboxTracking = config.LABEL_PROVIDER === 'sandbox' && config.LABEL_SANDBOX_TRACKING_STEP_MS > 0;
+  if (sandboxTracking) queue.define(sandboxTrackingJob(db, outbox, config.LABEL_SANDBOX_TRACKING_STEP_MS));
 
   /**
    * Where workers run: in webhook mode, tells Telegram the webhook (a job, retried until taken); otherwise long-polls,
@@ -269,8 +275,9 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     bulk,
     content,
     addresses: createAddressService(db),
+    addressVerifier,
     /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
-    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers),
+    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, outbox, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers),
     amazonCsv: createAmazonCsvService(slipReader),
     ops: createOpsService({ db, queue, files, metrics }),
     metrics,
@@ -297,6 +304,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
       await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(BULK_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       await queue.schedule(EVENT_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
+      // A round every quarter step: each label moves within a quarter step of its due time.
+      if (sandboxTracking) await queue.schedule(SANDBOX_TRACKING_JOB, Math.max(50, Math.round(config.LABEL_SANDBOX_TRACKING_STEP_MS / 4)));
       await queue.startWorkers();
       await bulk.resumeStalled().catch((error) => log.error({ err: error }, 'stalled bulk order sweep failed'));
       // Every event left behind, whatever its age: a process that wrote one and died may have been this one.

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { LABEL_TYPE_DISABLED, ORDER_CREATED, ORDERS_CREATED, labelFailedMessage } from '@portal/contract';
 import { adminCall, auditRowsFor, signUpAdmin } from './admin-fixtures.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
@@ -7,6 +7,8 @@ import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { COST_ABOVE_PRICE, processingLimitMessage } from '../src/providers/labels/easypost.ts';
 import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
+import { eventually } from './reseller-fixtures.ts';
+import { startReceiver } from './webhook-receiver.ts';
 import { easyPostSignature, startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
@@ -28,6 +30,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       EASYPOST_WEBHOOK_SECRET: fake.webhookSecret,
       ORDER_POLL_INTERVAL_MS: '100',
       EASYPOST_MAX_PER_SECOND: '5',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
       ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
     });
   });
@@ -310,6 +313,9 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   it('tracking webhooks: a signed tracker.updated sets the status; forged and replayed events change nothing', async () => {
     const user = await fundedUser(t.app, t.db, 5_000);
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
     await place(user);
     const order = await newestOrder(user);
     // As EasyPost posts it: the JSON body and its signature.
@@ -340,5 +346,11 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     // The earlier event again (a replay) does not take the status back.
     expect(await deliver(transit)).toMatchObject({ status: 200, body: expect.stringContaining('Already received') });
     expect(await statusOf()).toBe('delivered');
+
+    // The order history shows it, and the reseller webhook heard each status once (the replay and the forgery made nothing).
+    const history = (await t.app.inject({ method: 'GET', url: '/api/v1/order/read?page=1&limit=10', headers: user.headers })).json();
+    expect(history.orders[0]).toMatchObject({ _id: order.id, trackingStatus: 'delivered' });
+    const tracked = () => receiver.received.map((r) => JSON.parse(r.body) as { id: string; type: string }).filter((e) => e.type === 'order.tracking');
+    await eventually(async () => expect(tracked().map((e) => e.id)).toEqual([`order.tracking-${order.id}-in_transit`, `order.tracking-${order.id}-delivered`]));
   });
 });

@@ -97,6 +97,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
   const refuse = (res: http.ServerResponse, status: number, code: string, message: string, errors: unknown[] = []) =>
     send(res, status, { error: { code, message, errors } });
 
+
   /** The fault this call meets, used up by one. */
   const faultFor = (call: FakeEasyPostCall) => {
     const fault = fake.faults.find((f) => f.count > 0 && (!f.on || f.on === call));

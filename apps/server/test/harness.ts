@@ -141,6 +141,8 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
       ALTCHA_MAX_NUMBER: '1000',
       RATE_LIMIT_MAX: '1000',
       WEB_DIST: path.join(dataDir, 'no-web'),
+      // The sandbox's tracking timer is off unless a test asks for it: its events would add to the deliveries counted.
+      LABEL_SANDBOX_TRACKING_STEP_MS: '0',
       ...env,
     });
     const app = await buildApp(config, { db, logger: false, passwordCost: TEST_PASSWORD_COST, ...overrides });

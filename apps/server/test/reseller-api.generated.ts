@@ -266,6 +266,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.tracking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A label moved (tracking)
+         * @description The carrier scanned a label (single or bulk): `data.order.trackingStatus` is where the parcel is now (pre_transit, in_transit, out_for_delivery, delivered, return_to_sender, failure...). One event a status and label; `id` names both. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
+         */
+        post: operations["onOrderTracking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "bulk.completed": {
         parameters: {
             query?: never;
@@ -426,6 +446,8 @@ export interface components {
             /** @description Dollars charged */
             price: number;
             tracking: string | null;
+            /** @description Where the parcel is as the carrier tracks it (null until the first scan); each change is told by the order.tracking webhook */
+            trackingStatus: ("pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "available_for_pickup" | "return_to_sender" | "failure" | "cancelled" | "error" | "unknown") | null;
             fromName: string;
             toName: string;
             /** @description Why a cancelled order failed */
@@ -506,7 +528,7 @@ export interface components {
             /** @description Unique per event: deduplicate on it (a delivery may arrive more than once) */
             id: string;
             /** @enum {string} */
-            type: "order.completed" | "order.cancelled" | "bulk.completed";
+            type: "order.completed" | "order.cancelled" | "order.tracking" | "bulk.completed";
             /** @description Unix seconds */
             created: number;
             data: {
@@ -719,6 +741,7 @@ export interface operations {
                      *         "weight": 2,
                      *         "price": 6.75,
                      *         "tracking": "9405500000000000000001",
+                     *         "trackingStatus": null,
                      *         "fromName": "Jane Sender",
                      *         "toName": "John Receiver",
                      *         "note": null,
@@ -945,6 +968,7 @@ export interface operations {
                      *           "weight": 2,
                      *           "price": 6.75,
                      *           "tracking": "9405500000000000000001",
+                     *           "trackingStatus": null,
                      *           "fromName": "Jane Sender",
                      *           "toName": "John Receiver",
                      *           "note": null,
@@ -1324,6 +1348,7 @@ export interface operations {
                      *       "events": [
                      *         "order.completed",
                      *         "order.cancelled",
+                     *         "order.tracking",
                      *         "bulk.completed"
                      *       ]
                      *     }
@@ -1340,7 +1365,7 @@ export interface operations {
                         hasSecret: boolean;
                         /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
                         secret?: string;
-                        events: ("order.completed" | "order.cancelled" | "bulk.completed")[];
+                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "bulk.completed")[];
                     };
                 };
             };
@@ -1432,6 +1457,7 @@ export interface operations {
                      *       "events": [
                      *         "order.completed",
                      *         "order.cancelled",
+                     *         "order.tracking",
                      *         "bulk.completed"
                      *       ]
                      *     }
@@ -1448,7 +1474,7 @@ export interface operations {
                         hasSecret: boolean;
                         /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
                         secret?: string;
-                        events: ("order.completed" | "order.cancelled" | "bulk.completed")[];
+                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "bulk.completed")[];
                     };
                 };
             };
@@ -2316,6 +2342,37 @@ export interface operations {
                  */
                 "x-portal-signature": string;
                 "x-portal-event": "order.cancelled";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderTracking: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "order.tracking";
                 /** @description The delivery id (the same on every retry) */
                 "x-portal-delivery": string;
             };

@@ -52,3 +52,36 @@ export type Address = z.infer<typeof addressSchema>;
 
 /** GET /address/readAll */
 export const addressListResponse = z.object({ addresses: z.array(addressSchema) });
+
+// ---- address verification (EASYPOST_VERIFY_ADDRESSES=true) ------------------------------------
+
+export const ADDRESS_VERIFIED = 'Address verified';
+export const ADDRESS_CORRECTED = 'The carrier suggests a corrected address';
+export const ADDRESS_NOT_CHECKED = 'Addresses are not verified on this shop';
+export const ADDRESS_CHECK_UNAVAILABLE = 'The address could not be verified right now; you can order as typed';
+
+/** POST /address/verify: an address of the Normal Order form or the address book, as typed (US or Canada). */
+export const addressCheckBody = z.object({
+  name: text('Name', NAME_MAX),
+  company: optional('Company', COMPANY_MAX),
+  street: required('Street', STREET_MAX),
+  street2: optional('Street 2', STREET_MAX),
+  city: required('City', CITY_MAX),
+  state: required('State', 40),
+  zip: required('ZIP', 10),
+  country: optional('Country', 40),
+});
+export type AddressCheckBody = z.input<typeof addressCheckBody>;
+export const addressCheckSuggestion = z.object({ street: z.string(), street2: z.string(), city: z.string(), state: z.string(), zip: z.string() });
+export type AddressCheckSuggestion = z.infer<typeof addressCheckSuggestion>;
+/**
+ * checked: false when the shop does not verify addresses (or the carrier could not be asked). verified: the carrier
+ * knows the address; suggested: its corrected lines when they differ from those typed, else null; message: what to tell.
+ */
+export const addressCheckResponse = z.object({
+  message: z.string(),
+  checked: z.boolean(),
+  verified: z.boolean(),
+  suggested: addressCheckSuggestion.nullable(),
+});
+export type AddressCheckResponse = z.infer<typeof addressCheckResponse>;

@@ -92,7 +92,15 @@ export const CSV_PRINTED_COLUMNS = [
 ] as const;
 /** Each row with a column that prints otherwise than typed, with what it prints; left out when every row prints as typed. */
 export const printNotesSchema = z.array(z.object({ row: z.number(), printedAs: z.record(z.string(), z.string()) }));
-export const validateCsvResponse = z.object({ message: z.string(), totalPrice: z.number(), totalOrders: z.number(), printNotes: printNotesSchema.optional() });
+/** Rows whose address the carrier could not verify (EASYPOST_VERIFY_ADDRESSES=true): side From or To, and the carrier's words. */
+export const unverifiedRowsSchema = z.array(z.object({ row: z.number(), side: z.enum(['From', 'To']), message: z.string() }));
+export const validateCsvResponse = z.object({
+  message: z.string(),
+  totalPrice: z.number(),
+  totalOrders: z.number(),
+  printNotes: printNotesSchema.optional(),
+  unverified: unverifiedRowsSchema.optional(),
+});
 export type ValidateCsvResponse = z.infer<typeof validateCsvResponse>;
 
 /** 'failed': the job gave up after its last try; rows without a label were refunded, rows made keep their labels. */

@@ -24,6 +24,33 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** Spec section 4: any status containing 'processing' shows the light badge and makes the list poll. */
 export const isProcessingStatus = (status: string): boolean => status.includes('processing');
 export const ORDER_POLL_MS = 5000;
+
+/** Where a label's parcel is, as the carrier tracks it (EasyPost's tracker statuses; the sandbox walks the first four). */
+export const TRACKING_STATUSES = [
+  'pre_transit',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'available_for_pickup',
+  'return_to_sender',
+  'failure',
+  'cancelled',
+  'error',
+  'unknown',
+] as const;
+export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
+export const TRACKING_STATUS_LABELS: Record<TrackingStatus, string> = {
+  pre_transit: 'Label created',
+  in_transit: 'In transit',
+  out_for_delivery: 'Out for delivery',
+  delivered: 'Delivered',
+  available_for_pickup: 'Available for pickup',
+  return_to_sender: 'Returned to sender',
+  failure: 'Delivery failed',
+  cancelled: 'Shipment cancelled',
+  error: 'Tracking error',
+  unknown: 'Unknown',
+};
 export const DASHBOARD_PAGE_SIZE = 10;
 
 /** A region by its two-letter ID or its full name; answers the ID. */

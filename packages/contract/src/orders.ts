@@ -14,6 +14,7 @@ import {
   TEMPLATE_INVALID,
   USPS_V9_DIMENSIONS_MESSAGE,
   ORDER_STATUSES,
+  TRACKING_STATUSES,
   DASHBOARD_PAGE_SIZE,
   regionIdFor,
 } from './orders-values.ts';
@@ -240,6 +241,8 @@ export const orderSchema = z.object({
   price: z.number(),
   status: z.enum(ORDER_STATUSES),
   tracking: z.string().nullable(),
+  /** Where the parcel is (TRACKING_STATUSES), once the carrier tracks it; else null. */
+  trackingStatus: z.enum(TRACKING_STATUSES).nullable(),
   /** The download path of the label PDF once completed, else null. */
   pdf: z.string().nullable(),
   /** Why a cancelled order failed, else null. */

@@ -4,7 +4,7 @@ import { BULK_MAX_ROWS } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
-import { ORDER_STATUSES } from './orders-values.ts';
+import { ORDER_STATUSES, TRACKING_STATUSES } from './orders-values.ts';
 
 /**
  * The reseller HTTP API: the user's own API key in the x-api-key header, on
@@ -101,6 +101,10 @@ export const resellerOrder = z
     weight: z.number(),
     price: z.number().describe('Dollars charged'),
     tracking: z.string().nullable(),
+    trackingStatus: z
+      .enum(TRACKING_STATUSES)
+      .nullable()
+      .describe('Where the parcel is as the carrier tracks it (null until the first scan); each change is told by the order.tracking webhook'),
     fromName: z.string(),
     toName: z.string(),
     note: z.string().nullable().describe('Why a cancelled order failed'),
@@ -125,6 +129,7 @@ const exampleOrder: ResellerOrder = {
   weight: 2,
   price: 6.75,
   tracking: '9405500000000000000001',
+  trackingStatus: null,
   fromName: 'Jane Sender',
   toName: 'John Receiver',
   note: null,
@@ -382,7 +387,7 @@ export const queueStatsAnswer = z
 
 // ---- webhooks (Account Setting, signed-in user) -----------------------------------------------
 
-export const WEBHOOK_EVENTS = ['order.completed', 'order.cancelled', 'bulk.completed'] as const;
+export const WEBHOOK_EVENTS = ['order.completed', 'order.cancelled', 'order.tracking', 'bulk.completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_SIGNATURE_HEADER = 'x-portal-signature';
 export const WEBHOOK_EVENT_HEADER = 'x-portal-event';
@@ -482,7 +487,7 @@ export const resellerWebhookAnswer = z
         message: WEBHOOK_SAVED,
         url: 'https://example.com/label-events',
         hasSecret: true,
-        events: ['order.completed', 'order.cancelled', 'bulk.completed'],
+        events: ['order.completed', 'order.cancelled', 'order.tracking', 'bulk.completed'],
       },
     ],
   });

@@ -3,6 +3,7 @@ import type { TelegramTopic } from './telegram-values.ts';
 
 export const telegramTopicsSchema = z.object({
   orderCompleted: z.boolean(),
+  orderDelivered: z.boolean(),
   orderCancelled: z.boolean(),
   bulkCompleted: z.boolean(),
   fedexOrders: z.boolean(),

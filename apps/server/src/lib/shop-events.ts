@@ -1,3 +1,4 @@
+import type { TrackingStatus } from '@portal/contract';
 import type { DbOrTrx } from '../db/database.ts';
 import type { ShopEventsTable } from '../db/schema.ts';
 
@@ -10,6 +11,8 @@ import type { ShopEventsTable } from '../db/schema.ts';
  */
 export type ShopEvent =
   | { type: 'order.completed' | 'order.cancelled'; userId: string; orderId: string }
+  /** A label's tracking status changed (EasyPost's tracker, or the sandbox's timer); `bulk`: a bulk order's row. */
+  | { type: 'order.tracking'; userId: string; orderId: string; status: TrackingStatus; bulk: boolean }
   | { type: 'bulk.completed'; userId: string; bulkOrderId: string }
   | { type: 'fedex.completed' | 'fedex.cancelled'; userId: string; fedexOrderId: string }
   /** A paid deposit: the amounts as credited and the balance the credit left behind. */
@@ -22,6 +25,7 @@ function subjectOf(event: ShopEvent): string {
   switch (event.type) {
     case 'order.completed':
     case 'order.cancelled':
+    case 'order.tracking':
       return event.orderId;
     case 'bulk.completed':
       return event.bulkOrderId;
@@ -33,14 +37,20 @@ function subjectOf(event: ShopEvent): string {
   }
 }
 
-/** The outbox row of an event. Its id is the event's name, so an event written twice (a job run again) is one row. */
+/**
+ * The outbox row of an event. Its id is the event's name (a tracking event's with its status), so an event written
+ * twice (a job run again) is one row.
+ */
 export function eventRow(event: ShopEvent, at: string): ShopEventRow {
   const subject = subjectOf(event);
   const data =
     event.type === 'deposit.credited'
       ? JSON.stringify({ amountCents: event.amountCents, bonusPercent: event.bonusPercent, bonusCents: event.bonusCents, balanceCents: event.balanceCents })
-      : null;
-  return { id: `${event.type}:${subject}`, type: event.type, user_id: event.userId, subject_id: subject, data, created_at: at };
+      : event.type === 'order.tracking'
+        ? JSON.stringify({ status: event.status, bulk: event.bulk })
+        : null;
+  const id = event.type === 'order.tracking' ? `${event.type}:${subject}:${event.status}` : `${event.type}:${subject}`;
+  return { id, type: event.type, user_id: event.userId, subject_id: subject, data, created_at: at };
 }
 
 /** The event an outbox row holds. */
@@ -51,6 +61,10 @@ export function eventOf(row: ShopEventRow): ShopEvent {
     case 'order.completed':
     case 'order.cancelled':
       return { type, userId, orderId: row.subject_id };
+    case 'order.tracking': {
+      const data = JSON.parse(row.data ?? '{}') as { status: TrackingStatus; bulk: boolean };
+      return { type, userId, orderId: row.subject_id, status: data.status, bulk: Boolean(data.bulk) };
+    }
     case 'bulk.completed':
       return { type, userId, bulkOrderId: row.subject_id };
     case 'fedex.completed':

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { Address, AddressBody, MessageResponse } from '@portal/contract';
+import type { Address, AddressBody, AddressCheckBody, AddressCheckResponse, MessageResponse } from '@portal/contract';
 import { request } from './client.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 
@@ -9,6 +9,8 @@ export const ADDRESSES_QUERY_KEY = ['addresses'];
 export const readAddresses = () => request<{ addresses: Address[] }>('/address/readAll');
 export const createAddress = (body: AddressBody) => request<MessageResponse>('/address/create', { method: 'POST', body });
 export const updateAddress = (id: string, body: AddressBody) => request<MessageResponse>(`/address/update/${encodeURIComponent(id)}`, { method: 'PUT', body });
+/** The carrier's word on an address as typed (EASYPOST_VERIFY_ADDRESSES); checked: false when the shop does not ask. */
+export const verifyAddress = (body: AddressCheckBody) => request<AddressCheckResponse>('/address/verify', { method: 'POST', body });
 export const deleteAddress = (id: string) => request<MessageResponse>(`/address/delete/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 /** The saved addresses, loaded on entry; a failure is only logged. */

@@ -1,4 +1,19 @@
-import { ADDRESS_COUNTRY, ADDRESS_LIMIT, ADDRESS_LIMIT_REACHED, ADDRESS_NOT_FOUND, type Address } from '@portal/contract';
+import {
+  ADDRESS_CHECK_UNAVAILABLE,
+  ADDRESS_CORRECTED,
+  ADDRESS_COUNTRY,
+  ADDRESS_LIMIT,
+  ADDRESS_LIMIT_REACHED,
+  ADDRESS_NOT_CHECKED,
+  ADDRESS_NOT_FOUND,
+  ADDRESS_VERIFIED,
+  type Address,
+  type AddressCheckResponse,
+  type AddressCheckSuggestion,
+  type CreateOrderInput,
+} from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { LabelParty, LabelProvider } from '../../providers/labels/label-provider.ts';
 import type { addressBody } from '@portal/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
@@ -49,3 +64,85 @@ export function createAddressService(db: Db) {
     },
   };
 }
+
+type Lines = AddressCheckSuggestion;
+const linesOf = (party: Pick<LabelParty, keyof Lines>): Lines => ({
+  street: party.street,
+  street2: party.street2,
+  city: party.city,
+  state: party.state,
+  zip: party.zip,
+});
+const sameLines = (a: Lines, b: Lines) => (Object.keys(a) as (keyof Lines)[]).every((k) => a[k].trim() === b[k].trim());
+
+/** Rows of a CSV whose address the carrier could not verify. */
+export type UnverifiedRow = { row: number; side: 'From' | 'To'; message: string };
+
+/**
+ * Address verification through the label provider (EASYPOST_VERIFY_ADDRESSES=true): the Normal Order form and the
+ * address book offer the carrier's corrected address before paying; a CSV's validation names the rows it does not
+ * know. Off (or with a provider that cannot verify), nothing is asked.
+ */
+export function createAddressVerifier(deps: { labels: LabelProvider; enabled: boolean; log: FastifyBaseLogger }) {
+  const verify = deps.enabled ? deps.labels.verifyAddress?.bind(deps.labels) : undefined;
+
+  return {
+    /** One address as typed: verified (with the carrier's lines when they differ), unknown, or not checked. */
+    async check(party: LabelParty): Promise<AddressCheckResponse> {
+      if (!verify) return { message: ADDRESS_NOT_CHECKED, checked: false, verified: false, suggested: null };
+      let answer;
+      try {
+        answer = await verify(party);
+      } catch (error) {
+        deps.log.warn({ err: error }, 'address verification failed');
+        return { message: ADDRESS_CHECK_UNAVAILABLE, checked: false, verified: false, suggested: null };
+      }
+      if (!answer.verified) return { message: answer.message, checked: true, verified: false, suggested: null };
+      const suggested = linesOf(answer.address);
+      return sameLines(suggested, linesOf(party))
+        ? { message: ADDRESS_VERIFIED, checked: true, verified: true, suggested: null }
+        : { message: ADDRESS_CORRECTED, checked: true, verified: true, suggested };
+    },
+
+    /**
+     * The rows of a CSV whose From or To address the carrier does not know. Each distinct address is asked once (a
+     * file's rows often share their sender), through the provider's concurrency and rate limit; one the carrier
+     * could not be asked about is not named.
+     */
+    async uncheckedRows(rows: { row: number; input: CreateOrderInput }[], countryOf: (side: 'From' | 'To') => string): Promise<UnverifiedRow[]> {
+      if (!verify) return [];
+      const asked = new Map<string, Promise<string | null>>();
+      const messageOf = (party: LabelParty) => {
+        const key = JSON.stringify(linesOf(party));
+        let answer = asked.get(key);
+        if (!answer) {
+          answer = verify(party).then(
+            (check) => (check.verified ? null : check.message),
+            (error) => {
+              deps.log.warn({ err: error }, 'address verification failed');
+              return null;
+            },
+          );
+          asked.set(key, answer);
+        }
+        return answer;
+      };
+      const partyOf = (input: CreateOrderInput, side: 'From' | 'To'): LabelParty => ({
+        name: input[`${side}Name`],
+        company: input[`${side}Company`] ?? '',
+        street: input[`${side}Street`],
+        street2: input[`${side}Street2`] ?? '',
+        city: input[`${side}City`],
+        state: input[`${side}State`],
+        zip: input[`${side}Zip`],
+        country: countryOf(side),
+        phone: '',
+      });
+      const checks = rows.flatMap(({ row, input }) =>
+        (['From', 'To'] as const).map(async (side) => ({ row, side, message: await messageOf(partyOf(input, side)) })),
+      );
+      return (await Promise.all(checks)).filter((c): c is UnverifiedRow => c.message !== null);
+    },
+  };
+}
+export type AddressVerifier = ReturnType<typeof createAddressVerifier>;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
+import type { AddressVerifier } from '../addresses/service.ts';
 import {
   BULK_LIST_LIMIT,
   BULK_NOT_READY,
@@ -16,6 +17,7 @@ import {
   TEMPLATE_REQUIRED,
   bulkDownloadPaths,
   centsToDollars,
+  countryFor,
   createOrderFromCsvFields,
   dollarsToCents,
   isBulkFinished,
@@ -90,6 +92,8 @@ export function createBulkService(deps: {
   files: FileStore;
   queue: JobQueue;
   log: FastifyBaseLogger;
+  /** Names the rows whose addresses the carrier does not know in a validation (EASYPOST_VERIFY_ADDRESSES). */
+  addressVerifier?: AddressVerifier;
   /** How often labels the provider makes later are asked about. */
   pollMs: number;
   /** Given the event of a bulk order that ended (completed or failed) once it is committed. */
@@ -444,11 +448,13 @@ export function createBulkService(deps: {
       const printNotes = file.rows
         .map(({ row, input }) => ({ row, printedAs: printedDifferently(input, CSV_PRINTED_COLUMNS) }))
         .filter((note) => Object.keys(note.printedAs).length > 0);
+      const unverified = (await deps.addressVerifier?.uncheckedRows(file.rows, () => countryFor(type.uid))) ?? [];
       return {
         message: CSV_VALIDATED,
         totalPrice: centsToDollars(file.totalCents),
         totalOrders: file.rows.length,
         ...(printNotes.length > 0 && { printNotes }),
+        ...(unverified.length > 0 && { unverified }),
       };
     },
 

@@ -22,6 +22,7 @@ export const LIST_COLUMNS = [
   'price_cents',
   'status',
   'tracking',
+  'tracking_status',
   'pdf_key',
   'note',
   'created_at',
@@ -276,6 +277,10 @@ export const markProcessing = (db: DbOrTrx, id: string, providerRef: string, at:
     .where('id', '=', id)
     .where('status', 'in', WAITING)
     .execute();
+
+/** A pending order whose purchase takes longer than its request waits shows Processing; its claim stays its buyer's. */
+export const markStillBuying = (db: DbOrTrx, id: string, at: string) =>
+  db.updateTable('orders').set({ status: 'processing', updated_at: at }).where('id', '=', id).where('status', '=', 'pending').execute();
 
 /** Cancels a waiting order; false when it was no longer waiting (so it is refunded at most once). */
 export async function cancelOrder(db: DbOrTrx, id: string, note: string, at: string): Promise<boolean> {

@@ -21,6 +21,7 @@ import {
   type Order,
   type OrderDetail,
   type OrderIssue,
+  type TrackingStatus,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
@@ -112,6 +113,7 @@ export function toOrder(row: repo.OrderListRow): Order {
     price: centsToDollars(Number(row.price_cents)),
     status: row.status,
     tracking: row.tracking,
+    trackingStatus: row.tracking_status as TrackingStatus | null,
     pdf: row.status === 'completed' && row.pdf_key ? downloadPath(row.id) : null,
     note: row.note,
     createdAt: row.created_at,
@@ -319,6 +321,11 @@ export function createOrderService(deps: {
   log: FastifyBaseLogger;
   pollMs: number;
   claimMs: number;
+  /**
+   * How long a single order's request waits for a label bought upstream (LABEL_WAIT_MS): past it the order is answered
+   * Processing and its purchase goes on in the background, still under the request's claim. Unset: it waits.
+   */
+  labelWaitMs?: number;
   /** Given the events of single orders completed or cancelled once they are committed (a bulk order's rows are told as their bulk order). */
   outbox?: ShopEventOutbox;
   metrics?: Pick<Metrics, 'labels'>;
@@ -395,27 +402,39 @@ export function createOrderService(deps: {
     let made: { order: repo.OrderRow; label: LabelReady }[] = [];
     let oldestMadeAt = 0;
 
-    async function take(): Promise<repo.OrderRow | undefined> {
-      while (claimed.length === 0 && nextToClaim < rows.length && !failure) {
-        const chunk = rows.slice(nextToClaim, (nextToClaim += CLAIM_BATCH));
-        const taken = new Map(
-          (
-            await repo.claimOrders(
-              db,
-              chunk.map((r) => r.id),
-              isoIn(claimMs),
-              nowIso(),
-            )
-          ).map((o) => [o.id, o]),
-        );
-        for (const row of chunk) {
-          const order = taken.get(row.id);
-          if (order) held.add(order.id);
-          if (order) claimed.push(order);
-          else await onOutcome(row, { status: 'processing' });
-        }
+    let claiming: Promise<void> | null = null;
+    /** The next chunk of rows, claimed in one statement; rows another process holds are told 'processing'. */
+    async function claimChunk(): Promise<void> {
+      const chunk = rows.slice(nextToClaim, (nextToClaim += CLAIM_BATCH));
+      const taken = new Map(
+        (
+          await repo.claimOrders(
+            db,
+            chunk.map((r) => r.id),
+            isoIn(claimMs),
+            nowIso(),
+          )
+        ).map((o) => [o.id, o]),
+      );
+      for (const row of chunk) {
+        const order = taken.get(row.id);
+        if (order) held.add(order.id);
+        if (order) claimed.push(order);
+        else await onOutcome(row, { status: 'processing' });
       }
-      return failure ? undefined : claimed.shift();
+    }
+    /** The next claimed row. A lane that finds none while another lane's claim is under way waits for it rather than stopping. */
+    async function take(): Promise<repo.OrderRow | undefined> {
+      for (;;) {
+        if (failure) return undefined;
+        if (claimed.length > 0) return claimed.shift();
+        if (claiming) {
+          await claiming;
+          continue;
+        }
+        if (nextToClaim >= rows.length) return undefined;
+        claiming = claimChunk().finally(() => (claiming = null));
+      }
     }
     async function record(batch: typeof made): Promise<void> {
       if (batch.length === 0) return;
@@ -545,8 +564,20 @@ export function createOrderService(deps: {
     }
   }
 
+  /**
+   * Buys the label of a paid order, waiting for it at most labelWaitMs: past that the order shows Processing (spec
+   * status flow: the history polls it) and the purchase, still holding the order's claim, records what it comes to.
+   */
   async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
-    return placed(order, await makeLabel(order));
+    const making = makeLabel(order);
+    if (deps.labelWaitMs === undefined) return placed(order, await making);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, deps.labelWaitMs, null)));
+    const outcome = await Promise.race([making, late]).finally(() => clearTimeout(timer));
+    if (outcome) return placed(order, outcome);
+    making.catch((error) => log.error({ err: error, orderId: order.id }, 'a label bought in the background failed; the completion sweep asks again'));
+    await repo.markStillBuying(db, order.id, nowIso());
+    return { ok: true, orderId: order.id };
   }
 
   const placed = (order: repo.OrderRow, outcome: LabelOutcome): PlaceResult =>

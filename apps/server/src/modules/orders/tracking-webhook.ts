@@ -1,32 +1,28 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Db } from '../../db/database.ts';
 import { HttpError } from '../../lib/http-errors.ts';
+import { TRACKING_STATUSES, type TrackingStatus } from '@portal/contract';
 import { nowIso } from '../../lib/ids.ts';
+import type { ShopEventOutbox } from '../../lib/shop-events.ts';
+import { setTrackingStatus } from './tracking.ts';
 
 export const EASYPOST_WEBHOOK_OFF = 'EasyPost webhooks are not set up (EASYPOST_WEBHOOK_SECRET)';
 export const EASYPOST_SIGNATURE_INVALID = 'The webhook signature does not match';
-
-/** The tracking statuses an order takes from EasyPost's tracker.updated events. */
-export const TRACKING_STATUSES = [
-  'pre_transit',
-  'in_transit',
-  'out_for_delivery',
-  'delivered',
-  'available_for_pickup',
-  'return_to_sender',
-  'failure',
-  'cancelled',
-  'error',
-  'unknown',
-];
 
 /**
  * An EasyPost webhook event (POST /api/v1/labels/webhook/easypost). The X-Hmac-Signature over the raw body is checked
  * by the official client's validateWebhook (NFKD-normalised secret, constant time): a forged event is refused (401)
  * before anything is read. Each event id is taken once, so a replay changes nothing. tracker.updated sets the
- * tracking status of the order whose Shipment it tracks; other events are acknowledged and ignored.
+ * tracking status of the order whose Shipment it tracks (setTrackingStatus: its order.tracking event goes to the
+ * outbox); other events are acknowledged and ignored.
  */
-export async function handleEasyPostEvent(db: Db, secret: string | undefined, rawBody: Buffer, headers: IncomingHttpHeaders): Promise<{ message: string }> {
+export async function handleEasyPostEvent(
+  db: Db,
+  outbox: ShopEventOutbox,
+  secret: string | undefined,
+  rawBody: Buffer,
+  headers: IncomingHttpHeaders,
+): Promise<{ message: string }> {
   if (!secret) throw new HttpError(401, EASYPOST_WEBHOOK_OFF);
   let event: any;
   try {
@@ -39,7 +35,8 @@ export async function handleEasyPostEvent(db: Db, secret: string | undefined, ra
   }
   if (!event || typeof event.id !== 'string') throw new HttpError(400, 'The event has no id');
   const tracker = event.result;
-  const status = typeof tracker?.status === 'string' && TRACKING_STATUSES.includes(tracker.status) ? tracker.status : null;
+  const status =
+    typeof tracker?.status === 'string' && (TRACKING_STATUSES as readonly string[]).includes(tracker.status) ? (tracker.status as TrackingStatus) : null;
   if (event.description !== 'tracker.updated' || !status || typeof tracker.shipment_id !== 'string') return { message: 'Ignored' };
   const taken = await db.transaction().execute(async (trx) => {
     const inserted = await trx
@@ -47,9 +44,14 @@ export async function handleEasyPostEvent(db: Db, secret: string | undefined, ra
       .values({ id: event.id, received_at: nowIso() })
       .onConflict((oc) => oc.column('id').doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
-    await trx.updateTable('orders').set({ tracking_status: status }).where('shipment_id', '=', tracker.shipment_id).execute();
-    return true;
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return null;
+    const orders = await trx
+      .selectFrom('orders')
+      .select(['id', 'user_id', 'bulk_order_id', 'tracking_status'])
+      .where('shipment_id', '=', tracker.shipment_id)
+      .execute();
+    return setTrackingStatus(trx, orders, status, nowIso());
   });
+  if (taken) outbox.committed(taken);
   return { message: taken ? 'Tracking status recorded' : 'Already received' };
 }

@@ -24,6 +24,7 @@ export function resellerOrderOf(order: Order, base: string): ResellerOrder {
     weight: order.weight,
     price: order.price,
     tracking: order.tracking,
+    trackingStatus: order.trackingStatus,
     fromName: order.fromName,
     toName: order.toName,
     note: order.note,

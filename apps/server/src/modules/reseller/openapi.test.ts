@@ -93,12 +93,12 @@ it('documents every call completely: summary, description, parameters, bodies, e
     expect(format).toMatchObject({ in: 'query', required: false, schema: { enum: ['pdf', 'pdf-letter', 'zpl'] } });
     expect(format.description).toContain('Account Setting');
   }
-  expect(Object.keys(document.webhooks).sort()).toEqual(['bulk.completed', 'order.cancelled', 'order.completed']);
+  expect(Object.keys(document.webhooks).sort()).toEqual(['bulk.completed', 'order.cancelled', 'order.completed', 'order.tracking']);
   expect(
     Object.values<any>(document.webhooks)
       .map((hook) => hook.post.operationId)
       .sort(),
-  ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted']);
+  ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted', 'onOrderTracking']);
   expect(document.info.license).toEqual({ name: expect.any(String), url: 'https://labels.example.com/tos' });
   // Every operation has an operationId, and every answer declares the rate limit's headers; a 429 its Retry-After, a create's 200 Idempotent-Replayed.
   expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
@@ -188,7 +188,7 @@ it('drives a whole flow through the generated client over real HTTP', async () =
     message: expect.any(String),
     url: 'http://localhost:9/labels',
     hasSecret: true,
-    events: ['order.completed', 'order.cancelled', 'bulk.completed'],
+    events: ['order.completed', 'order.cancelled', 'order.tracking', 'bulk.completed'],
   });
   const badHook = await client.PUT('/account/webhook', { body: { url: 'ftp://hooks.example.com' } });
   expect(badHook.response.status).toBe(400);

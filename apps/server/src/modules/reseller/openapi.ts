@@ -68,7 +68,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 **Rate limit**: each API key may make a number of requests a minute (120 unless the shop set another). Every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); past the limit the answer is 429 with \`Retry-After\` (seconds).
 
-**Webhooks**: set a URL on Account Setting to be told of \`order.completed\`, \`order.cancelled\` and \`bulk.completed\` (see \`webhooks\` in this document). Each POST is signed: \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex>\` where v1 is the HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret. Answer 2xx within 10 s; other answers are retried with growing delays, ${WEBHOOK_MAX_ATTEMPTS} tries over about a day.`,
+**Webhooks**: set a URL on Account Setting to be told of \`order.completed\`, \`order.cancelled\`, \`order.tracking\` and \`bulk.completed\` (see \`webhooks\` in this document). Each POST is signed: \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex>\` where v1 is the HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret. Answer 2xx within 10 s; other answers are retried with growing delays, ${WEBHOOK_MAX_ATTEMPTS} tries over about a day.`,
 };
 
 const LICENSE_NAME = "Proprietary: use under the shop's Terms of Service";
@@ -153,6 +153,13 @@ const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; descrip
     tag: RESELLER_TAGS.orders,
     summary: 'An order was cancelled and refunded',
     description: 'The carrier refused a single order: it is cancelled, its price refunded, and `data.order.note` says why.',
+    data: 'order',
+  },
+  'order.tracking': {
+    tag: RESELLER_TAGS.orders,
+    summary: 'A label moved (tracking)',
+    description:
+      'The carrier scanned a label (single or bulk): `data.order.trackingStatus` is where the parcel is now (pre_transit, in_transit, out_for_delivery, delivered, return_to_sender, failure...). One event a status and label; `id` names both.',
     data: 'order',
   },
   'bulk.completed': {

@@ -119,7 +119,11 @@ export function createWebhookService(deps: {
       if (error instanceof HttpError && error.statusCode === 404) return null;
       throw error;
     });
-    return order && { id: `${event.type}-${event.orderId}`, type: event.type, created, data: { order: resellerOrderOf(order, base) } };
+    if (!order) return null;
+    // A tracking event is one a status: its id names it, and the order is told as of that status.
+    const id = event.type === 'order.tracking' ? `${event.type}-${event.orderId}-${event.status}` : `${event.type}-${event.orderId}`;
+    const shown = event.type === 'order.tracking' ? { ...order, trackingStatus: event.status } : order;
+    return { id, type: event.type, created, data: { order: resellerOrderOf(shown, base) } };
   }
 
   /**

@@ -36,6 +36,7 @@ export const telegramRetryPolicy = (baseMs: number): RetryPolicy => ({
 const TOPIC_OF: Record<ShopEvent['type'], TelegramTopic> = {
   'order.completed': 'orderCompleted',
   'order.cancelled': 'orderCancelled',
+  'order.tracking': 'orderDelivered',
   'bulk.completed': 'bulkCompleted',
   'fedex.completed': 'fedexOrders',
   'fedex.cancelled': 'fedexOrders',
@@ -122,6 +123,15 @@ export function createTelegramService(deps: {
         if (!order) return null;
         const text = event.type === 'order.completed' ? eventTexts.orderCompleted(order, shopUrl) : eventTexts.orderCancelled(order, shopUrl);
         return { eventId: `${event.type}:${event.orderId}`, text };
+      }
+      case 'order.tracking': {
+        // Only a delivery is told, and only of a single order (a bulk order's labels would be a message each).
+        if (event.status !== 'delivered' || event.bulk) return null;
+        const order = await orders.getOwn(event.userId, event.orderId).catch((error) => {
+          if (error instanceof HttpError && error.statusCode === 404) return null;
+          throw error;
+        });
+        return order && { eventId: `${event.type}:${event.orderId}:${event.status}`, text: eventTexts.orderDelivered(order, shopUrl) };
       }
       case 'bulk.completed': {
         const own = await bulk.findOwn(event.userId, event.bulkOrderId);

@@ -53,6 +53,14 @@ export const eventTexts = {
       linkLine('Dashboard', shopUrl, '/'),
     ),
 
+  orderDelivered: (order: Order, shopUrl: string | null) =>
+    lines(
+      `Order ${order.OrderId} delivered`,
+      `${order.labelType.name} to ${order.toName}`,
+      `Tracking: ${order.tracking ?? '-'}`,
+      linkLine('Dashboard', shopUrl, '/'),
+    ),
+
   orderCancelled: (order: Order, shopUrl: string | null) =>
     lines(
       `Order ${order.OrderId} cancelled and refunded (${dollars(order.price)})`,

@@ -1,6 +1,14 @@
 import type EasyPostClient from '@easypost/api';
 import type { CallRate } from '../../lib/call-rate.ts';
-import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest } from './label-provider.ts';
+import {
+  LabelProviderError,
+  type AddressCheck,
+  type LabelParty,
+  type LabelPending,
+  type LabelProvider,
+  type LabelReady,
+  type LabelRequest,
+} from './label-provider.ts';
 
 /** The upstream carrier, service and (optionally) carrier account a label type is bought as. */
 export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
@@ -275,6 +283,27 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
       } catch (error) {
         if (error instanceof UpstreamUnavailable) return later(error, providerRef);
         if (error instanceof LabelProviderError) return { status: 'failed', message: error.message };
+        throw error;
+      }
+    },
+    async verifyAddress(party): Promise<AddressCheck> {
+      try {
+        const address: any = await call((client) => client.Address.createAndVerify(addressOf(party) as any));
+        const text = (value: unknown) => (typeof value === 'string' ? value : '');
+        return {
+          verified: true,
+          address: {
+            ...party,
+            street: text(address.street1),
+            street2: text(address.street2),
+            city: text(address.city),
+            state: text(address.state),
+            zip: text(address.zip),
+          },
+        };
+      } catch (error) {
+        // A 4xx (ADDRESS.VERIFY.FAILURE): the carrier does not know it, in its words without the refusal's preamble.
+        if (error instanceof LabelProviderError) return { verified: false, message: error.message.replace(/^the carrier refused the label: /, '') };
         throw error;
       }
     },

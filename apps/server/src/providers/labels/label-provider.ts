@@ -42,6 +42,9 @@ export type LabelPending = {
 };
 export type LabelFailed = { status: 'failed'; message: string };
 
+/** What the upstream says of an address: known (with its corrected form), or not, in its words. */
+export type AddressCheck = { verified: true; address: LabelParty } | { verified: false; message: string };
+
 /** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
 export class LabelProviderError extends Error {}
 
@@ -74,6 +77,8 @@ export interface LabelProvider {
    * converts the label it sold (EasyPost: GET shipments/:id/label?file_format=ZPL). Unset: ZPL is not offered.
    */
   zplLabel?(request: LabelRequest): Promise<Uint8Array>;
+  /** Asks the upstream whether it knows an address (EasyPost's create_and_verify); throws when it cannot be asked. */
+  verifyAddress?(party: LabelParty): Promise<AddressCheck>;
   /** Lets go of what it holds open (files, connections); called as the services close. */
   close?(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { ADDRESS_COUNTRY, addressBody, type Address, type AddressBody } from '@p
 import { useSaveAddress } from '../../api/addresses.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
 import { PrintsAs } from '../../components/prints-as.tsx';
+import { AddressCheckNote, useAddressCheck } from '../../components/address-check.tsx';
 
 const EMPTY: AddressBody = { name: '', company: '', street: '', street2: '', city: '', state: '', zip: '', country: ADDRESS_COUNTRY };
 const valuesOf = (address: Address | null): AddressBody =>
@@ -44,20 +45,30 @@ type AddressModalProps = {
 
 /** 'Add Address' or 'Update Address': state from the 50 states plus DC and PR, Country fixed to United States, ZIP numeric. */
 export function AddressModal({ show, address, saved, onClose }: AddressModalProps) {
-  const { register, handleSubmit, reset, formState, control } = useForm<AddressBody>({ resolver: zodResolver(addressBody), defaultValues: EMPTY });
+  const { register, handleSubmit, reset, formState, control, setValue } = useForm<AddressBody>({ resolver: zodResolver(addressBody), defaultValues: EMPTY });
   // The same place saved already (another entry): said, not refused (two names for one address can be meant).
   const typed = useWatch({ control });
   const twin = typed.street && typed.zip ? saved.find((other) => other._id !== address?._id && samePlace(other, typed)) : undefined;
   const { errors } = formState;
   const save = useSaveAddress();
-  const busy = save.isPending;
+  const addressCheck = useAddressCheck<'address'>();
+  const { clear } = addressCheck;
+  const busy = save.isPending || addressCheck.checking;
 
   // Before the modal is painted, so nothing typed into it is cleared.
   useLayoutEffect(() => {
     if (show) reset(valuesOf(address));
-  }, [show, address, reset]);
+    if (show) clear();
+  }, [show, address, reset, clear]);
 
-  const onSubmit = handleSubmit((body) => save.mutate({ id: address?._id ?? null, body }, { onSuccess: onClose }));
+  // The carrier's word on the address before it is saved (when the shop verifies addresses): a corrected one is offered first.
+  const onSubmit = handleSubmit(async (body) => {
+    if (await addressCheck.confirm({ address: { ...body, zip: String(body.zip) } })) save.mutate({ id: address?._id ?? null, body }, { onSuccess: onClose });
+  });
+  const takeSuggested = (suggested: { street: string; street2: string; city: string; state: string; zip: string }) => {
+    for (const name of ['street', 'street2', 'city', 'state', 'zip'] as const) setValue(name, suggested[name], { shouldDirty: true });
+    addressCheck.used('address', suggested);
+  };
 
   const title = address ? 'Update Address' : 'Add Address';
   const text = (name: 'name' | 'company' | 'street' | 'street2' | 'city', label: string, optional = false) => (
@@ -81,6 +92,7 @@ export function AddressModal({ show, address, saved, onClose }: AddressModalProp
               This address is already saved as “{twin.name}”.
             </Alert>
           )}
+          <AddressCheckNote title="Address" checked={addressCheck.checks.address} onUse={takeSuggested} className="mb-3" />
           <Row className="g-3">
             <Col sm={6}>{text('name', 'Name')}</Col>
             <Col sm={6}>{text('company', 'Company', true)}</Col>

@@ -171,6 +171,18 @@ export function CsvUploadCard() {
               </ul>
             </Alert>
           )}
+          {validated?.unverified && (
+            <Alert variant="warning" className="py-2" data-testid="csv-unverified">
+              <div>The carrier could not verify these addresses; their labels may be refused (and refunded):</div>
+              <ul className="mb-0">
+                {validated.unverified.map(({ row, side, message }) => (
+                  <li key={`${row}-${side}`}>
+                    Row {row}, {side} address: {message}
+                  </li>
+                ))}
+              </ul>
+            </Alert>
+          )}
           <div className="d-flex flex-wrap gap-2">
             <Button type="button" variant="outline-primary" disabled={busy} onClick={onValidate}>
               {validate.isPending && <Spinner animation="border" size="sm" className="me-2" />}

@@ -22,6 +22,7 @@ import { RegionOptions } from '../../components/region-options.tsx';
 import { useUnsavedInputPrompt } from '../../components/unsaved-input.tsx';
 import { toastError } from '../../api/mutation.ts';
 import { PrintsAs } from '../../components/prints-as.tsx';
+import { AddressCheckNote, useAddressCheck } from '../../components/address-check.tsx';
 
 type Side = 'From' | 'To';
 
@@ -70,7 +71,7 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
   // Canada's words for them (UPS types ship inside Canada).
   const canada = country === 'Canada';
   return (
-    <Card className="h-100" data-testid={`${side.toLowerCase()}-card`}>
+    <Card className="flex-grow-1" data-testid={`${side.toLowerCase()}-card`}>
       <Card.Header as="h2" className="h6">
         {side}
       </Card.Header>
@@ -149,6 +150,30 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const uid = selected?.uid ?? '';
   const price = useOrderPrice(labelType, weight);
   const { errors, isSubmitted } = formState;
+  const addressCheck = useAddressCheck<Side>();
+  const linesOf = (order: CreateOrderInput, side: Side) => ({
+    name: order[`${side}Name`],
+    company: order[`${side}Company`] ?? '',
+    street: order[`${side}Street`],
+    street2: order[`${side}Street2`] ?? '',
+    city: order[`${side}City`],
+    state: order[`${side}State`],
+    zip: order[`${side}Zip`],
+    country: countryFor(uid),
+  });
+  // The carrier's word on both addresses before paying (when the shop verifies them): a corrected one is offered first.
+  const place = async (order: CreateOrderInput) => {
+    if (await addressCheck.confirm({ From: linesOf(order, 'From'), To: linesOf(order, 'To') })) submit(order, price);
+  };
+  const takeSuggested = (side: Side) => (suggested: { street: string; street2: string; city: string; state: string; zip: string }) => {
+    const options = { shouldDirty: true, shouldValidate: isSubmitted };
+    setValue(`${side}Street`, suggested.street, options);
+    setValue(`${side}Street2`, suggested.street2, options);
+    setValue(`${side}City`, suggested.city, options);
+    setValue(`${side}State`, suggested.state, options);
+    setValue(`${side}Zip`, suggested.zip, options);
+    addressCheck.used(side, suggested);
+  };
   const leavePrompt = useUnsavedInputPrompt(formState.isDirty);
 
   // Every change is kept for the Quick Order tab, which reads it when it opens.
@@ -179,7 +204,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
 
   return (
     // The resolver loads the contract's checks; if that fails, a toast says so.
-    <Form onSubmit={(event) => void handleSubmit((order) => submit(order, price))(event).catch(toastError)} noValidate data-testid="normal-order-form">
+    <Form onSubmit={(event) => void handleSubmit(place)(event).catch(toastError)} noValidate data-testid="normal-order-form">
       <LabelTypeFields
         idPrefix="normal"
         labelTypes={labelTypes}
@@ -190,12 +215,14 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
       />
       <Row className="g-3 mb-4">
         {(['From', 'To'] as const).map((side) => (
-          <Col lg={6} key={side}>
+          // A column of the card and what the carrier said of its address, the cards as tall as each other.
+          <Col lg={6} key={side} className="d-flex flex-column gap-2">
             <AddressCard side={side} uid={uid} register={register} control={control} errors={errors} addresses={addresses} onPick={fill(side)} />
+            <AddressCheckNote title={`${side} address`} checked={addressCheck.checks[side]} onUse={takeSuggested(side)} />
           </Col>
         ))}
       </Row>
-      <SubmitOrderButton price={price} busy={busy} typeChosen={!!selected} />
+      <SubmitOrderButton price={price} busy={busy || addressCheck.checking} typeChosen={!!selected} />
       {leavePrompt}
     </Form>
   );

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
-import { PRIORITY_TEMPLATES, ledgerKindLabel, weightUnitFor } from '@portal/contract';
+import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, weightUnitFor } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { ORDERS_QUERY_KEY, readOrderDetails } from '../../api/orders.ts';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
@@ -73,6 +73,11 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                 <Fact name="Tracking">
                   <span className="font-monospace">{order.tracking ?? 'None yet'}</span>
                 </Fact>
+                {order.status === 'completed' && (
+                  <Fact name="Shipment">
+                    <span data-testid="order-tracking-status">{order.trackingStatus ? TRACKING_STATUS_LABELS[order.trackingStatus] : 'Not scanned yet'}</span>
+                  </Fact>
+                )}
                 <Fact name="Price">
                   {money(order.price)}
                   {refunded > 0 && <span className="text-success ms-2">Refunded {money(refunded)}</span>}

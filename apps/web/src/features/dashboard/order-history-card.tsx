@@ -1,7 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
-import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type Order, type OrderListQuery } from '@portal/contract';
+import {
+  DASHBOARD_PAGE_SIZE,
+  ORDER_POLL_MS,
+  TRACKING_STATUS_LABELS,
+  isProcessingStatus,
+  weightUnitFor,
+  type Order,
+  type OrderListQuery,
+} from '@portal/contract';
 import { useDownload } from '../../api/mutation.ts';
 import { ORDERS_QUERY_KEY, downloadOrderLabel, downloadSelectedLabels, readOrders } from '../../api/orders.ts';
 import { usePagedList } from '../../api/paged-list.ts';
@@ -203,6 +211,11 @@ export function OrderHistoryCard() {
                 </td>
                 <td data-label="Status">
                   <StatusBadge status={order.status} title={order.note ?? undefined} />
+                  {order.trackingStatus && (
+                    <span className="d-block small text-muted text-nowrap" data-testid="order-tracking-status" data-tracking-status={order.trackingStatus}>
+                      {TRACKING_STATUS_LABELS[order.trackingStatus]}
+                    </span>
+                  )}
                 </td>
                 {/* In the row's details below xxl, where the table would otherwise scroll sideways. */}
                 <td className="font-monospace stack-hide d-none d-xxl-table-cell">{order.tracking ?? ''}</td>

@@ -1,0 +1,87 @@
+import type { TrackingStatus } from '@portal/contract';
+import type { Db, DbOrTrx } from '../../db/database.ts';
+import { eventRow, recordEvents, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
+import { noPayload, type JobDefinition } from '../../queue/job-queue.ts';
+
+/** The orders a tracking change is about: enough to tell their owners. */
+type TrackedOrder = { id: string; user_id: string; bulk_order_id: string | null; tracking_status: string | null };
+
+/**
+ * Sets the tracking status of orders, in the caller's transaction, with an order.tracking event (reseller webhook,
+ * Telegram when delivered) for each order whose status it changed; answers those events, to hand to the outbox once
+ * committed. Both the EasyPost webhook and the sandbox's timer come through here.
+ */
+export async function setTrackingStatus(trx: DbOrTrx, orders: TrackedOrder[], status: TrackingStatus, at: string): Promise<ShopEventRow[]> {
+  const changed = orders.filter((order) => order.tracking_status !== status);
+  if (changed.length === 0) return [];
+  await trx
+    .updateTable('orders')
+    .set({ tracking_status: status, updated_at: at })
+    .where(
+      'id',
+      'in',
+      changed.map((order) => order.id),
+    )
+    .execute();
+  const events = changed.map((order) =>
+    eventRow({ type: 'order.tracking', userId: order.user_id, orderId: order.id, status, bulk: order.bulk_order_id !== null }, at),
+  );
+  await recordEvents(trx, events);
+  return events;
+}
+
+/** The statuses the sandbox walks its labels through, one a step. */
+export const SANDBOX_TRACKING_STEPS = ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered'] as const satisfies readonly TrackingStatus[];
+/** Labels moved a round. */
+const SANDBOX_BATCH = 500;
+/**
+ * A label not moved within this many steps, and at least an hour (the shop was stopped), is left where it is: the timer
+ * reads only recent orders. The hour keeps a round that runs late (a busy machine) from leaving labels behind.
+ */
+const SANDBOX_WINDOW_STEPS = 10;
+const SANDBOX_WINDOW_MIN_MS = 3_600_000;
+
+/**
+ * One round of the sandbox's tracking (LABEL_SANDBOX_TRACKING_STEP_MS): each sandbox label completed or moved at least
+ * a step ago, and within the window, takes its next status, as EasyPost's tracker.updated would set
+ * it. Answers how many labels moved.
+ */
+export async function advanceSandboxTracking(db: Db, outbox: ShopEventOutbox, stepMs: number): Promise<number> {
+  const now = Date.now();
+  const due = await db
+    .selectFrom('orders')
+    .select(['id', 'user_id', 'bulk_order_id', 'tracking_status'])
+    .where('status', '=', 'completed')
+    .where('updated_at', '>', new Date(now - Math.max(SANDBOX_WINDOW_MIN_MS, SANDBOX_WINDOW_STEPS * stepMs)).toISOString())
+    .where('updated_at', '<=', new Date(now - stepMs).toISOString())
+    .where('provider', '=', 'sandbox')
+    .where((eb) => eb.or([eb('tracking_status', 'is', null), eb('tracking_status', 'in', SANDBOX_TRACKING_STEPS.slice(0, -1))]))
+    .orderBy('updated_at')
+    .limit(SANDBOX_BATCH)
+    .execute();
+  if (due.length === 0) return 0;
+  const at = new Date(now).toISOString();
+  const byNext = new Map<TrackingStatus, TrackedOrder[]>();
+  for (const order of due) {
+    const next = SANDBOX_TRACKING_STEPS[SANDBOX_TRACKING_STEPS.indexOf(order.tracking_status as (typeof SANDBOX_TRACKING_STEPS)[number]) + 1];
+    byNext.set(next, [...(byNext.get(next) ?? []), order]);
+  }
+  // Two workers running a round at once set the same next status: the second changes nothing new, and its events have
+  // the same ids as the first's, so each receiver tells each step once.
+  const events = await db.transaction().execute(async (trx) => {
+    const all: ShopEventRow[] = [];
+    for (const [next, orders] of byNext) all.push(...(await setTrackingStatus(trx, orders, next, at)));
+    return all;
+  });
+  outbox.committed(events);
+  return due.length;
+}
+
+export const SANDBOX_TRACKING_JOB = 'sandbox-tracking';
+
+/** Scheduled while the provider is the sandbox and LABEL_SANDBOX_TRACKING_STEP_MS > 0. */
+export const sandboxTrackingJob = (db: Db, outbox: ShopEventOutbox, stepMs: number): JobDefinition<Record<string, never>> => ({
+  name: SANDBOX_TRACKING_JOB,
+  payload: noPayload,
+  handle: async () => void (await advanceSandboxTracking(db, outbox, stepMs)),
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
+import { randomToken } from '../src/lib/ids.ts';
+import { callApi, eventually, labelFields, resellerUser } from './reseller-fixtures.ts';
+import { startReceiver } from './webhook-receiver.ts';
+import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
+import { engines, linkChat, telegramEnv } from './telegram-fixtures.ts';
+
+const SHOP = 'https://shop.example.com';
+type User = Awaited<ReturnType<typeof resellerUser>>;
+
+describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (engine) => {
+  let t: TestApp;
+  let tg: FakeTelegram;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const prefix = `test-tracking-${randomToken(6)}`;
+
+  beforeAll(async () => {
+    tg = await startFakeTelegram();
+    receiver = await startReceiver();
+    t = await startTestApp(
+      telegramEnv(tg, {
+        PUBLIC_URL: SHOP,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        // A step every 300 ms: a label is delivered a little over a second after it is made.
+        LABEL_SANDBOX_TRACKING_STEP_MS: '300',
+        ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
+      }),
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+    await tg?.close();
+    await receiver?.close();
+    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+  });
+
+  const setWebhook = (user: User) => t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
+  const eventsOf = (orderId: string) =>
+    receiver.received
+      .map((r) => JSON.parse(r.body) as { id: string; type: string; data: { order?: { id: string; trackingStatus: string | null } } })
+      .filter((e) => e.data.order?.id === orderId);
+  const history = async (user: User) =>
+    (await t.app.inject({ method: 'GET', url: '/api/v1/order/read?page=1&limit=10', headers: user.headers })).json().orders as {
+      _id: string;
+      trackingStatus: string | null;
+    }[];
+
+  it('a sandbox label walks pre_transit -> in_transit -> out_for_delivery -> delivered: shown in the history and details, a webhook each, Telegram on delivery', async () => {
+    const user = await resellerUser(t.app, t.db, 10_000);
+    expect((await setWebhook(user)).statusCode).toBe(200);
+    const chat = await linkChat(t.app, tg, user);
+    const placed = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
+    expect(placed.statusCode).toBe(200);
+    const order = placed.json().order as { id: string; orderId: string; tracking: string; trackingStatus: string | null };
+    expect(order.trackingStatus).toBeNull();
+
+    await eventually(async () => expect((await history(user))[0]).toMatchObject({ _id: order.id, trackingStatus: 'delivered' }));
+    const details = (await t.app.inject({ method: 'GET', url: `/api/v1/order/details/${order.id}`, headers: user.headers })).json();
+    expect(details.order.trackingStatus).toBe('delivered');
+
+    // One order.tracking event a status, each told as of its status, after order.completed.
+    await eventually(async () => expect(eventsOf(order.id)).toHaveLength(5));
+    expect(eventsOf(order.id).map((e) => [e.id, e.type, e.data.order?.trackingStatus])).toEqual([
+      [`order.completed-${order.id}`, 'order.completed', null],
+      [`order.tracking-${order.id}-pre_transit`, 'order.tracking', 'pre_transit'],
+      [`order.tracking-${order.id}-in_transit`, 'order.tracking', 'in_transit'],
+      [`order.tracking-${order.id}-out_for_delivery`, 'order.tracking', 'out_for_delivery'],
+      [`order.tracking-${order.id}-delivered`, 'order.tracking', 'delivered'],
+    ]);
+    const headers = receiver.received.find((r) => JSON.parse(r.body).id === `order.tracking-${order.id}-delivered`)!.headers;
+    expect(headers['x-portal-event']).toBe('order.tracking');
+
+    // Telegram: linked, completed, delivered; nothing for the steps between.
+    const messages = await tg.sentTo(chat, 3);
+    expect(messages[2]).toBe(
+      [`Order ${order.orderId} delivered`, `USPS Priority Mail to John Receiver`, `Tracking: ${order.tracking}`, `Dashboard: ${SHOP}/`].join('\n'),
+    );
+  });
+
+  it('a user who turned the delivered message off gets no Telegram message, and the webhook still gets every status', async () => {
+    const user = await resellerUser(t.app, t.db, 10_000);
+    await setWebhook(user);
+    const chat = await linkChat(t.app, tg, user);
+    const topics = { orderCompleted: true, orderDelivered: false, orderCancelled: true, bulkCompleted: true, fedexOrders: true, deposits: true };
+    expect((await t.app.inject({ method: 'PUT', url: '/api/v1/account/telegram', headers: user.headers, payload: { topics } })).statusCode).toBe(200);
+    const order = (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() })).json().order as { id: string };
+    await eventually(async () => expect(eventsOf(order.id).map((e) => e.data.order?.trackingStatus)).toContain('delivered'));
+    // The events were dispatched (no outbox row left) and made no message beyond the link's and the completion's.
+    await eventually(async () => expect(await t.db.selectFrom('shop_events').select('id').where('user_id', '=', user.userId).execute()).toEqual([]));
+    expect(await t.db.selectFrom('telegram_messages').select('event_id').where('user_id', '=', user.userId).execute()).toEqual([
+      { event_id: `order.completed:${order.id}` },
+    ]);
+    expect(await tg.sentTo(chat, 2)).toHaveLength(2);
+  });
+});

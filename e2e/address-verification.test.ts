@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { CSV_COLUMNS } from '@portal/contract';
+import { startFakeEasyPost, type FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
+import { api, createAccount, fundAccount, newPage, selectLabelType, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let fake: FakeEasyPost;
+beforeAll(async () => {
+  fake = await startFakeEasyPost();
+  ({ server, browser } = await startServerAndBrowser({
+    LABEL_PROVIDER: 'easypost',
+    EASYPOST_API_KEY: fake.apiKey,
+    EASYPOST_API_URL: fake.url,
+    EASYPOST_VERIFY_ADDRESSES: 'true',
+    RATE_LIMIT_MAX: '1000',
+  }));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await fake?.close();
+});
+
+const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+
+async function signedIn(cents: number) {
+  const account = await createAccount(server.url);
+  if (cents > 0) await fundAccount(server, account.token, cents);
+  const page = await newPage(browser);
+  await signInThroughPage(page, server.url, account.tgId, account.password);
+  return { ...account, page };
+}
+
+it("the address book offers the carrier's corrected address before saving, and saves it once taken", async () => {
+  const { page, token } = await signedIn(0);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();
+  await page.getByRole('button', { name: 'Add Address' }).click();
+  const modal = page.getByRole('dialog');
+  await modal.getByLabel('Name', { exact: true }).fill('Ada Checked');
+  await modal.getByLabel('Street', { exact: true }).fill('10 Saved Rd');
+  await modal.getByLabel('City').fill('Boston');
+  await modal.getByLabel('State').selectOption('MA');
+  await modal.getByLabel('ZIP').fill('02110');
+  await modal.getByRole('button', { name: 'Save' }).click();
+
+  // The fake answers the street in capitals, as EasyPost normalises it: offered, nothing saved yet.
+  const suggestion = modal.getByTestId('address-suggestion');
+  await suggestion.getByTestId('suggested-address').filter({ hasText: '10 SAVED RD, Boston, MA 02110' }).waitFor();
+  expect((await api<{ addresses: unknown[] }>(server.url, '/address/readAll', undefined, token)).addresses).toEqual([]);
+  await suggestion.getByRole('button', { name: 'Use suggested address' }).click();
+  await expect.poll(() => modal.getByLabel('Street', { exact: true }).inputValue()).toBe('10 SAVED RD');
+  await modal.getByRole('button', { name: 'Save' }).click();
+  await toast(page, 'Address created successfully').waitFor();
+  const saved = (await api<{ addresses: { street: string }[] }>(server.url, '/address/readAll', undefined, token)).addresses;
+  expect(saved.map((a) => a.street)).toEqual(['10 SAVED RD']);
+});
+
+it('Normal Order: a suggested To address is taken, an unknown From address is said and kept as typed on the second press; one label bought', async () => {
+  const { page, token } = await signedIn(2_000);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
+  await page.getByRole('heading', { name: 'Create Order' }).waitFor();
+  await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
+  await page.getByLabel('Template').selectOption({ label: 'Normal' });
+  await page.getByLabel('Weight').fill('2');
+  await page.getByLabel('From Address Data').fill(`Jane Sender\n${fake.unverifiableStreet}\nNew York, NY\n10001`);
+  await page.getByLabel('To Address Data').fill('John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210');
+  await page.getByRole('tab', { name: 'Normal Order' }).click();
+  const purchases = fake.purchases;
+
+  await page.getByTestId('create-order').click();
+  await page.getByTestId('address-unverified').filter({ hasText: 'From address: the carrier could not verify this address' }).waitFor();
+  const to = page.getByTestId('to-card').locator('xpath=..');
+  await to.getByTestId('address-suggestion').getByRole('button', { name: 'Use suggested address' }).click();
+  await expect.poll(() => page.getByTestId('to-card').getByLabel('Street', { exact: true }).inputValue()).toBe('456 OAK AVENUE');
+  expect((await api<{ orders: unknown[] }>(server.url, '/order/read', undefined, token)).orders).toEqual([]);
+
+  // Pressed again: the From address as typed, the To address as the carrier wrote it.
+  await page.getByTestId('create-order').click();
+  await page.waitForURL(`${server.url}/`);
+  await expect
+    .poll(async () => (await api<{ orders: { status: string }[] }>(server.url, '/order/read', undefined, token)).orders.map((o) => o.status))
+    .toEqual(['completed']);
+  expect(fake.purchases - purchases).toBe(1);
+  const shipment = [...fake.shipments.values()].at(-1);
+  expect(shipment.to_address.street1).toBe('456 OAK AVENUE');
+  expect(shipment.from_address.street1).toBe(fake.unverifiableStreet);
+});
+
+it('the CSV validation names the rows whose address the carrier could not verify', async () => {
+  const { page } = await signedIn(0);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'USPS CSV' }).click();
+  await page.getByRole('heading', { name: 'CSV Order', exact: true }).waitFor();
+  const row = (i: number, toStreet: string): Record<string, string> => ({
+    FromName: 'Jane Sender',
+    FromStreet: '123 Main Street',
+    FromCity: 'New York',
+    FromState: 'NY',
+    FromZip: '10001',
+    ToName: `Receiver ${i}`,
+    ToStreet: toStreet,
+    ToCity: 'Beverly Hills',
+    ToState: 'CA',
+    ToZip: '90210',
+    Weight: '2',
+  });
+  const rows = [row(1, '456 Oak Avenue'), row(2, fake.unverifiableStreet), row(3, '458 Oak Avenue')];
+  const csv = [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => r[c] ?? '').join(','))].join('\r\n') + '\r\n';
+  await selectLabelType(page.getByLabel('Label Type'), 'FedEx Ground');
+  await page.getByLabel('CSV File').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Validate CSV' }).click();
+  const report = page.getByTestId('csv-unverified');
+  await report.waitFor();
+  expect(await report.locator('li').allTextContents()).toEqual([expect.stringMatching(/^Row 2, To address: .*Unable to verify address/)]);
+});

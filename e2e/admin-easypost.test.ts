@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startFakeEasyPost, type FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
+import { adminSession, api, createAccount, fundAccount, startServerAndBrowser, type RunningServer } from './harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let fake: FakeEasyPost;
+beforeAll(async () => {
+  fake = await startFakeEasyPost();
+  ({ server, browser } = await startServerAndBrowser({
+    LABEL_PROVIDER: 'easypost',
+    EASYPOST_API_KEY: fake.apiKey,
+    EASYPOST_API_URL: fake.url,
+    RATE_LIMIT_MAX: '1000',
+  }));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await fake?.close();
+});
+
+const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+async function openConsole(page: Page, entry: string, heading: string) {
+  await page.getByRole('navigation', { name: 'Operator console' }).getByRole('link', { name: entry, exact: true }).click();
+  await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+}
+
+it('the Prices page edits what a label type is bought as upstream (kept after a reload; emptied, the type is not offered)', async () => {
+  const { page } = await adminSession(browser, server);
+  await page.goto(`${server.url}/admin`);
+  await openConsole(page, 'Label types', 'Label types and prices');
+  const row = (uid: string) => page.locator(`[data-testid="upstream-row"][data-uid="${uid}"]`);
+  // The defaults.
+  await expect.poll(() => row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).inputValue()).toBe('NextDayAir');
+  expect(await row('ground_oz').getByRole('textbox', { name: 'Carrier of ground_oz', exact: true }).inputValue()).toBe('USPS');
+
+  await row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).fill('NextDayAirSaver');
+  await row('ups_express').getByRole('textbox', { name: 'Carrier account of ups_express', exact: true }).fill('ca_ups_1');
+  await row('ups_express').getByRole('button', { name: 'Save the upstream service of ups_express' }).click();
+  await toast(page, 'Upstream service saved').waitFor();
+  await row('uspsv9').getByRole('textbox', { name: 'Carrier of uspsv9', exact: true }).fill('');
+  await row('uspsv9').getByRole('textbox', { name: 'Service of uspsv9', exact: true }).fill('');
+  await row('uspsv9').getByRole('button', { name: 'Save the upstream service of uspsv9' }).click();
+  await toast(page, 'Upstream service removed').waitFor();
+
+  await page.reload();
+  await expect.poll(() => row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).inputValue()).toBe('NextDayAirSaver');
+  expect(await row('ups_express').getByRole('textbox', { name: 'Carrier account of ups_express', exact: true }).inputValue()).toBe('ca_ups_1');
+  expect(await row('ups_express').locator('.badge').textContent()).toBe('Mapped');
+  expect(await row('uspsv9').locator('.badge').textContent()).toBe('Not offered');
+  // A customer is not offered the unmapped type.
+  const customer = await createAccount(server.url);
+  const { labelTypes } = await api<{ labelTypes: { uid: string }[] }>(server.url, '/labeltype/read', undefined, customer.token);
+  expect(labelTypes.map((t) => t.uid)).not.toContain('uspsv9');
+  expect(labelTypes.map((t) => t.uid)).toContain('priority');
+});
+
+it("the console's overview and order view show an upstream label's cost, price and margin", async () => {
+  const customer = await createAccount(server.url);
+  await fundAccount(server, customer.token, 2_000);
+  const { labelTypes } = await api<{ labelTypes: { _id: string; uid: string }[] }>(server.url, '/labeltype/read', undefined, customer.token);
+  fake.rates = { Priority: '2.40' };
+  await api(
+    server.url,
+    '/order/create',
+    {
+      labelType: labelTypes.find((t) => t.uid === 'priority')!._id,
+      design: 'normal',
+      Weight: 2,
+      FromName: 'Margin Sender',
+      FromStreet: '1 Main St',
+      FromCity: 'Austin',
+      FromState: 'TX',
+      FromZip: '78701',
+      ToName: 'Margin Receiver',
+      ToStreet: '2 Oak Ave',
+      ToCity: 'Denver',
+      ToState: 'CO',
+      ToZip: '80202',
+    },
+    customer.token,
+  );
+  const [order] = (await api<{ orders: { _id: string; status: string; price: number }[] }>(server.url, '/order/read', undefined, customer.token)).orders;
+  expect(order).toMatchObject({ status: 'completed', price: 6.75 });
+
+  const { page } = await adminSession(browser, server);
+  await page.goto(`${server.url}/admin`);
+  const margin = page.getByTestId('overview-upstream-margin');
+  await margin.filter({ hasText: '$4.35' }).waitFor();
+  await page.getByText('1 labels bought upstream: price $6.75, cost $2.40').waitFor();
+
+  await openConsole(page, 'Orders', 'Orders');
+  const listed = page.locator(`[data-testid="admin-order-row"][data-order-id="${order!._id}"]`);
+  await listed.getByRole('button', { name: 'Open' }).click();
+  const upstream = page.getByRole('dialog').getByTestId('order-upstream');
+  await upstream.waitFor();
+  expect(await upstream.textContent()).toBe('USPS Priority: cost $2.40, margin $4.35');
+});
