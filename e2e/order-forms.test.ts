@@ -225,7 +225,7 @@ describe('order forms', () => {
   it('asks before leaving Normal Order or the FedEx form with input not sent: Stay keeps it, Leave goes', async () => {
     const { page } = await openCreateOrder(0);
     const sidebarLink = (name: string) => page.getByTestId('sidebar').getByRole('link', { name, exact: true });
-    const prompt = page.getByRole('dialog').filter({ hasText: 'Leave this page?' });
+    const prompt = page.getByTestId('confirm-modal').filter({ hasText: 'Leave this page?' });
     // Nothing typed: no question.
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     await sidebarLink('FAQs').click();
