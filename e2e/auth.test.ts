@@ -168,8 +168,11 @@ describe('sign up, sign in, the shell, sign out', () => {
       .click();
     await page.getByText(`@${account.tgId}`).first().waitFor();
     const key = await page.getByTestId('api-key').inputValue();
-    page.once('dialog', (dialog) => dialog.accept());
     await page.getByRole('button', { name: 'Regenerate' }).click();
+    // The one confirmation modal, not the browser's own dialog.
+    const confirm = page.getByTestId('confirm-modal');
+    await confirm.getByText('The current key stops working at once.', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Regenerate' }).click();
     await page.waitForFunction((old) => (document.querySelector('[data-testid=api-key]') as HTMLInputElement).value !== old, key);
 
     const visitor = await newPage(browser);

@@ -153,7 +153,9 @@ describe('FedEx hand-made orders', () => {
     await pickupDate.fill(addDays(today, 3));
     await pickupCard.getByLabel('From Pickup Time').fill('09:30');
     const endTime = pickupCard.getByLabel('To Pickup Time');
-    await expect.poll(() => endTime.inputValue()).toBe('13:30');
+    // One time format in the window: the end reads as the browser's time field shows the start (en-US: 09:30 AM).
+    await expect.poll(() => endTime.inputValue()).toBe('01:30 PM');
+    await pickupCard.getByText('starting at the latest at 08:00 PM').waitFor();
     await expect(endTime.isEditable()).resolves.toBe(false);
     await fillAddress(pickupCard, {
       Name: 'Warehouse Desk',
@@ -266,7 +268,7 @@ describe('FedEx hand-made orders', () => {
       'SignatureYes',
       'PickupYes',
       `Pickup Date${localDay}`,
-      'Pickup Time09:30 - 13:30',
+      'Pickup Time09:30 AM - 01:30 PM',
     ])
       expect(packageText).toContain(part);
     await expect(detail.getByTestId('fedex-pickup').textContent()).resolves.toContain('NameWarehouse Desk');
@@ -305,6 +307,7 @@ describe('FedEx hand-made orders', () => {
     const queueRows = desk.getByTestId('fedex-queue-row');
     await expect.poll(() => rowIds(queueRows)).toEqual([placed!._id, second!._id, third!._id]);
     const queueRow = (id: string) => desk.locator(`[data-testid="fedex-queue-row"][data-order-id="${id}"]`);
+    await queueRow(placed!._id).getByText('09:30 AM - 01:30 PM').waitFor();
 
     // The same View Order modal, with the customer; Complete from it with the label PDF.
     await queueRow(placed!._id).getByRole('button', { name: 'View' }).click();

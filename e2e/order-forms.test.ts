@@ -154,10 +154,78 @@ describe('order forms', () => {
     expect(order.printedAs).toEqual({ ToName: 'Nguyen Van Duc' });
   });
 
+  it("an expired session keeps Normal Order's own fields, and after signing in returns to that tab with them in the form", async () => {
+    const { page, token, tgId, password } = await openCreateOrder(10_000);
+    const { _id: userId } = await api<{ _id: string }>(server.url, '/auth/access', undefined, token);
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    await page.waitForURL(`${server.url}/createOrders?tab=normal`);
+    const form = page.getByTestId('normal-order-form');
+    await selectLabelType(form.getByLabel('Type', { exact: true }), 'FedEx Ground');
+    await form.getByLabel('Weight').fill('2');
+    await submitWithPrice(page, '6.50').waitFor();
+    const sides = {
+      from: {
+        Name: 'Nora Normal',
+        Company: 'Normal Co',
+        Street: '1 First Street',
+        'Street 2': 'Unit 5',
+        City: 'Austin',
+        State: 'TX',
+        ZIP: '78701',
+        Phone: '(214) 555-0100',
+      },
+      to: { Name: 'Otto Other', Company: '', Street: '9 Ninth Avenue', 'Street 2': '', City: 'Denver', State: 'CO', ZIP: '80202', Phone: '+1 303 555 0199' },
+    };
+    const fieldOf = (side: 'from' | 'to', label: string) => form.getByTestId(`${side}-card`).getByLabel(label, { exact: true });
+    for (const side of ['from', 'to'] as const)
+      for (const [label, value] of Object.entries(sides[side]))
+        if (label === 'State') await fieldOf(side, label).selectOption(value);
+        else await fieldOf(side, label).fill(value);
+
+    // The session ends elsewhere; the next price lookup is refused.
+    await api(server.url, '/account/password', { currentPassword: password, newPassword: 'changed elsewhere 3' }, token);
+    await form.getByLabel('Weight').fill('3');
+    await page.getByTestId('session-expired').waitFor();
+    await page.getByLabel('Telegram Username').fill(tgId);
+    await page.getByLabel('Password', { exact: true }).fill('changed elsewhere 3');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+
+    // Back on Normal Order (not Quick Order), every field of its own filled again.
+    await page.waitForURL(`${server.url}/createOrders?tab=normal`);
+    expect(await page.getByRole('tab', { name: 'Normal Order' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => form.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toMatch(/^FedEx Ground/);
+    await expect.poll(() => form.getByLabel('Weight').inputValue()).toBe('3');
+    for (const side of ['from', 'to'] as const)
+      for (const [label, value] of Object.entries(sides[side]))
+        await expect.poll(() => fieldOf(side, label).inputValue(), { message: `${side} ${label}` }).toBe(value);
+    // The form's own state has them too: the order made from it is the one typed.
+    await page.getByRole('button', { name: /^Create Order \$\d+\.\d\d$/ }).click();
+    await toast(page, 'Order created successfully').waitFor();
+    const [order] = await withServerDb(server, (db) =>
+      db
+        .selectFrom('orders')
+        .select(['from_name', 'from_company', 'from_street2', 'from_state', 'from_phone', 'to_name', 'to_city', 'to_zip', 'to_phone', 'weight'])
+        .where('user_id', '=', userId)
+        .execute(),
+    );
+    expect(order).toMatchObject({
+      from_name: 'Nora Normal',
+      from_company: 'Normal Co',
+      from_street2: 'Unit 5',
+      from_state: 'TX',
+      from_phone: '+12145550100',
+      to_name: 'Otto Other',
+      to_city: 'Denver',
+      to_zip: '80202',
+      to_phone: '+13035550199',
+    });
+    expect(Number(order!.weight)).toBe(3);
+  });
+
   it('asks before leaving Normal Order or the FedEx form with input not sent: Stay keeps it, Leave goes', async () => {
     const { page } = await openCreateOrder(0);
     const sidebarLink = (name: string) => page.getByTestId('sidebar').getByRole('link', { name, exact: true });
-    const prompt = page.getByRole('dialog').filter({ hasText: 'Leave this page?' });
+    const prompt = page.getByTestId('confirm-modal').filter({ hasText: 'Leave this page?' });
     // Nothing typed: no question.
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     await sidebarLink('FAQs').click();

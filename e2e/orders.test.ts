@@ -249,7 +249,7 @@ describe('create order, order history and addresses', () => {
 
     // Cancel closes the modal and sends nothing.
     await page.getByTestId('order-row').first().getByRole('button', { name: 'Duplicate' }).click();
-    const modal = page.getByRole('dialog');
+    const modal = page.getByTestId('confirm-modal'); // the one confirmation of every screen
     await modal.getByText('Duplicate Order').waitFor();
     await modal.getByRole('button', { name: 'Cancel' }).click();
     await modal.waitFor({ state: 'detached' });

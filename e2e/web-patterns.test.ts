@@ -48,7 +48,7 @@ describe('a write from the web app', () => {
     });
     expect(gone.status).toBe(200);
     await row.getByRole('button', { name: 'Delete' }).click();
-    const modal = page.getByRole('dialog');
+    const modal = page.getByTestId('confirm-modal'); // the one confirmation of every screen
     await modal.getByRole('button', { name: 'Delete' }).click();
     await toast(page, ADDRESS_NOT_FOUND).waitFor();
     // The busy state is over and the modal stays open for another try (or Cancel).

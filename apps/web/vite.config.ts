@@ -70,9 +70,24 @@ function purgeBootstrap(): PostcssPlugin {
   };
 }
 
+/**
+ * The built page fetches its stylesheet as a preload, which does not hold back the first paint (index.html styles
+ * its spinner itself); main.tsx applies it before the first render. A render-blocking stylesheet (22 kB gzipped)
+ * put the first paint after its download: FCP 1.8 s in Lighthouse's mobile run.
+ */
+function stylesheetAsPreload(): Plugin {
+  return {
+    name: 'portal-stylesheet-preload',
+    apply: 'build',
+    enforce: 'post',
+    transformIndexHtml: (html) =>
+      html.replace(/<link rel="stylesheet" crossorigin href="([^"]+)">/g, '<link rel="preload" as="style" crossorigin href="$1" data-app-style>'),
+  };
+}
+
 export default defineConfig(({ command }) => ({
   // React 19 renders the app, with Fast Refresh in the dev server.
-  plugins: [react(), precompress()],
+  plugins: [react(), stylesheetAsPreload(), precompress()],
   css: { postcss: { plugins: command === 'build' ? [purgeBootstrap()] : [] } },
   server: { port: 5173, strictPort: true },
   build: {
@@ -89,11 +104,6 @@ export default defineConfig(({ command }) => ({
               name: 'react',
               test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack|clsx|js-cookie|cookie|set-cookie-parser)[\\/]/,
               priority: 20,
-            },
-            {
-              name: 'bootstrap',
-              test: /node_modules[\\/](react-bootstrap|@restart|dom-helpers|@popperjs|react-transition-group|uncontrollable|classnames|warning|invariant|prop-types-extra|dequal|react-lifecycles-compat|@babel[\\/]runtime|@react-aria)[\\/]/,
-              priority: 10,
             },
           ],
         },

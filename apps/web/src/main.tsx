@@ -6,7 +6,7 @@ import './styles.css';
 import { App } from './app.tsx';
 import { getToken } from './api/session.ts';
 import { ToastHost } from './components/toast.tsx';
-import { preloadSignedInScreen } from './router.tsx';
+import { preloadScreen } from './router.tsx';
 
 // The site's security policy forbids eval. zod keeps its settings (what z.config sets) in this global,
 // so it checks without compiling code rather than probing with new Function, which the browser would
@@ -19,18 +19,37 @@ const queryClient = new QueryClient({
 });
 
 // The screen's code is asked for before anything renders (the access check's answer decides only which router shows it).
-if (getToken()) preloadSignedInScreen(window.location.pathname);
+preloadScreen(window.location.pathname, Boolean(getToken()));
 
 // The first render is a transition: React renders it in slices of a few milliseconds and lets the
 // browser in between, rather than in one long task that blocks the page while the screen is built.
-const root = createRoot(document.getElementById('root')!);
-startTransition(() =>
-  root.render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <App />
-        <ToastHost />
-      </QueryClientProvider>
-    </StrictMode>,
-  ),
-);
+const render = () => {
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <App />
+          <ToastHost />
+        </QueryClientProvider>
+      </StrictMode>,
+    ),
+  );
+};
+
+/** The built page's stylesheet comes as a preload (vite.config.ts): applied now, the screens render once it is (a failed one too). */
+function applyStylesheet(): Promise<unknown> {
+  const link = document.querySelector<HTMLLinkElement>('link[data-app-style]');
+  if (!link) return Promise.resolve(); // the dev server adds its styles from the modules
+  const applied = new Promise((resolve) => {
+    link.addEventListener('load', resolve, { once: true });
+    link.addEventListener('error', resolve, { once: true });
+  });
+  link.rel = 'stylesheet';
+  return applied;
+}
+
+/** After the browser has painted a frame: the page's own spinner shows before the screen's code is fetched and run. */
+const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+
+void Promise.all([applyStylesheet(), afterPaint()]).then(render);

@@ -3,11 +3,22 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { build, type Rolldown } from 'vite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const web = path.resolve(import.meta.dirname, '..');
 const requireFromWeb = createRequire(path.join(web, 'package.json'));
+
+/** The production build, in memory (made once for the tests below). */
+let built: Promise<Rolldown.OutputChunk[]> | undefined;
+function buildChunks(): Promise<Rolldown.OutputChunk[]> {
+  vi.stubEnv('NODE_ENV', 'production'); // vitest's 'test' would make Vite bundle React's development builds
+  built ??= (build({ root: web, logLevel: 'silent', build: { write: false } }) as Promise<Rolldown.RolldownOutput>).then((output) =>
+    output.output.filter((file): file is Rolldown.OutputChunk => file.type === 'chunk'),
+  );
+  return built;
+}
 
 describe('React, not a stand-in', () => {
   it('depends on react and react-dom 19, and no preact is installed', () => {
@@ -22,9 +33,7 @@ describe('React, not a stand-in', () => {
   afterEach(() => vi.unstubAllEnvs());
 
   it('builds with react-dom itself in the react vendor chunk, apart from the entry', { timeout: 180_000 }, async () => {
-    vi.stubEnv('NODE_ENV', 'production'); // vitest's 'test' would make Vite bundle React's development builds
-    const output = (await build({ root: web, logLevel: 'silent', build: { write: false } })) as Rolldown.RolldownOutput;
-    const chunks = output.output.filter((file): file is Rolldown.OutputChunk => file.type === 'chunk');
+    const chunks = await buildChunks();
     const modules = chunks.flatMap((chunk) => chunk.moduleIds.map((id) => id.replaceAll('\\', '/')));
     expect(modules.filter((id) => /\/node_modules\/(preact|@preact)\//.test(id))).toEqual([]);
     const vendor = chunks.find((chunk) => chunk.name === 'react');
@@ -37,5 +46,30 @@ describe('React, not a stand-in', () => {
     expect(vendor!.code).toContain('19.'); // react-dom checks that react has its own version
     const entry = chunks.find((chunk) => chunk.isEntry)!;
     expect(entry.moduleIds.filter((id) => id.includes('/node_modules/react-dom/'))).toEqual([]);
+  });
+});
+
+describe('first-load budget', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  // What a first load downloads: the entry, the screen's chunks (main.tsx asks for them with the entry), and every
+  // chunk they import statically. npm run bench measures the same in a browser; the target is under 150 kB gzipped.
+  it('keeps the sign-in page and the dashboard under 150 kB of JavaScript gzipped', { timeout: 180_000 }, async () => {
+    const chunks = await buildChunks();
+    const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const screen = (file: string) => chunks.find((chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(file))!;
+    const firstLoadKb = (...screens: string[]) => {
+      const files = new Set<string>();
+      const add = (chunk: Rolldown.OutputChunk) => {
+        if (files.has(chunk.fileName)) return;
+        files.add(chunk.fileName);
+        for (const imported of chunk.imports) add(byFile.get(imported)!);
+      };
+      add(chunks.find((chunk) => chunk.isEntry)!);
+      for (const file of screens) add(screen(file));
+      return [...files].reduce((sum, file) => sum + zlib.gzipSync(byFile.get(file)!.code, { level: 9 }).length, 0) / 1000;
+    };
+    expect(firstLoadKb('/features/auth/sign-in-page.tsx')).toBeLessThan(150);
+    expect(firstLoadKb('/components/layout.tsx', '/features/dashboard/dashboard-page.tsx')).toBeLessThan(150);
   });
 });

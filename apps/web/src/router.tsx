@@ -81,31 +81,32 @@ const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
 export const createLoggedInRouter = ({ admin }: { admin: boolean }) => createBrowserRouter(loggedInRoutes({ admin }));
 
 /**
- * Starts fetching the layout and the screen at `pathname` while the access check is still out,
- * so the signed-in first load does not wait for the check before asking for them (the router's
- * own loading of them later gets the same modules).
+ * Starts fetching the screen at `pathname` (and the layout) with the first script: a signed-in first load does
+ * not wait for the access check before asking for them, nor a visitor's for the first render (the router's own
+ * loading of them later gets the same modules).
  */
-export function preloadSignedInScreen(pathname: string): void {
-  for (const { route } of matchRoutes(loggedInRoutes({ admin: false }), pathname) ?? []) {
+export function preloadScreen(pathname: string, signedIn: boolean): void {
+  for (const { route } of matchRoutes(signedIn ? loggedInRoutes({ admin: false }) : loggedOutRoutes(), pathname) ?? []) {
     if (typeof route.lazy === 'function') void route.lazy();
   }
 }
 
 /** A visitor: the auth screens and terms; any other path is the sign-in page. */
-export const createLoggedOutRouter = () =>
-  createBrowserRouter([
-    {
-      element: <TitledOutlet />,
-      errorElement: <RouteErrorPage />,
-      hydrateFallbackElement: <FullPageSpinner />,
-      children: [
-        { path: '/register', lazy: screen(() => import('./features/auth/sign-up-page.tsx'), 'SignUpPage'), handle: { title: 'Sign Up' } },
-        { path: '/forgot', lazy: screen(() => import('./features/auth/forgot-password-page.tsx'), 'ForgotPasswordPage'), handle: { title: 'Forgot Password' } },
-        { path: '/reset', lazy: screen(() => import('./features/auth/reset-password-page.tsx'), 'ResetPasswordPage'), handle: { title: 'Reset Password' } },
-        { path: '/verify', lazy: verifyEmail, handle: { title: 'Verify Email' } },
-        { path: '/tos', lazy: screen(() => import('./features/auth/terms-page.tsx'), 'TermsPage'), handle: { title: 'Terms of Service' } },
-        { path: '/login', lazy: signIn, handle: { title: 'Sign In' } },
-        { path: '*', lazy: signIn, handle: { title: 'Sign In' } },
-      ],
-    },
-  ]);
+const loggedOutRoutes = (): RouteObject[] => [
+  {
+    element: <TitledOutlet />,
+    errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <FullPageSpinner />,
+    children: [
+      { path: '/register', lazy: screen(() => import('./features/auth/sign-up-page.tsx'), 'SignUpPage'), handle: { title: 'Sign Up' } },
+      { path: '/forgot', lazy: screen(() => import('./features/auth/forgot-password-page.tsx'), 'ForgotPasswordPage'), handle: { title: 'Forgot Password' } },
+      { path: '/reset', lazy: screen(() => import('./features/auth/reset-password-page.tsx'), 'ResetPasswordPage'), handle: { title: 'Reset Password' } },
+      { path: '/verify', lazy: verifyEmail, handle: { title: 'Verify Email' } },
+      { path: '/tos', lazy: screen(() => import('./features/auth/terms-page.tsx'), 'TermsPage'), handle: { title: 'Terms of Service' } },
+      { path: '/login', lazy: signIn, handle: { title: 'Sign In' } },
+      { path: '*', lazy: signIn, handle: { title: 'Sign In' } },
+    ],
+  },
+];
+
+export const createLoggedOutRouter = () => createBrowserRouter(loggedOutRoutes());

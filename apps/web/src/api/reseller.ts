@@ -1,6 +1,6 @@
 import { RESELLER_API_PREFIX, RESELLER_OPENAPI_PATH, type WebhookSettingsBody, type WebhookSettingsResponse } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { API_BASE, request } from './client.ts';
+import { API_BASE, errorMessage, request } from './client.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 
 /** The reseller API's address as this page reaches it: the API host when one is configured, else the page's own origin (the server serves the app). */
@@ -23,6 +23,8 @@ export function useSaveWebhook() {
       queryClient.setQueryData(WEBHOOK_QUERY_KEY, settings);
     },
     successToast: serverMessage,
+    // One message per error: the card shows why a URL was refused under its field; a failed removal has no field, so it is a toast.
+    errorToast: (error, body) => (body.url === null ? errorMessage(error) : null),
   });
 }
 

@@ -75,6 +75,8 @@ export function restoreExpiredDraft(pathname: string): () => void {
     for (const [name, value] of left) {
       const field = document.querySelector<Field>(`form [name="${CSS.escape(name)}"]`);
       if (!field) continue;
+      // A choice its list does not offer yet (the label types still loading, a template before its type) waits for a later pass.
+      if (field instanceof HTMLSelectElement && !Array.from(field.options).some((option) => option.value === value)) continue;
       fill(field, value);
       left.delete(name);
     }

@@ -2,7 +2,7 @@ import { useRef, type ReactNode } from 'react';
 import { Button, Col, Modal, Row, Table } from 'react-bootstrap';
 import { SHIPMENT_PURPOSE_LABELS, countryName, type FedexOrder } from '@portal/contract';
 import { StatusBadge } from './status-badge.tsx';
-import { formatDay } from './format.ts';
+import { formatClock, formatDay } from './format.ts';
 
 type Address = { name: string; street: string; street2: string; city: string; state: string; zip: string; phone: string; email?: string; country: string };
 
@@ -100,7 +100,12 @@ export function FedexOrderModal({ order: current, onClose, children, actions }: 
                       ['Signature', yesNo(order.signature)],
                       ['Pickup', yesNo(order.pickup)],
                       ['Pickup Date', localDate(order.pickupDate)],
-                      ['Pickup Time', order.pickupTime ? `${order.pickupTime} - ${order.pickupEndTime}${order.timeZone ? ` (${order.timeZone})` : ''}` : ''],
+                      [
+                        'Pickup Time',
+                        order.pickupTime
+                          ? `${formatClock(order.pickupTime)} - ${formatClock(order.pickupEndTime)}${order.timeZone ? ` (${order.timeZone})` : ''}`
+                          : '',
+                      ],
                     ]}
                   />
                 </section>

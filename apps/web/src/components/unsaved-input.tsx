@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useBlocker } from 'react-router-dom';
-import { Button, Modal } from 'react-bootstrap';
+import { ConfirmModal } from './confirm-modal.tsx';
 
 /** Navigation state that says the form was just sent: leaving then loses nothing. */
 export const FORM_SENT = { formSent: true };
@@ -22,19 +22,21 @@ export function useUnsavedInputPrompt(unsaved: boolean) {
   }, [unsaved]);
   const blocked = blocker.state === 'blocked';
   return (
-    <Modal show={blocked} onHide={() => blocker.reset?.()} centered>
-      <Modal.Header closeButton>
-        <Modal.Title as="h5">Leave this page?</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>What you entered on this form has not been sent and will be lost.</Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={() => blocker.reset?.()}>
-          Stay
-        </Button>
-        <Button variant="danger" onClick={() => blocker.proceed?.()}>
-          Leave
-        </Button>
-      </Modal.Footer>
-    </Modal>
+    <ConfirmModal
+      confirmation={
+        blocked
+          ? {
+              title: 'Leave this page?',
+              body: 'What you entered on this form has not been sent and will be lost.',
+              confirmLabel: 'Leave',
+              cancelLabel: 'Stay',
+              variant: 'danger',
+              run: () => blocker.proceed?.(),
+            }
+          : null
+      }
+      busy={false}
+      onClose={() => blocker.reset?.()}
+    />
   );
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { validate } from '@readme/openapi-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import createClient from 'openapi-fetch';
 import { unzipSync } from 'fflate';
@@ -16,7 +17,8 @@ const GENERATED = path.join(import.meta.dirname, '../../../test/reseller-api.gen
 let t: TestApp;
 let document: Record<string, any>;
 beforeAll(async () => {
-  t = await startTestApp({ PUBLIC_URL: 'https://labels.example.com', WEBHOOK_ALLOW_PRIVATE: 'true' });
+  // A shop's own address: Redocly's recommended rules warn about a server on example.com or localhost.
+  t = await startTestApp({ PUBLIC_URL: 'https://labels.acme-shipping.test', WEBHOOK_ALLOW_PRIVATE: 'true' });
   const res = await callApi(t.app, undefined, 'GET', '/openapi.json');
   expect(res.statusCode).toBe(200);
   document = res.json();
@@ -27,7 +29,7 @@ it('serves a valid OpenAPI 3.1 document without a key', async () => {
   expect(document.openapi).toBe('3.1.0');
   const result = await validate(structuredClone(document) as never);
   expect(result.valid ? [] : result.errors).toEqual([]);
-  expect(document.servers).toEqual([{ url: 'https://labels.example.com/api/reseller/v1', description: 'This shop' }]);
+  expect(document.servers).toEqual([{ url: 'https://labels.acme-shipping.test/api/reseller/v1', description: 'This shop' }]);
 });
 
 it('documents every call completely: summary, description, parameters, bodies, examples, errors, security and the six sections', () => {
@@ -99,7 +101,7 @@ it('documents every call completely: summary, description, parameters, bodies, e
       .map((hook) => hook.post.operationId)
       .sort(),
   ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted', 'onOrderTracking']);
-  expect(document.info.license).toEqual({ name: expect.any(String), url: 'https://labels.example.com/tos' });
+  expect(document.info.license).toEqual({ name: expect.any(String), url: 'https://labels.acme-shipping.test/tos' });
   // Every operation has an operationId, and every answer declares the rate limit's headers; a 429 its Retry-After, a create's 200 Idempotent-Replayed.
   expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
   for (const { call, op } of operations) {
@@ -122,6 +124,15 @@ it('documents every call completely: summary, description, parameters, bodies, e
     'Retry-After',
   ]);
   expect(document.paths['/openapi.json']).toBeUndefined();
+});
+
+it("passes Redocly's recommended rules with no warning and no error", async () => {
+  const problems = await lintFromString({
+    source: JSON.stringify(document),
+    absoluteRef: 'openapi.json',
+    config: await createConfig({ extends: ['recommended'] }),
+  });
+  expect(problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
 });
 
 it('matches the checked-in typed client, generated from it by openapi-typescript', async () => {
@@ -158,7 +169,7 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   });
   expect(created.error).toBeUndefined();
   const order = created.data!.order;
-  expect(order.downloadUrl).toBe(`https://labels.example.com/api/reseller/v1/order/download/${order.id}`);
+  expect(order.downloadUrl).toBe(`https://labels.acme-shipping.test/api/reseller/v1/order/download/${order.id}`);
 
   expect(created.response.headers.get('idempotent-replayed')).toBeNull();
   const replayed = await client.POST('/order/create-order', {

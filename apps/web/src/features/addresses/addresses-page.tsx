@@ -1,40 +1,32 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Modal, Spinner, Table } from 'react-bootstrap';
+import { Button, Card, Spinner, Table } from 'react-bootstrap';
 import type { Address } from '@portal/contract';
 import { ADDRESSES_QUERY_KEY, readAddresses, useDeleteAddress } from '../../api/addresses.ts';
+import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { LoadError } from '../../components/load-error.tsx';
 import { AddressModal } from './address-modal.tsx';
 
-function DeleteAddressModal({ address: current, onClose }: { address: Address | null; onClose: () => void }) {
-  // The last address stays on screen while the modal fades out.
-  const last = useRef(current);
-  if (current) last.current = current;
-  const address = last.current;
+function DeleteAddressModal({ address, onClose }: { address: Address | null; onClose: () => void }) {
   const remove = useDeleteAddress();
-  const busy = remove.isPending;
   return (
-    <Modal show={current !== null} onHide={busy ? () => undefined : onClose} centered>
-      <Modal.Header closeButton={!busy}>
-        <Modal.Title as="h5">Delete Address</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>
-        {address && (
-          <p className="mb-0">
-            Delete the address of <strong>{address.name}</strong>, {address.street}, {address.city}, {address.state} {address.zip}?
-          </p>
-        )}
-      </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button variant="danger" onClick={() => current && remove.mutate(current._id, { onSuccess: onClose })} disabled={busy}>
-          {busy && <Spinner animation="border" size="sm" className="me-2" />}
-          Delete
-        </Button>
-      </Modal.Footer>
-    </Modal>
+    <ConfirmModal
+      confirmation={
+        address && {
+          title: 'Delete Address',
+          body: (
+            <p className="mb-0">
+              Delete the address of <strong>{address.name}</strong>, {address.street}, {address.city}, {address.state} {address.zip}?
+            </p>
+          ),
+          confirmLabel: 'Delete',
+          variant: 'danger',
+          run: (done) => remove.mutate(address._id, { onSuccess: done }),
+        }
+      }
+      busy={remove.isPending}
+      onClose={onClose}
+    />
   );
 }
 

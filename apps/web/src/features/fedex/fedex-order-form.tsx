@@ -26,7 +26,7 @@ import { FEDEX_PRICE_QUERY_KEY, readFedexPrice, useCreateFedexOrder } from '../.
 import { AddressFields, type AddressKey, type FedexForm } from './address-fields.tsx';
 import { EMPTY_ITEM, InvoiceItemsFields } from './invoice-items-fields.tsx';
 import { useUnsavedInputPrompt } from '../../components/unsaved-input.tsx';
-import { money } from '../../components/format.ts';
+import { formatClock, money } from '../../components/format.ts';
 
 /** The browser's time zone: the pickup's when its address does not tell. */
 const BROWSER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -233,12 +233,12 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
                   <Col sm={4}>
                     <Form.Group controlId="fedex-pickup-end">
                       <Form.Label>To Pickup Time</Form.Label>
-                      <Form.Control readOnly value={typeof pickupTime === 'string' && isPickupTime(pickupTime) ? pickupEndTime(pickupTime) : ''} />
+                      <Form.Control readOnly value={typeof pickupTime === 'string' && isPickupTime(pickupTime) ? formatClock(pickupEndTime(pickupTime)) : ''} />
                     </Form.Group>
                   </Col>
                   <Col xs={12} className="small text-muted">
-                    Today to {PICKUP_DAYS_AHEAD} days ahead; a {PICKUP_WINDOW_HOURS}-hour window starting at the latest at {PICKUP_LATEST_START}, in{' '}
-                    <span data-testid="pickup-time-zone">{String(timeZone)}</span> time (
+                    Today to {PICKUP_DAYS_AHEAD} days ahead; a {PICKUP_WINDOW_HOURS}-hour window starting at the latest at {formatClock(PICKUP_LATEST_START)},
+                    in <span data-testid="pickup-time-zone">{String(timeZone)}</span> time (
                     {addressZone ? 'the pickup address' : 'your browser; the pickup address does not tell'}).
                     {message('timeZone') && <div className="text-danger">{message('timeZone')}</div>}
                   </Col>

@@ -6,6 +6,7 @@ import { toast } from '../../components/toast.tsx';
 import { LABEL_FORMATS, LABEL_FORMAT_NAMES, PASSWORDS_DO_NOT_MATCH, type LabelFormat } from '@portal/contract';
 import { useChangeEmail, useChangePassword, useRegenerateApiKey, useSetLabelFormat } from '../../api/account.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
+import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { PasswordInput } from '../../components/password-input.tsx';
 import { TelegramCard } from './telegram-card.tsx';
@@ -43,9 +44,7 @@ function EmailCard() {
 function ApiKeyCard() {
   const { user } = useCurrentUser();
   const regeneration = useRegenerateApiKey();
-  const regenerate = () => {
-    if (window.confirm('Regenerate your API key? The current key stops working at once.')) regeneration.mutate();
-  };
+  const [asking, setAsking] = useState(false);
   return (
     <Card className="mb-4">
       <Card.Header as="h6">API Key</Card.Header>
@@ -53,10 +52,25 @@ function ApiKeyCard() {
         <InputGroup>
           <Form.Control readOnly value={user?.api_key ?? ''} aria-label="API key" data-testid="api-key" />
           <CopyButton text={user?.api_key ?? ''} copied="API key copied" />
-          <Button variant="outline-danger" onClick={regenerate} disabled={regeneration.isPending}>
+          <Button variant="outline-danger" onClick={() => setAsking(true)} disabled={regeneration.isPending}>
             Regenerate
           </Button>
         </InputGroup>
+        <ConfirmModal
+          confirmation={
+            asking
+              ? {
+                  title: 'Regenerate API key',
+                  body: 'Regenerate your API key? The current key stops working at once.',
+                  confirmLabel: 'Regenerate',
+                  variant: 'danger',
+                  run: (done) => regeneration.mutate(undefined, { onSuccess: done }),
+                }
+              : null
+          }
+          busy={regeneration.isPending}
+          onClose={() => setAsking(false)}
+        />
       </Card.Body>
     </Card>
   );

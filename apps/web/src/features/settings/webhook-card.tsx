@@ -5,6 +5,7 @@ import { Alert, Badge, Button, Card, Form, InputGroup, Spinner, Table } from 're
 import type { WebhookDelivery, WebhookSettingsResponse } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { WEBHOOK_QUERY_KEY, readWebhook, useRotateWebhookSecret, useSaveWebhook } from '../../api/reseller.ts';
+import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { formatDate } from '../../components/format.ts';
 
@@ -88,9 +89,7 @@ export function WebhookCard() {
     save.mutate({ url }, { onSuccess: showSecret, onError: (error) => setError('url', { message: errorMessage(error) }) }),
   );
   const remove = () => save.mutate({ url: null }, { onSuccess: showSecret });
-  const rotate = () => {
-    if (window.confirm('Create a new signing secret? The current one stops signing at once.')) rotation.mutate(undefined, { onSuccess: showSecret });
-  };
+  const [askingRotation, setAskingRotation] = useState(false);
 
   const data = settings.data;
   return (
@@ -147,12 +146,33 @@ export function WebhookCard() {
               </Button>
             )}
             {data.hasSecret && (
-              <Button size="sm" variant="outline-secondary" onClick={rotate} disabled={busy}>
+              <Button size="sm" variant="outline-secondary" onClick={() => setAskingRotation(true)} disabled={busy}>
                 Rotate secret
               </Button>
             )}
           </div>
         )}
+        <ConfirmModal
+          confirmation={
+            askingRotation
+              ? {
+                  title: 'Rotate signing secret',
+                  body: 'Create a new signing secret? The current one stops signing at once.',
+                  confirmLabel: 'Rotate secret',
+                  variant: 'danger',
+                  run: (done) =>
+                    rotation.mutate(undefined, {
+                      onSuccess: (answer) => {
+                        done();
+                        showSecret(answer);
+                      },
+                    }),
+                }
+              : null
+          }
+          busy={rotation.isPending}
+          onClose={() => setAskingRotation(false)}
+        />
         <h6 className="small fw-semibold">Recent deliveries</h6>
         <DeliveriesTable deliveries={data?.deliveries ?? []} />
       </Card.Body>

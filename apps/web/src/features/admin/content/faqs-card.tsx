@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, ButtonGroup, Card, Form, ListGroup, Modal, Spinner } from 'react-bootstrap';
 import { faqBody, type AdminContent } from '@portal/contract';
 import { useDeleteFaq, useReorderFaqs, useSaveFaq, type FaqText } from '../../../api/admin.ts';
-import { ConfirmModal, type Confirmation } from '../confirm-modal.tsx';
+import { ConfirmModal, type Confirmation } from '../../../components/confirm-modal.tsx';
 
 type Faq = AdminContent['faqs'][number];
 /** null: closed; { faq: null }: a new FAQ; { faq }: editing that one. */

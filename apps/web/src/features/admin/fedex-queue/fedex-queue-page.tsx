@@ -6,7 +6,7 @@ import { adminKey, downloadAdminFedexInvoice, readFedexQueue } from '../../../ap
 import { useDownload } from '../../../api/mutation.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { FedexOrderModal } from '../../../components/fedex-order-modal.tsx';
-import { formatDate, money } from '../../../components/format.ts';
+import { formatClock, formatDate, money } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { FedexActionModal, type FedexAction } from './fedex-order-actions.tsx';
@@ -105,7 +105,7 @@ export function FedexQueuePage() {
                     <>
                       {order.pickupDate}
                       <div className="text-muted">
-                        {order.pickupTime}-{order.pickupEndTime}
+                        {formatClock(order.pickupTime)} - {formatClock(order.pickupEndTime)}
                       </div>
                     </>
                   ) : (

@@ -6,7 +6,7 @@ import type { AdminUser } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money } from '../../../components/format.ts';
 import { adminKey, readUser, useChangeAccount, type AccountChange } from '../../../api/admin.ts';
-import { ConfirmModal, type Confirmation } from '../confirm-modal.tsx';
+import { ConfirmModal, type Confirmation } from '../../../components/confirm-modal.tsx';
 import { LabelOrdersList } from '../orders/label-orders-list.tsx';
 import { AdjustBalanceForm } from './adjust-balance-form.tsx';
 import { UserBadges } from './user-badges.tsx';
