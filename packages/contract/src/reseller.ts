@@ -373,7 +373,7 @@ export const queueStatsAnswer = z
 
 // ---- webhooks (Account Setting, signed-in user) -----------------------------------------------
 
-export const WEBHOOK_EVENTS = ['order.completed', 'order.cancelled', 'bulk.completed'] as const;
+export const WEBHOOK_EVENTS = ['order.completed', 'order.cancelled', 'order.refunded', 'order.refund_rejected', 'bulk.completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_SIGNATURE_HEADER = 'x-portal-signature';
 export const WEBHOOK_EVENT_HEADER = 'x-portal-event';

@@ -4,6 +4,7 @@ import type { TelegramTopic } from './telegram-values.ts';
 export const telegramTopicsSchema = z.object({
   orderCompleted: z.boolean(),
   orderCancelled: z.boolean(),
+  labelRefunds: z.boolean(),
   bulkCompleted: z.boolean(),
   fedexOrders: z.boolean(),
   deposits: z.boolean(),

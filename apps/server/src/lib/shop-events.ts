@@ -9,7 +9,7 @@ import type { ShopEventsTable } from '../db/schema.ts';
  * an event makes, each sent by a queue job of its own.
  */
 export type ShopEvent =
-  | { type: 'order.completed' | 'order.cancelled'; userId: string; orderId: string }
+  | { type: 'order.completed' | 'order.cancelled' | 'order.refunded' | 'order.refund_rejected'; userId: string; orderId: string }
   | { type: 'bulk.completed'; userId: string; bulkOrderId: string }
   | { type: 'fedex.completed' | 'fedex.cancelled'; userId: string; fedexOrderId: string }
   /** A paid deposit: the amounts as credited and the balance the credit left behind. */
@@ -22,6 +22,8 @@ function subjectOf(event: ShopEvent): string {
   switch (event.type) {
     case 'order.completed':
     case 'order.cancelled':
+    case 'order.refunded':
+    case 'order.refund_rejected':
       return event.orderId;
     case 'bulk.completed':
       return event.bulkOrderId;
@@ -50,6 +52,8 @@ export function eventOf(row: ShopEventRow): ShopEvent {
   switch (type) {
     case 'order.completed':
     case 'order.cancelled':
+    case 'order.refunded':
+    case 'order.refund_rejected':
       return { type, userId, orderId: row.subject_id };
     case 'bulk.completed':
       return { type, userId, bulkOrderId: row.subject_id };

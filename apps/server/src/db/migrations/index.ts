@@ -22,6 +22,7 @@ import * as orderClaims from './2026-11-28-10-order-claims.ts';
 import * as revokedTokens from './2026-11-28-20-revoked-tokens.ts';
 import * as shopEvents from './2026-11-28-30-shop-events.ts';
 import * as easypost from './2026-11-28-40-easypost.ts';
+import * as labelRefunds from './2026-11-28-60-label-refunds.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-20-revoked-tokens': revokedTokens,
   '2026-11-28-30-shop-events': shopEvents,
   '2026-11-28-40-easypost': easypost,
+  '2026-11-28-60-label-refunds': labelRefunds,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

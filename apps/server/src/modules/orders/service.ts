@@ -1,6 +1,8 @@
 import {
   CSV_PRINTED_COLUMNS,
   LABEL_NOT_READY,
+  LABEL_REFUNDED_NO_DOWNLOAD,
+  LABEL_REFUND_PENDING_NO_DOWNLOAD,
   ORDER_CANCELLED_NO_LABEL,
   ORDER_NOT_FOUND,
   STARTING_AFTER_NOT_FOUND,
@@ -84,6 +86,9 @@ export function keepSearchIndexed(db: Db, log: FastifyBaseLogger): () => Promise
   };
 }
 
+/** A label whose refund is requested or made cannot be downloaded (a rejected refund gives it back). */
+export const isRefundHeld = (refundStatus: string | null) => refundStatus === 'requested' || refundStatus === 'refunded';
+
 export const ORDER_NOT_WAITING = 'Only a pending or processing order can be cancelled';
 
 export function toOrder(row: repo.OrderListRow): Order {
@@ -100,9 +105,12 @@ export function toOrder(row: repo.OrderListRow): Order {
     price: centsToDollars(Number(row.price_cents)),
     status: row.status,
     tracking: row.tracking,
-    pdf: row.status === 'completed' && row.pdf_key ? downloadPath(row.id) : null,
+    // A label whose refund is asked or made is not offered for download.
+    pdf: row.status === 'completed' && row.pdf_key && !isRefundHeld(row.refund_status) ? downloadPath(row.id) : null,
     note: row.note,
     createdAt: row.created_at,
+    refundStatus: row.refund_status,
+    refundNote: row.refund_note,
   };
 }
 
@@ -258,6 +266,13 @@ export function orderRowFor(
     upstream_carrier: null,
     upstream_service: null,
     tracking_status: null,
+    refund_status: null,
+    refund_note: null,
+    refund_requested_at: null,
+    refund_updated_at: null,
+    refund_due_at: null,
+    refund_claims: 0,
+    refund_upstream: null,
   };
 }
 
@@ -764,6 +779,8 @@ export function createOrderService(deps: {
       if (!order) throw notFound(ORDER_NOT_FOUND);
       if (order.status === 'cancelled') throw conflict(ORDER_CANCELLED_NO_LABEL);
       if (order.status !== 'completed' || !order.pdf_key || !order.tracking) throw conflict(LABEL_NOT_READY);
+      if (order.refund_status === 'refunded') throw conflict(LABEL_REFUNDED_NO_DOWNLOAD);
+      if (order.refund_status === 'requested') throw conflict(LABEL_REFUND_PENDING_NO_DOWNLOAD);
       const pdf = await readLabel(files, order.pdf_key);
       if (!pdf) throw new HttpError(500, `Label file missing for order ${order.id}`);
       return { tracking: order.tracking, pdf };

@@ -68,7 +68,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 **Rate limit**: each API key may make a number of requests a minute (120 unless the shop set another). Every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); past the limit the answer is 429 with \`Retry-After\` (seconds).
 
-**Webhooks**: set a URL on Account Setting to be told of \`order.completed\`, \`order.cancelled\` and \`bulk.completed\` (see \`webhooks\` in this document). Each POST is signed: \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex>\` where v1 is the HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret. Answer 2xx within 10 s; other answers are retried with growing delays, ${WEBHOOK_MAX_ATTEMPTS} tries over about a day.`,
+**Webhooks**: set a URL on Account Setting to be told of \`order.completed\`, \`order.cancelled\`, \`order.refunded\`, \`order.refund_rejected\` and \`bulk.completed\` (see \`webhooks\` in this document). Each POST is signed: \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex>\` where v1 is the HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret. Answer 2xx within 10 s; other answers are retried with growing delays, ${WEBHOOK_MAX_ATTEMPTS} tries over about a day.`,
 };
 
 const LICENSE_NAME = "Proprietary: use under the shop's Terms of Service";
@@ -153,6 +153,18 @@ const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; descrip
     tag: RESELLER_TAGS.orders,
     summary: 'An order was cancelled and refunded',
     description: 'The carrier refused a single order: it is cancelled, its price refunded, and `data.order.note` says why.',
+    data: 'order',
+  },
+  'order.refunded': {
+    tag: RESELLER_TAGS.orders,
+    summary: 'A label was refunded',
+    description: 'A refund you asked for (refund-order) was approved: its price is back on your balance, `data.order.refundStatus` is `refunded`, and the label can no longer be downloaded.',
+    data: 'order',
+  },
+  'order.refund_rejected': {
+    tag: RESELLER_TAGS.orders,
+    summary: 'A label refund was rejected',
+    description: 'A refund you asked for was rejected (the carrier scanned the label, or refused the void): `data.order.refundStatus` is `rejected` and `data.order.refundNote` says why. Nothing is credited.',
     data: 'order',
   },
   'bulk.completed': {

@@ -39,6 +39,12 @@ export type LabelPending = {
 };
 export type LabelFailed = { status: 'failed'; message: string };
 
+/**
+ * What the provider says of a label's refund (void): asked and not decided yet (`checkInMs`: when to ask again),
+ * refunded, or rejected with the reason. An upstream that cannot be reached throws; the sweep asks again later.
+ */
+export type RefundAnswer = { status: 'submitted'; checkInMs?: number } | { status: 'refunded' } | { status: 'rejected'; reason: string };
+
 /** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
 export class LabelProviderError extends Error {}
 
@@ -66,6 +72,13 @@ export interface LabelProvider {
   findLabel(request: LabelRequest): Promise<LabelReady | LabelPending | null>;
   /** Asks again about a label that was 'processing'. */
   checkLabel(request: LabelRequest, providerRef: string): Promise<LabelReady | LabelPending | LabelFailed>;
+  /** Asks the upstream to void the bought label of `request.orderId` and refund its postage. */
+  requestRefund?(request: LabelRequest): Promise<RefundAnswer>;
+  /**
+   * What became of a refund asked before, or 'none' when the upstream has none (a process died before asking): the
+   * caller asks then. Asked first by a process that takes a refund another took, so a refund is never asked twice.
+   */
+  checkRefund?(request: LabelRequest): Promise<RefundAnswer | { status: 'none' }>;
   /** Lets go of what it holds open (files, connections); called as the services close. */
   close?(): Promise<void>;
 }
