@@ -227,7 +227,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   if (bot) telegramBot!.addCommands(bot, telegram, log);
   outbox.deliverTo(telegram);
   closers.push(() => outbox.flush()); // events handed over still being dispatched, before the queue closes
-  const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, log });
+  const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, refunds, log });
   // The reseller API's request limit per key is shared by every process through Redis when there is one. It gives up
   // quickly (the limit is skipped on a Redis error) and connects on first use, so a worker, which serves no API, opens none.
   const resellerRateStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true }) : undefined;

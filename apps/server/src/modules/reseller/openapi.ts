@@ -116,11 +116,12 @@ const ERROR_DOCS: Record<number, { description: string; example: Record<string, 
   403: { description: 'The account is disabled', example: { type: 'error', message: 'This account is disabled; contact the shop for help' } },
   404: { description: 'Not found, or not yours', example: { type: 'error', message: 'Order not found' } },
   409: {
-    description: 'Not ready yet, or a request with this Idempotency-Key is still running',
+    description: 'Not ready yet, a refund already asked or decided, or a request with this Idempotency-Key is still running',
     example: { type: 'error', message: 'The label is not ready yet' },
   },
   422: {
-    description: 'This Idempotency-Key was used with another request',
+    description:
+      'This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window)',
     example: { type: 'error', message: 'This Idempotency-Key was already used with a different request' },
   },
   429: { description: 'Rate limit reached: retry after `Retry-After` seconds', example: { type: 'error', message: 'Too many requests, retry in 42 s' } },

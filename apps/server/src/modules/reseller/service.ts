@@ -19,6 +19,7 @@ import { isoIn, newId, nowIso } from '../../lib/ids.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { BulkService } from '../bulk/service.ts';
 import { toLabelType, type CatalogService } from '../catalog/service.ts';
+import type { RefundService } from '../orders/refunds.ts';
 import type { OnCharged, OrderService } from '../orders/service.ts';
 import { bulkJobStatusOf, resellerOrderOf } from './answers.ts';
 import * as repo from './repository.ts';
@@ -41,6 +42,7 @@ export function createResellerService(deps: {
   orders: OrderService;
   bulk: BulkService;
   webhooks: WebhookService;
+  refunds: RefundService;
   log: FastifyBaseLogger;
 }) {
   const { db, auth, catalog, orders, bulk, log } = deps;
@@ -216,6 +218,8 @@ export function createResellerService(deps: {
     },
 
     labelPdf: (userId: string, orderId: string) => orders.labelPdf(userId, orderId),
+    /** Label refunds (voids), as the web asks them. */
+    refunds: deps.refunds,
 
     /** A bulk order from objects: the CSV's row checks, one charge, always a queued job. */
     createBulkOrder(
