@@ -10,7 +10,10 @@ import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
+import { RefundBadge } from '../../components/refund-badge.tsx';
 import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
+import { OrderSelectionBar, SelectBox, useOrderSelection } from './order-selection.tsx';
+import { RefundSelectedButton } from './refund-selected-button.tsx';
 import { OrderDetailsModal } from './order-details-modal.tsx';
 
 const SORTS = [
@@ -91,6 +94,8 @@ export function OrderHistoryCard() {
   });
   const { query: orders, page } = history;
   const rows = orders.data?.orders ?? [];
+  const selection = useOrderSelection();
+  const shownIds = rows.map((o) => o._id);
 
   return (
     <Card className="mb-4">
@@ -123,9 +128,19 @@ export function OrderHistoryCard() {
       </Card.Header>
       <Card.Body>
         <LoadError query={orders} what="the order history" />
+        <OrderSelectionBar selection={selection}>
+          <RefundSelectedButton ids={selection.ids} onDone={selection.clear} />
+        </OrderSelectionBar>
         <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="orders-table">
           <thead>
             <tr>
+              <th className="stack-hide">
+                <SelectBox
+                  label="Select every order shown"
+                  checked={rows.length > 0 && shownIds.every(selection.has)}
+                  onChange={() => selection.toggleAll(shownIds)}
+                />
+              </th>
               <th>#</th>
               <th>Order ID</th>
               <th>Type</th>
@@ -141,20 +156,23 @@ export function OrderHistoryCard() {
           <tbody>
             {orders.isPending && (
               <tr>
-                <td colSpan={10} className="text-center">
+                <td colSpan={11} className="text-center">
                   <Spinner animation="border" size="sm" />
                 </td>
               </tr>
             )}
             {orders.isSuccess && rows.length === 0 && (
               <tr>
-                <td colSpan={10} className="text-center text-muted">
+                <td colSpan={11} className="text-center text-muted">
                   {search || status !== 'all' ? emptyFilterText(search, status) : 'No orders yet'}
                 </td>
               </tr>
             )}
             {rows.map((order, index) => (
               <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
+                <td className="stack-hide">
+                  <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
+                </td>
                 <td className="stack-hide">{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
                 <td className="font-monospace stack-key" data-label="Order ID">
                   {order.OrderId}
@@ -173,7 +191,7 @@ export function OrderHistoryCard() {
                 <td className="text-end" data-label="Price">
                   <span>
                     {money(order.price)}
-                    {order.status === 'cancelled' && (
+                    {(order.status === 'cancelled' || order.refundStatus === 'refunded') && (
                       <span className="d-block small text-success text-nowrap" data-testid="order-refunded">
                         Refunded {money(order.price)}
                       </span>
@@ -182,6 +200,7 @@ export function OrderHistoryCard() {
                 </td>
                 <td data-label="Status">
                   <StatusBadge status={order.status} title={order.note ?? undefined} />
+                  <RefundBadge status={order.refundStatus} note={order.refundNote} />
                 </td>
                 {/* In the row's details below xxl, where the table would otherwise scroll sideways. */}
                 <td className="font-monospace stack-hide d-none d-xxl-table-cell">{order.tracking ?? ''}</td>
@@ -190,7 +209,7 @@ export function OrderHistoryCard() {
                   <Button size="sm" variant="outline-secondary" className="me-2" onClick={() => setViewing(order._id)}>
                     Details
                   </Button>
-                  {order.status === 'completed' && (
+                  {order.status === 'completed' && order.pdf && (
                     <Button
                       size="sm"
                       variant="outline-success"
