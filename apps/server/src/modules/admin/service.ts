@@ -22,7 +22,7 @@ import { toLabelType, type CatalogService, type LabelTypeChange } from '../catal
 import type { ContentService } from '../content/service.ts';
 import type { FedexService } from '../fedex/service.ts';
 import { toOrder, type OrderService } from '../orders/service.ts';
-import type { RefundFilter, RefundService } from '../orders/refunds.ts';
+import type { RefundFilter, RefundService } from '../orders/service.ts';
 import { auditBy } from './audit.ts';
 import * as repo from './repository.ts';
 

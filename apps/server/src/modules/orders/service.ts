@@ -809,3 +809,6 @@ export function createOrderService(deps: {
   };
 }
 export type OrderService = ReturnType<typeof createOrderService>;
+
+/** Label refunds live in refunds.ts; other modules reach them through here. */
+export type { RefundFilter, RefundService } from './refunds.ts';

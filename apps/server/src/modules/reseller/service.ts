@@ -19,7 +19,7 @@ import { isoIn, newId, nowIso } from '../../lib/ids.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { BulkService } from '../bulk/service.ts';
 import { toLabelType, type CatalogService } from '../catalog/service.ts';
-import type { RefundService } from '../orders/refunds.ts';
+import type { RefundService } from '../orders/service.ts';
 import type { OnCharged, OrderService } from '../orders/service.ts';
 import { bulkJobStatusOf, resellerOrderOf } from './answers.ts';
 import * as repo from './repository.ts';
