@@ -282,7 +282,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     content,
     addresses: createAddressService(db),
     /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
-    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers, refunds.upstreamSaid),
+    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) =>
+      handleEasyPostEvent(db, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers, refunds.upstreamSaid),
     amazonCsv: createAmazonCsvService(slipReader),
     ops: createOpsService({ db, queue, files, metrics }),
     metrics,

@@ -275,7 +275,14 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
         mode: 'test',
         description: status === 'refunded' ? 'refund.successful' : 'refund.failed',
         created_at: new Date().toISOString(),
-        result: { id: id('rfnd'), object: 'Refund', shipment_id: shipmentId, tracking_code: shipment.tracking_code, status, carrier: shipment.selected_rate?.carrier },
+        result: {
+          id: id('rfnd'),
+          object: 'Refund',
+          shipment_id: shipmentId,
+          tracking_code: shipment.tracking_code,
+          status,
+          carrier: shipment.selected_rate?.carrier,
+        },
       };
     },
     trackerEvent(shipmentId, status) {

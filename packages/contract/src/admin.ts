@@ -237,7 +237,10 @@ export const cancelOrderBody = z.object({ reason: requiredText('Reason', 500) })
 export const ADMIN_REFUND_STATES = ['requested', 'stuck', 'rejected', 'refunded'] as const;
 /** GET /admin/refunds?state=&page=&limit=: requested (oldest first), stuck (requested longer than REFUND_STUCK_HOURS), rejected, refunded. */
 export const adminRefundsQuery = adminPageQuery.extend({
-  state: z.preprocess((v) => (v === undefined || v === '' ? 'requested' : v), z.enum(ADMIN_REFUND_STATES, { error: `State must be one of ${ADMIN_REFUND_STATES.join(', ')}` })),
+  state: z.preprocess(
+    (v) => (v === undefined || v === '' ? 'requested' : v),
+    z.enum(ADMIN_REFUND_STATES, { error: `State must be one of ${ADMIN_REFUND_STATES.join(', ')}` }),
+  ),
 });
 export const adminRefundSchema = adminOrderSchema.extend({
   refundRequestedAt: z.string().nullable(),

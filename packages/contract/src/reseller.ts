@@ -155,7 +155,11 @@ export const resellerRefund = z
   .meta({ id: 'ResellerRefund' });
 export const resellerRefundAnswer = z
   .object({ type: success, message: z.string(), refund: resellerRefund })
-  .meta({ examples: [{ type: 'success', message: 'Refund requested', refund: { orderId: exampleOrder.id, ok: true, message: 'Refund requested', refundStatus: 'requested' } }] });
+  .meta({
+    examples: [
+      { type: 'success', message: 'Refund requested', refund: { orderId: exampleOrder.id, ok: true, message: 'Refund requested', refundStatus: 'requested' } },
+    ],
+  });
 export const resellerRefundsBody = z
   .object({
     order_ids: z
@@ -165,18 +169,25 @@ export const resellerRefundsBody = z
       .describe(`Up to ${REFUND_IDS_MAX} of your order ids`),
   })
   .meta({ id: 'ResellerRefundOrdersInput', examples: [{ order_ids: [exampleOrder.id] }] });
-export const resellerRefundsAnswer = z.object({ type: success, message: z.string(), results: z.array(resellerRefund).describe('One per order id, in order') }).meta({
-  examples: [
-    {
-      type: 'success',
-      message: '1 of 2 refunds requested',
-      results: [
-        { orderId: exampleOrder.id, ok: true, message: 'Refund requested', refundStatus: 'requested' },
-        { orderId: '9a8b7c6d-0000-4000-8000-000000000000', ok: false, message: 'The UPS label was already scanned by the carrier and can no longer be refunded', refundStatus: null },
-      ],
-    },
-  ],
-});
+export const resellerRefundsAnswer = z
+  .object({ type: success, message: z.string(), results: z.array(resellerRefund).describe('One per order id, in order') })
+  .meta({
+    examples: [
+      {
+        type: 'success',
+        message: '1 of 2 refunds requested',
+        results: [
+          { orderId: exampleOrder.id, ok: true, message: 'Refund requested', refundStatus: 'requested' },
+          {
+            orderId: '9a8b7c6d-0000-4000-8000-000000000000',
+            ok: false,
+            message: 'The UPS label was already scanned by the carrier and can no longer be refunded',
+            refundStatus: null,
+          },
+        ],
+      },
+    ],
+  });
 
 const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 

@@ -12,10 +12,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').addColumn('refund_requested_at', 'text').execute();
   await db.schema.alterTable('orders').addColumn('refund_updated_at', 'text').execute();
   await db.schema.alterTable('orders').addColumn('refund_due_at', 'text').execute();
-  await db.schema.alterTable('orders').addColumn('refund_claims', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('orders')
+    .addColumn('refund_claims', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('orders').addColumn('refund_upstream', 'text').execute();
   // The sweep's and the console's reads: the few orders with a refund, by state and time.
-  await db.schema.createIndex('orders_refund').on('orders').columns(['refund_status', 'refund_due_at']).where(sql.ref('refund_status'), 'is not', null).execute();
+  await db.schema
+    .createIndex('orders_refund')
+    .on('orders')
+    .columns(['refund_status', 'refund_due_at'])
+    .where(sql.ref('refund_status'), 'is not', null)
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -157,9 +157,7 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
           .header('cache-control', 'private, no-store')
           .send(pdf);
       });
-      scope.get('/refunds', { schema: { querystring: adminRefundsQuery, response: { 200: adminRefundsResponse } } }, (request) =>
-        admin.refunds(request.query),
-      );
+      scope.get('/refunds', { schema: { querystring: adminRefundsQuery, response: { 200: adminRefundsResponse } } }, (request) => admin.refunds(request.query));
       scope.post('/orders/:id/refund/approve', { schema: { params: idParams, response: { 200: messageResponse } } }, async (request) => {
         await admin.approveRefund(request.userId, request.params.id);
         return { message: 'Refund approved and credited' };

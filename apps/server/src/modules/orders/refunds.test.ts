@@ -58,7 +58,8 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
     if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
   });
 
-  const post = (user: User, url: string, payload?: unknown) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: user.headers, payload: payload as any });
+  const post = (user: User, url: string, payload?: unknown) =>
+    t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: user.headers, payload: payload as any });
   async function completedOrder(user: User, type = 'priority') {
     const res = await post(user, '/order/create', orderPayload(type));
     expect(res.statusCode).toBe(200);
@@ -132,13 +133,21 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   it('refuses a refund outside the window with the reason: USPS after 28 days, UPS once scanned', async () => {
     const user = await fundedUser(t.app, t.db, 10_000);
     const usps = await completedOrder(user);
-    await t.db.updateTable('orders').set({ created_at: new Date(Date.now() - 29 * 86_400_000).toISOString() }).where('id', '=', usps.id).execute();
+    await t.db
+      .updateTable('orders')
+      .set({ created_at: new Date(Date.now() - 29 * 86_400_000).toISOString() })
+      .where('id', '=', usps.id)
+      .execute();
     const late = await post(user, `/order/refund/${usps.id}`);
     expect(late.statusCode).toBe(422);
     expect(late.json().message).toBe(refundWindowPassed(28));
     const ups = await completedOrder(user, 'ups_standard');
     // UPS: no day limit while unscanned; pre_transit is not a scan.
-    await t.db.updateTable('orders').set({ created_at: new Date(Date.now() - 60 * 86_400_000).toISOString(), tracking_status: 'in_transit' }).where('id', '=', ups.id).execute();
+    await t.db
+      .updateTable('orders')
+      .set({ created_at: new Date(Date.now() - 60 * 86_400_000).toISOString(), tracking_status: 'in_transit' })
+      .where('id', '=', ups.id)
+      .execute();
     const scanned = await post(user, `/order/refund/${ups.id}`);
     expect(scanned.statusCode).toBe(422);
     expect(scanned.json().message).toBe(refundScanned('UPS'));

@@ -164,7 +164,11 @@ export function createRefundService(deps: {
     const now = (await repo.findOrder(db, order.id))!;
     const status = now.refund_status;
     const message =
-      status === 'rejected' ? `The refund was rejected: ${now.refund_note ?? 'no reason given'}` : status === 'refunded' ? REFUND_STATUS_LABELS.refunded : REFUND_REQUESTED;
+      status === 'rejected'
+        ? `The refund was rejected: ${now.refund_note ?? 'no reason given'}`
+        : status === 'refunded'
+          ? REFUND_STATUS_LABELS.refunded
+          : REFUND_REQUESTED;
     return { orderId: order.id, ok: status !== 'rejected', message, refundStatus: status };
   }
 

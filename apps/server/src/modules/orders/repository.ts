@@ -396,7 +396,16 @@ export const claimRefund = (db: DbOrTrx, id: string, until: string, now: string)
 export const findByShipment = (db: DbOrTrx, shipmentId: string) => db.selectFrom('orders').selectAll().where('shipment_id', '=', shipmentId).executeTakeFirst();
 
 /** The columns of the console's refund queue. */
-const REFUND_COLUMNS = [...LIST_COLUMNS, 'refund_status', 'refund_note', 'refund_requested_at', 'refund_updated_at', 'refund_upstream', 'tracking_status', 'bulk_order_id'] as const;
+const REFUND_COLUMNS = [
+  ...LIST_COLUMNS,
+  'refund_status',
+  'refund_note',
+  'refund_requested_at',
+  'refund_updated_at',
+  'refund_upstream',
+  'tracking_status',
+  'bulk_order_id',
+] as const;
 export type RefundListRow = Pick<OrderRow, (typeof REFUND_COLUMNS)[number]>;
 
 /** Orders in one refund state (requested before `before` when given: stuck), oldest request first, a page and the total. */
@@ -409,7 +418,13 @@ export async function listRefunds(
   let query = db.selectFrom('orders').where('refund_status', '=', status);
   if (before) query = query.where('refund_requested_at', '<', before);
   const [rows, counted] = await Promise.all([
-    query.select(REFUND_COLUMNS).orderBy('refund_requested_at', status === 'requested' ? 'asc' : 'desc').orderBy('id').offset(page.offset).limit(page.limit).execute(),
+    query
+      .select(REFUND_COLUMNS)
+      .orderBy('refund_requested_at', status === 'requested' ? 'asc' : 'desc')
+      .orderBy('id')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(counted.n) };

@@ -159,13 +159,15 @@ const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; descrip
   'order.refunded': {
     tag: RESELLER_TAGS.orders,
     summary: 'A label was refunded',
-    description: 'A refund you asked for (refund-order) was approved: its price is back on your balance, `data.order.refundStatus` is `refunded`, and the label can no longer be downloaded.',
+    description:
+      'A refund you asked for (refund-order) was approved: its price is back on your balance, `data.order.refundStatus` is `refunded`, and the label can no longer be downloaded.',
     data: 'order',
   },
   'order.refund_rejected': {
     tag: RESELLER_TAGS.orders,
     summary: 'A label refund was rejected',
-    description: 'A refund you asked for was rejected (the carrier scanned the label, or refused the void): `data.order.refundStatus` is `rejected` and `data.order.refundNote` says why. Nothing is credited.',
+    description:
+      'A refund you asked for was rejected (the carrier scanned the label, or refused the void): `data.order.refundStatus` is `rejected` and `data.order.refundNote` says why. Nothing is credited.',
     data: 'order',
   },
   'bulk.completed': {

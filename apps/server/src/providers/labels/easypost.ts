@@ -1,6 +1,14 @@
 import type EasyPostClient from '@easypost/api';
 import type { CallRate } from '../../lib/call-rate.ts';
-import { LabelProviderError, type LabelParty, type LabelPending, type LabelProvider, type LabelReady, type LabelRequest, type RefundAnswer } from './label-provider.ts';
+import {
+  LabelProviderError,
+  type LabelParty,
+  type LabelPending,
+  type LabelProvider,
+  type LabelReady,
+  type LabelRequest,
+  type RefundAnswer,
+} from './label-provider.ts';
 
 /** The upstream carrier, service and (optionally) carrier account a label type is bought as. */
 export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
