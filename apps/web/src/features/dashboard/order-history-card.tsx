@@ -134,14 +134,17 @@ export function OrderHistoryCard() {
         <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="orders-table">
           <thead>
             <tr>
-              <th className="stack-hide">
-                <SelectBox
-                  label="Select every order shown"
-                  checked={rows.length > 0 && shownIds.every(selection.has)}
-                  onChange={() => selection.toggleAll(shownIds)}
-                />
+              {/* The selection sits in the # column: the columns stay as the spec lists them. */}
+              <th>
+                <span className="d-inline-flex align-items-center gap-2">
+                  <SelectBox
+                    label="Select every order shown"
+                    checked={rows.length > 0 && shownIds.every(selection.has)}
+                    onChange={() => selection.toggleAll(shownIds)}
+                  />
+                  #
+                </span>
               </th>
-              <th>#</th>
               <th>Order ID</th>
               <th>Type</th>
               <th>From</th>
@@ -156,14 +159,14 @@ export function OrderHistoryCard() {
           <tbody>
             {orders.isPending && (
               <tr>
-                <td colSpan={11} className="text-center">
+                <td colSpan={10} className="text-center">
                   <Spinner animation="border" size="sm" />
                 </td>
               </tr>
             )}
             {orders.isSuccess && rows.length === 0 && (
               <tr>
-                <td colSpan={11} className="text-center text-muted">
+                <td colSpan={10} className="text-center text-muted">
                   {search || status !== 'all' ? emptyFilterText(search, status) : 'No orders yet'}
                 </td>
               </tr>
@@ -171,9 +174,11 @@ export function OrderHistoryCard() {
             {rows.map((order, index) => (
               <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
                 <td className="stack-hide">
-                  <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
+                  <span className="d-inline-flex align-items-center gap-2">
+                    <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
+                    {(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}
+                  </span>
                 </td>
-                <td className="stack-hide">{(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}</td>
                 <td className="font-monospace stack-key" data-label="Order ID">
                   {order.OrderId}
                 </td>
