@@ -153,13 +153,11 @@ export const resellerRefund = z
     refundStatus: z.enum(REFUND_STATUSES).nullable().describe('The refund state the order has now'),
   })
   .meta({ id: 'ResellerRefund' });
-export const resellerRefundAnswer = z
-  .object({ type: success, message: z.string(), refund: resellerRefund })
-  .meta({
-    examples: [
-      { type: 'success', message: 'Refund requested', refund: { orderId: exampleOrder.id, ok: true, message: 'Refund requested', refundStatus: 'requested' } },
-    ],
-  });
+export const resellerRefundAnswer = z.object({ type: success, message: z.string(), refund: resellerRefund }).meta({
+  examples: [
+    { type: 'success', message: 'Refund requested', refund: { orderId: exampleOrder.id, ok: true, message: 'Refund requested', refundStatus: 'requested' } },
+  ],
+});
 export const resellerRefundsBody = z
   .object({
     order_ids: z
