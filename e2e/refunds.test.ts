@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import {
+  adminSession,
+  api,
+  createAccount,
+  fundAccount,
+  newPage,
+  signInThroughPage,
+  startServerAndBrowser,
+  withServerDb,
+  type RunningServer,
+} from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -101,5 +111,28 @@ describe('label refunds', () => {
       await row(page, name).locator('[data-refund-status="refunded"]').waitFor();
       expect(await row(page, name).getByRole('button', { name: 'Download' }).count()).toBe(0);
     }
+  });
+
+  it("lets an operator approve by hand a refund the carrier rejected, from the console's refund queue; the customer is credited", async () => {
+    const { orders, token } = await customerWithOrders(['Console Receiver']);
+    const order = orders[0]!;
+    // A refund the upstream rejected (as EasyPost's refund_status rejected would leave it).
+    await withServerDb(server, (db) =>
+      db
+        .updateTable('orders')
+        .set({ refund_status: 'rejected', refund_note: 'the carrier rejected the refund', refund_requested_at: new Date().toISOString() })
+        .where('id', '=', order._id)
+        .execute(),
+    );
+    const admin = await adminSession(browser, server);
+    await admin.page.goto(`${server.url}/admin/refunds`);
+    await admin.page.getByRole('button', { name: 'Rejected', exact: true }).click();
+    const listed = admin.page.getByTestId('refund-row').filter({ hasText: order.OrderId });
+    await listed.getByText('the carrier rejected the refund').first().waitFor();
+    await listed.getByRole('button', { name: 'Approve' }).click();
+    await admin.page.getByRole('alert').filter({ hasText: 'Refund approved and credited' }).waitFor();
+    await expect.poll(async () => (await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance).toBe(100);
+    await admin.page.getByRole('button', { name: 'Refunded', exact: true }).click();
+    await admin.page.getByTestId('refund-row').filter({ hasText: order.OrderId }).waitFor();
   });
 });
