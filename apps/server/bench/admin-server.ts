@@ -113,6 +113,13 @@ for (let i = 0; i < ORDERS; i++) {
     upstream_carrier: null,
     upstream_service: null,
     tracking_status: null,
+    refund_status: null,
+    refund_note: null,
+    refund_requested_at: null,
+    refund_updated_at: null,
+    refund_due_at: null,
+    refund_claims: 0,
+    refund_upstream: null,
   });
   if (batch.length === 500) batches.push(batch.splice(0));
 }

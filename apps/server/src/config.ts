@@ -137,6 +137,14 @@ const envSchema = z.object({
   LABEL_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
   /** Sandbox labels walk pre_transit -> in_transit -> out_for_delivery -> delivered, one step this often (0: no tracking). */
   LABEL_SANDBOX_TRACKING_STEP_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Sandbox label provider: a refund is approved this long after it is asked (by the refund sweep on the queue). */
+  LABEL_SANDBOX_REFUND_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /** USPS labels can be refunded (voided) within this many days of purchase while unscanned; UPS and FedEx until scanned. */
+  REFUND_WINDOW_DAYS_USPS: z.coerce.number().int().min(0).default(28),
+  /** How often a submitted upstream refund is asked about again (EasyPost's webhook events usually tell first). */
+  REFUND_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(600_000),
+  /** A refund still requested this long after it was asked shows as stuck in the console's refund queue. */
+  REFUND_STUCK_HOURS: z.coerce.number().min(0).default(72),
   /** Sandbox diagnostic: a file each process appends one line to per label asked for ('create <order id>') and made ('made <order id>'). */
   LABEL_SANDBOX_CALL_LOG: optionalString,
   /** Where labels come from: the sandbox renderer (SAMPLE labels, the default) or postage bought upstream through EasyPost. */

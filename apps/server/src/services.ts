@@ -31,7 +31,8 @@ import { createContentService } from './modules/content/service.ts';
 import { EVENT_SWEEP_JOB, eventSweepJob } from './modules/events/jobs.ts';
 import { createEventOutbox } from './modules/events/outbox.ts';
 import { createFedexService } from './modules/fedex/service.ts';
-import { ORDER_COMPLETION_JOB, orderCompletionJob } from './modules/orders/jobs.ts';
+import { LABEL_REFUND_JOB, ORDER_COMPLETION_JOB, labelRefundJob, orderCompletionJob } from './modules/orders/jobs.ts';
+import { createRefundService } from './modules/orders/refunds.ts';
 import { createOrderService, keepSearchIndexed } from './modules/orders/service.ts';
 import { createOpsService } from './modules/ops/service.ts';
 import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
@@ -155,6 +156,16 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     outbox,
     metrics,
   });
+  const refunds = createRefundService({
+    db,
+    labels,
+    log,
+    outbox,
+    claimMs: config.LABEL_CLAIM_MS,
+    retryMs: config.ORDER_POLL_INTERVAL_MS,
+    windowDaysUsps: config.REFUND_WINDOW_DAYS_USPS,
+    stuckHours: config.REFUND_STUCK_HOURS,
+  });
   closers.push(keepSearchIndexed(db, log));
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = await createJobQueue(config, db, log);
@@ -220,7 +231,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   if (bot) telegramBot!.addCommands(bot, telegram, log);
   outbox.deliverTo(telegram);
   closers.push(() => outbox.flush()); // events handed over still being dispatched, before the queue closes
-  const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, log });
+  const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, refunds, log });
   // The reseller API's request limit per key is shared by every process through Redis when there is one. It gives up
   // quickly (the limit is skipped on a Redis error) and connects on first use, so a worker, which serves no API, opens none.
   const resellerRateStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true }) : undefined;
@@ -234,6 +245,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(bulkOrderJob(bulk));
   queue.define(bulkSweepJob(bulk));
   queue.define(orderCompletionJob(orders));
+  queue.define(labelRefundJob(refunds));
   queue.define(webhookDeliveryJob(webhooks));
   queue.define(telegramMessageJob(telegram));
   queue.define(telegramWebhookJob(telegram));
@@ -277,7 +289,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     addresses: createAddressService(db),
     addressVerifier,
     /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
-    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) => handleEasyPostEvent(db, outbox, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers),
+    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) =>
+      handleEasyPostEvent(db, outbox, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers, refunds.upstreamSaid),
     amazonCsv: createAmazonCsvService(slipReader),
     ops: createOpsService({ db, queue, files, metrics }),
     metrics,
@@ -296,12 +309,14 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     reseller,
     /** Where the reseller API counts requests per key (Redis with REDIS_URL; in memory, per process, without). */
     resellerRateStore,
-    admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex }),
+    admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds }),
+    refunds,
     limiter,
 
     /** Runs queue jobs in this process, with the scheduled sweeps that keep paid work moving. */
     async startWorkers(): Promise<void> {
       await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);
+      await queue.schedule(LABEL_REFUND_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(BULK_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       await queue.schedule(EVENT_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       // A round every quarter step: each label moves within a quarter step of its due time.

@@ -33,6 +33,8 @@ const customerRoutes: Call[] = [
   ['POST', '/order/price'],
   ['POST', '/order/create'],
   ['POST', '/order/duplicate/:id'],
+  ['POST', '/order/refund/:id'],
+  ['POST', '/order/refund'],
   ['GET', '/order/read'],
   ['GET', '/order/details/:id'],
   ['GET', '/order/download/:id'],

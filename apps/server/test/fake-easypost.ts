@@ -38,6 +38,15 @@ export type FakeEasyPost = {
   unverifiableStreet: string;
   /** The rate, in dollars as EasyPost writes it ('7.58'), of each service; default DEFAULT_RATE. */
   rates: Record<string, string>;
+  /** Refunds asked for and accepted (refund_status set to submitted), each Shipment once. */
+  refunds: number;
+  /**
+   * The refund switch: what a submitted refund comes to when it is next retrieved: 'approve' (refunded), 'reject'
+   * (rejected), or 'hold' (it stays submitted until settleRefund).
+   */
+  refundDecision: 'approve' | 'reject' | 'hold';
+  /** Settles a submitted refund now: the Shipment's refund_status, and the refund event EasyPost sends about it. */
+  settleRefund(shipmentId: string, status: 'refunded' | 'rejected'): Record<string, unknown>;
   /** A tracker.updated event of a bought Shipment, as EasyPost sends it. */
   trackerEvent(shipmentId: string, status: string): Record<string, unknown>;
   /** Posts a signed event (or one signed with `secret`) to `url`, as EasyPost's webhooks do: the receiver's status. */
@@ -96,7 +105,6 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
   };
   const refuse = (res: http.ServerResponse, status: number, code: string, message: string, errors: unknown[] = []) =>
     send(res, status, { error: { code, message, errors } });
-
 
   /** The fault this call meets, used up by one. */
   const faultFor = (call: FakeEasyPostCall) => {
@@ -218,7 +226,6 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     }
     const shipment = fake.shipments.get(shipmentId);
     if (!shipment) return refuse(res, 404, 'SHIPMENT.NOT_FOUND', 'The requested resource could not be found.');
-    if (call === 'retrieve') return send(res, 200, shipment);
     if (call === 'convert') {
       // GET shipments/:id/label?file_format=ZPL: the label of a bought Shipment in another format, linked from postage_label.
       const format = new URL(req.url ?? '', origin).searchParams.get('file_format');
@@ -230,9 +237,16 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       shipment.postage_label = { ...shipment.postage_label, label_zpl_url: `${origin}${file}` };
       return send(res, 200, shipment);
     }
+    if (call === 'retrieve') {
+      if (shipment.refund_status === 'submitted' && fake.refundDecision !== 'hold')
+        shipment.refund_status = fake.refundDecision === 'approve' ? 'refunded' : 'rejected';
+      return send(res, 200, shipment);
+    }
     if (call === 'refund') {
       if (!shipment.postage_label) return refuse(res, 422, 'SHIPMENT.REFUND.UNAVAILABLE', 'This shipment has no postage to refund.');
+      if (shipment.refund_status) return refuse(res, 422, 'SHIPMENT.REFUND.ALREADY_SUBMITTED', 'A refund was already submitted for this shipment.');
       shipment.refund_status = 'submitted';
+      fake.refunds++;
       return send(res, 200, shipment);
     }
     // buy
@@ -295,6 +309,27 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     faults: [],
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},
+    refunds: 0,
+    refundDecision: 'approve',
+    settleRefund(shipmentId, status) {
+      const shipment = fake.shipments.get(shipmentId);
+      shipment.refund_status = status;
+      return {
+        id: id('evt'),
+        object: 'Event',
+        mode: 'test',
+        description: status === 'refunded' ? 'refund.successful' : 'refund.failed',
+        created_at: new Date().toISOString(),
+        result: {
+          id: id('rfnd'),
+          object: 'Refund',
+          shipment_id: shipmentId,
+          tracking_code: shipment.tracking_code,
+          status,
+          carrier: shipment.selected_rate?.carrier,
+        },
+      };
+    },
     trackerEvent(shipmentId, status) {
       const shipment = fake.shipments.get(shipmentId);
       return {

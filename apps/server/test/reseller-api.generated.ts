@@ -144,6 +144,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/order/refund-order/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund (void) a label
+         * @description Asks for the refund of your completed, unused label: `refundStatus` becomes `requested`, then `refunded` (its price credited to your balance once, a `label_refund` row on your statement; event `order.refunded`) or `rejected` with `refundNote` (event `order.refund_rejected`). USPS labels can be refunded within the shop's window (28 days by default) while unscanned; UPS and FedEx until the carrier scans them. 422 with the reason outside the window; 409 when a refund was asked already or the order is not completed. A label with a refund asked or made can no longer be downloaded.
+         */
+        post: operations["refundOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/refund-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund (void) several labels
+         * @description The list form of refund-order: each order id is answered on its own in `results` (ok, or the reason it cannot be refunded), in the order sent; one that fails does not stop the others.
+         */
+        post: operations["refundOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/create-bulk-order": {
         parameters: {
             query?: never;
@@ -286,6 +326,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A label was refunded
+         * @description A refund you asked for (refund-order) was approved: its price is back on your balance, `data.order.refundStatus` is `refunded`, and the label can no longer be downloaded. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
+         */
+        post: operations["onOrderRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refund_rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A label refund was rejected
+         * @description A refund you asked for was rejected (the carrier scanned the label, or refused the void): `data.order.refundStatus` is `rejected` and `data.order.refundNote` says why. Nothing is credited. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
+         */
+        post: operations["onOrderRefundRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "bulk.completed": {
         parameters: {
             query?: never;
@@ -309,6 +389,17 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "order_ids": [
+         *         "5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d"
+         *       ]
+         *     }
+         */
+        ResellerRefundOrdersInputInput: {
+            /** @description Up to 100 of your order ids */
+            order_ids: string[];
+        };
         /** @description Weights are pounds (ounces for ground_oz). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. */
         ResellerCreateOrderInput: {
             /** @description The label type: its uid (e.g. priority) or its _id */
@@ -454,12 +545,25 @@ export interface components {
             note: string | null;
             /** @description ISO 8601 */
             createdAt: string;
-            /** @description The label PDF once completed (GET with your x-api-key), else null */
+            /** @description The label PDF once completed (GET with your x-api-key), else null; null again once a refund is requested or made */
             downloadUrl: string | null;
+            /** @description The label's refund (void), beside `status` (which stays completed): null (none asked), `requested` (asked; the carrier decides), `refunded` (the price is back on your balance) or `rejected` (see refundNote) */
+            refundStatus: ("requested" | "refunded" | "rejected") | null;
+            /** @description Why a refund was rejected, else null */
+            refundNote: string | null;
             /** @description In the create-order answer: the names and address lines the label prints otherwise than sent, by field (ToName...), with what it prints. Labels print Windows-1252; other scripts are transliterated to Latin, emoji dropped. Empty when all print as sent. */
             printedAs?: {
                 [key: string]: string;
             };
+        };
+        ResellerRefund: {
+            /** @description The order id */
+            orderId: string;
+            /** @description true when the refund was asked (or already decided refunded); false with the reason in message */
+            ok: boolean;
+            message: string;
+            /** @description The refund state the order has now */
+            refundStatus: ("requested" | "refunded" | "rejected") | null;
         };
         /**
          * @example {
@@ -528,7 +632,7 @@ export interface components {
             /** @description Unique per event: deduplicate on it (a delivery may arrive more than once) */
             id: string;
             /** @enum {string} */
-            type: "order.completed" | "order.cancelled" | "order.tracking" | "bulk.completed";
+            type: "order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed";
             /** @description Unix seconds */
             created: number;
             data: {
@@ -746,7 +850,9 @@ export interface operations {
                      *         "toName": "John Receiver",
                      *         "note": null,
                      *         "createdAt": "2026-11-23T10:00:00.000Z",
-                     *         "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d"
+                     *         "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
+                     *         "refundStatus": null,
+                     *         "refundNote": null
                      *       }
                      *     }
                      */
@@ -845,7 +951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerError"];
                 };
             };
-            /** @description Not ready yet, or a request with this Idempotency-Key is still running */
+            /** @description Not ready yet, a refund already asked or decided, or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -863,7 +969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerError"];
                 };
             };
-            /** @description This Idempotency-Key was used with another request */
+            /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -973,7 +1079,9 @@ export interface operations {
                      *           "toName": "John Receiver",
                      *           "note": null,
                      *           "createdAt": "2026-11-23T10:00:00.000Z",
-                     *           "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d"
+                     *           "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
+                     *           "refundStatus": null,
+                     *           "refundNote": null
                      *         }
                      *       ],
                      *       "page": 1,
@@ -1365,7 +1473,7 @@ export interface operations {
                         hasSecret: boolean;
                         /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
                         secret?: string;
-                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "bulk.completed")[];
+                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed")[];
                     };
                 };
             };
@@ -1474,7 +1582,7 @@ export interface operations {
                         hasSecret: boolean;
                         /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
                         secret?: string;
-                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "bulk.completed")[];
+                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed")[];
                     };
                 };
             };
@@ -1677,7 +1785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerError"];
                 };
             };
-            /** @description Not ready yet, or a request with this Idempotency-Key is still running */
+            /** @description Not ready yet, a refund already asked or decided, or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1690,6 +1798,302 @@ export interface operations {
                      * @example {
                      *       "type": "error",
                      *       "message": "The label is not ready yet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    refundOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order id */
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund asked */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Refund requested",
+                     *       "refund": {
+                     *         "orderId": "5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
+                     *         "ok": true,
+                     *         "message": "Refund requested",
+                     *         "refundStatus": "requested"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always 'success' on a 2xx answer
+                         * @enum {string}
+                         */
+                        type: "success";
+                        message: string;
+                        refund: components["schemas"]["ResellerRefund"];
+                    };
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not ready yet, a refund already asked or decided, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "The label is not ready yet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    refundOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerRefundOrdersInputInput"];
+            };
+        };
+        responses: {
+            /** @description One result per order */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "1 of 2 refunds requested",
+                     *       "results": [
+                     *         {
+                     *           "orderId": "5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
+                     *           "ok": true,
+                     *           "message": "Refund requested",
+                     *           "refundStatus": "requested"
+                     *         },
+                     *         {
+                     *           "orderId": "9a8b7c6d-0000-4000-8000-000000000000",
+                     *           "ok": false,
+                     *           "message": "The UPS label was already scanned by the carrier and can no longer be refunded",
+                     *           "refundStatus": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always 'success' on a 2xx answer
+                         * @enum {string}
+                         */
+                        type: "success";
+                        message: string;
+                        /** @description One per order id, in order */
+                        results: components["schemas"]["ResellerRefund"][];
+                    };
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
                      *     }
                      */
                     "application/json": components["schemas"]["ResellerError"];
@@ -1874,7 +2278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerError"];
                 };
             };
-            /** @description Not ready yet, or a request with this Idempotency-Key is still running */
+            /** @description Not ready yet, a refund already asked or decided, or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1892,7 +2296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerError"];
                 };
             };
-            /** @description This Idempotency-Key was used with another request */
+            /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
             422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2262,7 +2666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerError"];
                 };
             };
-            /** @description Not ready yet, or a request with this Idempotency-Key is still running */
+            /** @description Not ready yet, a refund already asked or decided, or a request with this Idempotency-Key is still running */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2373,6 +2777,68 @@ export interface operations {
                  */
                 "x-portal-signature": string;
                 "x-portal-event": "order.tracking";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "order.refunded";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderRefundRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "order.refund_rejected";
                 /** @description The delivery id (the same on every retry) */
                 "x-portal-delivery": string;
             };

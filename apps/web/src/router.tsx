@@ -32,6 +32,7 @@ const adminRoute: RouteObject = {
     { path: 'fedex-price', lazy: fromConsole('FedexPricePage') },
     { path: 'content', lazy: fromConsole('ContentPage') },
     { path: 'fedex-queue', lazy: fromConsole('FedexQueuePage') },
+    { path: 'refunds', lazy: fromConsole('RefundsPage') },
     { path: 'outbox', lazy: fromConsole('OutboxPage') },
     { path: 'audit', lazy: fromConsole('AuditPage') },
     { path: '*', element: <Navigate to="/admin" replace /> },

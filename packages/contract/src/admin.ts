@@ -57,6 +57,8 @@ export const overviewResponse = z.object({
   ordersByStatus: z.record(z.string(), z.number()),
   queue: z.object({ waiting: z.number(), active: z.number(), completed: z.number(), failed: z.number(), delayed: z.number(), total: z.number() }),
   fedexWaiting: z.number(),
+  /** Label refunds by state; stuck: requested longer than REFUND_STUCK_HOURS. */
+  refunds: z.object({ requested: z.number(), stuck: z.number(), refunded: z.number(), rejected: z.number() }),
   /** Labels bought upstream (EasyPost) and completed in the last 30 days: what they cost upstream, sold for, and the margin. */
   upstream: z.object({ labels30d: z.number(), cost30d: z.number(), price30d: z.number(), margin30d: z.number() }),
   /** 30 days, oldest first, one entry per UTC day (days without money included, as 0). */
@@ -229,6 +231,31 @@ export const adminOrderDetailResponse = z.object({
 export type AdminOrderDetail = z.infer<typeof adminOrderDetailResponse>;
 /** POST /admin/orders/:id/cancel: a pending or processing order is cancelled and refunded; 409 otherwise. */
 export const cancelOrderBody = z.object({ reason: requiredText('Reason', 500) });
+
+// ---- Label refunds (the console's refund queue) ----------------------------------------------
+
+export const ADMIN_REFUND_STATES = ['requested', 'stuck', 'rejected', 'refunded'] as const;
+/** GET /admin/refunds?state=&page=&limit=: requested (oldest first), stuck (requested longer than REFUND_STUCK_HOURS), rejected, refunded. */
+export const adminRefundsQuery = adminPageQuery.extend({
+  state: z.preprocess(
+    (v) => (v === undefined || v === '' ? 'requested' : v),
+    z.enum(ADMIN_REFUND_STATES, { error: `State must be one of ${ADMIN_REFUND_STATES.join(', ')}` }),
+  ),
+});
+export const adminRefundSchema = adminOrderSchema.extend({
+  refundRequestedAt: z.string().nullable(),
+  refundUpdatedAt: z.string().nullable(),
+  /** The upstream's last word (EasyPost refund_status), else null. */
+  refundUpstream: z.string().nullable(),
+  /** The carrier's tracking status, else null. */
+  trackingStatus: z.string().nullable(),
+  bulkOrderId: z.string().nullable(),
+});
+export type AdminRefund = z.infer<typeof adminRefundSchema>;
+export const adminRefundsResponse = z.object({ refunds: z.array(adminRefundSchema), totalPages: z.number(), total: z.number() });
+export type AdminRefundsResponse = z.infer<typeof adminRefundsResponse>;
+/** POST /admin/orders/:id/refund/reject: the reason the customer reads. */
+export const rejectRefundBody = z.object({ reason: requiredText('Reason', 500) });
 
 /** GET /admin/bulk-orders?status=&user=&page=&limit= */
 export const adminBulkOrdersQuery = adminPageQuery.extend({ status: optionalText(20), user: optionalText(64) });

@@ -56,6 +56,7 @@ export const LEDGER_KIND_LABELS: Record<string, string> = {
   bulk_refund: 'CSV order refund',
   fedex_charge: 'FedEx order',
   fedex_refund: 'FedEx order refund',
+  label_refund: 'Label refund',
   adjustment: 'Adjustment',
 };
 export const ledgerKindLabel = (kind: string): string => LEDGER_KIND_LABELS[kind] ?? kind;

@@ -58,3 +58,27 @@ export const regionIdFor = (value: string): string | undefined => {
   const v = value.trim().toLowerCase();
   return REGIONS.find((r) => r.ID.toLowerCase() === v || r.Name.toLowerCase() === v)?.ID;
 };
+
+/**
+ * A completed label's refund (void), beside its status (which stays 'completed', so the spec's status flows are
+ * unchanged): requested, then refunded (the price credited) or rejected (with the reason). null: never asked.
+ */
+export const REFUND_STATUSES = ['requested', 'refunded', 'rejected'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+export const REFUND_STATUS_LABELS: Record<RefundStatus, string> = {
+  requested: 'Refund requested',
+  refunded: 'Refunded',
+  rejected: 'Refund rejected',
+};
+export const REFUND_REQUESTED = 'Refund requested';
+export const REFUND_ONLY_COMPLETED = 'Only a completed label can be refunded';
+export const REFUND_ALREADY_REQUESTED = 'A refund was already requested for this order';
+export const REFUND_ALREADY_REFUNDED = 'This order was already refunded';
+export const REFUND_ALREADY_REJECTED = 'The refund of this order was rejected';
+export const LABEL_REFUNDED_NO_DOWNLOAD = 'This label was refunded and can no longer be downloaded';
+export const LABEL_REFUND_PENDING_NO_DOWNLOAD = 'A refund of this label was requested; it cannot be downloaded meanwhile';
+/** Outside the USPS window (REFUND_WINDOW_DAYS_USPS, counted from the purchase). */
+export const refundWindowPassed = (days: number) => `USPS labels can be refunded within ${days} days of purchase; this label is older`;
+/** UPS and FedEx (and any carrier) refuse a label once scanned. */
+export const refundScanned = (carrier: string) => `The ${carrier} label was already scanned by the carrier and can no longer be refunded`;
+export const REFUND_IDS_MAX = 100;

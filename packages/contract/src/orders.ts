@@ -15,6 +15,8 @@ import {
   USPS_V9_DIMENSIONS_MESSAGE,
   ORDER_STATUSES,
   TRACKING_STATUSES,
+  REFUND_IDS_MAX,
+  REFUND_STATUSES,
   DASHBOARD_PAGE_SIZE,
   regionIdFor,
 } from './orders-values.ts';
@@ -248,8 +250,28 @@ export const orderSchema = z.object({
   /** Why a cancelled order failed, else null. */
   note: z.string().nullable(),
   createdAt: z.string(),
+  /** The label's refund (void): null, requested, refunded or rejected; the status stays completed. */
+  refundStatus: z.enum(REFUND_STATUSES).nullable(),
+  /** Why a refund was rejected, else null. */
+  refundNote: z.string().nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** POST /order/refund: several of the user's own orders at once (Order History's multi-select). */
+export const refundOrdersBody = z.object({
+  ids: z.array(z.string().min(1).max(64)).min(1, 'Select at least one order').max(REFUND_IDS_MAX, `At most ${REFUND_IDS_MAX} orders at once`),
+});
+export type RefundOrdersBody = z.infer<typeof refundOrdersBody>;
+/** One order's answer: requested (ok) or refused with the reason; refundStatus as the order has it now. */
+export const refundResultSchema = z.object({
+  orderId: z.string(),
+  ok: z.boolean(),
+  message: z.string(),
+  refundStatus: z.enum(REFUND_STATUSES).nullable(),
+});
+export type RefundResult = z.infer<typeof refundResultSchema>;
+export const refundResultsResponse = z.object({ results: z.array(refundResultSchema) });
+export type RefundResultsResponse = z.infer<typeof refundResultsResponse>;
 
 export const orderListResponse = z.object({ orders: z.array(orderSchema), totalPages: z.number(), total: z.number() });
 export type OrderListResponse = z.infer<typeof orderListResponse>;

@@ -4,7 +4,7 @@ import { BULK_MAX_ROWS } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
-import { ORDER_STATUSES, TRACKING_STATUSES } from './orders-values.ts';
+import { ORDER_STATUSES, REFUND_IDS_MAX, REFUND_STATUSES, TRACKING_STATUSES } from './orders-values.ts';
 
 /**
  * The reseller HTTP API: the user's own API key in the x-api-key header, on
@@ -109,7 +109,17 @@ export const resellerOrder = z
     toName: z.string(),
     note: z.string().nullable().describe('Why a cancelled order failed'),
     createdAt: z.string().describe('ISO 8601'),
-    downloadUrl: z.string().nullable().describe('The label PDF once completed (GET with your x-api-key), else null'),
+    downloadUrl: z
+      .string()
+      .nullable()
+      .describe('The label PDF once completed (GET with your x-api-key), else null; null again once a refund is requested or made'),
+    refundStatus: z
+      .enum(REFUND_STATUSES)
+      .nullable()
+      .describe(
+        "The label's refund (void), beside `status` (which stays completed): null (none asked), `requested` (asked; the carrier decides), `refunded` (the price is back on your balance) or `rejected` (see refundNote)",
+      ),
+    refundNote: z.string().nullable().describe('Why a refund was rejected, else null'),
     printedAs: z
       .record(z.string(), z.string())
       .optional()
@@ -135,7 +145,53 @@ const exampleOrder: ResellerOrder = {
   note: null,
   createdAt: '2026-11-23T10:00:00.000Z',
   downloadUrl: 'https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d',
+  refundStatus: null,
+  refundNote: null,
 };
+
+// ---- refunds (voids) ------------------------------------------------------------------------
+
+export const resellerRefund = z
+  .object({
+    orderId: z.string().describe('The order id'),
+    ok: z.boolean().describe('true when the refund was asked (or already decided refunded); false with the reason in message'),
+    message: z.string(),
+    refundStatus: z.enum(REFUND_STATUSES).nullable().describe('The refund state the order has now'),
+  })
+  .meta({ id: 'ResellerRefund' });
+export const resellerRefundAnswer = z.object({ type: success, message: z.string(), refund: resellerRefund }).meta({
+  examples: [
+    { type: 'success', message: 'Refund requested', refund: { orderId: exampleOrder.id, ok: true, message: 'Refund requested', refundStatus: 'requested' } },
+  ],
+});
+export const resellerRefundsBody = z
+  .object({
+    order_ids: z
+      .array(z.string().min(1).max(64))
+      .min(1, 'order_ids must name at least one order')
+      .max(REFUND_IDS_MAX, `At most ${REFUND_IDS_MAX} orders at once`)
+      .describe(`Up to ${REFUND_IDS_MAX} of your order ids`),
+  })
+  .meta({ id: 'ResellerRefundOrdersInput', examples: [{ order_ids: [exampleOrder.id] }] });
+export const resellerRefundsAnswer = z
+  .object({ type: success, message: z.string(), results: z.array(resellerRefund).describe('One per order id, in order') })
+  .meta({
+    examples: [
+      {
+        type: 'success',
+        message: '1 of 2 refunds requested',
+        results: [
+          { orderId: exampleOrder.id, ok: true, message: 'Refund requested', refundStatus: 'requested' },
+          {
+            orderId: '9a8b7c6d-0000-4000-8000-000000000000',
+            ok: false,
+            message: 'The UPS label was already scanned by the carrier and can no longer be refunded',
+            refundStatus: null,
+          },
+        ],
+      },
+    ],
+  });
 
 const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
@@ -387,7 +443,7 @@ export const queueStatsAnswer = z
 
 // ---- webhooks (Account Setting, signed-in user) -----------------------------------------------
 
-export const WEBHOOK_EVENTS = ['order.completed', 'order.cancelled', 'order.tracking', 'bulk.completed'] as const;
+export const WEBHOOK_EVENTS = ['order.completed', 'order.cancelled', 'order.tracking', 'order.refunded', 'order.refund_rejected', 'bulk.completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_SIGNATURE_HEADER = 'x-portal-signature';
 export const WEBHOOK_EVENT_HEADER = 'x-portal-event';

@@ -3,12 +3,13 @@
 // ---- Telegram order messages (Account Setting and the Orders card, signed-in user) ------------
 
 /** The kinds of message a linked chat gets, each turned on or off in Account Setting (all on by default). */
-export const TELEGRAM_TOPICS = ['orderCompleted', 'orderDelivered', 'orderCancelled', 'bulkCompleted', 'fedexOrders', 'deposits'] as const;
+export const TELEGRAM_TOPICS = ['orderCompleted', 'orderDelivered', 'orderCancelled', 'labelRefunds', 'bulkCompleted', 'fedexOrders', 'deposits'] as const;
 export type TelegramTopic = (typeof TELEGRAM_TOPICS)[number];
 export const TELEGRAM_TOPIC_LABELS: Record<TelegramTopic, string> = {
   orderCompleted: 'A label order completed',
   orderDelivered: 'A label order delivered (tracking)',
   orderCancelled: 'An order cancelled and refunded',
+  labelRefunds: 'A label refund approved or rejected',
   bulkCompleted: 'A bulk (CSV) order done',
   fedexOrders: 'A FedEx hand-made order completed or cancelled',
   deposits: 'A deposit credited',

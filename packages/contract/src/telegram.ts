@@ -5,6 +5,7 @@ export const telegramTopicsSchema = z.object({
   orderCompleted: z.boolean(),
   orderDelivered: z.boolean(),
   orderCancelled: z.boolean(),
+  labelRefunds: z.boolean(),
   bulkCompleted: z.boolean(),
   fedexOrders: z.boolean(),
   deposits: z.boolean(),

@@ -361,6 +361,18 @@ export interface OrdersTable {
   upstream_service: string | null;
   /** The carrier's tracking status (EasyPost tracker.updated): pre_transit, in_transit, out_for_delivery, delivered, return_to_sender, failure... */
   tracking_status: string | null;
+  /** The label's refund (void): null, requested, refunded, rejected; the status stays completed. */
+  refund_status: 'requested' | 'refunded' | 'rejected' | null;
+  /** Why a refund was rejected (or an operator's note). */
+  refund_note: string | null;
+  refund_requested_at: Timestamp | null;
+  refund_updated_at: Timestamp | null;
+  /** When the refund sweep next asks the provider about a requested refund; until then it is another process's (a claim). */
+  refund_due_at: Timestamp | null;
+  /** Takes of a requested refund by a process that asks the provider; past the first, the upstream is asked what it did first. */
+  refund_claims: number;
+  /** The upstream's last answer about the refund (EasyPost refund_status: submitted, refunded, rejected). */
+  refund_upstream: string | null;
 }
 
 /** The EasyPost webhook events taken, by id: a replayed event changes nothing. */

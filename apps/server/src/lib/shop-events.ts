@@ -10,7 +10,7 @@ import type { ShopEventsTable } from '../db/schema.ts';
  * an event makes, each sent by a queue job of its own.
  */
 export type ShopEvent =
-  | { type: 'order.completed' | 'order.cancelled'; userId: string; orderId: string }
+  | { type: 'order.completed' | 'order.cancelled' | 'order.refunded' | 'order.refund_rejected'; userId: string; orderId: string }
   /** A label's tracking status changed (EasyPost's tracker, or the sandbox's timer); `bulk`: a bulk order's row. */
   | { type: 'order.tracking'; userId: string; orderId: string; status: TrackingStatus; bulk: boolean }
   | { type: 'bulk.completed'; userId: string; bulkOrderId: string }
@@ -26,6 +26,8 @@ function subjectOf(event: ShopEvent): string {
     case 'order.completed':
     case 'order.cancelled':
     case 'order.tracking':
+    case 'order.refunded':
+    case 'order.refund_rejected':
       return event.orderId;
     case 'bulk.completed':
       return event.bulkOrderId;
@@ -60,6 +62,8 @@ export function eventOf(row: ShopEventRow): ShopEvent {
   switch (type) {
     case 'order.completed':
     case 'order.cancelled':
+    case 'order.refunded':
+    case 'order.refund_rejected':
       return { type, userId, orderId: row.subject_id };
     case 'order.tracking': {
       const data = JSON.parse(row.data ?? '{}') as { status: TrackingStatus; bulk: boolean };

@@ -2,6 +2,7 @@ import type {
   AdjustBalanceBody,
   AdminContent,
   AdminFedexQueueResponse,
+  AdminRefundsResponse,
   AdminOrderDetail,
   AdminOrdersQuery,
   MessageResponse,
@@ -105,6 +106,11 @@ export const downloadAdminLabel = (order: { _id: string; tracking: string | null
   download(`/admin/orders/${id(order._id)}/label`, `${order.tracking ?? order._id}.pdf`);
 export const cancelAdminOrder = (orderId: string, reason: string) =>
   request<MessageResponse>(`/admin/orders/${id(orderId)}/cancel`, { method: 'POST', body: { reason } });
+/** The refund queue: orders in one refund state (requested, stuck, rejected, refunded). */
+export const readAdminRefunds = (state: string, page: number) => request<AdminRefundsResponse>(`/admin/refunds${queryString({ state, page })}`);
+export const approveAdminRefund = (orderId: string) => request<MessageResponse>(`/admin/orders/${id(orderId)}/refund/approve`, { method: 'POST' });
+export const rejectAdminRefund = (orderId: string, reason: string) =>
+  request<MessageResponse>(`/admin/orders/${id(orderId)}/refund/reject`, { method: 'POST', body: { reason } });
 export type OwnedListFilter = { status?: string; user?: string; page: number };
 export const readAdminBulkOrders = (filter: OwnedListFilter) => request<Answer<typeof adminBulkOrdersResponse>>(`/admin/bulk-orders${queryString(filter)}`);
 export const readAdminInvoices = (filter: OwnedListFilter) => request<Answer<typeof adminInvoicesResponse>>(`/admin/invoices${queryString(filter)}`);
@@ -198,6 +204,16 @@ export const useDeleteFaq = () =>
 export const useCancelAdminOrder = () =>
   useApiMutation({
     call: ({ orderId, reason }: { orderId: string; reason: string }) => cancelAdminOrder(orderId, reason),
+    invalidates: [ADMIN_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });
+
+/** An operator's decision on a label refund: approve (credited once) or reject with the reason the customer reads. */
+export const useDecideRefund = () =>
+  useApiMutation({
+    call: (decision: { kind: 'approve'; orderId: string } | { kind: 'reject'; orderId: string; reason: string }) =>
+      decision.kind === 'approve' ? approveAdminRefund(decision.orderId) : rejectAdminRefund(decision.orderId, decision.reason),
     invalidates: [ADMIN_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,

@@ -1,6 +1,17 @@
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import type { AccessUser, CreateOrderBody, MessageResponse, Order, OrderDetail, OrderIssue, OrderListQuery, OrderListResponse } from '@portal/contract';
+import type {
+  AccessUser,
+  CreateOrderBody,
+  MessageResponse,
+  Order,
+  OrderDetail,
+  OrderIssue,
+  OrderListQuery,
+  OrderListResponse,
+  RefundResult,
+  RefundResultsResponse,
+} from '@portal/contract';
 import { shortBalanceToast } from '../components/short-balance.tsx';
 import { ApiError, download, errorMessage, request } from './client.ts';
 import { ACCESS_QUERY_KEY } from './current-user.ts';
@@ -61,3 +72,28 @@ export function useCreateOrder() {
 /** 'Duplicate Order'. Also after a refusal the list and balance are read again: a refused label leaves a cancelled, refunded order. */
 export const useDuplicateOrder = () =>
   useApiMutation({ call: duplicateOrder, invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
+
+/** Asks for the refund (void) of one completed label. */
+export const refundOrder = (id: string) => request<RefundResult>(`/order/refund/${encodeURIComponent(id)}`, { method: 'POST' });
+
+/** Asks for the refunds of several labels; each order is answered on its own. */
+export const refundOrders = (ids: string[]) => request<RefundResultsResponse>('/order/refund', { method: 'POST', body: { ids } });
+
+/** 'Request refund' of one label (Order Details). The list, the details and the balance are read again. */
+export const useRefundOrder = () =>
+  useApiMutation({ call: refundOrder, invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY], successToast: (result) => result.message });
+
+/** What a refund of several labels came to, in one line: how many were asked, and why the others were not. */
+export function refundSummary(results: RefundResult[], shortIdOf: (id: string) => string = (id) => id.slice(0, 8).toUpperCase()): string {
+  const asked = results.filter((r) => r.ok).length;
+  const refused = results.filter((r) => !r.ok).map((r) => `${shortIdOf(r.orderId)}: ${r.message}`);
+  return [`${asked} of ${results.length} refunds requested`, ...refused].join('. ');
+}
+
+/** 'Request refund' of the orders selected in Order History. */
+export const useRefundOrders = () =>
+  useApiMutation({
+    call: refundOrders,
+    invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY],
+    successToast: (data) => refundSummary(data.results),
+  });

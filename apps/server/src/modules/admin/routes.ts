@@ -23,6 +23,9 @@ import {
   auditQuery,
   auditResponse,
   cancelOrderBody,
+  adminRefundsQuery,
+  adminRefundsResponse,
+  rejectRefundBody,
   faqBody,
   faqCreatedResponse,
   faqOrderBody,
@@ -153,6 +156,15 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
           .header('content-disposition', `attachment; filename="${tracking}.pdf"`)
           .header('cache-control', 'private, no-store')
           .send(pdf);
+      });
+      scope.get('/refunds', { schema: { querystring: adminRefundsQuery, response: { 200: adminRefundsResponse } } }, (request) => admin.refunds(request.query));
+      scope.post('/orders/:id/refund/approve', { schema: { params: idParams, response: { 200: messageResponse } } }, async (request) => {
+        await admin.approveRefund(request.userId, request.params.id);
+        return { message: 'Refund approved and credited' };
+      });
+      scope.post('/orders/:id/refund/reject', { schema: { params: idParams, body: rejectRefundBody, response: { 200: messageResponse } } }, async (request) => {
+        await admin.rejectRefund(request.userId, request.params.id, request.body.reason);
+        return { message: 'Refund rejected' };
       });
       scope.post('/orders/:id/cancel', { schema: { params: idParams, body: cancelOrderBody, response: { 200: messageResponse } } }, async (request) => {
         await admin.cancelOrder(request.userId, request.params.id, request.body.reason);

@@ -6,6 +6,7 @@ import {
   type AdminUser,
   type AuditEntry,
   type Overview,
+  type AdminRefundsResponse,
   type UserRef,
   type UserRole,
 } from '@portal/contract';
@@ -21,6 +22,7 @@ import { toLabelType, type CatalogService, type LabelTypeChange } from '../catal
 import type { ContentService } from '../content/service.ts';
 import type { FedexService } from '../fedex/service.ts';
 import { toOrder, type OrderService } from '../orders/service.ts';
+import type { RefundFilter, RefundService } from '../orders/service.ts';
 import { auditBy } from './audit.ts';
 import * as repo from './repository.ts';
 
@@ -31,7 +33,7 @@ export const BAD_DAY = 'Dates are yyyy-mm-dd';
 const DAY_MS = 24 * 60 * 60_000;
 const OVERVIEW_DAYS = 30;
 /** Ledger kinds of label sales: their charges and refunds (so sales are net of refunds). */
-const SALE_KINDS = ['order_charge', 'order_refund', 'bulk_charge', 'bulk_refund', 'fedex_charge', 'fedex_refund'];
+const SALE_KINDS = ['order_charge', 'order_refund', 'label_refund', 'bulk_charge', 'bulk_refund', 'fedex_charge', 'fedex_refund'];
 /** Money customers paid in (bonuses and an operator's adjustments are not deposits). */
 const DEPOSIT_KINDS = ['deposit'];
 const MONEY_KINDS = [...SALE_KINDS, ...DEPOSIT_KINDS];
@@ -97,8 +99,9 @@ export function createAdminService(deps: {
   bulk: BulkService;
   queue: JobQueue;
   fedex: FedexService;
+  refunds: RefundService;
 }) {
-  const { db, auth, billing, catalog, content, orders, bulk, queue, fedex } = deps;
+  const { db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds } = deps;
 
   /**
    * Sales and deposits (cents) of each closed UTC day: every day before yesterday. Ledger rows are
@@ -139,13 +142,14 @@ export function createAdminService(deps: {
   async function computeOverview(now = Date.now()): Promise<Overview> {
     const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`);
     const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => new Date(today - (OVERVIEW_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
-    const [users, byDay, statuses, jobs, fedexWaiting, upstream] = await Promise.all([
+    const [users, byDay, statuses, jobs, fedexWaiting, upstream, refundCounts] = await Promise.all([
       repo.userTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
       money(days),
       orders.countByStatus(),
       queue.counts(),
       fedex.waitingCount(),
       repo.upstreamTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
+      refunds.counts(),
     ]);
     const total = (key: keyof DayMoney) => centsToDollars(days.reduce((sum, d) => sum + byDay.get(d)![key], 0));
     const last = byDay.get(days.at(-1)!)!;
@@ -158,6 +162,7 @@ export function createAdminService(deps: {
       ordersByStatus: statuses,
       queue: jobs,
       fedexWaiting,
+      refunds: refundCounts,
       upstream: {
         labels30d: upstream.labels,
         cost30d: centsToDollars(upstream.costCents),
@@ -318,6 +323,27 @@ export function createAdminService(deps: {
     },
 
     labelPdf: (orderId: string) => orders.labelPdf(null, orderId),
+
+    /** The refund queue: a page of orders in one refund state, with their owners. */
+    async refunds(query: PageQuery & { state: RefundFilter }): Promise<AdminRefundsResponse> {
+      const { rows, total } = await refunds.list(query.state, pageOf(query));
+      const ownerOf = await owners(rows.map((r) => r.user_id));
+      return {
+        refunds: rows.map((row) => ({
+          ...asAdminOrder(row, ownerOf(row.user_id)),
+          refundRequestedAt: row.refund_requested_at,
+          refundUpdatedAt: row.refund_updated_at,
+          refundUpstream: row.refund_upstream,
+          trackingStatus: row.tracking_status,
+          bulkOrderId: row.bulk_order_id,
+        })),
+        totalPages: totalPages(total, query.limit),
+        total,
+      };
+    },
+    approveRefund: (adminId: string, orderId: string) => refunds.approve(orderId, auditBy(adminId, { action: 'order.refund_approve', targetType: 'order' })),
+    rejectRefund: (adminId: string, orderId: string, reason: string) =>
+      refunds.reject(orderId, reason, auditBy(adminId, { action: 'order.refund_reject', targetType: 'order' })),
 
     cancelOrder: (adminId: string, orderId: string, reason: string) =>
       orders.cancelWaiting(orderId, reason, auditBy(adminId, { action: 'order.cancel', targetType: 'order' })),

@@ -8,7 +8,16 @@ import { paymentRequired } from '../../lib/http-errors.ts';
 export const INSUFFICIENT_BALANCE = 'Insufficient balance';
 
 export type LedgerKind =
-  'deposit' | 'deposit_bonus' | 'order_charge' | 'order_refund' | 'bulk_charge' | 'bulk_refund' | 'fedex_charge' | 'fedex_refund' | 'adjustment';
+  | 'deposit'
+  | 'deposit_bonus'
+  | 'order_charge'
+  | 'order_refund'
+  | 'bulk_charge'
+  | 'bulk_refund'
+  | 'fedex_charge'
+  | 'fedex_refund'
+  | 'label_refund'
+  | 'adjustment';
 
 export type BalanceChange = {
   userId: string;

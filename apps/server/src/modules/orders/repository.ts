@@ -26,6 +26,8 @@ export const LIST_COLUMNS = [
   'pdf_key',
   'note',
   'created_at',
+  'refund_status',
+  'refund_note',
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
@@ -343,3 +345,116 @@ export const claimableOrders = (db: DbOrTrx, now: string, limit: number) =>
     .orderBy('claimed_until')
     .limit(limit)
     .execute();
+
+// ---- label refunds (refunds.ts) ---------------------------------------------------------------
+
+/** Marks a completed order's refund requested, held until `dueAt` (null: an operator decides); the row, or undefined when it was asked already. */
+export const requestRefund = (db: DbOrTrx, id: string, at: string, dueAt: string | null): Promise<OrderRow | undefined> =>
+  db
+    .updateTable('orders')
+    .set({ refund_status: 'requested', refund_note: null, refund_requested_at: at, refund_updated_at: at, refund_due_at: dueAt, refund_claims: 1 })
+    .where('id', '=', id)
+    .where('status', '=', 'completed')
+    .where('refund_status', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+
+/** Moves a refund from one of `from` to its decision; false when it was no longer in `from`. */
+export async function settleRefund(
+  db: DbOrTrx,
+  id: string,
+  from: NonNullable<OrderRow['refund_status']>[],
+  set: Partial<Pick<OrderRow, 'refund_status' | 'refund_note' | 'refund_updated_at' | 'refund_due_at' | 'refund_upstream'>>,
+): Promise<boolean> {
+  const result = await db.updateTable('orders').set(set).where('id', '=', id).where('refund_status', 'in', from).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A requested refund is not asked about again before `at` (and the upstream's last answer, when given). */
+export const refundCheckAt = (db: DbOrTrx, id: string, at: string, upstream?: string) =>
+  db
+    .updateTable('orders')
+    .set({ refund_due_at: at, ...(upstream ? { refund_upstream: upstream } : {}) })
+    .where('id', '=', id)
+    .where('refund_status', '=', 'requested')
+    .execute();
+
+/** Requested refunds due for a question to the provider, longest due first. */
+export const dueRefunds = (db: DbOrTrx, now: string, limit: number) =>
+  db
+    .selectFrom('orders')
+    .select('id')
+    .where('refund_status', '=', 'requested')
+    .where('refund_due_at', '<=', now)
+    .orderBy('refund_due_at')
+    .limit(limit)
+    .execute();
+
+/** Takes a due refund until `until`, counting the take; undefined when another process took it or it was decided. */
+export const claimRefund = (db: DbOrTrx, id: string, until: string, now: string): Promise<OrderRow | undefined> =>
+  db
+    .updateTable('orders')
+    .set((eb) => ({ refund_due_at: until, refund_claims: eb('refund_claims', '+', 1) }))
+    .where('id', '=', id)
+    .where('refund_status', '=', 'requested')
+    .where('refund_due_at', '<=', now)
+    .returningAll()
+    .executeTakeFirst();
+
+/** The order bought as this upstream Shipment. */
+export const findByShipment = (db: DbOrTrx, shipmentId: string) => db.selectFrom('orders').selectAll().where('shipment_id', '=', shipmentId).executeTakeFirst();
+
+/** The columns of the console's refund queue. */
+const REFUND_COLUMNS = [
+  ...LIST_COLUMNS,
+  'refund_status',
+  'refund_note',
+  'refund_requested_at',
+  'refund_updated_at',
+  'refund_upstream',
+  'tracking_status',
+  'bulk_order_id',
+] as const;
+export type RefundListRow = Pick<OrderRow, (typeof REFUND_COLUMNS)[number]>;
+
+/** Orders in one refund state (requested before `before` when given: stuck), oldest request first, a page and the total. */
+export async function listRefunds(
+  db: DbOrTrx,
+  status: NonNullable<OrderRow['refund_status']>,
+  page: { offset: number; limit: number },
+  before?: string,
+): Promise<{ rows: RefundListRow[]; total: number }> {
+  let query = db.selectFrom('orders').where('refund_status', '=', status);
+  if (before) query = query.where('refund_requested_at', '<', before);
+  const [rows, counted] = await Promise.all([
+    query
+      .select(REFUND_COLUMNS)
+      .orderBy('refund_requested_at', status === 'requested' ? 'asc' : 'desc')
+      .orderBy('id')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(counted.n) };
+}
+
+/** How many refunds are in each state, and how many requested ones are older than `stuckBefore`. */
+export async function refundCounts(db: DbOrTrx, stuckBefore: string): Promise<{ requested: number; stuck: number; refunded: number; rejected: number }> {
+  const rows = await db
+    .selectFrom('orders')
+    .select((eb) => [
+      'refund_status',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(eb.case().when('refund_requested_at', '<', stuckBefore).then(1).else(0).end()).as('old'),
+    ])
+    .where('refund_status', 'is not', null)
+    .groupBy('refund_status')
+    .execute();
+  const counts = { requested: 0, stuck: 0, refunded: 0, rejected: 0 };
+  for (const row of rows) {
+    counts[row.refund_status as 'requested' | 'refunded' | 'rejected'] = Number(row.n);
+    if (row.refund_status === 'requested') counts.stuck = Number(row.old ?? 0);
+  }
+  return counts;
+}

@@ -10,6 +10,9 @@ import {
   orderListQuery,
   orderListResponse,
   selectedLabelsBody,
+  refundOrdersBody,
+  refundResultSchema,
+  refundResultsResponse,
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { providerUnavailable } from '../../lib/http-errors.ts';
@@ -43,7 +46,16 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
     scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed } }, async (request) =>
       answer(await orders.duplicate(request.userId, request.params.id), ORDER_DUPLICATED),
     );
+    // A label's refund (void): 409 when it was asked before or is not completed, 422 outside the carrier's window.
+    scope.post('/order/refund/:id', { schema: { params: idParams, response: { 200: refundResultSchema } } }, (request) =>
+      ctx.refunds.request(request.userId, request.params.id),
+    );
   });
+
+  // Several at once (Order History's multi-select): each order answered on its own.
+  api.post('/order/refund', { schema: { body: refundOrdersBody, response: { 200: refundResultsResponse } } }, async (request) => ({
+    results: await ctx.refunds.requestMany(request.userId, request.body.ids),
+  }));
 
   api.get('/order/read', { schema: { querystring: orderListQuery, response: { 200: orderListResponse } } }, (request) =>
     orders.list(request.userId, request.query),

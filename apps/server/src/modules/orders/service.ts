@@ -5,6 +5,8 @@ import {
   labelFileType,
   selectedNotReady,
   type LabelFormat,
+  LABEL_REFUNDED_NO_DOWNLOAD,
+  LABEL_REFUND_PENDING_NO_DOWNLOAD,
   ORDER_CANCELLED_NO_LABEL,
   ORDER_NOT_FOUND,
   STARTING_AFTER_NOT_FOUND,
@@ -97,6 +99,19 @@ export function keepSearchIndexed(db: Db, log: FastifyBaseLogger): () => Promise
   };
 }
 
+/** A label whose refund is requested or made cannot be downloaded (a rejected refund gives it back). */
+export const isRefundHeld = (refundStatus: string | null) => refundStatus === 'requested' || refundStatus === 'refunded';
+
+/** The order whose label may be downloaded: 404 unknown, 409 cancelled, not made yet, or its refund asked or made. */
+function downloadable(order: repo.OrderRow | undefined): repo.OrderRow & { pdf_key: string; tracking: string } {
+  if (!order) throw notFound(ORDER_NOT_FOUND);
+  if (order.status === 'cancelled') throw conflict(ORDER_CANCELLED_NO_LABEL);
+  if (order.status !== 'completed' || !order.pdf_key || !order.tracking) throw conflict(LABEL_NOT_READY);
+  if (order.refund_status === 'refunded') throw conflict(LABEL_REFUNDED_NO_DOWNLOAD);
+  if (order.refund_status === 'requested') throw conflict(LABEL_REFUND_PENDING_NO_DOWNLOAD);
+  return order as repo.OrderRow & { pdf_key: string; tracking: string };
+}
+
 export const ORDER_NOT_WAITING = 'Only a pending or processing order can be cancelled';
 
 export function toOrder(row: repo.OrderListRow): Order {
@@ -114,9 +129,12 @@ export function toOrder(row: repo.OrderListRow): Order {
     status: row.status,
     tracking: row.tracking,
     trackingStatus: row.tracking_status as TrackingStatus | null,
-    pdf: row.status === 'completed' && row.pdf_key ? downloadPath(row.id) : null,
+    // A label whose refund is asked or made is not offered for download.
+    pdf: row.status === 'completed' && row.pdf_key && !isRefundHeld(row.refund_status) ? downloadPath(row.id) : null,
     note: row.note,
     createdAt: row.created_at,
+    refundStatus: row.refund_status,
+    refundNote: row.refund_note,
   };
 }
 
@@ -272,6 +290,13 @@ export function orderRowFor(
     upstream_carrier: null,
     upstream_service: null,
     tracking_status: null,
+    refund_status: null,
+    refund_note: null,
+    refund_requested_at: null,
+    refund_updated_at: null,
+    refund_due_at: null,
+    refund_claims: 0,
+    refund_upstream: null,
   };
 }
 
@@ -846,10 +871,7 @@ export function createOrderService(deps: {
 
     /** The label PDF of the user's own completed order; with userId null, of any customer's (the console). */
     async labelPdf(userId: string | null, orderId: string): Promise<{ tracking: string; pdf: Buffer }> {
-      const order = userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId);
-      if (!order) throw notFound(ORDER_NOT_FOUND);
-      if (order.status === 'cancelled') throw conflict(ORDER_CANCELLED_NO_LABEL);
-      if (order.status !== 'completed' || !order.pdf_key || !order.tracking) throw conflict(LABEL_NOT_READY);
+      const order = downloadable(userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId));
       const pdf = await readLabel(files, order.pdf_key);
       if (!pdf) throw new HttpError(500, `Label file missing for order ${order.id}`);
       return { tracking: order.tracking, pdf };
@@ -857,10 +879,7 @@ export function createOrderService(deps: {
 
     /** The label of the user's own completed order in `format` ({tracking}.pdf or .zpl); userId null: any customer's. */
     async labelFile(userId: string | null, orderId: string, format: LabelFormat): Promise<LabelFile> {
-      const order = userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId);
-      if (!order) throw notFound(ORDER_NOT_FOUND);
-      if (order.status === 'cancelled') throw conflict(ORDER_CANCELLED_NO_LABEL);
-      if (order.status !== 'completed' || !order.pdf_key || !order.tracking) throw conflict(LABEL_NOT_READY);
+      const order = downloadable(userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId));
       const type = labelFileType(format);
       return { data: await labelsIn([order], format), fileName: `${order.tracking}.${type.extension}`, contentType: type.contentType };
     },
@@ -873,6 +892,7 @@ export function createOrderService(deps: {
       const orders = unique.map((id) => found.get(id)!);
       const notReady = orders.filter((order) => order.status !== 'completed' || !order.pdf_key).length;
       if (notReady > 0) throw conflict(selectedNotReady(notReady));
+      orders.forEach(downloadable); // a label whose refund is asked or made is not downloaded
       const type = labelFileType(format);
       return { data: await labelsIn(orders, format), fileName: `labels.${type.extension}`, contentType: type.contentType };
     },
@@ -903,3 +923,6 @@ export function createOrderService(deps: {
   };
 }
 export type OrderService = ReturnType<typeof createOrderService>;
+
+/** Label refunds live in refunds.ts; other modules reach them through here. */
+export type { RefundFilter, RefundService } from './refunds.ts';

@@ -9,6 +9,17 @@ import { setTrackingStatus } from './tracking.ts';
 export const EASYPOST_WEBHOOK_OFF = 'EasyPost webhooks are not set up (EASYPOST_WEBHOOK_SECRET)';
 export const EASYPOST_SIGNATURE_INVALID = 'The webhook signature does not match';
 
+const REFUND_STATUSES = ['submitted', 'refunded', 'rejected', 'not_applicable'];
+
+/** The Shipment and refund status an event's result tells, if it is about a refund. */
+function refundOf(result: any): { shipmentId: string; status: string } | null {
+  if (result?.object === 'Refund' && typeof result.shipment_id === 'string' && REFUND_STATUSES.includes(result.status))
+    return { shipmentId: result.shipment_id, status: result.status };
+  if (result?.object === 'Shipment' && typeof result.id === 'string' && REFUND_STATUSES.includes(result.refund_status))
+    return { shipmentId: result.id, status: result.refund_status };
+  return null;
+}
+
 /**
  * An EasyPost webhook event (POST /api/v1/labels/webhook/easypost). The X-Hmac-Signature over the raw body is checked
  * by the official client's validateWebhook (NFKD-normalised secret, constant time): a forged event is refused (401)
@@ -22,6 +33,7 @@ export async function handleEasyPostEvent(
   secret: string | undefined,
   rawBody: Buffer,
   headers: IncomingHttpHeaders,
+  onRefund?: (shipmentId: string, refundStatus: string) => Promise<boolean>,
 ): Promise<{ message: string }> {
   if (!secret) throw new HttpError(401, EASYPOST_WEBHOOK_OFF);
   let event: any;
@@ -34,6 +46,20 @@ export async function handleEasyPostEvent(
     throw new HttpError(401, EASYPOST_SIGNATURE_INVALID);
   }
   if (!event || typeof event.id !== 'string') throw new HttpError(400, 'The event has no id');
+  // A refund's word (a Refund object, or a Shipment with its refund_status): settled once by a conditional update, so
+  // a replayed event changes nothing; the event id is kept after, so a crash in between loses nothing.
+  const refund = refundOf(event.result);
+  if (refund && onRefund) {
+    const seen = await db.selectFrom('easypost_events').select('id').where('id', '=', event.id).executeTakeFirst();
+    if (seen) return { message: 'Already received' };
+    const settled = await onRefund(refund.shipmentId, refund.status);
+    await db
+      .insertInto('easypost_events')
+      .values({ id: event.id, received_at: nowIso() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    return { message: settled ? 'Refund recorded' : 'Refund noted' };
+  }
   const tracker = event.result;
   const status =
     typeof tracker?.status === 'string' && (TRACKING_STATUSES as readonly string[]).includes(tracker.status) ? (tracker.status as TrackingStatus) : null;

@@ -30,6 +30,8 @@ export function resellerOrderOf(order: Order, base: string): ResellerOrder {
     note: order.note,
     createdAt: order.createdAt,
     downloadUrl: order.pdf ? orderDownloadUrl(base, order._id) : null,
+    refundStatus: order.refundStatus,
+    refundNote: order.refundNote,
   };
 }
 

@@ -50,6 +50,8 @@ it('documents every call completely: summary, description, parameters, bodies, e
       'GET /order/bulk-job-status/{job_id}',
       'GET /order/bulk-queue-stats',
       'GET /order/download-bulk-order/{bulkorder_id}',
+      'POST /order/refund-order/{order_id}',
+      'POST /order/refund-orders',
       'POST /order/price',
       'GET /account/balance',
       'GET /account/webhook',
@@ -95,12 +97,21 @@ it('documents every call completely: summary, description, parameters, bodies, e
     expect(format).toMatchObject({ in: 'query', required: false, schema: { enum: ['pdf', 'pdf-letter', 'zpl'] } });
     expect(format.description).toContain('Account Setting');
   }
-  expect(Object.keys(document.webhooks).sort()).toEqual(['bulk.completed', 'order.cancelled', 'order.completed', 'order.tracking']);
+  expect(Object.keys(document.webhooks).sort()).toEqual([
+    'bulk.completed',
+    'order.cancelled',
+    'order.completed',
+    'order.refund_rejected',
+    'order.refunded',
+    'order.tracking',
+  ]);
+  // The refund states are documented on the order.
+  expect(document.components.schemas.ResellerOrder.properties.refundStatus.description).toContain('requested');
   expect(
     Object.values<any>(document.webhooks)
       .map((hook) => hook.post.operationId)
       .sort(),
-  ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted', 'onOrderTracking']);
+  ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted', 'onOrderRefundRejected', 'onOrderRefunded', 'onOrderTracking']);
   expect(document.info.license).toEqual({ name: expect.any(String), url: 'https://labels.acme-shipping.test/tos' });
   // Every operation has an operationId, and every answer declares the rate limit's headers; a 429 its Retry-After, a create's 200 Idempotent-Replayed.
   expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
@@ -199,7 +210,7 @@ it('drives a whole flow through the generated client over real HTTP', async () =
     message: expect.any(String),
     url: 'http://localhost:9/labels',
     hasSecret: true,
-    events: ['order.completed', 'order.cancelled', 'order.tracking', 'bulk.completed'],
+    events: ['order.completed', 'order.cancelled', 'order.tracking', 'order.refunded', 'order.refund_rejected', 'bulk.completed'],
   });
   const badHook = await client.PUT('/account/webhook', { body: { url: 'ftp://hooks.example.com' } });
   expect(badHook.response.status).toBe(400);
@@ -214,6 +225,23 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   const zpl = await client.GET('/order/download/{order_id}', { params: { path: { order_id: order.id }, query: { format: 'zpl' } }, parseAs: 'text' });
   expect(zpl.response.headers.get('content-type')).toContain('application/zpl');
   expect(zpl.data).toMatch(/^\^XA[\s\S]*\^XZ\s*$/);
+
+  // A refund (void) of the label: requested, and the label is no longer downloadable; the list form answers each order.
+  const refunded = await client.POST('/order/refund-order/{order_id}', { params: { path: { order_id: order.id } } });
+  expect(refunded.data).toEqual({
+    type: 'success',
+    message: 'Refund requested',
+    refund: { orderId: order.id, ok: true, message: 'Refund requested', refundStatus: 'requested' },
+  });
+  const gone = await client.GET('/order/download/{order_id}', { params: { path: { order_id: order.id } } });
+  expect(gone.response.status).toBe(409);
+  const many = await client.POST('/order/refund-orders', { body: { order_ids: [order.id, 'no-such-order'] } });
+  expect(many.data!.results).toEqual([
+    { orderId: order.id, ok: false, message: 'A refund was already requested for this order', refundStatus: 'requested' },
+    { orderId: 'no-such-order', ok: false, message: 'Order not found', refundStatus: null },
+  ]);
+  const listed = await client.GET('/order/read-orders', { params: { query: { page: 1, limit: 5, status: 'completed', search: '' } } });
+  expect(listed.data!.orders[0]).toMatchObject({ id: order.id, refundStatus: 'requested', downloadUrl: null });
 
   const bulk = await client.POST('/order/create-bulk-order', {
     body: { labelType: 'uspsv9', data: [1, 2, 3].map((i) => ({ ...parties, ToName: `Receiver ${i}`, Weight: 1 + i, Reference: `R-${i}` })) },

@@ -68,7 +68,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 **Rate limit**: each API key may make a number of requests a minute (120 unless the shop set another). Every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); past the limit the answer is 429 with \`Retry-After\` (seconds).
 
-**Webhooks**: set a URL on Account Setting to be told of \`order.completed\`, \`order.cancelled\`, \`order.tracking\` and \`bulk.completed\` (see \`webhooks\` in this document). Each POST is signed: \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex>\` where v1 is the HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret. Answer 2xx within 10 s; other answers are retried with growing delays, ${WEBHOOK_MAX_ATTEMPTS} tries over about a day.`,
+**Webhooks**: set a URL on Account Setting to be told of \`order.completed\`, \`order.cancelled\`, \`order.tracking\`, \`order.refunded\`, \`order.refund_rejected\` and \`bulk.completed\` (see \`webhooks\` in this document). Each POST is signed: \`${WEBHOOK_SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex>\` where v1 is the HMAC-SHA256 of \`<t>.<raw body>\` with your webhook secret. Answer 2xx within 10 s; other answers are retried with growing delays, ${WEBHOOK_MAX_ATTEMPTS} tries over about a day.`,
 };
 
 const LICENSE_NAME = "Proprietary: use under the shop's Terms of Service";
@@ -116,11 +116,12 @@ const ERROR_DOCS: Record<number, { description: string; example: Record<string, 
   403: { description: 'The account is disabled', example: { type: 'error', message: 'This account is disabled; contact the shop for help' } },
   404: { description: 'Not found, or not yours', example: { type: 'error', message: 'Order not found' } },
   409: {
-    description: 'Not ready yet, or a request with this Idempotency-Key is still running',
+    description: 'Not ready yet, a refund already asked or decided, or a request with this Idempotency-Key is still running',
     example: { type: 'error', message: 'The label is not ready yet' },
   },
   422: {
-    description: 'This Idempotency-Key was used with another request',
+    description:
+      'This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window)',
     example: { type: 'error', message: 'This Idempotency-Key was already used with a different request' },
   },
   429: { description: 'Rate limit reached: retry after `Retry-After` seconds', example: { type: 'error', message: 'Too many requests, retry in 42 s' } },
@@ -160,6 +161,20 @@ const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; descrip
     summary: 'A label moved (tracking)',
     description:
       'The carrier scanned a label (single or bulk): `data.order.trackingStatus` is where the parcel is now (pre_transit, in_transit, out_for_delivery, delivered, return_to_sender, failure...). One event a status and label; `id` names both.',
+    data: 'order',
+  },
+  'order.refunded': {
+    tag: RESELLER_TAGS.orders,
+    summary: 'A label was refunded',
+    description:
+      'A refund you asked for (refund-order) was approved: its price is back on your balance, `data.order.refundStatus` is `refunded`, and the label can no longer be downloaded.',
+    data: 'order',
+  },
+  'order.refund_rejected': {
+    tag: RESELLER_TAGS.orders,
+    summary: 'A label refund was rejected',
+    description:
+      'A refund you asked for was rejected (the carrier scanned the label, or refused the void): `data.order.refundStatus` is `rejected` and `data.order.refundNote` says why. Nothing is credited.',
     data: 'order',
   },
   'bulk.completed': {

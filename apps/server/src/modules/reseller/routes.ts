@@ -25,6 +25,9 @@ import {
   labelTypesAnswer,
   orderIdParams,
   resellerLabelFormatQuery,
+  resellerRefundAnswer,
+  resellerRefundsAnswer,
+  resellerRefundsBody,
   queueStatsAnswer,
   readOrdersAnswer,
   resellerCreateOrderBody,
@@ -351,6 +354,44 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             .header('content-disposition', `attachment; filename="${file.fileName}"`)
             .header('cache-control', 'private, no-store')
             .send(Buffer.from(file.data));
+        },
+      );
+
+      api.post(
+        '/order/refund-order/:order_id',
+        {
+          schema: {
+            operationId: 'refundOrder',
+            tags: [RESELLER_TAGS.orders],
+            summary: 'Refund (void) a label',
+            description:
+              "Asks for the refund of your completed, unused label: `refundStatus` becomes `requested`, then `refunded` (its price credited to your balance once, a `label_refund` row on your statement; event `order.refunded`) or `rejected` with `refundNote` (event `order.refund_rejected`). USPS labels can be refunded within the shop's window (28 days by default) while unscanned; UPS and FedEx until the carrier scans them. 422 with the reason outside the window; 409 when a refund was asked already or the order is not completed. A label with a refund asked or made can no longer be downloaded.",
+            params: orderIdParams,
+            response: { 200: ok(resellerRefundAnswer, 'The refund asked'), ...errorResponses(404, 409, 422, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => {
+          const refund = await reseller.refunds.request(request.userId, request.params.order_id);
+          return { type: 'success' as const, message: refund.message, refund };
+        },
+      );
+
+      api.post(
+        '/order/refund-orders',
+        {
+          schema: {
+            operationId: 'refundOrders',
+            tags: [RESELLER_TAGS.orders],
+            summary: 'Refund (void) several labels',
+            description:
+              'The list form of refund-order: each order id is answered on its own in `results` (ok, or the reason it cannot be refunded), in the order sent; one that fails does not stop the others.',
+            body: resellerRefundsBody,
+            response: { 200: ok(resellerRefundsAnswer, 'One result per order'), ...errorResponses(400, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => {
+          const results = await reseller.refunds.requestMany(request.userId, request.body.order_ids);
+          return { type: 'success' as const, message: `${results.filter((r) => r.ok).length} of ${results.length} refunds requested`, results };
         },
       );
 

@@ -20,6 +20,7 @@ import { isoIn, newId, nowIso } from '../../lib/ids.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { BulkService } from '../bulk/service.ts';
 import { toLabelType, type CatalogService } from '../catalog/service.ts';
+import type { RefundService } from '../orders/service.ts';
 import type { OnCharged, OrderService } from '../orders/service.ts';
 import { bulkJobStatusOf, resellerOrderOf } from './answers.ts';
 import * as repo from './repository.ts';
@@ -42,6 +43,7 @@ export function createResellerService(deps: {
   orders: OrderService;
   bulk: BulkService;
   webhooks: WebhookService;
+  refunds: RefundService;
   log: FastifyBaseLogger;
 }) {
   const { db, auth, catalog, orders, bulk, log } = deps;
@@ -218,6 +220,8 @@ export function createResellerService(deps: {
 
     /** A label in `format`, or else the format chosen in Account Setting. */
     labelFile: async (userId: string, orderId: string, format?: LabelFormat) => orders.labelFile(userId, orderId, format ?? (await auth.labelFormatOf(userId))),
+    /** Label refunds (voids), as the web asks them. */
+    refunds: deps.refunds,
 
     /** A bulk order from objects: the CSV's row checks, one charge, always a queued job. */
     createBulkOrder(

@@ -36,7 +36,7 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       message: 'Webhook',
       url: null,
       hasSecret: false,
-      events: ['order.completed', 'order.cancelled', 'order.tracking', 'bulk.completed'],
+      events: ['order.completed', 'order.cancelled', 'order.tracking', 'order.refunded', 'order.refund_rejected', 'bulk.completed'],
       deliveries: [],
     });
     const saved = (await saveUrl(t, user, 'http://localhost:9/hook')).json();

@@ -37,6 +37,8 @@ const TOPIC_OF: Record<ShopEvent['type'], TelegramTopic> = {
   'order.completed': 'orderCompleted',
   'order.cancelled': 'orderCancelled',
   'order.tracking': 'orderDelivered',
+  'order.refunded': 'labelRefunds',
+  'order.refund_rejected': 'labelRefunds',
   'bulk.completed': 'bulkCompleted',
   'fedex.completed': 'fedexOrders',
   'fedex.cancelled': 'fedexOrders',
@@ -115,13 +117,22 @@ export function createTelegramService(deps: {
   async function messageOf(event: ShopEvent, shopUrl: string | null): Promise<{ eventId: string; text: string } | null> {
     switch (event.type) {
       case 'order.completed':
-      case 'order.cancelled': {
+      case 'order.cancelled':
+      case 'order.refunded':
+      case 'order.refund_rejected': {
         const order = await orders.getOwn(event.userId, event.orderId).catch((error) => {
           if (error instanceof HttpError && error.statusCode === 404) return null;
           throw error;
         });
         if (!order) return null;
-        const text = event.type === 'order.completed' ? eventTexts.orderCompleted(order, shopUrl) : eventTexts.orderCancelled(order, shopUrl);
+        const text =
+          event.type === 'order.completed'
+            ? eventTexts.orderCompleted(order, shopUrl)
+            : event.type === 'order.cancelled'
+              ? eventTexts.orderCancelled(order, shopUrl)
+              : event.type === 'order.refunded'
+                ? eventTexts.orderRefunded(order, shopUrl)
+                : eventTexts.orderRefundRejected(order, shopUrl);
         return { eventId: `${event.type}:${event.orderId}`, text };
       }
       case 'order.tracking': {

@@ -53,7 +53,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
       linked: false,
       chatUsername: null,
       linkedAt: null,
-      topics: { orderCompleted: true, orderDelivered: true, orderCancelled: true, bulkCompleted: true, fedexOrders: true, deposits: true },
+      topics: { orderCompleted: true, orderDelivered: true, orderCancelled: true, labelRefunds: true, bulkCompleted: true, fedexOrders: true, deposits: true },
     });
     const link = await linkOf(t.app, user.headers);
     expect(link.url).toBe(`https://t.me/${tg.username}?start=${link.token}`);
@@ -232,7 +232,15 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
   it('sends only the kinds of message the user chose', async () => {
     const user = await resellerUser(t.app, t.db, 10_000);
     const chat = await linkChat(t.app, tg, user);
-    const topics = { orderCompleted: false, orderDelivered: true, orderCancelled: true, bulkCompleted: true, fedexOrders: true, deposits: true };
+    const topics = {
+      orderCompleted: false,
+      orderDelivered: true,
+      orderCancelled: true,
+      labelRefunds: true,
+      bulkCompleted: true,
+      fedexOrders: true,
+      deposits: true,
+    };
     const saved = await t.app.inject({ method: 'PUT', url: '/api/v1/account/telegram', headers: user.headers, payload: { topics } });
     expect(saved.json()).toMatchObject({ message: TELEGRAM_SAVED, linked: true, topics });
     expect((await createOrder(user)).statusCode).toBe(200);

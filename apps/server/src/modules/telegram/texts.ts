@@ -69,6 +69,21 @@ export const eventTexts = {
       linkLine('Dashboard', shopUrl, '/'),
     ),
 
+  orderRefunded: (order: Order, shopUrl: string | null) =>
+    lines(
+      `Label of order ${order.OrderId} refunded (${dollars(order.price)} back to your balance)`,
+      `${order.labelType.name} to ${order.toName}`,
+      linkLine('Dashboard', shopUrl, '/'),
+    ),
+
+  orderRefundRejected: (order: Order, shopUrl: string | null) =>
+    lines(
+      `Refund of order ${order.OrderId} rejected`,
+      `${order.labelType.name} to ${order.toName}`,
+      `Reason: ${order.refundNote ?? 'not given'}`,
+      linkLine('Dashboard', shopUrl, '/'),
+    ),
+
   bulkCompleted: (bulk: { id: string; status: string; made: number; failed: number; refundedCents: number; note: string | null }, shopUrl: string | null) =>
     lines(
       `Bulk order ${shortId(bulk.id)} ${bulk.status === 'completed' ? 'done' : 'could not be finished'}: ${bulk.made} made, ${bulk.failed} failed`,

@@ -8,6 +8,7 @@ import {
   type LabelProvider,
   type LabelReady,
   type LabelRequest,
+  type RefundAnswer,
 } from './label-provider.ts';
 
 /** The upstream carrier, service and (optionally) carrier account a label type is bought as. */
@@ -116,6 +117,8 @@ export type EasyPostOptions = {
   rate?: CallRate;
   maxCostRatio: number;
   processingLimitMinutes: number;
+  /** How long after a refund is submitted it is asked about again (REFUND_POLL_INTERVAL_MS); webhooks usually tell first. */
+  refundPollMs?: number;
   store: ShipmentStore;
   services: (uid: string) => Promise<UpstreamService | null>;
   /** Told of a rate refused for its cost (the operator's audit row). */
@@ -247,7 +250,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     const url: string | undefined = shipment.postage_label?.label_zpl_url;
     if (!url) throw new UpstreamUnavailable('the upstream gave no ZPL file');
     try {
-      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }), false);
+      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }));
       if (!answer.ok) throw new Error(`label file answered ${answer.status}`);
       return new Uint8Array(await answer.arrayBuffer());
     } catch (error) {
@@ -255,9 +258,42 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     }
   }
 
+  /** EasyPost's refund_status as our answer; null: no refund asked. */
+  function refundAnswer(shipment: any): RefundAnswer | null {
+    switch (shipment?.refund_status) {
+      case 'submitted':
+        return { status: 'submitted', checkInMs: options.refundPollMs };
+      case 'refunded':
+        return { status: 'refunded' };
+      case 'rejected':
+        return { status: 'rejected', reason: 'the carrier rejected the refund' };
+      case 'not_applicable':
+        return { status: 'rejected', reason: 'the carrier does not refund this label' };
+      default:
+        return null;
+    }
+  }
+
   return {
     name: 'easypost',
     zplLabel,
+    async requestRefund(request) {
+      const id = await options.store.shipmentOf(request.orderId);
+      if (!id) return { status: 'rejected', reason: 'no label was bought upstream for this order' };
+      try {
+        const shipment = await call((client) => client.Shipment.refund(id));
+        return refundAnswer(shipment) ?? { status: 'submitted', checkInMs: options.refundPollMs };
+      } catch (error) {
+        // A 4xx is EasyPost's refusal (already refunded, no postage...): the refund is rejected with its words.
+        if (error instanceof LabelProviderError) return { status: 'rejected', reason: error.message };
+        throw error;
+      }
+    },
+    async checkRefund(request) {
+      const shipment = await recorded(request);
+      if (!shipment) return { status: 'none' };
+      return refundAnswer(shipment) ?? { status: 'none' };
+    },
     freeLabels: false,
     concurrency: options.concurrency,
     createLabel: (request) => attempt(request),

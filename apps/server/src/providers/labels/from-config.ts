@@ -53,6 +53,7 @@ export function createLabelProvider(
           : undefined,
       maxCostRatio: config.LABEL_MAX_COST_RATIO,
       processingLimitMinutes: config.LABEL_PROCESSING_LIMIT_MINUTES,
+      refundPollMs: config.REFUND_POLL_INTERVAL_MS,
       store: orderShipmentStore(db),
       ...hooks,
     });
@@ -60,6 +61,7 @@ export function createLabelProvider(
   return createSandboxLabelProvider({
     mode: config.LABEL_SANDBOX_MODE,
     delayMs: config.LABEL_SANDBOX_DELAY_MS,
+    refundDelayMs: config.LABEL_SANDBOX_REFUND_DELAY_MS,
     renderer,
     callLog: config.LABEL_SANDBOX_CALL_LOG,
     memoryDir: path.join(config.dataDir, 'sandbox-labels'),

@@ -44,6 +44,11 @@ export type LabelFailed = { status: 'failed'; message: string };
 
 /** What the upstream says of an address: known (with its corrected form), or not, in its words. */
 export type AddressCheck = { verified: true; address: LabelParty } | { verified: false; message: string };
+/**
+ * What the provider says of a label's refund (void): asked and not decided yet (`checkInMs`: when to ask again),
+ * refunded, or rejected with the reason. An upstream that cannot be reached throws; the sweep asks again later.
+ */
+export type RefundAnswer = { status: 'submitted'; checkInMs?: number } | { status: 'refunded' } | { status: 'rejected'; reason: string };
 
 /** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
 export class LabelProviderError extends Error {}
@@ -79,6 +84,13 @@ export interface LabelProvider {
   zplLabel?(request: LabelRequest): Promise<Uint8Array>;
   /** Asks the upstream whether it knows an address (EasyPost's create_and_verify); throws when it cannot be asked. */
   verifyAddress?(party: LabelParty): Promise<AddressCheck>;
+  /** Asks the upstream to void the bought label of `request.orderId` and refund its postage. */
+  requestRefund?(request: LabelRequest): Promise<RefundAnswer>;
+  /**
+   * What became of a refund asked before, or 'none' when the upstream has none (a process died before asking): the
+   * caller asks then. Asked first by a process that takes a refund another took, so a refund is never asked twice.
+   */
+  checkRefund?(request: LabelRequest): Promise<RefundAnswer | { status: 'none' }>;
   /** Lets go of what it holds open (files, connections); called as the services close. */
   close?(): Promise<void>;
 }

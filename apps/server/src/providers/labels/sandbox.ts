@@ -63,13 +63,22 @@ function purchaseMemory(dir: string | undefined) {
  * It remembers what it "bought" in `memoryDir` (DATA_DIR/sandbox-labels), so findLabel answers after a crash as an
  * upstream would, and a label is bought at most once.
  */
+export type SandboxLabelProvider = LabelProvider & {
+  /** Marks a label scanned by the carrier, as a test does: its refund is rejected from then on. */
+  markScanned(orderId: string): void;
+};
+
+export const SANDBOX_SCANNED = 'the carrier scanned this label (sandbox)';
+
 export function createSandboxLabelProvider(options: {
   mode: SandboxMode;
   delayMs: number;
+  /** How long after it is asked a refund is approved (LABEL_SANDBOX_REFUND_DELAY_MS). */
+  refundDelayMs?: number;
   renderer: LabelRenderer;
   callLog?: string;
   memoryDir?: string;
-}): LabelProvider {
+}): SandboxLabelProvider {
   // A diagnostic: one line per label bought, made and found bought, appended by every process alike, so a test can count them across processes.
   const logCall = (what: 'create' | 'made' | 'found', orderId: string) => {
     if (options.callLog) fs.appendFileSync(options.callLog, `${what} ${orderId}\n`);
@@ -113,6 +122,23 @@ export function createSandboxLabelProvider(options: {
     },
     // Text made from the order alone, as cheap as the PDF's layout without its drawing: made on the calling thread.
     zplLabel: async (request) => Buffer.from(renderZpl(request)),
+    // A refund is remembered as the time it is approved, beside the purchase; a scan as a line of its own.
+    async requestRefund(request) {
+      if (await memory.recall(`scan:${request.orderId}`)) return { status: 'rejected', reason: SANDBOX_SCANNED };
+      const delayMs = options.refundDelayMs ?? 0;
+      memory.remember(`refund:${request.orderId}`, String(Date.now() + delayMs));
+      return delayMs > 0 ? { status: 'submitted', checkInMs: delayMs } : { status: 'refunded' };
+    },
+    async checkRefund(request) {
+      const asked = await memory.recall(`refund:${request.orderId}`);
+      if (asked === null) return { status: 'none' };
+      if (await memory.recall(`scan:${request.orderId}`)) return { status: 'rejected', reason: SANDBOX_SCANNED };
+      const readyAt = Number(asked);
+      return Date.now() < readyAt ? { status: 'submitted', checkInMs: readyAt - Date.now() } : { status: 'refunded' };
+    },
+    markScanned(orderId) {
+      memory.remember(`scan:${orderId}`, 'scanned');
+    },
     async close() {
       memory.close();
     },

@@ -12,6 +12,7 @@ export { LabelTypesPage } from './prices/label-types-page.tsx';
 export { FedexPricePage } from './prices/fedex-price-page.tsx';
 export { ContentPage } from './content/content-page.tsx';
 export { FedexQueuePage } from './fedex-queue/fedex-queue-page.tsx';
+export { RefundsPage } from './refunds/refunds-page.tsx';
 export { OutboxPage } from './outbox/outbox-page.tsx';
 export { AuditPage } from './audit/audit-page.tsx';
 
@@ -24,6 +25,7 @@ const ADMIN_NAV = [
   { label: 'FedEx price', path: '/admin/fedex-price' },
   { label: 'Content', path: '/admin/content' },
   { label: 'FedEx queue', path: '/admin/fedex-queue' },
+  { label: 'Refunds', path: '/admin/refunds' },
   { label: 'Outbox', path: '/admin/outbox' },
   { label: 'Audit log', path: '/admin/audit' },
 ] as const;

@@ -1,9 +1,10 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
+import { Alert, Button, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
 import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, weightUnitFor } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
-import { ORDERS_QUERY_KEY, readOrderDetails } from '../../api/orders.ts';
+import { ORDERS_QUERY_KEY, readOrderDetails, useRefundOrder } from '../../api/orders.ts';
+import { RefundBadge } from '../../components/refund-badge.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { OrderAddress } from '../../components/order-address.tsx';
@@ -16,6 +17,29 @@ function Fact({ name, children }: { name: string; children: ReactNode }) {
       <th className="text-nowrap fw-semibold pe-3">{name}</th>
       <td>{children}</td>
     </tr>
+  );
+}
+
+/** 'Request refund' of a completed label not refunded yet, asked twice: a refunded label can no longer be used. */
+function RefundAction({ orderId }: { orderId: string }) {
+  const refund = useRefundOrder();
+  const [confirming, setConfirming] = useState(false);
+  if (!confirming)
+    return (
+      <Button size="sm" variant="outline-danger" onClick={() => setConfirming(true)}>
+        Request refund
+      </Button>
+    );
+  return (
+    <span className="d-inline-flex flex-wrap align-items-center gap-2" data-testid="refund-confirm">
+      Void this label and refund its price? It can no longer be used.
+      <Button size="sm" variant="danger" disabled={refund.isPending} onClick={() => refund.mutate(orderId, { onSettled: () => setConfirming(false) })}>
+        Yes, request refund
+      </Button>
+      <Button size="sm" variant="outline-secondary" onClick={() => setConfirming(false)}>
+        Cancel
+      </Button>
+    </span>
   );
 }
 
@@ -63,7 +87,18 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
               <tbody>
                 <Fact name="Status">
                   <StatusBadge status={order.status} />
+                  <RefundBadge status={order.refundStatus} note={order.refundNote} />
                 </Fact>
+                {order.status === 'completed' && (
+                  <Fact name="Refund">
+                    <span data-testid="order-refund">
+                      {order.refundStatus === null && <RefundAction orderId={order._id} />}
+                      {order.refundStatus === 'requested' && 'Requested: the carrier decides; the label cannot be downloaded meanwhile.'}
+                      {order.refundStatus === 'refunded' && 'Refunded to your balance; the label can no longer be used.'}
+                      {order.refundStatus === 'rejected' && `Rejected: ${order.refundNote ?? 'no reason given'}`}
+                    </span>
+                  </Fact>
+                )}
                 <Fact name="Label type">{order.labelType.name}</Fact>
                 {order.design && <Fact name="Template">{templateName(order.design)}</Fact>}
                 <Fact name="Weight">

@@ -18,7 +18,10 @@ import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
+import { RefundBadge } from '../../components/refund-badge.tsx';
 import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
+import { OrderSelectionBar, SelectBox, useOrderSelection } from './order-selection.tsx';
+import { RefundSelectedButton } from './refund-selected-button.tsx';
 import { OrderDetailsModal } from './order-details-modal.tsx';
 
 const SORTS = [
@@ -88,9 +91,6 @@ export function OrderHistoryCard() {
   }, [search]);
   const [duplicating, setDuplicating] = useState<Order | null>(null);
   const label = useDownload(downloadOrderLabel);
-  // Completed orders ticked for one merged download, kept across pages and filters until downloaded.
-  const [selected, setSelected] = useState<string[]>([]);
-  const toggle = (id: string) => setSelected((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
   const merged = useDownload(downloadSelectedLabels);
 
   const history = usePagedList({
@@ -103,16 +103,13 @@ export function OrderHistoryCard() {
   });
   const { query: orders, page } = history;
   const rows = orders.data?.orders ?? [];
+  const selection = useOrderSelection();
+  const shownIds = rows.map((o) => o._id);
 
   return (
     <Card className="mb-4">
       <Card.Header className="d-flex flex-wrap align-items-center gap-2">
         <h2 className="h6 mb-0 me-auto">Order History</h2>
-        {selected.length > 0 && (
-          <Button size="sm" variant="success" disabled={merged.saving !== undefined} onClick={() => merged.download(selected)}>
-            Download selected ({selected.length})
-          </Button>
-        )}
         <Form.Select size="sm" aria-label="Status" className="w-auto" value={status} onChange={(event) => go({ status: event.target.value as StatusFilter })}>
           {STATUSES.map((option) => (
             <option key={option.value} value={option.value}>
@@ -140,10 +137,26 @@ export function OrderHistoryCard() {
       </Card.Header>
       <Card.Body>
         <LoadError query={orders} what="the order history" />
+        <OrderSelectionBar selection={selection}>
+          <Button size="sm" variant="success" disabled={merged.saving !== undefined} onClick={() => merged.download(selection.ids)}>
+            Download selected ({selection.size})
+          </Button>
+          <RefundSelectedButton ids={selection.ids} onDone={selection.clear} />
+        </OrderSelectionBar>
         <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="orders-table">
           <thead>
             <tr>
-              <th>#</th>
+              {/* The selection sits in the # column: the columns stay as the spec lists them. */}
+              <th>
+                <span className="d-inline-flex align-items-center gap-2">
+                  <SelectBox
+                    label="Select every order shown"
+                    checked={rows.length > 0 && shownIds.every(selection.has)}
+                    onChange={() => selection.toggleAll(shownIds)}
+                  />
+                  #
+                </span>
+              </th>
               <th>Order ID</th>
               <th>Type</th>
               <th>From</th>
@@ -172,18 +185,11 @@ export function OrderHistoryCard() {
             )}
             {rows.map((order, index) => (
               <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
-                {/* A completed order's box ticks it for Download selected, beside its row number. */}
-                <td className="stack-hide text-nowrap">
-                  {order.status === 'completed' && (
-                    <Form.Check
-                      inline
-                      className="me-1"
-                      aria-label={`Select order ${order.OrderId}`}
-                      checked={selected.includes(order._id)}
-                      onChange={() => toggle(order._id)}
-                    />
-                  )}
-                  {(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}
+                <td className="stack-hide">
+                  <span className="d-inline-flex align-items-center gap-2">
+                    <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
+                    {(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}
+                  </span>
                 </td>
                 <td className="font-monospace stack-key" data-label="Order ID">
                   {order.OrderId}
@@ -202,7 +208,7 @@ export function OrderHistoryCard() {
                 <td className="text-end" data-label="Price">
                   <span>
                     {money(order.price)}
-                    {order.status === 'cancelled' && (
+                    {(order.status === 'cancelled' || order.refundStatus === 'refunded') && (
                       <span className="d-block small text-success text-nowrap" data-testid="order-refunded">
                         Refunded {money(order.price)}
                       </span>
@@ -216,6 +222,7 @@ export function OrderHistoryCard() {
                       {TRACKING_STATUS_LABELS[order.trackingStatus]}
                     </span>
                   )}
+                  <RefundBadge status={order.refundStatus} note={order.refundNote} />
                 </td>
                 {/* In the row's details below xxl, where the table would otherwise scroll sideways. */}
                 <td className="font-monospace stack-hide d-none d-xxl-table-cell">{order.tracking ?? ''}</td>
@@ -224,7 +231,7 @@ export function OrderHistoryCard() {
                   <Button size="sm" variant="outline-secondary" className="me-2" onClick={() => setViewing(order._id)}>
                     Details
                   </Button>
-                  {order.status === 'completed' && (
+                  {order.status === 'completed' && order.pdf && (
                     <Button
                       size="sm"
                       variant="outline-success"

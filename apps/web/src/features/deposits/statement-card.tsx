@@ -15,10 +15,12 @@ const PAGE_SIZE = 10;
  */
 function EntryDetails({ entry }: { entry: StatementEntry }) {
   const id = entry.reference;
-  if (id && entry.kind.startsWith('order_')) {
+  if (id && (entry.kind.startsWith('order_') || entry.kind === 'label_refund')) {
     // Order History finds an order by the start of its id (its Order ID).
     const orderId = id.slice(0, 8).toUpperCase();
-    return <Link to={`/?search=${encodeURIComponent(id.slice(0, 8))}`}>Order {orderId}</Link>;
+    return (
+      <Link to={`/?search=${encodeURIComponent(id.slice(0, 8))}`}>{entry.kind === 'label_refund' ? `Refund of order ${orderId}` : `Order ${orderId}`}</Link>
+    );
   }
   if (id && entry.kind.startsWith('bulk_')) return <Link to={`/csv-orders#bulk-${id}`}>CSV order of {formatDate(entry.createdAt)}</Link>;
   if (id && entry.kind.startsWith('fedex_')) return <Link to="/fedex-order">FedEx order {id.slice(0, 8).toUpperCase()}</Link>;

@@ -117,6 +117,11 @@ export function OverviewPage() {
           </Figure>
         </Col>
         <Col>
+          <Figure title="Label refunds requested" testId="overview-refunds" value={data.refunds.requested}>
+            {data.refunds.stuck} stuck, {data.refunds.rejected} rejected, {data.refunds.refunded} refunded: <Link to="/admin/refunds">Refunds</Link>
+          </Figure>
+        </Col>
+        <Col>
           <Figure title="Upstream margin, 30 days" testId="overview-upstream-margin" value={money(data.upstream.margin30d)}>
             {data.upstream.labels30d} labels bought upstream: price {money(data.upstream.price30d)}, cost {money(data.upstream.cost30d)}
           </Figure>
