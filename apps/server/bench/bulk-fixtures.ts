@@ -1,9 +1,25 @@
-// What the bulk benchmarks share: a CSV file, its multipart form, a funded user, a process's memory.
+// What the benchmarks share: an order's parties and body, a CSV file, its multipart form, a funded user, a process's memory.
 import fs from 'node:fs';
 import { CSV_COLUMNS } from '@portal/contract';
 import type { Db } from '../src/db/database.ts';
 import { newId, sha256Hex } from '../src/lib/ids.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
+
+/** A sender in New York and a receiver in Beverly Hills. */
+export const ORDER_PARTIES = {
+  FromName: 'Bench Sender',
+  FromStreet: '123 Main Street',
+  FromCity: 'New York',
+  FromState: 'NY',
+  FromZip: '10001',
+  ToName: 'Bench Receiver',
+  ToStreet: '456 Oak Avenue',
+  ToCity: 'Beverly Hills',
+  ToState: 'CA',
+  ToZip: '90210',
+};
+/** The body of POST /order/create (web) and /order/create-order (API): a 2 lb Priority label. */
+export const CREATE_ORDER_BODY = JSON.stringify({ labelType: 'priority', design: 'normal', Weight: 2, ...ORDER_PARTIES });
 
 /** A file of `rows` valid rows (priority, 1-20 lb), about 200 bytes a row. */
 export function csvFile(rows: number): Buffer {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startFakeEasyPost } from '../test/fake-easypost.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { openLoop } from './open-loop.ts';
+import { CREATE_ORDER_BODY } from './bulk-fixtures.ts';
 
 /** The issue's upstream: every call answered after 300 ms, 25 purchases a second (more answer 429). */
 const LATENCY_MS = 300;
@@ -67,21 +68,7 @@ export async function runEasyPostBench(): Promise<void> {
         url: `http://127.0.0.1:${port}/api/v1/order/create`,
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          labelType: 'priority',
-          design: 'normal',
-          Weight: 2,
-          FromName: 'Bench Sender',
-          FromStreet: '123 Main Street',
-          FromCity: 'New York',
-          FromState: 'NY',
-          FromZip: '10001',
-          ToName: 'Bench Receiver',
-          ToStreet: '456 Oak Avenue',
-          ToCity: 'Beverly Hills',
-          ToState: 'CA',
-          ToZip: '90210',
-        }),
+        body: CREATE_ORDER_BODY,
         rate,
         seconds: secs,
       });

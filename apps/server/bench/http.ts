@@ -11,6 +11,7 @@ import { resultRow } from './result-row.ts';
 import { openLoop } from './open-loop.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { LABEL_BENCH_SECONDS, measurePool } from './labels.ts';
+import { CREATE_ORDER_BODY } from './bulk-fixtures.ts';
 
 type Ready = {
   port: number;
@@ -40,22 +41,6 @@ const SEARCH_TARGET_MS = 50;
 const CREATE_TARGET_MS = 50;
 /** Orders made before order creation is measured. */
 const CREATE_WARM_SECONDS = 30;
-
-const createBody = JSON.stringify({
-  labelType: 'priority',
-  design: 'normal',
-  Weight: 2,
-  FromName: 'Bench Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToName: 'Bench Receiver',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
-});
 
 const WIDTH = 44;
 const row = (name: string, r: Result, targetMs?: number, bare?: Result) =>
@@ -196,7 +181,7 @@ const CREATE_RUNS = Number(process.env.BENCH_CREATE_RUNS ?? 3);
  * measurement is printed too.
  */
 async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: number, bare?: Result): Promise<void> {
-  const request = { method: 'POST', body: createBody };
+  const request = { method: 'POST', body: CREATE_ORDER_BODY };
   // Warmed until steady, as the render pool is (bench/labels.ts): its threads, sharing the cores with the server's
   // own, need about half a minute of orders to reach their speed (in 8 s steps after 12 s of orders, 62, 65, 66, 67,
   // 70 and 66% of the pool's labels/s; an earlier machine climbed 250, 340, 410, 440 orders/s in 4 s steps after 2 s).
@@ -219,7 +204,7 @@ async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: numb
   );
   const rate = Math.max(1, Math.round(pool * 0.7 * 0.5));
   const headers = { authorization: `Bearer ${server.ready.token}`, 'content-type': 'application/json' };
-  const offer = (seconds: number) => openLoop({ url: `${server.base}/api/v1/order/create`, method: 'POST', headers, body: createBody, rate, seconds });
+  const offer = (seconds: number) => openLoop({ url: `${server.base}/api/v1/order/create`, method: 'POST', headers, body: CREATE_ORDER_BODY, rate, seconds });
   // Warmed at its rate first, as every run here is: the closed loop just before leaves a backlog of background work,
   // and the load generator opens its connections (in probes, the first quarter second's answers took 80-160 ms on
   // PostgreSQL; on SQLite it held a tenth of the run's answers over 15 ms).

@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { resultRow } from './result-row.ts';
+import { CREATE_ORDER_BODY, ORDER_PARTIES } from './bulk-fixtures.ts';
 
 type Ready = { port: number; token: string; apiKey: string; seedSeconds: number; totalOrders: number };
 
@@ -11,20 +12,6 @@ const BULK_ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
 const POLL_RATE = 200;
 /** Orders made before the two creation routes are measured. */
 const CREATE_WARM_SECONDS = 20;
-
-const parties = {
-  FromName: 'Bench Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToName: 'Bench Receiver',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
-};
-const createBody = JSON.stringify({ labelType: 'priority', design: 'normal', Weight: 2, ...parties });
 
 const row = (name: string, r: Result, web?: Result) => resultRow(name, r, 34, web && { result: web, what: "the web's" });
 
@@ -52,14 +39,19 @@ export async function runResellerBench(): Promise<void> {
       `\nReseller API on the embedded defaults (SQLite, ${ready.totalOrders.toLocaleString('en-US')} orders); ${CONNECTIONS} connections x ${SECONDS} s each`,
     );
     // Warmed until the render threads are up to speed (bench/http.ts), so neither route is measured on cold ones.
-    const webCreate = await run('/api/v1/order/create', web, { method: 'POST', body: createBody }, CREATE_WARM_SECONDS);
+    const webCreate = await run('/api/v1/order/create', web, { method: 'POST', body: CREATE_ORDER_BODY }, CREATE_WARM_SECONDS);
     console.log(row('POST /api/v1/order/create (web)', webCreate));
-    const apiCreate = await run('/api/reseller/v1/order/create-order', api, { method: 'POST', body: createBody });
+    const apiCreate = await run('/api/reseller/v1/order/create-order', api, { method: 'POST', body: CREATE_ORDER_BODY });
     console.log(row('POST /order/create-order (API)', apiCreate, webCreate));
     const apiRead = await run('/api/reseller/v1/order/read-orders?page=1&limit=10', api);
     console.log(row('GET /order/read-orders (API)', apiRead));
 
-    const data = Array.from({ length: BULK_ROWS }, (_, i) => ({ ...parties, ToName: `Receiver ${i + 1}`, Weight: 1 + (i % 20), Reference: `B-${i + 1}` }));
+    const data = Array.from({ length: BULK_ROWS }, (_, i) => ({
+      ...ORDER_PARTIES,
+      ToName: `Receiver ${i + 1}`,
+      Weight: 1 + (i % 20),
+      Reference: `B-${i + 1}`,
+    }));
     const startBulk = async () => {
       const res = await fetch(`${base}/api/reseller/v1/order/create-bulk-order`, {
         method: 'POST',
