@@ -22,6 +22,16 @@ export const listOwnBulkOrders = (db: DbOrTrx, userId: string, limit: number) =>
 export const bulkRows = (db: DbOrTrx, bulkOrderId: string) =>
   db.selectFrom('orders').selectAll().where('bulk_order_id', '=', bulkOrderId).orderBy('bulk_row').execute();
 
+/** Whether a row of the bulk order has its refund asked or made (its label then leaves the bulk order's files). */
+export const hasRefundHeldRows = async (db: DbOrTrx, bulkOrderId: string) =>
+  !!(await db
+    .selectFrom('orders')
+    .select('id')
+    .where('bulk_order_id', '=', bulkOrderId)
+    .where('refund_status', 'in', ['requested', 'refunded'])
+    .limit(1)
+    .executeTakeFirst());
+
 /** The rows of a bulk order still waiting for their label (pending or processing). */
 export const findBulkRow = (db: DbOrTrx, id: string) => db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 

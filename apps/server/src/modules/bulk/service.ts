@@ -38,7 +38,7 @@ import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQu
 import { openFileWriter, type FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
 import type { CatalogService, CatalogType } from '../catalog/service.ts';
-import { orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderService } from '../orders/service.ts';
+import { isRefundHeld, orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderService } from '../orders/service.ts';
 import type { OrdersTable as OrderRow } from '../../db/schema.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
@@ -106,11 +106,12 @@ export function createBulkService(deps: {
   const outbox = deps.outbox ?? idleOutbox;
 
   /**
-   * The merged file or the ZIP of a finished bulk order in a format other than the 4x6 PDF its files were written in:
-   * made from its rows' labels when asked (Letter pages of two, or ZPL), the ZIP's entries one label each and the report.
+   * The merged file or the ZIP of a finished bulk order made from its rows' labels when asked: in a format other than
+   * the 4x6 PDF its files were written in (Letter pages of two, or ZPL), or without the labels whose refund is asked
+   * or made. The ZIP's entries are one label each and the report.
    */
-  async function filesIn(bulk: repo.BulkOrderRow, kind: 'zip' | 'pdf', format: Exclude<LabelFormat, 'pdf'>) {
-    const rows = (await repo.bulkRows(db, bulk.id)).filter((row) => row.status === 'completed' && row.pdf_key);
+  async function filesIn(bulk: repo.BulkOrderRow, kind: 'zip' | 'pdf', format: LabelFormat) {
+    const rows = (await repo.bulkRows(db, bulk.id)).filter((row) => row.status === 'completed' && row.pdf_key && !isRefundHeld(row.refund_status));
     const type = labelFileType(format);
     if (kind === 'pdf') return { data: Buffer.from(await orders.labelsIn(rows, format)), fileName: `label.${type.extension}`, contentType: type.contentType };
     const parts: Uint8Array[] = [];
@@ -509,7 +510,7 @@ export function createBulkService(deps: {
       if (!isBulkFinished(bulk.status)) throw conflict(BULK_NOT_READY);
       const key = kind === 'zip' ? bulk.zip_key : kind === 'csv' ? bulk.report_key : bulk.pdf_key;
       if (!key) throw notFound(kind === 'pdf' && bulk.made_orders === 0 ? BULK_NO_LABELS : BULK_NOT_READY);
-      if (kind !== 'csv' && format !== 'pdf') return filesIn(bulk, kind, format);
+      if (kind !== 'csv' && (format !== 'pdf' || (await repo.hasRefundHeldRows(db, bulk.id)))) return filesIn(bulk, kind, format);
       const types = BULK_FILE_TYPES[kind];
       if (deps.signedDownloads && files.signedUrl) return { signedUrl: await files.signedUrl(key, types.fileName, SIGNED_LINK_SECONDS), ...types };
       // Streamed: a ZIP of thousands of labels goes out as it is read, never held whole.

@@ -17,6 +17,7 @@ import { ledgerSumCents } from '../billing/service.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { SANDBOX_SCANNED, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
+import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
@@ -106,6 +107,23 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
       return found;
     });
     expect(event).toMatchObject({ id: `order.refunded-${order.id}`, data: { order: { id: order.id, refundStatus: 'refunded', downloadUrl: null } } });
+  });
+
+  it("a bulk row's refunded label leaves the bulk order's merged PDF and ZIP; the other rows' labels stay", async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    const file = csvText(usRows(3));
+    const validated = await validateCsv(t.app, user.headers, 'priority', file);
+    await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file);
+    const { order: bulk } = await waitForCompletion(t.app, user.headers);
+    const rows = await t.db.selectFrom('orders').select(['id', 'tracking']).where('bulk_order_id', '=', bulk._id).orderBy('bulk_row').execute();
+    expect(await pdfPageCount((await download(t.app, user.headers, bulk.pdf!)).rawPayload)).toBe(3);
+    expect((await post(user, `/order/refund/${rows[1].id}`)).statusCode).toBe(200);
+    // Asked is enough: a label whose refund is pending is not handed out either.
+    expect(await pdfPageCount((await download(t.app, user.headers, bulk.pdf!)).rawPayload)).toBe(2);
+    await refundSettled(rows[1].id);
+    expect(await pdfPageCount((await download(t.app, user.headers, bulk.pdf!)).rawPayload)).toBe(2);
+    const entries = Object.keys(zipEntries((await download(t.app, user.headers, bulk.zip!)).rawPayload)).sort();
+    expect(entries).toEqual([`${rows[0].tracking}.pdf`, `${rows[2].tracking}.pdf`, 'label.csv'].sort());
   });
 
   it('credits a concurrent double refund once: one request wins, the others are told it was asked already', async () => {
