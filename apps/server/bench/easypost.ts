@@ -1,7 +1,6 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { on } from 'node:events';
 import path from 'node:path';
-import { startFakeEasyPost } from '../test/fake-easypost.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { openLoop } from './open-loop.ts';
 import { CREATE_ORDER_BODY } from './bulk-fixtures.ts';
@@ -18,6 +17,22 @@ const CALLS_PER_LABEL = 3;
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
 const SINGLE_SECONDS = 2 * Number(process.env.BENCH_SECONDS ?? 10);
 
+/** A benchmark process: answer(message) sends it (if any) and waits for its next message. */
+function talkTo(child: ChildProcess) {
+  const answers = on(child, 'message');
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`a bench process exited with ${code}`))));
+  exited.catch(() => {}); // only a pending answer hears of it
+  return {
+    child,
+    async answer(message?: unknown): Promise<any> {
+      if (message !== undefined) child.send(message as string);
+      const { value } = await Promise.race([answers.next(), exited]);
+      if (value[0].error) throw new Error(value[0].error);
+      return value[0];
+    },
+  };
+}
+
 /**
  * Labels bought through EasyPost's official client from the fake upstream (test/fake-easypost.ts) at the issue's
  * latency and limit, the shop on SQLite and the embedded queue in a process of its own (bench/easypost-run.ts): a
@@ -25,41 +40,42 @@ const SINGLE_SECONDS = 2 * Number(process.env.BENCH_SECONDS ?? 10);
  * shop adds beyond the upstream's calls; the process's peak memory.
  */
 export async function runEasyPostBench(): Promise<void> {
-  const fake = await startFakeEasyPost();
-  fake.latencyMs = LATENCY_MS;
-  fake.purchasesPerSecond = UPSTREAM_LIMIT;
-  const child = fork(path.join(import.meta.dirname, 'easypost-run.ts'), [], {
-    execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'],
-    env: {
-      ...process.env,
-      EASYPOST_API_KEY: fake.apiKey,
-      EASYPOST_API_URL: fake.url,
-      EASYPOST_CONCURRENCY: String(CONCURRENCY),
-      EASYPOST_MAX_PER_SECOND: String(SHOP_LIMIT),
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const answers = on(child, 'message');
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`bench/easypost-run.ts exited with ${code}`))));
-  const answer = async (message?: unknown): Promise<any> => {
-    if (message) child.send(message);
-    const { value } = await Promise.race([answers.next(), exited]);
-    if (value[0].error) throw new Error(value[0].error);
-    return value[0];
-  };
+  const fake = talkTo(
+    fork(path.join(import.meta.dirname, 'easypost-fake-run.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, FAKE_LATENCY_MS: String(LATENCY_MS), FAKE_PURCHASES_PER_SECOND: String(UPSTREAM_LIMIT) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
+  let shop: ReturnType<typeof talkTo> | undefined;
   try {
+    const upstream: { url: string; apiKey: string } = await fake.answer();
+    shop = talkTo(
+      fork(path.join(import.meta.dirname, 'easypost-run.ts'), [], {
+        execArgv: [SERVER_HEAP_FLAG, '--import', 'tsx'],
+        env: {
+          ...process.env,
+          EASYPOST_API_KEY: upstream.apiKey,
+          EASYPOST_API_URL: upstream.url,
+          EASYPOST_CONCURRENCY: String(CONCURRENCY),
+          EASYPOST_MAX_PER_SECOND: String(SHOP_LIMIT),
+        },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+    );
     console.log(
       `\nEasyPost through the official client (the fake: ${LATENCY_MS} ms a call, ${UPSTREAM_LIMIT} purchases a second; the shop: ` +
         `EASYPOST_MAX_PER_SECOND=${SHOP_LIMIT}, EASYPOST_CONCURRENCY=${CONCURRENCY}, SQLite, embedded queue)`,
     );
-    const { port, token } = await answer();
-    await answer({ bulk: 100 }); // warm-up: JIT, the client loaded, first files
-    const limited = fake.rateLimited;
-    const { seconds } = await answer({ bulk: ROWS });
+    const { port, token } = await shop.answer();
+    await shop.answer({ bulk: 100 }); // warm-up: JIT, the client loaded, first files
+    const limited = (await fake.answer('counts')).rateLimited;
+    const { seconds } = await shop.answer({ bulk: ROWS });
+    const rateLimited = (await fake.answer('counts')).rateLimited - limited;
     const bound = (1.15 * ROWS) / UPSTREAM_LIMIT;
     console.log(
       `  ${ROWS.toLocaleString('en-US')}-row bulk order, paid to files ready: ${seconds.toFixed(1)} s; target <= ${bound.toFixed(1)} s ` +
-        `(1.15 x ${ROWS.toLocaleString('en-US')} / ${UPSTREAM_LIMIT}); 429s answered: ${fake.rateLimited - limited} (target 0)`,
+        `(1.15 x ${ROWS.toLocaleString('en-US')} / ${UPSTREAM_LIMIT}); 429s answered: ${rateLimited} (target 0)`,
     );
 
     const rate = UPSTREAM_LIMIT / 2;
@@ -74,15 +90,15 @@ export async function runEasyPostBench(): Promise<void> {
       });
     await single(4); // warm-up
     const r = await single(SINGLE_SECONDS);
-    const upstream = CALLS_PER_LABEL * LATENCY_MS;
+    const upstreamMs = CALLS_PER_LABEL * LATENCY_MS;
     console.log(
       `  single orders at ${rate} a second for ${SINGLE_SECONDS} s (${r.sent} sent, ${r.failed} failed): p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms; ` +
-        `added beyond the upstream's ${CALLS_PER_LABEL} x ${LATENCY_MS} ms: p50 ${Math.round(r.p50 - upstream)} ms, p99 ${Math.round(r.p99 - upstream)} ms (target < 25 ms)`,
+        `added beyond the upstream's ${CALLS_PER_LABEL} x ${LATENCY_MS} ms: p50 ${Math.round(r.p50 - upstreamMs)} ms, p99 ${Math.round(r.p99 - upstreamMs)} ms (target < 25 ms)`,
     );
-    const { peakMb } = await answer({ done: true });
+    const { peakMb } = await shop.answer({ done: true });
     console.log(`  peak memory of the process: ${peakMb} MB (target < 400 MB)`);
   } finally {
-    child.kill();
-    await fake.close();
+    shop?.child.kill();
+    fake.child.kill();
   }
 }

@@ -1,0 +1,11 @@
+// The fake EasyPost of bench/easypost.ts in a process of its own, so that its timers and sockets share no event loop
+// with the orders the benchmark offers: answers {url, apiKey} when it listens and {rateLimited} for each 'counts'
+// message, until it is killed.
+import { on } from 'node:events';
+import { startFakeEasyPost } from '../test/fake-easypost.ts';
+
+const fake = await startFakeEasyPost();
+fake.latencyMs = Number(process.env.FAKE_LATENCY_MS);
+fake.purchasesPerSecond = Number(process.env.FAKE_PURCHASES_PER_SECOND);
+process.send!({ url: fake.url, apiKey: fake.apiKey });
+for await (const [message] of on(process, 'message')) if (message === 'counts') process.send!({ rateLimited: fake.rateLimited });
