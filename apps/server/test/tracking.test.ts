@@ -82,7 +82,15 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
     const user = await resellerUser(t.app, t.db, 10_000);
     await setWebhook(user);
     const chat = await linkChat(t.app, tg, user);
-    const topics = { orderCompleted: true, orderDelivered: false, orderCancelled: true, bulkCompleted: true, fedexOrders: true, deposits: true };
+    const topics = {
+      orderCompleted: true,
+      orderDelivered: false,
+      orderCancelled: true,
+      labelRefunds: true,
+      bulkCompleted: true,
+      fedexOrders: true,
+      deposits: true,
+    };
     expect((await t.app.inject({ method: 'PUT', url: '/api/v1/account/telegram', headers: user.headers, payload: { topics } })).statusCode).toBe(200);
     const order = (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() })).json().order as { id: string };
     await eventually(async () => expect(eventsOf(order.id).map((e) => e.data.order?.trackingStatus)).toContain('delivered'));

@@ -11,7 +11,7 @@ const keyOf = (a: Pick<AddressCheckBody, 'street' | 'street2' | 'city' | 'state'
 let shopVerifies = true;
 
 /**
- * Address verification before paying or saving (EASYPOST_VERIFY_ADDRESSES): `confirm` asks the carrier about each
+ * Address verification before paying or saving (EASYPOST_VERIFY_ADDRESSES): `mayGoOn` asks the carrier about each
  * address and answers whether to go on. It stops once to show what the carrier says (a corrected address to take, or
  * an address it does not know); pressed again with the same lines, it goes on as typed.
  */
@@ -20,7 +20,7 @@ export function useAddressCheck<K extends string>() {
   const [checking, setChecking] = useState(false);
   const clear = useCallback(() => setChecks({}), []);
 
-  async function confirm(addresses: Record<K, AddressCheckBody>): Promise<boolean> {
+  async function mayGoOn(addresses: Record<K, AddressCheckBody>): Promise<boolean> {
     if (!shopVerifies) return true;
     const entries = Object.entries(addresses) as [K, AddressCheckBody][];
     if (entries.every(([k, a]) => checks[k]?.key === keyOf(a))) return true;
@@ -40,7 +40,7 @@ export function useAddressCheck<K extends string>() {
     setChecks((all) => ({ ...all, [k]: { key: keyOf(suggested), answer: { message: '', checked: true, verified: true, suggested: null } } }));
   }
 
-  return { checks, checking, confirm, used, clear };
+  return { checks, checking, mayGoOn, used, clear };
 }
 
 /** What the carrier said of one address: its corrected lines with 'Use suggested address', or that it does not know it. */

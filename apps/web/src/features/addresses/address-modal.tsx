@@ -63,7 +63,7 @@ export function AddressModal({ show, address, saved, onClose }: AddressModalProp
 
   // The carrier's word on the address before it is saved (when the shop verifies addresses): a corrected one is offered first.
   const onSubmit = handleSubmit(async (body) => {
-    if (await addressCheck.confirm({ address: { ...body, zip: String(body.zip) } })) save.mutate({ id: address?._id ?? null, body }, { onSuccess: onClose });
+    if (await addressCheck.mayGoOn({ address: { ...body, zip: String(body.zip) } })) save.mutate({ id: address?._id ?? null, body }, { onSuccess: onClose });
   });
   const takeSuggested = (suggested: { street: string; street2: string; city: string; state: string; zip: string }) => {
     for (const name of ['street', 'street2', 'city', 'state', 'zip'] as const) setValue(name, suggested[name], { shouldDirty: true });

@@ -163,7 +163,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   });
   // The carrier's word on both addresses before paying (when the shop verifies them): a corrected one is offered first.
   const place = async (order: CreateOrderInput) => {
-    if (await addressCheck.confirm({ From: linesOf(order, 'From'), To: linesOf(order, 'To') })) submit(order, price);
+    if (await addressCheck.mayGoOn({ From: linesOf(order, 'From'), To: linesOf(order, 'To') })) submit(order, price);
   };
   const takeSuggested = (side: Side) => (suggested: { street: string; street2: string; city: string; state: string; zip: string }) => {
     const options = { shouldDirty: true, shouldValidate: isSubmitted };
