@@ -29,6 +29,9 @@ function stopIfFailed(results) {
 if (full) stopIfFailed([await run('node', ['scripts/find-browser.mjs'])]);
 stopIfFailed(await Promise.all([run('npm', ['run', '--silent', 'lint'], { quiet: true }), run('npm', ['run', '--silent', 'typecheck'], { quiet: true })]));
 if (full) stopIfFailed([await run('npm', ['run', 'build'])]);
-stopIfFailed([await run('npx', ['vitest', 'run', ...(full ? [] : ['--project', 'sqlite', '--project', 'web', '--project', 'contract'])])]);
+if (!full) stopIfFailed([await run('npx', ['vitest', 'run', '--project', 'sqlite', '--project', 'web', '--project', 'contract'])]);
+// The browser tests run one file at a time (each starts a shop and a browser), which vitest otherwise runs apart from
+// every other file; so they run beside the rest, in a vitest of their own. Their output comes whole when they end.
+else stopIfFailed(await Promise.all([run('npx', ['vitest', 'run', '--project', 'e2e'], { quiet: true }), run('npx', ['vitest', 'run', '--project', '!e2e'])]));
 // The built shop on Node 24 too (the registry's binary; see the README's `npm run smoke`).
 if (full) stopIfFailed([await run('npm', ['run', 'smoke'])]);
