@@ -2,8 +2,6 @@
 // answers {port, token} when it listens, then runs a bulk order of `rows` rows for each {bulk: rows} message and
 // answers its seconds; {done: true} answers the process's peak memory.
 import { on } from 'node:events';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -13,7 +11,8 @@ import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
 import { csvFile, mb, multipart, rssOf, seedUser } from './bulk-fixtures.ts';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-easypost-'));
+/** Made and removed by bench/easypost.ts, which outlives this process however it ends. */
+const dataDir = process.env.BENCH_DATA_DIR!;
 try {
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -71,6 +70,5 @@ try {
 } catch (error) {
   process.send?.({ error: error instanceof Error ? error.stack : String(error) });
 } finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 }

@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { on } from 'node:events';
+import { on, once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { openLoop } from './open-loop.ts';
@@ -48,6 +50,7 @@ export async function runEasyPostBench(): Promise<void> {
     }),
   );
   let shop: ReturnType<typeof talkTo> | undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-easypost-'));
   try {
     const upstream: { url: string; apiKey: string } = await fake.answer();
     shop = talkTo(
@@ -59,6 +62,7 @@ export async function runEasyPostBench(): Promise<void> {
           EASYPOST_API_URL: upstream.url,
           EASYPOST_CONCURRENCY: String(CONCURRENCY),
           EASYPOST_MAX_PER_SECOND: String(SHOP_LIMIT),
+          BENCH_DATA_DIR: dataDir,
         },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       }),
@@ -98,7 +102,11 @@ export async function runEasyPostBench(): Promise<void> {
     const { peakMb } = await shop.answer({ done: true });
     console.log(`  peak memory of the process: ${peakMb} MB (target < 400 MB)`);
   } finally {
-    shop?.child.kill();
+    if (shop && shop.child.exitCode === null) {
+      shop.child.kill();
+      await once(shop.child, 'exit');
+    }
     fake.child.kill();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
