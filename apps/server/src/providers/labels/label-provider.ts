@@ -94,3 +94,16 @@ export interface LabelProvider {
   /** Lets go of what it holds open (files, connections); called as the services close. */
   close?(): Promise<void>;
 }
+
+/** A party's lines as a label prints them (the PDF's and the ZPL's): name, company, street, city line, country, phone. */
+const cityLine = (p: LabelParty) => `${p.city} ${p.state} ${p.zip}`;
+export function addressLines(p: LabelParty, withPhone: boolean, withCountry: boolean): string[] {
+  const lines = [p.name];
+  if (p.company) lines.push(p.company);
+  lines.push(p.street);
+  if (p.street2) lines.push(p.street2);
+  lines.push(cityLine(p));
+  if (withCountry) lines.push(p.country.toUpperCase());
+  if (withPhone && p.phone) lines.push(`PH ${p.phone}`);
+  return lines;
+}

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { drawLinearBarcode, drawMatrixBarcode } from './barcodes.ts';
-import { SAMPLE_MARK, type LabelParty, type LabelRequest } from './label-provider.ts';
+import { SAMPLE_MARK, addressLines, type LabelRequest } from './label-provider.ts';
 import { carrierOf, trackingNumberFor, type Carrier, type TrackingNumber } from './tracking-numbers.ts';
 import { printedAs } from '@portal/contract/printed-as';
 
@@ -41,19 +41,6 @@ function line(doc: Doc, text: string, x: number, y: number, width: number, size:
 
 // Two data columns keep the symbol near square and are the fastest to encode.
 const pdf417 = (doc: Doc, data: string, x: number, y: number, w: number, h: number) => drawMatrixBarcode(doc, 'pdf417', data, x, y, w, h, { columns: 2 });
-
-const cityLine = (p: LabelParty) => `${p.city} ${p.state} ${p.zip}`;
-
-function addressLines(p: LabelParty, withPhone: boolean, withCountry: boolean): string[] {
-  const lines = [p.name];
-  if (p.company) lines.push(p.company);
-  lines.push(p.street);
-  if (p.street2) lines.push(p.street2);
-  lines.push(cityLine(p));
-  if (withCountry) lines.push(p.country.toUpperCase());
-  if (withPhone && p.phone) lines.push(`PH ${p.phone}`);
-  return lines;
-}
 
 function watermark(doc: Doc): void {
   doc.save();

@@ -1,5 +1,5 @@
 import { printedAs } from '@portal/contract/printed-as';
-import { SAMPLE_MARK, type LabelParty, type LabelRequest } from './label-provider.ts';
+import { SAMPLE_MARK, addressLines, type LabelRequest } from './label-provider.ts';
 import { carrierOf, trackingNumberFor, type TrackingNumber } from './tracking-numbers.ts';
 
 /** 4 x 6 inches at 203 dpi (8 dots a millimetre), in dots. */
@@ -54,18 +54,6 @@ export function code128Data(barcode: TrackingNumber['barcode']): string {
     return `>;>8${parts.map(setCDigits).join('>8')}`;
   }
   return /^\d+$/.test(barcode.text) && barcode.text.length % 2 === 0 ? `>;${barcode.text}` : `>:${barcode.text}`;
-}
-
-const cityLine = (p: LabelParty) => `${p.city} ${p.state} ${p.zip}`;
-function addressLines(p: LabelParty, withPhone: boolean, withCountry: boolean): string[] {
-  const lines = [p.name];
-  if (p.company) lines.push(p.company);
-  lines.push(p.street);
-  if (p.street2) lines.push(p.street2);
-  lines.push(cityLine(p));
-  if (withCountry) lines.push(p.country.toUpperCase());
-  if (withPhone && p.phone) lines.push(`PH ${p.phone}`);
-  return lines;
 }
 
 /**
