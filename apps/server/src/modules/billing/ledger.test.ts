@@ -59,6 +59,27 @@ it('with no gather window (LEDGER_GATHER_MS=0) changes asked for at once are sti
   expect(await ledgerRows(spender.userId)).toBe(1 + 3);
 });
 
+it('a change after a quiet spell is written at once; one asked for soon after another waits the window for company', async () => {
+  const user = await fundedUser(t.app, t.db, 1_000);
+  const statements: unknown[] = [];
+  // A database object of its own has a group and settings of its own: nothing was asked of it, so it is quiet.
+  const db = t.db.withPlugin({ transformQuery: ({ node }) => (statements.push(node), node), transformResult: async ({ result }) => result });
+  const change = () => changeBalance(db, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null });
+  configureGroupWriter(db, { gatherMs: 60_000 });
+  // Not a minute later: the test would time out first.
+  expect(await change()).toBe(900);
+  configureGroupWriter(db, { gatherMs: 300 });
+  const roundTrip = () => t.db.selectFrom('users').select('id').limit(1).execute();
+  await roundTrip(); // the first's writer is done: a change asked for while it writes joins it at once
+  const before = statements.length;
+  const second = change();
+  // Asked for after a round trip to the database: it joins the second, which waits the window.
+  await roundTrip();
+  const third = change();
+  expect(await Promise.all([second, third])).toEqual([800, 700]);
+  if (isPostgres(t.db)) expect(statements.length - before).toBe(1);
+});
+
 it('changes asked for at once that all fit are written in turn: each answers, and its ledger row keeps, the balance after it', async () => {
   const user = await fundedUser(t.app, t.db, 1_000);
   const other = await fundedUser(t.app, t.db, 500);
