@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type EasyPostClient from '@easypost/api';
 import type { CallRate } from '../../lib/call-rate.ts';
 import {
@@ -60,6 +61,9 @@ function later(error: UpstreamUnavailable, providerRef?: string): LabelPending {
     retryInMs: Math.max(error.retryAfterMs ?? 0, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (tries - 1))),
   };
 }
+
+/** The answer of the upstream call under way, as its response hook saw it. */
+const callUnderWay = new AsyncLocalStorage<{ retryAfter?: string }>();
 
 /** How a 429 is waited out in the call that met it before the order is left Processing. */
 const RATE_LIMITED_TRIES = 3;
@@ -136,27 +140,39 @@ export type EasyPostOptions = {
 export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProvider {
   const limit = limiter(options.concurrency, options.rate);
 
-  /** One API call through a client of its own, so the Retry-After of its answer is its own. */
-  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>, purchase = false): Promise<T> {
-    for (let tries = 1; ; tries++) {
-      let retryAfter: string | undefined;
-      // The client keeps its `timeout` option but does not apply it (8.9): the request's deadline is set here.
-      // Loaded with the first call: the client and its HTTP library are 22 MB of a process's memory, which a shop on
-      // the sandbox never needs (catalog seeding imports this file for its defaults).
-      const { default: Client } = await import('@easypost/api');
-      const client = new Client(options.apiKey, {
+  let shared: Promise<InstanceType<typeof EasyPostClient>> | undefined;
+  /**
+   * The client every call of this provider shares. Loaded with the first call: the client and its HTTP library are
+   * 22 MB of a process's memory, which a shop on the sandbox never needs (catalog seeding imports this file for its
+   * defaults). The client keeps its `timeout` option but does not apply it (8.9): each request's deadline is set here.
+   */
+  function client() {
+    shared ??= import('@easypost/api').then(({ default: Client }) => {
+      const made = new Client(options.apiKey, {
         baseUrl: options.apiUrl,
         timeout: options.timeoutMs,
         requestMiddleware: (request: any) => request.timeout({ deadline: options.timeoutMs }),
       } as any);
-      client.addResponseHook((answer) => {
-        if (answer.httpStatus === 429) retryAfter = (answer.headers as Record<string, string>)['retry-after'];
+      // The hook runs in the async context of the call that was answered, so each call hears its own Retry-After.
+      made.addResponseHook((answer) => {
+        const call = callUnderWay.getStore();
+        if (call && answer.httpStatus === 429) call.retryAfter = (answer.headers as Record<string, string>)['retry-after'];
       });
+      return made;
+    });
+    return shared;
+  }
+
+  /** One API call; a 429 is waited out as its Retry-After asks, RATE_LIMITED_TRIES times at most. */
+  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>, purchase = false): Promise<T> {
+    const easypost = await client();
+    for (let tries = 1; ; tries++) {
+      const answered: { retryAfter?: string } = {};
       try {
-        return await limit(() => work(client), purchase);
+        return await callUnderWay.run(answered, () => limit(() => work(easypost), purchase));
       } catch (error) {
         const status = (error as { statusCode?: number }).statusCode;
-        const seconds = Number(retryAfter);
+        const seconds = Number(answered.retryAfter);
         const waitMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
         if (status === 429 && tries < RATE_LIMITED_TRIES && waitMs <= MAX_RETRY_AFTER_MS) {
           await new Promise((r) => setTimeout(r, waitMs));
@@ -170,24 +186,29 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     }
   }
 
-  /** The bought Shipment's label: its file fetched, the purchase kept on the order. */
-  async function labelOf(request: LabelRequest, shipment: any): Promise<LabelReady> {
-    const postage = shipment.postage_label;
-    const url: string = postage.label_pdf_url || postage.label_url;
-    let pdf: Uint8Array;
+  /** A label file the upstream links to. */
+  async function fileAt(url: string): Promise<Uint8Array> {
     try {
       const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }));
       if (!answer.ok) throw new Error(`label file answered ${answer.status}`);
-      pdf = new Uint8Array(await answer.arrayBuffer());
+      return new Uint8Array(await answer.arrayBuffer());
     } catch (error) {
       throw new UpstreamUnavailable((error as Error).message);
     }
+  }
+
+  /** The bought Shipment's label: its file fetched while the purchase is kept on the order (made whether the file comes or not). */
+  async function labelOf(request: LabelRequest, shipment: any): Promise<LabelReady> {
+    const postage = shipment.postage_label;
     const rate = shipment.selected_rate ?? {};
-    await options.store.recordPurchase(request.orderId, {
-      costCents: Math.round(Number(rate.rate) * 100),
-      carrier: String(rate.carrier ?? ''),
-      service: String(rate.service ?? ''),
-    });
+    const [pdf] = await Promise.all([
+      fileAt(postage.label_pdf_url || postage.label_url),
+      options.store.recordPurchase(request.orderId, {
+        costCents: Math.round(Number(rate.rate) * 100),
+        carrier: String(rate.carrier ?? ''),
+        service: String(rate.service ?? ''),
+      }),
+    ]);
     return { status: 'completed', tracking: String(shipment.tracking_code), pdf };
   }
 
@@ -249,13 +270,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     const shipment: any = await call((client) => client.Shipment.convertLabelFormat(id, 'ZPL'));
     const url: string | undefined = shipment.postage_label?.label_zpl_url;
     if (!url) throw new UpstreamUnavailable('the upstream gave no ZPL file');
-    try {
-      const answer = await limit(() => fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) }));
-      if (!answer.ok) throw new Error(`label file answered ${answer.status}`);
-      return new Uint8Array(await answer.arrayBuffer());
-    } catch (error) {
-      throw new UpstreamUnavailable((error as Error).message);
-    }
+    return fileAt(url);
   }
 
   /** EasyPost's refund_status as our answer; null: no refund asked. */
