@@ -1,6 +1,7 @@
 // The fake EasyPost of bench/easypost.ts in a process of its own, so that its timers and sockets share no event loop
 // with the orders the benchmark offers: answers {url, apiKey} when it listens and {rateLimited} for each 'counts'
-// message, until it is killed.
+// message and, for each 'answered' message, what each Shipment's calls took at the fake by the name of its receiver,
+// until it is killed.
 import { on } from 'node:events';
 import { startFakeEasyPost } from '../test/fake-easypost.ts';
 
@@ -8,4 +9,8 @@ const fake = await startFakeEasyPost();
 fake.latencyMs = Number(process.env.FAKE_LATENCY_MS);
 fake.purchasesPerSecond = Number(process.env.FAKE_PURCHASES_PER_SECOND);
 process.send!({ url: fake.url, apiKey: fake.apiKey });
-for await (const [message] of on(process, 'message')) if (message === 'counts') process.send!({ rateLimited: fake.rateLimited });
+for await (const [message] of on(process, 'message')) {
+  if (message === 'counts') process.send!({ rateLimited: fake.rateLimited });
+  if (message === 'answered')
+    process.send!({ byReceiver: [...fake.answeredInMs].map(([shipmentId, ms]) => [fake.shipments.get(shipmentId).to_address.name, ms]) });
+}

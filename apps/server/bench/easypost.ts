@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
-import { openLoop } from './open-loop.ts';
+import { openLoop, percentile } from './open-loop.ts';
 import { CREATE_ORDER_BODY } from './bulk-fixtures.ts';
 
 /** The issue's upstream: every call answered after 300 ms, 25 purchases a second (more answer 429). */
@@ -83,21 +83,27 @@ export async function runEasyPostBench(): Promise<void> {
     );
 
     const rate = UPSTREAM_LIMIT / 2;
-    const single = (secs: number) =>
+    // Each order to a receiver of its own, so that what its calls took at the upstream can be set against its latency.
+    const single = (secs: number, receiver: (i: number) => string) =>
       openLoop({
         url: `http://127.0.0.1:${port}/api/v1/order/create`,
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: CREATE_ORDER_BODY,
+        body: (i) => JSON.stringify({ ...JSON.parse(CREATE_ORDER_BODY), ToName: receiver(i) }),
         rate,
         seconds: secs,
       });
-    await single(4); // warm-up
-    const r = await single(SINGLE_SECONDS);
+    await single(4, (i) => `Warm-up ${i}`);
+    const r = await single(SINGLE_SECONDS, (i) => `Single ${i}`);
+    const atUpstream = new Map<string, number>((await fake.answer('answered')).byReceiver);
+    const added = r.byIndex.flatMap((latency, i) => (latency === undefined ? [] : [latency - atUpstream.get(`Single ${i}`)!])).sort((a, b) => a - b);
     const upstreamMs = CALLS_PER_LABEL * LATENCY_MS;
+    const ms = (value: number) => `${Math.round(value)} ms`;
     console.log(
-      `  single orders at ${rate} a second for ${SINGLE_SECONDS} s (${r.sent} sent, ${r.failed} failed): p50 ${Math.round(r.p50)} ms, p99 ${Math.round(r.p99)} ms; ` +
-        `added beyond the upstream's ${CALLS_PER_LABEL} x ${LATENCY_MS} ms: p50 ${Math.round(r.p50 - upstreamMs)} ms, p99 ${Math.round(r.p99 - upstreamMs)} ms (target < 25 ms)`,
+      `  single orders at ${rate} a second for ${SINGLE_SECONDS} s (${r.sent} sent, ${r.failed} failed): p50 ${ms(r.p50)}, p99 ${ms(r.p99)}\n` +
+        `    added beyond the upstream's ${CALLS_PER_LABEL} x ${LATENCY_MS} ms: p50 ${ms(r.p50 - upstreamMs)}, p99 ${ms(r.p99 - upstreamMs)}\n` +
+        `    added beyond what each order's calls took at the upstream (arrival to answer): p50 ${ms(percentile(added, 0.5))}, ` +
+        `p99 ${ms(percentile(added, 0.99))} (target < 25 ms)`,
     );
     const { peakMb } = await shop.answer({ done: true });
     console.log(`  peak memory of the process: ${peakMb} MB (target < 400 MB)`);

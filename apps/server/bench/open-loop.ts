@@ -1,6 +1,18 @@
 import http from 'node:http';
 
-export type OpenLoopResult = { rate: number; sent: number; failed: number; p50: number; p99: number; max: number };
+export type OpenLoopResult = {
+  rate: number;
+  sent: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Each request's latency in ms by its index; undefined where it failed. */
+  byIndex: (number | undefined)[];
+};
+
+/** The value at quantile q of values sorted ascending (0 when there are none). */
+export const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /**
  * Offers requests at a fixed rate whatever the answers (open loop): request i leaves at start + i/rate on
@@ -11,15 +23,17 @@ export async function openLoop(options: {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  /** The same body for every request, or request i's. */
+  body?: string | ((i: number) => string);
   rate: number;
   seconds: number;
 }): Promise<OpenLoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const target = new URL(options.url);
   const latencies: number[] = [];
+  const byIndex: (number | undefined)[] = [];
   let failed = 0;
-  const send = () =>
+  const send = (i: number) =>
     new Promise<void>((resolve) => {
       const started = performance.now();
       const request = http.request(
@@ -27,8 +41,10 @@ export async function openLoop(options: {
         (response) => {
           response.resume();
           response.on('end', () => {
+            const latency = performance.now() - started;
             if (response.statusCode !== 200) failed++;
-            latencies.push(performance.now() - started);
+            else byIndex[i] = latency;
+            latencies.push(latency);
             resolve();
           });
         },
@@ -37,7 +53,7 @@ export async function openLoop(options: {
         failed++;
         resolve();
       });
-      request.end(options.body);
+      request.end(typeof options.body === 'function' ? options.body(i) : options.body);
     });
   const total = Math.round(options.rate * options.seconds);
   const start = performance.now();
@@ -46,11 +62,10 @@ export async function openLoop(options: {
     const due = start + (i * 1000) / options.rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    inFlight.push(send());
+    inFlight.push(send(i));
   }
   await Promise.all(inFlight);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rate: options.rate, sent: total, failed, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? 0 };
+  return { rate: options.rate, sent: total, failed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? 0, byIndex };
 }

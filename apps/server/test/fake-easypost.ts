@@ -33,6 +33,11 @@ export type FakeEasyPost = {
   rateLimited: number;
   /** When each buy arrived (performance.now() of this process). */
   buysArrived: number[];
+  /**
+   * What each Shipment's calls took here, by its id, in ms: from each request's arrival to the end of its answer (the
+   * latency and the fake's own work). The benchmark's measure of the upstream's part of an order.
+   */
+  answeredInMs: Map<string, number>;
   faults: FakeEasyPostFault[];
   /** A street1 the fake cannot verify or rate: creating a shipment to it answers 422, as EasyPost does for an unknown address. */
   unverifiableStreet: string;
@@ -153,6 +158,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
         { 'retry-after': String(fault.retryAfterSeconds ?? 1) },
       );
     if (call === 'file') {
+      answeredFor(res, labelShipments.get(path));
       if (path.endsWith('.zpl')) {
         const zpl = zplFiles.get(path);
         if (!zpl) return refuse(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
@@ -222,16 +228,19 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
         carrier_account_id: `ca_${carrier.toLowerCase()}`,
       }));
       fake.shipments.set(shipment.id, shipment);
+      answeredFor(res, shipment.id);
       return send(res, 201, shipment);
     }
     const shipment = fake.shipments.get(shipmentId);
     if (!shipment) return refuse(res, 404, 'SHIPMENT.NOT_FOUND', 'The requested resource could not be found.');
+    answeredFor(res, shipment.id);
     if (call === 'convert') {
       // GET shipments/:id/label?file_format=ZPL: the label of a bought Shipment in another format, linked from postage_label.
       const format = new URL(req.url ?? '', origin).searchParams.get('file_format');
       if (!shipment.postage_label) return refuse(res, 422, 'SHIPMENT.POSTAGE.MISSING', 'This shipment has no postage label.');
       if (format !== 'ZPL') return refuse(res, 422, 'SHIPMENT.LABEL.FORMAT', 'The file format is not supported by this fake.');
       const file = `/files/${shipment.postage_label.id}.zpl`;
+      labelShipments.set(file, shipment.id);
       zplFiles.set(file, `^XA^PW812^LL1218^FO40,40^A0N,40,40^FDEASYPOST FAKE^FS^FO60,200^BY2^BCN,150,N,N,N^FD>:${shipment.tracking_code}^FS^XZ\n`);
       fake.conversions++;
       shipment.postage_label = { ...shipment.postage_label, label_zpl_url: `${origin}${file}` };
@@ -265,6 +274,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       label_url: `${origin}/files/${labelId}.pdf`,
       label_pdf_url: `${origin}/files/${labelId}.pdf`,
     };
+    labelShipments.set(`/files/${labelId}.pdf`, shipment.id);
     shipment.tracker = {
       id: id('trk'),
       object: 'Tracker',
@@ -279,7 +289,16 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
 
   let trackingSerial = 0;
   const zplFiles = new Map<string, string>();
+  /** The Shipment each answer is about (answeredInMs), and each label file's. */
+  const answerShipments = new WeakMap<http.ServerResponse, string>();
+  const labelShipments = new Map<string, string>();
+  const answeredFor = (res: http.ServerResponse, shipmentId: string | undefined) => shipmentId && answerShipments.set(res, shipmentId);
   const server = http.createServer((req, res) => {
+    const arrived = performance.now();
+    res.on('finish', () => {
+      const shipmentId = answerShipments.get(res);
+      if (shipmentId) fake.answeredInMs.set(shipmentId, (fake.answeredInMs.get(shipmentId) ?? 0) + performance.now() - arrived);
+    });
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (chunk) => (raw += chunk));
@@ -306,6 +325,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     purchasesPerSecond: 0,
     rateLimited: 0,
     buysArrived: [],
+    answeredInMs: new Map(),
     faults: [],
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},
