@@ -5,8 +5,9 @@ import { unzipSync } from 'fflate';
 import type { FileWriter } from '../../providers/storage/file-store.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { SAMPLE_MARK } from '../../providers/labels/render-label.ts';
-import { createBulkFilesWriter, createPdfMerger } from './bulk-results.ts';
-import { PlainPdf } from './plain-pdf.ts';
+import { createBulkFilesWriter, streamedFile } from './bulk-results.ts';
+import { createPdfMerger } from '../../providers/labels/pdf-merger.ts';
+import { PlainPdf } from '../../providers/labels/plain-pdf.ts';
 
 /** A FileWriter that keeps what it is given. */
 function memoryWriter() {
@@ -236,5 +237,24 @@ describe('the bulk files writer', () => {
     await expect(writer.finishPdf()).rejects.toThrow();
     await writer.abort();
     expect([pdf.state(), zip.state()]).toEqual(['aborted', 'aborted']);
+  });
+});
+
+describe('a file streamed as it is written', () => {
+  it('gives the reader every byte in order, the writer waiting while the reader is behind', async () => {
+    const file = streamedFile();
+    const parts = [Buffer.alloc(100_000, 1), Buffer.alloc(100_000, 2)];
+    const read = (async () => Buffer.concat(await file.stream.toArray()))();
+    for (const part of parts) await file.write(part);
+    file.stream.end();
+    expect((await read).equals(Buffer.concat(parts))).toBe(true);
+  });
+
+  it('stops the writer once the reader is gone (a cancelled download), whether it waits or writes next', async () => {
+    const file = streamedFile();
+    const waiting = file.write(Buffer.alloc(1_000_000)); // more than the stream holds: it waits for the reader
+    file.stream.destroy();
+    await expect(waiting).rejects.toThrow('the download was cancelled');
+    await expect(file.write(Buffer.alloc(1))).rejects.toThrow('the download was cancelled');
   });
 });

@@ -43,7 +43,7 @@ import type { OrdersTable as OrderRow } from '../../db/schema.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
 import { toCsv } from '../../lib/csv.ts';
-import { buildReport, createBulkFilesWriter, createLabelZip } from './bulk-results.ts';
+import { buildReport, createBulkFilesWriter, createLabelZip, streamedFile, uniqueFileNames } from './bulk-results.ts';
 import { BULK_ORDER_JOB } from './jobs.ts';
 import * as repo from './repository.ts';
 import type { Metrics } from '../../lib/metrics.ts';
@@ -108,24 +108,37 @@ export function createBulkService(deps: {
   /**
    * The merged file or the ZIP of a finished bulk order made from its rows' labels when asked: in a format other than
    * the 4x6 PDF its files were written in (Letter pages of two, or ZPL), or without the labels whose refund is asked
-   * or made. The ZIP's entries are one label each and the report.
+   * or made. The ZIP's entries are one label each and the report. Streamed as it is made; its first bytes are made
+   * before answering, so a file that cannot be made at all (a label ZPL cannot be had for) answers its error.
    */
   async function filesIn(bulk: repo.BulkOrderRow, kind: 'zip' | 'pdf', format: LabelFormat) {
     const rows = (await repo.bulkRows(db, bulk.id)).filter((row) => row.status === 'completed' && row.pdf_key && !isRefundHeld(row.refund_status));
+    if (kind === 'pdf' && rows.length === 0) throw notFound(BULK_NO_LABELS);
     const type = labelFileType(format);
-    if (kind === 'pdf') return { data: Buffer.from(await orders.labelsIn(rows, format)), fileName: `label.${type.extension}`, contentType: type.contentType };
-    const parts: Uint8Array[] = [];
-    const zip = createLabelZip({ write: async (bytes: Uint8Array) => void parts.push(bytes) });
-    const seen = new Set<string>();
-    for (const row of rows) {
-      let name = `${row.tracking ?? `row-${row.bulk_row}`}.${type.extension}`;
-      if (seen.has(name)) name = `${row.tracking}-row-${row.bulk_row}.${type.extension}`;
-      seen.add(name);
-      await zip.add(name, await orders.labelsIn([row], format));
-    }
-    const report = bulk.report_key ? await files.get(bulk.report_key) : null;
-    await zip.end({ name: 'label.csv', csv: report ?? Buffer.alloc(0) });
-    return { data: Buffer.concat(parts), ...BULK_FILE_TYPES.zip };
+    const out = streamedFile();
+    const writing =
+      kind === 'pdf'
+        ? orders.writeLabels(rows, format, out)
+        : (async () => {
+            const zip = createLabelZip(out);
+            const fileName = uniqueFileNames(type.extension);
+            for (const row of rows) await zip.add(fileName({ tracking: row.tracking, bulkRow: row.bulk_row }), await orders.labelsIn([row], format));
+            const report = bulk.report_key ? await files.get(bulk.report_key) : null;
+            await zip.end({ name: 'label.csv', csv: report ?? Buffer.alloc(0) });
+          })();
+    let answered = false;
+    void writing.then(
+      () => out.stream.end(),
+      (error) => {
+        if (answered) log.warn({ err: error, bulkOrderId: bulk.id }, 'a bulk order file stopped while it was sent');
+        out.stream.destroy(answered ? error : undefined);
+      },
+    );
+    await Promise.race([out.started, writing]);
+    answered = true;
+    return kind === 'pdf'
+      ? { data: out.stream, fileName: `label.${type.extension}`, contentType: type.contentType }
+      : { data: out.stream, ...BULK_FILE_TYPES.zip };
   }
 
   /** Ends a bulk order (its files and counts) and writes its bulk.completed event in the same transaction. */

@@ -136,28 +136,32 @@ describe.each(engines)('bulk order files in the chosen format, on the %s queue',
   });
 
   it('makes the bulk merged file and the ZIP in the chosen format, on the web and the reseller API', async () => {
-    const user = await resellerUser(b.app, b.db, 10_000);
+    const user = await resellerUser(b.app, b.db, 50_000);
     const types = await b.db.selectFrom('label_types').select(['id', 'uid']).execute();
     const priority = types.find((x) => x.uid === 'priority')!.id;
-    const res = await createFromCsv(b.app, user.headers, { type: priority, total_price: 3 * 6.75, design: 'normal' }, csvText(usRows(3)));
+    // 43 rows: Letter pages are laid out 20 labels at a time, so the file joins three such parts, the last one odd.
+    const rowCount = 43;
+    const res = await createFromCsv(b.app, user.headers, { type: priority, total_price: rowCount * 6.75, design: 'normal' }, csvText(usRows(rowCount)));
     expect(res.statusCode).toBe(200);
     const { order: bulk } = await waitForCompletion(b.app, user.headers);
 
     const merged = await get(user, `/order/bulk-download-pdf/${bulk._id}?format=zpl`, b);
     expect(merged.headers['content-disposition']).toBe('attachment; filename="label.zpl"');
-    expect(zplCommands(merged.body).labels).toHaveLength(3);
+    expect(zplCommands(merged.body).labels).toHaveLength(rowCount);
 
     const letter = await get(user, `/order/bulk-download-pdf/${bulk._id}?format=pdf-letter`, b);
-    expect((await letterPages(letter.rawPayload)).map((p) => p.labels)).toEqual([2, 1]);
+    const pages = await letterPages(letter.rawPayload);
+    expect(pages.map((p) => p.labels)).toEqual([...Array(21).fill(2), 1]);
+    expect(pages.every((p) => p.text.includes(SAMPLE_MARK))).toBe(true);
 
     await setFormat(user, 'zpl', b);
     const zip = zipEntries(new Uint8Array((await get(user, `/order/bulk-download/${bulk._id}`, b)).rawPayload));
     const names = Object.keys(zip);
-    expect(names.filter((n) => n.endsWith('.zpl'))).toHaveLength(3);
+    expect(names.filter((n) => n.endsWith('.zpl'))).toHaveLength(rowCount);
     expect(names.at(-1)).toBe('label.csv');
     // The 4x6 PDF as written when the order ran, asked for by name.
     const asPdf = zipEntries(new Uint8Array((await get(user, `/order/bulk-download/${bulk._id}?format=pdf`, b)).rawPayload));
-    expect(Object.keys(asPdf).filter((n) => n.endsWith('.pdf'))).toHaveLength(3);
+    expect(Object.keys(asPdf).filter((n) => n.endsWith('.pdf'))).toHaveLength(rowCount);
 
     // The reseller API: format= on both downloads, the account's choice without it.
     const apiZip = await callApi(b.app, user.apiKey, 'GET', `/order/download-bulk-order/${bulk._id}?format=pdf-letter`);

@@ -42,7 +42,9 @@ import {
   type LabelRequest,
 } from '../../providers/labels/label-provider.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
-import { letterPdf, mergedPdf, mergedZpl } from '../../providers/labels/label-files.ts';
+import { letterPdf } from '../../providers/labels/label-files.ts';
+import type { FileWriter } from '../../providers/storage/file-store.ts';
+import { createPdfMerger } from '../../providers/labels/pdf-merger.ts';
 import { renderZpl } from '../../providers/labels/render-zpl.ts';
 import * as repo from './repository.ts';
 import { indexPendingOrders } from './order-search.ts';
@@ -55,6 +57,8 @@ const CLAIM_BATCH = 100;
 /** Labels made for bulk rows are stored and recorded this many at a time (or after RECORD_WITHIN_MS): one file, one statement. */
 const RECORD_BATCH = 50;
 const RECORD_WITHIN_MS = 250;
+/** Labels laid out on Letter pages at a time: pdf-lib holds the event loop about 30 ms for 20 sandbox labels. */
+const LETTER_LABELS = 20;
 
 const LABEL_PACKS = 'labels/packs';
 const PACKED_LABEL = /^(.+)#(\d+)\+(\d+)$/;
@@ -761,16 +765,30 @@ export function createOrderService(deps: {
     return zpl;
   }
 
-  /** Completed orders' labels as one file: 4x6 PDF pages, Letter pages of two, or ZPL. */
-  async function labelsIn(orders: repo.OrderRow[], format: LabelFormat): Promise<Uint8Array> {
+  /**
+   * Completed orders' labels as one file, written to `out` as it is made: 4x6 PDF pages, Letter pages of two, or ZPL.
+   * Each label is read when its turn comes, and Letter pages are laid out LETTER_LABELS at a time, so a bulk order's
+   * thousands hold memory and the event loop for a few labels at a time.
+   */
+  async function writeLabels(orders: repo.OrderRow[], format: LabelFormat, out: Pick<FileWriter, 'write'>): Promise<void> {
     if (format === 'zpl') {
-      const zpls: Uint8Array[] = [];
-      for (const order of orders) zpls.push(await zplOf(order));
-      return mergedZpl(zpls);
+      for (const order of orders) await out.write(await zplOf(order));
+      return;
     }
-    const pdfs: Uint8Array[] = [];
-    for (const order of orders) pdfs.push(await storedPdf(order));
-    return format === 'pdf-letter' ? letterPdf(pdfs) : mergedPdf(pdfs);
+    const merger = createPdfMerger(out);
+    for (let i = 0; i < orders.length; i += format === 'pdf' ? 1 : LETTER_LABELS) {
+      if (format === 'pdf') await merger.add(await storedPdf(orders[i]));
+      else await merger.add(await letterPdf(await Promise.all(orders.slice(i, i + LETTER_LABELS).map(storedPdf))));
+    }
+    await merger.end();
+  }
+
+  /** writeLabels' file whole, for a few labels (a single order, a selection); one 4x6 label is its stored file. */
+  async function labelsIn(orders: repo.OrderRow[], format: LabelFormat): Promise<Uint8Array> {
+    if (orders.length === 1 && format === 'pdf') return storedPdf(orders[0]);
+    const parts: Uint8Array[] = [];
+    await writeLabels(orders, format, { write: async (bytes) => void parts.push(bytes) });
+    return Buffer.concat(parts);
   }
 
   return {
@@ -897,8 +915,9 @@ export function createOrderService(deps: {
       return { data: await labelsIn(orders, format), fileName: `labels.${type.extension}`, contentType: type.contentType };
     },
 
-    /** Completed orders' labels as one file in `format` (the bulk order's files in a format other than 4x6 PDF). */
-    labelsIn: (orders: repo.OrderRow[], format: LabelFormat) => labelsIn(orders, format),
+    labelsIn,
+    /** A bulk order's labels as one file, made when downloaded (in a format other than 4x6 PDF, or without refunded rows). */
+    writeLabels,
 
     /**
      * One round of the completion sweep (a scheduled queue job): claims single orders that are due

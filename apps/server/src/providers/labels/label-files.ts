@@ -40,20 +40,6 @@ export async function letterPdf(labels: Uint8Array[]): Promise<Uint8Array> {
     // Rotated 90 degrees about its origin, the page extends left of it: the origin goes at the right edge.
     page!.drawPage(label, { x: x + w, y, xScale: scale, yScale: scale, rotate: degrees(90) });
   }
-  return out.save();
+  // Plain (no object streams): the merged file copies its objects' bytes as they are (bulk-results.ts).
+  return out.save({ useObjectStreams: false });
 }
-
-/** 4x6 PDFs as one PDF, a page each, as they are (at most SELECTED_LABELS_MAX: the bulk order's files have their own streaming merger). */
-export async function mergedPdf(pdfs: Uint8Array[]): Promise<Uint8Array> {
-  if (pdfs.length === 1) return pdfs[0];
-  const out = await PDFDocument.create();
-  out.setProducer('Label Portal');
-  for (const pdf of pdfs) {
-    const source = await PDFDocument.load(pdf);
-    for (const page of await out.copyPages(source, source.getPageIndices())) out.addPage(page);
-  }
-  return out.save();
-}
-
-/** ZPL labels as one file a printer takes in order: ZPL is plain text, each label its own ^XA..^XZ. */
-export const mergedZpl = (labels: Uint8Array[]): Uint8Array => Buffer.concat(labels.map((zpl) => Buffer.from(zpl)));
