@@ -41,9 +41,8 @@ import {
   type LabelReady,
   type LabelRequest,
 } from '../../providers/labels/label-provider.ts';
-import type { FileStore } from '../../providers/storage/file-store.ts';
+import type { FileStore, FileWriter } from '../../providers/storage/file-store.ts';
 import { letterPdf } from '../../providers/labels/label-files.ts';
-import type { FileWriter } from '../../providers/storage/file-store.ts';
 import { createPdfMerger } from '../../providers/labels/pdf-merger.ts';
 import { renderZpl } from '../../providers/labels/render-zpl.ts';
 import * as repo from './repository.ts';
