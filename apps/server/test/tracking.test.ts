@@ -5,6 +5,7 @@ import { callApi, eventually, labelFields, resellerUser } from './reseller-fixtu
 import { startReceiver } from './webhook-receiver.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { engines, linkChat, telegramEnv } from './telegram-fixtures.ts';
+import { botTexts } from '../src/modules/telegram/texts.ts';
 
 const SHOP = 'https://shop.example.com';
 type User = Awaited<ReturnType<typeof resellerUser>>;
@@ -79,11 +80,17 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
     const headers = receiver.received.find((r) => JSON.parse(r.body).id === `order.tracking-${order.id}-delivered`)!.headers;
     expect(headers['x-portal-event']).toBe('order.tracking');
 
-    // Telegram: linked, completed, delivered; nothing for the steps between.
+    // Telegram: linked, completed, delivered, each once and nothing for the steps between; the completed and delivered
+    // messages in any order (their jobs may run side by side on BullMQ).
     const messages = await tg.sentTo(chat, 3);
-    expect(messages[2]).toBe(
-      [`Order ${order.orderId} delivered`, `USPS Priority Mail to John Receiver`, `Tracking: ${order.tracking}`, `Dashboard: ${SHOP}/`].join('\n'),
+    const delivered = [`Order ${order.orderId} delivered`, `USPS Priority Mail to John Receiver`, `Tracking: ${order.tracking}`, `Dashboard: ${SHOP}/`].join(
+      '\n',
     );
+    const timesSent = (isIt: (text: string) => boolean) => messages.filter(isIt).length;
+    expect(messages).toHaveLength(3);
+    expect(timesSent((m) => m === botTexts.linked(user.tgId))).toBe(1);
+    expect(timesSent((m) => m.startsWith(`Order ${order.orderId} completed\n`))).toBe(1);
+    expect(timesSent((m) => m === delivered)).toBe(1);
   });
 
   it('a user who turned the delivered message off gets no Telegram message, and the webhook still gets every status', async () => {
