@@ -12,13 +12,13 @@ import { createLocalFileStore, type FileStore } from '../../providers/storage/fi
 import { insertOrders, markAllCompleted } from './repository.ts';
 import { orderRowFor } from './service.ts';
 
+let dir: string;
+let local: FileStore;
 // The first pack written waits for the test; meanwhile the labels of other orders are made and wait for the next one.
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-packs-'));
-const local = createLocalFileStore(dir);
 let releaseFirstPack!: () => void;
 const firstPackHeld = new Promise<void>((resolve) => (releaseFirstPack = resolve));
 const packsWritten: { key: string; offset: number; length: number }[] = [];
-const files: FileStore = {
+const packsHeldFirst = (): FileStore => ({
   ...local,
   async appendToPack(prefix, data) {
     const first = packsWritten.length === 0;
@@ -29,19 +29,24 @@ const files: FileStore = {
     else packsWritten.push({ ...stored, length: data.length });
     return stored;
   },
-};
+});
 const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
 let labelsMade = 0;
 const labels: LabelProvider = { ...sandbox, createLabel: (request) => sandbox.createLabel(request).finally(() => void labelsMade++) };
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({}, { files, labels });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-packs-'));
+  local = createLocalFileStore(dir);
+  t = await startTestApp({}, { files: packsHeldFirst(), labels });
 });
 afterAll(async () => {
-  await t.close();
-  await local.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    await t?.close();
+    await local?.close();
+  } finally {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('stores the labels of single orders made while a pack is written together in the next pack; each order downloads its own', async () => {
