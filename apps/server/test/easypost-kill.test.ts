@@ -4,14 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ORDERS_CREATED } from '@portal/contract';
-import { randomToken } from '../src/lib/ids.ts';
-import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
+import { engines } from './harness.ts';
 import { fundedUser } from './order-fixtures.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
-import { startFakeEasyPost } from './fake-easypost.ts';
+import { startEasyPostApp } from './easypost-fixtures.ts';
 import { exited, freePort, waitUntil } from './processes.ts';
 
-const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const serverDir = path.resolve(import.meta.dirname, '..');
 const ROWS = 40;
 /** Rows whose address the upstream refuses. */
@@ -20,7 +18,6 @@ const REFUSED = [5, 17, 33];
 const BOUGHT_BEFORE_KILL = 8;
 
 describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (engine) => {
-  const prefix = `test-easypost-kill-${randomToken(6)}`;
   const children: ChildProcess[] = [];
   const closers: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
@@ -29,25 +26,20 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
       await exited(child);
     }
     for (const close of closers.splice(0).reverse()) await close();
-    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
   });
 
   it('a bulk order interrupted by SIGKILL is finished by a new process: one purchase per completed row, none for refused rows', async () => {
-    const fake = await startFakeEasyPost();
-    closers.push(() => fake.close());
+    // The test's own view of the shop: its database and users. It runs no jobs.
+    const { t, fake, env: shopEnv, close } = await startEasyPostApp(engine, 'easypost-kill', () => ({ QUEUE_RUN_WORKERS: 'false' }));
+    closers.push(close);
     // Slow enough upstream that the kill lands in the middle of the order.
     fake.latencyMs = 60;
-    const easypost = { LABEL_PROVIDER: 'easypost', EASYPOST_API_KEY: fake.apiKey, EASYPOST_API_URL: fake.url };
-    const redis: Record<string, string> = engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {};
-    // The test's own view of the shop: its database and users. It runs no jobs.
-    const t: TestApp = await startTestApp({ QUEUE_RUN_WORKERS: 'false', ...easypost, ...redis });
-    closers.push(() => t.close());
 
     async function startShop(): Promise<ChildProcess> {
       const port = await freePort();
       const env: Record<string, string> = {
         ...(process.env as Record<string, string>),
-        ...easypost,
+        ...shopEnv,
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: t.config.dataDir,
@@ -60,7 +52,6 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
         QUEUE_SWEEP_INTERVAL_MS: '1000',
         LABEL_CLAIM_MS: '2000',
         ORDER_POLL_INTERVAL_MS: '200',
-        ...redis,
       };
       delete env.DATABASE_URL;
       if (t.databaseUrl) env.DATABASE_URL = t.databaseUrl;

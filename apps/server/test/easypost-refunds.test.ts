@@ -1,39 +1,29 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { refundScanned } from '@portal/contract';
-import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { randomToken } from '../src/lib/ids.ts';
+import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { fundedUser, orderPayload } from './order-fixtures.ts';
-import { startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
+import type { FakeEasyPost } from './fake-easypost.ts';
+import { startEasyPostApp } from './easypost-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
-const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 
 describe.each(engines)('label refunds through EasyPost (the official client against a fake), on the %s queue', (engine) => {
   let t: TestApp;
   let fake: FakeEasyPost;
-  const prefix = `test-easypost-refunds-${randomToken(6)}`;
+  let close = async () => {};
   let webhookUrl = '';
 
   beforeAll(async () => {
-    fake = await startFakeEasyPost();
-    t = await startTestApp({
-      LABEL_PROVIDER: 'easypost',
-      EASYPOST_API_KEY: fake.apiKey,
-      EASYPOST_API_URL: fake.url,
+    ({ t, fake, close } = await startEasyPostApp(engine, 'easypost-refunds', (fake) => ({
       EASYPOST_TIMEOUT_MS: '500',
       EASYPOST_WEBHOOK_SECRET: fake.webhookSecret,
       ORDER_POLL_INTERVAL_MS: '100',
       REFUND_POLL_INTERVAL_MS: '100',
-      ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
-    });
+    })));
     webhookUrl = `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/api/v1/labels/webhook/easypost`;
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
-  });
+  afterAll(() => close());
   afterEach(() => {
     fake.refundDecision = 'approve';
   });

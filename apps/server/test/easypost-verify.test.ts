@@ -1,34 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_CORRECTED, ADDRESS_NOT_CHECKED, ADDRESS_VERIFIED } from '@portal/contract';
-import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { randomToken } from '../src/lib/ids.ts';
+import { engines, startTestApp, type TestApp } from './harness.ts';
 import { fundedUser } from './order-fixtures.ts';
 import { csvText, usRow, usRows, validateCsv } from './bulk-fixtures.ts';
-import { startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
+import type { FakeEasyPost } from './fake-easypost.ts';
+import { startEasyPostApp } from './easypost-fixtures.ts';
 
-const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const typed = { name: 'John Receiver', company: '', street: '456 Oak Avenue', street2: '', city: 'Beverly Hills', state: 'CA', zip: '90210' };
 
 describe.each(engines)('address verification through EasyPost (EASYPOST_VERIFY_ADDRESSES=true), on the %s queue', (engine) => {
   let t: TestApp;
   let fake: FakeEasyPost;
-  const prefix = `test-easypost-verify-${randomToken(6)}`;
+  let close = async () => {};
 
   beforeAll(async () => {
-    fake = await startFakeEasyPost();
-    t = await startTestApp({
-      LABEL_PROVIDER: 'easypost',
-      EASYPOST_API_KEY: fake.apiKey,
-      EASYPOST_API_URL: fake.url,
-      EASYPOST_VERIFY_ADDRESSES: 'true',
-      ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
-    });
+    ({ t, fake, close } = await startEasyPostApp(engine, 'easypost-verify', () => ({ EASYPOST_VERIFY_ADDRESSES: 'true' })));
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
-  });
+  afterAll(() => close());
 
   const verify = (headers: Record<string, string>, payload: Record<string, string>) =>
     t.app.inject({ method: 'POST', url: '/api/v1/address/verify', headers, payload });

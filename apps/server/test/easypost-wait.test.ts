@@ -1,33 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { randomToken } from '../src/lib/ids.ts';
+import { engines, type TestApp } from './harness.ts';
 import { callApi, eventually, labelFields, resellerUser } from './reseller-fixtures.ts';
-import { startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
-
-const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
+import type { FakeEasyPost } from './fake-easypost.ts';
+import { startEasyPostApp } from './easypost-fixtures.ts';
 
 describe.each(engines)('a single order waits LABEL_WAIT_MS for its label, then answers Processing, on the %s queue', (engine) => {
   let t: TestApp;
   let fake: FakeEasyPost;
-  const prefix = `test-easypost-wait-${randomToken(6)}`;
+  let close = async () => {};
 
   beforeAll(async () => {
-    fake = await startFakeEasyPost();
-    t = await startTestApp({
-      LABEL_PROVIDER: 'easypost',
-      EASYPOST_API_KEY: fake.apiKey,
-      EASYPOST_API_URL: fake.url,
+    ({ t, fake, close } = await startEasyPostApp(engine, 'easypost-wait', () => ({
       EASYPOST_TIMEOUT_MS: '5000',
       LABEL_WAIT_MS: '1000',
       ORDER_POLL_INTERVAL_MS: '100',
-      ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
-    });
+    })));
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
-  });
+  afterAll(() => close());
 
   const create = (user: Awaited<ReturnType<typeof resellerUser>>) => callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
 

@@ -1,44 +1,33 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { LABEL_TYPE_DISABLED, ORDER_CREATED, ORDERS_CREATED, labelFailedMessage } from '@portal/contract';
 import { adminCall, auditRowsFor, signUpAdmin } from './admin-fixtures.ts';
-import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { randomToken } from '../src/lib/ids.ts';
+import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { COST_ABOVE_PRICE, processingLimitMessage } from '../src/providers/labels/easypost.ts';
 import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import { eventually } from './reseller-fixtures.ts';
 import { startReceiver } from './webhook-receiver.ts';
-import { easyPostSignature, startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
+import { easyPostSignature, type FakeEasyPost } from './fake-easypost.ts';
+import { startEasyPostApp } from './easypost-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
-
-const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 
 describe.each(engines)('labels bought through EasyPost (the official client against a fake), on the %s queue', (engine) => {
   let t: TestApp;
   let fake: FakeEasyPost;
-  const prefix = `test-easypost-${randomToken(6)}`;
+  let close = async () => {};
 
   beforeAll(async () => {
-    fake = await startFakeEasyPost();
-    t = await startTestApp({
-      LABEL_PROVIDER: 'easypost',
-      EASYPOST_API_KEY: fake.apiKey,
-      EASYPOST_API_URL: fake.url,
+    ({ t, fake, close } = await startEasyPostApp(engine, 'easypost', (fake) => ({
       EASYPOST_TIMEOUT_MS: '500',
       EASYPOST_WEBHOOK_SECRET: fake.webhookSecret,
       ORDER_POLL_INTERVAL_MS: '100',
       EASYPOST_MAX_PER_SECOND: '5',
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
-    });
+    })));
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
-  });
+  afterAll(() => close());
   afterEach(() => {
     fake.faults = [];
     fake.rates = {};

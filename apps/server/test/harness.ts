@@ -238,6 +238,14 @@ export function routesUnder(app: FastifyInstance, prefix: string): string[] {
   return routes.sort();
 }
 
+/** The queue engines a test runs on: embedded always, BullMQ when TEST_REDIS_URL is set. */
+export const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
+export type Engine = (typeof engines)[number];
+
+/** The settings of a queue engine: none for the embedded queue; for BullMQ, the test Redis under the test's own prefix. */
+export const queueEnv = (engine: Engine, prefix: string): Record<string, string> =>
+  engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {};
+
 /** Removes every Redis key under a prefix a test used (BullMQ jobs, attempt counts). */
 export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
   const { Redis } = await import('ioredis');

@@ -7,8 +7,7 @@ import { labelPdf } from './fedex-fixtures.ts';
 import { eventually } from './reseller-fixtures.ts';
 import { botTexts } from '../src/modules/telegram/texts.ts';
 
-/** The queue engines a test runs on: embedded always, BullMQ when TEST_REDIS_URL is set. */
-export const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
+export { engines } from './harness.ts';
 
 /** The settings that turn Telegram on against the fake Bot API server (polling unless a webhook URL is given). */
 export const telegramEnv = (fake: FakeTelegram, extra: Record<string, string> = {}): Record<string, string> => ({

@@ -1,0 +1,36 @@
+import { dropRedisPrefix, queueEnv, startTestApp, type Engine, type TestApp } from './harness.ts';
+import { randomToken } from '../src/lib/ids.ts';
+import { startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
+
+/** The settings that buy labels from the fake. */
+export const easyPostEnv = (fake: FakeEasyPost): Record<string, string> => ({
+  LABEL_PROVIDER: 'easypost',
+  EASYPOST_API_KEY: fake.apiKey,
+  EASYPOST_API_URL: fake.url,
+});
+
+/** env: the settings that reach the fake and the queue, for another process of the same shop. */
+export type EasyPostApp = { t: TestApp; fake: FakeEasyPost; env: Record<string, string>; close(): Promise<void> };
+
+/**
+ * A fake EasyPost and a test app buying its labels there, on the given queue (BullMQ under a fresh prefix named after
+ * the test). close() stops both and drops the prefix's keys.
+ */
+export async function startEasyPostApp(engine: Engine, name: string, extra: (fake: FakeEasyPost) => Record<string, string> = () => ({})): Promise<EasyPostApp> {
+  const prefix = `test-${name}-${randomToken(6)}`;
+  const fake = await startFakeEasyPost();
+  const env = { ...easyPostEnv(fake), ...queueEnv(engine, prefix) };
+  let t: TestApp | undefined;
+  const close = async () => {
+    await t?.close();
+    await fake.close();
+    if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+  };
+  try {
+    t = await startTestApp({ ...env, ...extra(fake) });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { t, fake, env, close };
+}
