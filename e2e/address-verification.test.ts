@@ -1,37 +1,21 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CSV_COLUMNS } from '@portal/contract';
-import { startFakeEasyPost, type FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
-import { api, createAccount, fundAccount, newPage, selectLabelType, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import type { FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
+import { api, fundedSession, selectLabelType, startEasyPostServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
 let fake: FakeEasyPost;
+let stop = async () => {};
 beforeAll(async () => {
-  fake = await startFakeEasyPost();
-  ({ server, browser } = await startServerAndBrowser({
-    LABEL_PROVIDER: 'easypost',
-    EASYPOST_API_KEY: fake.apiKey,
-    EASYPOST_API_URL: fake.url,
-    EASYPOST_VERIFY_ADDRESSES: 'true',
-    RATE_LIMIT_MAX: '1000',
-  }));
+  ({ server, browser, fake, stop } = await startEasyPostServerAndBrowser({ EASYPOST_VERIFY_ADDRESSES: 'true', RATE_LIMIT_MAX: '1000' }));
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await fake?.close();
-});
+afterAll(() => stop());
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 
-async function signedIn(cents: number) {
-  const account = await createAccount(server.url);
-  if (cents > 0) await fundAccount(server, account.token, cents);
-  const page = await newPage(browser);
-  await signInThroughPage(page, server.url, account.tgId, account.password);
-  return { ...account, page };
-}
+const signedIn = (cents: number) => fundedSession(browser, server, cents);
 
 it("the address book offers the carrier's corrected address before saving, and saves it once taken", async () => {
   const { page, token } = await signedIn(0);

@@ -1,25 +1,16 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startFakeEasyPost, type FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
-import { adminSession, api, createAccount, fundAccount, startServerAndBrowser, type RunningServer } from './harness.ts';
+import type { FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
+import { adminSession, api, createAccount, fundAccount, startEasyPostServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
 let fake: FakeEasyPost;
+let stop = async () => {};
 beforeAll(async () => {
-  fake = await startFakeEasyPost();
-  ({ server, browser } = await startServerAndBrowser({
-    LABEL_PROVIDER: 'easypost',
-    EASYPOST_API_KEY: fake.apiKey,
-    EASYPOST_API_URL: fake.url,
-    RATE_LIMIT_MAX: '1000',
-  }));
+  ({ server, browser, fake, stop } = await startEasyPostServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await fake?.close();
-});
+afterAll(() => stop());
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 async function openConsole(page: Page, entry: string, heading: string) {

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { RESELLER_API_PREFIX, RESELLER_OPENAPI_PATH, RESELLER_TAGS, WEBHOOK_URL_INVALID } from '@portal/contract';
 import { startReceiver, verifySignature } from '../apps/server/test/webhook-receiver.ts';
 import { buildResellerDocs } from '../apps/web/src/features/api-docs/reseller-docs.ts';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, startServerAndBrowser, type RunningServer, fundedSession } from './harness.ts';
 
 const CURL = '/usr/bin/curl';
 let server: RunningServer;
@@ -28,12 +28,9 @@ const clipboardText = (page: Page) => page.evaluate(() => navigator.clipboard.re
 
 /** A funded account signed in on a page that may use the clipboard; with its API key. */
 async function signedInUser(cents: number) {
-  const account = await createAccount(server.url);
-  await fundAccount(server, account.token, cents);
-  const { api_key: apiKey } = await api<{ api_key: string }>(server.url, '/auth/access', undefined, account.token);
-  const page = await newPage(browser, CLIPBOARD);
-  await signInThroughPage(page, server.url, account.tgId, account.password);
-  return { ...account, apiKey, page };
+  const session = await fundedSession(browser, server, cents, CLIPBOARD);
+  const { api_key: apiKey } = await api<{ api_key: string }>(server.url, '/auth/access', undefined, session.token);
+  return { ...session, apiKey };
 }
 
 /** Runs a command as a shell would, adding only curl options that print the HTTP status after the body. */

@@ -2,17 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CSV_COLUMNS, SAMPLE_CSV_PATH } from '@portal/contract';
-import {
-  api,
-  createAccount,
-  fundAccount,
-  newPage,
-  signInThroughPage,
-  startServerAndBrowser,
-  withServerDb,
-  type RunningServer,
-  selectLabelType,
-} from './harness.ts';
+import { api, startServerAndBrowser, withServerDb, type RunningServer, selectLabelType, fundedSession } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -79,10 +69,7 @@ async function expectDownload(page: Page, button: Locator, fileName: string, sta
 
 /** A new account funded with `cents`, signed in through the sign-in screen, on the CSV order screen. */
 async function openCsvOrders(cents: number) {
-  const account = await createAccount(server.url);
-  if (cents > 0) await fundAccount(server, account.token, cents);
-  const page = await newPage(browser);
-  await signInThroughPage(page, server.url, account.tgId, account.password);
+  const { page, ...account } = await fundedSession(browser, server, cents);
   await page.getByTestId('sidebar').getByRole('link', { name: 'USPS CSV' }).click();
   await page.waitForURL(`${server.url}/csv-orders`);
   await page.getByRole('heading', { name: 'CSV Order', exact: true }).waitFor();

@@ -12,7 +12,7 @@ import {
   type FedexListResponse,
 } from '@portal/contract';
 import { fedexPayload, labelPdf } from '../apps/server/test/fedex-fixtures.ts';
-import { adminSession, api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { adminSession, api, createAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer, fundedSession } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -31,15 +31,6 @@ const cells = (row: Locator) => row.locator('td').allTextContents();
 const listOf = (token: string) => api<FedexListResponse>(server.url, '/fed/read?limit=100', undefined, token);
 const balanceOf = async (token: string) => (await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance;
 const rowIds = (rows: Locator) => rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-order-id')));
-
-/** A new account funded with `cents`, signed in through the sign-in screen. */
-async function fundedSession(cents: number) {
-  const account = await createAccount(server.url);
-  await fundAccount(server, account.token, cents);
-  const page = await newPage(browser);
-  await signInThroughPage(page, server.url, account.tgId, account.password);
-  return { ...account, page };
-}
 
 async function openFedexPage(page: Page) {
   await page.getByTestId('sidebar').getByRole('link', { name: 'FedEx - Handmade' }).click();
@@ -82,7 +73,7 @@ function countCreateCalls(page: Page) {
 
 describe('FedEx hand-made orders', () => {
   it('a customer orders with a pickup and 3 items; the operator completes it with the label the customer downloads, and cancels two more with refunds', async () => {
-    const customer = await fundedSession(20_000);
+    const customer = await fundedSession(browser, server, 20_000);
     const { page } = customer;
     const creates = countCreateCalls(page);
     await openFedexPage(page);
@@ -424,7 +415,7 @@ describe('FedEx hand-made orders', () => {
   });
 
   it('pages the Orders tab by 20, the row number running on across pages', async () => {
-    const customer = await fundedSession(100_000);
+    const customer = await fundedSession(browser, server, 100_000);
     for (let i = 1; i <= 21; i++) await api(server.url, '/fed/create-order', fedexPayload({ toName: `Receiver ${i}` }), customer.token);
     const { page } = customer;
     await openFedexPage(page);

@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { solveChallenge } from 'altcha-lib/v1';
 import { fundUser, startSmtpInbox, type SmtpInbox } from '../apps/server/test/harness.ts';
+import { startFakeEasyPost, type FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
+import { easyPostEnv } from '../apps/server/test/easypost-fixtures.ts';
 import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -128,6 +130,29 @@ export async function startServerAndBrowser(env: Record<string, string> = {}): P
   throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
 }
 
+/** A fake EasyPost, and a server (with a browser) buying its labels there; stop() ends all three. */
+export async function startEasyPostServerAndBrowser(
+  env: Record<string, string> = {},
+): Promise<{ server: RunningServer; browser: Browser; fake: FakeEasyPost; stop(): Promise<void> }> {
+  const fake = await startFakeEasyPost();
+  try {
+    const { server, browser } = await startServerAndBrowser({ ...easyPostEnv(fake), ...env });
+    return {
+      server,
+      browser,
+      fake,
+      async stop() {
+        await browser.close();
+        await server.stop();
+        await fake.close();
+      },
+    };
+  } catch (error) {
+    await fake.close();
+    throw error;
+  }
+}
+
 /** Fails the test on any page error, so a broken screen cannot pass quietly. `options` adds to the context's (permissions, for one). */
 export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
@@ -182,6 +207,15 @@ export async function signedInPage(browser: Browser, url: string) {
   const page = await newPage(browser);
   await signInThroughPage(page, url, account.tgId, account.password);
   return { account, page };
+}
+
+/** A new account funded with `cents` (not at all for 0), signed in through the sign-in screen in a page of its own. */
+export async function fundedSession(browser: Browser, server: RunningServer, cents: number, options: BrowserContextOptions = {}) {
+  const account = await createAccount(server.url);
+  if (cents > 0) await fundAccount(server, account.token, cents);
+  const page = await newPage(browser, options);
+  await signInThroughPage(page, server.url, account.tgId, account.password);
+  return { ...account, page };
 }
 
 /** The first admin, made as the README says: the command line on the shop's data directory. */

@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  api,
-  createAccount,
-  fundAccount,
-  newPage,
-  selectLabelType,
-  signInThroughPage,
-  startServerAndBrowser,
-  withServerDb,
-  type RunningServer,
-} from './harness.ts';
+import { api, selectLabelType, startServerAndBrowser, withServerDb, type RunningServer, fundedSession } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -27,10 +17,7 @@ const TO_TEXT = 'John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210';
 
 /** A new account funded with `cents`, signed in, on the create-order screen with its label types loaded. */
 async function openCreateOrder(cents: number) {
-  const account = await createAccount(server.url);
-  if (cents > 0) await fundAccount(server, account.token, cents);
-  const page = await newPage(browser);
-  await signInThroughPage(page, server.url, account.tgId, account.password);
+  const { page, ...account } = await fundedSession(browser, server, cents);
   await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
   await page.getByRole('heading', { name: 'Create Order' }).waitFor();
   await page.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });

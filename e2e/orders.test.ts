@@ -11,6 +11,7 @@ import {
   startServer,
   type RunningServer,
   selectLabelType,
+  fundedSession,
 } from './harness.ts';
 
 let server: RunningServer;
@@ -39,15 +40,6 @@ type LabelTypeRow = { _id: string; uid: string; name: string };
 
 const FROM_TEXT = 'Jane Sender\n123 Main Street, Suite 4\nNew York, NY\n10001';
 const TO_TEXT = 'John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210';
-
-/** A new account funded with `cents` through the ledger, signed in through the sign-in screen. */
-async function fundedSession(cents: number) {
-  const account = await createAccount(server.url);
-  if (cents > 0) await fundAccount(server, account.token, cents);
-  const page = await newPage(browser);
-  await signInThroughPage(page, server.url, account.tgId, account.password);
-  return { ...account, page };
-}
 
 const listOrders = async (token: string) => (await api<{ orders: ListedOrder[]; total: number }>(server.url, '/order/read?limit=100', undefined, token)).orders;
 const balanceOf = async (token: string) => (await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance;
@@ -87,7 +79,7 @@ function countCreateCalls(page: Page) {
 
 describe('create order, order history and addresses', () => {
   it('places a Quick Order: the price follows type and weight, one order for a double click, seen in Order History, PDF downloaded', async () => {
-    const { page, token } = await fundedSession(10_000);
+    const { page, token } = await fundedSession(browser, server, 10_000);
     const creates = countCreateCalls(page);
     await openCreateOrder(page);
 
@@ -153,7 +145,7 @@ describe('create order, order history and addresses', () => {
   });
 
   it('places a Normal Order for USPS v9 (15 x 15 x 15), seen in Order History, PDF downloaded', async () => {
-    const { page, token } = await fundedSession(5_000);
+    const { page, token } = await fundedSession(browser, server, 5_000);
     await openCreateOrder(page);
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     await page.getByTestId('normal-order-form').waitFor();
@@ -220,7 +212,7 @@ describe('create order, order history and addresses', () => {
   });
 
   it('duplicates an order through the Duplicate Order modal: the list grows and the balance drops', async () => {
-    const { page, token } = await fundedSession(2_000);
+    const { page, token } = await fundedSession(browser, server, 2_000);
     const types = await labelTypes(token);
     const fedex = types.find((t) => t.uid === 'fedex_ground')!;
     await api(
@@ -272,7 +264,7 @@ describe('create order, order history and addresses', () => {
   });
 
   it('pages the Order History by 10 with Prev / Next, sorts it and searches it', async () => {
-    const { page, token } = await fundedSession(10_000);
+    const { page, token } = await fundedSession(browser, server, 10_000);
     const fedex = (await labelTypes(token)).find((t) => t.uid === 'fedex_ground')!;
     for (let i = 1; i <= 11; i++) {
       await api(
@@ -335,7 +327,7 @@ describe('create order, order history and addresses', () => {
   });
 
   it('adds, edits and deletes an address in /address and uses a saved address to fill the Normal Order', async () => {
-    const { page, token } = await fundedSession(3_000);
+    const { page, token } = await fundedSession(browser, server, 3_000);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();
     await page.waitForURL(`${server.url}/address`);
     await page.getByText('No saved addresses yet').waitFor();
@@ -435,7 +427,7 @@ describe('create order, order history and addresses', () => {
   });
 
   it('shows the message of Quick Order text that does not parse and sends nothing', async () => {
-    const { page, token } = await fundedSession(1_000);
+    const { page, token } = await fundedSession(browser, server, 1_000);
     const creates = countCreateCalls(page);
     await openCreateOrder(page);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
@@ -466,7 +458,7 @@ describe('create order, order history and addresses', () => {
   });
 
   it("shows the server's 'Insufficient balance' toast when the balance is too low, and the button works again", async () => {
-    const { page, token } = await fundedSession(500);
+    const { page, token } = await fundedSession(browser, server, 500);
     await openCreateOrder(page);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'EVS' });
