@@ -8,7 +8,7 @@ import { engines } from './harness.ts';
 import { fundedUser } from './order-fixtures.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
-import { exited, freePort, waitUntil } from './processes.ts';
+import { exited, freePort, killAll, waitUntil } from './processes.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const ROWS = 40;
@@ -21,10 +21,7 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
   const children: ChildProcess[] = [];
   const closers: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
-    for (const child of children.splice(0)) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
+    await killAll(children);
     for (const close of closers.splice(0).reverse()) await close();
   });
 

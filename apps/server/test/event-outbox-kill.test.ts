@@ -8,7 +8,7 @@ import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { fundedUser, orderPayload } from './order-fixtures.ts';
-import { exited, freePort, waitUntil } from './processes.ts';
+import { exited, freePort, killAll, waitUntil } from './processes.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
@@ -28,10 +28,7 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
   const children: ChildProcess[] = [];
   const closers: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
-    for (const child of children.splice(0)) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
+    await killAll(children);
     for (const close of closers.splice(0).reverse()) await close();
     if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
   });

@@ -25,6 +25,14 @@ export const freePort = () =>
 export const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
+/** Kills each child with SIGKILL and waits until it has exited; the list is left empty. */
+export async function killAll(children: ChildProcess[]): Promise<void> {
+  for (const child of children.splice(0)) {
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+}
+
 /** Polls `check` every 10 ms until it holds; throws naming `what` after `ms`. */
 export async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
   for (const until = Date.now() + ms; !(await check());) {
