@@ -195,7 +195,13 @@ export function OrderHistoryCard() {
                   </span>
                 </td>
                 <td className="font-monospace stack-key" data-label="Order ID">
-                  {order.OrderId}
+                  <span className="d-inline-flex align-items-center gap-2">
+                    {/* On phones the # column is hidden: the order's card carries its checkbox. */}
+                    <span className="d-md-none">
+                      <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
+                    </span>
+                    {order.OrderId}
+                  </span>
                 </td>
                 <td data-label="Type">
                   <span>
