@@ -165,6 +165,26 @@ describe('order history at scale and order details', () => {
 });
 
 describe('phones (390x844)', () => {
+  it('selects orders on their cards for Download selected and Request refund (the # column is hidden)', async () => {
+    const page = await signedIn(PHONE);
+    const orderRows = page.getByTestId('order-row');
+    await orderRows.nth(2).waitFor();
+    for (const row of (await orderRows.all()).slice(0, 2)) {
+      const box = row.getByRole('checkbox');
+      expect(await box.count()).toBe(1);
+      await expectReachable(page, box);
+      await box.check();
+    }
+    const bar = page.getByTestId('order-selection');
+    await bar.getByText('2 orders selected').waitFor();
+    await expectReachable(page, bar.getByRole('button', { name: 'Download selected (2)' }));
+    await expectReachable(page, bar.getByRole('button', { name: 'Request refund' }));
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await orderRows.first().getByRole('checkbox').uncheck();
+    await bar.getByText('1 order selected').waitFor();
+    await page.context().close();
+  });
+
   it('every table shows its key column, status and actions without sideways scrolling; every action is reachable', async () => {
     const page = await signedIn(PHONE);
     // Order History: key, status, and Details / Download / Duplicate on every row.

@@ -58,7 +58,11 @@ describe('label refunds', () => {
     await row(page, 'Refund Receiver').getByRole('button', { name: 'Details' }).click();
     const details = page.getByTestId('order-details');
     await details.getByRole('button', { name: 'Request refund' }).click();
-    await details.getByRole('button', { name: 'Yes, request refund' }).click();
+    // Asked in the one confirm modal of every screen, above the details.
+    const confirm = page.getByTestId('confirm-modal');
+    expect(await confirm.innerText()).toContain('Void this label and refund its price?');
+    await confirm.getByRole('button', { name: 'Request refund' }).click();
+    await confirm.waitFor({ state: 'hidden' });
     // Requested at once (the answer is read again into the modal), then refunded by the queue half a second later.
     await details.locator('[data-refund-status="requested"], [data-refund-status="refunded"]').first().waitFor();
     await page.keyboard.press('Escape');
@@ -96,7 +100,9 @@ describe('label refunds', () => {
     for (const name of ['Pick One', 'Pick Two', 'Pick Three']) await row(page, name).getByRole('checkbox').check();
     await page.getByTestId('order-selection').getByText('3 orders selected').waitFor();
     await page.getByTestId('order-selection').getByRole('button', { name: 'Request refund' }).click();
-    await page.getByTestId('refund-confirm').getByRole('button', { name: 'Yes, request refund' }).click();
+    const confirm = page.getByTestId('confirm-modal');
+    expect(await confirm.innerText()).toContain('Refund these 3 labels?');
+    await confirm.getByRole('button', { name: 'Request refund' }).click();
     await page.getByRole('alert').filter({ hasText: '2 of 3 refunds requested' }).waitFor();
     expect(await page.getByRole('alert').filter({ hasText: '2 of 3 refunds requested' }).innerText()).toContain(already.OrderId);
     // The selection is cleared; each row shows its refund, and none offers its label any more.

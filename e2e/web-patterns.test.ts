@@ -127,3 +127,34 @@ describe('a list card', () => {
     expect(failed).toBe(2);
   });
 });
+
+describe('a signed-in first load', () => {
+  // early-calls.ts asks for the access check and the screen's data with the page's first script; the screen takes
+  // those answers. A path spelled differently from the screen's own call would be asked twice.
+  it.each([
+    ['/', 'dashboard', ['/auth/access', '/announcement/read', '/order/read', '/config']],
+    ['/createorders', 'Create Order', ['/auth/access', '/labeltype/read', '/address/readAll']],
+  ])('of %s asks for each of its data once, from the first script', async (path, shows, calls) => {
+    const { page } = await signedIn();
+    const seen: { path: string; search: string }[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/v1/')) seen.push({ path: url.pathname.slice('/api/v1'.length), search: url.search });
+    });
+    const early: string[] = [];
+    await page.route('**/assets/early-calls-*.js', async (route) => {
+      early.push(route.request().url());
+      await route.continue();
+    });
+    await page.goto(`${server.url}${path}`);
+    if (shows === 'dashboard') await expect.poll(() => page.getByTestId('orders-count').textContent()).toBe('0');
+    else await page.getByRole('heading', { name: shows }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(early).toHaveLength(1);
+    for (const call of calls) expect(seen.filter((s) => s.path === call).length, call).toBeGreaterThan(0);
+    const asked = seen.map((s) => `${s.path}${s.search}`);
+    expect(asked.filter((call, i) => asked.indexOf(call) !== i)).toEqual([]);
+    // The early script ran and left its answers to the app (a Map it empties as the screens take them).
+    expect(await page.evaluate(() => (window as unknown as { portalEarlyCalls?: unknown }).portalEarlyCalls instanceof Map)).toBe(true);
+  });
+});

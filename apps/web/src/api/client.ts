@@ -32,6 +32,12 @@ type RequestOptions = {
   headers?: Record<string, string>;
 };
 
+function takeEarlyCall(path: string): Promise<Response> | undefined {
+  const call = window.portalEarlyCalls?.get(path);
+  window.portalEarlyCalls?.delete(path);
+  return call;
+}
+
 async function send(
   path: string,
   { method = 'GET', body, auth = true, redirectOn401 = true, prefix = '/api/v1', headers: extra = {} }: RequestOptions,
@@ -45,7 +51,9 @@ async function send(
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const response = await fetch(`${API_BASE}${prefix}${path}`, { method, headers, body: payload });
+  // A first load's access check and first screen's data were asked for by early-calls.ts; its answer is taken once.
+  const early = method === 'GET' && token && prefix === '/api/v1' ? takeEarlyCall(path) : undefined;
+  const response = await (early ?? fetch(`${API_BASE}${prefix}${path}`, { method, headers, body: payload }));
   if (response.status === 401 && auth && token) {
     // A 401 ends the session: drop the token and start again at the root. The page is leaving,
     // so the call never settles: no error toast or logged-out screen flashes on the old path.

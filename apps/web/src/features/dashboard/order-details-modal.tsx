@@ -4,6 +4,7 @@ import { Alert, Button, Col, Modal, Row, Spinner, Table } from 'react-bootstrap'
 import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, weightUnitFor } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { ORDERS_QUERY_KEY, readOrderDetails, useRefundOrder } from '../../api/orders.ts';
+import { ConfirmModal, type Confirmation } from '../../components/confirm-modal.tsx';
 import { RefundBadge } from '../../components/refund-badge.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -23,23 +24,22 @@ function Fact({ name, children }: { name: string; children: ReactNode }) {
 /** 'Request refund' of a completed label not refunded yet, asked twice: a refunded label can no longer be used. */
 function RefundAction({ orderId }: { orderId: string }) {
   const refund = useRefundOrder();
-  const [confirming, setConfirming] = useState(false);
-  if (!confirming)
-    return (
-      <Button size="sm" variant="outline-danger" onClick={() => setConfirming(true)}>
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const ask = () =>
+    setConfirmation({
+      title: 'Request refund',
+      body: 'Void this label and refund its price? It can no longer be used.',
+      confirmLabel: 'Request refund',
+      variant: 'danger',
+      run: (done) => refund.mutate(orderId, { onSuccess: done }),
+    });
+  return (
+    <>
+      <Button size="sm" variant="outline-danger" onClick={ask}>
         Request refund
       </Button>
-    );
-  return (
-    <span className="d-inline-flex flex-wrap align-items-center gap-2" data-testid="refund-confirm">
-      Void this label and refund its price? It can no longer be used.
-      <Button size="sm" variant="danger" disabled={refund.isPending} onClick={() => refund.mutate(orderId, { onSettled: () => setConfirming(false) })}>
-        Yes, request refund
-      </Button>
-      <Button size="sm" variant="outline-secondary" onClick={() => setConfirming(false)}>
-        Cancel
-      </Button>
-    </span>
+      <ConfirmModal confirmation={confirmation} busy={refund.isPending} onClose={() => setConfirmation(null)} />
+    </>
   );
 }
 

@@ -13,7 +13,7 @@ import {
 import { useDownload } from '../../api/mutation.ts';
 import { ORDERS_QUERY_KEY, downloadOrderLabel, downloadSelectedLabels, readOrders } from '../../api/orders.ts';
 import { usePagedList } from '../../api/paged-list.ts';
-import { formatDate, money } from '../../components/format.ts';
+import { formatDate, money, prepareDateFormat } from '../../components/format.ts';
 import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -23,6 +23,9 @@ import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
 import { OrderSelectionBar, SelectBox, useOrderSelection } from './order-selection.tsx';
 import { RefundSelectedButton } from './refund-selected-button.tsx';
 import { OrderDetailsModal } from './order-details-modal.tsx';
+
+// The history's rows show dates; the formatter is made while the first page is on its way.
+prepareDateFormat();
 
 const SORTS = [
   { value: 'desc', label: 'Newest first' },
@@ -192,7 +195,13 @@ export function OrderHistoryCard() {
                   </span>
                 </td>
                 <td className="font-monospace stack-key" data-label="Order ID">
-                  {order.OrderId}
+                  <span className="d-inline-flex align-items-center gap-2">
+                    {/* On phones the # column is hidden: the order's card carries its checkbox. */}
+                    <span className="d-md-none">
+                      <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
+                    </span>
+                    {order.OrderId}
+                  </span>
                 </td>
                 <td data-label="Type">
                   <span>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button } from 'react-bootstrap';
 import { useRefundOrders } from '../../api/orders.ts';
+import { ConfirmModal, type Confirmation } from '../../components/confirm-modal.tsx';
 
 /**
  * 'Request refund' of the selected orders, asked twice (a refunded label can no longer be used); each order is
@@ -8,34 +9,27 @@ import { useRefundOrders } from '../../api/orders.ts';
  */
 export function RefundSelectedButton({ ids, onDone }: { ids: string[]; onDone: () => void }) {
   const refund = useRefundOrders();
-  const [confirming, setConfirming] = useState(false);
-  if (!confirming)
-    return (
-      <Button size="sm" variant="outline-danger" onClick={() => setConfirming(true)}>
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const ask = () =>
+    setConfirmation({
+      title: 'Request refund',
+      body: `Refund ${ids.length === 1 ? 'this label' : `these ${ids.length} labels`}? They can no longer be used.`,
+      confirmLabel: 'Request refund',
+      variant: 'danger',
+      run: (done) =>
+        refund.mutate(ids, {
+          onSuccess: () => {
+            done();
+            onDone();
+          },
+        }),
+    });
+  return (
+    <>
+      <Button size="sm" variant="outline-danger" onClick={ask}>
         Request refund
       </Button>
-    );
-  return (
-    <span className="d-inline-flex align-items-center gap-2 small" data-testid="refund-confirm">
-      Refund {ids.length === 1 ? 'this label' : `these ${ids.length} labels`}? They can no longer be used.
-      <Button
-        size="sm"
-        variant="danger"
-        disabled={refund.isPending}
-        onClick={() =>
-          refund.mutate(ids, {
-            onSuccess: () => {
-              setConfirming(false);
-              onDone();
-            },
-          })
-        }
-      >
-        Yes, request refund
-      </Button>
-      <Button size="sm" variant="outline-secondary" onClick={() => setConfirming(false)}>
-        Cancel
-      </Button>
-    </span>
+      <ConfirmModal confirmation={confirmation} busy={refund.isPending} onClose={() => setConfirmation(null)} />
+    </>
   );
 }

@@ -1,0 +1,18 @@
+/**
+ * The first script of the built page: an entry of its own that shares no module with the app, so it runs as soon as it
+ * arrives instead of after React's chunk. For a signed-in load it asks for the access check and the data of the screen at
+ * the address while the app's code is still on its way; client.ts hands each answer to the app's
+ * own first call of that path, once. Without it (the dev server) the app simply makes its calls itself.
+ */
+import { earlyCallPaths } from './api/early-call-paths.ts';
+
+const token = /(?:^|;\s*)token=([^;]*)/.exec(document.cookie)?.[1];
+if (token) {
+  const api = `${import.meta.env.VITE_API_HOST ?? ''}/api/v1`;
+  const headers = { authorization: `Bearer ${decodeURIComponent(token)}` };
+  const calls = new Map(earlyCallPaths(window.location.pathname, window.location.search).map((path) => [path, fetch(`${api}${path}`, { headers })]));
+  // An answer not taken by the first render is dropped: a later visit of that screen reads afresh.
+  for (const call of calls.values()) call.catch(() => undefined);
+  window.portalEarlyCalls = calls;
+  setTimeout(() => calls.clear(), 15_000);
+}
