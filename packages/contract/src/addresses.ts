@@ -53,12 +53,7 @@ export type Address = z.infer<typeof addressSchema>;
 /** GET /address/readAll */
 export const addressListResponse = z.object({ addresses: z.array(addressSchema) });
 
-// ---- address verification (EASYPOST_VERIFY_ADDRESSES=true) ------------------------------------
-
-export const ADDRESS_VERIFIED = 'Address verified';
-export const ADDRESS_CORRECTED = 'The carrier suggests a corrected address';
-export const ADDRESS_NOT_CHECKED = 'Addresses are not verified on this shop';
-export const ADDRESS_CHECK_UNAVAILABLE = 'The address could not be verified right now; you can order as typed';
+// ---- address verification (EASYPOST_VERIFY_ADDRESSES=true; its messages in addresses-values.ts) ----------
 
 /** POST /address/verify: an address of the Normal Order form or the address book, as typed (US or Canada). */
 export const addressCheckBody = z.object({

@@ -14,6 +14,7 @@ export * from './orders.ts';
 export * from './label-format-values.ts';
 export * from './label-format.ts';
 export * from './bulk.ts';
+export * from './addresses-values.ts';
 export * from './addresses.ts';
 export * from './billing-values.ts';
 export * from './billing.ts';

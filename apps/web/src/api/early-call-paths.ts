@@ -1,7 +1,7 @@
 /**
  * The GET calls a signed-in first load makes before anything shows, by screen: early-calls.ts starts them with the
  * page's first script. Each path is spelled exactly as the screen's own call spells it (the history's query in
- * readOrders' order), so the screen takes the answer instead of asking again; e2e/early-calls.test.ts checks that
+ * readOrders' order), so the screen takes the answer instead of asking again; e2e/web-patterns.test.ts checks that
  * every one is asked once. No imports: this module is the early script's, which must stay free of the app's chunks.
  */
 /** The dashboard's first page of Order History (DASHBOARD_PAGE_SIZE rows) and its order count. */
