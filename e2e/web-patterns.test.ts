@@ -132,14 +132,16 @@ describe('a signed-in first load', () => {
   // early-calls.ts asks for the access check and the screen's data with the page's first script; the screen takes
   // those answers. A path spelled differently from the screen's own call would be asked twice.
   it.each([
-    ['/', 'dashboard', ['/auth/access', '/announcement/read', '/order/read', '/config']],
-    ['/createorders', 'Create Order', ['/auth/access', '/labeltype/read', '/address/readAll']],
-  ])('of %s asks for each of its data once, from the first script', async (path, shows, calls) => {
+    ['/', 'dashboard', ['/auth/access', '/announcement/read', '/order/read', '/config'], 'dashboard-page-'],
+    ['/createorders', 'Create Order', ['/auth/access', '/labeltype/read', '/address/readAll'], 'create-order-page-'],
+  ])('of %s asks for each of its data once, and its screen’s chunks, from the first script', async (path, shows, calls, screenChunk) => {
     const { page } = await signedIn();
     const seen: { path: string; search: string }[] = [];
+    const scripts: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.pathname.startsWith('/api/v1/')) seen.push({ path: url.pathname.slice('/api/v1'.length), search: url.search });
+      if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) scripts.push(url.pathname);
     });
     const early: string[] = [];
     await page.route('**/assets/early-calls-*.js', async (route) => {
@@ -156,5 +158,9 @@ describe('a signed-in first load', () => {
     expect(asked.filter((call, i) => asked.indexOf(call) !== i)).toEqual([]);
     // The early script ran and left its answers to the app (a Map it empties as the screens take them).
     expect(await page.evaluate(() => (window as unknown as { portalEarlyCalls?: unknown }).portalEarlyCalls instanceof Map)).toBe(true);
+    // It asked for the screen's chunks (fetched, run by the router later), and no script came twice.
+    expect(await page.locator(`link[rel=modulepreload][data-early][href*="/assets/${screenChunk}"]`).count()).toBe(1);
+    expect(scripts.some((s) => s.includes(screenChunk))).toBe(true);
+    expect(scripts.filter((s, i) => scripts.indexOf(s) !== i)).toEqual([]);
   });
 });

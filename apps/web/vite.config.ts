@@ -6,6 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import purgeCss from '@fullhuman/postcss-purgecss';
 import type { Plugin as PostcssPlugin } from 'postcss';
+import { EARLY_SCREEN_MODULES } from './src/api/early-call-paths.ts';
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|csv|txt|map)$/;
 
@@ -96,12 +97,29 @@ function earlyCallsScript(): Plugin {
     apply: 'build',
     enforce: 'post',
     transformIndexHtml(html, ctx) {
-      const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'early-calls');
+      const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
+      const chunk = chunks.find((c) => c.isEntry && c.name === 'early-calls');
       if (!chunk) return html;
+      // Each early screen's chunks and what they import, less what the app's entry loads itself.
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = (files: string[], into = new Set<string>()) => {
+        for (const file of files) if (!into.has(file) && byFile.has(file)) closure(byFile.get(file)!.imports, into.add(file));
+        return into;
+      };
+      const entry = closure(chunks.filter((c) => c.isEntry && c.name !== 'early-calls').map((c) => c.fileName));
+      const moduleChunk = (module: string) => chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(`/src/${module}`))?.fileName;
+      const screens = Object.fromEntries(
+        Object.entries(EARLY_SCREEN_MODULES).map(([screen, modules]) => [
+          screen,
+          [...closure(modules.map(moduleChunk).filter((f) => f !== undefined))].filter((f) => !entry.has(f)),
+        ]),
+      );
       // After the app's entry (the first script stays the app's), async: it runs as soon as it has come.
       return html.replace(
         /<script type="module" crossorigin src="[^"]+"><\/script>/,
-        (entry) => `${entry}\n    <script type="module" async crossorigin src="/${chunk.fileName}"></script>`,
+        (entry) =>
+          `${entry}\n    <script type="application/json" id="screen-chunks">${JSON.stringify(screens)}</script>` +
+          `\n    <script type="module" async crossorigin src="/${chunk.fileName}"></script>`,
       );
     },
   };

@@ -4,7 +4,7 @@
  * the address while the app's code is still on its way; client.ts hands each answer to the app's
  * own first call of that path, once. Without it (the dev server) the app simply makes its calls itself.
  */
-import { earlyCallPaths } from './api/early-call-paths.ts';
+import { earlyCallPaths, screenOf } from './api/early-call-paths.ts';
 
 const token = /(?:^|;\s*)token=([^;]*)/.exec(document.cookie)?.[1];
 if (token) {
@@ -15,4 +15,12 @@ if (token) {
   for (const call of calls.values()) call.catch(() => undefined);
   window.portalEarlyCalls = calls;
   setTimeout(() => calls.clear(), 15_000);
+  // The screen's chunks, fetched now (not run) beside React's: the build lists them by screen in index.html.
+  const chunks: Record<string, string[]> = JSON.parse(document.getElementById('screen-chunks')?.textContent || '{}');
+  for (const file of chunks[screenOf(window.location.pathname)] ?? []) {
+    const link = Object.assign(document.createElement('link'), { rel: 'modulepreload', href: `/${file}` });
+    link.crossOrigin = '';
+    link.dataset.early = ''; // told apart from the links the router's own imports add
+    document.head.append(link);
+  }
 }

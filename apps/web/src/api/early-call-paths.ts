@@ -8,10 +8,22 @@
 const DASHBOARD = ['/announcement/read', '/order/read?search=&status=all&sort=desc&page=1&limit=1', '/config'];
 
 export function earlyCallPaths(pathname: string, search: string): string[] {
-  const screen = pathname.replace(/\/+$/, '').toLowerCase() || '/';
+  const screen = screenOf(pathname);
   const calls = ['/auth/access'];
   // The history's own page (?page=2, a search) is read by the screen itself.
   if (screen === '/') calls.push(...DASHBOARD, ...(search ? [] : ['/order/read?search=&status=all&sort=desc&page=1&limit=10']));
   if (screen === '/createorders') calls.push('/labeltype/read', '/address/readAll');
   return calls;
 }
+
+/**
+ * The modules of the screens above, under src/: their chunks are fetched by early-calls.ts beside React's (the build
+ * lists the files in index.html) instead of once React's chunk has run and the router asks for them.
+ */
+export const EARLY_SCREEN_MODULES: Record<string, string[]> = {
+  '/': ['components/layout.tsx', 'features/dashboard/dashboard-page.tsx'],
+  '/createorders': ['components/layout.tsx', 'features/create-order/create-order-page.tsx'],
+};
+
+/** The screen of a path as the tables above name it. */
+export const screenOf = (pathname: string) => pathname.replace(/\/+$/, '').toLowerCase() || '/';
