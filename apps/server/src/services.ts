@@ -69,6 +69,8 @@ export type ServiceOverrides = {
   files?: FileStore;
   /** A cheaper password hash than argon2id's default (tests). */
   passwordCost?: PasswordCost;
+  /** How a sign-in waits out its account's slow-down (tests record the wait instead). */
+  slowDown?: (ms: number) => Promise<void>;
 };
 
 export async function buildServices(config: Config, log: FastifyBaseLogger, overrides: ServiceOverrides = {}) {
@@ -176,6 +178,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     redisUrl: config.REDIS_URL,
     keyPrefix: config.QUEUE_PREFIX,
+    sleep: overrides.slowDown,
   });
   closers.push(() => limiter.close());
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
