@@ -1,4 +1,5 @@
-import { Worker, parentPort } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import type { Reply } from './worker-task.ts';
 
 /**
  * A pool thread's space for new objects (V8's default is 48 MB): a task's garbage is collected sooner. Rendering 5,000
@@ -15,8 +16,6 @@ export interface WorkerPool<Input, Output> {
   close(): Promise<void>;
 }
 
-/** What a thread posts: it is ready (once, when it has loaded), or a task's answer. */
-type Reply<Output> = { ready: true } | { id: number; ok: true; value: Output } | { id: number; ok: false; error: string };
 type Task<Input, Output> = { input: Input; resolve: (value: Output) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
 
 /** A task's thread was stopped under it: it ran past its time or its memory, or it died. The process goes on; the next task gets a new thread. */
@@ -255,22 +254,4 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       await Promise.all(all.map(([worker]) => worker.terminate()));
     },
   };
-}
-
-/**
- * The thread side of a pool: answers each input with `work`'s value. `work` may name buffers of its
- * value to move to the caller rather than copy.
- */
-export function serveWorkerTasks<Input, Output>(work: (input: Input) => Promise<{ value: Output; transfer?: ArrayBuffer[] }>): void {
-  const answer = async (id: number, input: Input) => {
-    try {
-      const { value, transfer } = await work(input);
-      parentPort!.postMessage({ id, ok: true, value } satisfies Reply<Output>, transfer);
-    } catch (error) {
-      parentPort!.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Reply<Output>);
-    }
-  };
-  parentPort!.postMessage({ ready: true } satisfies Reply<Output>);
-  // Each input is answered, value or error, so nothing is left to wait for here.
-  parentPort!.on('message', ({ id, input }: { id: number; input: Input }) => void answer(id, input));
 }

@@ -2,7 +2,7 @@
 import { AMAZON_MAX_PAGES } from '@portal/contract';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-import { serveWorkerTasks } from '../../lib/worker-pool.ts';
+import { serveWorkerTasks } from '../../lib/worker-task.ts';
 import { readPackingSlips, textRuns, type PdfTextItem, type TextRun } from './packing-slips.ts';
 import type { SlipReading } from './slip-reader.ts';
 
