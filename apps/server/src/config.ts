@@ -183,6 +183,11 @@ const envSchema = z.object({
   ORDER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   /** Worker threads rendering sandbox labels; 0 renders on the main thread. Default: one per core (at most 4), so a bulk order renders on every core. */
   LABEL_RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(4, os.availableParallelism())),
+  /**
+   * Labels that may wait for a render thread; past them a label is refused with a 503 (Retry-After) and no order is
+   * written, and a bulk job runs again later. A running bulk job asks for 8 at a time: keep it above 8 x QUEUE_CONCURRENCY.
+   */
+  LABEL_RENDER_QUEUE: z.coerce.number().int().min(16).default(1000),
   /** An Amazon packing-slip PDF whose reading takes longer is refused (422) and its reading thread stopped. */
   SLIP_READER_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   /**
