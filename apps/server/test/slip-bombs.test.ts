@@ -23,6 +23,19 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   const mb = (key: string) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))![1]) / 1024;
   return { rss: mb('VmRSS'), peak: mb('VmHWM') };
 }
+/** Whether apps/server/dist/server.js is newer than every source file of the server and the contract. */
+function builtIsCurrent(): boolean {
+  const built = path.join(serverDir, 'dist/server.js');
+  if (!fs.existsSync(built)) return false;
+  const builtAt = fs.statSync(built).mtimeMs;
+  const sources = [path.join(serverDir, 'src'), path.join(serverDir, '../../packages/contract/src')];
+  return sources.every((dir) =>
+    fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .every((entry) => !entry.isFile() || fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs < builtAt),
+  );
+}
+
 /** Makes the process's peak (VmHWM) its present size. */
 const resetPeak = (pid: number) => fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 
@@ -35,8 +48,9 @@ describe.runIf(testDbKind === 'sqlite' && process.platform === 'linux')('PDF bom
   let idleMb = 0;
 
   beforeAll(async () => {
-    // The server alone: the web app is not served here.
-    execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'ignore' });
+    // The server alone (the web app is not served here), unless `npm run build` built it from these sources: rebuilt
+    // meanwhile, the files of another test's built shop (production-build.test.ts) would be gone for a moment.
+    if (!builtIsCurrent()) execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'ignore' });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-slip-bombs-'));
     shop = await group.startBuilt('server', {
       DATA_DIR: dataDir,
