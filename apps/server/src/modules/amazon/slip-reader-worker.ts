@@ -14,10 +14,12 @@ type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof pdfjs.getDocument>['
 /**
  * The largest byte array pdf.js may make on this thread. It decodes a stream into one array that doubles as it fills,
  * copying what it holds at each step: a step the reader's growth watch (SLIP_READER_MAX_MB, sampled every 20 ms) could
- * not stop in time. A packing slip's largest stream (a font, a page's text) decodes to a few MB; a bomb of 320 MiB of
- * zeros stops at 64 MB, its thread never past about 100 MB of arrays. Past it the PDF is too complex to read.
+ * not stop in time. A packing slip's largest stream (a font, a page's text) decodes to a few MB, a whole embedded font
+ * to 20 MB at most; a bomb of 320 MiB of zeros stops at 32 MB, its thread never past about 50 MB of arrays (the process
+ * peaked 155-165 MB over its idle size with 8 at once; 220 MB at 64 MB, 340-370 MB with no bound). Past it the PDF is
+ * too complex to read.
  */
-const ARRAY_LIMIT_BYTES = 64 * 2 ** 20;
+const ARRAY_LIMIT_BYTES = 32 * 2 ** 20;
 let arrayTooLarge = false;
 const NativeUint8Array = Uint8Array;
 class BoundedUint8Array extends NativeUint8Array {
