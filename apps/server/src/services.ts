@@ -211,7 +211,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
   });
   outbox.deliverTo(webhooks);
-  const slipReader = createSlipReader({ timeoutMs: config.SLIP_READER_TIMEOUT_MS, maxMb: config.SLIP_READER_MAX_MB });
+  const slipReader = createSlipReader({ timeoutMs: config.SLIP_READER_TIMEOUT_MS, maxMb: config.SLIP_READER_MAX_MB, queue: config.SLIP_READER_QUEUE });
   closers.push(() => slipReader.close());
   // Telegram is on with a bot token and username; its webhook secret is derived from the server secret, so every web process knows it.
   // grammY is loaded only then (about 15 MB a process).

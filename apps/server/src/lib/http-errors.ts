@@ -44,6 +44,17 @@ export function tooManyRequests(retryAfterSeconds: number, message?: string): Ht
 /** An outside provider (payments, labels) that failed or is down: its message reaches the user, since trying again later helps. */
 export const providerUnavailable = (message: string, statusCode: 502 | 503 = 503) => new HttpError(statusCode, message, { expose: true });
 
+/**
+ * Heavy work (a pool of threads: reading PDFs, rendering labels) whose queue is full: a 503 with Retry-After in whole
+ * seconds (at least 1). A request answers it; a background job meeting it runs again later instead of failing its work.
+ */
+export class PoolFull extends HttpError {
+  constructor(what: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(503, `The ${what} is busy; try again in ${seconds} s`, { expose: true, headers: { 'retry-after': String(seconds) } });
+  }
+}
+
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong, please try again later';
 
 export type PublicError = { statusCode: number; message: string; details: Record<string, unknown>; headers: Record<string, string>; internal: boolean };

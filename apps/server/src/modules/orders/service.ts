@@ -27,7 +27,7 @@ import {
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
-import { HttpError, badRequest, conflict, notFound, paymentRequired, providerUnavailable } from '../../lib/http-errors.ts';
+import { HttpError, PoolFull, badRequest, conflict, notFound, paymentRequired, providerUnavailable } from '../../lib/http-errors.ts';
 import { batchedReads } from '../../lib/batched-reads.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
@@ -477,6 +477,8 @@ export function createOrderService(deps: {
       try {
         result = await buyLabel(order);
       } catch (error) {
+        // The renderer's queue is full: the job fails and runs again later (the rows are let go below), no row cancelled.
+        if (error instanceof PoolFull) throw error;
         held.delete(order.id);
         return onOutcome(order, await cancelAndRefund(order, reasonOf(error, order)));
       }
@@ -572,6 +574,8 @@ export function createOrderService(deps: {
     try {
       result = await buyLabel(order);
     } catch (error) {
+      // The renderer's queue is full: the order stays waiting, and the caller's job runs again later.
+      if (error instanceof PoolFull) throw error;
       return cancelAndRefund(order, reasonOf(error, order));
     }
     if (result.status === 'completed') return storeLabel({ order, label: result });
@@ -671,6 +675,8 @@ export function createOrderService(deps: {
       // label made for no order, nothing charged. The one statement of a single order stays one.
       result = await labels.createLabel(labelRequestFor(order));
     } catch (error) {
+      // The renderer's queue is full: a 503 with Retry-After, and no order, as nothing was written yet.
+      if (error instanceof PoolFull) throw error;
       // Paid, then cancelled and refunded, as a refusal after payment is: the order and its reason stay in the history.
       await pay(order);
       return placed(order, await cancelAndRefund(order, reasonOf(error, order)));
