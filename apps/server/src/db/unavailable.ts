@@ -1,0 +1,18 @@
+/** PostgreSQL's: admin_shutdown, crash_shutdown, cannot_connect_now; and class 08, connection exceptions. */
+const PG_AWAY = /^(57P0[123]|08...)$/;
+/** Node's, for a database that cannot be reached or whose connection broke. */
+const NET_AWAY = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** SQLite's that pass: another process holds the lock past busy_timeout, or the disk failed a read or write. */
+const SQLITE_AWAY = /^SQLITE_(BUSY|LOCKED|IOERR|PROTOCOL)/;
+
+/**
+ * Whether `error` is the database being away or busy for a while (a restart, a failover, a connection ended, a lock
+ * held too long), rather than a fault of the request or the code: answered 503 with Retry-After, as the same
+ * request will work once it is back. pg's own message for a connection that ended under a query has no code.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (PG_AWAY.test(code) || NET_AWAY.has(code) || SQLITE_AWAY.test(code))) return true;
+  return typeof message === 'string' && /^Connection terminated|timeout exceeded when trying to connect/.test(message);
+}
