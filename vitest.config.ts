@@ -11,6 +11,7 @@ const PROCESS_TESTS = [
   'src/modules/bulk/bulk-resume.test.ts',
   'src/modules/telegram/telegram-poller.test.ts',
   'test/backup.test.ts',
+  'test/database-outage.test.ts',
   'test/easypost-kill.test.ts',
   'test/event-outbox-kill.test.ts',
   'test/graceful-shutdown.test.ts',
