@@ -177,7 +177,7 @@ it.runIf(!onSqlite)('PostgreSQL prepares a statement once per connection, and ag
   });
 });
 
-it.runIf(!onSqlite)('PostgreSQL ending a pooled connection, idle or in a query, is logged, not thrown: the next query works', async () => {
+it.runIf(!onSqlite)('PostgreSQL ending a pooled connection, idle, in a query or in a transaction, is logged, not thrown: the next query works', async () => {
   const made = await createTestDb();
   dropTestDb = made.drop;
   // The pool under test names its connections, so that only they are ended (tests run side by side on this server).
@@ -203,4 +203,17 @@ it.runIf(!onSqlite)('PostgreSQL ending a pooled connection, idle or in a query, 
   );
   expect(publicError(error as Error)).toMatchObject({ statusCode: 503, headers: { 'retry-after': '5' } });
   expect((await sql<{ n: number }>`select 3 as n`.execute(db)).rows).toEqual([{ n: 3 }]);
+
+  // In a transaction, Kysely's rollback on the broken connection fails too, and its error is the one thrown.
+  const inTransaction = db.transaction().execute((trx) => sql`select pg_sleep(5)`.execute(trx));
+  await expect
+    .poll(async () => (await sql`select 1 from pg_stat_activity where application_name = ${name} and state = 'active'`.execute(made.db)).rows.length)
+    .toBe(1);
+  await end();
+  const rolledBack = await inTransaction.then(
+    () => null,
+    (failed: unknown) => failed,
+  );
+  expect(publicError(rolledBack as Error)).toMatchObject({ statusCode: 503 });
+  expect((await sql<{ n: number }>`select 4 as n`.execute(db)).rows).toEqual([{ n: 4 }]);
 });
