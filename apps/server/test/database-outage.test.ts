@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { createDatabase, type Db } from '../src/db/database.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../src/lib/http-errors.ts';
 import { randomToken } from '../src/lib/ids.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
 import { dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
@@ -78,6 +79,9 @@ async function startOwnPostgres() {
       await pg('pg_ctl', ['restart', '-D', data, '-m', 'fast', '-w', '-l', path.join(dir, 'log')]);
       return performance.now() - start;
     },
+    /** Stops the server (fast) until `start`. */
+    stop: () => pg('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']),
+    start: () => pg('pg_ctl', ['start', '-D', data, '-l', path.join(dir, 'log'), '-w', '-o', options]),
     /** Ends the shop's connections (every one but the test's), as pg_terminate_backend by an operator; how many. */
     async endConnections(): Promise<number> {
       const ended = await sql<{ pid: number }>`select pid from pg_stat_activity
@@ -160,11 +164,20 @@ it.runIf(testDbKind === 'sqlite' && whichPostgres !== null).each(engines)(
     const worker = await processes.startBuilt('worker', env);
     const url = web.url;
     /** How the processes are doing, for a failure's message: a process that exited, with the end of its log. */
+    /** The web process's last requests that failed, for a 500's message. */
+    const failedRequests = () =>
+      lastLines(
+        web
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"msg":"request failed"'))
+          .join('\n'),
+      );
     const state = () =>
       [web, worker]
         .map(
           (p, i) =>
-            `${i ? 'worker' : 'web'}: ${p.exitCode() === null && !p.signalCode() ? 'running' : `exited ${p.exitCode() ?? p.signalCode()}\n${lastLines(p.output())}`}`,
+            `${i ? 'worker' : 'web'}: ${p.exitCode() === null && !p.signalCode() ? 'running' : `exited ${p.exitCode() ?? p.signalCode()}`}\n${lastLines(p.output())}`,
         )
         .join('\n');
 
@@ -212,7 +225,7 @@ it.runIf(testDbKind === 'sqlite' && whichPostgres !== null).each(engines)(
       }).then(async (response) => {
         answers.push(response.status);
         if (response.status === 503) expect(response.headers.get('retry-after')).toBe('5');
-        else expect(response.status, await response.text()).toBe(200);
+        else expect(response.status, `${await response.text()}\n${failedRequests()}`).toBe(200);
       });
     for (let batch = 0; batch < SINGLE_ORDERS / 10; batch++) {
       const sent = Promise.all(Array.from({ length: 10 }, order));
@@ -220,6 +233,13 @@ it.runIf(testDbKind === 'sqlite' && whichPostgres !== null).each(engines)(
       if (batch === 2) await postgres.endConnections();
       await sent;
     }
+    // While the database is down the web process says it is not ready, and a request is answered 503 with Retry-After.
+    await postgres.stop();
+    const ready = await fetch(`${url}/readyz`);
+    expect([ready.status, (await ready.json()).checks.database]).toEqual([503, expect.stringMatching(/^failing: /)]);
+    const away = await fetch(`${url}/api/v1/auth/access`, { headers: { authorization: `Bearer ${token}` } });
+    expect([away.status, away.headers.get('retry-after'), await away.json()]).toEqual([503, '5', { message: DATABASE_UNAVAILABLE_MESSAGE }]);
+    await postgres.start();
     // The shop serves again without a restart of its own.
     await eventually(
       async () => (await fetch(`${url}/readyz`)).ok,
