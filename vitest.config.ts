@@ -20,6 +20,7 @@ const PROCESS_TESTS = [
   'test/production-build.test.ts',
   'test/safe-defaults.test.ts',
   'test/several-machines.test.ts',
+  'test/supervisor.test.ts',
 ];
 
 /** Server tests: on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set. */

@@ -7,7 +7,7 @@ import { solveChallenge } from 'altcha-lib/v1';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 
-/** Node's flags in `npm start` and `npm run worker`. */
+/** Node's flags of the process `npm start` and `npm run worker` run under their supervisor (scripts/supervise.mjs). */
 export const BUILT_NODE_FLAGS = ['--max-old-space-size=256'];
 
 /** A built process (see startBuilt): the web process's URL, and a stop as a supervisor's (SIGTERM) that gives its exit code. */
