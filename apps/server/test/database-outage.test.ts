@@ -27,8 +27,10 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(error));
 });
 
+/** The folder of PostgreSQL's programs (initdb, pg_ctl), null without them, or as root without a `postgres` user to run them. */
 const whichPostgres = (() => {
   try {
+    if (process.getuid?.() === 0) execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
     return path.dirname(execFileSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).trim());
   } catch {
     return null;
