@@ -89,7 +89,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, over
 export type Services = Awaited<ReturnType<typeof buildServices>>;
 
 async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceOverrides, closers: (() => Promise<unknown>)[]) {
-  const db = overrides.db ?? createDatabase({ url: config.DATABASE_URL, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
+  const db = overrides.db ?? createDatabase({ url: config.DATABASE_URL, sqliteFile: path.join(config.dataDir, 'portal.sqlite'), log });
   if (!overrides.db) {
     closers.push(() => db.destroy());
     await migrateToLatest(db);

@@ -49,6 +49,7 @@ import * as repo from './repository.ts';
 import { indexPendingOrders } from './order-search.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import type { Metrics } from '../../lib/metrics.ts';
+import { whenAvailable } from '../../db/unavailable.ts';
 
 const BATCH = 50;
 /** Bulk rows are claimed this many at a time, in one statement. */
@@ -504,8 +505,9 @@ export function createOrderService(deps: {
       if (failure) throw (failure as { error: unknown }).error;
       await record(made.splice(0));
     } catch (error) {
-      // Let go at once, so the retry need not wait for the claims to run out.
-      await repo.releaseOrders(db, [...held]).catch(() => {});
+      // Let go at once, so the retry need not wait for the claims to run out; when the error was the database going
+      // away (a restart), as soon as it is back.
+      await whenAvailable(() => repo.releaseOrders(db, [...held]), claimMs).catch(() => {});
       throw error;
     }
   }
@@ -590,8 +592,9 @@ export function createOrderService(deps: {
     try {
       return await work(claimed);
     } catch (error) {
-      // A failed attempt lets go at once, so the retry need not wait for the lease to run out.
-      await repo.releaseOrders(db, [order.id]);
+      // A failed attempt lets go at once, so the retry need not wait for the lease to run out (with the database away,
+      // as soon as it is back).
+      await whenAvailable(() => repo.releaseOrders(db, [order.id]), claimMs).catch(() => {});
       throw error;
     }
   }
