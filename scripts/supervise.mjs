@@ -21,6 +21,8 @@ const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
 /** A child up this long was not crashing in a loop: the next restart waits FIRST_DELAY_MS again. */
 const STEADY_MS = 60_000;
+/** A child stopped by its configuration (config.ts's CONFIG_EXIT_CODE) would stop the same way again: not restarted. */
+const CONFIG_EXIT_CODE = 78;
 
 /** One JSON line on stdout, as the shop's own (pino) log lines: 30 info, 50 error. */
 const log = (level, msg, fields = {}) =>
@@ -44,6 +46,10 @@ function start() {
     if (stopping || code === 0) {
       log(30, `the ${entry} stopped (${how})`, { code, signal });
       process.exit(exitCodeOf(code, signal));
+    }
+    if (code === CONFIG_EXIT_CODE) {
+      log(50, `the ${entry} stopped: its configuration is not valid (see above); fix it and start again`, { code });
+      process.exit(code);
     }
     if (Date.now() - startedAt >= STEADY_MS) delayMs = FIRST_DELAY_MS;
     log(50, `the ${entry} exited (${how}); starting it again in ${delayMs / 1000} s`, { code, signal, restartInMs: delayMs });

@@ -287,12 +287,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 }
 
+/** The exit code of a process stopped by its configuration (sysexits' EX_CONFIG): its supervisor does not start it again. */
+export const CONFIG_EXIT_CODE = 78;
+
 /** For the process entry points: a bad configuration is printed, naming each variable, and the process stops. */
 export function loadConfigOrExit(): Config {
   try {
     return loadConfig();
   } catch (error) {
     console.error((error as Error).message);
-    process.exit(1);
+    process.exit(CONFIG_EXIT_CODE);
   }
 }

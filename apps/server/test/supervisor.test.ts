@@ -144,3 +144,16 @@ it.runIf(testDbKind === 'sqlite' && fs.existsSync(path.join(root, 'apps/server/d
   },
   120_000,
 );
+
+it.runIf(testDbKind === 'sqlite' && fs.existsSync(path.join(root, 'apps/server/dist/server.js')))(
+  'npm start: a server stopped by its configuration is not started again; the supervisor exits with its code, 78',
+  async () => {
+    const shop = await supervise('server', { PORT: 'not-a-port' });
+    expect(await shop.code, shop.output()).toBe(78);
+    expect(shop.ownLines().map((line) => line.msg)).toEqual([
+      'started the server',
+      'the server stopped: its configuration is not valid (see above); fix it and start again',
+    ]);
+  },
+  60_000,
+);
