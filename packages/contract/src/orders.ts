@@ -10,6 +10,10 @@ import {
   NAME_MAX,
   COMPANY_MAX,
   CITY_MAX,
+  STATE_MAX,
+  ZIP_MAX,
+  COUNTRY_MAX,
+  PHONE_MAX,
   TEMPLATE_REQUIRED,
   TEMPLATE_INVALID,
   USPS_V9_DIMENSIONS_MESSAGE,
@@ -34,7 +38,7 @@ const optional = (label: string, max: number) =>
     .nullish()
     .transform((v) => v ?? '');
 
-const state = (label: string) => required(label, 40).transform((s) => regionIdFor(s) ?? s.toUpperCase());
+const state = (label: string) => required(label, STATE_MAX).transform((s) => regionIdFor(s) ?? s.toUpperCase());
 /**
  * A phone number as people write it ('(214) 555-0100', '214.555.0100', '+1 214 555 0100') in its one
  * stored form, E.164 ('+12145550100'); numbers without a country code are read as North American.
@@ -45,8 +49,8 @@ export function normalizePhone(value: string): string | null {
   return parsed?.isValid() ? parsed.number : null;
 }
 /** An optional phone: stored as E.164 when it is one; other text is kept for the label type's rule to judge. */
-const phone = (label: string) => optional(label, 30).transform((s) => (s ? (normalizePhone(s) ?? s) : s));
-const zip = (label: string) => required(label, 10).transform((s) => s.toUpperCase());
+const phone = (label: string) => optional(label, PHONE_MAX).transform((s) => (s ? (normalizePhone(s) ?? s) : s));
+const zip = (label: string) => required(label, ZIP_MAX).transform((s) => s.toUpperCase());
 const dimension = (label: string) =>
   numberField(label)
     .pipe(z.number().positive(`${label} must be greater than 0`).max(200, `${label} must be at most 200`))
@@ -68,7 +72,7 @@ export const createOrderBody = z.object({
   FromCity: required('From City', CITY_MAX),
   FromState: state('From State'),
   FromZip: zip('From ZIP'),
-  FromCountry: optional('From Country', 40),
+  FromCountry: optional('From Country', COUNTRY_MAX),
   FromPhone: phone('From Phone'),
   ToName: required('To Name', NAME_MAX),
   ToCompany: optional('To Company', COMPANY_MAX),
@@ -77,7 +81,7 @@ export const createOrderBody = z.object({
   ToCity: required('To City', CITY_MAX),
   ToState: state('To State'),
   ToZip: zip('To ZIP'),
-  ToCountry: optional('To Country', 40),
+  ToCountry: optional('To Country', COUNTRY_MAX),
   ToPhone: phone('To Phone'),
 });
 export type CreateOrderBody = z.input<typeof createOrderBody>;

@@ -11,6 +11,7 @@ import {
   resellerPriceBody,
   resellerWebhookAnswer,
   resellerWebhookBody,
+  BULK_BODY_MAX_BYTES,
   BULK_MAX_ROWS,
   IDEMPOTENCY_KEY_INVALID,
   RATE_LIMITED,
@@ -398,8 +399,8 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       api.post(
         '/order/create-bulk-order',
         {
-          // Up to 5,000 objects: a larger body than other calls.
-          bodyLimit: 8 * 1024 * 1024,
+          // Up to 5,000 rows: a larger body than other calls, bounded by the rows' field lengths.
+          bodyLimit: BULK_BODY_MAX_BYTES,
           // The rows are checked by the bulk order's own row check, which names every bad row and field at once.
           attachValidation: true,
           schema: {
