@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { labelTypeRef, numberField } from './catalog.ts';
+import { stringField } from './common.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { TEMPLATE_INVALID } from './orders-values.ts';
 
@@ -46,6 +47,15 @@ export const CSV_REQUIRED_COLUMNS = [
 ] as const;
 
 export const BULK_MAX_ROWS = 5000;
+export const BULK_REFERENCE_MAX = 200;
+/**
+ * A row's Reference (CSV or reseller API): free text copied to the report, never printed, so it may hold line breaks;
+ * what no text holds (stringField) is refused. A number is taken as its text.
+ */
+export const bulkReference = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : v),
+  stringField('Reference').max(BULK_REFERENCE_MAX, `Reference must be at most ${BULK_REFERENCE_MAX} characters`).optional(),
+);
 export const BULK_MAX_BYTES = 5 * 1024 * 1024;
 /** Cells of one row of the file: the 21 columns, with room for a spreadsheet's empty ones. */
 export const CSV_MAX_COLUMNS = 100;

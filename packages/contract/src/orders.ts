@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { stringField } from './common.ts';
-import { labelTypeRef, numberField, weightSchema } from './catalog.ts';
+import { printedLine } from './common.ts';
+import { labelTypeRef, measureField, weightSchema } from './catalog.ts';
 import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, templateRequired } from './catalog-values.ts';
 import { CANADA_REGION_CODES, US_STATE_CODES } from './regions.ts';
 import { statementEntrySchema } from './billing.ts';
@@ -27,11 +27,7 @@ import {
 
 export const US_ZIP = /^\d{5}(-\d{4})?$/;
 export const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/;
-// Control characters never belong on a label.
-const PRINTABLE = /^[^\p{Cc}]*$/u;
-
-const text = (label: string, max: number) =>
-  stringField(label).trim().max(max, `${label} must be at most ${max} characters`).regex(PRINTABLE, `${label} holds characters that cannot be printed`);
+const text = printedLine;
 const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
 const optional = (label: string, max: number) =>
   text(label, max)
@@ -52,8 +48,8 @@ export function normalizePhone(value: string): string | null {
 const phone = (label: string) => optional(label, PHONE_MAX).transform((s) => (s ? (normalizePhone(s) ?? s) : s));
 const zip = (label: string) => required(label, ZIP_MAX).transform((s) => s.toUpperCase());
 const dimension = (label: string) =>
-  numberField(label)
-    .pipe(z.number().positive(`${label} must be greater than 0`).max(200, `${label} must be at most 200`))
+  measureField(label)
+    .pipe(z.number().max(200, `${label} must be at most 200`))
     .optional();
 
 /** POST /order/create (and the shape a duplicate repeats). Country may be left out: it is fixed by the label type. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { labelFormatSchema } from './label-format.ts';
-import { BULK_MAX_ROWS } from './bulk.ts';
+import { BULK_MAX_ROWS, BULK_REFERENCE_MAX, bulkReference } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
@@ -314,12 +314,10 @@ export const resellerLabelFormatQuery = z.object({
 
 // ---- bulk orders ----------------------------------------------------------------------------
 
-export const BULK_REFERENCE_MAX = 200;
-
 /** One object of a bulk order's data: a single order's fields without labelType and design, plus a free Reference. */
 export const resellerBulkRow = createOrderBody
   .omit({ labelType: true, design: true })
-  .extend({ Reference: z.string().max(BULK_REFERENCE_MAX).optional().describe('Free text, copied to the report') })
+  .extend({ Reference: bulkReference.describe('Free text, copied to the report') })
   .meta({ id: 'ResellerBulkRow', description: 'The fields of one label, checked by the same rules as a single order of the chosen type.' });
 
 /** The longest text each field of a bulk row may hold, in characters (numbers: 20 digits is more than any weight or dimension). */

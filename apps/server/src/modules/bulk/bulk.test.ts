@@ -173,6 +173,27 @@ describe('POST /order/validatecsv', () => {
     });
   });
 
+  it('takes weights written plainly (2, 2.5, 2.50) and names every other notation', async () => {
+    const good = await validateCsv(
+      t.app,
+      user.headers,
+      priority,
+      csvText([usRow(1, { Weight: '2' }), usRow(2, { Weight: '2.5' }), usRow(3, { Weight: '2.50' })]),
+    );
+    expect(good.statusCode).toBe(200);
+    const weights = ['1e-300', '0x2', '1.234', 'Infinity', '-1', '0'];
+    const bad = await validateCsv(t.app, user.headers, priority, csvText(weights.map((Weight, i) => usRow(i + 1, { Weight }))));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([
+      { row: 1, column: 'Weight', message: 'Weight must be a number', value: '1e-300' },
+      { row: 2, column: 'Weight', message: 'Weight must be a number', value: '0x2' },
+      { row: 3, column: 'Weight', message: 'Weight must have at most 2 decimal places', value: '1.234' },
+      { row: 4, column: 'Weight', message: 'Weight must be a number', value: 'Infinity' },
+      { row: 5, column: 'Weight', message: 'Weight must be greater than 0', value: '-1' },
+      { row: 6, column: 'Weight', message: 'Weight must be greater than 0', value: '0' },
+    ]);
+  });
+
   it('names every bad row and column with the single order rules', async () => {
     const rows = [
       usRow(1),
@@ -326,9 +347,11 @@ describe('POST /order/validatecsv', () => {
     const long = await validateCsv(t.app, user.headers, priority, csvText([usRow(1), usRow(2, { Reference: 'r'.repeat(CSV_MAX_CELL_CHARS + 1) })]));
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toBe(`Row 2: ${CSV_CELL_TOO_LONG(CSV_MAX_CELL_CHARS)}`);
-    // At the limit it is only the row check's business: a reference is free text.
+    // At the limit the cell is read, and judged by the row check.
     const atLimit = await validateCsv(t.app, user.headers, priority, csvText([usRow(1, { Reference: 'r'.repeat(CSV_MAX_CELL_CHARS) })]));
-    expect(atLimit.statusCode).toBe(200);
+    expect(atLimit.json().errors).toEqual([
+      { row: 1, column: 'Reference', message: 'Reference must be at most 200 characters', value: 'r'.repeat(CSV_MAX_CELL_CHARS) },
+    ]);
   });
 
   it('accepts the sample file behind Download Sample CSV for the USPS types (and FedEx Ground)', async () => {
