@@ -9,10 +9,19 @@ import secureJson from 'secure-json-parse';
 import { BULK_MAX_ROWS } from '@portal/contract';
 import { badRequest } from './http-errors.ts';
 
-/** Levels of arrays and objects inside each other; twice what any contract shape needs. */
-export const JSON_MAX_DEPTH = 8;
+/**
+ * Levels of arrays and objects inside each other: more than twice what any contract shape needs, and more than a
+ * Telegram update's deepest (a replied-to message's inline keyboard button's login_url: 8).
+ */
+export const JSON_MAX_DEPTH = 10;
 /** Entries of one array or object: a bulk order's rows with room to spare. */
 export const JSON_MAX_ENTRIES = 2 * BULK_MAX_ROWS;
+
+/**
+ * The body limit of the calls outside providers make (EasyPost's, BTCPay's and Telegram's webhooks, each checked by
+ * its signature or secret): their size is the provider's to choose, so they keep the 1 MiB every call had before.
+ */
+export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export const JSON_TOO_DEEP = `JSON nested deeper than ${JSON_MAX_DEPTH} levels`;
 export const JSON_TOO_WIDE = `JSON array or object with more than ${JSON_MAX_ENTRIES.toLocaleString('en-US')} entries`;

@@ -5,6 +5,7 @@ import { JSON_TOO_DEEP, JSON_TOO_WIDE } from '../../lib/json-body.ts';
 import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 
 const json = { 'content-type': 'application/json' };
+const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 // Every text field at its longest, in two-byte letters: the largest row a reseller may send.
 const longestRow = (i: number) =>
   bulkRow(i, {
@@ -35,7 +36,7 @@ describe('JSON bodies are bounded before they are parsed', () => {
     const levels = Math.floor((7.9 * 1024 * 1024) / 2);
     const res = await callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', {
       headers: json,
-      payload: `${'['.repeat(levels)}${']'.repeat(levels)}`,
+      payload: nested(levels),
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ type: 'error', message: JSON_TOO_DEEP });
@@ -49,6 +50,12 @@ describe('JSON bodies are bounded before they are parsed', () => {
     const web = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: { ...user.headers, ...json }, payload: `{"a":${'['.repeat(20)}` });
     expect(web.statusCode).toBe(400);
     expect(web.json().message).toBe(JSON_TOO_DEEP);
+    // So has the scope of duplicate, which takes an empty JSON body as none.
+    const duplicate = await t.app.inject({ method: 'POST', url: '/api/v1/order/duplicate/none', headers: { ...user.headers, ...json }, payload: nested(20) });
+    expect(duplicate.statusCode).toBe(400);
+    expect(duplicate.json().message).toBe(JSON_TOO_DEEP);
+    const empty = await t.app.inject({ method: 'POST', url: '/api/v1/order/duplicate/none', headers: { ...user.headers, ...json }, payload: '' });
+    expect(empty.statusCode).toBe(404);
     expect(await ledgerOf(user.userId)).toEqual([]);
   });
 
@@ -66,6 +73,18 @@ describe('JSON bodies are bounded before they are parsed', () => {
     });
     expect(over.statusCode).toBe(413);
     expect(await ledgerOf(user.userId)).toEqual([]);
+  });
+
+  it("keeps 1 MiB for the providers' webhooks, whose size is theirs: a 200 KiB event is read (and refused for its signature)", async () => {
+    const event = JSON.stringify({
+      id: 'evt_1',
+      description: 'tracker.updated',
+      result: { tracking_details: Array.from({ length: 400 }, () => ({ message: 'x'.repeat(500) })) },
+    });
+    expect(event.length).toBeGreaterThan(200 * 1024);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/labels/webhook/easypost', headers: json, payload: event });
+    expect(res.statusCode).not.toBe(413);
+    expect(res.statusCode).toBeLessThan(500);
   });
 
   it("answers 413 to a single order over the small calls' limit (64 KiB), and takes one under it", async () => {
