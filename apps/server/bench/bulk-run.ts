@@ -57,11 +57,11 @@ async function main(): Promise<Record<string, unknown>> {
   if (mode === 'validate') {
     const file = csvFile(5000);
     const type = await createCatalogService(db).orderableType('priority');
-    readBulkFile(file, type); // warm-up
+    await readBulkFile(file, type); // warm-up
     const parse: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      readBulkFile(file, type);
+      await readBulkFile(file, type);
       parse.push(performance.now() - t0);
     }
     const app = await buildApp(config, { db, logger: false });
@@ -86,7 +86,7 @@ async function main(): Promise<Record<string, unknown>> {
     // The labels of the order's rows, BULK_LABEL_LANES asked for at a time as a bulk order asks, on the server's render threads.
     const pool = createRenderPool(config.LABEL_RENDER_THREADS);
     const type = await createCatalogService(db).orderableType('priority');
-    const requests = readBulkFile(csvFile(ROWS), type, 'normal').rows.map((r) =>
+    const requests = (await readBulkFile(csvFile(ROWS), type, 'normal')).rows.map((r) =>
       labelRequestFor(
         orderRowFor(userId, r.input, type, r.priceCents, { provider: 'sandbox', createdAt: new Date().toISOString(), bulkOrderId: 'bench', bulkRow: r.row }),
       ),

@@ -29,6 +29,7 @@ import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
 import { bearerToken } from './modules/auth/tokens.ts';
 import { logContextMixin, requestLogFields, withLogContext } from './lib/log-context.ts';
 import { linksNeedSetting } from './lib/link-origin.ts';
+import { parseJsonBody } from './lib/json-body.ts';
 
 export type AppOverrides = ServiceOverrides & { logger?: FastifyServerOptions['logger'] };
 
@@ -56,6 +57,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // JSON bodies: depth and width bounded before parsing (json-body.ts), every route's bodyLimit before that.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
 
   if (linksNeedSetting(config)) {
     app.log.warn(

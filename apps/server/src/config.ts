@@ -93,11 +93,12 @@ const envSchema = z.object({
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
   /** Whose X-Forwarded-For to believe; off by default, so a client cannot pick its own address for the attempt limits. */
   TRUST_PROXY: trustProxy,
+  /** Largest JSON (or form) body of a call without its own limit; create-bulk-order and the terms page have theirs (README, Security). */
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
-    .default(1024 * 1024),
+    .default(64 * 1024),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce
     .number()

@@ -969,6 +969,24 @@ export interface operations {
                     "application/json": components["schemas"]["ResellerError"];
                 };
             };
+            /** @description The body is larger than this call takes: 64 KiB, or for create-bulk-order its 5,000 rows with every field at its longest (about 12.8 MiB) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Request body is too large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
             /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
             422: {
                 headers: {
@@ -2291,6 +2309,24 @@ export interface operations {
                      * @example {
                      *       "type": "error",
                      *       "message": "The label is not ready yet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The body is larger than this call takes: 64 KiB, or for create-bulk-order its 5,000 rows with every field at its longest (about 12.8 MiB) */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Request body is too large"
                      *     }
                      */
                     "application/json": components["schemas"]["ResellerError"];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { stringField } from './common.ts';
+import { printedLine } from './common.ts';
 import { regionIdFor } from './orders-values.ts';
 import { CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX } from './orders-values.ts';
 import { US_STATE_CODES } from './regions.ts';
@@ -13,9 +13,7 @@ export const ADDRESS_LIMIT_REACHED = `You can save at most ${ADDRESS_LIMIT} addr
 /** Saved addresses are always in the United States. */
 export const ADDRESS_COUNTRY = 'United States';
 
-const PRINTABLE = /^[^\p{Cc}]*$/u;
-const text = (label: string, max: number) =>
-  stringField(label).trim().max(max, `${label} must be at most ${max} characters`).regex(PRINTABLE, `${label} holds characters that cannot be printed`);
+const text = printedLine;
 const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
 const optional = (label: string, max: number) =>
   text(label, max)

@@ -186,7 +186,10 @@ export const announcementBody = z.object({
   status: z.boolean(),
 });
 /** PUT /admin/content/tos: HTML, sanitized on save and again when shown. */
-export const tosBody = z.object({ tos: stringField('Terms').max(200_000, 'Terms must be at most 200,000 characters') });
+export const TOS_MAX = 200_000;
+/** The largest terms body worth reading: TOS_MAX characters at 6 bytes each (a \u escape), and room for the rest. */
+export const TOS_BODY_MAX_BYTES = TOS_MAX * 6 + 1024;
+export const tosBody = z.object({ tos: stringField('Terms').max(TOS_MAX, `Terms must be at most ${TOS_MAX.toLocaleString('en-US')} characters`) });
 /** POST /admin/faqs, PUT /admin/faqs/:id */
 export const faqBody = z.object({ question: requiredText('Question', 300), answer: requiredText('Answer', 5000) });
 /** PUT /admin/faqs-order: every FAQ id, in the new order. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { labelTypeRef, numberField } from './catalog.ts';
+import { stringField } from './common.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { TEMPLATE_INVALID } from './orders-values.ts';
 
@@ -46,7 +47,22 @@ export const CSV_REQUIRED_COLUMNS = [
 ] as const;
 
 export const BULK_MAX_ROWS = 5000;
+export const BULK_REFERENCE_MAX = 200;
+/**
+ * A row's Reference (CSV or reseller API): free text copied to the report, never printed, so it may hold line breaks;
+ * what no text holds (stringField) is refused. A number is taken as its text.
+ */
+export const bulkReference = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : v),
+  stringField('Reference').max(BULK_REFERENCE_MAX, `Reference must be at most ${BULK_REFERENCE_MAX} characters`).optional(),
+);
 export const BULK_MAX_BYTES = 5 * 1024 * 1024;
+/** Cells of one row of the file: the 21 columns, with room for a spreadsheet's empty ones. */
+export const CSV_MAX_COLUMNS = 100;
+/** Characters of one cell: ten times the longest field (a name, a company: 100). */
+export const CSV_MAX_CELL_CHARS = 1000;
+/** Blank lines (empty, or only separators and spaces) of one file: counted as read, never kept; past them the file is refused. */
+export const CSV_MAX_BLANK_LINES = 10_000;
 /** From this many labels a bulk order runs as a queued job (spec: USPS v9 rule, applied to every type). */
 export const BULK_QUEUE_THRESHOLD = 4;
 /** The file behind 'Download Sample CSV', served by the web app. */
@@ -144,8 +160,14 @@ export const createOrderFromCsvFields = z.object({
 });
 
 export const CSV_FILE_TOO_LARGE = `The CSV file is larger than ${BULK_MAX_BYTES / 1024 / 1024} MB; split it into smaller files`;
-export const CSV_TOO_MANY_ROWS = (rows: number) =>
-  `The CSV file has ${rows.toLocaleString('en-US')} rows; at most ${BULK_MAX_ROWS.toLocaleString('en-US')} rows are allowed in one file`;
+/** The reader stops at the first row past the limit, so the message says 'more than'. */
+export const CSV_TOO_MANY_ROWS = (max: number) =>
+  `The CSV file has more than ${max.toLocaleString('en-US')} rows; at most ${max.toLocaleString('en-US')} rows are allowed in one file`;
+export const CSV_TOO_MANY_BLANK_LINES = (max: number) =>
+  `The CSV file has more than ${max.toLocaleString('en-US')} blank lines; remove the empty lines and upload it again`;
+/** Of one row; the reader names the row. */
+export const CSV_TOO_MANY_COLUMNS = (max: number) => `The row has more than ${max.toLocaleString('en-US')} cells; at most ${max} columns are allowed`;
+export const CSV_CELL_TOO_LONG = (max: number) => `A cell of the row is longer than ${max.toLocaleString('en-US')} characters`;
 export const CSV_NOT_CSV = 'The file is not a CSV file: save it as CSV (UTF-8, comma or semicolon separated) and upload it again';
 export const CSV_NO_ROWS = 'The CSV file has no order rows below its header';
 export const CSV_HAS_ERRORS = (badRows: number) => `${badRows} ${badRows === 1 ? 'row has' : 'rows have'} errors: fix the file and validate it again`;

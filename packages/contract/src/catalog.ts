@@ -8,7 +8,36 @@ export const numberField = (label: string, requiredMessage = `${label} is requir
     z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? requiredMessage : notNumberMessage) }),
   );
 
-export const weightSchema = numberField('Weight', WEIGHT_REQUIRED, WEIGHT_NOT_NUMBER).pipe(z.number().positive(WEIGHT_NOT_POSITIVE));
+/** A number written plainly: digits with an optional point and more digits ('2', '2.50', '.5', '-1'); no exponent, hex, Infinity. */
+export const PLAIN_DECIMAL = /^-?(\d+(\.\d+)?|\.\d+)$/;
+/** Weights and dimensions have at most this many decimals: 0.01 is the least there is. */
+export const MEASURE_DECIMALS = 2;
+/** Whether a finite number has at most MEASURE_DECIMALS decimals (1e-300 and 1.234 do not). */
+export const hasMeasureDecimals = (n: number): boolean => Math.round(n * 10 ** MEASURE_DECIMALS) / 10 ** MEASURE_DECIMALS === n;
+
+/**
+ * A weight or a dimension: a JSON number, or a plain decimal as text (a form, a CSV cell); greater than 0 with at most
+ * 2 decimals. Text in any other notation ('0x2', '1e-300', 'Infinity') is not a number here, though JavaScript reads it as one.
+ */
+export const measureField = (
+  label: string,
+  requiredMessage = `${label} is required`,
+  notNumberMessage = `${label} must be a number`,
+  notPositiveMessage = `${label} must be greater than 0`,
+) =>
+  z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      const text = v.trim();
+      return text === '' ? undefined : PLAIN_DECIMAL.test(text) ? Number(text) : v;
+    },
+    z
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? requiredMessage : notNumberMessage) })
+      .positive(notPositiveMessage)
+      .refine(hasMeasureDecimals, `${label} must have at most ${MEASURE_DECIMALS} decimal places`),
+  );
+
+export const weightSchema = measureField('Weight', WEIGHT_REQUIRED, WEIGHT_NOT_NUMBER, WEIGHT_NOT_POSITIVE);
 
 /** The label type's _id (its uid is accepted too). */
 export const labelTypeRef = z.string({ error: LABEL_TYPE_REQUIRED }).trim().min(1, LABEL_TYPE_REQUIRED).max(64, LABEL_TYPE_NOT_FOUND);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { messageResponse, requiredText, stringField } from './common.ts';
-import { numberField } from './catalog.ts';
+import { PRINTABLE_LINE, messageResponse, printedLine, requiredText, stringField } from './common.ts';
+import { PLAIN_DECIMAL, hasMeasureDecimals, measureField } from './catalog.ts';
 import { isCountryCode } from './countries.ts';
 import { normalizePhone } from './orders.ts';
 import { userRefSchema } from './admin.ts';
@@ -110,11 +110,7 @@ export function pickupEndTime(start: string): string {
 
 // ---- Create payload -------------------------------------------------------------------------
 
-// Control characters never belong on a label or an invoice.
-const PRINTABLE = /^[^\p{Cc}]*$/u;
-
-const text = (label: string, max: number) =>
-  stringField(label).trim().max(max, `${label} must be at most ${max} characters`).regex(PRINTABLE, `${label} holds characters that cannot be printed`);
+const text = printedLine;
 const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
 const optional = (label: string, max: number) =>
   text(label, max)
@@ -128,8 +124,7 @@ const email = (label: string) =>
 /** An ISO 3166-1 alpha-2 code (see COUNTRIES), any case; answers it upper case. */
 const country = (label: string) => stringField(label).trim().toUpperCase().min(1, `${label} is required`).refine(isCountryCode, countryInvalidMessage(label));
 const flag = (label: string) => z.boolean({ error: `${label} must be true or false` }).default(false);
-const measure = (label: string, max: number) =>
-  numberField(label).pipe(z.number().positive(`${label} must be greater than 0`).max(max, `${label} must be at most ${max}`));
+const measure = (label: string, max: number) => measureField(label).pipe(z.number().max(max, `${label} must be at most ${max}`));
 
 /** The address of a pickup, checked only when a pickup is chosen. */
 export const pickupAddressSchema = z.object({
@@ -152,7 +147,8 @@ const itemName = (issue: { path?: PropertyKey[] }) => {
 const itemError = (rest: string) => ({ error: (issue: { path?: PropertyKey[] }) => `${itemName(issue)} ${rest}` });
 const itemNumber = (label: string) =>
   z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v === '' ? undefined : v),
+    // Plain decimals only, as measureField: '0x2' and '1e3' are not numbers here.
+    (v) => (typeof v === 'string' && PLAIN_DECIMAL.test(v.trim()) ? Number(v.trim()) : typeof v === 'string' && v.trim() === '' ? undefined : v),
     z.number({ error: (issue) => `${itemName(issue)} ${label} ${issue.input === undefined || issue.input === null ? 'is required' : 'must be a number'}` }),
   );
 const itemText = (label: string, max: number) =>
@@ -161,7 +157,7 @@ const itemText = (label: string, max: number) =>
     .trim()
     .min(1, itemError(`${label} is required`))
     .max(max, itemError(`${label} must be at most ${max} characters`))
-    .regex(PRINTABLE, itemError(`${label} holds characters that cannot be printed`));
+    .regex(PRINTABLE_LINE, itemError(`${label} holds characters that cannot be printed`));
 const HS_CODE = /^\d{6,10}$/;
 
 /** One line of the commercial invoice; weight and value are per unit (weight in the order's weightUnit, value in its currency). */
@@ -174,7 +170,13 @@ export const fedexInvoiceItemBody = z.object({
       .max(100_000, itemError('Units must be at most 100000')),
   ),
   description: itemText('Description', FEDEX_ITEM_DESCRIPTION_MAX),
-  weight: itemNumber('Weight').pipe(z.number().positive(itemError('Weight must be greater than 0')).max(1000, itemError('Weight must be at most 1000'))),
+  weight: itemNumber('Weight').pipe(
+    z
+      .number()
+      .positive(itemError('Weight must be greater than 0'))
+      .max(1000, itemError('Weight must be at most 1000'))
+      .refine(hasMeasureDecimals, itemError('Weight must have at most 2 decimal places')),
+  ),
   value: itemNumber('Value').pipe(
     z
       .number()

@@ -6,6 +6,10 @@ export const STREET_MAX = 35;
 export const NAME_MAX = 100;
 export const COMPANY_MAX = 100;
 export const CITY_MAX = 50;
+export const STATE_MAX = 40;
+export const ZIP_MAX = 10;
+export const COUNTRY_MAX = 40;
+export const PHONE_MAX = 30;
 
 export const ORDER_CREATED = 'Order created successfully';
 export const ORDER_DUPLICATED = 'Order duplicated successfully';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { stringField } from './common.ts';
-import { labelTypeRef, numberField, weightSchema } from './catalog.ts';
+import { printedLine } from './common.ts';
+import { labelTypeRef, measureField, weightSchema } from './catalog.ts';
 import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, templateRequired } from './catalog-values.ts';
 import { CANADA_REGION_CODES, US_STATE_CODES } from './regions.ts';
 import { statementEntrySchema } from './billing.ts';
@@ -10,6 +10,10 @@ import {
   NAME_MAX,
   COMPANY_MAX,
   CITY_MAX,
+  STATE_MAX,
+  ZIP_MAX,
+  COUNTRY_MAX,
+  PHONE_MAX,
   TEMPLATE_REQUIRED,
   TEMPLATE_INVALID,
   USPS_V9_DIMENSIONS_MESSAGE,
@@ -23,18 +27,14 @@ import {
 
 export const US_ZIP = /^\d{5}(-\d{4})?$/;
 export const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/;
-// Control characters never belong on a label.
-const PRINTABLE = /^[^\p{Cc}]*$/u;
-
-const text = (label: string, max: number) =>
-  stringField(label).trim().max(max, `${label} must be at most ${max} characters`).regex(PRINTABLE, `${label} holds characters that cannot be printed`);
+const text = printedLine;
 const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
 const optional = (label: string, max: number) =>
   text(label, max)
     .nullish()
     .transform((v) => v ?? '');
 
-const state = (label: string) => required(label, 40).transform((s) => regionIdFor(s) ?? s.toUpperCase());
+const state = (label: string) => required(label, STATE_MAX).transform((s) => regionIdFor(s) ?? s.toUpperCase());
 /**
  * A phone number as people write it ('(214) 555-0100', '214.555.0100', '+1 214 555 0100') in its one
  * stored form, E.164 ('+12145550100'); numbers without a country code are read as North American.
@@ -45,11 +45,11 @@ export function normalizePhone(value: string): string | null {
   return parsed?.isValid() ? parsed.number : null;
 }
 /** An optional phone: stored as E.164 when it is one; other text is kept for the label type's rule to judge. */
-const phone = (label: string) => optional(label, 30).transform((s) => (s ? (normalizePhone(s) ?? s) : s));
-const zip = (label: string) => required(label, 10).transform((s) => s.toUpperCase());
+const phone = (label: string) => optional(label, PHONE_MAX).transform((s) => (s ? (normalizePhone(s) ?? s) : s));
+const zip = (label: string) => required(label, ZIP_MAX).transform((s) => s.toUpperCase());
 const dimension = (label: string) =>
-  numberField(label)
-    .pipe(z.number().positive(`${label} must be greater than 0`).max(200, `${label} must be at most 200`))
+  measureField(label)
+    .pipe(z.number().max(200, `${label} must be at most 200`))
     .optional();
 
 /** POST /order/create (and the shape a duplicate repeats). Country may be left out: it is fixed by the label type. */
@@ -68,7 +68,7 @@ export const createOrderBody = z.object({
   FromCity: required('From City', CITY_MAX),
   FromState: state('From State'),
   FromZip: zip('From ZIP'),
-  FromCountry: optional('From Country', 40),
+  FromCountry: optional('From Country', COUNTRY_MAX),
   FromPhone: phone('From Phone'),
   ToName: required('To Name', NAME_MAX),
   ToCompany: optional('To Company', COMPANY_MAX),
@@ -77,7 +77,7 @@ export const createOrderBody = z.object({
   ToCity: required('To City', CITY_MAX),
   ToState: state('To State'),
   ToZip: zip('To ZIP'),
-  ToCountry: optional('To Country', 40),
+  ToCountry: optional('To Country', COUNTRY_MAX),
   ToPhone: phone('To Phone'),
 });
 export type CreateOrderBody = z.input<typeof createOrderBody>;

@@ -1,10 +1,23 @@
 import { z } from 'zod';
 import { labelFormatSchema } from './label-format.ts';
-import { BULK_MAX_ROWS } from './bulk.ts';
+import { BULK_MAX_ROWS, BULK_REFERENCE_MAX, bulkReference } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
-import { ORDER_STATUSES, REFUND_IDS_MAX, REFUND_STATUSES, TRACKING_STATUSES } from './orders-values.ts';
+import {
+  CITY_MAX,
+  COMPANY_MAX,
+  COUNTRY_MAX,
+  NAME_MAX,
+  ORDER_STATUSES,
+  PHONE_MAX,
+  REFUND_IDS_MAX,
+  REFUND_STATUSES,
+  STATE_MAX,
+  STREET_MAX,
+  TRACKING_STATUSES,
+  ZIP_MAX,
+} from './orders-values.ts';
 
 /**
  * The reseller HTTP API: the user's own API key in the x-api-key header, on
@@ -304,8 +317,42 @@ export const resellerLabelFormatQuery = z.object({
 /** One object of a bulk order's data: a single order's fields without labelType and design, plus a free Reference. */
 export const resellerBulkRow = createOrderBody
   .omit({ labelType: true, design: true })
-  .extend({ Reference: z.string().max(200).optional().describe('Free text, copied to the report') })
+  .extend({ Reference: bulkReference.describe('Free text, copied to the report') })
   .meta({ id: 'ResellerBulkRow', description: 'The fields of one label, checked by the same rules as a single order of the chosen type.' });
+
+/** The longest text each field of a bulk row may hold, in characters (numbers: 20 digits is more than any weight or dimension). */
+const BULK_ROW_FIELD_MAX: Record<keyof z.input<typeof resellerBulkRow>, number> = {
+  FromName: NAME_MAX,
+  FromCompany: COMPANY_MAX,
+  FromStreet: STREET_MAX,
+  FromStreet2: STREET_MAX,
+  FromCity: CITY_MAX,
+  FromState: STATE_MAX,
+  FromZip: ZIP_MAX,
+  FromCountry: COUNTRY_MAX,
+  FromPhone: PHONE_MAX,
+  ToName: NAME_MAX,
+  ToCompany: COMPANY_MAX,
+  ToStreet: STREET_MAX,
+  ToStreet2: STREET_MAX,
+  ToCity: CITY_MAX,
+  ToState: STATE_MAX,
+  ToZip: ZIP_MAX,
+  ToCountry: COUNTRY_MAX,
+  ToPhone: PHONE_MAX,
+  Weight: 20,
+  Length: 20,
+  Width: 20,
+  Height: 20,
+  Reference: BULK_REFERENCE_MAX,
+};
+/**
+ * The largest create-bulk-order body worth reading: BULK_MAX_ROWS rows with every field at its longest, two UTF-8 bytes a
+ * character (accented letters), and the names, quotes, colons, commas and a little white space around each; plus 4 KiB for
+ * labelType and design. About 12 MiB; a real file of 5,000 rows is nearer 1.5 MiB.
+ */
+export const BULK_BODY_MAX_BYTES =
+  BULK_MAX_ROWS * Object.entries(BULK_ROW_FIELD_MAX).reduce((bytes, [name, max]) => bytes + name.length + 2 * max + 8, 8) + 4096;
 
 export const createBulkOrderBody = z
   .object({

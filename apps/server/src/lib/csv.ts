@@ -4,12 +4,27 @@
  * semicolon separated (the separator is the one the header row uses), fields quoted with " holding
  * separators, quotes ("") and line breaks; CRLF, LF and CR line ends.
  *
- * The writer is csv-stringify's. The reader stays this small one: csv-parse reads a space before an opening quote
- * (` "x,y" `) only with its trim options, which then also trim every unquoted cell (the report keeps cells as
- * written), and it refuses any text after a closing quote (`"5" box`, and a JSON file, which must be answered
- * 'not a CSV file' rather than with a quote error).
+ * Both are csv-parse's and csv-stringify's. The reader counts as it reads and stops at the first limit passed
+ * (CsvLimits: rows, cells a row, characters a cell, blank lines), so no file holds more than that in memory or time;
+ * blank lines are counted, never kept. Cells are trimmed of the spaces around them, which lets a space stand before
+ * an opening quote (` "x,y" `); a quote inside an unquoted cell is kept as written (`5" box`), and text after a
+ * closing quote (`"5" box`) is refused with its row named (the caller answers 'not a CSV file' when that is the
+ * header, as a JSON file's is).
  */
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import { Parser } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
+import {
+  BULK_MAX_ROWS,
+  CSV_CELL_TOO_LONG,
+  CSV_MAX_BLANK_LINES,
+  CSV_MAX_CELL_CHARS,
+  CSV_MAX_COLUMNS,
+  CSV_TOO_MANY_BLANK_LINES,
+  CSV_TOO_MANY_COLUMNS,
+  CSV_TOO_MANY_ROWS,
+} from '@portal/contract';
 
 export class CsvSyntaxError extends Error {
   constructor(
@@ -81,91 +96,152 @@ export function detectSeparator(text: string): ',' | ';' {
   return semicolons > commas ? ';' : ',';
 }
 
-/** Splits CSV text into records of cells. Throws CsvSyntaxError for a quoted field that never closes. */
-export function parseCsvRecords(text: string, separator: ',' | ';'): string[][] {
-  const records: string[][] = [];
-  const sep = separator.charCodeAt(0);
-  const QUOTE = 34;
-  const LF = 10;
-  const CR = 13;
-  const n = text.length;
-  let cells: string[] = [];
-  let i = 0;
-  while (i <= n) {
-    // At the start of a field.
-    let field = '';
-    let j = i;
-    while (j < n && text.charCodeAt(j) === 32) j++; // spaces before an opening quote
-    if (j < n && text.charCodeAt(j) === QUOTE) {
-      j++;
-      for (;;) {
-        const close = text.indexOf('"', j);
-        if (close < 0) throw new CsvSyntaxError(records.length, 'A quoted field is not closed: a " is missing');
-        field += text.slice(j, close);
-        if (text.charCodeAt(close + 1) === QUOTE) {
-          field += '"';
-          j = close + 2;
-        } else {
-          j = close + 1;
-          break;
-        }
-      }
-      // Anything after the closing quote up to the separator is kept as written (lenient: `"5" box`).
-      let k = j;
-      while (k < n) {
-        const c = text.charCodeAt(k);
-        if (c === sep || c === LF || c === CR) break;
-        k++;
-      }
-      const rest = text.slice(j, k);
-      if (rest.trim() !== '') field += rest;
-      i = k;
-    } else {
-      let k = i;
-      while (k < n) {
-        const c = text.charCodeAt(k);
-        if (c === sep || c === LF || c === CR) break;
-        k++;
-      }
-      field = text.slice(i, k);
-      i = k;
-    }
-    cells.push(field);
-    if (i >= n) {
-      records.push(cells);
-      break;
-    }
-    const c = text.charCodeAt(i);
-    if (c === sep) {
-      i++;
-      if (i === n) {
-        cells.push('');
-        records.push(cells);
-        break;
-      }
-      continue;
-    }
-    // End of a record: CRLF, LF or CR.
-    records.push(cells);
-    cells = [];
-    i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
-    if (i === n) break;
+/** How much of a CSV file is read: past any of these the reader stops with a CsvLimitError. */
+export type CsvLimits = {
+  /** Records after the header that are not blank. */
+  maxRows: number;
+  /** Cells of one record, the header's included. */
+  maxCells: number;
+  /** Characters of one cell. */
+  maxCellChars: number;
+  /** Blank records (empty lines, or only separators and spaces), anywhere in the file. */
+  maxBlankLines: number;
+};
+
+/** A bulk order file's limits, the contract's: 5,000 rows, 100 cells a row, 1,000 characters a cell, 10,000 blank lines. */
+export const BULK_CSV_LIMITS: CsvLimits = {
+  maxRows: BULK_MAX_ROWS,
+  maxCells: CSV_MAX_COLUMNS,
+  maxCellChars: CSV_MAX_CELL_CHARS,
+  maxBlankLines: CSV_MAX_BLANK_LINES,
+};
+
+/** A file past one of its CsvLimits; the message names the limit, and `row` the record past it when it is one record's (cells, characters). */
+export class CsvLimitError extends Error {
+  constructor(
+    message: string,
+    readonly row?: number,
+  ) {
+    super(message);
   }
+}
+
+const SYNTAX_MESSAGES: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'A quoted field is not closed: a " is missing',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'A quoted field has text after its closing quote: quote the whole cell',
+  CSV_INVALID_CLOSING_QUOTE: 'A quoted field has text after its closing quote: quote the whole cell',
+};
+
+/** How much text the reader takes at a time: between two pieces it checks the limits the parser counts for it. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * Reads CSV text one record at a time, handing `each` the cells of every record that is not blank, and its index
+ * (0 is the first record of the text; blank ones are counted, so indexes match the file's rows). Blank records (an
+ * empty line, or only separators and spaces) are counted, never kept. Throws, as soon as it reads past it,
+ * CsvSyntaxError (with the index) for a quote never closed or text after a closing quote, and CsvLimitError for more
+ * blank lines, or (with the index) a record of more cells or a cell of more characters than `limits` allow.
+ */
+export async function eachCsvRecord(
+  text: string,
+  separator: ',' | ';',
+  each: (cells: string[], index: number) => void,
+  limits: CsvLimits = BULK_CSV_LIMITS,
+): Promise<void> {
+  let records = 0;
+  let blankRecords = 0;
+  const index = () => records + parser.info.empty_lines;
+  // At the end the parser counts the text's last line break as one more empty line.
+  const checkBlankLines = (lastBreak = 0) => {
+    if (blankRecords + parser.info.empty_lines - lastBreak > limits.maxBlankLines) throw new CsvLimitError(CSV_TOO_MANY_BLANK_LINES(limits.maxBlankLines));
+  };
+  const parser = new Parser({
+    delimiter: separator,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_quotes: true,
+    relax_column_count: true,
+    trim: true,
+    // Empty lines are only counted (info.empty_lines), by the parser's fastest path.
+    skip_empty_lines: true,
+    // No record is longer than its cells may be (4 bytes a character): the parser stops there, not at the end of the text.
+    max_record_size: limits.maxCells * (4 * limits.maxCellChars + 1),
+    on_record: (cells: string[]) => {
+      // csv-parse keeps a relaxed record's length error in its state and copies it into the next one's, so each error
+      // held all before it: 5,000 rows of differing lengths took 75 s. The one kept is of no use here; it is cleared.
+      const state = (parser as unknown as { state?: { error?: unknown } }).state;
+      if (state) state.error = undefined;
+      const at = index();
+      records++;
+      if (cells.length > limits.maxCells) throw new CsvLimitError(CSV_TOO_MANY_COLUMNS(limits.maxCells), at);
+      if (cells.some((cell) => cell.length > limits.maxCellChars)) throw new CsvLimitError(CSV_CELL_TOO_LONG(limits.maxCellChars), at);
+      if (cells.every((cell) => cell === '')) blankRecords++;
+      checkBlankLines();
+      if (cells.some((cell) => cell !== '')) each(cells, at);
+      return null;
+    },
+  });
+  const done = finished(parser);
+  // Awaited below; until then a failure is only kept (the loop may stop first).
+  done.catch(() => {});
+  parser.resume();
+  try {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length && !parser.destroyed; at += PIECE_BYTES) {
+      if (!parser.write(bytes.subarray(at, at + PIECE_BYTES))) await once(parser, 'drain');
+      checkBlankLines();
+    }
+    if (!parser.destroyed) parser.end();
+    await done;
+    checkBlankLines(/[\r\n]$/.test(text) ? 1 : 0);
+  } catch (error) {
+    parser.destroy();
+    if (error instanceof CsvLimitError || error instanceof CsvSyntaxError) throw error;
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'CSV_MAX_RECORD_SIZE') throw new CsvLimitError(CSV_CELL_TOO_LONG(limits.maxCellChars), index());
+    if (SYNTAX_MESSAGES[code]) throw new CsvSyntaxError(index(), SYNTAX_MESSAGES[code]);
+    throw error;
+  }
+}
+
+/** The records of a CSV text that are not blank, within the bulk order limits. */
+export async function parseCsvRecords(text: string, separator: ',' | ';'): Promise<string[][]> {
+  const records: string[][] = [];
+  await eachCsvRecord(text, separator, (cells) => records.push(cells));
   return records;
 }
 
-const isBlank = (cells: string[]) => cells.every((c) => c.trim() === '');
-
-/** The header and the non-blank records after it, numbered as in the file. */
-export function parseCsv(text: string): CsvTable {
+/**
+ * The header (the first record that is not blank) and the non-blank records after it, numbered as in the file.
+ * Stops with a CsvLimitError past `limits` and a CsvSyntaxError for a quote; their rows are counted from the header.
+ */
+export async function parseCsv(text: string, limits: CsvLimits = BULK_CSV_LIMITS): Promise<CsvTable> {
   const separator = detectSeparator(text);
-  const all = parseCsvRecords(text, separator);
-  let headerAt = all.findIndex((cells) => !isBlank(cells));
-  if (headerAt < 0) headerAt = all.length;
-  const header = (all[headerAt] ?? []).map((h) => h.trim());
+  let header: string[] | null = null;
+  let headerAt = 0;
   const records: CsvRecord[] = [];
-  for (let r = headerAt + 1; r < all.length; r++) if (!isBlank(all[r])) records.push({ row: r - headerAt, cells: all[r] });
-  return { separator, header, records };
+  try {
+    await eachCsvRecord(
+      text,
+      separator,
+      (cells, index) => {
+        if (header === null) {
+          header = cells;
+          headerAt = index;
+        } else {
+          if (records.length === limits.maxRows) throw new CsvLimitError(CSV_TOO_MANY_ROWS(limits.maxRows));
+          records.push({ row: index - headerAt, cells });
+        }
+      },
+      limits,
+    );
+  } catch (error) {
+    // Rows are numbered from the header: an error before it has been read is in the header.
+    const row = (index: number) => (header === null ? 0 : index - headerAt);
+    if (error instanceof CsvSyntaxError) throw new CsvSyntaxError(row(error.row), error.message);
+    if (error instanceof CsvLimitError && error.row !== undefined) throw new CsvLimitError(error.message, row(error.row));
+    throw error;
+  }
+  return { separator, header: (header as string[] | null) ?? [], records };
 }
 
 /**

@@ -39,6 +39,7 @@ import {
   adminUpstreamServiceChangeResponse,
   updateUpstreamServiceBody,
   tosBody,
+  TOS_BODY_MAX_BYTES,
   tosChangeResponse,
   updateLabelTypeBody,
   userRoleBody,
@@ -125,7 +126,7 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
         await admin.setAnnouncement(request.userId, request.body);
         return { message: 'Announcement saved' };
       });
-      scope.put('/content/tos', { schema: { body: tosBody, response: { 200: tosChangeResponse } } }, async (request) => ({
+      scope.put('/content/tos', { bodyLimit: TOS_BODY_MAX_BYTES, schema: { body: tosBody, response: { 200: tosChangeResponse } } }, async (request) => ({
         message: 'Terms saved',
         tos: await admin.setTos(request.userId, request.body.tos),
       }));

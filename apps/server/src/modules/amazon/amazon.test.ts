@@ -82,8 +82,8 @@ function expectedRow(slip: Slip, state = slip.shipTo.state): string[] {
   return CSV_COLUMNS.map((c) => cells[c]);
 }
 
-const csvRows = (body: string) => {
-  const table = parseCsv(body);
+const csvRows = async (body: string) => {
+  const table = await parseCsv(body);
   expect(table.header).toEqual([...CSV_COLUMNS]);
   return table.records.map((r) => r.cells);
 };
@@ -146,7 +146,7 @@ describe('POST /api/v1/amazon/generate-csv', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="amazon.csv"');
     expect(res.headers[AMAZON_FOUND_HEADER]).toBe('8');
     expect(res.headers[AMAZON_SKIPPED_HEADER]).toBe('');
-    expect(csvRows(res.body)).toEqual([
+    expect(await csvRows(res.body)).toEqual([
       expectedRow(plain),
       expectedRow(companyStreet2Zip4),
       expectedRow(companyOnly),
@@ -162,13 +162,13 @@ describe('POST /api/v1/amazon/generate-csv', () => {
     const pdf = await packingSlipPdf([{ slips: [variants.plain, variants.street2Only] }, { slips: [variants.accents] }]);
     const res = await generate(t.app, FROM, pdf);
     expect(res.statusCode, res.body).toBe(200);
-    expect(csvRows(res.body)).toEqual([expectedRow(variants.plain), expectedRow(variants.street2Only), expectedRow(variants.accents)]);
+    expect(await csvRows(res.body)).toEqual([expectedRow(variants.plain), expectedRow(variants.street2Only), expectedRow(variants.accents)]);
   });
 
   it('makes 300 rows of a 300-page PDF, and the file passes Validate CSV for Priority at the sum of the single prices', async () => {
     const res = await generate(t.app, FROM, await packingSlipPdf(ordinarySlipPages(300)));
     expect(res.statusCode, res.body).toBe(200);
-    const rows = csvRows(res.body);
+    const rows = await csvRows(res.body);
     expect(rows).toHaveLength(300);
     expect(rows[0]).toEqual(expectedRow(slipNumber(1)));
     expect(rows[299]).toEqual(expectedRow(slipNumber(300)));
@@ -203,7 +203,7 @@ describe('POST /api/v1/amazon/generate-csv', () => {
     expect(skipped.statusCode, skipped.body).toBe(200);
     expect(skipped.headers[AMAZON_FOUND_HEADER]).toBe('2');
     expect(skipped.headers[AMAZON_SKIPPED_HEADER]).toBe('2,3');
-    expect(csvRows(skipped.body)).toEqual([expectedRow(variants.plain), expectedRow(variants.accents)]);
+    expect(await csvRows(skipped.body)).toEqual([expectedRow(variants.plain), expectedRow(variants.accents)]);
   });
 
   it('refuses a slip from outside the United States and one without an order id, naming why', async () => {
@@ -260,7 +260,7 @@ describe('POST /api/v1/amazon/generate-csv', () => {
     const { fromStreet2: _, ...noStreet2 } = FROM;
     const res = await generate(t.app, { ...noStreet2, fromState: 'new york' }, pdf);
     expect(res.statusCode, res.body).toBe(200);
-    expect(csvRows(res.body)[0].slice(2, 7)).toEqual(['123 Main Street', '', 'New York', 'NY', '10001']);
+    expect((await csvRows(res.body))[0].slice(2, 7)).toEqual(['123 Main Street', '', 'New York', 'NY', '10001']);
   });
 
   it('is for signed-in users only', async () => {
@@ -304,7 +304,7 @@ function bombTarget(limits: { SLIP_READER_TIMEOUT_MS: string; SLIP_READER_MAX_MB
     async expectNextUploadRead() {
       const res = await generate(app.app, FROM, await packingSlipPdf([{ slips: [variants.plain] }]), auth);
       expect(res.statusCode, res.body).toBe(200);
-      expect(csvRows(res.body)).toEqual([expectedRow(variants.plain)]);
+      expect(await csvRows(res.body)).toEqual([expectedRow(variants.plain)]);
     },
   };
 }

@@ -2,6 +2,7 @@ import { createInvoiceBody, createInvoiceResponse, invoicesResponse, messageResp
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Api, AppContext } from '../../app-context.ts';
 import { linkOrigin } from '../../lib/link-origin.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES } from '../../lib/json-body.ts';
 
 /** The signed-in customer's deposits and statement. */
 export async function billingRoutes(api: Api, ctx: AppContext) {
@@ -29,8 +30,10 @@ export async function paymentWebhookRoutes(api: Api, ctx: AppContext) {
     const hooks = plugin.withTypeProvider<ZodTypeProvider>();
     hooks.removeAllContentTypeParsers();
     hooks.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    hooks.post('/invoices/webhook/:provider', { schema: { params: webhookParams, response: { 200: messageResponse } } }, (request) =>
-      billing.handleWebhook(request.params.provider, Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), request.headers),
+    hooks.post(
+      '/invoices/webhook/:provider',
+      { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { params: webhookParams, response: { 200: messageResponse } } },
+      (request) => billing.handleWebhook(request.params.provider, Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), request.headers),
     );
   });
 }

@@ -1,6 +1,5 @@
 import {
   BULK_MAX_BYTES,
-  BULK_MAX_ROWS,
   CSV_COLUMNS,
   CSV_FILE_TOO_LARGE,
   CSV_HAS_ERRORS,
@@ -9,7 +8,7 @@ import {
   CSV_NOT_CSV,
   CSV_NO_ROWS,
   CSV_REQUIRED_COLUMNS,
-  CSV_TOO_MANY_ROWS,
+  bulkReference,
   orderIssues,
   templateRequired,
   type CreateOrderInput,
@@ -17,7 +16,7 @@ import {
 } from '@portal/contract';
 import { HttpError } from '../../lib/http-errors.ts';
 import { priceFor, type CatalogType } from '../catalog/service.ts';
-import { CsvSyntaxError, decodeCsvText, parseCsv, type CsvTable } from '../../lib/csv.ts';
+import { CsvLimitError, CsvSyntaxError, decodeCsvText, parseCsv, type CsvTable } from '../../lib/csv.ts';
 
 type Column = (typeof CSV_COLUMNS)[number];
 
@@ -37,16 +36,22 @@ export type BulkFile = { header: string[]; rows: BulkFileRow[]; totalCents: numb
 const normalize = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
 const COLUMN_BY_KEY = new Map<string, Column>(CSV_COLUMNS.map((c) => [normalize(c), c]));
 
-/** Text and records of an upload, or a 400: larger than 5 MB, not text, or a quote never closed. */
-export function readCsvTable(bytes: Uint8Array): CsvTable {
+/**
+ * Text and records of an upload, or a 400: larger than 5 MB, not text, a quote never closed, or past a limit of the
+ * reader (rows, cells, characters, blank lines). A header that cannot be read as CSV (a JSON file's) is 'not a CSV file'.
+ */
+export async function readCsvTable(bytes: Uint8Array): Promise<CsvTable> {
   if (bytes.length > BULK_MAX_BYTES) throw new CsvFileError(CSV_FILE_TOO_LARGE);
   const text = decodeCsvText(bytes);
   if (text === null) throw new CsvFileError(CSV_NOT_CSV);
   try {
-    return parseCsv(text);
+    return await parseCsv(text);
   } catch (error) {
-    if (error instanceof CsvSyntaxError)
-      throw new CsvFileError(`Row ${error.row}: ${error.message}`, [{ row: error.row, column: null, message: error.message }]);
+    const row = error instanceof CsvSyntaxError || error instanceof CsvLimitError ? error.row : undefined;
+    // A header that is not CSV (a JSON file's quotes) is no bulk order file.
+    if (error instanceof CsvSyntaxError && row === 0) throw new CsvFileError(CSV_NOT_CSV);
+    if (error instanceof CsvLimitError && row === undefined) throw new CsvFileError(error.message);
+    if (row !== undefined) throw new CsvFileError(`Row ${row}: ${(error as Error).message}`, [{ row, column: null, message: (error as Error).message }]);
     throw error;
   }
 }
@@ -96,6 +101,8 @@ export function checkBulkRows(
     const before = errors.length;
     errors.push(...found);
     const checked = orderIssues({ ...fields, labelType: type.id, design: rowDesign }, type.uid);
+    const reference = bulkReference.safeParse(fields.Reference);
+    if (!reference.success) errors.push({ row, column: 'Reference', message: reference.error.issues[0].message, value: cellText(fields.Reference) });
     const weight = checked.ok ? checked.order.Weight : fields.Weight === undefined ? undefined : Number(fields.Weight);
     const price = weight !== undefined && weight > 0 ? priceFor(type, weight) : null;
     if (!checked.ok) {
@@ -117,11 +124,10 @@ export function checkBulkRows(
 }
 
 /** Reads a bulk order file for one label type: its header, then every row checked by checkBulkRows. */
-export function readBulkFile(bytes: Uint8Array, type: CatalogType, design?: CreateOrderInput['design']): BulkFile {
-  const table = readCsvTable(bytes);
+export async function readBulkFile(bytes: Uint8Array, type: CatalogType, design?: CreateOrderInput['design']): Promise<BulkFile> {
+  const table = await readCsvTable(bytes);
   const columns = mapHeader(table.header);
   if (table.records.length === 0) throw new CsvFileError(CSV_NO_ROWS);
-  if (table.records.length > BULK_MAX_ROWS) throw new CsvFileError(CSV_TOO_MANY_ROWS(table.records.length));
   const records = table.records.map(({ row, cells }): BulkRowFields => {
     const fields: Record<string, unknown> = {};
     const errors: CsvRowError[] = [];

@@ -67,10 +67,10 @@ describe.each(engines)('a bulk order on the %s queue', (engine) => {
     expect(Object.keys(zip)).toHaveLength(26);
     expect(Object.keys(zip).sort()).toEqual([...trackings.map((n) => `${n}.pdf`), 'label.csv'].sort());
     expect(Buffer.from(zip[`${trackings[0]}.pdf`]).subarray(0, 5).toString()).toBe('%PDF-');
-    const report = readReport((await download(t.app, user.headers, order.csv!)).rawPayload);
+    const report = await readReport((await download(t.app, user.headers, order.csv!)).rawPayload);
     const tracking = report.header.indexOf('Tracking');
     expect(report.records.map((r) => r.cells[tracking])).toEqual(trackings);
-    expect(readReport(zip['label.csv']).records).toEqual(report.records);
+    expect((await readReport(zip['label.csv'])).records).toEqual(report.records);
 
     const ledger = await t.db
       .selectFrom('ledger')
@@ -206,7 +206,7 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
     expect(refunds).toEqual([1, 2, 3, 4].map((row) => ({ reference: `${order._id}:${row}`, amount_cents: 725 })));
     expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000);
     // The report still says what happened to each row.
-    expect(readReport((await download(t.app, user.headers, order.csv!)).rawPayload).records.map((r) => r.cells.at(-2))).toEqual([
+    expect((await readReport((await download(t.app, user.headers, order.csv!)).rawPayload)).records.map((r) => r.cells.at(-2))).toEqual([
       'failed',
       'failed',
       'failed',

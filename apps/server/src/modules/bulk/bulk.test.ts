@@ -6,10 +6,17 @@ import {
   BULK_NOT_READY,
   BULK_NO_LABELS,
   BULK_ORDER_NOT_FOUND,
+  CSV_CELL_TOO_LONG,
+  CSV_COLUMNS,
   CSV_FILE_TOO_LARGE,
+  CSV_MAX_BLANK_LINES,
+  CSV_MAX_CELL_CHARS,
+  CSV_MAX_COLUMNS,
   CSV_MAX_LISTED_ERRORS,
   CSV_NOT_CSV,
   CSV_NO_ROWS,
+  CSV_TOO_MANY_BLANK_LINES,
+  CSV_TOO_MANY_COLUMNS,
   CSV_TOO_MANY_ROWS,
   CSV_VALIDATED,
   LABEL_TYPE_REQUIRED,
@@ -173,6 +180,27 @@ describe('POST /order/validatecsv', () => {
     });
   });
 
+  it('takes weights written plainly (2, 2.5, 2.50) and names every other notation', async () => {
+    const good = await validateCsv(
+      t.app,
+      user.headers,
+      priority,
+      csvText([usRow(1, { Weight: '2' }), usRow(2, { Weight: '2.5' }), usRow(3, { Weight: '2.50' })]),
+    );
+    expect(good.statusCode).toBe(200);
+    const weights = ['1e-300', '0x2', '1.234', 'Infinity', '-1', '0'];
+    const bad = await validateCsv(t.app, user.headers, priority, csvText(weights.map((Weight, i) => usRow(i + 1, { Weight }))));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([
+      { row: 1, column: 'Weight', message: 'Weight must be a number', value: '1e-300' },
+      { row: 2, column: 'Weight', message: 'Weight must be a number', value: '0x2' },
+      { row: 3, column: 'Weight', message: 'Weight must have at most 2 decimal places', value: '1.234' },
+      { row: 4, column: 'Weight', message: 'Weight must be a number', value: 'Infinity' },
+      { row: 5, column: 'Weight', message: 'Weight must be greater than 0', value: '-1' },
+      { row: 6, column: 'Weight', message: 'Weight must be greater than 0', value: '0' },
+    ]);
+  });
+
   it('names every bad row and column with the single order rules', async () => {
     const rows = [
       usRow(1),
@@ -287,7 +315,7 @@ describe('POST /order/validatecsv', () => {
   it('refuses more than 5,000 rows, more than 5 MB, no rows, a file that is not CSV and a missing file or type', async () => {
     const many = await validateCsv(t.app, user.headers, priority, csvText(usRows(BULK_MAX_ROWS + 1)));
     expect(many.statusCode).toBe(400);
-    expect(many.json().message).toBe(CSV_TOO_MANY_ROWS(BULK_MAX_ROWS + 1));
+    expect(many.json().message).toBe(CSV_TOO_MANY_ROWS(BULK_MAX_ROWS));
 
     const big = csvText([usRow(1, { Reference: 'x'.repeat(5 * 1024 * 1024) })]);
     const large = await validateCsv(t.app, user.headers, priority, big);
@@ -308,6 +336,29 @@ describe('POST /order/validatecsv', () => {
     expect((await validateCsv(t.app, user.headers, '', csvText(usRows(1)))).json()).toEqual({ message: LABEL_TYPE_REQUIRED });
     const json = await t.app.inject({ method: 'POST', url: '/api/v1/order/validatecsv', headers: user.headers, payload: { labeltype: priority } });
     expect(json.statusCode).toBe(400);
+  });
+
+  it('stops reading a file at its limit of blank lines, cells a row and characters a cell, naming the limit', async () => {
+    // A header, 2,097,152 blank lines and one row: every line was kept before the blank ones were skipped.
+    const blank = `${CSV_COLUMNS.join(',')}\n${'\n'.repeat(2_097_152)}${csvText([usRow(1)]).split('\r\n')[1]}\n`;
+    const started = performance.now();
+    const blanks = await validateCsv(t.app, user.headers, priority, blank);
+    expect(blanks.statusCode).toBe(400);
+    expect(blanks.json().message).toBe(CSV_TOO_MANY_BLANK_LINES(CSV_MAX_BLANK_LINES));
+    expect(performance.now() - started).toBeLessThan(2000);
+
+    const wide = await validateCsv(t.app, user.headers, priority, `${csvText(usRows(2))}${'x,'.repeat(CSV_MAX_COLUMNS)}x\r\n`);
+    expect(wide.statusCode).toBe(400);
+    expect(wide.json()).toMatchObject({ message: `Row 3: ${CSV_TOO_MANY_COLUMNS(CSV_MAX_COLUMNS)}`, errors: [{ row: 3, column: null }] });
+
+    const long = await validateCsv(t.app, user.headers, priority, csvText([usRow(1), usRow(2, { Reference: 'r'.repeat(CSV_MAX_CELL_CHARS + 1) })]));
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe(`Row 2: ${CSV_CELL_TOO_LONG(CSV_MAX_CELL_CHARS)}`);
+    // At the limit the cell is read, and judged by the row check.
+    const atLimit = await validateCsv(t.app, user.headers, priority, csvText([usRow(1, { Reference: 'r'.repeat(CSV_MAX_CELL_CHARS) })]));
+    expect(atLimit.json().errors).toEqual([
+      { row: 1, column: 'Reference', message: 'Reference must be at most 200 characters', value: 'r'.repeat(CSV_MAX_CELL_CHARS) },
+    ]);
   });
 
   it('accepts the sample file behind Download Sample CSV for the USPS types (and FedEx Ground)', async () => {
@@ -361,7 +412,7 @@ describe('POST /order/createOrderFromCSV', () => {
 
     const csv = await download(t.app, user.headers, bulk.csv!);
     expect(csv.headers['content-disposition']).toBe('attachment; filename="label.csv"');
-    const report = readReport(csv.rawPayload);
+    const report = await readReport(csv.rawPayload);
     expect(report.header.slice(-4)).toEqual(['Tracking', 'Price', 'Status', 'Message']);
     expect(report.records.map((r) => r.cells.slice(-4, -1))).toEqual(history.orders.map((o: { tracking: string }) => [o.tracking, '6.75', 'completed']));
     const company = report.header.indexOf('ToCompany');
@@ -420,7 +471,7 @@ describe('POST /order/createOrderFromCSV', () => {
     expect(await balanceOf(t.app, user.headers)).toBe(100 - 13.5);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000 - 1350);
 
-    const report = readReport((await download(t.app, user.headers, bulk.csv!)).rawPayload);
+    const report = await readReport((await download(t.app, user.headers, bulk.csv!)).rawPayload);
     expect(report.records.map((r) => r.cells.slice(-2))).toEqual([
       ['completed', ''],
       ['failed', 'Refunded: address not deliverable'],
@@ -560,7 +611,7 @@ describe('POST /order/createOrderFromCSV', () => {
       .orderBy('reference')
       .execute();
     expect(refunds).toEqual([1, 2, 3, 4].map((row) => ({ reference: `${bulk._id}:${row}`, amount_cents: 725 })));
-    const report = readReport((await download(t.app, user.headers, done.csv!)).rawPayload);
+    const report = await readReport((await download(t.app, user.headers, done.csv!)).rawPayload);
     expect(report.records.map((r) => r.cells.at(-2))).toEqual(['failed', 'failed', 'failed', 'failed']);
     expect(Object.keys(zipEntries((await download(t.app, user.headers, done.zip!)).rawPayload))).toEqual(['label.csv']);
     expect((await download(t.app, user.headers, `/api/v1/order/bulk-download-pdf/${bulk._id}`)).json()).toEqual({ message: BULK_NO_LABELS });

@@ -237,7 +237,7 @@ export function createBulkService(deps: {
       for (const order of final) if (!settled.has(order.id)) settleAsStored(order);
       const input = await files.get(bulk.input_key);
       if (!input) throw new Error(`Input file of bulk order ${bulkOrderId} is missing`);
-      const report = Buffer.from(buildReport(readCsvTable(input), new Map(final.map((o) => [o.bulk_row!, o]))));
+      const report = Buffer.from(buildReport(await readCsvTable(input), new Map(final.map((o) => [o.bulk_row!, o]))));
       const reportKey = bulkFileKey(bulkOrderId, 'label.csv');
       await files.put(reportKey, report);
       await progress(85, true);
@@ -456,7 +456,7 @@ export function createBulkService(deps: {
       const { labeltype } = fieldsOf(validateCsvFields, upload.fields);
       const csv = csvOf(upload);
       const type = await catalog.orderableType(labeltype);
-      const file = readBulkFile(csv, type);
+      const file = await readBulkFile(csv, type);
       // The transliteration tables (3 MB) load with the first validation, not with the process.
       const { printedDifferently } = await import('@portal/contract/printed-as');
       const printNotes = file.rows
@@ -482,7 +482,7 @@ export function createBulkService(deps: {
       const csv = csvOf(upload);
       const type = await catalog.orderableType(fields.type);
       if (templateRequired(type.uid) && !fields.design) throw badRequest(TEMPLATE_REQUIRED);
-      const file = readBulkFile(csv, type, fields.design);
+      const file = await readBulkFile(csv, type, fields.design);
       if (dollarsToCents(fields.total_price) !== file.totalCents) throw conflict(PRICES_CHANGED);
 
       const bulk = await persistAndRun(userId, type, fields.design, file, csv);

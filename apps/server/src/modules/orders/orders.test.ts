@@ -96,7 +96,7 @@ describe('POST /order/create', () => {
     await create(user, orderPayload('uspsv9', { FromCountry: '', ToCountry: undefined, FromPhone: '212 555 0100' }));
     await create(user, orderPayload('fedex_ground', { FromPhone: '212 555 0100' }));
     await create(user, orderPayload('ups_standard', { FromCountry: 'CA', FromState: 'Quebec', FromZip: 'h2x 1y4' }));
-    const rows = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at').execute();
+    const rows = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).execute();
     expect(rows[0]).toMatchObject({ length: 15, width: 15, height: 15, from_country: 'United States', to_country: 'United States', from_phone: '' });
     // Kept in one form, E.164.
     expect(rows[1]).toMatchObject({ length: null, from_phone: '+12125550100' });
@@ -121,6 +121,22 @@ describe('POST /order/create', () => {
     ['priority', { FromZip: 'K1A 0B1' }, 'From ZIP must be a US ZIP code like 12345 or 12345-6789'],
     ['priority', { ToCountry: 'Canada' }, 'To Country must be United States for this label type'],
     ['priority', { ToName: 'A\u0000B' }, 'To Name holds characters that cannot be printed'],
+    // Half a character (a lone UTF-16 surrogate) passed, was charged, and failed at the label provider with a 502.
+    ['priority', { ToName: 'Bob \ud800 Smith' }, 'To Name holds characters that cannot be printed'],
+    ['priority', { FromName: 'Bob \udfff' }, 'From Name holds characters that cannot be printed'],
+    ['priority', { FromStreet: '1 Main \u202e St' }, 'From Street holds characters that cannot be printed'],
+    ['priority', { ToCompany: 'Shop \uffff' }, 'To Company holds characters that cannot be printed'],
+    ['priority', { ToCity: 'Dallas\u0085' }, 'To City holds characters that cannot be printed'],
+    // A weight is a finite decimal with at most 2 decimals, above 0, in plain notation when written as text.
+    ['priority', { Weight: 1e-300 }, 'Weight must have at most 2 decimal places'],
+    ['priority', { Weight: '1e-300' }, 'Weight must be a number'],
+    ['priority', { Weight: '0x2' }, 'Weight must be a number'],
+    ['priority', { Weight: 1.234 }, 'Weight must have at most 2 decimal places'],
+    ['priority', { Weight: 'Infinity' }, 'Weight must be a number'],
+    ['priority', { Weight: -1 }, 'Weight must be greater than 0'],
+    ['priority', { Weight: '0' }, 'Weight must be greater than 0'],
+    ['priority', { Length: '0x10' }, 'Length must be a number'],
+    ['priority', { Width: 10.005 }, 'Width must have at most 2 decimal places'],
     ['ups_standard', { ToState: 'NY' }, 'To State must be a Canadian province or territory'],
     ['ups_standard', { FromZip: '10001' }, 'From ZIP must be a Canadian postal code like K1A 0B1'],
     ['ups_express', { FromCountry: 'United States' }, 'From Country must be Canada for UPS labels'],
@@ -133,6 +149,13 @@ describe('POST /order/create', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(message);
     expect({ orders: (await list(shared)).json().total, balance: await balanceOf(t.app, shared.headers) }).toEqual(before);
+  });
+
+  it('takes weights written plainly: 2, 2.5 and "2.50"', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    for (const Weight of [2, 2.5, '2.50', 0.01]) expect((await create(user, orderPayload('priority', { Weight }))).statusCode).toBe(200);
+    const rows = await t.db.selectFrom('orders').select('weight').where('user_id', '=', user.userId).execute();
+    expect(rows.map((r) => Number(r.weight)).sort()).toEqual([0.01, 2, 2.5, 2.5]);
   });
 
   it('answers 400 naming every bad field at once: the fields, the rules of the type and the weight', async () => {
@@ -176,7 +199,7 @@ describe('POST /order/create', () => {
     const user = await fundedUser(t.app, t.db, 20_000);
     expect((await create(user, orderPayload('priority', { FromState: 'texas', ToState: 'New York' }))).statusCode).toBe(200);
     expect((await create(user, orderPayload('ups_standard', { FromState: 'ontario', ToState: 'British Columbia' }))).statusCode).toBe(200);
-    const rows = await t.db.selectFrom('orders').select(['from_state', 'to_state']).where('user_id', '=', user.userId).orderBy('created_at').execute();
+    const rows = await t.db.selectFrom('orders').select(['from_state', 'to_state']).where('user_id', '=', user.userId).execute();
     expect(rows).toEqual([
       { from_state: 'TX', to_state: 'NY' },
       { from_state: 'ON', to_state: 'BC' },

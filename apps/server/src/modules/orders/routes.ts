@@ -16,6 +16,7 @@ import {
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { providerUnavailable } from '../../lib/http-errors.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES, parseJsonBody } from '../../lib/json-body.ts';
 import type { FastifyReply } from 'fastify';
 import type { LabelFile, PlaceResult } from './service.ts';
 
@@ -38,11 +39,14 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
 
   // The spec posts duplicate with an empty body; a client that still says application/json gets no 400 for it.
   await api.register(async (scope: Api) => {
-    const json = scope.getDefaultJsonParser('error', 'error');
     scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-      body === '' ? done(null, undefined) : json(request, body as string, done),
-    );
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      try {
+        done(null, body === '' ? undefined : parseJsonBody(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
     scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed } }, async (request) =>
       answer(await orders.duplicate(request.userId, request.params.id), ORDER_DUPLICATED),
     );
@@ -89,7 +93,7 @@ export async function labelWebhookRoutes(api: Api, ctx: AppContext) {
   await api.register(async (plugin) => {
     plugin.removeAllContentTypeParsers();
     plugin.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    plugin.post('/labels/webhook/easypost', { schema: { response: { 200: messageResponse } } }, (request) =>
+    plugin.post('/labels/webhook/easypost', { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { response: { 200: messageResponse } } }, (request) =>
       ctx.easypostEvent(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), request.headers),
     );
   });

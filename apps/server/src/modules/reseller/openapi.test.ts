@@ -76,7 +76,7 @@ it('documents every call completely: summary, description, parameters, bodies, e
   expect(Object.keys(create.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
   expect(create.requestBody.content['application/json'].example).toMatchObject({ labelType: 'priority' });
   expect(create.parameters).toEqual([expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false })]);
-  expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '402', '403', '409', '422', '429', '502']);
+  expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '402', '403', '409', '413', '422', '429', '502']);
   expect(document.components.schemas.ResellerCreateOrderInput.required).toEqual(expect.arrayContaining(['labelType', 'Weight', 'FromName', 'ToZip']));
   expect(document.paths['/order/read-orders'].get.parameters.map((p: { name: string; required: boolean }) => `${p.name}:${p.required}`).sort()).toEqual([
     'limit:false',

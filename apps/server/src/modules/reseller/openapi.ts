@@ -124,6 +124,10 @@ const ERROR_DOCS: Record<number, { description: string; example: Record<string, 
       'This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window)',
     example: { type: 'error', message: 'This Idempotency-Key was already used with a different request' },
   },
+  413: {
+    description: 'The body is larger than this call takes: 64 KiB, or for create-bulk-order its 5,000 rows with every field at its longest (about 12.8 MiB)',
+    example: { type: 'error', message: 'Request body is too large' },
+  },
   429: { description: 'Rate limit reached: retry after `Retry-After` seconds', example: { type: 'error', message: 'Too many requests, retry in 42 s' } },
   502: {
     description: 'The carrier refused the label: the order is cancelled and refunded',

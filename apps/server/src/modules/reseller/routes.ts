@@ -11,6 +11,7 @@ import {
   resellerPriceBody,
   resellerWebhookAnswer,
   resellerWebhookBody,
+  BULK_BODY_MAX_BYTES,
   BULK_MAX_ROWS,
   IDEMPOTENCY_KEY_INVALID,
   RATE_LIMITED,
@@ -218,7 +219,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             consumes: ['application/x-www-form-urlencoded', 'application/json'],
             headers: idempotencyHeaders,
             body: resellerCreateOrderBody,
-            response: { 200: ok(createOrderAnswer, 'The label order, paid'), ...errorResponses(400, 401, 402, 403, 409, 422, 429, 502) },
+            response: { 200: ok(createOrderAnswer, 'The label order, paid'), ...errorResponses(400, 401, 402, 403, 409, 413, 422, 429, 502) },
           },
           // A body that fails the schema is answered with every problem at once: its fields and the label type's rules.
           attachValidation: true,
@@ -402,8 +403,8 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       api.post(
         '/order/create-bulk-order',
         {
-          // Up to 5,000 objects: a larger body than other calls.
-          bodyLimit: 8 * 1024 * 1024,
+          // Up to 5,000 rows: a larger body than other calls, bounded by the rows' field lengths.
+          bodyLimit: BULK_BODY_MAX_BYTES,
           // The rows are checked by the bulk order's own row check, which names every bad row and field at once.
           attachValidation: true,
           schema: {
@@ -414,7 +415,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
               'Buys one label a row of `data`, all of one label type, with one charge of the total. Every row is checked first by the same rules as a CSV order: a bad row refuses the whole order with every bad row and field in `errors`, and nothing is charged. The labels are made by a background job: follow it with bulk-job-status, then download the ZIP. Send an `Idempotency-Key` to retry safely.',
             headers: idempotencyHeaders,
             body: createBulkOrderBody,
-            response: { 200: ok(createBulkOrderAnswer, 'The bulk order, paid and queued'), ...errorResponses(400, 401, 402, 403, 409, 422, 429) },
+            response: { 200: ok(createBulkOrderAnswer, 'The bulk order, paid and queued'), ...errorResponses(400, 401, 402, 403, 409, 413, 422, 429) },
           },
         },
         async (request, reply) => {

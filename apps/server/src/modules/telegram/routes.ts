@@ -5,6 +5,7 @@ import { telegramLinkResponse, telegramSettingsResponse, telegramTopicsBody } fr
 import type { Api, AppContext } from '../../app-context.ts';
 import { unauthorized } from '../../lib/http-errors.ts';
 import { linkOrigin } from '../../lib/link-origin.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES } from '../../lib/json-body.ts';
 
 /** An update as Telegram posts it: an object with its id (grammY reads the rest). */
 const updateBody = z.looseObject({ update_id: z.number().int() });
@@ -36,7 +37,7 @@ export async function telegramWebhookRoutes(api: Api, ctx: AppContext) {
     const onRequest = async (request: FastifyRequest) => {
       if (!telegramWebhook.accepts(request.headers['x-telegram-bot-api-secret-token'])) throw unauthorized();
     };
-    api.post('/telegram/webhook', { onRequest, schema: { body: updateBody } }, async (request) => {
+    api.post('/telegram/webhook', { onRequest, bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { body: updateBody } }, async (request) => {
       await telegramWebhook.handle(request.body as Update);
       return { ok: true };
     });
