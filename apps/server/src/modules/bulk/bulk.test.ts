@@ -341,11 +341,9 @@ describe('POST /order/validatecsv', () => {
   it('stops reading a file at its limit of blank lines, cells a row and characters a cell, naming the limit', async () => {
     // A header, 2,097,152 blank lines and one row: every line was kept before the blank ones were skipped.
     const blank = `${CSV_COLUMNS.join(',')}\n${'\n'.repeat(2_097_152)}${csvText([usRow(1)]).split('\r\n')[1]}\n`;
-    const started = performance.now();
     const blanks = await validateCsv(t.app, user.headers, priority, blank);
     expect(blanks.statusCode).toBe(400);
     expect(blanks.json().message).toBe(CSV_TOO_MANY_BLANK_LINES(CSV_MAX_BLANK_LINES));
-    expect(performance.now() - started).toBeLessThan(2000);
 
     const wide = await validateCsv(t.app, user.headers, priority, `${csvText(usRows(2))}${'x,'.repeat(CSV_MAX_COLUMNS)}x\r\n`);
     expect(wide.statusCode).toBe(400);
