@@ -10,10 +10,33 @@ const PACKAGE_DIRS = ['.', 'apps/server', 'apps/web', 'packages/contract', 'e2e'
 /** What a checkout has that a copy of the repository leaves out. */
 const NOT_COPIED = new Set(['node_modules', '.git', 'data', 'coverage', 'test-results']);
 
-/** Builds the server (apps/server/dist) and, when its sources changed since its last build, the web app. */
+/** The newest modification time of the files under `dir`. */
+const newestMtime = (dir: string) =>
+  Math.max(
+    0,
+    ...fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs),
+  );
+
+/**
+ * Builds the server (apps/server/dist) when it is missing or older than its sources or the contract's. A build
+ * empties dist first, so building again what is current would pull the files from under another test's built shop
+ * (`npm run test:full` builds before its tests, and runs the files that start the built shop side by side).
+ */
+export function buildServerIfNeeded(): void {
+  const built = path.join(checkoutRoot, 'apps/server/dist/server.js');
+  const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
+  if (['apps/server/src', 'packages/contract/src'].some((dir) => newestMtime(path.join(checkoutRoot, dir)) >= builtAt)) {
+    execFileSync(process.execPath, ['apps/server/build.mjs'], { cwd: checkoutRoot, stdio: 'ignore' });
+  }
+}
+
+/** Builds the server and the web app, each when its sources changed since its last build. */
 export function buildCheckout(): void {
   execFileSync(process.execPath, ['scripts/build-web-if-needed.mjs'], { cwd: checkoutRoot, stdio: 'ignore' });
-  execFileSync(process.execPath, ['apps/server/build.mjs'], { cwd: checkoutRoot, stdio: 'ignore' });
+  buildServerIfNeeded();
 }
 
 /**

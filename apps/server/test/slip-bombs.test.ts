@@ -2,17 +2,16 @@
 // (--max-old-space-size=256), several at once and one right after another's 422. Each upload is answered 4xx, or 503
 // with Retry-After when the reader's queue is full; the process lives, stays under SLIP_READER_MAX_MB above its idle
 // size (from /proc/<pid>/status), and reads an ordinary packing slip afterwards.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AMAZON_CSV_PATH } from '@portal/contract';
+import { buildServerIfNeeded } from './built-tree.ts';
 import { testDbKind } from './harness.ts';
 import { call, captcha, processGroup, type BuiltProcess } from './processes.ts';
 import { ordinarySlipPages, packingSlipPdf, zeroBombPdf } from './slip-fixtures.ts';
 
-const serverDir = path.resolve(import.meta.dirname, '..');
 /** The default of SLIP_READER_MAX_MB. */
 const MAX_MB = 300;
 const FROM = { fromName: 'Jane Seller', fromStreet1: '123 Main Street', fromCity: 'New York', fromState: 'NY', fromZip: '10001', weight: '2' };
@@ -23,19 +22,6 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   const mb = (key: string) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))![1]) / 1024;
   return { rss: mb('VmRSS'), peak: mb('VmHWM') };
 }
-/** Whether apps/server/dist/server.js is newer than every source file of the server and the contract. */
-function builtIsCurrent(): boolean {
-  const built = path.join(serverDir, 'dist/server.js');
-  if (!fs.existsSync(built)) return false;
-  const builtAt = fs.statSync(built).mtimeMs;
-  const sources = [path.join(serverDir, 'src'), path.join(serverDir, '../../packages/contract/src')];
-  return sources.every((dir) =>
-    fs
-      .readdirSync(dir, { recursive: true, withFileTypes: true })
-      .every((entry) => !entry.isFile() || fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs < builtAt),
-  );
-}
-
 /** Makes the process's peak (VmHWM) its present size. */
 const resetPeak = (pid: number) => fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 
@@ -48,9 +34,8 @@ describe.runIf(testDbKind === 'sqlite' && process.platform === 'linux')('PDF bom
   let idleMb = 0;
 
   beforeAll(async () => {
-    // The server alone (the web app is not served here), unless `npm run build` built it from these sources: rebuilt
-    // meanwhile, the files of another test's built shop (production-build.test.ts) would be gone for a moment.
-    if (!builtIsCurrent()) execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'ignore' });
+    // The server alone: the web app is not served here.
+    buildServerIfNeeded();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-slip-bombs-'));
     shop = await group.startBuilt('server', {
       DATA_DIR: dataDir,
