@@ -1,4 +1,5 @@
 // Packing-slip PDFs drawn the way Seller Central prints them, for tests and the benchmark.
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 
@@ -129,3 +130,44 @@ export function slipNumber(n: number): Slip {
 
 /** `count` pages of one ordinary slip each. */
 export const ordinarySlipPages = (count: number, from = 1): SlipPage[] => Array.from({ length: count }, (_, i) => ({ slips: [slipNumber(from + i)] }));
+
+/**
+ * A one-page PDF of a few hundred kB whose one FlateDecode content stream inflates to about `mb` MiB: 'Ship To:' and then
+ * spaces (the slip reader's memory limits: amazon.test.ts). Deflated piece by piece, never whole in memory.
+ */
+export async function inflatingPdf(mb: number): Promise<Buffer> {
+  const spaces = Buffer.alloc(2 ** 20, ' ');
+  const deflated: Buffer[] = [];
+  await pipeline(
+    async function* () {
+      yield Buffer.from('BT /F1 12 Tf 50 700 Td (Ship To:) Tj ET ');
+      for (let i = 0; i < mb; i++) yield spaces;
+    },
+    zlib.createDeflate({ level: 9 }),
+    async (stream: AsyncIterable<Buffer>) => {
+      for await (const piece of stream) deflated.push(piece);
+    },
+  );
+  const stream = Buffer.concat(deflated);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    Buffer.concat([Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`), stream, Buffer.from('\nendstream')]),
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 3 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const parts = [Buffer.from('%PDF-1.7\n')];
+  const offsets: number[] = [];
+  for (const [i, body] of objects.entries()) {
+    offsets.push(Buffer.concat(parts).length);
+    parts.push(Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(body), Buffer.from('\nendobj\n'));
+  }
+  const xrefAt = Buffer.concat(parts).length;
+  const xref = offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('');
+  parts.push(
+    Buffer.from(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`,
+    ),
+  );
+  return Buffer.concat(parts);
+}
