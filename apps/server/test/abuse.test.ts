@@ -477,6 +477,7 @@ it(`every route answers hostile input with a 4xx and a message, and the shop sta
   };
   let sampler = setInterval(sample, 20);
   const accepted = new Set<string>();
+  const taken = new Map<string, Set<string>>();
 
   /** Sends a batch at once; checks each answer, the process, its size and the ledger. */
   async function check(batch: Probe[]) {
@@ -496,6 +497,9 @@ it(`every route answers hostile input with a 4xx and a message, and the shop sta
       reached.add(probe.route);
       for (const shape of probe.shapes) shapes.add(shape);
       if (outcomes[i].failure) fail(probe, outcomes[i].failure!);
+      // Not a failure (a search may hold anything), but said: what the shop took in.
+      const status = outcomes[i].status ?? 0;
+      if (status >= 200 && status < 300) for (const shape of probe.shapes) taken.set(shape, (taken.get(shape) ?? new Set()).add(probe.route));
     }
     // Alive: the same process, answering.
     let alive = false;
@@ -531,19 +535,22 @@ it(`every route answers hostile input with a 4xx and a message, and the shop sta
     }
   }
 
-  for (const route of routes) {
-    const upload = uploads.includes(route);
-    for (const probe of routeProbes(route)) await check([probe]);
-    if (upload) for (const batch of await uploadProbes(route)) await check(batch);
-    await keepCredentials();
+  try {
+    for (const route of routes) {
+      for (const probe of routeProbes(route)) await check([probe]);
+      if (uploads.includes(route)) for (const batch of await uploadProbes(route)) await check(batch);
+      await keepCredentials();
+    }
+  } finally {
+    clearInterval(sampler);
   }
-  clearInterval(sampler);
 
   const seconds = Math.round((performance.now() - started) / 1000);
   console.log(
     [
       `abuse suite (${testDbKind}): ${requests} requests, ${shapes.size} shapes, ${reached.size} routes in ${seconds} s; ${closedEarly} refused by closing the connection before their body was sent, ${succeeded} answered 2xx, ${accepted.size} of them charged (each its order's price); RSS at rest ${Math.round(idle)} MB, peak ${Math.round(size.peak)} MB, bound ${Math.round(bound)} MB`,
       `shapes: ${[...shapes].sort().join('; ')}`,
+      ...[...taken].filter(([shape]) => shape !== 'plausible').map(([shape, where]) => `answered 2xx with ${shape}: ${[...where].sort().join(', ')}`),
       ...[...skipped].map(([shape, count]) => `skipped, known failing: ${shape} (${count} requests)`),
       ...failures.map((f) => `${f.known ? `known (${f.known})` : 'FAILURE'}: ${f.route} [${f.shapes.join(', ')}] ${f.what}\n    sent: ${f.sent}`),
     ].join('\n'),
