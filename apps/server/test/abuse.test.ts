@@ -13,7 +13,7 @@ import { hostileString, untag, valuesFor } from './abuse-shapes.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
 import { createTestDb, routesUnder, startTestApp, testDbKind } from './harness.ts';
 import { call, captcha, processGroup, type BuiltProcess } from './processes.ts';
-import { inflatingPdf, ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
+import { ordinarySlipPages, packingSlipPdf, zeroBombPdf } from './slip-fixtures.ts';
 import { JOURNEY_ENV, JOURNEY_PASSWORD, fundedCustomer } from './shop-journey.ts';
 
 /**
@@ -313,7 +313,7 @@ async function uploadProbes(route: Route): Promise<Probe[][]> {
       one(upload(shapes, lines.join('\r\n')));
     }
   } else if (kind === 'pdf') {
-    const bomb = await inflatingPdf(320);
+    const bomb = await zeroBombPdf(320);
     one(upload(['PDF bomb (320 MiB stream)'], bomb));
     probes.push([1, 2, 3].map(() => upload(['three PDF bombs at once'], bomb)));
     const slips = await packingSlipPdf(ordinarySlipPages(2));
