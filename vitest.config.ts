@@ -10,6 +10,7 @@ const PROCESS_TESTS = [
   'src/modules/amazon/amazon.test.ts',
   'src/modules/bulk/bulk-resume.test.ts',
   'src/modules/telegram/telegram-poller.test.ts',
+  'test/abuse.test.ts',
   'test/backup.test.ts',
   'test/database-outage.test.ts',
   'test/easypost-kill.test.ts',

@@ -61,10 +61,13 @@ export async function checkPages(url: string): Promise<void> {
   check(script !== undefined && (await fetch(`${url}${script}`)).ok, `the web app's script ${script} is not served`);
 }
 
+/** The password of the journey's customers (their tgId is GET /auth/access's). */
+export const JOURNEY_PASSWORD = 'smoke password 1';
+
 /** A new customer, signed in, with a $1,000 sandbox deposit paid; their token. */
 export async function fundedCustomer(url: string): Promise<string> {
   const tgId = `smoke_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
-  const password = 'smoke password 1';
+  const password = JOURNEY_PASSWORD;
   await call(url, '/auth/register', { username: 'Smoke Test', tgId, password, captchaToken: await captcha(url) });
   const { accessToken: token } = await call(url, '/auth/login', { tgId, password, captchaToken: await captcha(url) });
   const invoice = await call(url, '/invoices/create-invoice', { amount: 1000, type: 'crypto' }, token);

@@ -37,7 +37,10 @@ export async function readUpload(
       }
     }
   } catch (error) {
-    const message = refusals[(error as { code?: string }).code ?? ''];
+    // Busboy's own errors carry no code: a form with no boundary, or one cut off before its closing boundary.
+    const { code = '', message: said = '' } = error as { code?: string; message?: string };
+    const cutOff = said === 'Unexpected end of multipart data' || said.endsWith('terminated early due to unexpected end of multipart data');
+    const message = refusals[code] ?? (said === 'Multipart: Boundary not found' ? messages.notMultipart : cutOff ? refusals.FST_MP_PREMATURE_CLOSE : undefined);
     if (message) throw badRequest(message);
     throw error;
   }
