@@ -21,27 +21,7 @@ import { JOURNEY_ENV, JOURNEY_PASSWORD, fundedCustomer } from './shop-journey.ts
  * (ABUSE_KNOWN_FAILING=1 sends them too); once the fix is merged, take its line out and the shape is checked for good.
  * `route` narrows an entry to the routes it matches.
  */
-const KNOWN_FAILING: { shape: string; route?: RegExp; cause: string }[] = [
-  {
-    shape: 'nested arrays 7.9 MiB',
-    route: /create-bulk-order/,
-    cause: 'no nesting-depth limit: JSON.parse of the bulk route’s 8 MiB of nested arrays fills the 256 MB heap and the process dies',
-  },
-  {
-    shape: '5 MB of blank lines',
-    cause: 'no streaming CSV parser with row and blank-line limits: the file’s 5 million empty rows fill the heap and the process dies',
-  },
-  {
-    shape: 'NUL in a path parameter',
-    cause:
-      'no contract rule against unprintable characters in ids: on PostgreSQL the id reaches a query, which fails (invalid byte sequence 0x00) and is answered 500 (SQLite answers 404)',
-  },
-  {
-    shape: 'three PDF bombs at once',
-    // Passes with main's slip reader queue (779e175, branch h45b): every bomb a 422 or 503, peak under the bound.
-    cause: 'no bounded pool of slip readers: each upload starts a reader of its own (up to SLIP_READER_MAX_MB each), RSS goes over the bound',
-  },
-];
+const KNOWN_FAILING: { shape: string; route?: RegExp; cause: string }[] = [];
 
 const SEED = 45;
 /** Generated requests per route and part (body, query), and per upload route. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { stringField, requiredText } from './common.ts';
+import { idText, stringField, requiredText } from './common.ts';
 import { labelTypeSchema, priceTier } from './catalog.ts';
 import { orderDetailSchema, orderLedgerSchema, orderSchema } from './orders.ts';
 import { ORDER_STATUSES } from './orders-values.ts';
@@ -193,7 +193,7 @@ export const tosBody = z.object({ tos: stringField('Terms').max(TOS_MAX, `Terms 
 /** POST /admin/faqs, PUT /admin/faqs/:id */
 export const faqBody = z.object({ question: requiredText('Question', 300), answer: requiredText('Answer', 5000) });
 /** PUT /admin/faqs-order: every FAQ id, in the new order. */
-export const faqOrderBody = z.object({ ids: z.array(z.string().min(1).max(64)).max(500) });
+export const faqOrderBody = z.object({ ids: z.array(idText()).max(500) });
 
 // ---- Orders, bulk orders, invoices ----------------------------------------------------------
 

@@ -7,7 +7,19 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
 export const messageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof messageResponse>;
 
-export const idParams = z.object({ id: z.string().min(1).max(64) });
+/**
+ * An id the API names a record by (order, address, bulk order, job): printable ASCII without spaces, as every id the
+ * shop makes is. Anything else is no id of ours, answered 400 before it reaches a query (PostgreSQL refuses a NUL in
+ * text with an error of its own).
+ */
+export const idText = (max = 64) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[\x21-\x7e]+$/, 'Not a valid id');
+
+export const idParams = z.object({ id: idText() });
 
 /** Money crosses the API as dollars with two decimals; storage and arithmetic use integer cents. */
 export const centsToDollars = (cents: number): number => Math.round(cents) / 100;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { printedLine } from './common.ts';
+import { idText, printedLine } from './common.ts';
 import { labelTypeRef, measureField, weightSchema } from './catalog.ts';
 import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, templateRequired } from './catalog-values.ts';
 import { CANADA_REGION_CODES, US_STATE_CODES } from './regions.ts';
@@ -259,7 +259,7 @@ export type Order = z.infer<typeof orderSchema>;
 
 /** POST /order/refund: several of the user's own orders at once (Order History's multi-select). */
 export const refundOrdersBody = z.object({
-  ids: z.array(z.string().min(1).max(64)).min(1, 'Select at least one order').max(REFUND_IDS_MAX, `At most ${REFUND_IDS_MAX} orders at once`),
+  ids: z.array(idText()).min(1, 'Select at least one order').max(REFUND_IDS_MAX, `At most ${REFUND_IDS_MAX} orders at once`),
 });
 export type RefundOrdersBody = z.infer<typeof refundOrdersBody>;
 /** One order's answer: requested (ok) or refused with the reason; refundStatus as the order has it now. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { labelFormatSchema } from './label-format.ts';
+import { idText } from './common.ts';
 import { BULK_MAX_ROWS, BULK_REFERENCE_MAX, bulkReference } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
@@ -180,7 +181,7 @@ export const resellerRefundAnswer = z.object({ type: success, message: z.string(
 export const resellerRefundsBody = z
   .object({
     order_ids: z
-      .array(z.string().min(1).max(64))
+      .array(idText())
       .min(1, 'order_ids must name at least one order')
       .max(REFUND_IDS_MAX, `At most ${REFUND_IDS_MAX} orders at once`)
       .describe(`Up to ${REFUND_IDS_MAX} of your order ids`),
@@ -302,7 +303,7 @@ export const priceAnswer = z
   })
   .meta({ examples: [{ type: 'success', message: 'Price', price: 6.75, labelType: { uid: 'priority', name: 'USPS Priority' }, weight: 2 }] });
 
-export const orderIdParams = z.object({ order_id: z.string().min(1).max(64).describe('The order id') });
+export const orderIdParams = z.object({ order_id: idText().describe('The order id') });
 /** A download's file format; without it, the format chosen in Account Setting (4x6 PDF unless changed). */
 export const resellerLabelFormatQuery = z.object({
   format: labelFormatSchema
@@ -434,8 +435,8 @@ export const bulkStageOf = (state: string, progress: number): BulkJobStage =>
               ? 'zip'
               : 'database';
 
-export const jobIdParams = z.object({ job_id: z.string().min(1).max(80).describe('The job_id create-bulk-order answered') });
-export const bulkOrderIdParams = z.object({ bulkorder_id: z.string().min(1).max(64).describe('The bulkorder_id create-bulk-order answered') });
+export const jobIdParams = z.object({ job_id: idText(80).describe('The job_id create-bulk-order answered') });
+export const bulkOrderIdParams = z.object({ bulkorder_id: idText().describe('The bulkorder_id create-bulk-order answered') });
 
 export const bulkJobStatusAnswer = z
   .object({
