@@ -7,9 +7,10 @@ export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verif
 
 /**
  * A switch: the next `count` calls of `on` (any call when omitted) answer 500, answer 429 with Retry-After, never answer
- * (the client times out), or (buy only) are bought and then the answer is lost (the connection is dropped).
+ * (the client times out), or (buy only) are bought and then the answer is lost (the connection is dropped) or garbled
+ * (200 with the Shipment as it was before the purchase, no postage_label: an answer the client cannot use).
  */
-export type FakeEasyPostFault = { kind: '500' | '429' | 'hang' | 'lose'; on?: FakeEasyPostCall; count: number; retryAfterSeconds?: number };
+export type FakeEasyPostFault = { kind: '500' | '429' | 'hang' | 'lose' | 'garble'; on?: FakeEasyPostCall; count: number; retryAfterSeconds?: number };
 
 export type FakeEasyPost = {
   /** The API root for EASYPOST_API_URL (ends with /). */
@@ -21,6 +22,8 @@ export type FakeEasyPost = {
   pdf: Buffer;
   /** Shipments bought (postage paid), each once. */
   purchases: number;
+  /** Purchases by the Shipment's reference (our order id). */
+  purchasesFor: Map<string, number>;
   /** Labels converted to ZPL (GET shipments/:id/label). */
   conversions: number;
   /** Every request it served, as "METHOD path". */
@@ -283,6 +286,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       public_url: `${origin}/track/${shipment.tracking_code}`,
     };
     fake.purchases++;
+    fake.purchasesFor.set(shipment.reference, (fake.purchasesFor.get(shipment.reference) ?? 0) + 1);
+    if (fault?.kind === 'garble') return send(res, 200, { ...shipment, postage_label: null, tracking_code: null });
     if (fault?.kind === 'lose') return req.socket.destroy(); // bought upstream; the answer never arrives
     return send(res, 200, shipment);
   }
@@ -319,6 +324,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     shipments: new Map(),
     pdf,
     purchases: 0,
+    purchasesFor: new Map(),
     conversions: 0,
     requests: [],
     latencyMs: 0,

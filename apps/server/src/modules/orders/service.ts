@@ -478,7 +478,7 @@ export function createOrderService(deps: {
         result = await buyLabel(order);
       } catch (error) {
         held.delete(order.id);
-        return onOutcome(order, await cancelAndRefund(order, reasonOf(error, order)));
+        return onOutcome(order, await refusedOrUnsure(order, error));
       }
       if (result.status === 'completed') {
         if (made.length === 0) oldestMadeAt = Date.now();
@@ -540,11 +540,23 @@ export function createOrderService(deps: {
     return { status: 'cancelled', message: reason };
   }
 
-  const reasonOf = (error: unknown, order: repo.OrderRow) => {
-    if (error instanceof LabelProviderError) return error.message;
-    log.error({ err: error, orderId: order.id }, 'label provider failed');
-    return 'the label provider is not available';
-  };
+  /**
+   * A paid order whose purchase ended in an error that is not the upstream's refusal (a local fault while recording
+   * it, or an upstream that may have sold the label before the answer was lost): the upstream may have sold it, so it
+   * is never refunded here. It shows Processing with no provider reference, and the completion sweep (recheck) asks
+   * the provider for the label bought under its id (findLabel) before buying or refusing it.
+   */
+  async function unsure(order: repo.OrderRow, error: unknown): Promise<LabelOutcome> {
+    log.error({ err: error, orderId: order.id }, 'the label purchase ended in an error; the completion sweep asks the provider again');
+    await repo
+      .markUnsure(db, order.id, nowIso(), isoIn(pollMs))
+      .catch((failed) => log.error({ err: failed, orderId: order.id }, 'the order could not be marked; its claim runs out and the sweep takes it'));
+    return { status: 'processing' };
+  }
+
+  /** Only the upstream's refusal (nothing bought) cancels and refunds; any other error leaves the order to the sweep. */
+  const refusedOrUnsure = (order: repo.OrderRow, error: unknown): Promise<LabelOutcome> =>
+    error instanceof LabelProviderError ? cancelAndRefund(order, error.message) : unsure(order, error);
 
   /**
    * The label of a pending order this process holds, bought at most once whatever crashed before. Every take of an
@@ -572,11 +584,16 @@ export function createOrderService(deps: {
     try {
       result = await buyLabel(order);
     } catch (error) {
-      return cancelAndRefund(order, reasonOf(error, order));
+      return refusedOrUnsure(order, error);
     }
-    if (result.status === 'completed') return storeLabel({ order, label: result });
-    await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
-    return { status: 'processing' };
+    try {
+      if (result.status === 'completed') return await storeLabel({ order, label: result });
+      await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
+      return { status: 'processing' };
+    } catch (error) {
+      // Bought (or under way) upstream and not recorded here: the sweep finds it by our order id.
+      return unsure(order, error);
+    }
   }
 
   /** Runs `work` on the order only if this process can claim it; another holder (or an order no longer waiting) answers 'processing'. */
@@ -597,14 +614,16 @@ export function createOrderService(deps: {
    * status flow: the history polls it) and the purchase, still holding the order's claim, records what it comes to.
    */
   async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
-    const making = makeLabel(order);
+    // Charged: whatever fails now, the answer is the order (Processing), never an error a client would retry and pay again.
+    const making = makeLabel(order).catch((error) => unsure(order, error));
     if (deps.labelWaitMs === undefined) return placed(order, await making);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, deps.labelWaitMs, null)));
     const outcome = await Promise.race([making, late]).finally(() => clearTimeout(timer));
     if (outcome) return placed(order, outcome);
-    making.catch((error) => log.error({ err: error, orderId: order.id }, 'a label bought in the background failed; the completion sweep asks again'));
-    await repo.markStillBuying(db, order.id, nowIso());
+    await repo
+      .markStillBuying(db, order.id, nowIso())
+      .catch((error) => log.error({ err: error, orderId: order.id }, 'the order could not be shown Processing; its purchase goes on'));
     return { ok: true, orderId: order.id };
   }
 
@@ -671,9 +690,11 @@ export function createOrderService(deps: {
       // label made for no order, nothing charged. The one statement of a single order stays one.
       result = await labels.createLabel(labelRequestFor(order));
     } catch (error) {
+      // Any other fault: nothing is written nor charged, and the customer may send the order again.
+      if (!(error instanceof LabelProviderError)) throw error;
       // Paid, then cancelled and refunded, as a refusal after payment is: the order and its reason stay in the history.
       await pay(order);
-      return placed(order, await cancelAndRefund(order, reasonOf(error, order)));
+      return placed(order, await cancelAndRefund(order, error.message));
     }
     if (result.status === 'processing') {
       await pay({ ...order, status: 'processing', provider_ref: result.providerRef, claimed_until: isoIn(pollMs) });
@@ -715,7 +736,9 @@ export function createOrderService(deps: {
 
   /** Asks again about one waiting order: a pending one is sent again, a processing one is checked. */
   async function recheck(order: repo.OrderRow): Promise<LabelOutcome> {
-    if (order.status === 'pending') return makeLabel(order);
+    // Pending, or left unsure by an error after its purchase (no reference): the provider is asked for the label
+    // bought under our order id first (buyLabel: the sweep's take is not the first), and only then buys or refuses.
+    if (order.status === 'pending' || !order.provider_ref) return makeLabel(order);
     let result;
     try {
       result = await labels.checkLabel(labelRequestFor(order), order.provider_ref ?? '');
@@ -725,7 +748,7 @@ export function createOrderService(deps: {
       await repo.checkAgainAt(db, order.id, isoIn(pollMs));
       return { status: 'processing' };
     }
-    if (result.status === 'completed') return storeLabel({ order, label: result });
+    if (result.status === 'completed') return storeLabel({ order, label: result }).catch((error) => unsure(order, error));
     if (result.status === 'failed') return cancelAndRefund(order, result.message);
     // A new reference (an upstream's count of failed tries) is kept; otherwise only the next check moves.
     if (result.providerRef !== order.provider_ref) await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));

@@ -1,0 +1,105 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ORDER_CREATED, ORDERS_CREATED } from '@portal/contract';
+import { engines, type TestApp } from './harness.ts';
+import { ledgerSumCents } from '../src/modules/billing/service.ts';
+import { createLocalFileStore, type FileStore } from '../src/providers/storage/file-store.ts';
+import { fundedUser, orderPayload } from './order-fixtures.ts';
+import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
+import type { FakeEasyPost } from './fake-easypost.ts';
+import { startEasyPostApp } from './easypost-fixtures.ts';
+
+type User = Awaited<ReturnType<typeof fundedUser>>;
+
+/** The local file store, whose next `failPacks` label writes fail (a full disk, a store that cannot be reached). */
+function failingStore(root: string): FileStore & { failPacks: number } {
+  const store = createLocalFileStore(root);
+  const failing = Object.assign(Object.create(store) as FileStore, {
+    failPacks: 0,
+    async appendToPack(prefix: string, data: Uint8Array) {
+      if (failing.failPacks > 0) {
+        failing.failPacks--;
+        throw new Error('EIO: the label store failed');
+      }
+      return store.appendToPack(prefix, data);
+    },
+  });
+  return failing;
+}
+
+describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fake), on the %s queue', (engine) => {
+  let t: TestApp;
+  let fake: FakeEasyPost;
+  let close = async () => {};
+  let files: ReturnType<typeof failingStore>;
+  let root: string;
+
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'easypost-faults-'));
+    files = failingStore(root);
+    ({ t, fake, close } = await startEasyPostApp(engine, 'easypost-faults', () => ({ EASYPOST_TIMEOUT_MS: '500', ORDER_POLL_INTERVAL_MS: '100' }), { files }));
+  });
+  afterAll(async () => {
+    await close();
+    await files.close();
+    await fs.rm(root, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    fake.faults = [];
+    files.failPacks = 0;
+  });
+
+  const newestOrder = async (user: User) =>
+    t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  /** Polls the database until the user's newest order leaves pending and processing. */
+  async function settled(user: User, timeoutMs = 20_000) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const order = await newestOrder(user);
+      if (order.status === 'completed' || order.status === 'cancelled') return order;
+      if (Date.now() > until) throw new Error(`order still ${order.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const ledgerKinds = async (reference: string) =>
+    (await t.db.selectFrom('ledger').select('kind').where('reference', '=', reference).orderBy('created_at').execute()).map((l) => l.kind);
+
+  it('a label bought upstream that cannot be stored here: answered 200 (Processing), not refunded; the sweep records that label, bought once, charged once', async () => {
+    // The request's recording and the sweep's first try both fail.
+    files.failPacks = 2;
+    const user = await fundedUser(t.app, t.db, 5_000);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: ORDER_CREATED });
+    const order = await newestOrder(user);
+    expect(order).toMatchObject({ status: 'processing', provider_ref: null });
+    expect(fake.purchasesFor.get(order.id)).toBe(1);
+    expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
+
+    const done = await settled(user);
+    expect(files.failPacks).toBe(0);
+    expect(done).toMatchObject({ status: 'completed', tracking: fake.shipments.get(done.shipment_id!).tracking_code });
+    expect(fake.purchasesFor.get(order.id)).toBe(1);
+    expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000 - Number(order.price_cents));
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers });
+    expect(Buffer.compare(pdf.rawPayload, fake.pdf)).toBe(0);
+  });
+
+  it('a bulk row whose purchase answer cannot be read is not refunded: the row gets the label bought for it, once', async () => {
+    const user = await fundedUser(t.app, t.db, 50_000);
+    const file = csvText(usRows(4));
+    const validated = await validateCsv(t.app, user.headers, 'priority', file);
+    fake.faults.push({ kind: 'garble', on: 'buy', count: 1 });
+    const res = await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file);
+    expect(res.json()).toEqual({ message: ORDERS_CREATED });
+    const { order } = await waitForCompletion(t.app, user.headers);
+    expect(order).toMatchObject({ totalOrders: 4, failedOrders: 0 });
+    const rows = await t.db.selectFrom('orders').select(['id', 'status']).where('bulk_order_id', '=', order._id).execute();
+    expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    expect(rows.map((r) => fake.purchasesFor.get(r.id))).toEqual([1, 1, 1, 1]);
+    expect(await t.db.selectFrom('ledger').select('kind').where('user_id', '=', user.userId).where('kind', '=', 'bulk_refund').execute()).toEqual([]);
+  });
+});
