@@ -3,6 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_CREATED, ORDERS_CREATED } from '@portal/contract';
+import { adminCall, signUpAdmin } from './admin-fixtures.ts';
+import { LABEL_SOLD_NOT_VOIDED, LABEL_SOLD_VOID_ASKED } from '../src/modules/admin/service.ts';
+import { UPSTREAM_NOT_ASKED } from '../src/modules/orders/service.ts';
 import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { createLocalFileStore, type FileStore } from '../src/providers/storage/file-store.ts';
@@ -39,7 +42,12 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
   beforeAll(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'easypost-faults-'));
     files = failingStore(root);
-    ({ t, fake, close } = await startEasyPostApp(engine, 'easypost-faults', () => ({ EASYPOST_TIMEOUT_MS: '500', ORDER_POLL_INTERVAL_MS: '100' }), { files }));
+    ({ t, fake, close } = await startEasyPostApp(
+      engine,
+      'easypost-faults',
+      () => ({ EASYPOST_TIMEOUT_MS: '500', ORDER_POLL_INTERVAL_MS: '100', REFUND_POLL_INTERVAL_MS: '200' }),
+      { files },
+    ));
   });
   afterAll(async () => {
     await close();
@@ -48,6 +56,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
   });
   afterEach(() => {
     fake.faults = [];
+    fake.refundDecision = 'approve';
     files.failPacks = 0;
   });
 
@@ -101,5 +110,80 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
     expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
     expect(rows.map((r) => fake.purchasesFor.get(r.id))).toEqual([1, 1, 1, 1]);
     expect(await t.db.selectFrom('ledger').select('kind').where('user_id', '=', user.userId).where('kind', '=', 'bulk_refund').execute()).toEqual([]);
+  });
+
+  describe("the operator's Cancel of a Processing order asks the upstream first", () => {
+    /** A funded customer's order bought upstream whose answer was lost: Processing, its label sold. */
+    async function soldButProcessing() {
+      const user = await fundedUser(t.app, t.db, 5_000);
+      fake.faults.push({ kind: 'lose', on: 'buy', count: 1 });
+      expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers })).statusCode).toBe(
+        200,
+      );
+      const order = await newestOrder(user);
+      expect(order.status).toBe('processing');
+      expect(fake.purchasesFor.get(order.id)).toBe(1);
+      return { user, order };
+    }
+    const cancel = async (orderId: string) =>
+      adminCall(t.app, (await signUpAdmin(t)).headers, 'POST', `/orders/${orderId}/cancel`, { reason: 'Customer asked' });
+    const shipmentOf = (orderId: string) => [...fake.shipments.values()].find((s) => s.reference === orderId);
+
+    it('a label sold upstream is voided before anything is refunded; the customer is credited once the void is accepted', async () => {
+      fake.refundDecision = 'hold';
+      const { user, order } = await soldButProcessing();
+      const refundsBefore = fake.refunds;
+      const res = await cancel(order.id);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: LABEL_SOLD_VOID_ASKED });
+      expect(fake.refunds - refundsBefore).toBe(1);
+      expect(shipmentOf(order.id).refund_status).toBe('submitted');
+      // Asked upstream, not decided: nothing credited yet, and the label is not downloadable.
+      expect(await newestOrder(user)).toMatchObject({ status: 'completed', refund_status: 'requested', tracking: shipmentOf(order.id).tracking_code });
+      expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
+      expect((await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers })).statusCode).toBe(409);
+
+      fake.settleRefund(shipmentOf(order.id).id, 'refunded');
+      await expect.poll(() => ledgerKinds(order.id), { timeout: 10_000 }).toEqual(['order_charge', 'label_refund']);
+      expect(await newestOrder(user)).toMatchObject({ status: 'completed', refund_status: 'refunded' });
+      expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+      expect(fake.purchasesFor.get(order.id)).toBe(1);
+    });
+
+    it('a void the carrier refuses: 409 saying so, the order completed with its label, nothing refunded', async () => {
+      const { user, order } = await soldButProcessing();
+      fake.faults.push({ kind: 'refuse', on: 'refund', count: 1 });
+      const res = await cancel(order.id);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(LABEL_SOLD_NOT_VOIDED);
+      expect(await newestOrder(user)).toMatchObject({ status: 'completed', refund_status: 'rejected' });
+      expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
+      expect((await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers })).statusCode).toBe(200);
+    });
+
+    it('an upstream that cannot be asked: 503, nothing changed; the sweep then records the label', async () => {
+      const { user, order } = await soldButProcessing();
+      fake.faults.push({ kind: '500', on: 'retrieve', count: 1_000_000 });
+      const res = await cancel(order.id);
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe(UPSTREAM_NOT_ASKED);
+      expect((await newestOrder(user)).status).toBe('processing');
+      expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
+      fake.faults = [];
+      expect(await settled(user)).toMatchObject({ status: 'completed', refund_status: null });
+      expect(fake.purchasesFor.get(order.id)).toBe(1);
+    });
+
+    it('no label sold upstream: cancelled and refunded at once, as before', async () => {
+      const user = await fundedUser(t.app, t.db, 5_000);
+      fake.faults.push({ kind: '500', on: 'create', count: 1_000_000 });
+      await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+      const order = await newestOrder(user);
+      expect(order.status).toBe('processing');
+      const res = await cancel(order.id);
+      expect(res.json()).toEqual({ message: 'Order cancelled and refunded' });
+      expect(await newestOrder(user)).toMatchObject({ status: 'cancelled', note: 'Customer asked' });
+      expect(await ledgerKinds(order.id)).toEqual(['order_charge', 'order_refund']);
+    });
   });
 });

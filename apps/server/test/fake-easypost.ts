@@ -8,9 +8,15 @@ export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verif
 /**
  * A switch: the next `count` calls of `on` (any call when omitted) answer 500, answer 429 with Retry-After, never answer
  * (the client times out), or (buy only) are bought and then the answer is lost (the connection is dropped) or garbled
- * (200 with the Shipment as it was before the purchase, no postage_label: an answer the client cannot use).
+ * (200 with the Shipment as it was before the purchase, no postage_label: an answer the client cannot use), or
+ * (refund only) are refused with a 422 as a carrier that does not void the label.
  */
-export type FakeEasyPostFault = { kind: '500' | '429' | 'hang' | 'lose' | 'garble'; on?: FakeEasyPostCall; count: number; retryAfterSeconds?: number };
+export type FakeEasyPostFault = {
+  kind: '500' | '429' | 'hang' | 'lose' | 'garble' | 'refuse';
+  on?: FakeEasyPostCall;
+  count: number;
+  retryAfterSeconds?: number;
+};
 
 export type FakeEasyPost = {
   /** The API root for EASYPOST_API_URL (ends with /). */
@@ -255,6 +261,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       return send(res, 200, shipment);
     }
     if (call === 'refund') {
+      if (fault?.kind === 'refuse') return refuse(res, 422, 'SHIPMENT.REFUND.UNAVAILABLE', 'The carrier does not refund this label.');
       if (!shipment.postage_label) return refuse(res, 422, 'SHIPMENT.REFUND.UNAVAILABLE', 'This shipment has no postage to refund.');
       if (shipment.refund_status) return refuse(res, 422, 'SHIPMENT.REFUND.ALREADY_SUBMITTED', 'A refund was already submitted for this shipment.');
       shipment.refund_status = 'submitted';

@@ -116,6 +116,7 @@ function downloadable(order: repo.OrderRow | undefined): repo.OrderRow & { pdf_k
 }
 
 export const ORDER_NOT_WAITING = 'Only a pending or processing order can be cancelled';
+export const UPSTREAM_NOT_ASKED = 'The label provider could not be asked whether it sold a label for this order; nothing was changed, try again later';
 
 export function toOrder(row: repo.OrderListRow): Order {
   return {
@@ -390,7 +391,24 @@ export function createOrderService(deps: {
       events,
     );
     outbox.committed(events.filter((event) => recorded.has(event.subject_id)));
+    for (const { order } of made) if (!recorded.has(order.id)) void voidUnrecorded(order);
     return made.map(({ order, label }, i) => madeOutcome(order, label, keys[i], recorded.has(order.id)));
+  }
+
+  /**
+   * A label bought for an order that was cancelled (and refunded) meanwhile, by an operator or a bulk order given up:
+   * its postage is voided upstream, so it is not paid for twice. A void that fails is logged for the operator.
+   */
+  async function voidUnrecorded(order: repo.OrderRow): Promise<void> {
+    if (labels.freeLabels || !labels.requestRefund) return;
+    try {
+      // Not recorded because another process recorded it first: that label is the order's, nothing to void.
+      if ((await repo.findOrder(db, order.id))?.status !== 'cancelled') return;
+      const answer = await labels.requestRefund(labelRequestFor(order));
+      log.warn({ orderId: order.id, refund: answer }, 'a label bought for an order cancelled meanwhile was voided upstream');
+    } catch (error) {
+      log.error({ err: error, orderId: order.id }, 'a label bought for an order cancelled meanwhile could not be voided upstream: void it by hand');
+    }
   }
 
   /** A single order's label, stored and recorded with the others that are ready meanwhile. */
@@ -902,11 +920,33 @@ export function createOrderService(deps: {
       return repo.findOrder(db, orderId);
     },
 
-    /** An operator's cancel of any customer's order still pending or processing: refunded once; 404 unknown, 409 no longer waiting. */
-    async cancelWaiting(orderId: string, reason: string, audit: AuditHook): Promise<void> {
+    /**
+     * An operator's cancel of any customer's order still pending or processing; 404 unknown, 409 no longer waiting.
+     * The upstream is asked first for a label sold under the order's id: with none, the order is cancelled and refunded
+     * once ('cancelled'); with one, that label is recorded and the order completed ('bought': the caller voids it before
+     * any refund). An upstream that cannot be asked: 503, nothing changed. A purchase that ends after the cancel finds
+     * the order cancelled and voids its label (storeAndRecord). The sandbox sells nothing upstream: cancelled at once.
+     */
+    async cancelWaiting(orderId: string, reason: string, audit: AuditHook): Promise<'cancelled' | 'bought'> {
       const order = await repo.findOrder(db, orderId);
       if (!order) throw notFound(ORDER_NOT_FOUND);
+      if (!repo.WAITING.includes(order.status)) throw conflict(ORDER_NOT_WAITING);
+      if (!labels.freeLabels) {
+        let sold: LabelReady | LabelPending | null;
+        try {
+          sold = await labels.findLabel(labelRequestFor(order));
+          if (sold?.status === 'completed' && (await storeLabel({ order, label: sold })).status !== 'completed') throw conflict(ORDER_NOT_WAITING);
+        } catch (error) {
+          if (error instanceof HttpError) throw error;
+          log.warn({ err: error, orderId }, 'cancel: the label provider could not be asked about the order');
+          sold = { status: 'processing', providerRef: '' };
+        }
+        // Under way or not known: nothing is changed.
+        if (sold?.status === 'processing') throw providerUnavailable(UPSTREAM_NOT_ASKED);
+        if (sold) return 'bought';
+      }
       if (!(await refundWaiting(order, reason, audit))) throw conflict(ORDER_NOT_WAITING);
+      return 'cancelled';
     },
 
     /** The label PDF of the user's own completed order; with userId null, of any customer's (the console). */
