@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_CREATED, ORDERS_CREATED } from '@portal/contract';
+import { IDEMPOTENCY_KEY_REUSED, ORDER_CREATED, ORDERS_CREATED } from '@portal/contract';
 import { adminCall, signUpAdmin } from './admin-fixtures.ts';
 import { LABEL_SOLD_NOT_VOIDED, LABEL_SOLD_VOID_ASKED } from '../src/modules/admin/service.ts';
 import { UPSTREAM_NOT_ASKED } from '../src/modules/orders/service.ts';
@@ -185,5 +185,40 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
       expect(await newestOrder(user)).toMatchObject({ status: 'cancelled', note: 'Customer asked' });
       expect(await ledgerKinds(order.id)).toEqual(['order_charge', 'order_refund']);
     });
+  });
+
+  it("the web's order calls honour their Idempotency-Key: the same submission sent again is answered again, ordered and charged once", async () => {
+    const user = await fundedUser(t.app, t.db, 50_000);
+    const create = (key: string, payload = orderPayload('priority')) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: { ...user.headers, 'idempotency-key': key } });
+    const orderCount = async () => (await t.db.selectFrom('orders').select('id').where('user_id', '=', user.userId).execute()).length;
+
+    const first = await create('web-create-1');
+    const again = await create('web-create-1');
+    expect([first.statusCode, again.statusCode]).toEqual([200, 200]);
+    expect(again.json()).toEqual(first.json());
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await orderCount()).toBe(1);
+    expect((await create('web-create-1', orderPayload('priority', { Weight: 3 }))).json().message).toBe(IDEMPOTENCY_KEY_REUSED);
+    expect((await create('web-create-2')).headers['idempotent-replayed']).toBeUndefined();
+    expect(await orderCount()).toBe(2);
+
+    const [original] = await t.db.selectFrom('orders').select('id').where('user_id', '=', user.userId).execute();
+    const duplicate = () =>
+      t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${original.id}`, headers: { ...user.headers, 'idempotency-key': 'web-duplicate-1' } });
+    expect((await duplicate()).statusCode).toBe(200);
+    expect((await duplicate()).headers['idempotent-replayed']).toBe('true');
+    expect(await orderCount()).toBe(3);
+
+    const file = csvText(usRows(2));
+    const total = (await validateCsv(t.app, user.headers, 'priority', file)).json().totalPrice;
+    const bulk = () =>
+      createFromCsv(t.app, { ...user.headers, 'idempotency-key': 'web-bulk-1' }, { type: 'priority', total_price: total, design: 'evs' }, file);
+    expect((await bulk()).json()).toEqual({ message: ORDERS_CREATED });
+    expect((await bulk()).headers['idempotent-replayed']).toBe('true');
+    expect(await t.db.selectFrom('bulk_orders').select('id').where('user_id', '=', user.userId).execute()).toHaveLength(1);
+    expect(
+      await t.db.selectFrom('ledger').select('kind').where('user_id', '=', user.userId).where('kind', 'in', ['order_charge', 'bulk_charge']).execute(),
+    ).toHaveLength(4);
   });
 });

@@ -477,7 +477,7 @@ export function createBulkService(deps: {
      * order, one order per row and the one debit of the whole total in one transaction. From
      * BULK_QUEUE_THRESHOLD rows it runs as a queued job; fewer are made before answering.
      */
-    async create(userId: string, upload: BulkUpload): Promise<{ message: string; bulkOrderId: string }> {
+    async create(userId: string, upload: BulkUpload, onCharged?: OnCharged): Promise<{ message: string; bulkOrderId: string }> {
       const fields = fieldsOf(createOrderFromCsvFields, upload.fields);
       const csv = csvOf(upload);
       const type = await catalog.orderableType(fields.type);
@@ -485,7 +485,7 @@ export function createBulkService(deps: {
       const file = readBulkFile(csv, type, fields.design);
       if (dollarsToCents(fields.total_price) !== file.totalCents) throw conflict(PRICES_CHANGED);
 
-      const bulk = await persistAndRun(userId, type, fields.design, file, csv);
+      const bulk = await persistAndRun(userId, type, fields.design, file, csv, { onCharged });
       return { message: ORDERS_CREATED, bulkOrderId: bulk.id };
     },
 

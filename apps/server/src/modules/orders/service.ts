@@ -844,10 +844,10 @@ export function createOrderService(deps: {
     /** Cancels a waiting order and refunds it (once); nothing happens to an order no longer waiting. */
     cancel: cancelAndRefund,
 
-    async duplicate(userId: string, orderId: string): Promise<PlaceResult> {
+    async duplicate(userId: string, orderId: string, onCharged?: OnCharged): Promise<PlaceResult> {
       const original = await repo.findOwnOrder(db, userId, orderId);
       if (!original) throw notFound(ORDER_NOT_FOUND);
-      return place(userId, inputFrom(original));
+      return place(userId, inputFrom(original), { onCharged });
     },
 
     async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {

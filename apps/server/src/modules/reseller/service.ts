@@ -28,9 +28,8 @@ import type { WebhookService } from './webhooks.ts';
 
 export { createWebhookService, signWebhook, type WebhookService } from './webhooks.ts';
 
-/** An answer of a create call: kept with its Idempotency-Key and replayed to repeats. */
-export type ApiAnswer = { statusCode: number; body: Record<string, unknown>; replayed?: boolean };
-export type Idempotency = { key: string; fingerprint: string };
+import type { ApiAnswer, Idempotency } from '../../lib/idempotency-key.ts';
+export type { ApiAnswer, Idempotency };
 
 /** A claimed key whose request has not answered for this long died with its process; the next repeat takes it over. */
 export const IDEMPOTENCY_LEASE_MS = 2 * 60_000;
@@ -155,6 +154,8 @@ export function createResellerService(deps: {
 
   return {
     webhooks: deps.webhooks,
+    /** The same at-most-once mechanism for the web's own paid calls (an order, a bulk order, a FedEx order). */
+    idempotent,
 
     /** The user of an x-api-key: 401 without one or with a wrong one (403 for a disabled account, in auth). */
     async authenticate(apiKey: string | string[] | undefined): Promise<{ id: string }> {
