@@ -125,7 +125,11 @@ export function createResellerService(deps: {
       if (held?.id === id && !held.resource_id) await repo.deleteIdempotencyKey(db, id, held.updated_at).catch(() => {});
       throw error;
     }
-    await repo.completeIdempotencyKey(db, id, { statusCode: answer.statusCode, response: JSON.stringify(answer.body), at: nowIso() });
+    // Paid: the answer is given whatever happens to its record. A key left running is answered from what it paid for
+    // (recover) once its lease is over.
+    await repo
+      .completeIdempotencyKey(db, id, { statusCode: answer.statusCode, response: JSON.stringify(answer.body), at: nowIso() })
+      .catch((error) => log.error({ err: error, userId }, 'the answer of an idempotency key could not be kept'));
     return answer;
   }
 
