@@ -11,6 +11,7 @@ const PROCESS_TESTS = [
   'src/modules/bulk/bulk-resume.test.ts',
   'src/modules/telegram/telegram-poller.test.ts',
   'test/backup.test.ts',
+  'test/database-outage.test.ts',
   'test/easypost-kill.test.ts',
   'test/event-outbox-kill.test.ts',
   'test/graceful-shutdown.test.ts',
@@ -19,6 +20,8 @@ const PROCESS_TESTS = [
   'test/production-build.test.ts',
   'test/safe-defaults.test.ts',
   'test/several-machines.test.ts',
+  'test/slip-bombs.test.ts',
+  'test/supervisor.test.ts',
 ];
 
 /** Server tests: on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set. */

@@ -183,10 +183,20 @@ const envSchema = z.object({
   ORDER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
   /** Worker threads rendering sandbox labels; 0 renders on the main thread. Default: one per core (at most 4), so a bulk order renders on every core. */
   LABEL_RENDER_THREADS: z.coerce.number().int().min(0).max(16).default(Math.min(4, os.availableParallelism())),
+  /**
+   * Labels that may wait for a render thread; past them a label is refused with a 503 (Retry-After) and no order is
+   * written, and a bulk job runs again later. A running bulk job asks for 8 at a time: keep it above 8 x QUEUE_CONCURRENCY.
+   */
+  LABEL_RENDER_QUEUE: z.coerce.number().int().min(16).default(1000),
   /** An Amazon packing-slip PDF whose reading takes longer is refused (422) and its reading thread stopped. */
   SLIP_READER_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
-  /** How much the process may grow while it reads one packing-slip PDF (the reading thread's start included); past it the PDF is refused (422). */
+  /**
+   * How much the process may grow over its size with no reading under way while it reads a packing-slip PDF (the reading
+   * thread's start included); past it the PDF is refused (422).
+   */
   SLIP_READER_MAX_MB: z.coerce.number().int().min(150).default(300),
+  /** Uploads that may wait while another is read (one at a time); past them an upload is answered 503 with Retry-After. */
+  SLIP_READER_QUEUE: z.coerce.number().int().min(0).default(4),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
   /** Signs the sandbox hosted page's webhooks; generated and kept in DATA_DIR when unset. */
   SANDBOX_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
@@ -277,12 +287,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return { ...config, dataDir: path.resolve(config.DATA_DIR) };
 }
 
+/** The exit code of a process stopped by its configuration (sysexits' EX_CONFIG): its supervisor does not start it again. */
+export const CONFIG_EXIT_CODE = 78;
+
 /** For the process entry points: a bad configuration is printed, naming each variable, and the process stops. */
 export function loadConfigOrExit(): Config {
   try {
     return loadConfig();
   } catch (error) {
     console.error((error as Error).message);
-    process.exit(1);
+    process.exit(CONFIG_EXIT_CODE);
   }
 }

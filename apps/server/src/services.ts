@@ -69,6 +69,8 @@ export type ServiceOverrides = {
   files?: FileStore;
   /** A cheaper password hash than argon2id's default (tests). */
   passwordCost?: PasswordCost;
+  /** How a sign-in waits out its account's slow-down (tests record the wait instead). */
+  slowDown?: (ms: number) => Promise<void>;
 };
 
 export async function buildServices(config: Config, log: FastifyBaseLogger, overrides: ServiceOverrides = {}) {
@@ -87,7 +89,7 @@ export async function buildServices(config: Config, log: FastifyBaseLogger, over
 export type Services = Awaited<ReturnType<typeof buildServices>>;
 
 async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceOverrides, closers: (() => Promise<unknown>)[]) {
-  const db = overrides.db ?? createDatabase({ url: config.DATABASE_URL, sqliteFile: path.join(config.dataDir, 'portal.sqlite') });
+  const db = overrides.db ?? createDatabase({ url: config.DATABASE_URL, sqliteFile: path.join(config.dataDir, 'portal.sqlite'), log });
   if (!overrides.db) {
     closers.push(() => db.destroy());
     await migrateToLatest(db);
@@ -176,6 +178,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     redisUrl: config.REDIS_URL,
     keyPrefix: config.QUEUE_PREFIX,
+    sleep: overrides.slowDown,
   });
   closers.push(() => limiter.close());
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
@@ -208,7 +211,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
   });
   outbox.deliverTo(webhooks);
-  const slipReader = createSlipReader({ timeoutMs: config.SLIP_READER_TIMEOUT_MS, maxMb: config.SLIP_READER_MAX_MB });
+  const slipReader = createSlipReader({ timeoutMs: config.SLIP_READER_TIMEOUT_MS, maxMb: config.SLIP_READER_MAX_MB, queue: config.SLIP_READER_QUEUE });
   closers.push(() => slipReader.close());
   // Telegram is on with a bot token and username; its webhook secret is derived from the server secret, so every web process knows it.
   // grammY is loaded only then (about 15 MB a process).

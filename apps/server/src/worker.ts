@@ -11,9 +11,8 @@ import { buildServices } from './services.ts';
 const config = loadConfigOrExit();
 const log = pino({ level: config.LOG_LEVEL, mixin: logContextMixin });
 const services = await buildServices(config, log);
-await services.startWorkers();
-log.info({ engine: services.queue.engine, concurrency: config.QUEUE_CONCURRENCY }, 'worker started');
-
+// Before the jobs start and 'worker started' is logged: a SIGTERM or SIGINT right after it ended the process at once
+// (Node's default) rather than gracefully.
 handleProcessEnd({
   log,
   stopping: 'worker stopping',
@@ -21,3 +20,5 @@ handleProcessEnd({
   close: () => services.close(),
   graceMs: 30_000,
 });
+await services.startWorkers();
+log.info({ engine: services.queue.engine, concurrency: config.QUEUE_CONCURRENCY }, 'worker started');

@@ -7,11 +7,20 @@ import { solveChallenge } from 'altcha-lib/v1';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 
-/** Node's flags in `npm start` and `npm run worker`. */
+/** Node's flags of the process `npm start` and `npm run worker` run under their supervisor (scripts/supervise.mjs). */
 export const BUILT_NODE_FLAGS = ['--max-old-space-size=256'];
 
 /** A built process (see startBuilt): the web process's URL, and a stop as a supervisor's (SIGTERM) that gives its exit code. */
-export type BuiltProcess = { url: string; pid: number; stop(): Promise<number | null> };
+export type BuiltProcess = {
+  url: string;
+  pid: number;
+  stop(): Promise<number | null>;
+  /** Its exit code, null while it runs (or when a signal ended it: see signalCode). */
+  exitCode(): number | null;
+  signalCode(): NodeJS.Signals | null;
+  /** The last 100 kB it wrote to stdout (its log). */
+  output(): string;
+};
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -103,6 +112,9 @@ export function processGroup() {
       return {
         url,
         pid: child.pid!,
+        exitCode: () => child.exitCode,
+        signalCode: () => child.signalCode,
+        output: () => output,
         stop() {
           child.kill('SIGTERM');
           return exited;

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestDb } from '../../test/harness.ts';
 import { createDatabase, type Db } from './database.ts';
+import { publicError } from '../lib/http-errors.ts';
 
 // Most tests here are SQLite's own (its write-ahead log, its locks); one is PostgreSQL's (prepared statements).
 const onSqlite = process.env.TEST_DB !== 'postgres';
@@ -174,4 +175,45 @@ it.runIf(!onSqlite)('PostgreSQL prepares a statement once per connection, and ag
     expect(await read()).toEqual([{ id: 1, body: 'one', note: null }]);
     expect(await prepared()).toHaveLength(2);
   });
+});
+
+it.runIf(!onSqlite)('PostgreSQL ending a pooled connection, idle, in a query or in a transaction, is logged, not thrown: the next query works', async () => {
+  const made = await createTestDb();
+  dropTestDb = made.drop;
+  // The pool under test names its connections, so that only they are ended (tests run side by side on this server).
+  const name = `portal_test_${Math.random().toString(36).slice(2, 10)}`;
+  const logged: unknown[] = [];
+  const log = { warn: (fields: { err?: unknown }) => void logged.push(fields.err) };
+  db = createDatabase({ url: `${made.databaseUrl}&application_name=${name}`, sqliteFile: '', log });
+  const end = () => sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${name}`.execute(made.db);
+
+  await sql`select 1`.execute(db);
+  await end();
+  await expect.poll(() => logged.length).toBeGreaterThan(0);
+  expect((await sql<{ n: number }>`select 2 as n`.execute(db)).rows).toEqual([{ n: 2 }]);
+
+  const slow = sql`select pg_sleep(5)`.execute(db);
+  await expect
+    .poll(async () => (await sql`select 1 from pg_stat_activity where application_name = ${name} and state = 'active'`.execute(made.db)).rows.length)
+    .toBe(1);
+  await end();
+  const error = await slow.then(
+    () => null,
+    (failed: unknown) => failed,
+  );
+  expect(publicError(error as Error)).toMatchObject({ statusCode: 503, headers: { 'retry-after': '5' } });
+  expect((await sql<{ n: number }>`select 3 as n`.execute(db)).rows).toEqual([{ n: 3 }]);
+
+  // In a transaction, Kysely's rollback on the broken connection fails too, and its error is the one thrown.
+  const inTransaction = db.transaction().execute((trx) => sql`select pg_sleep(5)`.execute(trx));
+  await expect
+    .poll(async () => (await sql`select 1 from pg_stat_activity where application_name = ${name} and state = 'active'`.execute(made.db)).rows.length)
+    .toBe(1);
+  await end();
+  const rolledBack = await inTransaction.then(
+    () => null,
+    (failed: unknown) => failed,
+  );
+  expect(publicError(rolledBack as Error)).toMatchObject({ statusCode: 503 });
+  expect((await sql<{ n: number }>`select 4 as n`.execute(db)).rows).toEqual([{ n: 4 }]);
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { searchFold } from './fold.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 import type { PoolClient } from 'pg';
 import {
   CompiledQuery,
@@ -31,6 +32,8 @@ export type DatabaseOptions = {
   /** PostgreSQL schema to work in (tests give each run its own). */
   pgSchema?: string;
   poolSize?: number;
+  /** Where a connection that PostgreSQL ended (a restart, a failover, an admin's pg_terminate_backend) is reported. */
+  log?: { warn(fields: { err: unknown }, message: string): void };
 };
 
 export function createDatabase(options: DatabaseOptions): Db {
@@ -45,6 +48,14 @@ export function createDatabase(options: DatabaseOptions): Db {
         max: options.poolSize ?? 10,
         options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
       });
+      // A connection PostgreSQL ends is an 'error' event on its client, and on the pool when the client was idle: with no
+      // listener Node throws it, and the uncaught exception ended every process within a second or two of a database
+      // restart. The pool drops the broken client and opens a new one for the next query; a query that was running on
+      // it fails, and is answered as the database being unavailable (publicError).
+      const lost = (error: unknown) => options.log?.warn({ err: error }, 'a database connection was lost');
+      made.on('connect', (client) => void client.on('error', lost));
+      made.on('error', () => {}); // an idle client's error, passed on by the pool: logged by the client's listener
+      made.on('connect', endWhenBroken);
       made.on('connect', prepareStatements());
       // Planned as if the tables were in memory (or on SSD), where a page read at random costs little more than one read
       // in turn. At the default (4) a customer owning a tenth of 100,000 orders had their page read by walking every
@@ -169,6 +180,20 @@ function withStatementCache(sqlite: BetterSqlite3.Database, close: () => void): 
     return statement;
   };
   return { prepare, close };
+}
+
+/**
+ * A client whose query failed because its connection broke is ended, so that the pool drops it when Kysely gives it
+ * back: PostgreSQL's "terminating connection" reaches the query before the socket closes, and the next query took the
+ * same client from the pool and failed too.
+ */
+function endWhenBroken(client: PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  client.query = ((...args: unknown[]) =>
+    query(...args).catch((error: unknown) => {
+      if (isDatabaseUnavailable(error)) client.end().catch(() => {});
+      throw error;
+    })) as PoolClient['query'];
 }
 
 /** Statements named per pool; the ones met past this many are sent unnamed, parsed and planned each time. */

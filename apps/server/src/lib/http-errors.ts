@@ -1,5 +1,6 @@
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { TOO_MANY_ATTEMPTS } from '@portal/contract';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 type HttpErrorOptions = {
   /** Whether the message may be shown to the caller; default: yes below 500, no from 500 up. */
@@ -44,7 +45,21 @@ export function tooManyRequests(retryAfterSeconds: number, message?: string): Ht
 /** An outside provider (payments, labels) that failed or is down: its message reaches the user, since trying again later helps. */
 export const providerUnavailable = (message: string, statusCode: 502 | 503 = 503) => new HttpError(statusCode, message, { expose: true });
 
+/**
+ * Heavy work (a pool of threads: reading PDFs, rendering labels) whose queue is full: a 503 with Retry-After in whole
+ * seconds (at least 1). A request answers it; a background job meeting it runs again later instead of failing its work.
+ */
+export class PoolFull extends HttpError {
+  constructor(what: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(503, `The ${what} is busy; try again in ${seconds} s`, { expose: true, headers: { 'retry-after': String(seconds) } });
+  }
+}
+
 export const GENERIC_ERROR_MESSAGE = 'Something went wrong, please try again later';
+export const DATABASE_UNAVAILABLE_MESSAGE = 'Database unavailable, please try again in a few seconds';
+/** The Retry-After of an answer given while the database is away: a restart or failover takes seconds. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export type PublicError = { statusCode: number; message: string; details: Record<string, unknown>; headers: Record<string, string>; internal: boolean };
 
@@ -58,6 +73,10 @@ export function publicError(error: { statusCode?: number; message: string }): Pu
   if (error instanceof HttpError) {
     if (!error.expose) return { statusCode: 500, message: GENERIC_ERROR_MESSAGE, ...none, internal: true };
     return { statusCode: error.statusCode, message: error.message, details: error.details, headers: error.headers, internal: error.statusCode >= 500 };
+  }
+  if (isDatabaseUnavailable(error)) {
+    const headers = { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) };
+    return { statusCode: 503, message: DATABASE_UNAVAILABLE_MESSAGE, details: {}, headers, internal: true };
   }
   const status = error.statusCode ?? 500;
   if (status >= 500) return { statusCode: 500, message: GENERIC_ERROR_MESSAGE, ...none, internal: true };

@@ -35,7 +35,9 @@ export function handleProcessEnd({ log, stopping, close, graceMs }: ProcessEnd):
     process.exit();
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    // Kept listening: a second signal while closing (Ctrl-C reaches a supervisor and its child both, and the supervisor
+    // passes its own on) is logged, not Node's default of ending the process at once.
+    process.on(signal, () => {
       log.info({ signal }, stopping);
       void end();
     });

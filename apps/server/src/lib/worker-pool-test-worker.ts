@@ -1,5 +1,5 @@
 // A thread for worker-pool.test.ts: 'exit' ends the thread, 'fill' fills its heap, 'spin' never answers; anything else is echoed.
-import { serveWorkerTasks } from './worker-pool.ts';
+import { serveWorkerTasks } from './worker-task.ts';
 
 const kept: number[][] = [];
 serveWorkerTasks<string, string>(async (input) => {

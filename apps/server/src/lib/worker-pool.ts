@@ -1,4 +1,6 @@
-import { Worker, parentPort } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { PoolFull } from './http-errors.ts';
+import type { Reply } from './worker-task.ts';
 
 /**
  * A pool thread's space for new objects (V8's default is 48 MB): a task's garbage is collected sooner. Rendering 5,000
@@ -8,15 +10,16 @@ const THREAD_YOUNG_HEAP_MB = 16;
 
 /** CPU-heavy work on worker threads, queued in order. */
 export interface WorkerPool<Input, Output> {
+  /** The task's answer; PoolFull at once when `queue` tasks already wait. */
   run(input: Input): Promise<Output>;
+  /** Threads working or idle, threads stopped whose exit is awaited (each holds its slot until then), and tasks waiting. */
+  stats(): { threads: number; stopping: number; queued: number };
   /** Starts the threads now rather than on the first task (a thread takes about half a second to load). */
   warm(): void;
   /** Takes no new tasks, lets the ones asked for finish (up to 10 s), then stops the threads. */
   close(): Promise<void>;
 }
 
-/** What a thread posts: it is ready (once, when it has loaded), or a task's answer. */
-type Reply<Output> = { ready: true } | { id: number; ok: true; value: Output } | { id: number; ok: false; error: string };
 type Task<Input, Output> = { input: Input; resolve: (value: Output) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout };
 
 /** A task's thread was stopped under it: it ran past its time or its memory, or it died. The process goes on; the next task gets a new thread. */
@@ -37,10 +40,15 @@ export type WorkerPoolOptions = {
   /** A task not answered within this many ms of its thread starting on it (once loaded) has its thread stopped. */
   taskMs?: number;
   /**
-   * While a thread works, the process may grow by this many MB over its size when the thread began, memory
-   * outside the thread's heap included (the ArrayBuffers of what it decodes); past it, the thread is stopped.
+   * While threads work, the process may grow by this many MB over its size when the pool was last idle (no thread
+   * working, none stopped and not yet exited), shared by all working threads and including memory outside their heaps
+   * (the ArrayBuffers of what they decode); past it, the working threads are stopped.
    */
   growthMb?: number;
+  /** How many tasks may wait for a thread (default: no bound); past it, run() fails with PoolFull (a 503). */
+  queue?: number;
+  /** The Retry-After of that PoolFull, in seconds (default 5). */
+  retryAfterSeconds?: number;
   /**
    * Run from source (a .ts module), packages the thread imports before tsx is registered, so that they load as
    * plain JavaScript rather than through tsx's loader (see ts-thread.mjs). The built threads import them natively anyway.
@@ -71,12 +79,15 @@ const TS_THREAD = new URL('./ts-thread.mjs', import.meta.url);
  * when it answers one, and keeps working while this thread is busy with something else (short tasks
  * that are many, like labels); with 1, a thread holds one task's memory at a time (large ones).
  * heapMb, taskMs and growthMb bound what one task may take: a thread past them is stopped and its tasks
- * fail with ThreadLost, as do those of a thread that dies.
+ * fail with ThreadLost, as do those of a thread that dies. A stopped thread keeps its slot until it has exited, so the
+ * pool never holds more than `size` threads' memory, and the next task's thread starts once the memory is given back.
  */
 export function createWorkerPool<Input, Output>(module: URL, size: number, name: string, options: WorkerPoolOptions = {}): WorkerPool<Input, Output> {
   const tasksPerThread = options.tasksPerThread ?? 1;
   /** Each live thread and the tasks it was given, by id. */
   const threads = new Map<Worker, Map<number, Task<Input, Output>>>();
+  /** Threads stopped (or dying, or stopped when idle) that have not exited yet. */
+  const stopping = new Set<Worker>();
   const queue: Task<Input, Output>[] = [];
   let nextId = 0;
   let closed = false;
@@ -107,7 +118,6 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       tasks.delete(reply.id);
       clearTimeout(task?.timer);
       if (tasks.size === 0) {
-        busySince.delete(worker);
         worker.unref(); // an idle thread does not keep the process alive
         stopWhenIdle(worker);
       }
@@ -118,9 +128,15 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
     });
     // A thread that dies (out of memory: V8 stops the thread alone when it has heap limits) fails its tasks only.
     worker.on('error', (error: Error & { code?: string }) =>
-      lose(worker, new ThreadLost(`${name} stopped: ${error.message}`, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crash')),
+      stop(worker, new ThreadLost(`${name} stopped: ${error.message}`, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crash')),
     );
-    worker.on('exit', (code) => lose(worker, new ThreadLost(`${name} stopped (exit ${code})`, 'crash')));
+    // Its memory is given back now: only then may another thread take its slot.
+    worker.on('exit', (code) => {
+      stopping.delete(worker);
+      lose(worker, new ThreadLost(`${name} stopped (exit ${code})`, 'crash'));
+      dispatch();
+      checkDrained();
+    });
     worker.unref();
   }
 
@@ -128,7 +144,6 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
   function lose(worker: Worker, error: ThreadLost): void {
     const tasks = threads.get(worker);
     if (!tasks || !threads.delete(worker)) return;
-    busySince.delete(worker);
     ready.delete(worker);
     for (const task of tasks.values()) {
       clearTimeout(task.timer);
@@ -147,26 +162,30 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
     task.timer.unref();
   }
 
-  /** Stops a thread that went past a bound: its tasks fail at once, whatever it is doing. */
+  /** Stops a thread that went past a bound or died: its tasks fail at once, whatever it is doing; its slot stays taken until it exits. */
   function stop(worker: Worker, error: ThreadLost): void {
+    if (!threads.has(worker)) return;
+    stopping.add(worker);
     lose(worker, error);
     void worker.terminate();
   }
 
-  // With growthMb, the process's size when each busy thread took its work, looked at while any works.
-  const busySince = new Map<Worker, number>();
+  // With growthMb, the process's size when the pool was last idle, looked at while any thread works.
+  let idleRss = 0;
   let growthTimer: NodeJS.Timeout | undefined;
+  const working = () => [...threads].filter(([, tasks]) => tasks.size > 0).map(([worker]) => worker);
   function watchGrowth(): void {
     if (!options.growthMb || growthTimer) return;
     growthTimer = setInterval(() => {
-      if (busySince.size === 0) {
+      const busy = working();
+      if (busy.length === 0) {
         clearInterval(growthTimer);
         growthTimer = undefined;
         return;
       }
-      const rss = process.memoryUsage.rss();
-      for (const [worker, since] of busySince) {
-        if (rss - since > options.growthMb! * 2 ** 20) stop(worker, new ThreadLost(`${name} went past ${options.growthMb} MB`, 'memory'));
+      // Which thread grew is not known: each working one is stopped.
+      if (process.memoryUsage.rss() - idleRss > options.growthMb! * 2 ** 20) {
+        for (const worker of busy) stop(worker, new ThreadLost(`${name} went past ${options.growthMb} MB`, 'memory'));
       }
     }, GROWTH_CHECK_MS);
     growthTimer.unref();
@@ -181,6 +200,7 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       if (threads.get(worker)?.size !== 0) return;
       threads.delete(worker);
       ready.delete(worker);
+      stopping.add(worker);
       void worker.terminate();
     }, options.idleMs);
     timer.unref();
@@ -191,7 +211,7 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
   function leastBusy(): Worker | undefined {
     let best: Worker | undefined;
     for (const [worker, tasks] of threads) if (tasks.size < tasksPerThread && (!best || tasks.size < threads.get(best)!.size)) best = worker;
-    if ((!best || threads.get(best)!.size > 0) && threads.size < size) {
+    if ((!best || threads.get(best)!.size > 0) && threads.size + stopping.size < size) {
       spawn();
       return leastBusy();
     }
@@ -200,6 +220,8 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
 
   function dispatch(): void {
     while (queue.length > 0) {
+      // The pool idle (a thread waiting for work holds no task's memory): the size its threads' growth is measured from.
+      if (options.growthMb && stopping.size === 0 && given() === 0) idleRss = process.memoryUsage.rss();
       const worker = leastBusy();
       if (!worker) return;
       const task = queue.shift()!;
@@ -208,10 +230,7 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
         clearTimeout(idleTimers.get(worker));
         idleTimers.delete(worker);
         worker.ref();
-        if (options.growthMb) {
-          busySince.set(worker, process.memoryUsage.rss());
-          watchGrowth();
-        }
+        watchGrowth();
       }
       const id = nextId++;
       tasks.set(id, task);
@@ -223,13 +242,15 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
   return {
     run(input) {
       if (closed) return Promise.reject(new Error(`${name} is closed`));
+      if (queue.length >= (options.queue ?? Infinity)) return Promise.reject(new PoolFull(name, options.retryAfterSeconds ?? 5));
       return new Promise((resolve, reject) => {
         queue.push({ input, resolve, reject });
         dispatch();
       });
     },
+    stats: () => ({ threads: threads.size, stopping: stopping.size, queued: queue.length }),
     warm() {
-      while (!closed && threads.size < size) spawn();
+      while (!closed && threads.size + stopping.size < size) spawn();
     },
     async close() {
       closed = true;
@@ -241,7 +262,6 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
       }
       for (const timer of idleTimers.values()) clearTimeout(timer);
       clearInterval(growthTimer);
-      busySince.clear();
       ready.clear();
       for (const task of queue.splice(0)) task.reject(new Error(`${name} is closed`));
       const all = [...threads];
@@ -252,25 +272,7 @@ export function createWorkerPool<Input, Output>(module: URL, size: number, name:
           task.reject(new Error(`${name} is closed`));
         }
       }
-      await Promise.all(all.map(([worker]) => worker.terminate()));
+      await Promise.all([...all.map(([worker]) => worker), ...stopping].map((worker) => worker.terminate()));
     },
   };
-}
-
-/**
- * The thread side of a pool: answers each input with `work`'s value. `work` may name buffers of its
- * value to move to the caller rather than copy.
- */
-export function serveWorkerTasks<Input, Output>(work: (input: Input) => Promise<{ value: Output; transfer?: ArrayBuffer[] }>): void {
-  const answer = async (id: number, input: Input) => {
-    try {
-      const { value, transfer } = await work(input);
-      parentPort!.postMessage({ id, ok: true, value } satisfies Reply<Output>, transfer);
-    } catch (error) {
-      parentPort!.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Reply<Output>);
-    }
-  };
-  parentPort!.postMessage({ ready: true } satisfies Reply<Output>);
-  // Each input is answered, value or error, so nothing is left to wait for here.
-  parentPort!.on('message', ({ id, input }: { id: number; input: Input }) => void answer(id, input));
 }

@@ -16,6 +16,8 @@ import {
 import { withLogContext } from '../lib/log-context.ts';
 
 const POLL_MS = 250;
+/** How often the state of a failed job is written again while the database does not take it. */
+const RETRY_WRITE_MS = 1000;
 /** Finished jobs are kept this long for status calls, then deleted. */
 const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 
@@ -103,17 +105,33 @@ export function createEmbeddedQueue(db: Db, log: FastifyBaseLogger, tuning: Queu
       const policy = definition?.retry ?? defaultRetry(tuning.retryBaseMs);
       const retry = job.attempts < policy.attempts && definition !== undefined && !(error instanceof ZodError);
       log.error({ err: error, jobId: job.id, job: job.name, attempt: job.attempts, retry }, 'job failed');
-      await db
-        .updateTable('jobs')
-        .set({
-          state: retry ? 'delayed' : 'failed',
-          run_at: isoIn(delayAfterFailure(policy, job.attempts, error)),
-          failed_reason: reason.slice(0, 1000),
-          locked_until: null,
-          updated_at: nowIso(),
-        })
-        .where('id', '=', job.id)
-        .execute();
+      const failure = () =>
+        db
+          .updateTable('jobs')
+          .set({
+            state: retry ? 'delayed' : 'failed',
+            run_at: isoIn(delayAfterFailure(policy, job.attempts, error)),
+            failed_reason: reason.slice(0, 1000),
+            locked_until: null,
+            updated_at: nowIso(),
+          })
+          .where('id', '=', job.id)
+          .execute();
+      // The jobs are in the database: when it is away (a restart) this write fails too. It is tried again every
+      // RETRY_WRITE_MS until the job's lease ends (or the queue closes); then the job is taken again as one whose
+      // worker died. Thrown, it was an unhandled rejection that ended the process.
+      for (const until = Date.now() + tuning.lockMs; ;) {
+        const failed = await failure().then(
+          () => null,
+          (writeError: unknown) => writeError,
+        );
+        if (failed === null) break;
+        if (stopped || Date.now() + RETRY_WRITE_MS > until) {
+          log.error({ err: failed, jobId: job.id }, 'the failed job could not be set to run again; it runs again once its lease ends');
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, RETRY_WRITE_MS));
+      }
     } finally {
       clearInterval(renew);
     }

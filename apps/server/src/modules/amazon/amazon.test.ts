@@ -1,5 +1,3 @@
-import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
 import PDFKit from 'pdfkit';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +23,7 @@ import {
 import { signUp, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { parseCsv } from '../../lib/csv.ts';
 import { validateCsv } from '../../../test/bulk-fixtures.ts';
-import { ordinarySlipPages, packingSlipPdf, slipNumber, type Slip, type SlipAddress } from '../../../test/slip-fixtures.ts';
+import { deflatedPagePdf, ordinarySlipPages, packingSlipPdf, rawPdf, slipNumber, type Slip, type SlipAddress } from '../../../test/slip-fixtures.ts';
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -374,52 +372,6 @@ describe('a PDF that takes long to read', () => {
     await target.expectNextUploadRead();
   }, 60_000);
 });
-
-/** A PDF of `pages` pages (Letter, Helvetica as F1) that all show one content stream, stored with FlateDecode. */
-function rawPdf(content: Buffer, pages = 1, deflated = zlib.deflateSync(content)): Buffer {
-  const pageRefs = Array.from({ length: pages }, (_, i) => `${i + 5} 0 R`).join(' ');
-  const objects: (string | Buffer)[] = [
-    `<< /Type /Catalog /Pages 2 0 R >>`,
-    `<< /Type /Pages /Kids [${pageRefs}] /Count ${pages} >>`,
-    Buffer.concat([Buffer.from(`<< /Length ${deflated.length} /Filter /FlateDecode >>\nstream\n`), deflated, Buffer.from('\nendstream')]),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 3 0 R >>'),
-  ];
-  const parts = [Buffer.from('%PDF-1.7\n')];
-  let length = parts[0].length;
-  const offsets = objects.map((body, i) => {
-    const at = length;
-    const part = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(body), Buffer.from('\nendobj\n')]);
-    parts.push(part);
-    length += part.length;
-    return at;
-  });
-  const xref = offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('');
-  parts.push(
-    Buffer.from(
-      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`,
-    ),
-  );
-  return Buffer.concat(parts);
-}
-
-/** A one-page PDF whose content stream is `head`, `fill` repeated to about `mb` MB, then `tail`: deflated piece by piece, never whole in memory. */
-async function deflatedPagePdf(head: string, fill: string, mb: number, tail: string): Promise<Buffer> {
-  const chunk = Buffer.from(fill.repeat(Math.ceil(2 ** 20 / fill.length)));
-  const out: Buffer[] = [];
-  await pipeline(
-    async function* () {
-      yield Buffer.from(head);
-      for (let i = 0; i < mb; i++) yield chunk;
-      yield Buffer.from(tail);
-    },
-    zlib.createDeflate({ level: 9 }),
-    async (deflated: AsyncIterable<Buffer>) => {
-      for await (const piece of deflated) out.push(piece);
-    },
-  );
-  return rawPdf(Buffer.alloc(0), 1, Buffer.concat(out));
-}
 
 async function encryptedPdf(): Promise<Buffer> {
   const doc = new PDFKit({ userPassword: 'secret', ownerPassword: 'owner' });

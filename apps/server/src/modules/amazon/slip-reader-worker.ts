@@ -2,7 +2,7 @@
 import { AMAZON_MAX_PAGES } from '@portal/contract';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-import { serveWorkerTasks } from '../../lib/worker-pool.ts';
+import { serveWorkerTasks } from '../../lib/worker-task.ts';
 import { readPackingSlips, textRuns, type PdfTextItem, type TextRun } from './packing-slips.ts';
 import type { SlipReading } from './slip-reader.ts';
 
@@ -10,6 +10,32 @@ type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof pdfjs.getDocument>['
 
 // pdf.js runs its worker side on this thread when it finds it here, rather than importing it itself.
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
+
+/**
+ * The largest byte array pdf.js may make on this thread. It decodes a stream into one array that doubles as it fills,
+ * copying what it holds at each step: a step the reader's growth watch (SLIP_READER_MAX_MB, sampled every 20 ms) could
+ * not stop in time. A packing slip's largest stream (a font, a page's text) decodes to a few MB, a whole embedded font
+ * to 20 MB at most; a bomb of 320 MiB of zeros stops at 32 MB, its thread never past about 50 MB of arrays (the process
+ * peaked 155-165 MB over its idle size with 8 at once; 220 MB at 64 MB, 340-370 MB with no bound). Past it the PDF is
+ * too complex to read.
+ */
+const ARRAY_LIMIT_BYTES = 32 * 2 ** 20;
+let arrayTooLarge = false;
+const NativeUint8Array = Uint8Array;
+class BoundedUint8Array extends NativeUint8Array {
+  constructor(...args: unknown[]) {
+    if (typeof args[0] === 'number' && args[0] > ARRAY_LIMIT_BYTES) {
+      arrayTooLarge = true;
+      throw new RangeError(`a byte array of over ${ARRAY_LIMIT_BYTES} bytes`);
+    }
+    super(...(args as [ArrayBuffer, number, number]));
+  }
+  // Arrays made before (the upload itself) or by Node are Uint8Arrays all the same.
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof NativeUint8Array;
+  }
+}
+globalThis.Uint8Array = BoundedUint8Array as unknown as Uint8ArrayConstructor;
 
 /**
  * The most text read from a page, and from a file, in characters (a piece of text counts one more): a
@@ -39,11 +65,13 @@ async function pageText(page: PdfPage, budget: number): Promise<{ items: PdfText
 }
 
 async function readSlipPdf(data: Uint8Array): Promise<SlipReading> {
+  arrayTooLarge = false;
   let document;
   try {
     document = await pdfjs.getDocument({ data, verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: true })
       .promise;
   } catch (error) {
+    if (arrayTooLarge) return { problem: 'too-complex' };
     return { problem: (error as { name?: string }).name === 'PasswordException' ? 'encrypted' : 'damaged' };
   }
   try {
@@ -58,9 +86,11 @@ async function readSlipPdf(data: Uint8Array): Promise<SlipReading> {
       pages.push(textRuns(text.items, page.view[3]));
       page.cleanup();
     }
+    // pdf.js may have left out what it could not decode.
+    if (arrayTooLarge) return { problem: 'too-complex' };
     return { problem: null, pages: document.numPages, ...readPackingSlips(pages) };
   } catch {
-    return { problem: 'damaged' };
+    return { problem: arrayTooLarge ? 'too-complex' : 'damaged' };
   } finally {
     await document.destroy();
   }

@@ -10,6 +10,7 @@ import {
 } from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Api, AppContext } from '../../app-context.ts';
+import { addressKey } from '../../lib/attempt-limiter.ts';
 import { bearerToken } from './tokens.ts';
 
 /** Sign-up, sign-in and the code screens: open to anyone, each behind its captcha and attempt limits. */
@@ -19,13 +20,21 @@ export async function authRoutes(api: Api, ctx: AppContext) {
    * The guards of a limited route, in order: the attempt counted per address (captcha failures too,
    * which slows guessing captchas from one address), the captcha, then the attempt counted per
    * account it names, only once its captcha is valid: requests without a solved captcha cannot use
-   * up an account's attempts and lock its owner out. 429 past either limit.
+   * up an account's attempts. 429 past either limit.
    */
   const limited = (route: string, account: (body: any) => string) => [
-    async (request: FastifyRequest) => limiter.hit(`ip:${route}:${request.ip}`),
+    async (request: FastifyRequest) => limiter.hit(addressKey(route, request.ip)),
     requireCaptcha,
     async (request: FastifyRequest) => limiter.hit(`account:${route}:${account(request.body).toLowerCase()}`),
   ];
+  /**
+   * A route that checks a password or an emailed code: the attempt counted per address and the captcha as above, then
+   * the check under limiter.guess, which counts only failures (per account and address, per address) and slows down,
+   * never refuses, the account's other attempts, so guesses from elsewhere cannot keep its owner out.
+   */
+  const guessed = (route: string) => [async (request: FastifyRequest) => limiter.hit(addressKey(route, request.ip)), requireCaptcha];
+  const guess = <T>(route: string, account: string, request: FastifyRequest, check: () => Promise<T>) =>
+    limiter.guess(route, account.toLowerCase(), request.ip, check);
   const byTgId = (body: { tgId: string }) => body.tgId;
   const byEmail = (body: { email: string }) => body.email;
 
@@ -33,8 +42,8 @@ export async function authRoutes(api: Api, ctx: AppContext) {
     auth.register(request.body),
   );
 
-  api.post('/auth/login', { schema: { body: loginBody, response: { 200: tokenResponse } }, preHandler: limited('login', byTgId) }, (request) =>
-    auth.login(request.body),
+  api.post('/auth/login', { schema: { body: loginBody, response: { 200: tokenResponse } }, preHandler: guessed('login') }, (request) =>
+    guess('login', request.body.tgId, request, () => auth.login(request.body)),
   );
 
   api.post(
@@ -43,12 +52,12 @@ export async function authRoutes(api: Api, ctx: AppContext) {
     (request) => auth.forgotPassword(request.body.email),
   );
 
-  api.post('/auth/resetPassword', { schema: { body: resetPasswordBody, response: { 200: tokenResponse } }, preHandler: limited('reset', byEmail) }, (request) =>
-    auth.resetPassword(request.body),
+  api.post('/auth/resetPassword', { schema: { body: resetPasswordBody, response: { 200: tokenResponse } }, preHandler: guessed('reset') }, (request) =>
+    guess('reset', request.body.email, request, () => auth.resetPassword(request.body)),
   );
 
-  api.post('/auth/verifyEmail', { schema: { body: verifyEmailBody, response: { 200: tokenResponse } }, preHandler: limited('verify', byEmail) }, (request) =>
-    auth.verifyEmail(request.body),
+  api.post('/auth/verifyEmail', { schema: { body: verifyEmailBody, response: { 200: tokenResponse } }, preHandler: guessed('verify') }, (request) =>
+    guess('verify', request.body.email, request, () => auth.verifyEmail(request.body)),
   );
 }
 

@@ -27,6 +27,7 @@ import type { FileStore } from '../../providers/storage/file-store.ts';
 import { createFileStore } from '../../providers/storage/from-config.ts';
 import { buildServices, type Services } from '../../services.ts';
 import { MAX_ATTEMPTS } from '../../queue/job-queue.ts';
+import { PoolFull } from '../../lib/http-errors.ts';
 import { LabelProviderError, type LabelProvider } from '../../providers/labels/label-provider.ts';
 import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
@@ -46,11 +47,17 @@ import {
 } from '../../../test/bulk-fixtures.ts';
 
 const REFUSED = 'Refuse Me';
+/** A label addressed to BUSY meets a full render queue while busyLeft counts down. */
+const BUSY = 'Busy Renderer';
+let busyLeft = 0;
 /** The sandbox, refusing any label addressed to REFUSED: one row of a file fails, the others are made. */
 const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
 const refusing: LabelProvider = {
   name: 'sandbox',
-  createLabel: (request) => (request.to.name === REFUSED ? Promise.reject(new LabelProviderError('address not deliverable')) : sandbox.createLabel(request)),
+  createLabel: (request) => {
+    if (request.to.name === BUSY && busyLeft-- > 0) return Promise.reject(new PoolFull('label renderer', 1));
+    return request.to.name === REFUSED ? Promise.reject(new LabelProviderError('address not deliverable')) : sandbox.createLabel(request);
+  },
   findLabel: (request) => sandbox.findLabel(request),
   checkLabel: (request, ref) => sandbox.checkLabel(request, ref),
 };
@@ -496,6 +503,23 @@ describe('POST /order/createOrderFromCSV', () => {
     expect((await download(t.app, other.headers, done.pdf!)).statusCode).toBe(404);
     // The queue's counts reach the service layer (for the reseller API).
     expect(Object.keys(await (await jobRunner()).queueCounts()).sort()).toEqual(['active', 'completed', 'delayed', 'failed', 'total', 'waiting']);
+  });
+
+  it('leaves a row whose label meets a full render queue waiting, neither cancelled nor refunded, and its job makes it later', async () => {
+    const user = await fundedUser(t.app, t.db, 10_000);
+    busyLeft = 1;
+    const rows = [usRow(1), usRow(2, { ToName: BUSY })];
+    await createFromCsv(t.app, user.headers, { type: priority, total_price: 13.5, design: 'normal' }, csvText(rows));
+    const [bulk] = await readBulkOrders(t.app, user.headers);
+    expect(bulk).toMatchObject({ status: 'processing', failedOrders: 0 });
+    const statuses = await t.db.selectFrom('orders').select('status').where('bulk_order_id', '=', bulk._id).orderBy('bulk_row').execute();
+    expect(statuses.map((o) => o.status)).not.toContain('cancelled');
+    expect(await balanceOf(t.app, user.headers)).toBe(100 - 13.5);
+    // Its job (queued when the request's run failed) makes both.
+    const runner = await jobRunner();
+    await runner.runJob(bulk._id, { id: `bulk-${bulk._id}`, attempt: 1, updateProgress: async () => {} });
+    expect((await readBulkOrders(t.app, user.headers))[0]).toMatchObject({ status: 'completed', totalOrders: 2, failedOrders: 0, total: 13.5 });
+    expect(await balanceOf(t.app, user.headers)).toBe(100 - 13.5);
   });
 
   it('queues again a bulk order whose process died before its job ran (a small one made at once, a lost enqueue)', async () => {

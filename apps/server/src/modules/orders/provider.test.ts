@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL_NOT_READY, ORDER_CREATED, labelFailedMessage } from '@portal/contract';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/service.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { PoolFull } from '../../lib/http-errors.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { SANDBOX_FAILURE, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
@@ -125,6 +126,32 @@ describe('a provider that refuses a label it was making', () => {
     expect(await waitUntilSettled(t, user)).toMatchObject({ status: 'cancelled', note: 'the destination address is not deliverable' });
     expect(await balanceOf(t.app, user.headers)).toBe(50);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+  });
+});
+
+describe('a renderer whose queue is full', () => {
+  let t: TestApp;
+  const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
+  let full = true;
+  const busy: LabelProvider = {
+    ...sandbox,
+    createLabel: (request) => (full ? Promise.reject(new PoolFull('label renderer', 1)) : sandbox.createLabel(request)),
+  };
+  beforeAll(async () => {
+    t = await startTestApp({}, { labels: busy });
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 with Retry-After, writing and charging nothing, and the order goes through once it has room', async () => {
+    const user = await fundedUser(t.app, t.db, 5_000);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+    expect([res.statusCode, res.headers['retry-after'], res.json()]).toEqual([503, '1', { message: 'The label renderer is busy; try again in 1 s' }]);
+    expect(await ordersOf(t, user)).toEqual([]);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
+    full = false;
+    const again = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+    expect(again.json()).toEqual({ message: ORDER_CREATED });
+    expect((await ordersOf(t, user)).map((o) => o.status)).toEqual(['completed']);
   });
 });
 

@@ -27,7 +27,7 @@ import {
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
-import { HttpError, badRequest, conflict, notFound, paymentRequired, providerUnavailable } from '../../lib/http-errors.ts';
+import { HttpError, PoolFull, badRequest, conflict, notFound, paymentRequired, providerUnavailable } from '../../lib/http-errors.ts';
 import { batchedReads } from '../../lib/batched-reads.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
@@ -49,6 +49,7 @@ import * as repo from './repository.ts';
 import { indexPendingOrders } from './order-search.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import type { Metrics } from '../../lib/metrics.ts';
+import { whenAvailable } from '../../db/unavailable.ts';
 
 const BATCH = 50;
 /** Bulk rows are claimed this many at a time, in one statement. */
@@ -495,6 +496,8 @@ export function createOrderService(deps: {
       try {
         result = await buyLabel(order);
       } catch (error) {
+        // The renderer's queue is full: the job fails and runs again later (the rows are let go below), no row cancelled.
+        if (error instanceof PoolFull) throw error;
         held.delete(order.id);
         return onOutcome(order, await refusedOrUnsure(order, error));
       }
@@ -520,8 +523,9 @@ export function createOrderService(deps: {
       if (failure) throw (failure as { error: unknown }).error;
       await record(made.splice(0));
     } catch (error) {
-      // Let go at once, so the retry need not wait for the claims to run out.
-      await repo.releaseOrders(db, [...held]).catch(() => {});
+      // Let go at once, so the retry need not wait for the claims to run out; when the error was the database going
+      // away (a restart), as soon as it is back.
+      await whenAvailable(() => repo.releaseOrders(db, [...held]), claimMs).catch(() => {});
       throw error;
     }
   }
@@ -602,6 +606,8 @@ export function createOrderService(deps: {
     try {
       result = await buyLabel(order);
     } catch (error) {
+      // The renderer's queue is full: the order stays waiting, and the caller's job runs again later.
+      if (error instanceof PoolFull) throw error;
       return refusedOrUnsure(order, error);
     }
     try {
@@ -621,8 +627,9 @@ export function createOrderService(deps: {
     try {
       return await work(claimed);
     } catch (error) {
-      // A failed attempt lets go at once, so the retry need not wait for the lease to run out.
-      await repo.releaseOrders(db, [order.id]);
+      // A failed attempt lets go at once, so the retry need not wait for the lease to run out (with the database away,
+      // as soon as it is back).
+      await whenAvailable(() => repo.releaseOrders(db, [order.id]), claimMs).catch(() => {});
       throw error;
     }
   }
@@ -708,7 +715,8 @@ export function createOrderService(deps: {
       // label made for no order, nothing charged. The one statement of a single order stays one.
       result = await labels.createLabel(labelRequestFor(order));
     } catch (error) {
-      // Any other fault: nothing is written nor charged, and the customer may send the order again.
+      // Any other fault (the renderer's queue full: a 503 with Retry-After): nothing is written nor charged, and the
+      // customer may send the order again.
       if (!(error instanceof LabelProviderError)) throw error;
       // Paid, then cancelled and refunded, as a refusal after payment is: the order and its reason stay in the history.
       await pay(order);

@@ -63,3 +63,36 @@ describe.runIf(process.env.TEST_REDIS_URL)('the reseller rate limit with Redis',
     expect(keys[0]).toMatch(/key:[0-9a-f]{64}$/); // the hash, never the key
   });
 });
+
+describe.each(['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])])('webhook saves through the reseller API, counted in %s', (store) => {
+  const prefix = `test-hooks-${randomToken(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      RATE_LIMIT_MAX: '10',
+      ...(store === 'redis' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix, QUEUE_RUN_WORKERS: 'false' } : {}),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    if (store === 'redis') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
+  });
+
+  it("have the web's limit per account (10 saves, then 429 with Retry-After), shared with the web's saves", async () => {
+    const user = await resellerUser(t.app, t.db, 0);
+    const save = (apiKey: string) => callApi(t.app, apiKey, 'PUT', '/account/webhook', { payload: { url: null } });
+    for (let i = 0; i < 10; i++) expect((await save(user.apiKey)).statusCode).toBe(200);
+    const blocked = await save(user.apiKey);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({ type: 'error', message: 'Too many attempts, try again in 15 minutes' });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    // The same budget as Account Setting's: the web's save is refused too; reading stays open.
+    expect((await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: null } })).statusCode).toBe(429);
+    expect((await callApi(t.app, user.apiKey, 'GET', '/account/webhook')).statusCode).toBe(200);
+    // Another account has a budget of its own.
+    expect((await save((await resellerUser(t.app, t.db, 0)).apiKey)).statusCode).toBe(200);
+  });
+});

@@ -123,7 +123,7 @@ const bulkEnvelope = z.object({
 
 /** The reseller API under /api/reseller/v1: its own errors, x-api-key on every call, a rate limit per key, urlencoded bodies and its OpenAPI document. */
 export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { reseller, config, resellerRateStore: redis } = ctx;
+  const { reseller, config, limiter, resellerRateStore: redis } = ctx;
   const originOf = (request: FastifyRequest) => linkOrigin(config, request);
 
   await app.register(
@@ -302,7 +302,11 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             response: { 200: ok(resellerWebhookAnswer, 'Your webhook, saved'), ...errorResponses(400, ...AUTH_ERRORS) },
           },
         },
-        async (request) => webhookAnswer(await reseller.webhooks.save(request.userId, request.body.url)),
+        async (request) => {
+          // The same count as Account Setting's save (account-routes.ts): one budget per account, wherever it saves from.
+          await limiter.hit(`account:webhook:${request.userId}`);
+          return webhookAnswer(await reseller.webhooks.save(request.userId, request.body.url));
+        },
       );
 
       api.get(

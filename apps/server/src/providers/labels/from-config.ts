@@ -7,9 +7,9 @@ import type { LabelProvider } from './label-provider.ts';
 import { createRenderPool, inlineRenderer, type LabelRenderer } from './render-pool.ts';
 import { createSandboxLabelProvider } from './sandbox.ts';
 
-/** Render threads for sandbox labels (LABEL_RENDER_THREADS; 0 renders on the calling thread). */
+/** Render threads for sandbox labels (LABEL_RENDER_THREADS; 0 renders on the calling thread), LABEL_RENDER_QUEUE labels waiting at most. */
 export function createLabelRenderer(config: Config): LabelRenderer {
-  return config.LABEL_RENDER_THREADS > 0 ? createRenderPool(config.LABEL_RENDER_THREADS) : inlineRenderer();
+  return config.LABEL_RENDER_THREADS > 0 ? createRenderPool(config.LABEL_RENDER_THREADS, config.LABEL_RENDER_QUEUE) : inlineRenderer();
 }
 
 /** EasyPost's Shipment and purchase, kept on the order row. */

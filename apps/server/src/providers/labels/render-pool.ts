@@ -28,9 +28,16 @@ export const inlineRenderer = (): LabelRenderer => ({
  * The threads (about 30 MB each) start with the first label, all of them at once, so that a burst of
  * orders finds them loading together; a process that never renders (a web process whose orders the
  * provider makes later, or that only serves pages) never starts them.
+ *
+ * At most `queue` labels wait for a thread; past them a label is refused with PoolFull (503). A bulk job asks for a few
+ * labels at a time (BULK_LABEL_LANES), however many rows it has, so the bound is met by a flood of single orders only.
  */
-export function createRenderPool(size: number): LabelRenderer {
-  const pool = createWorkerPool<LabelRequest, RenderedLabel>(workerModule('render-worker', import.meta.url), size, 'label renderer', { tasksPerThread: 2 });
+export function createRenderPool(size: number, queue = Infinity): LabelRenderer {
+  const pool = createWorkerPool<LabelRequest, RenderedLabel>(workerModule('render-worker', import.meta.url), size, 'label renderer', {
+    tasksPerThread: 2,
+    queue,
+    retryAfterSeconds: 1,
+  });
   let started = false;
   return {
     render(request) {

@@ -1,5 +1,5 @@
 // One label-rendering thread of the render pool: a LabelRequest in, { tracking, pdf } out.
-import { serveWorkerTasks } from '../../lib/worker-pool.ts';
+import { serveWorkerTasks } from '../../lib/worker-task.ts';
 import type { LabelRequest } from './label-provider.ts';
 import type { RenderedLabel } from './render-pool.ts';
 import { renderLabel } from './render-label.ts';
