@@ -13,6 +13,9 @@ import { fundedUser, orderPayload } from './order-fixtures.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
+import pino from 'pino';
+import { buildServices } from '../src/services.ts';
+import { MAX_ATTEMPTS } from '../src/queue/job-queue.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
 
@@ -220,5 +223,46 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
     expect(
       await t.db.selectFrom('ledger').select('kind').where('user_id', '=', user.userId).where('kind', 'in', ['order_charge', 'bulk_charge']).execute(),
     ).toHaveLength(4);
+  });
+});
+
+describe('a bulk order given up on its last attempt (EasyPost fake; its job run here)', () => {
+  let t: TestApp;
+  let fake: FakeEasyPost;
+  let close = async () => {};
+  let root: string;
+  let files: ReturnType<typeof failingStore>;
+  let runner: Awaited<ReturnType<typeof buildServices>> | undefined;
+
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'easypost-give-up-'));
+    files = failingStore(root);
+    // No workers: a queued bulk order waits for this test to run its job.
+    ({ t, fake, close } = await startEasyPostApp('embedded', 'easypost-give-up', () => ({ QUEUE_RUN_WORKERS: 'false' }), { files }));
+  });
+  afterAll(async () => {
+    await runner?.close();
+    await close();
+    await files.close();
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('rows whose labels were bought upstream are completed with them, not refunded', async () => {
+    const user = await fundedUser(t.app, t.db, 50_000);
+    const file = csvText(usRows(4));
+    const validated = await validateCsv(t.app, user.headers, 'priority', file);
+    expect((await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file)).json()).toEqual({
+      message: ORDERS_CREATED,
+    });
+    const bulk = await t.db.selectFrom('bulk_orders').select('id').where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    runner = await buildServices(t.config, pino({ level: 'silent' }), { db: t.db, files });
+    // The last attempt buys the four labels, then cannot store them: it gives up.
+    files.failPacks = 1;
+    await runner.bulk.runJob(bulk.id, { id: `bulk-${bulk.id}`, attempt: MAX_ATTEMPTS, updateProgress: async () => {} });
+    expect(files.failPacks).toBe(0);
+    const rows = await t.db.selectFrom('orders').select(['id', 'status']).where('bulk_order_id', '=', bulk.id).execute();
+    expect(rows.map((r) => fake.purchasesFor.get(r.id))).toEqual([1, 1, 1, 1]);
+    expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    expect(await t.db.selectFrom('ledger').select('kind').where('user_id', '=', user.userId).where('kind', '=', 'bulk_refund').execute()).toEqual([]);
   });
 });

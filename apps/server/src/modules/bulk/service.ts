@@ -293,13 +293,14 @@ export function createBulkService(deps: {
   }
 
   /**
-   * The last attempt failed: rows still waiting are refunded (each with its own ledger row) and the
-   * order ends 'failed' with the files of the labels that were made, or without files if even those
-   * cannot be written.
+   * The last attempt failed: rows still waiting are refunded (each with its own ledger row), unless the upstream sold
+   * their label (recorded then), and the order ends 'failed' with the files of the labels that were made, or without
+   * files if even those cannot be written.
    */
   async function giveUp(bulkOrderId: string, reason: string): Promise<void> {
     for (const order of await repo.bulkRows(db, bulkOrderId)) {
-      if (order.status === 'pending' || order.status === 'processing') await orders.cancel(order, 'the bulk order could not be finished');
+      // A row whose label the upstream sold is completed with it, never refunded while its postage stays paid.
+      if (order.status === 'pending' || order.status === 'processing') await orders.giveUp(order, 'the bulk order could not be finished');
     }
     const ending = { status: 'failed' as const, note: reason.slice(0, 500) };
     try {

@@ -852,6 +852,20 @@ export function createOrderService(deps: {
     /** Cancels a waiting order and refunds it (once); nothing happens to an order no longer waiting. */
     cancel: cancelAndRefund,
 
+    /**
+     * Ends a waiting order the shop gives up on (a bulk order's last attempt): a label the upstream sold under its id is
+     * recorded (completed); with none, the order is cancelled and refunded once. Throws when the upstream cannot be
+     * asked or the label cannot be recorded, so nothing is refunded blind and a later run asks again.
+     */
+    async giveUp(order: repo.OrderRow, reason: string): Promise<LabelOutcome> {
+      if (!labels.freeLabels) {
+        const sold = await labels.findLabel(labelRequestFor(order));
+        if (sold?.status === 'processing') throw new Error(`the label provider could not be asked whether it sold the label of order ${order.id}`);
+        if (sold) return storeLabel({ order, label: sold });
+      }
+      return cancelAndRefund(order, reason);
+    },
+
     async duplicate(userId: string, orderId: string, onCharged?: OnCharged): Promise<PlaceResult> {
       const original = await repo.findOwnOrder(db, userId, orderId);
       if (!original) throw notFound(ORDER_NOT_FOUND);
