@@ -177,6 +177,22 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
       expect(fake.purchasesFor.get(order.id)).toBe(1);
     });
 
+    it('a purchase that ends after the cancel: the order stays cancelled and refunded, and its buyer voids the label', async () => {
+      const user = await fundedUser(t.app, t.db, 5_000);
+      fake.faults.push({ kind: 'slow', on: 'buy', count: 1, delayMs: 300 });
+      const requestsBefore = fake.requests.length;
+      const placing = t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+      // The purchase is on its way upstream, not made yet: nothing sold, so the Cancel refunds.
+      await expect.poll(() => fake.requests.slice(requestsBefore).some((r) => r.endsWith('/buy')), { interval: 5 }).toBe(true);
+      const order = await newestOrder(user);
+      expect((await cancel(order.id)).json()).toEqual({ message: 'Order cancelled and refunded' });
+      expect((await placing).statusCode).toBe(502);
+      expect(fake.purchasesFor.get(order.id)).toBe(1);
+      await expect.poll(() => shipmentOf(order.id).refund_status).toBe('submitted');
+      expect(await newestOrder(user)).toMatchObject({ status: 'cancelled', tracking: null });
+      expect(await ledgerKinds(order.id)).toEqual(['order_charge', 'order_refund']);
+    });
+
     it('no label sold upstream: cancelled and refunded at once, as before', async () => {
       const user = await fundedUser(t.app, t.db, 5_000);
       fake.faults.push({ kind: '500', on: 'create', count: 1_000_000 });
