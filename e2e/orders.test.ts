@@ -69,10 +69,13 @@ async function expectPdfDownload(page: Page, row: Locator, tracking: string) {
 }
 
 /** Counts the create calls the page sends. */
+/** The create calls the page sends, and the Idempotency-Key of each. */
 function countCreateCalls(page: Page) {
-  const calls = { count: 0 };
+  const calls = { count: 0, keys: [] as (string | undefined)[] };
   page.on('request', (request) => {
-    if (request.url().includes('/api/v1/order/create')) calls.count++;
+    if (!request.url().includes('/api/v1/order/create')) return;
+    calls.count++;
+    calls.keys.push(request.headers()['idempotency-key']);
   });
   return calls;
 }
@@ -126,6 +129,8 @@ describe('create order, order history and addresses', () => {
     await toast(page, 'Order created successfully').waitFor();
     await page.waitForURL(`${server.url}/`);
     expect(creates.count).toBe(1);
+    // The submission's own Idempotency-Key (a UUID), so a retry of it is never charged twice.
+    expect(creates.keys).toEqual([expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)]);
 
     const [order] = await listOrders(token);
     expect(order).toMatchObject({ status: 'completed', price: 6.75, fromName: 'Jane Sender', toName: 'John Receiver', labelType: { uid: 'priority' } });

@@ -1,4 +1,5 @@
 import { dropRedisPrefix, queueEnv, startTestApp, type Engine, type TestApp } from './harness.ts';
+import type { AppOverrides } from '../src/app.ts';
 import { randomToken } from '../src/lib/ids.ts';
 import { startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
 
@@ -16,7 +17,12 @@ export type EasyPostApp = { t: TestApp; fake: FakeEasyPost; env: Record<string, 
  * A fake EasyPost and a test app buying its labels there, on the given queue (BullMQ under a fresh prefix named after
  * the test). close() stops both and drops the prefix's keys.
  */
-export async function startEasyPostApp(engine: Engine, name: string, extra: (fake: FakeEasyPost) => Record<string, string> = () => ({})): Promise<EasyPostApp> {
+export async function startEasyPostApp(
+  engine: Engine,
+  name: string,
+  extra: (fake: FakeEasyPost) => Record<string, string> = () => ({}),
+  overrides: AppOverrides = {},
+): Promise<EasyPostApp> {
   const prefix = `test-${name}-${randomToken(6)}`;
   const fake = await startFakeEasyPost();
   const env = { ...easyPostEnv(fake), ...queueEnv(engine, prefix) };
@@ -27,7 +33,7 @@ export async function startEasyPostApp(engine: Engine, name: string, extra: (fak
     if (engine === 'bullmq') await dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix);
   };
   try {
-    t = await startTestApp({ ...env, ...extra(fake) });
+    t = await startTestApp({ ...env, ...extra(fake) }, overrides);
   } catch (error) {
     await close();
     throw error;

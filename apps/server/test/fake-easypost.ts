@@ -7,9 +7,17 @@ export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verif
 
 /**
  * A switch: the next `count` calls of `on` (any call when omitted) answer 500, answer 429 with Retry-After, never answer
- * (the client times out), or (buy only) are bought and then the answer is lost (the connection is dropped).
+ * (the client times out), or (buy only) are bought and then the answer is lost (the connection is dropped) or garbled
+ * (200 with the Shipment as it was before the purchase, no postage_label: an answer the client cannot use), or
+ * (refund only) are refused with a 422 as a carrier that does not void the label, or are handled `delayMs` late ('slow').
  */
-export type FakeEasyPostFault = { kind: '500' | '429' | 'hang' | 'lose'; on?: FakeEasyPostCall; count: number; retryAfterSeconds?: number };
+export type FakeEasyPostFault = {
+  kind: '500' | '429' | 'hang' | 'lose' | 'garble' | 'refuse' | 'slow';
+  on?: FakeEasyPostCall;
+  count: number;
+  retryAfterSeconds?: number;
+  delayMs?: number;
+};
 
 export type FakeEasyPost = {
   /** The API root for EASYPOST_API_URL (ends with /). */
@@ -21,6 +29,8 @@ export type FakeEasyPost = {
   pdf: Buffer;
   /** Shipments bought (postage paid), each once. */
   purchases: number;
+  /** Purchases by the Shipment's reference (our order id). */
+  purchasesFor: Map<string, number>;
   /** Labels converted to ZPL (GET shipments/:id/label). */
   conversions: number;
   /** Every request it served, as "METHOD path". */
@@ -138,16 +148,17 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     return fake.purchasesPerSecond > 0 && inLastSecond > fake.purchasesPerSecond;
   };
 
-  function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string, arrivedAt: number) {
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string, arrivedAt: number, delayed = false) {
     const path = (req.url ?? '').split('?')[0];
-    fake.requests.push(`${req.method} ${path}`);
+    if (!delayed) fake.requests.push(`${req.method} ${path}`);
     const call = callOf(req.method ?? '', path);
     if (!call) return refuse(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
-    if (call === 'buy' && overLimit(arrivedAt)) {
+    if (call === 'buy' && !delayed && overLimit(arrivedAt)) {
       fake.rateLimited++;
       return send(res, 429, { error: { code: 'RATE_LIMITED', message: 'You have exceeded the rate limit.', errors: [] } }, { 'retry-after': '1' });
     }
-    const fault = faultFor(call);
+    const fault = delayed ? undefined : faultFor(call);
+    if (fault?.kind === 'slow') return void setTimeout(() => handle(req, res, raw, arrivedAt, true), fault.delayMs ?? 300);
     if (fault?.kind === 'hang') return; // never answered; the client's timeout gives up
     if (fault?.kind === '500') return refuse(res, 500, 'INTERNAL_SERVER_ERROR', 'We experienced an internal error.');
     if (fault?.kind === '429')
@@ -252,6 +263,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       return send(res, 200, shipment);
     }
     if (call === 'refund') {
+      if (fault?.kind === 'refuse') return refuse(res, 422, 'SHIPMENT.REFUND.UNAVAILABLE', 'The carrier does not refund this label.');
       if (!shipment.postage_label) return refuse(res, 422, 'SHIPMENT.REFUND.UNAVAILABLE', 'This shipment has no postage to refund.');
       if (shipment.refund_status) return refuse(res, 422, 'SHIPMENT.REFUND.ALREADY_SUBMITTED', 'A refund was already submitted for this shipment.');
       shipment.refund_status = 'submitted';
@@ -283,6 +295,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       public_url: `${origin}/track/${shipment.tracking_code}`,
     };
     fake.purchases++;
+    fake.purchasesFor.set(shipment.reference, (fake.purchasesFor.get(shipment.reference) ?? 0) + 1);
+    if (fault?.kind === 'garble') return send(res, 200, { ...shipment, postage_label: null, tracking_code: null });
     if (fault?.kind === 'lose') return req.socket.destroy(); // bought upstream; the answer never arrives
     return send(res, 200, shipment);
   }
@@ -319,6 +333,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     shipments: new Map(),
     pdf,
     purchases: 0,
+    purchasesFor: new Map(),
     conversions: 0,
     requests: [],
     latencyMs: 0,

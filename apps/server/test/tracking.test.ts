@@ -6,6 +6,9 @@ import { startReceiver } from './webhook-receiver.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { engines, linkChat, telegramEnv } from './telegram-fixtures.ts';
 import { botTexts } from '../src/modules/telegram/texts.ts';
+import { easyPostSignature, type FakeEasyPost } from './fake-easypost.ts';
+import { startEasyPostApp } from './easypost-fixtures.ts';
+import { orderPayload } from './order-fixtures.ts';
 
 const SHOP = 'https://shop.example.com';
 type User = Awaited<ReturnType<typeof resellerUser>>;
@@ -115,5 +118,85 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
       { event_id: `order.completed:${order.id}` },
     ]);
     expect(await tg.sentTo(chat, 2)).toHaveLength(2);
+  });
+});
+
+describe.each(engines)('tracking never moves backwards (EasyPost tracker events), on the %s queue', (engine) => {
+  let t: TestApp;
+  let fake: FakeEasyPost;
+  let close = async () => {};
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    ({ t, fake, close } = await startEasyPostApp(engine, 'tracking-order', (fake) => ({
+      EASYPOST_WEBHOOK_SECRET: fake.webhookSecret,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    })));
+  });
+  afterAll(async () => {
+    await close();
+    await receiver?.close();
+  });
+
+  /** Posts a tracker.updated of the Shipment as EasyPost does (a new event each time). */
+  async function track(shipmentId: string, status: string) {
+    const payload = JSON.stringify(fake.trackerEvent(shipmentId, status));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/labels/webhook/easypost',
+      headers: { 'content-type': 'application/json', 'x-hmac-signature': easyPostSignature(payload, fake.webhookSecret) },
+      payload,
+    });
+    expect(res.statusCode).toBe(200);
+  }
+
+  it('a late status of a lower step is kept in the history only: the order keeps its status, no event is told, and a scanned label stays unrefundable', async () => {
+    const user = await resellerUser(t.app, t.db, 10_000);
+    await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
+    const placed = async () => {
+      expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers })).statusCode).toBe(
+        200,
+      );
+      return t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    };
+    const order = await placed();
+    const statusOf = async (id: string) =>
+      (await t.db.selectFrom('orders').select('tracking_status').where('id', '=', id).executeTakeFirstOrThrow()).tracking_status;
+    const trackingEvents = (id: string) =>
+      receiver.received
+        .map((r) => JSON.parse(r.body) as { id: string; type: string; data: { order?: { id: string } } })
+        .filter((e) => e.type === 'order.tracking' && e.data.order?.id === id);
+
+    await track(order.shipment_id!, 'in_transit');
+    expect(await statusOf(order.id)).toBe('in_transit');
+    // A pre_transit arriving late would make the label look unscanned, and refundable.
+    await track(order.shipment_id!, 'pre_transit');
+    expect(await statusOf(order.id)).toBe('in_transit');
+    const refund = await t.app.inject({ method: 'POST', url: `/api/v1/order/refund/${order.id}`, headers: user.headers });
+    expect(refund.statusCode).toBe(422);
+
+    await track(order.shipment_id!, 'delivered');
+    await track(order.shipment_id!, 'in_transit');
+    await track(order.shipment_id!, 'out_for_delivery');
+    expect(await statusOf(order.id)).toBe('delivered');
+
+    // Returned to the sender is an end too.
+    const returned = await placed();
+    await track(returned.shipment_id!, 'return_to_sender');
+    await track(returned.shipment_id!, 'out_for_delivery');
+    expect(await statusOf(returned.id)).toBe('return_to_sender');
+
+    const history = await t.db.selectFrom('tracking_events').select('status').where('order_id', '=', order.id).execute();
+    expect(history.map((h) => h.status).sort()).toEqual(['delivered', 'in_transit', 'in_transit', 'out_for_delivery', 'pre_transit'].sort());
+    // Told once for each step it took, never for the late ones.
+    await eventually(async () => expect(trackingEvents(order.id)).toHaveLength(2));
+    await eventually(async () => expect(trackingEvents(returned.id)).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      trackingEvents(order.id)
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([`order.tracking-${order.id}-delivered`, `order.tracking-${order.id}-in_transit`]);
   });
 });

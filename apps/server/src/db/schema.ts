@@ -90,6 +90,7 @@ export interface Database {
   faqs: FaqsTable;
   label_types: LabelTypesTable;
   easypost_events: EasypostEventsTable;
+  tracking_events: TrackingEventsTable;
   label_type_prices: LabelTypePricesTable;
   catalog_version: CatalogVersionTable;
   orders: OrdersTable;
@@ -378,6 +379,14 @@ export interface OrdersTable {
 /** The EasyPost webhook events taken, by id: a replayed event changes nothing. */
 export interface EasypostEventsTable {
   id: string;
+  received_at: Timestamp;
+}
+
+/** Every tracking status told about an order, late ones included (2026-11-29-10-tracking-events). */
+export interface TrackingEventsTable {
+  id: string;
+  order_id: string;
+  status: string;
   received_at: Timestamp;
 }
 

@@ -9,6 +9,7 @@ import {
 } from '@portal/contract';
 import { ApiError, download, request } from './client.ts';
 import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { useSubmissionKeys } from './idempotency.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 
 export const BULK_ORDERS_QUERY_KEY = ['bulkOrders'];
@@ -40,13 +41,13 @@ export function validateCsv(file: File, labelType: string) {
 export type CreateOrderFromCsv = { file: File; labelType: string; totalPrice: number; design: string };
 
 /** POST /order/createOrderFromCSV (multipart: type, total_price, design, csv): pays the validated total. */
-export function createOrderFromCsv({ file, labelType, totalPrice, design }: CreateOrderFromCsv) {
+export function createOrderFromCsv({ file, labelType, totalPrice, design }: CreateOrderFromCsv, idempotencyKey: string) {
   const form = new FormData();
   form.append('type', labelType);
   form.append('total_price', String(totalPrice));
   form.append('design', design);
   form.append('csv', file, file.name);
-  return request<MessageResponse>('/order/createOrderFromCSV', { method: 'POST', body: form });
+  return request<MessageResponse>('/order/createOrderFromCSV', { method: 'POST', body: form, headers: { 'idempotency-key': idempotencyKey } });
 }
 
 /** GET /order/read-bulk-orders: every bulk order of the user, newest first. */
@@ -90,11 +91,17 @@ export const useValidateCsv = () =>
   });
 
 /** Pay $total: the validated file ordered. The balance and the bulk orders are read again after a refusal too. */
-export const usePayCsv = () =>
-  useApiMutation({
-    call: createOrderFromCsv,
+export function usePayCsv() {
+  const keys = useSubmissionKeys();
+  return useApiMutation({
+    // One key per submission of this file (its name, size and time) at this type, total and design.
+    call: (order: CreateOrderFromCsv) =>
+      keys.send([order.file.name, order.file.size, order.file.lastModified, order.labelType, order.totalPrice, order.design], (key) =>
+        createOrderFromCsv(order, key),
+      ),
     invalidates: [ACCESS_QUERY_KEY, BULK_ORDERS_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,
     alreadySent: REQUEST_ALREADY_SENT,
   });
+}

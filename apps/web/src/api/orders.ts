@@ -15,11 +15,14 @@ import type {
 import { shortBalanceToast } from '../components/short-balance.tsx';
 import { ApiError, download, errorMessage, request } from './client.ts';
 import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { useSubmissionKeys } from './idempotency.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 
 export const ORDERS_QUERY_KEY = ['orders'];
 
-export const createOrder = (body: CreateOrderBody) => request<MessageResponse>('/order/create', { method: 'POST', body });
+/** With the submission's Idempotency-Key: sent again, it is answered again, ordered and charged once. */
+export const createOrder = (body: CreateOrderBody, idempotencyKey: string) =>
+  request<MessageResponse>('/order/create', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
 
 export function readOrders(query: OrderListQuery) {
   const params = new URLSearchParams();
@@ -34,8 +37,9 @@ export const downloadOrderLabel = (order: Pick<Order, '_id' | 'tracking'>) =>
 /** Several completed orders' labels as one file in the account's label format (labels.pdf or labels.zpl). */
 export const downloadSelectedLabels = (ids: string[]) => download('/order/download-selected', 'labels.pdf', { method: 'POST', body: { ids } });
 
-/** The spec posts an empty body: a new order with the same details, priced and charged again. */
-export const duplicateOrder = (id: string) => request<MessageResponse>(`/order/duplicate/${encodeURIComponent(id)}`, { method: 'POST' });
+/** The spec posts an empty body: a new order with the same details, priced and charged again (once per Idempotency-Key). */
+export const duplicateOrder = (id: string, idempotencyKey: string) =>
+  request<MessageResponse>(`/order/duplicate/${encodeURIComponent(id)}`, { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
 
 /** One of the user's orders whole: both addresses, dimensions, its bulk order and its ledger rows. */
 export const readOrderDetails = (id: string) => request<OrderDetail>(`/order/details/${encodeURIComponent(id)}`);
@@ -54,8 +58,9 @@ export function orderIssues(error: unknown): OrderIssue[] {
 export function useCreateOrder() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const keys = useSubmissionKeys();
   return useApiMutation({
-    call: ({ order }: { order: CreateOrderBody; price: number }) => createOrder(order),
+    call: ({ order }: { order: CreateOrderBody; price: number }) => keys.send(order, (key) => createOrder(order, key)),
     invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,
@@ -70,8 +75,15 @@ export function useCreateOrder() {
 }
 
 /** 'Duplicate Order'. Also after a refusal the list and balance are read again: a refused label leaves a cancelled, refunded order. */
-export const useDuplicateOrder = () =>
-  useApiMutation({ call: duplicateOrder, invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
+export function useDuplicateOrder() {
+  const keys = useSubmissionKeys();
+  return useApiMutation({
+    call: (id: string) => keys.send(id, (key) => duplicateOrder(id, key)),
+    invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });
+}
 
 /** Asks for the refund (void) of one completed label. */
 export const refundOrder = (id: string) => request<RefundResult>(`/order/refund/${encodeURIComponent(id)}`, { method: 'POST' });

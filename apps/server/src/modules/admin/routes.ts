@@ -168,8 +168,7 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
         return { message: 'Refund rejected' };
       });
       scope.post('/orders/:id/cancel', { schema: { params: idParams, body: cancelOrderBody, response: { 200: messageResponse } } }, async (request) => {
-        await admin.cancelOrder(request.userId, request.params.id, request.body.reason);
-        return { message: 'Order cancelled and refunded' };
+        return { message: await admin.cancelOrder(request.userId, request.params.id, request.body.reason) };
       });
       scope.get('/bulk-orders', { schema: { querystring: adminBulkOrdersQuery, response: { 200: adminBulkOrdersResponse } } }, (request) =>
         admin.bulkOrders(request.query),

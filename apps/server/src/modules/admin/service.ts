@@ -11,7 +11,7 @@ import {
   type UserRole,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
-import { badRequest, notFound } from '../../lib/http-errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { nowIso } from '../../lib/ids.ts';
 import type { JobQueue } from '../../queue/job-queue.ts';
 import type { AuthService } from '../auth/service.ts';
@@ -29,6 +29,12 @@ import * as repo from './repository.ts';
 export const CANNOT_DISABLE_SELF = 'You cannot disable your own account';
 export const CANNOT_DEMOTE_SELF = 'You cannot take the admin role from yourself';
 export const BAD_DAY = 'Dates are yyyy-mm-dd';
+export const ORDER_CANCELLED_REFUNDED = 'Order cancelled and refunded';
+export const LABEL_SOLD_VOIDED = 'The label had already been bought upstream: it was voided and the order refunded';
+export const LABEL_SOLD_VOID_ASKED =
+  'The label had already been bought upstream: its void was asked, and the customer is refunded once the carrier accepts it (see Refunds)';
+export const LABEL_SOLD_NOT_VOIDED =
+  'The label had already been bought upstream and the carrier refused to void it: the order is completed with that label, and nothing was refunded';
 
 const DAY_MS = 24 * 60 * 60_000;
 const OVERVIEW_DAYS = 30;
@@ -345,8 +351,19 @@ export function createAdminService(deps: {
     rejectRefund: (adminId: string, orderId: string, reason: string) =>
       refunds.reject(orderId, reason, auditBy(adminId, { action: 'order.refund_reject', targetType: 'order' })),
 
-    cancelOrder: (adminId: string, orderId: string, reason: string) =>
-      orders.cancelWaiting(orderId, reason, auditBy(adminId, { action: 'order.cancel', targetType: 'order' })),
+    /**
+     * The operator's Cancel of a waiting order, answered as a message: refunded when the upstream sold no label; when it
+     * had sold one, that label is voided first and the customer credited once the void is accepted (now, or later by the
+     * refund sweep); a void the upstream refuses leaves the order completed with its label: 409 saying so.
+     */
+    async cancelOrder(adminId: string, orderId: string, reason: string): Promise<string> {
+      const audit = auditBy(adminId, { action: 'order.cancel', targetType: 'order' });
+      if ((await orders.cancelWaiting(orderId, reason, audit)) === 'cancelled') return ORDER_CANCELLED_REFUNDED;
+      const refund = await refunds.voidSold(orderId, reason, audit);
+      if (refund === 'refunded') return LABEL_SOLD_VOIDED;
+      if (refund === 'requested') return LABEL_SOLD_VOID_ASKED;
+      throw conflict(LABEL_SOLD_NOT_VOIDED);
+    },
 
     async bulkOrders(query: PageQuery & { status?: string; user?: string }) {
       const { rows, total } = await repo.listBulkOrders(db, query, pageOf(query));

@@ -61,6 +61,8 @@ let busyLeft = 0;
 const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
 const refusing: LabelProvider = {
   name: 'sandbox',
+  // Free like the sandbox it wraps: a bulk order given up refunds its rows without asking for labels sold upstream.
+  freeLabels: sandbox.freeLabels,
   createLabel: (request) => {
     if (request.to.name === BUSY && busyLeft-- > 0) return Promise.reject(new PoolFull('label renderer', 1));
     return request.to.name === REFUSED ? Promise.reject(new LabelProviderError('address not deliverable')) : sandbox.createLabel(request);

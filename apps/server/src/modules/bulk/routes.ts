@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import {
   BULK_MAX_BYTES,
   CSV_FILE_TOO_LARGE,
+  ORDERS_CREATED,
   bulkOrdersResponse,
   csvErrorResponse,
   errorResponse,
@@ -12,6 +13,7 @@ import {
   validateCsvResponse,
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
+import { idempotencyOf, sendAnswer } from '../../lib/idempotency-key.ts';
 import { readUpload } from '../../lib/multipart.ts';
 import type { BulkFileKind, BulkUpload } from './service.ts';
 
@@ -40,7 +42,17 @@ export async function bulkRoutes(api: Api, ctx: AppContext) {
     scope.post(
       '/order/createOrderFromCSV',
       { schema: { response: { 200: messageResponse, 400: badFile, 402: errorResponse, 409: errorResponse } } },
-      async (request) => ({ message: (await bulk.create(request.userId, await readCsvUpload(request))).message }),
+      // At most one bulk order per Idempotency-Key (the web sends one per submission): a repeat answers the first answer.
+      async (request, reply) =>
+        sendAnswer(
+          reply,
+          await ctx.reseller.idempotent(
+            request.userId,
+            idempotencyOf(request),
+            async (onCharged) => ({ statusCode: 200, body: { message: (await bulk.create(request.userId, await readCsvUpload(request), onCharged)).message } }),
+            async () => ({ statusCode: 200, body: { message: ORDERS_CREATED } }),
+          ),
+        ),
     );
   });
 

@@ -293,13 +293,14 @@ export function createBulkService(deps: {
   }
 
   /**
-   * The last attempt failed: rows still waiting are refunded (each with its own ledger row) and the
-   * order ends 'failed' with the files of the labels that were made, or without files if even those
-   * cannot be written.
+   * The last attempt failed: rows still waiting are refunded (each with its own ledger row), unless the upstream sold
+   * their label (recorded then), and the order ends 'failed' with the files of the labels that were made, or without
+   * files if even those cannot be written.
    */
   async function giveUp(bulkOrderId: string, reason: string): Promise<void> {
     for (const order of await repo.bulkRows(db, bulkOrderId)) {
-      if (order.status === 'pending' || order.status === 'processing') await orders.cancel(order, 'the bulk order could not be finished');
+      // A row whose label the upstream sold is completed with it, never refunded while its postage stays paid.
+      if (order.status === 'pending' || order.status === 'processing') await orders.giveUp(order, 'the bulk order could not be finished');
     }
     const ending = { status: 'failed' as const, note: reason.slice(0, 500) };
     try {
@@ -477,7 +478,7 @@ export function createBulkService(deps: {
      * order, one order per row and the one debit of the whole total in one transaction. From
      * BULK_QUEUE_THRESHOLD rows it runs as a queued job; fewer are made before answering.
      */
-    async create(userId: string, upload: BulkUpload): Promise<{ message: string; bulkOrderId: string }> {
+    async create(userId: string, upload: BulkUpload, onCharged?: OnCharged): Promise<{ message: string; bulkOrderId: string }> {
       const fields = fieldsOf(createOrderFromCsvFields, upload.fields);
       const csv = csvOf(upload);
       const type = await catalog.orderableType(fields.type);
@@ -485,7 +486,7 @@ export function createBulkService(deps: {
       const file = await readBulkFile(csv, type, fields.design);
       if (dollarsToCents(fields.total_price) !== file.totalCents) throw conflict(PRICES_CHANGED);
 
-      const bulk = await persistAndRun(userId, type, fields.design, file, csv);
+      const bulk = await persistAndRun(userId, type, fields.design, file, csv, { onCharged });
       return { message: ORDERS_CREATED, bulkOrderId: bulk.id };
     },
 

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   FEDEX_LABEL_MAX_BYTES,
+  FEDEX_ORDER_CREATED,
   FEDEX_LABEL_REQUIRED,
   FEDEX_LABEL_TOO_LARGE,
   adminFedexQueueQuery,
@@ -19,6 +20,7 @@ import {
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { badRequest } from '../../lib/http-errors.ts';
+import { idempotencyOf, sendAnswer } from '../../lib/idempotency-key.ts';
 import { readUpload } from '../../lib/multipart.ts';
 
 const sendPdf = (reply: FastifyReply, file: { fileName: string; data: Buffer }) =>
@@ -35,9 +37,18 @@ export async function fedexRoutes(api: Api, ctx: AppContext) {
   // The flat price of a FedEx hand-made order, as the operator set it in the console.
   api.get('/fed/read-price', { schema: { response: { 200: fedexPriceResponse } } }, async () => ({ price: await content.fedexPrice() }));
 
-  api.post('/fed/create-order', { schema: { body: createFedexOrderBody, response: { 200: messageResponse, 402: errorResponse } } }, async (request) => ({
-    message: (await fedex.create(request.userId, request.body)).message,
-  }));
+  // At most one order per Idempotency-Key (the web sends one per submission): a repeat answers the first answer.
+  api.post('/fed/create-order', { schema: { body: createFedexOrderBody, response: { 200: messageResponse, 402: errorResponse } } }, async (request, reply) =>
+    sendAnswer(
+      reply,
+      await ctx.reseller.idempotent(
+        request.userId,
+        idempotencyOf(request),
+        async (onCharged) => ({ statusCode: 200, body: { message: (await fedex.create(request.userId, request.body, onCharged)).message } }),
+        async () => ({ statusCode: 200, body: { message: FEDEX_ORDER_CREATED } }),
+      ),
+    ),
+  );
 
   api.get('/fed/read', { schema: { querystring: fedexListQuery, response: { 200: fedexListResponse } } }, (request) =>
     fedex.list(request.userId, request.query),

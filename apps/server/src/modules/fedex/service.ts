@@ -28,6 +28,7 @@ import { newId, nowIso, nowIsoIncreasing, randomToken } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, recordEvents, type ShopEventOutbox } from '../../lib/shop-events.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
+import type { OnCharged } from '../orders/service.ts';
 import * as repo from './repository.ts';
 
 /** A download link lives one to two hours: it changes once an hour, so reloading the list within the hour gives the same link. */
@@ -224,11 +225,12 @@ export function createFedexService(deps: FedexDeps) {
     },
 
     /** Charges the current price and writes the order and its ledger row in one transaction; 402 and nothing written when the balance is short. */
-    async create(userId: string, input: CreateFedexOrderInput): Promise<{ message: string; orderId: string }> {
+    async create(userId: string, input: CreateFedexOrderInput, onCharged?: OnCharged): Promise<{ message: string; orderId: string }> {
       const priceCents = await deps.priceCents();
       if (priceCents === null || priceCents <= 0) throw conflict(FEDEX_PRICE_NOT_SET);
       const id = newId();
       await db.transaction().execute(async (trx) => {
+        await onCharged?.(trx, id);
         await repo.insertFedexOrder(trx, rowFor(id, userId, input, priceCents, nowIsoIncreasing()));
         await changeBalance(trx, { userId, amountCents: -priceCents, kind: 'fedex_charge', reference: id, note: `FedEx order ${shortId(id)}` });
       });

@@ -175,6 +175,29 @@ export function createRefundService(deps: {
   return {
     request,
 
+    /**
+     * An operator's cancel of an order whose label the upstream had already sold (orders.cancelWaiting answered
+     * 'bought', the order completed with that label): the label is voided as a customer's refund is, marked requested
+     * at once (so it is never downloaded meanwhile) and asked upstream; the customer is credited (label_refund) only
+     * once the upstream accepts the void, now or by the refund sweep or its webhook later. Answers where the refund
+     * stands: 'refunded', 'requested' (asked, not decided yet) or 'rejected' (the label stays the customer's).
+     */
+    async voidSold(orderId: string, reason: string, audit: AuditHook): Promise<RefundStatus | null> {
+      const at = nowIso();
+      const taken = await db.transaction().execute(async (trx) => {
+        const row = await repo.requestRefund(trx, orderId, at, labels.requestRefund ? isoIn(deps.claimMs) : null);
+        if (row)
+          await audit(trx, {
+            targetId: orderId,
+            before: { status: 'processing' },
+            after: { status: 'completed', reason, labelSoldUpstream: true, refundStatus: 'requested' },
+          });
+        return row;
+      });
+      if (taken) await ask(taken);
+      return (await repo.findOrder(db, orderId))?.refund_status ?? null;
+    },
+
     /** Several of the user's orders, each on its own: an order that cannot be refunded says why and does not stop the others. */
     async requestMany(userId: string, orderIds: string[]): Promise<RefundResult[]> {
       const results: RefundResult[] = [];

@@ -280,6 +280,18 @@ export const markProcessing = (db: DbOrTrx, id: string, providerRef: string, at:
     .where('status', 'in', WAITING)
     .execute();
 
+/**
+ * An order whose purchase ended in an error other than a refusal shows Processing with no provider reference, due for
+ * the sweep at `checkAt`, which asks the provider for the label bought under its id before anything else.
+ */
+export const markUnsure = (db: DbOrTrx, id: string, at: string, checkAt: string) =>
+  db
+    .updateTable('orders')
+    .set({ status: 'processing', provider_ref: null, updated_at: at, claimed_until: checkAt })
+    .where('id', '=', id)
+    .where('status', 'in', WAITING)
+    .execute();
+
 /** A pending order whose purchase takes longer than its request waits shows Processing; its claim stays its buyer's. */
 export const markStillBuying = (db: DbOrTrx, id: string, at: string) =>
   db.updateTable('orders').set({ status: 'processing', updated_at: at }).where('id', '=', id).where('status', '=', 'pending').execute();

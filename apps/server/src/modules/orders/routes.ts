@@ -15,26 +15,43 @@ import {
   refundResultsResponse,
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
-import { providerUnavailable } from '../../lib/http-errors.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES, parseJsonBody } from '../../lib/json-body.ts';
-import type { FastifyReply } from 'fastify';
-import type { LabelFile, PlaceResult } from './service.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { idempotencyOf, sendAnswer, type ApiAnswer } from '../../lib/idempotency-key.ts';
+import type { LabelFile, OnCharged, PlaceResult } from './service.ts';
 
 export async function orderRoutes(api: Api, ctx: AppContext) {
   const { orders, auth } = ctx;
 
   // A refused label is the provider's failure, not the user's: 502 with what happened (the order is already refunded).
-  const answer = (result: PlaceResult, message: string) => {
-    if (!result.ok) throw providerUnavailable(result.message, 502);
-    return { message };
-  };
+  const answer = (result: PlaceResult, message: string): ApiAnswer =>
+    result.ok ? { statusCode: 200, body: { message } } : { statusCode: 502, body: { message: result.message } };
+
+  /**
+   * Places an order at most once per Idempotency-Key (the web sends one per submission): the same key again answers
+   * the first answer, without a second order or charge (the reseller API's mechanism, keyed per user).
+   */
+  const placeOnce = (
+    request: FastifyRequest & { userId: string },
+    reply: FastifyReply,
+    place: (onCharged?: OnCharged) => Promise<PlaceResult>,
+    message: string,
+  ) =>
+    ctx.reseller
+      .idempotent(
+        request.userId,
+        idempotencyOf(request),
+        async (onCharged) => answer(await place(onCharged), message),
+        async () => ({ statusCode: 200, body: { message } }),
+      )
+      .then((result) => sendAnswer(reply, result));
 
   const placed = { 200: messageResponse, 502: errorResponse };
 
   // A body that fails the schema is answered with every problem at once (fields and the type's rules), not its first.
-  api.post('/order/create', { schema: { body: createOrderBody, response: placed }, attachValidation: true }, async (request) => {
+  api.post('/order/create', { schema: { body: createOrderBody, response: placed }, attachValidation: true }, async (request, reply) => {
     if (request.validationError) throw await orders.invalidBody(request.body);
-    return answer(await orders.place(request.userId, request.body), ORDER_CREATED);
+    return placeOnce(request, reply, (onCharged) => orders.place(request.userId, request.body, { onCharged }), ORDER_CREATED);
   });
 
   // The spec posts duplicate with an empty body; a client that still says application/json gets no 400 for it.
@@ -47,8 +64,8 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
         done(error as Error, undefined);
       }
     });
-    scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed } }, async (request) =>
-      answer(await orders.duplicate(request.userId, request.params.id), ORDER_DUPLICATED),
+    scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed } }, async (request, reply) =>
+      placeOnce(request, reply, (onCharged) => orders.duplicate(request.userId, request.params.id, onCharged), ORDER_DUPLICATED),
     );
     // A label's refund (void): 409 when it was asked before or is not completed, 422 outside the carrier's window.
     scope.post('/order/refund/:id', { schema: { params: idParams, response: { 200: refundResultSchema } } }, (request) =>

@@ -117,6 +117,7 @@ function downloadable(order: repo.OrderRow | undefined): repo.OrderRow & { pdf_k
 }
 
 export const ORDER_NOT_WAITING = 'Only a pending or processing order can be cancelled';
+export const UPSTREAM_NOT_ASKED = 'The label provider could not be asked whether it sold a label for this order; nothing was changed, try again later';
 
 export function toOrder(row: repo.OrderListRow): Order {
   return {
@@ -391,7 +392,24 @@ export function createOrderService(deps: {
       events,
     );
     outbox.committed(events.filter((event) => recorded.has(event.subject_id)));
+    for (const { order } of made) if (!recorded.has(order.id)) void voidUnrecorded(order);
     return made.map(({ order, label }, i) => madeOutcome(order, label, keys[i], recorded.has(order.id)));
+  }
+
+  /**
+   * A label bought for an order that was cancelled (and refunded) meanwhile, by an operator or a bulk order given up:
+   * its postage is voided upstream, so it is not paid for twice. A void that fails is logged for the operator.
+   */
+  async function voidUnrecorded(order: repo.OrderRow): Promise<void> {
+    if (labels.freeLabels || !labels.requestRefund) return;
+    try {
+      // Not recorded because another process recorded it first: that label is the order's, nothing to void.
+      if ((await repo.findOrder(db, order.id))?.status !== 'cancelled') return;
+      const answer = await labels.requestRefund(labelRequestFor(order));
+      log.warn({ orderId: order.id, refund: answer }, 'a label bought for an order cancelled meanwhile was voided upstream');
+    } catch (error) {
+      log.error({ err: error, orderId: order.id }, 'a label bought for an order cancelled meanwhile could not be voided upstream: void it by hand');
+    }
   }
 
   /** A single order's label, stored and recorded with the others that are ready meanwhile. */
@@ -481,7 +499,7 @@ export function createOrderService(deps: {
         // The renderer's queue is full: the job fails and runs again later (the rows are let go below), no row cancelled.
         if (error instanceof PoolFull) throw error;
         held.delete(order.id);
-        return onOutcome(order, await cancelAndRefund(order, reasonOf(error, order)));
+        return onOutcome(order, await refusedOrUnsure(order, error));
       }
       if (result.status === 'completed') {
         if (made.length === 0) oldestMadeAt = Date.now();
@@ -544,11 +562,23 @@ export function createOrderService(deps: {
     return { status: 'cancelled', message: reason };
   }
 
-  const reasonOf = (error: unknown, order: repo.OrderRow) => {
-    if (error instanceof LabelProviderError) return error.message;
-    log.error({ err: error, orderId: order.id }, 'label provider failed');
-    return 'the label provider is not available';
-  };
+  /**
+   * A paid order whose purchase ended in an error that is not the upstream's refusal (a local fault while recording
+   * it, or an upstream that may have sold the label before the answer was lost): the upstream may have sold it, so it
+   * is never refunded here. It shows Processing with no provider reference, and the completion sweep (recheck) asks
+   * the provider for the label bought under its id (findLabel) before buying or refusing it.
+   */
+  async function unsure(order: repo.OrderRow, error: unknown): Promise<LabelOutcome> {
+    log.error({ err: error, orderId: order.id }, 'the label purchase ended in an error; the completion sweep asks the provider again');
+    await repo
+      .markUnsure(db, order.id, nowIso(), isoIn(pollMs))
+      .catch((failed) => log.error({ err: failed, orderId: order.id }, 'the order could not be marked; its claim runs out and the sweep takes it'));
+    return { status: 'processing' };
+  }
+
+  /** Only the upstream's refusal (nothing bought) cancels and refunds; any other error leaves the order to the sweep. */
+  const refusedOrUnsure = (order: repo.OrderRow, error: unknown): Promise<LabelOutcome> =>
+    error instanceof LabelProviderError ? cancelAndRefund(order, error.message) : unsure(order, error);
 
   /**
    * The label of a pending order this process holds, bought at most once whatever crashed before. Every take of an
@@ -578,11 +608,16 @@ export function createOrderService(deps: {
     } catch (error) {
       // The renderer's queue is full: the order stays waiting, and the caller's job runs again later.
       if (error instanceof PoolFull) throw error;
-      return cancelAndRefund(order, reasonOf(error, order));
+      return refusedOrUnsure(order, error);
     }
-    if (result.status === 'completed') return storeLabel({ order, label: result });
-    await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
-    return { status: 'processing' };
+    try {
+      if (result.status === 'completed') return await storeLabel({ order, label: result });
+      await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
+      return { status: 'processing' };
+    } catch (error) {
+      // Bought (or under way) upstream and not recorded here: the sweep finds it by our order id.
+      return unsure(order, error);
+    }
   }
 
   /** Runs `work` on the order only if this process can claim it; another holder (or an order no longer waiting) answers 'processing'. */
@@ -604,14 +639,16 @@ export function createOrderService(deps: {
    * status flow: the history polls it) and the purchase, still holding the order's claim, records what it comes to.
    */
   async function fulfil(order: repo.OrderRow): Promise<PlaceResult> {
-    const making = makeLabel(order);
+    // Charged: whatever fails now, the answer is the order (Processing), never an error a client would retry and pay again.
+    const making = makeLabel(order).catch((error) => unsure(order, error));
     if (deps.labelWaitMs === undefined) return placed(order, await making);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, deps.labelWaitMs, null)));
     const outcome = await Promise.race([making, late]).finally(() => clearTimeout(timer));
     if (outcome) return placed(order, outcome);
-    making.catch((error) => log.error({ err: error, orderId: order.id }, 'a label bought in the background failed; the completion sweep asks again'));
-    await repo.markStillBuying(db, order.id, nowIso());
+    await repo
+      .markStillBuying(db, order.id, nowIso())
+      .catch((error) => log.error({ err: error, orderId: order.id }, 'the order could not be shown Processing; its purchase goes on'));
     return { ok: true, orderId: order.id };
   }
 
@@ -678,11 +715,12 @@ export function createOrderService(deps: {
       // label made for no order, nothing charged. The one statement of a single order stays one.
       result = await labels.createLabel(labelRequestFor(order));
     } catch (error) {
-      // The renderer's queue is full: a 503 with Retry-After, and no order, as nothing was written yet.
-      if (error instanceof PoolFull) throw error;
+      // Any other fault (the renderer's queue full: a 503 with Retry-After): nothing is written nor charged, and the
+      // customer may send the order again.
+      if (!(error instanceof LabelProviderError)) throw error;
       // Paid, then cancelled and refunded, as a refusal after payment is: the order and its reason stay in the history.
       await pay(order);
-      return placed(order, await cancelAndRefund(order, reasonOf(error, order)));
+      return placed(order, await cancelAndRefund(order, error.message));
     }
     if (result.status === 'processing') {
       await pay({ ...order, status: 'processing', provider_ref: result.providerRef, claimed_until: isoIn(pollMs) });
@@ -724,7 +762,9 @@ export function createOrderService(deps: {
 
   /** Asks again about one waiting order: a pending one is sent again, a processing one is checked. */
   async function recheck(order: repo.OrderRow): Promise<LabelOutcome> {
-    if (order.status === 'pending') return makeLabel(order);
+    // Pending, or left unsure by an error after its purchase (no reference): the provider is asked for the label
+    // bought under our order id first (buyLabel: the sweep's take is not the first), and only then buys or refuses.
+    if (order.status === 'pending' || !order.provider_ref) return makeLabel(order);
     let result;
     try {
       result = await labels.checkLabel(labelRequestFor(order), order.provider_ref ?? '');
@@ -734,7 +774,7 @@ export function createOrderService(deps: {
       await repo.checkAgainAt(db, order.id, isoIn(pollMs));
       return { status: 'processing' };
     }
-    if (result.status === 'completed') return storeLabel({ order, label: result });
+    if (result.status === 'completed') return storeLabel({ order, label: result }).catch((error) => unsure(order, error));
     if (result.status === 'failed') return cancelAndRefund(order, result.message);
     // A new reference (an upstream's count of failed tries) is kept; otherwise only the next check moves.
     if (result.providerRef !== order.provider_ref) await repo.markProcessing(db, order.id, result.providerRef, nowIso(), isoIn(result.retryInMs ?? pollMs));
@@ -812,10 +852,24 @@ export function createOrderService(deps: {
     /** Cancels a waiting order and refunds it (once); nothing happens to an order no longer waiting. */
     cancel: cancelAndRefund,
 
-    async duplicate(userId: string, orderId: string): Promise<PlaceResult> {
+    /**
+     * Ends a waiting order the shop gives up on (a bulk order's last attempt): a label the upstream sold under its id is
+     * recorded (completed); with none, the order is cancelled and refunded once. Throws when the upstream cannot be
+     * asked or the label cannot be recorded, so nothing is refunded blind and a later run asks again.
+     */
+    async giveUp(order: repo.OrderRow, reason: string): Promise<LabelOutcome> {
+      if (!labels.freeLabels) {
+        const sold = await labels.findLabel(labelRequestFor(order));
+        if (sold?.status === 'processing') throw new Error(`the label provider could not be asked whether it sold the label of order ${order.id}`);
+        if (sold) return storeLabel({ order, label: sold });
+      }
+      return cancelAndRefund(order, reason);
+    },
+
+    async duplicate(userId: string, orderId: string, onCharged?: OnCharged): Promise<PlaceResult> {
       const original = await repo.findOwnOrder(db, userId, orderId);
       if (!original) throw notFound(ORDER_NOT_FOUND);
-      return place(userId, inputFrom(original));
+      return place(userId, inputFrom(original), { onCharged });
     },
 
     async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {
@@ -888,11 +942,33 @@ export function createOrderService(deps: {
       return repo.findOrder(db, orderId);
     },
 
-    /** An operator's cancel of any customer's order still pending or processing: refunded once; 404 unknown, 409 no longer waiting. */
-    async cancelWaiting(orderId: string, reason: string, audit: AuditHook): Promise<void> {
+    /**
+     * An operator's cancel of any customer's order still pending or processing; 404 unknown, 409 no longer waiting.
+     * The upstream is asked first for a label sold under the order's id: with none, the order is cancelled and refunded
+     * once ('cancelled'); with one, that label is recorded and the order completed ('bought': the caller voids it before
+     * any refund). An upstream that cannot be asked: 503, nothing changed. A purchase that ends after the cancel finds
+     * the order cancelled and voids its label (storeAndRecord). The sandbox sells nothing upstream: cancelled at once.
+     */
+    async cancelWaiting(orderId: string, reason: string, audit: AuditHook): Promise<'cancelled' | 'bought'> {
       const order = await repo.findOrder(db, orderId);
       if (!order) throw notFound(ORDER_NOT_FOUND);
+      if (!repo.WAITING.includes(order.status)) throw conflict(ORDER_NOT_WAITING);
+      if (!labels.freeLabels) {
+        let sold: LabelReady | LabelPending | null;
+        try {
+          sold = await labels.findLabel(labelRequestFor(order));
+          if (sold?.status === 'completed' && (await storeLabel({ order, label: sold })).status !== 'completed') throw conflict(ORDER_NOT_WAITING);
+        } catch (error) {
+          if (error instanceof HttpError) throw error;
+          log.warn({ err: error, orderId }, 'cancel: the label provider could not be asked about the order');
+          sold = { status: 'processing', providerRef: '' };
+        }
+        // Under way or not known: nothing is changed.
+        if (sold?.status === 'processing') throw providerUnavailable(UPSTREAM_NOT_ASKED);
+        if (sold) return 'bought';
+      }
       if (!(await refundWaiting(order, reason, audit))) throw conflict(ORDER_NOT_WAITING);
+      return 'cancelled';
     },
 
     /** The label PDF of the user's own completed order; with userId null, of any customer's (the console). */

@@ -1,28 +1,59 @@
-import type { TrackingStatus } from '@portal/contract';
+import { TRACKING_STATUSES, type TrackingStatus } from '@portal/contract';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { eventRow, recordEvents, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
+import { newId } from '../../lib/ids.ts';
 import { noPayload, type JobDefinition } from '../../queue/job-queue.ts';
 
 /** The orders a tracking change is about: enough to tell their owners. */
 type TrackedOrder = { id: string; user_id: string; bulk_order_id: string | null; tracking_status: string | null };
 
+/** Where a parcel can only go forwards: a status of a lower step never replaces one of a higher. */
+const STEPS: Partial<Record<TrackingStatus, number>> = { pre_transit: 0, in_transit: 1, out_for_delivery: 2, available_for_pickup: 3, delivered: 4 };
+/** Ends: nothing moves a label past them. */
+const ENDS: readonly string[] = ['delivered', 'return_to_sender', 'failure'];
+
 /**
- * Sets the tracking status of orders, in the caller's transaction, with an order.tracking event (reseller webhook,
- * Telegram when delivered) for each order whose status it changed; answers those events, to hand to the outbox once
- * committed. Both the EasyPost webhook and the sandbox's timer come through here.
+ * Whether a label at `current` moves to `next`: never from an end, always to an end, forwards along STEPS; a status
+ * outside the steps (unknown, error...) never replaces one on them.
+ */
+export function movesTo(current: string | null, next: TrackingStatus): boolean {
+  if (current === next || (current !== null && ENDS.includes(current))) return false;
+  if (current === null || ENDS.includes(next)) return true;
+  const from = STEPS[current as TrackingStatus];
+  const to = STEPS[next];
+  if (from === undefined) return true;
+  return to !== undefined && to > from;
+}
+
+/**
+ * Tells orders a tracking status, in the caller's transaction: each is kept in the orders' tracking history
+ * (tracking_events), and the orders it moves forwards (movesTo) take it, with an order.tracking event (reseller
+ * webhook, Telegram when delivered) each; a late status of a lower step changes nothing else. Answers those events, to
+ * hand to the outbox once committed. Both the EasyPost webhook and the sandbox's timer come through here.
  */
 export async function setTrackingStatus(trx: DbOrTrx, orders: TrackedOrder[], status: TrackingStatus, at: string): Promise<ShopEventRow[]> {
-  const changed = orders.filter((order) => order.tracking_status !== status);
-  if (changed.length === 0) return [];
+  if (orders.length === 0) return [];
   await trx
+    .insertInto('tracking_events')
+    .values(orders.map((order) => ({ id: newId(), order_id: order.id, status, received_at: at })))
+    .execute();
+  const candidates = orders.filter((order) => movesTo(order.tracking_status, status));
+  if (candidates.length === 0) return [];
+  // Moved only from a status it moves forwards from, as the row is when written: two events at once cannot move it back.
+  const from = TRACKING_STATUSES.filter((current) => movesTo(current, status));
+  const moved = await trx
     .updateTable('orders')
     .set({ tracking_status: status, updated_at: at })
     .where(
       'id',
       'in',
-      changed.map((order) => order.id),
+      candidates.map((order) => order.id),
     )
+    .where((eb) => eb.or([eb('tracking_status', 'is', null), ...(from.length > 0 ? [eb('tracking_status', 'in', from)] : [])]))
+    .returning('id')
     .execute();
+  const movedIds = new Set(moved.map((row) => row.id));
+  const changed = candidates.filter((order) => movedIds.has(order.id));
   const events = changed.map((order) =>
     eventRow({ type: 'order.tracking', userId: order.user_id, orderId: order.id, status, bulk: order.bulk_order_id !== null }, at),
   );

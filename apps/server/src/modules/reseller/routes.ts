@@ -40,7 +40,7 @@ import { HttpError, publicError, validationIssues } from '../../lib/http-errors.
 import { sha256Hex } from '../../lib/ids.ts';
 import { linkOrigin } from '../../lib/link-origin.ts';
 import { errorResponses, ok, servedDocument, swaggerOptions } from './openapi.ts';
-import type { ApiAnswer, Idempotency } from './service.ts';
+import { idempotencyOf, sendAnswer } from '../../lib/idempotency-key.ts';
 
 type ErrorItem = NonNullable<ResellerError['errors']>[number];
 
@@ -119,31 +119,6 @@ const bulkEnvelope = z.object({
     .min(1, 'data must hold at least one order')
     .max(BULK_MAX_ROWS, `data may hold at most ${BULK_MAX_ROWS.toLocaleString('en-US')} orders`),
 });
-
-/** JSON with sorted keys, so the same request always has the same fingerprint. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-function idempotencyOf(request: FastifyRequest): Idempotency | undefined {
-  const key = request.headers['idempotency-key'];
-  if (typeof key !== 'string') return undefined;
-  const fingerprint = sha256Hex(`${request.method} ${request.routeOptions.url}\n${canonical(request.body)}`);
-  return { key, fingerprint };
-}
-
-function sendAnswer(reply: FastifyReply, answer: ApiAnswer) {
-  if (answer.replayed) reply.header('idempotent-replayed', 'true');
-  return reply.status(answer.statusCode).send(answer.body);
-}
 
 // ---- the plugin -------------------------------------------------------------------------------
 

@@ -28,9 +28,8 @@ import type { WebhookService } from './webhooks.ts';
 
 export { createWebhookService, signWebhook, type WebhookService } from './webhooks.ts';
 
-/** An answer of a create call: kept with its Idempotency-Key and replayed to repeats. */
-export type ApiAnswer = { statusCode: number; body: Record<string, unknown>; replayed?: boolean };
-export type Idempotency = { key: string; fingerprint: string };
+import type { ApiAnswer, Idempotency } from '../../lib/idempotency-key.ts';
+export type { ApiAnswer, Idempotency };
 
 /** A claimed key whose request has not answered for this long died with its process; the next repeat takes it over. */
 export const IDEMPOTENCY_LEASE_MS = 2 * 60_000;
@@ -126,7 +125,11 @@ export function createResellerService(deps: {
       if (held?.id === id && !held.resource_id) await repo.deleteIdempotencyKey(db, id, held.updated_at).catch(() => {});
       throw error;
     }
-    await repo.completeIdempotencyKey(db, id, { statusCode: answer.statusCode, response: JSON.stringify(answer.body), at: nowIso() });
+    // Paid: the answer is given whatever happens to its record. A key left running is answered from what it paid for
+    // (recover) once its lease is over.
+    await repo
+      .completeIdempotencyKey(db, id, { statusCode: answer.statusCode, response: JSON.stringify(answer.body), at: nowIso() })
+      .catch((error) => log.error({ err: error, userId }, 'the answer of an idempotency key could not be kept'));
     return answer;
   }
 
@@ -155,6 +158,8 @@ export function createResellerService(deps: {
 
   return {
     webhooks: deps.webhooks,
+    /** The same at-most-once mechanism for the web's own paid calls (an order, a bulk order, a FedEx order). */
+    idempotent,
 
     /** The user of an x-api-key: 401 without one or with a wrong one (403 for a disabled account, in auth). */
     async authenticate(apiKey: string | string[] | undefined): Promise<{ id: string }> {

@@ -8,7 +8,7 @@ import { useCancelAdminOrder } from '../../../api/admin.ts';
 
 export type CancellableOrder = { _id: string; OrderId: string; price: number; owner: { tgId: string } };
 
-/** Cancels an order still pending or processing, with a required reason; the server refunds its price. */
+/** Cancels an order still pending or processing, with a required reason; the server refunds its price (voiding first a label already bought upstream). */
 export function CancelOrderModal({ order: current, onClose }: { order: CancellableOrder | null; onClose: () => void }) {
   const last = useRef(current);
   if (current) last.current = current;
@@ -33,7 +33,7 @@ export function CancelOrderModal({ order: current, onClose }: { order: Cancellab
           {order && (
             <p>
               Cancel order <strong className="font-monospace">{order.OrderId}</strong> of @{order.owner.tgId}? Its price, {money(order.price)}, goes back to the
-              customer's balance.
+              customer's balance. If the label was already bought upstream, it is voided first, and the price goes back once the carrier accepts the void.
             </p>
           )}
           <Form.Group controlId="cancel-reason">
