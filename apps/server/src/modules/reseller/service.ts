@@ -24,6 +24,7 @@ import type { RefundService } from '../orders/service.ts';
 import type { OnCharged, OrderService } from '../orders/service.ts';
 import { bulkJobStatusOf, resellerOrderOf } from './answers.ts';
 import * as repo from './repository.ts';
+import { whenAvailable } from '../../db/unavailable.ts';
 import type { WebhookService } from './webhooks.ts';
 
 export { createWebhookService, signWebhook, type WebhookService } from './webhooks.ts';
@@ -34,6 +35,8 @@ export type { ApiAnswer, Idempotency };
 /** A claimed key whose request has not answered for this long died with its process; the next repeat takes it over. */
 export const IDEMPOTENCY_LEASE_MS = 2 * 60_000;
 const PURGE_EVERY_MS = 60 * 60_000;
+/** How long a paid order's answer is read again while the database is away (whenAvailable). */
+const ANSWER_READ_MS = 30_000;
 
 export function createResellerService(deps: {
   db: Db;
@@ -183,7 +186,10 @@ export function createResellerService(deps: {
         idempotency,
         async (onCharged) => {
           const placed = await orders.place(userId, input, { onCharged });
-          return placed.ok ? orderAnswer(userId, placed.orderId, base) : { statusCode: 502, body: { type: 'error', message: placed.message } };
+          if (!placed.ok) return { statusCode: 502, body: { type: 'error', message: placed.message } };
+          // Charged: the order is read for its answer while the database is away (up to ANSWER_READ_MS), rather than
+          // answering an error that a client without an Idempotency-Key would retry, paying twice.
+          return whenAvailable(() => orderAnswer(userId, placed.orderId, base), ANSWER_READ_MS);
         },
         (orderId) => orderAnswer(userId, orderId, base),
       );
