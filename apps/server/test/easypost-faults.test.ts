@@ -12,12 +12,10 @@ import { createLocalFileStore, type FileStore } from '../src/providers/storage/f
 import { fundedUser, orderPayload } from './order-fixtures.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
-import { startEasyPostApp } from './easypost-fixtures.ts';
+import { newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
 import pino from 'pino';
 import { buildServices } from '../src/services.ts';
 import { MAX_ATTEMPTS } from '../src/queue/job-queue.ts';
-
-type User = Awaited<ReturnType<typeof fundedUser>>;
 
 /** The local file store, whose next `failPacks` label writes fail (a full disk, a store that cannot be reached). */
 function failingStore(root: string): FileStore & { failPacks: number } {
@@ -63,18 +61,6 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
     files.failPacks = 0;
   });
 
-  const newestOrder = async (user: User) =>
-    t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
-  /** Polls the database until the user's newest order leaves pending and processing. */
-  async function settled(user: User, timeoutMs = 20_000) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const order = await newestOrder(user);
-      if (order.status === 'completed' || order.status === 'cancelled') return order;
-      if (Date.now() > until) throw new Error(`order still ${order.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
   const ledgerKinds = async (reference: string) =>
     (await t.db.selectFrom('ledger').select('kind').where('reference', '=', reference).orderBy('created_at').execute()).map((l) => l.kind);
 
@@ -85,12 +71,12 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: ORDER_CREATED });
-    const order = await newestOrder(user);
+    const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'processing', provider_ref: null });
     expect(fake.purchasesFor.get(order.id)).toBe(1);
     expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
 
-    const done = await settled(user);
+    const done = await settledOrder(t.db, user.userId);
     expect(files.failPacks).toBe(0);
     expect(done).toMatchObject({ status: 'completed', tracking: fake.shipments.get(done.shipment_id!).tracking_code });
     expect(fake.purchasesFor.get(order.id)).toBe(1);
@@ -123,7 +109,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
       expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers })).statusCode).toBe(
         200,
       );
-      const order = await newestOrder(user);
+      const order = await newestOrder(t.db, user.userId);
       expect(order.status).toBe('processing');
       expect(fake.purchasesFor.get(order.id)).toBe(1);
       return { user, order };
@@ -142,13 +128,17 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
       expect(fake.refunds - refundsBefore).toBe(1);
       expect(shipmentOf(order.id).refund_status).toBe('submitted');
       // Asked upstream, not decided: nothing credited yet, and the label is not downloadable.
-      expect(await newestOrder(user)).toMatchObject({ status: 'completed', refund_status: 'requested', tracking: shipmentOf(order.id).tracking_code });
+      expect(await newestOrder(t.db, user.userId)).toMatchObject({
+        status: 'completed',
+        refund_status: 'requested',
+        tracking: shipmentOf(order.id).tracking_code,
+      });
       expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
       expect((await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers })).statusCode).toBe(409);
 
       fake.settleRefund(shipmentOf(order.id).id, 'refunded');
       await expect.poll(() => ledgerKinds(order.id), { timeout: 10_000 }).toEqual(['order_charge', 'label_refund']);
-      expect(await newestOrder(user)).toMatchObject({ status: 'completed', refund_status: 'refunded' });
+      expect(await newestOrder(t.db, user.userId)).toMatchObject({ status: 'completed', refund_status: 'refunded' });
       expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
       expect(fake.purchasesFor.get(order.id)).toBe(1);
     });
@@ -159,7 +149,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
       const res = await cancel(order.id);
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe(LABEL_SOLD_NOT_VOIDED);
-      expect(await newestOrder(user)).toMatchObject({ status: 'completed', refund_status: 'rejected' });
+      expect(await newestOrder(t.db, user.userId)).toMatchObject({ status: 'completed', refund_status: 'rejected' });
       expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
       expect((await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers })).statusCode).toBe(200);
     });
@@ -170,26 +160,29 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
       const res = await cancel(order.id);
       expect(res.statusCode).toBe(503);
       expect(res.json().message).toBe(UPSTREAM_NOT_ASKED);
-      expect((await newestOrder(user)).status).toBe('processing');
+      expect((await newestOrder(t.db, user.userId)).status).toBe('processing');
       expect(await ledgerKinds(order.id)).toEqual(['order_charge']);
       fake.faults = [];
-      expect(await settled(user)).toMatchObject({ status: 'completed', refund_status: null });
+      expect(await settledOrder(t.db, user.userId)).toMatchObject({ status: 'completed', refund_status: null });
       expect(fake.purchasesFor.get(order.id)).toBe(1);
     });
 
     it('a purchase that ends after the cancel: the order stays cancelled and refunded, and its buyer voids the label', async () => {
       const user = await fundedUser(t.app, t.db, 5_000);
-      fake.faults.push({ kind: 'slow', on: 'buy', count: 1, delayMs: 300 });
+      let endPurchase = () => {};
+      const purchaseEnds = new Promise<void>((resolve) => (endPurchase = resolve));
+      fake.faults.push({ kind: 'slow', on: 'buy', count: 1, until: purchaseEnds });
       const requestsBefore = fake.requests.length;
       const placing = t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
       // The purchase is on its way upstream, not made yet: nothing sold, so the Cancel refunds.
       await expect.poll(() => fake.requests.slice(requestsBefore).some((r) => r.endsWith('/buy')), { interval: 5 }).toBe(true);
-      const order = await newestOrder(user);
+      const order = await newestOrder(t.db, user.userId);
       expect((await cancel(order.id)).json()).toEqual({ message: 'Order cancelled and refunded' });
+      endPurchase(); // the purchase ends only now, after the Cancel
       expect((await placing).statusCode).toBe(502);
       expect(fake.purchasesFor.get(order.id)).toBe(1);
       await expect.poll(() => shipmentOf(order.id).refund_status).toBe('submitted');
-      expect(await newestOrder(user)).toMatchObject({ status: 'cancelled', tracking: null });
+      expect(await newestOrder(t.db, user.userId)).toMatchObject({ status: 'cancelled', tracking: null });
       expect(await ledgerKinds(order.id)).toEqual(['order_charge', 'order_refund']);
     });
 
@@ -197,11 +190,11 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
       const user = await fundedUser(t.app, t.db, 5_000);
       fake.faults.push({ kind: '500', on: 'create', count: 1_000_000 });
       await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
-      const order = await newestOrder(user);
+      const order = await newestOrder(t.db, user.userId);
       expect(order.status).toBe('processing');
       const res = await cancel(order.id);
       expect(res.json()).toEqual({ message: 'Order cancelled and refunded' });
-      expect(await newestOrder(user)).toMatchObject({ status: 'cancelled', note: 'Customer asked' });
+      expect(await newestOrder(t.db, user.userId)).toMatchObject({ status: 'cancelled', note: 'Customer asked' });
       expect(await ledgerKinds(order.id)).toEqual(['order_charge', 'order_refund']);
     });
   });

@@ -1,3 +1,5 @@
+import { vi } from 'vitest';
+import type { Db } from '../src/db/database.ts';
 import { dropRedisPrefix, queueEnv, startTestApp, type Engine, type TestApp } from './harness.ts';
 import type { AppOverrides } from '../src/app.ts';
 import { randomToken } from '../src/lib/ids.ts';
@@ -39,4 +41,21 @@ export async function startEasyPostApp(
     throw error;
   }
   return { t, fake, env, close };
+}
+
+/** The user's newest order row. */
+export const newestOrder = (db: Db, userId: string) =>
+  db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+
+/** The user's newest order once it has left pending and processing (polled for up to `timeoutMs`). */
+export async function settledOrder(db: Db, userId: string, timeoutMs = 20_000) {
+  let order = await newestOrder(db, userId);
+  await vi.waitFor(
+    async () => {
+      order = await newestOrder(db, userId);
+      if (order.status !== 'completed' && order.status !== 'cancelled') throw new Error(`order still ${order.status}`);
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
+  return order;
 }

@@ -9,7 +9,7 @@ import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, wa
 import { eventually } from './reseller-fixtures.ts';
 import { startReceiver } from './webhook-receiver.ts';
 import { easyPostSignature, type FakeEasyPost } from './fake-easypost.ts';
-import { startEasyPostApp } from './easypost-fixtures.ts';
+import { newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedUser>>;
 
@@ -36,18 +36,6 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   const place = (user: User, payload = orderPayload('priority')) =>
     t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: user.headers });
-  const newestOrder = async (user: User) =>
-    t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
-  /** Polls the database until the user's newest order leaves pending and processing. */
-  async function settled(user: User, timeoutMs = 20_000) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const order = await newestOrder(user);
-      if (order.status === 'completed' || order.status === 'cancelled') return order;
-      if (Date.now() > until) throw new Error(`order still ${order.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
   const refundsOf = (orderId: string) =>
     t.db.selectFrom('ledger').select(['kind', 'amount_cents']).where('reference', '=', orderId).orderBy('created_at').execute();
 
@@ -56,7 +44,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const user = await fundedUser(t.app, t.db, 5_000);
     const res = await place(user, orderPayload('ups_express'));
     expect(res.json()).toEqual({ message: ORDER_CREATED });
-    const order = await newestOrder(user);
+    const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({
       status: 'completed',
       provider: 'easypost',
@@ -80,7 +68,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
   it('a ZPL download converts the bought label through GET shipments/:id/label?file_format=ZPL once; Letter lays out the bought PDF', async () => {
     const user = await fundedUser(t.app, t.db, 10_000);
     expect((await place(user)).statusCode).toBe(200);
-    const order = await settled(user);
+    const order = await settledOrder(t.db, user.userId);
     const conversions = fake.conversions;
     const zpl = await download(t.app, user.headers, `/api/v1/order/download/${order.id}?format=zpl`);
     expect(zpl.statusCode).toBe(200);
@@ -102,7 +90,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(res.statusCode).toBe(502);
     const message = 'the carrier refused the label: Unable to verify address.; to_address.street1: Address not found';
     expect(res.json()).toEqual({ message: labelFailedMessage(message) });
-    const order = await newestOrder(user);
+    const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'cancelled', note: message, shipment_id: null });
     expect((await refundsOf(order.id)).map((l) => l.kind)).toEqual(['order_charge', 'order_refund']);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
@@ -116,7 +104,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const res = await place(user);
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ message: labelFailedMessage(COST_ABOVE_PRICE) });
-    const order = await newestOrder(user);
+    const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'cancelled', note: COST_ABOVE_PRICE });
     expect(order.shipment_id).not.toBeNull(); // made and rated, never bought
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
@@ -131,8 +119,8 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     fake.faults.push({ kind: 'lose', on: 'buy', count: 1 });
     const user = await fundedUser(t.app, t.db, 5_000);
     expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
-    expect((await newestOrder(user)).status).toBe('processing');
-    const order = await settled(user);
+    expect((await newestOrder(t.db, user.userId)).status).toBe('processing');
+    const order = await settledOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'completed', tracking: fake.shipments.get(order.shipment_id!).tracking_code });
     expect(fake.purchases - before).toBe(1);
     expect((await refundsOf(order.id)).map((l) => l.kind)).toEqual(['order_charge']);
@@ -147,7 +135,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     fake.faults.push({ ...fault });
     const user = await fundedUser(t.app, t.db, 5_000);
     expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
-    expect(await settled(user)).toMatchObject({ status: 'completed' });
+    expect(await settledOrder(t.db, user.userId)).toMatchObject({ status: 'completed' });
     expect(fake.purchases - before).toBe(1);
   });
 
@@ -157,7 +145,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const buysBefore = fake.buysArrived.length;
     const user = await fundedUser(t.app, t.db, 5_000);
     expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
-    expect((await newestOrder(user)).status).toBe('completed');
+    expect((await newestOrder(t.db, user.userId)).status).toBe('completed');
     const [refused, bought] = fake.buysArrived.slice(buysBefore);
     // The 2 s it asked, not the 1 s the client waits when it hears no Retry-After (timers never fire early).
     expect(bought - refused).toBeGreaterThanOrEqual(1990);
@@ -170,7 +158,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     // Never answering: the order waits, Processing.
     fake.faults.push({ kind: '500', count: 1_000_000 });
     await place(user);
-    const stuck = await newestOrder(user);
+    const stuck = await newestOrder(t.db, user.userId);
     // Processing, asked again with a back-off counted in its reference (1 s, 2 s, 4 s...).
     expect(stuck).toMatchObject({ status: 'processing', provider_ref: 'easypost:retry:1' });
     expect(Date.parse(stuck.claimed_until!) - Date.parse(stuck.updated_at)).toBeGreaterThanOrEqual(1000);
@@ -181,14 +169,14 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       .execute();
     fake.faults = [];
     // It was never bought (no Shipment recorded): cancelled and refunded.
-    expect(await settled(user)).toMatchObject({ id: stuck.id, status: 'cancelled', note: processingLimitMessage(60) });
+    expect(await settledOrder(t.db, user.userId)).toMatchObject({ id: stuck.id, status: 'cancelled', note: processingLimitMessage(60) });
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
 
     // One whose purchase went through upstream (answer lost, then the upstream unreachable) gets its label.
     const other = await fundedUser(t.app, t.db, 5_000);
     fake.faults.push({ kind: 'lose', on: 'buy', count: 1 }, { kind: '500', on: 'retrieve', count: 1_000_000 });
     await place(other);
-    const bought = await newestOrder(other);
+    const bought = await newestOrder(t.db, other.userId);
     expect(bought.status).toBe('processing');
     await t.db
       .updateTable('orders')
@@ -196,7 +184,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       .where('id', '=', bought.id)
       .execute();
     fake.faults = [];
-    expect(await settled(other)).toMatchObject({ id: bought.id, status: 'completed' });
+    expect(await settledOrder(t.db, other.userId)).toMatchObject({ id: bought.id, status: 'completed' });
     expect(fake.purchases - before).toBe(1);
   });
 
@@ -237,7 +225,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const user = await fundedUser(t.app, t.db, 5_000);
     fake.rates.Priority = '2.05';
     await place(user);
-    const order = await newestOrder(user);
+    const order = await newestOrder(t.db, user.userId);
     const detail = (await adminCall(t.app, admin.headers, 'GET', `/orders/${order.id}`)).json();
     const price = Number(order.price_cents) / 100;
     expect(detail.order.upstream).toEqual({
@@ -278,7 +266,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     });
     const user = await fundedUser(t.app, t.db, 5_000);
     await place(user);
-    const order = await newestOrder(user);
+    const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'completed', upstream_service: 'Express' });
     expect((await put({ carrier: 'USPS', service: '' })).statusCode).toBe(400);
 
@@ -309,7 +297,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     onTestFinished(() => receiver.close());
     await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
     await place(user);
-    const order = await newestOrder(user);
+    const order = await newestOrder(t.db, user.userId);
     // As EasyPost posts it: the JSON body and its signature.
     const deliver = async (event: Record<string, unknown>, options: { secret?: string } = {}) => {
       const payload = JSON.stringify(event);

@@ -9,7 +9,8 @@ export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verif
  * A switch: the next `count` calls of `on` (any call when omitted) answer 500, answer 429 with Retry-After, never answer
  * (the client times out), or (buy only) are bought and then the answer is lost (the connection is dropped) or garbled
  * (200 with the Shipment as it was before the purchase, no postage_label: an answer the client cannot use), or
- * (refund only) are refused with a 422 as a carrier that does not void the label, or are handled `delayMs` late ('slow').
+ * (refund only) are refused with a 422 as a carrier that does not void the label, or are handled `delayMs` late ('slow'),
+ * or once `until` settles (a test's gate: the call is held exactly as long as the test needs, whatever the machine's speed).
  */
 export type FakeEasyPostFault = {
   kind: '500' | '429' | 'hang' | 'lose' | 'garble' | 'refuse' | 'slow';
@@ -17,6 +18,7 @@ export type FakeEasyPostFault = {
   count: number;
   retryAfterSeconds?: number;
   delayMs?: number;
+  until?: Promise<unknown>;
 };
 
 export type FakeEasyPost = {
@@ -158,6 +160,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       return send(res, 429, { error: { code: 'RATE_LIMITED', message: 'You have exceeded the rate limit.', errors: [] } }, { 'retry-after': '1' });
     }
     const fault = delayed ? undefined : faultFor(call);
+    if (fault?.kind === 'slow' && fault.until) return void fault.until.then(() => handle(req, res, raw, arrivedAt, true));
     if (fault?.kind === 'slow') return void setTimeout(() => handle(req, res, raw, arrivedAt, true), fault.delayMs ?? 300);
     if (fault?.kind === 'hang') return; // never answered; the client's timeout gives up
     if (fault?.kind === '500') return refuse(res, 500, 'INTERNAL_SERVER_ERROR', 'We experienced an internal error.');
