@@ -37,12 +37,13 @@ async function appWithLog(labels?: LabelProvider, env: Record<string, string> = 
 
 it("puts the request's id on the lines services write while serving it", async () => {
   const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, renderer: inlineRenderer() });
-  const broken: LabelProvider = { ...sandbox, createLabel: () => Promise.reject(new Error('provider socket hang up')) };
+  // Paid for before it is asked (freeLabels: false): its failure is then the service's to log, under the request's id.
+  const broken: LabelProvider = { ...sandbox, freeLabels: false, createLabel: () => Promise.reject(new Error('provider socket hang up')) };
   const { t, lines } = await appWithLog(broken);
   const user = await fundedUser(t.app, t.db, 10_000);
   await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') });
   const incoming = lines.find((l) => l.msg === 'incoming request' && l.req?.url === '/api/v1/order/create');
-  const failed = lines.find((l) => l.msg === 'label provider failed');
+  const failed = lines.find((l) => l.msg === 'the label purchase ended in an error; the completion sweep asks the provider again');
   expect(incoming?.reqId).toBeTruthy();
   expect(failed?.reqId).toBe(incoming?.reqId);
 });
