@@ -14,7 +14,7 @@ import { randomToken } from '../src/lib/ids.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
 import { dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
-import { call, captcha, freePort, processGroup } from './processes.ts';
+import { call, captcha, freePort, postForm, processGroup } from './processes.ts';
 
 const run = promisify(execFile);
 const BULK_ROWS = 200;
@@ -93,17 +93,6 @@ async function startOwnPostgres() {
       return ended.rows.length;
     },
   };
-}
-
-/** A multipart form to a running process, as the CSV page sends it. */
-async function postForm(url: string, pathName: string, token: string, fields: Record<string, string>, csv: string) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('csv', new Blob([csv], { type: 'text/csv' }), 'orders.csv');
-  const response = await fetch(`${url}/api/v1${pathName}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  const data = await response.json();
-  if (!response.ok) throw new Error(`${pathName}: ${response.status} ${JSON.stringify(data)}`);
-  return data;
 }
 
 /** Polls `check` (which may fail while the database is away) every 100 ms until it holds. */

@@ -148,3 +148,14 @@ export async function captcha(url: string): Promise<string> {
   const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
   return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
 }
+
+/** A multipart form to a running process, as the CSV page sends it. */
+export async function postForm(url: string, pathName: string, token: string, fields: Record<string, string>, csv: string) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('csv', new Blob([csv], { type: 'text/csv' }), 'orders.csv');
+  const response = await fetch(`${url}/api/v1${pathName}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const data = await response.json();
+  if (!response.ok) throw new Error(`${pathName}: ${response.status} ${JSON.stringify(data)}`);
+  return data;
+}

@@ -7,7 +7,7 @@ import { csvText, usRows } from './bulk-fixtures.ts';
 import { createTestDb, dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
 import { startLocalS3 } from './local-s3.ts';
 import { orderPayload } from './order-fixtures.ts';
-import { call, captcha, processGroup } from './processes.ts';
+import { call, captcha, postForm, processGroup } from './processes.ts';
 
 const BULK_ROWS = 200;
 const processes = processGroup();
@@ -16,17 +16,6 @@ afterAll(async () => {
   await processes.stopAll();
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
 });
-
-/** A multipart form to a running process, as the CSV page sends it. */
-async function postForm(url: string, pathName: string, token: string, fields: Record<string, string>, csv: string) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('csv', new Blob([csv], { type: 'text/csv' }), 'orders.csv');
-  const response = await fetch(`${url}/api/v1${pathName}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  const data = await response.json();
-  if (!response.ok) throw new Error(`${pathName}: ${response.status} ${JSON.stringify(data)}`);
-  return data;
-}
 
 const download = async (url: string, pathName: string, token: string) => {
   const response = await fetch(`${url}${pathName}`, { headers: { authorization: `Bearer ${token}` } });
