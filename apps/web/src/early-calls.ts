@@ -10,11 +10,15 @@ const token = /(?:^|;\s*)token=([^;]*)/.exec(document.cookie)?.[1];
 if (token) {
   const api = `${import.meta.env.VITE_API_HOST ?? ''}/api/v1`;
   const headers = { authorization: `Bearer ${decodeURIComponent(token)}` };
-  const calls = new Map(earlyCallPaths(window.location.pathname, window.location.search).map((path) => [path, fetch(`${api}${path}`, { headers })]));
-  // An answer not taken by the first render is dropped: a later visit of that screen reads afresh.
-  for (const call of calls.values()) call.catch(() => undefined);
-  window.portalEarlyCalls = calls;
-  setTimeout(() => calls.clear(), 15_000);
+  // Both scripts load async: an app that ran first (it sets portalEarlyCalls, see client.ts) makes its calls itself,
+  // and asking them here too would ask each twice.
+  if (!window.portalEarlyCalls) {
+    const calls = new Map(earlyCallPaths(window.location.pathname, window.location.search).map((path) => [path, fetch(`${api}${path}`, { headers })]));
+    // An answer not taken by the first render is dropped: a later visit of that screen reads afresh.
+    for (const call of calls.values()) call.catch(() => undefined);
+    window.portalEarlyCalls = calls;
+    setTimeout(() => calls.clear(), 15_000);
+  }
   // The screen's chunks, fetched now (not run) beside React's: the build lists them by screen in index.html.
   const chunks: Record<string, string[]> = JSON.parse(document.getElementById('screen-chunks')?.textContent || '{}');
   for (const file of chunks[screenOf(window.location.pathname)] ?? []) {

@@ -32,6 +32,9 @@ type RequestOptions = {
   headers?: Record<string, string>;
 };
 
+// The app has started: an early-calls script that runs after it leaves the calls to it (early-calls.ts).
+window.portalEarlyCalls ??= new Map();
+
 function takeEarlyCall(path: string): Promise<Response> | undefined {
   const call = window.portalEarlyCalls?.get(path);
   window.portalEarlyCalls?.delete(path);
