@@ -16,11 +16,12 @@ import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { configureGroupWriter } from '../src/modules/billing/ledger.ts';
 import { SEED_LABEL_TYPES } from '../src/modules/catalog/seed-catalog.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
+import { knob } from './smoke.ts';
 
-const TOTAL_ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
+const TOTAL_ORDERS = knob('BENCH_ORDERS', 100_000, 1000);
 const USERS = 100;
 /** The measured user's share of the table: a heavy customer. */
-const BENCH_USER_ORDERS = Math.min(TOTAL_ORDERS, Number(process.env.BENCH_USER_ORDERS ?? 10_000));
+const BENCH_USER_ORDERS = Math.min(TOTAL_ORDERS, knob('BENCH_USER_ORDERS', 10_000, 100));
 /** A second, heavier customer's share (0: none), for deep pages and searches over many orders of one user. */
 const HEAVY_USER_ORDERS = Math.min(TOTAL_ORDERS - BENCH_USER_ORDERS, Number(process.env.BENCH_HEAVY_USER_ORDERS ?? 0));
 // Orders are handed out in turns of 100 (order i is turn i % 100): the measured user's first turns, then the heavy
@@ -116,7 +117,9 @@ async function seedCatalogAsAt(db: Db): Promise<void> {
     const row = { id, uid: type.uid, name: type.name, max_weight: type.maxWeight, status: 1, position, created_at: new Date().toISOString() };
     await sql`insert into label_types (id, uid, name, max_weight, status, position, created_at) values (${sql.join(Object.values(row))})`.execute(db);
     for (const [from, to, dollars] of type.tiers)
-      await sql`insert into label_type_prices (id, label_type_id, from_weight, to_weight, price_cents) values (${newId()}, ${id}, ${from}, ${to}, ${Math.round(dollars * 100)})`.execute(db);
+      await sql`insert into label_type_prices (id, label_type_id, from_weight, to_weight, price_cents) values (${newId()}, ${id}, ${from}, ${to}, ${Math.round(dollars * 100)})`.execute(
+        db,
+      );
   }
 }
 
