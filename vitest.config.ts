@@ -12,6 +12,7 @@ const PROCESS_TESTS = [
   'src/modules/telegram/telegram-poller.test.ts',
   'test/abuse.test.ts',
   'test/backup.test.ts',
+  'test/bench-smoke.test.ts',
   'test/database-outage.test.ts',
   'test/easypost-kill.test.ts',
   'test/event-outbox-kill.test.ts',

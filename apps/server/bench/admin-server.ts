@@ -13,10 +13,11 @@ import { newId, sha256Hex } from '../src/lib/ids.ts';
 import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
+import { knob } from './smoke.ts';
 
-const USERS = Number(process.env.BENCH_ADMIN_USERS ?? 10_000);
-const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
-const DAYS = Number(process.env.BENCH_ADMIN_DAYS ?? 90);
+const USERS = knob('BENCH_ADMIN_USERS', 10_000, 100);
+const ORDERS = knob('BENCH_ORDERS', 100_000, 1000);
+const DAYS = knob('BENCH_ADMIN_DAYS', 90, 3);
 const DAY_MS = 86_400_000;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-admin-'));

@@ -2,11 +2,13 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { resultRow } from './result-row.ts';
+import { knob, sized } from './smoke.ts';
 
 type Ready = { port: number; token: string; seedSeconds: number; users: number; orders: number; ledgerRows: number; days: number };
 
 const CONNECTIONS = 8;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = knob('BENCH_SECONDS', 10, 0.2);
+const WARM_SECONDS = sized(2, 0.2);
 
 const row = (name: string, r: Result, bare?: Result) => resultRow(name, r, 26, bare && { result: bare, what: 'bare' });
 
@@ -21,7 +23,7 @@ export async function runAdminBench(): Promise<void> {
     const base = `http://127.0.0.1:${ready.port}`;
     const headers = { authorization: `Bearer ${ready.token}` };
     const run = async (url: string, connections = CONNECTIONS) => {
-      await autocannon({ url: `${base}${url}`, connections, duration: 2, headers });
+      await autocannon({ url: `${base}${url}`, connections, duration: WARM_SECONDS, headers });
       return autocannon({ url: `${base}${url}`, connections, duration: SECONDS, headers });
     };
     const n = (x: number) => x.toLocaleString('en-US');

@@ -2,11 +2,12 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { AMAZON_CSV_PATH, AMAZON_FOUND_HEADER } from '@portal/contract';
 import { ordinarySlipPages, packingSlipPdf } from '../test/slip-fixtures.ts';
+import { knob } from './smoke.ts';
 
 type Ready = { port: number; token: string };
 type Probe = { loopP99Ms: number; loopMaxMs: number; startRssMb: number; peakRssMb: number };
 
-const PAGES = Number(process.env.BENCH_SLIP_PAGES ?? 500);
+const PAGES = knob('BENCH_SLIP_PAGES', 500, 5);
 const FROM = {
   fromName: 'Bench Seller',
   fromStreet1: '123 Main Street',

@@ -22,16 +22,17 @@ import { createRenderPool } from '../src/providers/labels/render-pool.ts';
 import { eachLimited } from '../src/lib/each-limited.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { csvFile, mb, multipart, rssOf, seedUser } from './bulk-fixtures.ts';
+import { knob, sized } from './smoke.ts';
 
 const mode = process.argv[2] as 'validate' | 'pool' | 'embedded' | 'bullmq';
-const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
+const ROWS = knob('BENCH_BULK_ROWS', 1000, 10);
 /**
  * Labels made before the measured run, by the render pool alone and by each process that makes a bulk order: enough
  * for the JIT to have compiled what a label and a bulk order run, as in a running server. With 50, V8's compiler
  * threads still took about 0.7 of the pool's 3 CPU seconds for its 1,000 labels (1.37 s, against 1.04 s warm): the
  * yardstick measured the compiler as much as the renderer.
  */
-const WARM_UP_LABELS = 1000;
+const WARM_UP_LABELS = sized(1000, 10);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-bulk-'));
 
 /** Log records of this process ('bulk order completed' carries the stage times). */
@@ -55,7 +56,7 @@ async function main(): Promise<Record<string, unknown>> {
   const userId = await seedUser(db);
 
   if (mode === 'validate') {
-    const file = csvFile(5000);
+    const file = csvFile(sized(5000, 50));
     const type = await createCatalogService(db).orderableType('priority');
     await readBulkFile(file, type); // warm-up
     const parse: number[] = [];

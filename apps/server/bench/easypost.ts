@@ -6,6 +6,7 @@ import path from 'node:path';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { openLoop, percentile } from './open-loop.ts';
 import { CREATE_ORDER_BODY } from './bulk-fixtures.ts';
+import { knob, sized } from './smoke.ts';
 
 /** The issue's upstream: every call answered after 300 ms, 25 purchases a second (more answer 429). */
 const LATENCY_MS = 300;
@@ -16,8 +17,8 @@ const SHOP_LIMIT = 24;
 const CONCURRENCY = 32;
 /** Calls a label takes, each answered after LATENCY_MS: the Shipment made, bought, its label file fetched. */
 const CALLS_PER_LABEL = 3;
-const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
-const SINGLE_SECONDS = 2 * Number(process.env.BENCH_SECONDS ?? 10);
+const ROWS = knob('BENCH_BULK_ROWS', 1000, 10);
+const SINGLE_SECONDS = 2 * knob('BENCH_SECONDS', 10, 0.2);
 
 /** A benchmark process: answer(message) sends it (if any) and waits for its next message. */
 function talkTo(child: ChildProcess) {
@@ -72,7 +73,7 @@ export async function runEasyPostBench(): Promise<void> {
         `EASYPOST_MAX_PER_SECOND=${SHOP_LIMIT}, EASYPOST_CONCURRENCY=${CONCURRENCY}, SQLite, embedded queue)`,
     );
     const { port, token } = await shop.answer();
-    await shop.answer({ bulk: 100 }); // warm-up: JIT, the client loaded, first files
+    await shop.answer({ bulk: sized(100, 5) }); // warm-up: JIT, the client loaded, first files
     const limited = (await fake.answer('counts')).rateLimited;
     const { seconds } = await shop.answer({ bulk: ROWS });
     const rateLimited = (await fake.answer('counts')).rateLimited - limited;
@@ -93,7 +94,7 @@ export async function runEasyPostBench(): Promise<void> {
         rate,
         seconds: secs,
       });
-    await single(4, (i) => `Warm-up ${i}`);
+    await single(sized(4, 0.2), (i) => `Warm-up ${i}`);
     const r = await single(SINGLE_SECONDS, (i) => `Single ${i}`);
     const atUpstream = new Map<string, number>((await fake.answer('answered')).byReceiver);
     const added = r.byIndex.flatMap((latency, i) => (latency === undefined ? [] : [latency - atUpstream.get(`Single ${i}`)!])).sort((a, b) => a - b);

@@ -12,6 +12,7 @@ import { openLoop } from './open-loop.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { LABEL_BENCH_SECONDS, measurePool } from './labels.ts';
 import { CREATE_ORDER_BODY } from './bulk-fixtures.ts';
+import { SMOKE, knob, sized } from './smoke.ts';
 
 type Ready = {
   port: number;
@@ -28,19 +29,21 @@ type Ready = {
 };
 type BenchServer = { ready: Ready; base: string; stop: () => Promise<void>; setGatherMs: (gatherMs: number | null) => Promise<number> };
 
-const CONNECTIONS = 32;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = sized(32, 4);
+const SECONDS = knob('BENCH_SECONDS', 10, 0.2);
 /** The rows beyond the main ones (status filter, the heavy user) run this long. */
-const EXTRA_SECONDS = Math.max(2, Math.round(SECONDS / 2));
+const EXTRA_SECONDS = sized(Math.max(2, Math.round(SECONDS / 2)), SECONDS);
 /** Table sizes the order history is measured at. */
-const SIZES = (process.env.BENCH_HTTP_ORDERS ?? '100000,1000000').split(',').map(Number);
+const SIZES = (process.env.BENCH_HTTP_ORDERS ?? (SMOKE ? '1000' : '100000,1000000')).split(',').map(Number);
 /** The heavy user's share of each table: a tenth (100,000 of 1,000,000). */
 const HEAVY_SHARE = 0.1;
 const READ_TARGET_MS = 25;
 const SEARCH_TARGET_MS = 50;
 const CREATE_TARGET_MS = 50;
 /** Orders made before order creation is measured. */
-const CREATE_WARM_SECONDS = 30;
+const CREATE_WARM_SECONDS = sized(30, 0.4);
+/** A measurement's warm-up (JIT, caches, render threads). */
+const WARM_SECONDS = sized(2, 0.2);
 
 const WIDTH = 44;
 const row = (name: string, r: Result, targetMs?: number, bare?: Result) =>
@@ -125,7 +128,7 @@ async function startServer(orders: number, pgUrl?: string): Promise<BenchServer>
   }
 }
 
-/** One route at CONNECTIONS connections: warmed for 2 s or `warmSeconds` (JIT, caches, render threads), then measured. */
+/** One route at CONNECTIONS connections: warmed for WARM_SECONDS (2 s) or `warmSeconds` (JIT, caches, render threads), then measured. */
 async function measure(
   server: BenchServer,
   url: string,
@@ -138,7 +141,7 @@ async function measure(
     headers,
     ...(options.method ? { method: options.method as 'POST', body: options.body } : {}),
   };
-  await autocannon({ ...request, duration: options.warmSeconds ?? 2 });
+  await autocannon({ ...request, duration: options.warmSeconds ?? WARM_SECONDS });
   return autocannon({ ...request, duration: options.seconds ?? SECONDS });
 }
 
@@ -170,7 +173,7 @@ async function measureReads(server: BenchServer, bare?: Result): Promise<void> {
 }
 
 /** Rounds of the render pool alone and order creation in turn; the median ratio is printed. */
-const CREATE_RUNS = Number(process.env.BENCH_CREATE_RUNS ?? 3);
+const CREATE_RUNS = knob('BENCH_CREATE_RUNS', 3, 1);
 
 /**
  * Order creation: closed loop (CONNECTIONS clients each sending the next order as soon as the last is answered)
@@ -186,7 +189,7 @@ async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: numb
   // own, need about half a minute of orders to reach their speed (in 8 s steps after 12 s of orders, 62, 65, 66, 67,
   // 70 and 66% of the pool's labels/s; an earlier machine climbed 250, 340, 410, 440 orders/s in 4 s steps after 2 s).
   // CREATE_WARM_SECONDS of orders in all; each run below is warmed for 2 s more after the pool has had the cores.
-  await measure(server, '/api/v1/order/create', { ...request, warmSeconds: CREATE_WARM_SECONDS - 2, seconds: 2 });
+  await measure(server, '/api/v1/order/create', { ...request, warmSeconds: CREATE_WARM_SECONDS - WARM_SECONDS, seconds: WARM_SECONDS });
   const runs: { pool: number; create: Result; share: number }[] = [];
   for (let i = 0; i < CREATE_RUNS; i++) {
     const pool = await measurePool(LABEL_BENCH_SECONDS, os.availableParallelism());
@@ -208,7 +211,7 @@ async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: numb
   // Warmed at its rate first, as every run here is: the closed loop just before leaves a backlog of background work,
   // and the load generator opens its connections (in probes, the first quarter second's answers took 80-160 ms on
   // PostgreSQL; on SQLite it held a tenth of the run's answers over 15 ms).
-  await offer(2);
+  await offer(WARM_SECONDS);
   const open = await offer(SECONDS);
   console.log(
     `  ${'POST /order/create, open loop'.padEnd(WIDTH)} ${String(rate).padStart(7)} req/s offered   p50 ${open.p50.toFixed(0).padStart(3)} ms   p99 ${open.p99.toFixed(0).padStart(4)} ms   max ${open.max.toFixed(0)} ms${open.failed ? `   (${open.failed} failed)` : ''}   (target p99 < ${CREATE_TARGET_MS} ms)`,
@@ -233,7 +236,7 @@ async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: numb
 export async function runHttpBench(poolLabelsPerSecond: number): Promise<void> {
   const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const databases: (string | undefined)[] = [undefined];
-  if (await pgReachable(pgUrl)) databases.push(pgUrl);
+  if (pgUrl && (await pgReachable(pgUrl))) databases.push(pgUrl);
   for (const url of databases) {
     for (const [i, orders] of SIZES.entries()) {
       const server = await startServer(orders, url).catch((error: Error) => {
@@ -255,5 +258,6 @@ export async function runHttpBench(poolLabelsPerSecond: number): Promise<void> {
       }
     }
   }
-  if (databases.length === 1) console.log(`\nHTTP on PostgreSQL: skipped, no server at ${new URL(pgUrl).host} (set BENCH_DATABASE_URL)`);
+  if (databases.length === 1)
+    console.log(`\nHTTP on PostgreSQL: skipped, ${pgUrl ? `no server at ${new URL(pgUrl).host}` : 'BENCH_DATABASE_URL is empty'} (set BENCH_DATABASE_URL)`);
 }

@@ -3,18 +3,19 @@
 // directory (the web process with QUEUE_RUN_WORKERS=false, the worker running the jobs). Each is measured once
 // started and quiet (target under 150 MB), then again quiet after a label and a bulk order have started their
 // render threads. Run alone with `npx tsx bench/idle-rss-run.ts`.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildServerIfNeeded } from '../test/built-tree.ts';
 import { processGroup, type BuiltProcess } from '../test/processes.ts';
 import { JOURNEY_ENV, bulkOrder, fundedCustomer, orderLabel } from '../test/shop-journey.ts';
+import { sized } from './smoke.ts';
 
 const TARGET_MB = 150;
 /** Quiet: the RSS moved less than this (MB) over the last QUIET_SAMPLES samples taken every SAMPLE_MS. */
 const QUIET_MB = 1;
-const QUIET_SAMPLES = 10;
-const SAMPLE_MS = 500;
+const QUIET_SAMPLES = sized(10, 2);
+const SAMPLE_MS = sized(500, 50);
 
 function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
@@ -37,7 +38,7 @@ const row = (name: string, mb: number, target?: number) =>
   `  ${name.padEnd(44)} ${mb.toFixed(0).padStart(4)} MB${target ? `   (target under ${target} MB)` : ''}`;
 
 export async function runIdleRssBench(): Promise<void> {
-  execFileSync(process.execPath, ['build.mjs'], { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'ignore' });
+  buildServerIfNeeded();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-rss-'));
   const processes = processGroup();
   try {

@@ -1,6 +1,7 @@
 import { createRenderPool, inlineRenderer, type LabelRenderer } from '../src/providers/labels/render-pool.ts';
 import type { LabelRequest } from '../src/providers/labels/label-provider.ts';
 import { renderZpl } from '../src/providers/labels/render-zpl.ts';
+import { sized } from './smoke.ts';
 
 const UIDS = ['priority', 'uspsv9', 'ground_oz', 'fedex_ground', 'ups_standard', 'ups_express_saver'];
 const party = (name: string, zip: string, state: string, country: string) => ({
@@ -35,10 +36,10 @@ function request(i: number): LabelRequest {
 }
 
 /** Rendering before a measurement: a new pool of 2 threads made 390 priority labels/s in its first 2 s, 735 in the next, ~900 from the 4th s on. */
-const WARM_SECONDS = 6;
+const WARM_SECONDS = sized(6, 0.2);
 
 /** How long the render benchmarks measure, after their warm-up. */
-export const LABEL_BENCH_SECONDS = 5;
+export const LABEL_BENCH_SECONDS = sized(5, 0.2);
 
 /** Renders for `seconds` with `inFlight` labels asked for at a time; answers labels, seconds and bytes. */
 async function measure(renderer: LabelRenderer, seconds: number, inFlight: number) {

@@ -3,15 +3,17 @@ import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { resultRow } from './result-row.ts';
 import { CREATE_ORDER_BODY, ORDER_PARTIES } from './bulk-fixtures.ts';
+import { knob, sized } from './smoke.ts';
 
 type Ready = { port: number; token: string; apiKey: string; seedSeconds: number; totalOrders: number };
 
-const CONNECTIONS = 32;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const BULK_ROWS = Number(process.env.BENCH_BULK_ROWS ?? 1000);
+const CONNECTIONS = sized(32, 4);
+const SECONDS = knob('BENCH_SECONDS', 10, 0.2);
+const BULK_ROWS = knob('BENCH_BULK_ROWS', 1000, 10);
 const POLL_RATE = 200;
 /** Orders made before the two creation routes are measured. */
-const CREATE_WARM_SECONDS = 20;
+const CREATE_WARM_SECONDS = sized(20, 0.2);
+const WARM_SECONDS = sized(2, 0.2);
 
 const row = (name: string, r: Result, web?: Result) => resultRow(name, r, 34, web && { result: web, what: "the web's" });
 
@@ -30,7 +32,7 @@ export async function runResellerBench(): Promise<void> {
     const base = `http://127.0.0.1:${ready.port}`;
     const web = { authorization: `Bearer ${ready.token}`, 'content-type': 'application/json' };
     const api = { 'x-api-key': ready.apiKey, 'content-type': 'application/json' };
-    const run = async (url: string, headers: Record<string, string>, extra: { method?: string; body?: string } = {}, warmSeconds = 2) => {
+    const run = async (url: string, headers: Record<string, string>, extra: { method?: string; body?: string } = {}, warmSeconds = WARM_SECONDS) => {
       await autocannon({ url: `${base}${url}`, connections: CONNECTIONS, duration: warmSeconds, headers, ...extra });
       return autocannon({ url: `${base}${url}`, connections: CONNECTIONS, duration: SECONDS, headers, ...extra });
     };
@@ -77,7 +79,7 @@ export async function runResellerBench(): Promise<void> {
       url: `${base}/api/reseller/v1/order/bulk-job-status/${polled.job_id}`,
       connections: 20,
       overallRate: POLL_RATE,
-      duration: Math.max(5, Math.ceil(aloneSeconds * 2)),
+      duration: sized(Math.max(5, Math.ceil(aloneSeconds * 2)), 1),
       headers: api,
     });
     const polledSeconds = await waitDone(polled.job_id, polled.startedAt);
