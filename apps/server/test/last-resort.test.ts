@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { testDbKind } from './harness.ts';
-import { freePort } from './processes.ts';
+import { bareShopEnv, freePort } from './processes.ts';
 
 // A real entry point, with a preload that leaves an error nobody handles (test/unhandled-error-preload.ts).
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -22,17 +22,7 @@ function start(entry: 'src/server.ts' | 'src/worker.ts', port: number) {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-last-resort-'));
   const proc = spawn(process.execPath, ['--import', 'tsx', '--import', './test/unhandled-error-preload.ts', entry], {
     cwd: serverDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-      LABEL_RENDER_THREADS: '0',
-      SMTP_URL: '',
-    },
+    env: bareShopEnv(dataDir, port),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = proc;

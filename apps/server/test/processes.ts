@@ -22,6 +22,24 @@ export type BuiltProcess = {
   output(): string;
 };
 
+/**
+ * The environment of a shop process a test starts on its own embedded defaults: PATH and HOME only of this process's
+ * (no setting of the test run leaks in), a fresh `dataDir`, 127.0.0.1:`port`, info lines, no web app, labels
+ * rendered inline, mail in the outbox; `more` on top.
+ */
+export const bareShopEnv = (dataDir: string, port: number, more: Record<string, string> = {}): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  WEB_DIST: path.join(dataDir, 'no-web'),
+  LABEL_RENDER_THREADS: '0',
+  SMTP_URL: '',
+  ...more,
+});
+
 export const freePort = () =>
   new Promise<number>((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {

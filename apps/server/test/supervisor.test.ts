@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { testDbKind } from './harness.ts';
-import { exited, freePort, killAll, waitUntil } from './processes.ts';
+import { bareShopEnv, exited, freePort, killAll, waitUntil } from './processes.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const children: ChildProcess[] = [];
@@ -41,18 +41,7 @@ async function supervise(entry: 'server' | 'worker', env: Record<string, string>
   const port = await freePort();
   const supervisor = spawn(process.execPath, ['scripts/supervise.mjs', entry], {
     cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      SMTP_URL: '',
-      LABEL_RENDER_THREADS: '0',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-      ...env,
-    },
+    env: bareShopEnv(dataDir, port, env),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(supervisor);
