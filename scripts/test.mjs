@@ -1,37 +1,98 @@
-// `npm test`: lint and type checks side by side (each keeps one core busy), then the tests that need no browser and
-// start no process of their own, on SQLite. `npm run test:full` (`--full`, what CI runs): Chromium found or installed,
-// the same checks, the build, every test file on every configured engine, and the smoke run on Node 24.
+// `npm test`: the layout (Prettier), the type check with ESLint (scripts/check.mjs) and the tests that need no browser
+// and start no process of their own, on SQLite, all three at once: the tests wait on timers and sockets for much of
+// their run, and the checks fill those gaps of the two cores. `npm run test:full` (`--full`, what CI runs): Chromium
+// found or installed, the same checks, the build, every test file on every configured engine, and the smoke run on
+// Node 24. `--cold` (`npm run test:time`) first removes the caches of Prettier, tsc and ESLint, to time a fresh clone.
+// Each run ends with a table of its phases' wall and CPU time (CPU: the phase's processes, from /proc on Linux).
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 
 const full = process.argv.includes('--full');
+if (process.argv.includes('--cold')) fs.rmSync('node_modules/.cache', { recursive: true, force: true });
 
-/** Runs a command; its output is kept and printed whole when it ends, so two at once do not interleave. */
-function run(command, args, { quiet = false } = {}) {
+const startedAt = performance.now();
+const phases = [];
+
+/** Seconds of CPU of this process's children that have ended (utime + stime of /proc/self/stat), or NaN off Linux. */
+function childrenCpuSeconds() {
+  try {
+    const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime and cstime, in clock ticks of 1/100 s
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Runs a phase in a process of its own (`--phase`, below) that reports the CPU time of everything the phase ran.
+ * A quiet phase's output is kept and printed whole when it ends, so phases that run at once do not interleave.
+ */
+function run(name, command, args, { quiet = false } = {}) {
+  const startedAt = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(process.execPath, [import.meta.filename, '--phase', command, ...args], {
+      stdio: [quiet ? 'ignore' : 'inherit', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit', 'ipc'],
+    });
     let output = '';
+    let cpu = NaN;
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('message', (message) => (cpu = message.cpu));
     child.on('close', (code, signal) => {
       if (quiet) process.stdout.write(output);
-      resolve({ ok: code === 0, name: [command, ...args].join(' '), why: signal ?? `exit ${code}` });
+      const result = { name, ok: code === 0, why: signal ?? `exit ${code}`, wall: (performance.now() - startedAt) / 1000, cpu };
+      phases.push(result);
+      resolve(result);
     });
   });
+}
+
+function printPhases() {
+  const seconds = (value) => (Number.isNaN(value) ? '-' : `${value.toFixed(1)} s`);
+  console.log('\nphase                         wall       CPU');
+  for (const { name, wall, cpu, ok } of phases)
+    console.log(`${name.padEnd(28)}${seconds(wall).padStart(8)}${seconds(cpu).padStart(10)}${ok ? '' : '  failed'}`);
+  console.log(`${'npm test'.padEnd(28)}${seconds((performance.now() - startedAt) / 1000).padStart(8)}${seconds(childrenCpuSeconds()).padStart(10)}`);
 }
 
 function stopIfFailed(results) {
   const failed = results.filter((result) => !result.ok);
   if (failed.length === 0) return;
+  printPhases();
   for (const { name, why } of failed) console.error(`\n${name} failed (${why})`);
   process.exit(1);
 }
 
-if (full) stopIfFailed([await run('node', ['scripts/find-browser.mjs'])]);
-stopIfFailed(await Promise.all([run('npm', ['run', '--silent', 'lint'], { quiet: true }), run('npm', ['run', '--silent', 'typecheck'], { quiet: true })]));
-if (full) stopIfFailed([await run('npm', ['run', 'build'])]);
-if (!full) stopIfFailed([await run('npx', ['vitest', 'run', '--project', 'sqlite', '--project', 'web', '--project', 'contract'])]);
-// The browser tests run one file at a time (each starts a shop and a browser), which vitest otherwise runs apart from
-// every other file; so they run beside the rest, in a vitest of their own. Their output comes whole when they end.
-else stopIfFailed(await Promise.all([run('npx', ['vitest', 'run', '--project', 'e2e'], { quiet: true }), run('npx', ['vitest', 'run', '--project', '!e2e'])]));
-// The built shop on Node 24 too (the registry's binary; see the README's `npm run smoke`).
-if (full) stopIfFailed([await run('npm', ['run', 'smoke'])]);
+if (process.argv[2] === '--phase') {
+  // One phase: run the command, then tell the parent how much CPU it and all its processes used.
+  const child = spawn(process.argv[3], process.argv.slice(4), { stdio: 'inherit' });
+  child.on('close', (code, signal) => {
+    process.send({ cpu: childrenCpuSeconds() }, () => process.exit(code ?? (signal ? 1 : 0)));
+  });
+} else {
+  const layout = ['npx', ['prettier', '--check', '.', '--log-level', 'warn', '--cache', '--cache-strategy', 'content']];
+  const checks = () => [run('prettier --check', ...layout, { quiet: true }), run('types + lint (check.mjs)', 'node', ['scripts/check.mjs'], { quiet: true })];
+  if (!full) {
+    stopIfFailed(
+      await Promise.all([
+        ...checks(),
+        run('vitest (fast projects)', 'npx', ['vitest', 'run', '--project', 'sqlite', '--project', 'web', '--project', 'contract']),
+      ]),
+    );
+  } else {
+    stopIfFailed([await run('find Chromium', 'node', ['scripts/find-browser.mjs'])]);
+    stopIfFailed(await Promise.all(checks()));
+    stopIfFailed([await run('build', 'npm', ['run', 'build'])]);
+    // The browser tests run one file at a time (each starts a shop and a browser), which vitest otherwise runs apart
+    // from every other file; so they run beside the rest, in a vitest of their own. Their output comes whole at the end.
+    stopIfFailed(
+      await Promise.all([
+        run('vitest e2e', 'npx', ['vitest', 'run', '--project', 'e2e'], { quiet: true }),
+        run('vitest (all but e2e)', 'npx', ['vitest', 'run', '--project', '!e2e']),
+      ]),
+    );
+    // The built shop on Node 24 too (the registry's binary; see the README's `npm run smoke`).
+    stopIfFailed([await run('smoke on Node 24', 'npm', ['run', 'smoke'])]);
+  }
+  printPhases();
+}
