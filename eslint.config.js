@@ -99,12 +99,9 @@ export default tseslint.config(
       parser: tseslint.parser,
       ecmaVersion: 'latest',
       sourceType: 'module',
-      // Type-aware rules read each file's types through the nearest tsconfig.json; the root's files (vitest.config.ts,
-      // scripts/*.ts, which e2e's tsconfig type-checks) have none, and get e2e's compiler options.
-      parserOptions: {
-        projectService: { allowDefaultProject: ['vitest.config.ts', 'scripts/*.ts'], defaultProject: 'e2e/tsconfig.json' },
-        tsconfigRootDir: import.meta.dirname,
-      },
+      // Type-aware rules read each file's types through its project of tsconfig.json (the root's files, vitest.config.ts
+      // and scripts/*.ts, are e2e's). `npm run check` hands them the programs its type check has just built instead.
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { portal: { rules: { boundaries } }, '@typescript-eslint': tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
