@@ -24,8 +24,8 @@ import { createAuthService, type PasswordCost } from './modules/auth/service.ts'
 import { createTokenService } from './modules/auth/tokens.ts';
 import { configureGroupWriter } from './modules/billing/ledger.ts';
 import { createBillingService } from './modules/billing/service.ts';
-import { BULK_SWEEP_JOB, bulkOrderJob, bulkSweepJob } from './modules/bulk/jobs.ts';
-import { createBulkService } from './modules/bulk/service.ts';
+import { bulkOrderJob, bulkSweepJob } from './modules/bulk/jobs.ts';
+import { BULK_SWEEP_JOB, createBulkService } from './modules/bulk/service.ts';
 import { seedCatalog } from './modules/catalog/seed-catalog.ts';
 import { createCatalogService } from './modules/catalog/service.ts';
 import { createContentService } from './modules/content/service.ts';
