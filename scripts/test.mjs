@@ -1,4 +1,4 @@
-// `npm test`: the layout (Prettier), the type check with ESLint (scripts/check.mjs) and the tests that need no browser
+// `npm test`: the layout (Prettier), the type check with ESLint (scripts/check.mjs), the import cycles (dpdm), and the tests that need no browser
 // and start no process of their own, on SQLite, all three at once: the tests wait on timers and sockets for much of
 // their run, and the checks fill those gaps of the two cores. `npm run test:full` (`--full`, what CI runs): Chromium
 // found or installed, the same checks, the build, every test file on every configured engine, and the smoke run on
@@ -71,7 +71,11 @@ if (process.argv[2] === '--phase') {
   });
 } else {
   const layout = ['npx', ['prettier', '--check', '.', '--log-level', 'warn', '--cache', '--cache-strategy', 'content']];
-  const checks = () => [run('prettier --check', ...layout, { quiet: true }), run('types + lint (check.mjs)', 'node', ['scripts/check.mjs'], { quiet: true })];
+  const checks = () => [
+    run('prettier --check', ...layout, { quiet: true }),
+    run('types + lint (check.mjs)', 'node', ['scripts/check.mjs'], { quiet: true }),
+    run('import cycles (dpdm)', 'npx', ['dpdm'], { quiet: true }),
+  ];
   if (!full) {
     stopIfFailed(
       await Promise.all([

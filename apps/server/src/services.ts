@@ -7,10 +7,11 @@ import { SANDBOX_TRACKING_JOB, sandboxTrackingJob } from './modules/orders/track
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
 import { createAttemptLimiter } from './lib/attempt-limiter.ts';
+import { createCounters } from './lib/rate-limit.ts';
+import { closeRedis, createRedis } from './lib/redis.ts';
 import { readOrCreateSecret } from './lib/secrets.ts';
 import { createSealedBox } from './lib/sealed-box.ts';
 import { createMetrics } from './lib/metrics.ts';
@@ -23,8 +24,8 @@ import { createAuthService, type PasswordCost } from './modules/auth/service.ts'
 import { createTokenService } from './modules/auth/tokens.ts';
 import { configureGroupWriter } from './modules/billing/ledger.ts';
 import { createBillingService } from './modules/billing/service.ts';
-import { BULK_SWEEP_JOB, bulkOrderJob, bulkSweepJob } from './modules/bulk/jobs.ts';
-import { createBulkService } from './modules/bulk/service.ts';
+import { bulkOrderJob, bulkSweepJob } from './modules/bulk/jobs.ts';
+import { BULK_SWEEP_JOB, createBulkService } from './modules/bulk/service.ts';
 import { seedCatalog } from './modules/catalog/seed-catalog.ts';
 import { createCatalogService } from './modules/catalog/service.ts';
 import { createContentService } from './modules/content/service.ts';
@@ -112,7 +113,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const catalog = createCatalogService(db, { requireUpstream: !overrides.labels && config.LABEL_PROVIDER === 'easypost' });
   const labels =
     overrides.labels ??
-    createLabelProvider(config, renderer, db, {
+    createLabelProvider(config, renderer, db, log, {
       services: catalog.upstreamOf,
       // The operator sees each refusal in the console's audit log, with the price and the rate.
       onCostRefused: (request, costCents) =>
@@ -172,15 +173,15 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = await createJobQueue(config, db, log);
   closers.push(() => queue.close());
-  // Attempt limits are shared by every process through Redis when it is configured.
-  const limiter = createAttemptLimiter({
-    max: config.RATE_LIMIT_MAX,
-    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-    redisUrl: config.REDIS_URL,
-    keyPrefix: config.QUEUE_PREFIX,
-    sleep: overrides.slowDown,
-  });
-  closers.push(() => limiter.close());
+  // The limits on clients (attempts, the reseller API's requests) are counted in one store, shared by every process
+  // through Redis when it is configured. Its client connects on first use, so a worker, which serves no request, opens
+  // none; and it gives up quickly, as a request waits on it.
+  const counterRedis = config.REDIS_URL
+    ? createRedis(config.REDIS_URL, { name: 'rate limits', log, maxRetriesPerRequest: 1, connectTimeout: 2000 })
+    : undefined;
+  if (counterRedis) closers.push(() => closeRedis(counterRedis));
+  const counters = createCounters(counterRedis, config.QUEUE_PREFIX);
+  const limiter = createAttemptLimiter({ max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS, counters, sleep: overrides.slowDown });
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
   const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, outbox });
   const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, outbox, metrics });
@@ -235,15 +236,6 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   outbox.deliverTo(telegram);
   closers.push(() => outbox.flush()); // events handed over still being dispatched, before the queue closes
   const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, refunds, log });
-  // The reseller API's request limit per key is shared by every process through Redis when there is one. It gives up
-  // quickly (the limit is skipped on a Redis error) and connects on first use, so a worker, which serves no API, opens none.
-  const resellerRateStore = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true }) : undefined;
-  if (resellerRateStore) {
-    resellerRateStore.on('error', (error) => log.warn({ err: error }, 'reseller rate limit: Redis error'));
-    closers.push(async () =>
-      resellerRateStore.status === 'wait' ? resellerRateStore.disconnect() : resellerRateStore.quit().catch(() => resellerRateStore.disconnect()),
-    );
-  }
   // Every job the shop runs; work that answers no request runs only here, where workers run.
   queue.define(bulkOrderJob(bulk));
   queue.define(bulkSweepJob(bulk));
@@ -268,7 +260,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     }
     const leaseMs = config.TELEGRAM_POLL_LEASE_MS;
     const lease = config.REDIS_URL
-      ? createRedisLease(config.REDIS_URL, `${config.QUEUE_PREFIX}:telegram-poller`, leaseMs)
+      ? createRedisLease(config.REDIS_URL, `${config.QUEUE_PREFIX}:telegram-poller`, leaseMs, log)
       : createDbLease(db, 'telegram-poller', leaseMs);
     const poller = telegramBot!.createPoller(bot, lease, leaseMs, log);
     closers.push(() => poller.stop());
@@ -310,8 +302,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
           }
         : null,
     reseller,
-    /** Where the reseller API counts requests per key (Redis with REDIS_URL; in memory, per process, without). */
-    resellerRateStore,
+    /** Where the limits on clients count (Redis with REDIS_URL; in memory, per process, without): the reseller API's requests per key. */
+    counters,
     admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds }),
     refunds,
     limiter,

@@ -1,6 +1,5 @@
 // Label type uids and their rules, templates and weight messages, without zod (see index.ts).
 import { CANADA_REGIONS, US_REGIONS, type Region } from './regions.ts';
-import type { LabelType } from './catalog.ts';
 
 /** Every label type the shop knows, by uid. */
 export const LABEL_TYPE_UIDS = [
@@ -54,7 +53,10 @@ const LIGHTEST_SHOWN = 0.1;
  * Why a weight has no price with this label type, as the order forms say it beside Weight
  * ('USPS Priority Mail takes 0.1-70 lb'), or null when one of its tiers holds the weight.
  */
-export function weightOutsideTiers(type: Pick<LabelType, 'name' | 'uid' | 'prices'>, weight: number): string | null {
+export function weightOutsideTiers(
+  type: { name: string; uid: string; prices: readonly { fromWeight: number; toWeight: number }[] },
+  weight: number,
+): string | null {
   if (type.prices.length === 0) return `${type.name} has no prices yet`;
   if (weight > 0 && type.prices.some((t) => t.fromWeight <= weight && weight <= t.toWeight)) return null;
   const lowest = Math.min(...type.prices.map((t) => t.fromWeight));

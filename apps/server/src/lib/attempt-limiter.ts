@@ -1,6 +1,5 @@
-import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { tooManyRequests } from './http-errors.ts';
+import { RateLimiterRes, type Counter, type Counters } from './rate-limit.ts';
 
 /** The first wait of an account's slow-down, doubled with each further failure up to SLOW_DOWN_MAX_MS. */
 const SLOW_DOWN_FIRST_MS = 1000;
@@ -19,8 +18,8 @@ export const addressKey = (route: string, address: string) => `ip:${route}:${add
 /**
  * Fixed-window attempt counts that guard the sign-in and code screens and a few account changes: per account (`max` a
  * window), per address (keys starting 'ip:', three times that, since several people may share an address) and, for
- * guesses at a password or code, per account and address. rate-limiter-flexible keeps them in memory (one process) or
- * in Redis (shared by all processes), with the same counting either way.
+ * guesses at a password or code, per account and address. They are kept in the shop's counter store (lib/rate-limit):
+ * in memory (one process) or in Redis (shared by all processes), with the same counting either way.
  */
 export interface AttemptLimiter {
   /** Counts one attempt under each key; throws 429 with Retry-After when any of them is over its limit. */
@@ -35,14 +34,12 @@ export interface AttemptLimiter {
    * failure, so parallel guesses cannot all pass a check made before any of them is counted.
    */
   guess<T>(route: string, account: string, address: string, check: () => Promise<T>): Promise<T>;
-  close(): Promise<void>;
 }
 
 export type AttemptLimits = {
   max: number;
   windowSeconds: number;
-  redisUrl?: string;
-  keyPrefix: string;
+  counters: Counters;
   /** How a slow-down is waited out (tests record it instead). */
   sleep?: (ms: number) => Promise<void>;
 };
@@ -50,11 +47,7 @@ export type AttemptLimits = {
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createAttemptLimiter(limits: AttemptLimits): AttemptLimiter {
-  const redis = limits.redisUrl ? new Redis(limits.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
-  const make = (points: number, name: string): RateLimiterAbstract =>
-    redis
-      ? new RateLimiterRedis({ storeClient: redis, points, duration: limits.windowSeconds, keyPrefix: `${limits.keyPrefix}:attempts:${name}` })
-      : new RateLimiterMemory({ points, duration: limits.windowSeconds, keyPrefix: name });
+  const make = (points: number, name: string) => limits.counters(`attempts:${name}`, points, limits.windowSeconds);
   const perAccount = make(limits.max, 'account');
   const perAddress = make(limits.max * 3, 'ip');
   const perAccountAddress = make(limits.max, 'account-ip');
@@ -62,7 +55,7 @@ export function createAttemptLimiter(limits: AttemptLimits): AttemptLimiter {
   const accountFailures = make(1, 'account-failures');
   const sleep = limits.sleep ?? wait;
 
-  async function consume(counts: [RateLimiterAbstract, string][]): Promise<void> {
+  async function consume(counts: [Counter, string][]): Promise<void> {
     const results = await Promise.allSettled(counts.map(([limiter, key]) => limiter.consume(key)));
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
     if (refused.length === 0) return;
@@ -91,9 +84,6 @@ export function createAttemptLimiter(limits: AttemptLimits): AttemptLimiter {
       // Signed in either way: a store error here only leaves the counts higher than they should be.
       await Promise.allSettled([perAccountAddress.delete(pairKey), perAddress.reward(addressKey(route, address))]);
       return result;
-    },
-    async close() {
-      redis?.disconnect();
     },
   };
 }

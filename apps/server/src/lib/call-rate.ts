@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { createRedis } from './redis.ts';
 
 /** A rate of calls to an upstream that every process shares: take() waits for a free slot. */
 export interface CallRate {
@@ -23,7 +24,7 @@ return slot - now`;
  * counting over the last second answers 429 to that). The slots are kept in Redis when `redisUrl` is set, so the
  * rate holds across every process; else in this one.
  */
-export function createCallRate(options: { perSecond: number; redisUrl?: string; keyPrefix: string; name: string }): CallRate {
+export function createCallRate(options: { perSecond: number; redisUrl?: string; keyPrefix: string; name: string; log?: FastifyBaseLogger }): CallRate {
   const intervalUs = Math.ceil(1_000_000 / options.perSecond);
   const wait = (us: number) => (us > 0 ? new Promise<void>((resolve) => setTimeout(resolve, Math.ceil(us / 1000))) : Promise.resolve());
   if (!options.redisUrl) {
@@ -38,7 +39,7 @@ export function createCallRate(options: { perSecond: number; redisUrl?: string; 
       async close() {},
     };
   }
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const redis = createRedis(options.redisUrl, { name: `${options.name} call rate`, log: options.log });
   const key = `${options.keyPrefix}:rate:${options.name}`;
   return {
     async take() {

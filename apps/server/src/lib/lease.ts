@@ -1,6 +1,7 @@
-import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { isoIn, newId, nowIso } from './ids.ts';
+import { createRedis } from './redis.ts';
 
 /**
  * A lock one process holds for `ttlMs` at a time and renews while it lives, so that some work (the
@@ -58,9 +59,9 @@ const RENEW_SCRIPT =
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /** A lease as a Redis key (with REDIS_URL): SET NX PX takes it, a script renews it only for its holder. */
-export function createRedisLease(redisUrl: string, key: string, ttlMs: number): Lease {
+export function createRedisLease(redisUrl: string, key: string, ttlMs: number, log: FastifyBaseLogger): Lease {
   const holder = newId();
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: true });
+  const redis = createRedis(redisUrl, { name: 'lease', log });
   const renew = async () => Number(await redis.eval(RENEW_SCRIPT, 1, key, holder, String(ttlMs))) === 1;
   return {
     async acquire() {

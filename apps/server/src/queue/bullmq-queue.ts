@@ -1,6 +1,6 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { ZodError } from 'zod';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   defaultRetry,
@@ -13,6 +13,7 @@ import {
   type QueueTuning,
 } from './job-queue.ts';
 import { withLogContext } from '../lib/log-context.ts';
+import { createRedis } from '../lib/redis.ts';
 
 const STATES: JobState[] = ['waiting', 'active', 'completed', 'failed', 'delayed'];
 
@@ -26,7 +27,7 @@ export type BullmqOptions = QueueTuning & {
 /** BullMQ on Redis: the web process enqueues, and any number of worker processes (npm run worker) run jobs. */
 export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger): JobQueue {
   const queueName = options.queueName ?? 'portal-jobs';
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const connection = createRedis(options.redisUrl, { name: 'job queue', log, maxRetriesPerRequest: null });
   const queue = new Queue(queueName, { connection, prefix: options.prefix });
   const definitions = new Map<string, JobDefinition<any>>();
   let worker: Worker | undefined;
@@ -99,7 +100,7 @@ export function createBullmqQueue(options: BullmqOptions, log: FastifyBaseLogger
     },
     async startWorkers() {
       if (worker) return;
-      workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+      workerConnection = createRedis(options.redisUrl, { name: 'job queue workers', log, maxRetriesPerRequest: null });
       worker = new Worker(queueName, process, {
         connection: workerConnection,
         prefix: options.prefix,

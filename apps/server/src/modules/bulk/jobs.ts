@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { noPayload, type JobDefinition } from '../../queue/job-queue.ts';
-import type { BulkService } from './service.ts';
-
-export const BULK_ORDER_JOB = 'bulk-order';
-export const BULK_SWEEP_JOB = 'bulk-sweep';
+import { BULK_ORDER_JOB, BULK_SWEEP_JOB, type BulkService } from './service.ts';
 
 const bulkOrderPayload = z.object({ bulkOrderId: z.string().min(1) });
 

@@ -44,7 +44,6 @@ import { eachLimited } from '../../lib/each-limited.ts';
 import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { buildReport, createBulkFilesWriter, createLabelZip, streamedFile, uniqueFileNames } from './bulk-results.ts';
-import { BULK_ORDER_JOB } from './jobs.ts';
 import * as repo from './repository.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import type { Readable } from 'node:stream';
@@ -55,6 +54,10 @@ export const BULK_LABEL_LANES = 8;
 export const STALLED_BULK_MS = 2 * 60_000;
 /** Progress is written at most this often while labels are made (stage marks are always written). */
 const PROGRESS_EVERY_MS = 250;
+
+/** The queue's jobs (jobs.ts hands them to the service): a bulk order's run, and the sweep of stalled ones. */
+export const BULK_ORDER_JOB = 'bulk-order';
+export const BULK_SWEEP_JOB = 'bulk-sweep';
 
 export const bulkJobId = (bulkOrderId: string) => `bulk-${bulkOrderId}`;
 export const bulkFileKey = (bulkOrderId: string, name: string) => `bulk/${bulkOrderId}/${name}`;

@@ -29,3 +29,15 @@ export async function replacePriceRows(db: DbOrTrx, labelTypeId: string, rows: L
   await db.deleteFrom('label_type_prices').where('label_type_id', '=', labelTypeId).execute();
   if (rows.length) await db.insertInto('label_type_prices').values(rows).execute();
 }
+
+/** What the label type is bought as upstream (EasyPost's carrier, service and account), or null for none. */
+export const setUpstream = (db: DbOrTrx, id: string, upstream: { carrier: string; service: string; carrierAccount: string | null } | null) =>
+  db
+    .updateTable('label_types')
+    .set({
+      upstream_carrier: upstream?.carrier ?? null,
+      upstream_service: upstream?.service ?? null,
+      upstream_carrier_account: upstream?.carrierAccount ?? null,
+    })
+    .where('id', '=', id)
+    .execute();

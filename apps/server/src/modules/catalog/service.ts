@@ -187,15 +187,7 @@ export function createCatalogService(db: Db, options: { requireUpstream?: boolea
         const row = await repo.findLabelTypeRow(trx, ref);
         if (!row) throw notFound(LABEL_TYPE_NOT_FOUND);
         const [before] = await withTiersIn(trx, [row]);
-        await trx
-          .updateTable('label_types')
-          .set({
-            upstream_carrier: upstream?.carrier ?? null,
-            upstream_service: upstream?.service ?? null,
-            upstream_carrier_account: upstream?.carrierAccount ?? null,
-          })
-          .where('id', '=', row.id)
-          .execute();
+        await repo.setUpstream(trx, row.id, upstream);
         await audit(trx, { targetId: row.id, before: { uid: row.uid, upstream: before.upstream }, after: { uid: row.uid, upstream } });
         return { ...before, upstream };
       });

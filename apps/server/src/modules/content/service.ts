@@ -1,8 +1,9 @@
 import type { AdminContent } from '@portal/contract';
-import type { Db, DbOrTrx } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId } from '../../lib/ids.ts';
+import * as repo from './repository.ts';
 import { sanitizeTermsHtml } from './sanitize.ts';
 import { SEED_ANNOUNCEMENT, SEED_FAQS, SEED_TOS } from './seed-content.ts';
 
@@ -13,19 +14,10 @@ export const FAQ_ORDER_INCOMPLETE = 'The new order must list every FAQ exactly o
 export const SEED_FEDEX_PRICE_CENTS = 3500;
 const FEDEX_PRICE_KEY = 'fedex_price_cents';
 
-type Faq = { id: string; position: number; question: string; answer: string };
-
 /** Terms, FAQs, the announcement and the shop's settings (the FedEx price), as the shop's pages read them and operators edit them. */
 export function createContentService(db: Db) {
-  const read = async (key: string, from: DbOrTrx = db) => (await from.selectFrom('content').select('value').where('key', '=', key).executeTakeFirst())?.value;
-  const write = (trx: DbOrTrx, key: string, value: string) =>
-    trx
-      .insertInto('content')
-      .values({ key, value })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-      .execute();
-  const findFaq = (trx: DbOrTrx, id: string) => trx.selectFrom('faqs').selectAll().where('id', '=', id).executeTakeFirst();
-  const faqState = (faq: Faq) => ({ question: faq.question, answer: faq.answer, position: faq.position });
+  const read = (key: string) => repo.readContent(db, key);
+  const faqState = (faq: repo.FaqRow) => ({ question: faq.question, answer: faq.answer, position: faq.position });
   const announcement = async (): Promise<{ announcement: string; status: boolean }> => ({
     announcement: (await read('announcement')) ?? '',
     status: (await read('announcement_status')) === '1',
@@ -46,22 +38,12 @@ export function createContentService(db: Db) {
         announcement_status: SEED_ANNOUNCEMENT.status ? '1' : '0',
         [FEDEX_PRICE_KEY]: String(SEED_FEDEX_PRICE_CENTS),
       };
-      for (const [key, value] of Object.entries(defaults)) {
-        await db
-          .insertInto('content')
-          .values({ key, value })
-          .onConflict((oc) => oc.column('key').doNothing())
-          .execute();
-      }
-      const faqCount = await db
-        .selectFrom('faqs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      if (Number(faqCount.n) === 0) {
-        await db
-          .insertInto('faqs')
-          .values(SEED_FAQS.map((faq, position) => ({ id: newId(), position, ...faq })))
-          .execute();
+      for (const [key, value] of Object.entries(defaults)) await repo.insertContentIfMissing(db, key, value);
+      if ((await repo.countFaqs(db)) === 0) {
+        await repo.insertFaqs(
+          db,
+          SEED_FAQS.map((faq, position) => ({ id: newId(), position, ...faq })),
+        );
       }
     },
     async tos(): Promise<string> {
@@ -69,8 +51,8 @@ export function createContentService(db: Db) {
       if (raw !== shownTos.raw) shownTos = { raw, html: await sanitizeTermsHtml(raw) };
       return shownTos.html;
     },
-    faqs(): Promise<{ question: string; answer: string }[]> {
-      return db.selectFrom('faqs').select(['question', 'answer']).orderBy('position').execute();
+    async faqs(): Promise<{ question: string; answer: string }[]> {
+      return (await repo.listFaqs(db)).map((f) => ({ question: f.question, answer: f.answer }));
     },
     announcement,
     /** The flat price of a FedEx hand-made order in cents, or null when none is set. */
@@ -86,7 +68,7 @@ export function createContentService(db: Db) {
     // ---- The operator console's edits: each writes its audit row in the same transaction. ----
 
     async adminContent(): Promise<AdminContent> {
-      const [shown, tos, faqs] = await Promise.all([announcement(), read('tos'), db.selectFrom('faqs').selectAll().orderBy('position').execute()]);
+      const [shown, tos, faqs] = await Promise.all([announcement(), read('tos'), repo.listFaqs(db)]);
       return {
         announcement: shown.announcement,
         announcementStatus: shown.status,
@@ -96,16 +78,19 @@ export function createContentService(db: Db) {
     },
     async setFedexPrice(cents: number, audit: AuditHook): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const before = await read(FEDEX_PRICE_KEY, trx);
-        await write(trx, FEDEX_PRICE_KEY, String(cents));
+        const before = await repo.readContent(trx, FEDEX_PRICE_KEY);
+        await repo.writeContent(trx, FEDEX_PRICE_KEY, String(cents));
         await audit(trx, { targetId: FEDEX_PRICE_KEY, before: before === undefined ? null : { price: Number(before) / 100 }, after: { price: cents / 100 } });
       });
     },
     async setAnnouncement(input: { announcement: string; status: boolean }, audit: AuditHook): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const before = { announcement: (await read('announcement', trx)) ?? '', status: (await read('announcement_status', trx)) === '1' };
-        await write(trx, 'announcement', input.announcement);
-        await write(trx, 'announcement_status', input.status ? '1' : '0');
+        const before = {
+          announcement: (await repo.readContent(trx, 'announcement')) ?? '',
+          status: (await repo.readContent(trx, 'announcement_status')) === '1',
+        };
+        await repo.writeContent(trx, 'announcement', input.announcement);
+        await repo.writeContent(trx, 'announcement_status', input.status ? '1' : '0');
         await audit(trx, { targetId: 'announcement', before, after: input });
       });
     },
@@ -113,8 +98,8 @@ export function createContentService(db: Db) {
     async setTos(html: string, audit: AuditHook): Promise<string> {
       const tos = await sanitizeTermsHtml(html);
       await db.transaction().execute(async (trx) => {
-        const before = (await read('tos', trx)) ?? '';
-        await write(trx, 'tos', tos);
+        const before = (await repo.readContent(trx, 'tos')) ?? '';
+        await repo.writeContent(trx, 'tos', tos);
         await audit(trx, { targetId: 'tos', before: { tos: before }, after: { tos } });
       });
       return tos;
@@ -122,39 +107,35 @@ export function createContentService(db: Db) {
     /** Adds a FAQ at the end. */
     async createFaq(input: { question: string; answer: string }, audit: AuditHook): Promise<string> {
       return db.transaction().execute(async (trx) => {
-        const last = await trx
-          .selectFrom('faqs')
-          .select((eb) => eb.fn.max('position').as('p'))
-          .executeTakeFirst();
-        const faq = { id: newId(), position: Number(last?.p ?? -1) + 1, ...input };
-        await trx.insertInto('faqs').values(faq).execute();
+        const faq = { id: newId(), position: (await repo.lastFaqPosition(trx)) + 1, ...input };
+        await repo.insertFaqs(trx, [faq]);
         await audit(trx, { targetId: faq.id, before: null, after: faqState(faq) });
         return faq.id;
       });
     },
     async updateFaq(id: string, input: { question: string; answer: string }, audit: AuditHook): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const before = await findFaq(trx, id);
+        const before = await repo.findFaq(trx, id);
         if (!before) throw notFound(FAQ_NOT_FOUND);
-        await trx.updateTable('faqs').set(input).where('id', '=', id).execute();
+        await repo.updateFaq(trx, id, input);
         await audit(trx, { targetId: id, before: faqState(before), after: faqState({ ...before, ...input }) });
       });
     },
     async deleteFaq(id: string, audit: AuditHook): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const before = await findFaq(trx, id);
+        const before = await repo.findFaq(trx, id);
         if (!before) throw notFound(FAQ_NOT_FOUND);
-        await trx.deleteFrom('faqs').where('id', '=', id).execute();
+        await repo.deleteFaq(trx, id);
         await audit(trx, { targetId: id, before: faqState(before), after: null });
       });
     },
     /** Puts the FAQs in this order; the list must hold every FAQ id exactly once (400 otherwise). */
     async reorderFaqs(ids: string[], audit: AuditHook): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom('faqs').select(['id', 'position']).orderBy('position').execute();
+        const current = await repo.listFaqs(trx);
         const known = new Set(current.map((f) => f.id));
         if (ids.length !== known.size || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) throw badRequest(FAQ_ORDER_INCOMPLETE);
-        for (const [position, id] of ids.entries()) await trx.updateTable('faqs').set({ position }).where('id', '=', id).execute();
+        for (const [position, id] of ids.entries()) await repo.updateFaq(trx, id, { position });
         await audit(trx, { targetId: null, before: { ids: current.map((f) => f.id) }, after: { ids } });
       });
     },

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import type { FileStore } from '../../providers/storage/file-store.ts';
 import type { JobQueue } from '../../queue/job-queue.ts';
+import { pingDatabase, sumBalancesCents } from './repository.ts';
 
 export type ReadinessPart = 'database' | 'queue' | 'files';
 export type Readiness = { ready: boolean; checks: Record<ReadinessPart, string> };
@@ -25,16 +25,10 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
 export function createOpsService({ db, queue, files, metrics }: { db: Db; queue: JobQueue; files: FileStore; metrics: Metrics }) {
   metrics.readAtScrape({
     queueCounts: () => queue.counts(),
-    balancesCents: async () => {
-      const row = await db
-        .selectFrom('users')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('balance_cents'), eb.lit(0)).as('sum'))
-        .executeTakeFirstOrThrow();
-      return Number(row.sum);
-    },
+    balancesCents: () => sumBalancesCents(db),
   });
   const parts: Record<ReadinessPart, () => Promise<unknown>> = {
-    database: () => sql`select 1`.execute(db),
+    database: () => pingDatabase(db),
     queue: () => queue.counts(),
     // A key that is never written: reading it proves the store answers (and, for S3, that it lets us in).
     files: () => files.get('readyz/probe'),

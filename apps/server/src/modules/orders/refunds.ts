@@ -21,7 +21,7 @@ import { eventRow, idleOutbox, recordEvents, type ShopEventOutbox } from '../../
 import type { LabelProvider, RefundAnswer } from '../../providers/labels/label-provider.ts';
 import { changeBalance } from '../billing/service.ts';
 import * as repo from './repository.ts';
-import { labelRequestFor } from './service.ts';
+import { labelRequestFor } from './label-request.ts';
 
 /** Tracking statuses that mean the carrier has the package (EasyPost's tracker statuses beyond pre_transit). */
 const SCANNED = ['in_transit', 'out_for_delivery', 'delivered', 'available_for_pickup', 'return_to_sender', 'failure'];

@@ -470,3 +470,53 @@ export async function refundCounts(db: DbOrTrx, stuckBefore: string): Promise<{ 
   }
   return counts;
 }
+
+// ---- tracking (EasyPost's tracker events and the sandbox's timer) ----
+
+/** The orders a tracking change is about: enough to tell their owners. */
+export type TrackedOrder = Pick<OrderRow, 'id' | 'user_id' | 'bulk_order_id' | 'tracking_status'>;
+const TRACKED_COLUMNS = ['id', 'user_id', 'bulk_order_id', 'tracking_status'] as const;
+
+export const insertTrackingEvents = (db: DbOrTrx, rows: { id: string; order_id: string; status: string; received_at: string }[]) =>
+  db.insertInto('tracking_events').values(rows).execute();
+
+/** Sets the status on those of the orders whose status is none or one of `from`; answers the ids it moved. */
+export const moveTracking = (db: DbOrTrx, ids: string[], from: string[], status: string, at: string) =>
+  db
+    .updateTable('orders')
+    .set({ tracking_status: status, updated_at: at })
+    .where('id', 'in', ids)
+    .where((eb) => eb.or([eb('tracking_status', 'is', null), ...(from.length > 0 ? [eb('tracking_status', 'in', from)] : [])]))
+    .returning('id')
+    .execute();
+
+/** Completed sandbox labels last changed in (after, upTo] whose status is none or one of `statuses`, oldest first. */
+export const sandboxTrackingDue = (db: DbOrTrx, due: { after: string; upTo: string; statuses: readonly string[]; limit: number }) =>
+  db
+    .selectFrom('orders')
+    .select(TRACKED_COLUMNS)
+    .where('status', '=', 'completed')
+    .where('updated_at', '>', due.after)
+    .where('updated_at', '<=', due.upTo)
+    .where('provider', '=', 'sandbox')
+    .where((eb) => eb.or([eb('tracking_status', 'is', null), eb('tracking_status', 'in', due.statuses)]))
+    .orderBy('updated_at')
+    .limit(due.limit)
+    .execute();
+
+export const trackedByShipment = (db: DbOrTrx, shipmentId: string) =>
+  db.selectFrom('orders').select(TRACKED_COLUMNS).where('shipment_id', '=', shipmentId).execute();
+
+export async function easyPostEventSeen(db: DbOrTrx, id: string): Promise<boolean> {
+  return (await db.selectFrom('easypost_events').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Keeps the EasyPost event's id; false when it was kept before (a replay). */
+export async function takeEasyPostEvent(db: DbOrTrx, id: string, at: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto('easypost_events')
+    .values({ id, received_at: at })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+}

@@ -18,7 +18,6 @@ import {
   orderIssuesMessage,
   orderRuleViolations,
   templateRequired,
-  weightUnitFor,
   type CreateOrderInput,
   type Order,
   type OrderDetail,
@@ -33,19 +32,13 @@ import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
 import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
-import {
-  LabelProviderError,
-  type LabelParty,
-  type LabelPending,
-  type LabelProvider,
-  type LabelReady,
-  type LabelRequest,
-} from '../../providers/labels/label-provider.ts';
+import { LabelProviderError, type LabelPending, type LabelProvider, type LabelReady } from '../../providers/labels/label-provider.ts';
 import type { FileStore, FileWriter } from '../../providers/storage/file-store.ts';
 import { letterPdf } from '../../providers/labels/label-files.ts';
 import { createPdfMerger } from '../../providers/labels/pdf-merger.ts';
 import { renderZpl } from '../../providers/labels/render-zpl.ts';
 import * as repo from './repository.ts';
+import { labelRequestFor, partyOf } from './label-request.ts';
 import { indexPendingOrders } from './order-search.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import type { Metrics } from '../../lib/metrics.ts';
@@ -163,35 +156,6 @@ export const printedAsOf = async (row: repo.OrderRow) =>
     },
     CSV_PRINTED_COLUMNS,
   );
-
-/** One side of an order (sender or receiver) as the provider and the console read it. */
-export const partyOf = (row: repo.OrderRow, side: 'from' | 'to'): LabelParty => ({
-  name: row[`${side}_name`],
-  company: row[`${side}_company`],
-  street: row[`${side}_street`],
-  street2: row[`${side}_street2`],
-  city: row[`${side}_city`],
-  state: row[`${side}_state`],
-  zip: row[`${side}_zip`],
-  country: row[`${side}_country`],
-  phone: row[`${side}_phone`],
-});
-
-export const labelRequestFor = (row: repo.OrderRow): LabelRequest => ({
-  orderId: row.id,
-  uid: row.label_type_uid,
-  serviceName: row.label_type_name,
-  design: row.design,
-  weight: row.weight,
-  weightUnit: weightUnitFor(row.label_type_uid),
-  length: row.length,
-  width: row.width,
-  height: row.height,
-  from: partyOf(row, 'from'),
-  to: partyOf(row, 'to'),
-  createdAt: row.created_at,
-  priceCents: Number(row.price_cents),
-});
 
 /** The payload that orders the same thing again. */
 const inputFrom = (row: repo.OrderRow): CreateOrderInput => ({
@@ -1027,5 +991,7 @@ export function createOrderService(deps: {
 }
 export type OrderService = ReturnType<typeof createOrderService>;
 
+/** The provider's request for an order's label, in label-request.ts (refunds.ts uses it too). */
+export { labelRequestFor };
 /** Label refunds live in refunds.ts; other modules reach them through here. */
 export type { RefundFilter, RefundService } from './refunds.ts';

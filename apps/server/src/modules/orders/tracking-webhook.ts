@@ -4,6 +4,7 @@ import { HttpError } from '../../lib/http-errors.ts';
 import { TRACKING_STATUSES, type TrackingStatus } from '@portal/contract';
 import { nowIso } from '../../lib/ids.ts';
 import type { ShopEventOutbox } from '../../lib/shop-events.ts';
+import * as repo from './repository.ts';
 import { setTrackingStatus } from './tracking.ts';
 
 export const EASYPOST_WEBHOOK_OFF = 'EasyPost webhooks are not set up (EASYPOST_WEBHOOK_SECRET)';
@@ -50,14 +51,9 @@ export async function handleEasyPostEvent(
   // a replayed event changes nothing; the event id is kept after, so a crash in between loses nothing.
   const refund = refundOf(event.result);
   if (refund && onRefund) {
-    const seen = await db.selectFrom('easypost_events').select('id').where('id', '=', event.id).executeTakeFirst();
-    if (seen) return { message: 'Already received' };
+    if (await repo.easyPostEventSeen(db, event.id)) return { message: 'Already received' };
     const settled = await onRefund(refund.shipmentId, refund.status);
-    await db
-      .insertInto('easypost_events')
-      .values({ id: event.id, received_at: nowIso() })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+    await repo.takeEasyPostEvent(db, event.id, nowIso());
     return { message: settled ? 'Refund recorded' : 'Refund noted' };
   }
   const tracker = event.result;
@@ -65,17 +61,8 @@ export async function handleEasyPostEvent(
     typeof tracker?.status === 'string' && (TRACKING_STATUSES as readonly string[]).includes(tracker.status) ? (tracker.status as TrackingStatus) : null;
   if (event.description !== 'tracker.updated' || !status || typeof tracker.shipment_id !== 'string') return { message: 'Ignored' };
   const taken = await db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('easypost_events')
-      .values({ id: event.id, received_at: nowIso() })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return null;
-    const orders = await trx
-      .selectFrom('orders')
-      .select(['id', 'user_id', 'bulk_order_id', 'tracking_status'])
-      .where('shipment_id', '=', tracker.shipment_id)
-      .execute();
+    if (!(await repo.takeEasyPostEvent(trx, event.id, nowIso()))) return null;
+    const orders = await repo.trackedByShipment(trx, tracker.shipment_id);
     return setTrackingStatus(trx, orders, status, nowIso());
   });
   if (taken) outbox.committed(taken);

@@ -3,9 +3,7 @@ import type { Db, DbOrTrx } from '../../db/database.ts';
 import { eventRow, recordEvents, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import { newId } from '../../lib/ids.ts';
 import { noPayload, type JobDefinition } from '../../queue/job-queue.ts';
-
-/** The orders a tracking change is about: enough to tell their owners. */
-type TrackedOrder = { id: string; user_id: string; bulk_order_id: string | null; tracking_status: string | null };
+import * as repo from './repository.ts';
 
 /** Where a parcel can only go forwards: a status of a lower step never replaces one of a higher. */
 const STEPS: Partial<Record<TrackingStatus, number>> = { pre_transit: 0, in_transit: 1, out_for_delivery: 2, available_for_pickup: 3, delivered: 4 };
@@ -31,27 +29,23 @@ export function movesTo(current: string | null, next: TrackingStatus): boolean {
  * webhook, Telegram when delivered) each; a late status of a lower step changes nothing else. Answers those events, to
  * hand to the outbox once committed. Both the EasyPost webhook and the sandbox's timer come through here.
  */
-export async function setTrackingStatus(trx: DbOrTrx, orders: TrackedOrder[], status: TrackingStatus, at: string): Promise<ShopEventRow[]> {
+export async function setTrackingStatus(trx: DbOrTrx, orders: repo.TrackedOrder[], status: TrackingStatus, at: string): Promise<ShopEventRow[]> {
   if (orders.length === 0) return [];
-  await trx
-    .insertInto('tracking_events')
-    .values(orders.map((order) => ({ id: newId(), order_id: order.id, status, received_at: at })))
-    .execute();
+  await repo.insertTrackingEvents(
+    trx,
+    orders.map((order) => ({ id: newId(), order_id: order.id, status, received_at: at })),
+  );
   const candidates = orders.filter((order) => movesTo(order.tracking_status, status));
   if (candidates.length === 0) return [];
   // Moved only from a status it moves forwards from, as the row is when written: two events at once cannot move it back.
   const from = TRACKING_STATUSES.filter((current) => movesTo(current, status));
-  const moved = await trx
-    .updateTable('orders')
-    .set({ tracking_status: status, updated_at: at })
-    .where(
-      'id',
-      'in',
-      candidates.map((order) => order.id),
-    )
-    .where((eb) => eb.or([eb('tracking_status', 'is', null), ...(from.length > 0 ? [eb('tracking_status', 'in', from)] : [])]))
-    .returning('id')
-    .execute();
+  const moved = await repo.moveTracking(
+    trx,
+    candidates.map((order) => order.id),
+    from,
+    status,
+    at,
+  );
   const movedIds = new Set(moved.map((row) => row.id));
   const changed = candidates.filter((order) => movedIds.has(order.id));
   const events = changed.map((order) =>
@@ -79,20 +73,15 @@ const SANDBOX_WINDOW_MIN_MS = 3_600_000;
  */
 export async function advanceSandboxTracking(db: Db, outbox: ShopEventOutbox, stepMs: number): Promise<number> {
   const now = Date.now();
-  const due = await db
-    .selectFrom('orders')
-    .select(['id', 'user_id', 'bulk_order_id', 'tracking_status'])
-    .where('status', '=', 'completed')
-    .where('updated_at', '>', new Date(now - Math.max(SANDBOX_WINDOW_MIN_MS, SANDBOX_WINDOW_STEPS * stepMs)).toISOString())
-    .where('updated_at', '<=', new Date(now - stepMs).toISOString())
-    .where('provider', '=', 'sandbox')
-    .where((eb) => eb.or([eb('tracking_status', 'is', null), eb('tracking_status', 'in', SANDBOX_TRACKING_STEPS.slice(0, -1))]))
-    .orderBy('updated_at')
-    .limit(SANDBOX_BATCH)
-    .execute();
+  const due = await repo.sandboxTrackingDue(db, {
+    after: new Date(now - Math.max(SANDBOX_WINDOW_MIN_MS, SANDBOX_WINDOW_STEPS * stepMs)).toISOString(),
+    upTo: new Date(now - stepMs).toISOString(),
+    statuses: SANDBOX_TRACKING_STEPS.slice(0, -1),
+    limit: SANDBOX_BATCH,
+  });
   if (due.length === 0) return 0;
   const at = new Date(now).toISOString();
-  const byNext = new Map<TrackingStatus, TrackedOrder[]>();
+  const byNext = new Map<TrackingStatus, repo.TrackedOrder[]>();
   for (const order of due) {
     const next = SANDBOX_TRACKING_STEPS[SANDBOX_TRACKING_STEPS.indexOf(order.tracking_status as (typeof SANDBOX_TRACKING_STEPS)[number]) + 1];
     byNext.set(next, [...(byNext.get(next) ?? []), order]);

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -36,9 +35,10 @@ import {
   type ResellerError,
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
-import { HttpError, publicError, validationIssues } from '../../lib/http-errors.ts';
+import { HttpError, publicError, tooManyRequests, validationIssues } from '../../lib/http-errors.ts';
 import { sha256Hex } from '../../lib/ids.ts';
 import { linkOrigin } from '../../lib/link-origin.ts';
+import { RateLimiterRes } from '../../lib/rate-limit.ts';
 import { errorResponses, ok, servedDocument, swaggerOptions } from './openapi.ts';
 import { idempotencyOf, sendAnswer } from '../../lib/idempotency-key.ts';
 
@@ -124,7 +124,7 @@ const bulkEnvelope = z.object({
 
 /** The reseller API under /api/reseller/v1: its own errors, x-api-key on every call, a rate limit per key, urlencoded bodies and its OpenAPI document. */
 export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { reseller, config, limiter, resellerRateStore: redis } = ctx;
+  const { reseller, config, limiter, counters } = ctx;
   const originOf = (request: FastifyRequest) => linkOrigin(config, request);
 
   await app.register(
@@ -135,20 +135,22 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       );
       await instance.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });
 
-      // Per API key (its hash), shared by every process through Redis when there is one (the composition root's client).
-      await instance.register(rateLimit, {
-        global: true,
-        hook: 'onRequest',
-        max: config.RESELLER_RATE_LIMIT_PER_MINUTE,
-        timeWindow: 60_000,
-        enableDraftSpec: true,
-        keyGenerator: (request) => {
-          const key = request.headers[API_KEY_HEADER];
-          return typeof key === 'string' && key.trim() ? `key:${sha256Hex(key.trim())}` : `ip:${request.ip}`;
-        },
-        ...(redis ? { redis, nameSpace: `${config.QUEUE_PREFIX}:reseller-rate:` } : {}),
-        skipOnError: true,
-        errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, RATE_LIMITED(Math.max(1, Math.ceil(context.ttl / 1000)))),
+      // Requests a minute per API key (its hash; the address without one), in the shop's counter store: shared by every
+      // process through Redis when there is one. Every route counts but the document (and a path with no route).
+      const max = config.RESELLER_RATE_LIMIT_PER_MINUTE;
+      const perKey = counters('reseller-rate', max, 60);
+      instance.addHook('onRequest', async (request, reply) => {
+        if (request.is404 || (request.routeOptions.config as { publicDocument?: boolean }).publicDocument) return;
+        const key = request.headers[API_KEY_HEADER];
+        // A store error (Redis away, logged by its client) does not stop the API: the request goes uncounted.
+        const counted = await perKey
+          .consume(typeof key === 'string' && key.trim() ? `key:${sha256Hex(key.trim())}` : `ip:${request.ip}`)
+          .catch((error: unknown) => (error instanceof RateLimiterRes ? error : null));
+        const seconds = Math.ceil((counted?.msBeforeNext ?? 0) / 1000);
+        reply.header('ratelimit-limit', max);
+        reply.header('ratelimit-remaining', counted ? Math.max(0, counted.remainingPoints) : max);
+        reply.header('ratelimit-reset', seconds);
+        if (counted && counted.consumedPoints > max) throw tooManyRequests(seconds, RATE_LIMITED(Math.max(1, seconds)));
       });
 
       // Every route but the document checks the key, after the rate limit counted the request.
@@ -164,7 +166,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       await instance.register(swagger, swaggerOptions());
       const api = instance as unknown as Api;
 
-      api.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false, publicDocument: true } }, async (request, reply) => {
+      api.get('/openapi.json', { schema: { hide: true }, config: { publicDocument: true } }, async (request, reply) => {
         return reply.header('cache-control', 'no-cache').send(servedDocument(instance.swagger() as Record<string, any>, originOf(request)));
       });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { createCallRate } from '../../lib/call-rate.ts';
@@ -39,6 +40,7 @@ export function createLabelProvider(
   config: Config,
   renderer: LabelRenderer,
   db: Db,
+  log: FastifyBaseLogger,
   hooks: Pick<EasyPostOptions, 'services' | 'onCostRefused'>,
 ): LabelProvider {
   if (config.LABEL_PROVIDER === 'easypost') {
@@ -49,7 +51,7 @@ export function createLabelProvider(
       concurrency: config.EASYPOST_CONCURRENCY,
       rate:
         config.EASYPOST_MAX_PER_SECOND > 0
-          ? createCallRate({ perSecond: config.EASYPOST_MAX_PER_SECOND, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX, name: 'easypost' })
+          ? createCallRate({ perSecond: config.EASYPOST_MAX_PER_SECOND, redisUrl: config.REDIS_URL, keyPrefix: config.QUEUE_PREFIX, name: 'easypost', log })
           : undefined,
       maxCostRatio: config.LABEL_MAX_COST_RATIO,
       processingLimitMinutes: config.LABEL_PROCESSING_LIMIT_MINUTES,

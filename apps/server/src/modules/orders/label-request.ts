@@ -1,0 +1,33 @@
+import { weightUnitFor } from '@portal/contract';
+import type { LabelParty, LabelRequest } from '../../providers/labels/label-provider.ts';
+import type { OrderRow } from './repository.ts';
+
+/** One side of an order (sender or receiver) as the provider and the console read it. */
+export const partyOf = (row: OrderRow, side: 'from' | 'to'): LabelParty => ({
+  name: row[`${side}_name`],
+  company: row[`${side}_company`],
+  street: row[`${side}_street`],
+  street2: row[`${side}_street2`],
+  city: row[`${side}_city`],
+  state: row[`${side}_state`],
+  zip: row[`${side}_zip`],
+  country: row[`${side}_country`],
+  phone: row[`${side}_phone`],
+});
+
+/** What the label provider is asked about an order's label: to buy it, or to refund it. */
+export const labelRequestFor = (row: OrderRow): LabelRequest => ({
+  orderId: row.id,
+  uid: row.label_type_uid,
+  serviceName: row.label_type_name,
+  design: row.design,
+  weight: row.weight,
+  weightUnit: weightUnitFor(row.label_type_uid),
+  length: row.length,
+  width: row.width,
+  height: row.height,
+  from: partyOf(row, 'from'),
+  to: partyOf(row, 'to'),
+  createdAt: row.created_at,
+  priceCents: Number(row.price_cents),
+});
