@@ -89,7 +89,7 @@ function stylesheetAsPreload(): Plugin {
 /**
  * src/early-calls.ts is an entry of its own, loaded async beside the app's entry: it asks for a signed-in first load's data while
  * React's chunk is still coming (the access check, then the screen's data, waited for the whole app: LCP 3.1 s on
- * the dashboard in Lighthouse's mobile run).
+ * the dashboard in Lighthouse's mobile run). See ARCHITECTURE.md#early-calls.
  */
 function earlyCallsScript(): Plugin {
   return {
@@ -148,6 +148,7 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       input: { index: path.join(import.meta.dirname, 'index.html'), 'early-calls': path.join(import.meta.dirname, 'src/early-calls.ts') },
       output: {
+        // See ARCHITECTURE.md#chunk-groups.
         codeSplitting: {
           groups: [
             {

@@ -3,6 +3,7 @@
  * arrives instead of after React's chunk. For a signed-in load it asks for the access check and the data of the screen at
  * the address while the app's code is still on its way; client.ts hands each answer to the app's
  * own first call of that path, once. Without it (the dev server) the app simply makes its calls itself.
+ * See ARCHITECTURE.md#early-calls.
  */
 import { earlyCallPaths, screenOf } from './api/early-call-paths.ts';
 

@@ -3,7 +3,7 @@
  * (setImmediate), or with `gatherMs` those asked within gatherMs of the first: for reads off every request's path,
  * which can wait. Each caller's read is sent after it asked, so it sees every change committed before it asked, as
  * a statement of its own would. Under load the requests of a turn share one round trip; a lone caller waits only
- * for the end of its turn (or gatherMs).
+ * for the end of its turn (or gatherMs). See ARCHITECTURE.md#batched-reads.
  */
 export function batchedReads<V>(readMany: (keys: string[]) => Promise<Map<string, V>>, gatherMs = 0): (key: string) => Promise<V | undefined> {
   type Waiter = { resolve: (value: V | undefined) => void; reject: (error: unknown) => void };

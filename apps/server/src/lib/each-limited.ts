@@ -1,4 +1,4 @@
-/** Runs `fn` over items with at most `limit` at a time; stops taking new items after the first error, which it throws once all running ones settled. */
+/** Runs `fn` over items with at most `limit` at a time; stops taking new items after the first error, which it throws once all running ones settled. See ARCHITECTURE.md#label-lanes. */
 export async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | null = null;

@@ -81,6 +81,7 @@ const TS_THREAD = new URL('./ts-thread.mjs', import.meta.url);
  * heapMb, taskMs and growthMb bound what one task may take: a thread past them is stopped and its tasks
  * fail with ThreadLost, as do those of a thread that dies. A stopped thread keeps its slot until it has exited, so the
  * pool never holds more than `size` threads' memory, and the next task's thread starts once the memory is given back.
+ * See ARCHITECTURE.md#render-pool.
  */
 export function createWorkerPool<Input, Output>(module: URL, size: number, name: string, options: WorkerPoolOptions = {}): WorkerPool<Input, Output> {
   const tasksPerThread = options.tasksPerThread ?? 1;

@@ -33,6 +33,7 @@ type RequestOptions = {
 };
 
 // The app has started: an early-calls script that runs after it leaves the calls to it (early-calls.ts).
+// See ARCHITECTURE.md#early-calls.
 window.portalEarlyCalls ??= new Map();
 
 function takeEarlyCall(path: string): Promise<Response> | undefined {

@@ -3,6 +3,7 @@
  * page's first script. Each path is spelled exactly as the screen's own call spells it (the history's query in
  * readOrders' order), so the screen takes the answer instead of asking again; e2e/web-patterns.test.ts checks that
  * every one is asked once. No imports: this module is the early script's, which must stay free of the app's chunks.
+ * See ARCHITECTURE.md#early-calls.
  */
 /** The dashboard's first page of Order History (DASHBOARD_PAGE_SIZE rows) and its order count. */
 const DASHBOARD = ['/announcement/read', '/order/read?search=&status=all&sort=desc&page=1&limit=1', '/config'];

@@ -119,7 +119,7 @@ const GROUP_LIMIT = 64;
  * SQLite. Waiting 5 ms cut what an order cost beside its label by another 0.1 ms on either database (SQLite 1.00 ->
  * 0.88 ms, PostgreSQL with its server 1.56 -> 1.40 ms), for 2-3 ms more at the median of orders offered at a third of
  * capacity. A change after a quiet spell does not wait (QUIET_WINDOWS). 0: a group is written at the end of the event
- * loop's turn, with the changes asked for in it or while the last one was written.
+ * loop's turn, with the changes asked for in it or while the last one was written. See ARCHITECTURE.md#ledger-gather-window.
  */
 export type GroupWriterSettings = { gatherMs: number; log?: Pick<FastifyBaseLogger, 'warn' | 'error'> };
 const DEFAULT_SETTINGS: GroupWriterSettings = { gatherMs: 5 };

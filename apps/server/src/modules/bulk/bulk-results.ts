@@ -61,6 +61,7 @@ const HELD_BYTES_LIMIT = 32 * 2 ** 20;
 /**
  * The merged PDF and the ZIP of a bulk order, written in file order while rows settle in any order
  * (a label made, or none): each row's label goes into both files as soon as every row above it settled.
+ * See ARCHITECTURE.md#streamed-bulk-files.
  */
 export function createBulkFilesWriter(rows: number, out: { pdf: FileWriter; zip: FileWriter }, readLabel: (key: string) => Promise<Uint8Array>) {
   const merger = createPdfMerger(out.pdf);

@@ -48,7 +48,7 @@ import * as repo from './repository.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import type { Readable } from 'node:stream';
 
-/** Labels asked for at a time within one bulk order: enough to keep the render threads (or an upstream API) busy. */
+/** Labels asked for at a time within one bulk order: enough to keep the render threads (or an upstream API) busy. See ARCHITECTURE.md#label-lanes. */
 export const BULK_LABEL_LANES = 8;
 /** A bulk order still processing that nothing moved for this long lost its runner, and is queued again when workers start. */
 export const STALLED_BULK_MS = 2 * 60_000;

@@ -272,7 +272,7 @@ export function orderRowFor(
 /**
  * Writes each item with the others that come while the last batch is written (RECORD_BATCH at most), so a burst
  * of single orders costs a few files and statements, and a lone one is written at once. `write` answers each
- * item's result by its place; each caller hears its own, or the batch's error.
+ * item's result by its place; each caller hears its own, or the batch's error. See ARCHITECTURE.md#label-packs.
  */
 function inBatches<T, R>(write: (items: T[]) => Promise<R[]>): (item: T) => Promise<R> {
   const waiting: { item: T; settle: (result: Promise<R>) => void }[] = [];
@@ -400,6 +400,7 @@ export function createOrderService(deps: {
    * statement, so a large order costs few writes. `onOutcome` hears each row once, in any order:
    * 'completed' once recorded, 'processing' for a row the provider makes later or another process
    * holds. After the first error no new row is started; the rows still held are let go and the error thrown.
+   * See ARCHITECTURE.md#label-lanes and ARCHITECTURE.md#label-packs.
    */
   async function makeLabels(
     rows: repo.OrderRow[],

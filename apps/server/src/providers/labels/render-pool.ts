@@ -31,6 +31,7 @@ export const inlineRenderer = (): LabelRenderer => ({
  *
  * At most `queue` labels wait for a thread; past them a label is refused with PoolFull (503). A bulk job asks for a few
  * labels at a time (BULK_LABEL_LANES), however many rows it has, so the bound is met by a flood of single orders only.
+ * See ARCHITECTURE.md#render-pool.
  */
 export function createRenderPool(size: number, queue = Infinity): LabelRenderer {
   const pool = createWorkerPool<LabelRequest, RenderedLabel>(workerModule('render-worker', import.meta.url), size, 'label renderer', {

@@ -20,7 +20,7 @@ export interface FileStore {
    * Stores bytes that are read back only in parts, with getRange (packs of labels): the local store appends them to
    * a file it keeps open, a new one for each process and every PACK_FILE_BYTES, as creating a file cost more than
    * writing its bytes; a bucket gets an object for each call. Answers the file and where in it they begin, once they
-   * are on the disk (the local store flushes them; a bucket has them once it answers).
+   * are on the disk (the local store flushes them; a bucket has them once it answers). See ARCHITECTURE.md#label-packs.
    */
   appendToPack(prefix: string, data: Uint8Array): Promise<{ key: string; offset: number }>;
   /** Closes what the store holds open (the local store's pack files), once their writes end. */
