@@ -37,6 +37,8 @@ export function createRenderPool(size: number, queue = Infinity): LabelRenderer 
     tasksPerThread: 2,
     queue,
     retryAfterSeconds: 1,
+    // Run from source, loaded natively rather than through tsx's loader: about 20 MB less a thread (the built server's threads do so anyway).
+    preload: ['pdfkit', 'bwip-js/node', 'any-ascii'],
   });
   let started = false;
   return {
