@@ -11,14 +11,18 @@ export interface LabelRenderer {
 }
 
 /** Renders on the calling thread (pdfkit is loaded on the first label: a process rendering on threads never loads it). */
-export const inlineRenderer = (): LabelRenderer => ({
-  async render(request) {
-    const { renderLabel } = await import('./render-label.ts');
-    const tracking = trackingNumberFor(request.uid, request.orderId, request.to.zip);
-    return { tracking: tracking.tracking, pdf: await renderLabel(request, tracking) };
-  },
-  async close() {},
-});
+export function inlineRenderer(): LabelRenderer {
+  // Imported once: run from source, each import() asks tsx's loader thread to resolve it again (about a tenth of a label's time).
+  let renderer: Promise<typeof import('./render-label.ts')> | undefined;
+  return {
+    async render(request) {
+      const { renderLabel } = await (renderer ??= import('./render-label.ts'));
+      const tracking = trackingNumberFor(request.uid, request.orderId, request.to.zip);
+      return { tracking: tracking.tracking, pdf: await renderLabel(request, tracking) };
+    },
+    async close() {},
+  };
+}
 
 /**
  * Renders on `size` worker threads: a label costs a few milliseconds of CPU, and a machine with spare
@@ -38,6 +42,8 @@ export function createRenderPool(size: number, queue = Infinity): LabelRenderer 
     tasksPerThread: 2,
     queue,
     retryAfterSeconds: 1,
+    // Run from source, loaded natively rather than through tsx's loader: about 20 MB less a thread (the built server's threads do so anyway).
+    preload: ['pdfkit', 'bwip-js/node', 'any-ascii'],
   });
   let started = false;
   return {
