@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Spinner, Table } from 'react-bootstrap';
 import type { Address } from '@portal/contract';
-import { ADDRESSES_QUERY_KEY, readAddresses, useDeleteAddress } from '../../api/addresses.ts';
+import { addressesQuery, useDeleteAddress } from '../../api/addresses.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { LoadError } from '../../components/load-error.tsx';
 import { AddressModal } from './address-modal.tsx';
@@ -32,7 +32,7 @@ function DeleteAddressModal({ address, onClose }: { address: Address | null; onC
 
 /** /address: the saved addresses, with Add, Update and Delete modals. */
 export function AddressesPage() {
-  const addresses = useQuery({ queryKey: ADDRESSES_QUERY_KEY, queryFn: readAddresses, refetchOnMount: 'always' });
+  const addresses = useQuery({ ...addressesQuery(), refetchOnMount: 'always' });
   // The modal keeps its address while it fades out, so its title does not change on the way.
   const [editor, setEditor] = useState<{ show: boolean; address: Address | null }>({ show: false, address: null });
   const [deleting, setDeleting] = useState<Address | null>(null);

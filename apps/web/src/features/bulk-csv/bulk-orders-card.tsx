@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Button, Card, ProgressBar, Spinner, Table } from 'react-bootstrap';
 import { DASHBOARD_PAGE_SIZE, ORDER_POLL_MS, isBulkFinished, isProcessingStatus, type BulkOrder } from '@portal/contract';
-import { BULK_DOWNLOADS, BULK_ORDERS_QUERY_KEY, downloadBulkFile, readBulkOrdersPage, type BulkDownload } from '../../api/bulk.ts';
+import { BULK_DOWNLOADS, bulkOrdersQuery, downloadBulkFile, type BulkDownload } from '../../api/bulk.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { useDownload } from '../../api/mutation.ts';
 import { usePagedList } from '../../api/paged-list.ts';
@@ -25,8 +25,7 @@ const orderCount = (order: BulkOrder) =>
 export function BulkOrdersCard() {
   const { refresh } = useCurrentUser();
   const list = usePagedList({
-    queryKey: BULK_ORDERS_QUERY_KEY,
-    read: (page) => readBulkOrdersPage(page, DASHBOARD_PAGE_SIZE),
+    query: bulkOrdersQuery,
     poll: (data) => (data.unfinished.length > 0 ? ORDER_POLL_MS : false),
   });
   const { query: bulk, page } = list;

@@ -11,7 +11,7 @@ import {
   type OrderListQuery,
 } from '@portal/contract';
 import { useDownload } from '../../api/mutation.ts';
-import { ORDERS_QUERY_KEY, downloadOrderLabel, downloadSelectedLabels, readOrders } from '../../api/orders.ts';
+import { downloadOrderLabel, downloadSelectedLabels, orderHistoryQuery } from '../../api/orders.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { formatDate, money, prepareDateFormat } from '../../components/format.ts';
 import { LoadError } from '../../components/load-error.tsx';
@@ -97,9 +97,7 @@ export function OrderHistoryCard() {
   const merged = useDownload(downloadSelectedLabels);
 
   const history = usePagedList({
-    queryKey: [...ORDERS_QUERY_KEY, 'history'],
-    filter: { sort, search, status },
-    read: (page) => readOrders({ search, status, sort, page, limit: DASHBOARD_PAGE_SIZE }),
+    query: (page) => orderHistoryQuery({ search, status, sort }, page),
     poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
     page: view.page,
     onPageChange: (page) => go({ page }),

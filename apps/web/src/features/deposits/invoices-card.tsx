@@ -1,19 +1,17 @@
 import { Badge, Card, Spinner, Table } from 'react-bootstrap';
 import { invoiceStatusLabel, paymentMethodLabel } from '@portal/contract';
-import { INVOICES_QUERY_KEY, readInvoices } from '../../api/billing.ts';
+import { invoicesQuery } from '../../api/billing.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { formatDate, money } from '../../components/format.ts';
-
-const PAGE_SIZE = 10;
 
 const STATUS_VARIANTS: Record<string, string> = { pending: 'warning', paid: 'success', cancelled: 'danger' };
 
 /** The deposit invoices, newest first: date, amount, bonus %, method and status. */
 export function InvoicesCard() {
   // Always fetched again on arrival, so an invoice paid on the hosted page shows its new status.
-  const list = usePagedList({ queryKey: INVOICES_QUERY_KEY, read: (page) => readInvoices(page, PAGE_SIZE) });
+  const list = usePagedList({ query: invoicesQuery });
   const invoices = list.query;
   const rows = invoices.data?.invoices ?? [];
 

@@ -1,13 +1,11 @@
 import { Card, Spinner, Table } from 'react-bootstrap';
 import { Link } from 'react-router-dom';
 import { ledgerKindLabel, type StatementEntry } from '@portal/contract';
-import { STATEMENT_QUERY_KEY, readStatement } from '../../api/billing.ts';
+import { statementQuery } from '../../api/billing.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { LoadError } from '../../components/load-error.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
-
-const PAGE_SIZE = 10;
 
 /**
  * What a row is about: the order or bulk order a charge or refund belongs to (a link to it), the reason an
@@ -29,7 +27,7 @@ function EntryDetails({ entry }: { entry: StatementEntry }) {
 
 /** Every balance movement of the account, newest first, with the balance right after it. */
 export function StatementCard() {
-  const list = usePagedList({ queryKey: STATEMENT_QUERY_KEY, read: (page) => readStatement(page, PAGE_SIZE) });
+  const list = usePagedList({ query: statementQuery });
   const statement = list.query;
   const rows = statement.data?.entries ?? [];
 

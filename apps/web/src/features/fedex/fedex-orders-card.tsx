@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
 import { FEDEX_PAGE_SIZE, type FedexOrder } from '@portal/contract';
-import { FEDEX_ORDERS_QUERY_KEY, downloadFedexInvoice, fedexFileUrl, readFedexOrders } from '../../api/fedex.ts';
+import { downloadFedexInvoice, fedexFileUrl, fedexOrdersQuery } from '../../api/fedex.ts';
 import { useDownload } from '../../api/mutation.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { FedexOrderModal } from '../../components/fedex-order-modal.tsx';
@@ -17,7 +17,7 @@ export function FedexOrdersCard() {
   const search = useDebounced(searchText.trim());
   const [viewing, setViewing] = useState<FedexOrder | null>(null);
   const invoice = useDownload(downloadFedexInvoice);
-  const list = usePagedList({ queryKey: FEDEX_ORDERS_QUERY_KEY, filter: search, read: (page) => readFedexOrders({ page, limit: FEDEX_PAGE_SIZE, search }) });
+  const list = usePagedList({ query: (page) => fedexOrdersQuery(search, page) });
   const { query: orders, page } = list;
   const rows = orders.data?.docs ?? [];
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Card, Col, Form, Row, Spinner, Table } from 'react-bootstrap';
-import { adminKey, readAudit, type AuditFilter } from '../../../api/admin.ts';
+import { auditQuery, type AuditFilter } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
@@ -11,7 +11,7 @@ const orEmpty = (value: string) => (value.trim() === '' ? undefined : value.trim
 const asJson = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value, null, 1));
 
 function AuditRows({ filter }: { filter: Omit<AuditFilter, 'page'> }) {
-  const list = usePagedList({ queryKey: adminKey('audit'), filter, read: (page) => readAudit({ ...filter, page }) });
+  const list = usePagedList({ query: (page) => auditQuery(filter, page) });
   const audit = list.query;
   const entries = audit.data?.entries ?? [];
   return (

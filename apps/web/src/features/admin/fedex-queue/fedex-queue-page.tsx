@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Card, Spinner, Table } from 'react-bootstrap';
 import { FEDEX_PAGE_SIZE, type AdminFedexOrder } from '@portal/contract';
-import { adminKey, downloadAdminFedexInvoice, readFedexQueue } from '../../../api/admin.ts';
+import { downloadAdminFedexInvoice, fedexQueueQuery } from '../../../api/admin.ts';
 import { useDownload } from '../../../api/mutation.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { FedexOrderModal } from '../../../components/fedex-order-modal.tsx';
@@ -18,7 +18,7 @@ export function FedexQueuePage() {
   const [viewing, setViewing] = useState<AdminFedexOrder | null>(null);
   const [action, setAction] = useState<FedexAction | null>(null);
   const invoice = useDownload(downloadAdminFedexInvoice);
-  const list = usePagedList({ queryKey: adminKey('fedex-queue'), read: (page) => readFedexQueue(page, FEDEX_PAGE_SIZE) });
+  const list = usePagedList({ query: fedexQueueQuery });
   const { query: queue, page } = list;
   const orders = queue.data?.orders ?? [];
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Spinner, Table } from 'react-bootstrap';
-import { ADMIN_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type AdminOrdersQuery } from '@portal/contract';
-import { adminKey, downloadAdminLabel, readAdminOrders } from '../../../api/admin.ts';
+import { ORDER_POLL_MS, isProcessingStatus, weightUnitFor } from '@portal/contract';
+import { adminOrdersQuery, downloadAdminLabel, type AdminOrdersFilter } from '../../../api/admin.ts';
 import { useDownload } from '../../../api/mutation.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
@@ -12,7 +12,7 @@ import { StatusBadge } from '../../../components/status-badge.tsx';
 import { CancelOrderModal, type CancellableOrder } from './cancel-order-modal.tsx';
 import { OrderModal, isCancellable } from './order-modal.tsx';
 
-export type LabelOrdersFilter = Omit<AdminOrdersQuery, 'page' | 'limit'>;
+export type LabelOrdersFilter = AdminOrdersFilter;
 
 /**
  * Every customer's label orders matching the filter, newest first: open one, download its label,
@@ -24,9 +24,7 @@ export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrd
   const label = useDownload(downloadAdminLabel);
 
   const list = usePagedList({
-    queryKey: adminKey('orders'),
-    filter,
-    read: (page) => readAdminOrders({ ...filter, page, limit: ADMIN_PAGE_SIZE }),
+    query: (page) => adminOrdersQuery(filter, page),
     poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
   });
   const orders = list.query;

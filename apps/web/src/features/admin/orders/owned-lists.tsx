@@ -1,14 +1,13 @@
 import { Link } from 'react-router-dom';
 import { Badge, ProgressBar, Spinner, Table } from 'react-bootstrap';
 import { invoiceStatusLabel, paymentMethodLabel } from '@portal/contract';
-import { adminKey, readAdminBulkOrders, readAdminInvoices } from '../../../api/admin.ts';
+import { adminBulkOrdersQuery, adminInvoicesQuery, type OwnedFilter } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 
-export type OwnedFilter = { status?: string; user?: string };
 const INVOICE_VARIANTS: Record<string, string> = { pending: 'warning', paid: 'success', cancelled: 'danger' };
 
 const Owner = ({ owner }: { owner: { _id: string; tgId: string } }) => <Link to={`/admin/users/${encodeURIComponent(owner._id)}`}>@{owner.tgId}</Link>;
@@ -35,7 +34,7 @@ function StateRows({ pending, empty, columns }: { pending: boolean; empty: boole
 
 /** Every customer's CSV bulk orders, newest first. */
 export function BulkOrdersList({ filter }: { filter: OwnedFilter }) {
-  const list = usePagedList({ queryKey: adminKey('bulk-orders'), filter, read: (page) => readAdminBulkOrders({ ...filter, page }) });
+  const list = usePagedList({ query: (page) => adminBulkOrdersQuery(filter, page) });
   const bulk = list.query;
   const rows = bulk.data?.bulkOrders ?? [];
   return (
@@ -80,7 +79,7 @@ export function BulkOrdersList({ filter }: { filter: OwnedFilter }) {
 
 /** Every customer's deposit invoices (Manual ones are operator credits), newest first. */
 export function InvoicesList({ filter }: { filter: OwnedFilter }) {
-  const list = usePagedList({ queryKey: adminKey('invoices'), filter, read: (page) => readAdminInvoices({ ...filter, page }) });
+  const list = usePagedList({ query: (page) => adminInvoicesQuery(filter, page) });
   const invoices = list.query;
   const rows = invoices.data?.invoices ?? [];
   return (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, ButtonGroup, Card, Form, Spinner, Table } from 'react-bootstrap';
 import { ADMIN_REFUND_STATES, type AdminRefund } from '@portal/contract';
-import { adminKey, readAdminRefunds, useDecideRefund } from '../../../api/admin.ts';
+import { adminRefundsQuery, useDecideRefund } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
@@ -58,7 +58,7 @@ function Decide({ refund }: { refund: AdminRefund }) {
  */
 export function RefundsPage() {
   const [state, setState] = useState<State>('requested');
-  const list = usePagedList({ queryKey: adminKey('refunds'), filter: { state }, read: (page) => readAdminRefunds(state, page) });
+  const list = usePagedList({ query: (page) => adminRefundsQuery(state, page) });
   const { query } = list;
   const refunds = query.data?.refunds ?? [];
   return (

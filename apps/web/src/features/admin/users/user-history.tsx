@@ -1,6 +1,6 @@
 import { Badge, Spinner, Table } from 'react-bootstrap';
 import { invoiceStatusLabel, ledgerKindLabel, paymentMethodLabel } from '@portal/contract';
-import { adminKey, readUserInvoices, readUserStatement } from '../../../api/admin.ts';
+import { userInvoicesQuery, userStatementQuery } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money, signedMoney } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
@@ -20,7 +20,7 @@ function Loading({ columns, show }: { columns: number; show: boolean }) {
 
 /** The user's ledger, newest first, each row with the balance right after it. */
 export function UserStatement({ userId }: { userId: string }) {
-  const list = usePagedList({ queryKey: adminKey('user', userId, 'statement'), read: (page) => readUserStatement(userId, page) });
+  const list = usePagedList({ query: (page) => userStatementQuery(userId, page) });
   const statement = list.query;
   const rows = statement.data?.entries ?? [];
   return (
@@ -63,7 +63,7 @@ export function UserStatement({ userId }: { userId: string }) {
 
 /** The user's invoices: crypto deposits and the Manual ones operator credits make. */
 export function UserInvoices({ userId }: { userId: string }) {
-  const list = usePagedList({ queryKey: adminKey('user', userId, 'invoices'), read: (page) => readUserInvoices(userId, page) });
+  const list = usePagedList({ query: (page) => userInvoicesQuery(userId, page) });
   const invoices = list.query;
   const rows = invoices.data?.invoices ?? [];
   return (

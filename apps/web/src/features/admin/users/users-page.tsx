@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Card, Form, Spinner, Table } from 'react-bootstrap';
-import { adminKey, readUsers } from '../../../api/admin.ts';
+import { usersQuery } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
@@ -34,9 +34,7 @@ export function UsersPage() {
   };
 
   const list = usePagedList({
-    queryKey: adminKey('users'),
-    filter: search,
-    read: (page) => readUsers({ search: search || undefined, page }),
+    query: (page) => usersQuery(search, page),
     page,
     onPageChange: (next) => go({ search, page: next }),
   });
