@@ -171,7 +171,7 @@ export default defineConfig(({ command }) => ({
             // The signed-in screens' small shared parts (formats, the confirm modal, the orders API, list helpers).
             {
               name: 'portal',
-              test: /apps[\\/]web[\\/]src[\\/](components[\\/](format|confirm-modal|load-error|pagination|status-badge|refund-badge|use-debounced|order-address|short-balance)|api[\\/](mutation|orders|content|paged-list))\.tsx?$/,
+              test: /apps[\\/]web[\\/]src[\\/](components[\\/](format|confirm-modal|load-error|pagination|paged-table|status-badge|refund-badge|use-debounced|order-address|short-balance)|api[\\/](mutation|orders|content|paged-list))\.tsx?$/,
               priority: 5,
             },
             // Kept in chunks of their own (react-hook-form; zod with the contract's schemas), so the order forms' group
