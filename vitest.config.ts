@@ -48,8 +48,8 @@ export default defineConfig({
       serverProject('sqlite', { TEST_DB: 'sqlite' }, { include: SERVER_TESTS, exclude: PROCESS_TESTS }, false),
       serverProject('sqlite-processes', { TEST_DB: 'sqlite' }, { include: PROCESS_TESTS }),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres', { TEST_DB: 'postgres' }, { include: SERVER_TESTS })] : []),
-      // The screens' own helpers, in Node (the screens themselves are tested in the browser).
-      { test: { name: 'web', root: './apps/web', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
+      // The screens' own helpers and shared components (rendered to markup), in Node; the screens themselves are tested in the browser.
+      { test: { name: 'web', root: './apps/web', include: ['src/**/*.test.{ts,tsx}'], testTimeout: 30_000 } },
       { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'] } },
       // A browser test polls for the exact state it asserts, for up to 15 s on a busy machine.
       {

@@ -127,12 +127,55 @@ function earlyCallsScript(): Plugin {
 
 /** React, the router and TanStack Query: one vendor chunk the entry loads. */
 const VENDOR = /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack|clsx|js-cookie|cookie|set-cookie-parser)[\\/]/;
+const SRC = path.join(import.meta.dirname, 'src');
+/** The app's shared folders: what the screens (src/features/*) have in common. */
+const SHARED = /[\\/]src[\\/](api|components)[\\/]/;
+
+type Graph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+/** Every module a first load of these (under src/) runs: they and what they import statically. */
+function staticImports(graph: Graph, files: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    for (const next of graph.getModuleInfo(id)?.importedIds ?? []) visit(next);
+  };
+  for (const file of files) visit(path.join(SRC, file));
+  return seen;
+}
+
+/** The first loads that have chunks of their own, in order: a shared module goes with the first that imports it. */
+const FIRST_LOADS: [string, string[]][] = [
+  ['react', ['main.tsx']], // the app's entry
+  ['portal', EARLY_SCREEN_MODULES['/']], // the dashboard and the layout: the signed-in screens' shared parts
+  ['order-form', EARLY_SCREEN_MODULES['/createorders']], // what Create Order adds (the type and address pickers)
+];
+/** The screens' own modules, each the chunk its route loads (early-calls.ts preloads them by name). */
+const SCREENS = new Set(
+  Object.values(EARLY_SCREEN_MODULES)
+    .flat()
+    .map((file) => path.join(SRC, file)),
+);
+const firstLoadsOf = new WeakMap<Graph, [string, Set<string>][]>();
+
 /**
- * The app's modules the entry loads anyway (the API client, the session, the toasts), in the vendor chunk: the groups
- * below import them, and would otherwise pull them into chunks of their own that the first script waits for.
+ * The chunk of a module of the shared folders, read from the module graph, not from file names (a file renamed or
+ * added lands where its importers put it). What the app's entry imports goes in the vendor chunk: the entry loads it
+ * anyway, and the groups import it (it would otherwise be a chunk of its own that the first script waits for). What
+ * the dashboard's and Create Order's first loads import is one chunk each: over HTTP/1.1 each chunk of a first load
+ * costs a round trip of its own on one of six connections. Any other shared module is split as its importers need it.
  */
-const ENTRY_APP =
-  /(apps[\\/]web[\\/]src[\\/](api[\\/](client|session|session-expiry|auth|current-user)\.ts|components[\\/](toast|full-page-spinner|route-pages)\.tsx)|vite[\\/]preload-helper)/;
+function sharedChunk(id: string, graph: Graph): string | null {
+  if (!(SHARED.test(id) || /vite[\\/]preload-helper/.test(id)) || SCREENS.has(id)) return null;
+  let firstLoads = firstLoadsOf.get(graph);
+  if (!firstLoads) firstLoadsOf.set(graph, (firstLoads = FIRST_LOADS.map(([name, files]) => [name, staticImports(graph, files)])));
+  return firstLoads.find(([, modules]) => modules.has(id))?.[0] ?? null;
+}
+/** The group of a first load's chunk: its shared modules, and the libraries' modules `also` names. */
+const firstLoadGroup = (name: string, priority: number, also?: RegExp) => ({
+  name: (id: string, graph: Graph) => (also?.test(id) || sharedChunk(id, graph) === name ? name : null),
+  priority,
+});
 
 export default defineConfig(({ command }) => ({
   // React 19 renders the app, with Fast Refresh in the dev server.
@@ -151,11 +194,7 @@ export default defineConfig(({ command }) => ({
         // See ARCHITECTURE.md#chunk-groups.
         codeSplitting: {
           groups: [
-            {
-              name: 'react',
-              test: (id) => VENDOR.test(id) || ENTRY_APP.test(id),
-              priority: 20,
-            },
+            firstLoadGroup('react', 20, VENDOR),
             // The first screens' react-bootstrap parts (and what they import), one chunk rather than seven: over
             // HTTP/1.1 each chunk of a first load costs a round trip of its own on one of six connections.
             {
@@ -169,22 +208,14 @@ export default defineConfig(({ command }) => ({
               test: /node_modules[\\/]react-bootstrap[\\/]esm[\\/](Offcanvas|Modal|Row|Spinner|Table|Badge)\.js$/,
               priority: 5,
             },
-            // The signed-in screens' small shared parts (formats, the confirm modal, the orders API, list helpers).
-            {
-              name: 'portal',
-              test: /apps[\\/]web[\\/]src[\\/](components[\\/](format|confirm-modal|load-error|pagination|status-badge|refund-badge|use-debounced|order-address|short-balance)|api[\\/](mutation|orders|content|paged-list))\.tsx?$/,
-              priority: 5,
-            },
             // Kept in chunks of their own (react-hook-form; zod with the contract's schemas), so the order forms' group
             // below, which imports them, leaves them where the sign-in page (react-hook-form alone) finds them.
             { name: 'react-hook-form', test: /node_modules[\\/]react-hook-form[\\/]/, priority: 8 },
             { name: 'schemas', test: /(node_modules[\\/]zod[\\/]|packages[\\/]contract[\\/]src[\\/]common\.ts$)/, priority: 8 },
-            // The order forms' parts (Create Order's tabs, type and address pickers).
-            {
-              name: 'order-form',
-              test: /(node_modules[\\/]react-bootstrap[\\/]esm[\\/](Nav|Tabs|Tab)\.js|apps[\\/]web[\\/]src[\\/](components[\\/](address-check|label-type-selects|prints-as|region-options|saved-address-select|unsaved-input)|api[\\/](catalog|addresses))\.tsx?)$/,
-              priority: 5,
-            },
+            // The signed-in screens' shared parts (formats, the confirm modal, list helpers), and what Create Order adds
+            // (its tabs, the type and address pickers).
+            firstLoadGroup('portal', 5),
+            firstLoadGroup('order-form', 5, /node_modules[\\/]react-bootstrap[\\/]esm[\\/](Nav|Tabs|Tab)\.js$/),
           ],
         },
       },

@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { readAccess } from './api/auth.ts';
-import { ACCESS_QUERY_KEY } from './api/current-user.ts';
+import { accessQuery } from './api/current-user.ts';
 import { getToken } from './api/session.ts';
 import { FullPageSpinner } from './components/full-page-spinner.tsx';
 import { createLoggedInRouter, createLoggedOutRouter } from './router.tsx';
@@ -13,7 +12,7 @@ import { createLoggedInRouter, createLoggedOutRouter } from './router.tsx';
  */
 export function App() {
   const [hasToken] = useState(() => Boolean(getToken()));
-  const access = useQuery({ queryKey: ACCESS_QUERY_KEY, queryFn: readAccess, enabled: hasToken });
+  const access = useQuery({ ...accessQuery(), enabled: hasToken });
   const checking = hasToken && access.isPending;
   const loggedIn = hasToken && access.isSuccess;
   const admin = access.data?.role === 'admin';

@@ -1,6 +1,6 @@
 import type { ChangePasswordBody, LabelFormat } from '@portal/contract';
 import { request } from './client.ts';
-import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { accessQuery } from './current-user.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 import { setStoredEmail, setToken } from './session.ts';
 
@@ -19,7 +19,8 @@ export const useChangePassword = () =>
   useApiMutation({ call: changePassword, onSuccess: ({ accessToken }) => setToken(accessToken), successToast: serverMessage });
 
 /** Regenerate: the old key stops working at once; the new one is read with the access check. */
-export const useRegenerateApiKey = () => useApiMutation({ call: regenerateApiKey, invalidates: [ACCESS_QUERY_KEY], successToast: () => 'API key regenerated' });
+export const useRegenerateApiKey = () =>
+  useApiMutation({ call: regenerateApiKey, invalidates: [accessQuery().queryKey], successToast: () => 'API key regenerated' });
 
 /** Label format: downloads (single, bulk, selected) come in it from now on. */
-export const useSetLabelFormat = () => useApiMutation({ call: setLabelFormat, invalidates: [ACCESS_QUERY_KEY], successToast: serverMessage });
+export const useSetLabelFormat = () => useApiMutation({ call: setLabelFormat, invalidates: [accessQuery().queryKey], successToast: serverMessage });

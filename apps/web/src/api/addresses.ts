@@ -1,10 +1,8 @@
 import { useEffect } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Address, AddressBody, AddressCheckBody, AddressCheckResponse, MessageResponse } from '@portal/contract';
 import { request } from './client.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
-
-export const ADDRESSES_QUERY_KEY = ['addresses'];
 
 export const readAddresses = () => request<{ addresses: Address[] }>('/address/readAll');
 export const createAddress = (body: AddressBody) => request<MessageResponse>('/address/create', { method: 'POST', body });
@@ -13,9 +11,11 @@ export const updateAddress = (id: string, body: AddressBody) => request<MessageR
 export const verifyAddress = (body: AddressCheckBody) => request<AddressCheckResponse>('/address/verify', { method: 'POST', body });
 export const deleteAddress = (id: string) => request<MessageResponse>(`/address/delete/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
+export const addressesQuery = () => queryOptions({ queryKey: ['addresses'], queryFn: readAddresses });
+
 /** The saved addresses, loaded on entry; a failure is only logged. */
 export function useSavedAddresses(): Address[] {
-  const query = useQuery({ queryKey: ADDRESSES_QUERY_KEY, queryFn: readAddresses });
+  const query = useQuery(addressesQuery());
   useEffect(() => {
     if (query.error) console.error('Failed to load addresses', query.error);
   }, [query.error]);
@@ -26,8 +26,8 @@ export function useSavedAddresses(): Address[] {
 export const useSaveAddress = () =>
   useApiMutation({
     call: ({ id, body }: { id: string | null; body: AddressBody }) => (id ? updateAddress(id, body) : createAddress(body)),
-    invalidates: [ADDRESSES_QUERY_KEY],
+    invalidates: [addressesQuery().queryKey],
     successToast: serverMessage,
   });
 
-export const useDeleteAddress = () => useApiMutation({ call: deleteAddress, invalidates: [ADDRESSES_QUERY_KEY], successToast: serverMessage });
+export const useDeleteAddress = () => useApiMutation({ call: deleteAddress, invalidates: [addressesQuery().queryKey], successToast: serverMessage });

@@ -1,3 +1,4 @@
+import { ADMIN_PAGE_SIZE, FEDEX_PAGE_SIZE } from '@portal/contract';
 import type {
   AdjustBalanceBody,
   AdminContent,
@@ -29,23 +30,24 @@ import type {
   outboxResponse,
   tosChangeResponse,
 } from '@portal/contract';
+import { queryOptions, skipToken } from '@tanstack/react-query';
 import { money } from '../components/format.ts';
-import { LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY } from './catalog.ts';
+import { PRICE_QUERY_KEY, labelTypesQuery } from './catalog.ts';
 import { download, request } from './client.ts';
-import { ANNOUNCEMENT_QUERY_KEY, FAQS_QUERY_KEY, TOS_QUERY_KEY } from './content.ts';
-import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { announcementQuery, faqsQuery, tosQuery } from './content.ts';
+import { accessQuery } from './current-user.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 
-// Every call of the operator console (/api/v1/admin/...), one typed function each, and a mutation
-// hook for each write. Only the console (features/admin) imports this file, so none of it reaches
+// Every call of the operator console (/api/v1/admin/...), one typed function each, a query factory
+// for each read and a mutation hook for each write. Only the console (features/admin) imports this file, so none of it reaches
 // the customers' bundle (lint keeps the other features out).
 
 /** What a call answers, read from its contract schema. */
 type Answer<Schema extends { parse: (data: unknown) => unknown }> = ReturnType<Schema['parse']>;
 
 /** Every admin query starts with this key: a change can refresh the whole console at once. */
-export const ADMIN_QUERY_KEY = ['admin'];
-export const adminKey = (...parts: unknown[]) => [...ADMIN_QUERY_KEY, ...parts];
+const ADMIN_QUERY_KEY = ['admin'];
+const adminKey = (...parts: unknown[]) => [...ADMIN_QUERY_KEY, ...parts];
 
 /** ?a=1&b=2 of the set values; empty and undefined values are left out. */
 export function queryString(params: Record<string, string | number | undefined>): string {
@@ -135,13 +137,46 @@ export type AuditFilter = { admin?: string; target?: string; from?: string; to?:
 export const readAudit = (filter: AuditFilter) => request<Answer<typeof auditResponse>>(`/admin/audit${queryString(filter)}`);
 export const readOutbox = (page: number) => request<Answer<typeof outboxResponse>>(`/admin/outbox${queryString({ page })}`);
 
+// ---- Reads: one query factory each; a list's page is the last part of its key ----
+
+export const overviewQuery = () => queryOptions({ queryKey: adminKey('overview'), queryFn: readOverview });
+export const usersQuery = (search: string, page: number) =>
+  queryOptions({ queryKey: adminKey('users', search, page), queryFn: () => readUsers({ search: search || undefined, page }) });
+export const userQuery = (userId: string) => queryOptions({ queryKey: adminKey('user', userId), queryFn: () => readUser(userId) });
+export const userStatementQuery = (userId: string, page: number) =>
+  queryOptions({ queryKey: adminKey('user', userId, 'statement', page), queryFn: () => readUserStatement(userId, page) });
+export const userInvoicesQuery = (userId: string, page: number) =>
+  queryOptions({ queryKey: adminKey('user', userId, 'invoices', page), queryFn: () => readUserInvoices(userId, page) });
+export const adminLabelTypesQuery = () => queryOptions({ queryKey: adminKey('label-types'), queryFn: readAdminLabelTypes });
+export const upstreamServicesQuery = () => queryOptions({ queryKey: adminKey('upstream-services'), queryFn: readUpstreamServices });
+export const adminFedexPriceQuery = () => queryOptions({ queryKey: adminKey('fedex-price'), queryFn: readFedexPrice });
+export const adminContentQuery = () => queryOptions({ queryKey: adminKey('content'), queryFn: readAdminContent });
+export type AdminOrdersFilter = Omit<AdminOrdersQuery, 'page' | 'limit'>;
+export const adminOrdersQuery = (filter: AdminOrdersFilter, page: number) =>
+  queryOptions({ queryKey: adminKey('orders', filter, page), queryFn: () => readAdminOrders({ ...filter, page, limit: ADMIN_PAGE_SIZE }) });
+/** One order whole, or none asked for while no order is open. */
+export const adminOrderQuery = (orderId: string | null) =>
+  queryOptions({ queryKey: adminKey('order', orderId), queryFn: orderId === null ? skipToken : () => readAdminOrder(orderId) });
+export const adminRefundsQuery = (state: string, page: number) =>
+  queryOptions({ queryKey: adminKey('refunds', state, page), queryFn: () => readAdminRefunds(state, page) });
+export type OwnedFilter = Omit<OwnedListFilter, 'page'>;
+export const adminBulkOrdersQuery = (filter: OwnedFilter, page: number) =>
+  queryOptions({ queryKey: adminKey('bulk-orders', filter, page), queryFn: () => readAdminBulkOrders({ ...filter, page }) });
+export const adminInvoicesQuery = (filter: OwnedFilter, page: number) =>
+  queryOptions({ queryKey: adminKey('invoices', filter, page), queryFn: () => readAdminInvoices({ ...filter, page }) });
+export const fedexQueueQuery = (page: number) =>
+  queryOptions({ queryKey: adminKey('fedex-queue', page), queryFn: () => readFedexQueue(page, FEDEX_PAGE_SIZE) });
+export const auditQuery = (filter: Omit<AuditFilter, 'page'>, page: number) =>
+  queryOptions({ queryKey: adminKey('audit', filter, page), queryFn: () => readAudit({ ...filter, page }) });
+export const outboxQuery = (page: number) => queryOptions({ queryKey: adminKey('outbox', page), queryFn: () => readOutbox(page) });
+
 // ---- Writes: each refreshes the console (and what customers see of the change) and shows its own toasts ----
 
 /** Credit or debit. The operator may have adjusted their own account: the header balance follows. */
 export const useAdjustBalance = () =>
   useApiMutation({
     call: ({ userId, body, key }: { userId: string; body: AdjustBalanceBody; key: string }) => adjustBalance(userId, body, key),
-    invalidates: [ADMIN_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidates: [ADMIN_QUERY_KEY, accessQuery().queryKey],
     invalidateOnError: true,
     successToast: serverMessage,
   });
@@ -152,7 +187,7 @@ export const useChangeAccount = () =>
   useApiMutation({
     call: ({ userId, change }: { userId: string; change: AccountChange }) =>
       'role' in change ? setUserRole(userId, change.role) : setUserDisabled(userId, change.disabled),
-    invalidates: [ADMIN_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidates: [ADMIN_QUERY_KEY, accessQuery().queryKey],
     invalidateOnError: true,
     successToast: serverMessage,
   });
@@ -161,7 +196,7 @@ export const useChangeAccount = () =>
 export const useUpdateLabelType = () =>
   useApiMutation({
     call: ({ typeId, body }: { typeId: string; body: UpdateLabelTypeBody }) => updateLabelType(typeId, body),
-    invalidates: [ADMIN_QUERY_KEY, LABEL_TYPES_QUERY_KEY, PRICE_QUERY_KEY],
+    invalidates: [ADMIN_QUERY_KEY, labelTypesQuery().queryKey, PRICE_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,
   });
@@ -170,7 +205,7 @@ export const useUpdateLabelType = () =>
 export const useUpdateUpstreamService = () =>
   useApiMutation({
     call: ({ typeId, body }: { typeId: string; body: UpdateUpstreamServiceBody }) => updateUpstreamService(typeId, body),
-    invalidates: [ADMIN_QUERY_KEY, LABEL_TYPES_QUERY_KEY],
+    invalidates: [ADMIN_QUERY_KEY, labelTypesQuery().queryKey],
     invalidateOnError: true,
     successToast: serverMessage,
   });
@@ -181,24 +216,24 @@ export const useUpdateFedexPrice = () =>
 export const useUpdateAnnouncement = () =>
   useApiMutation({
     call: ({ announcement, status }: { announcement: string; status: boolean }) => updateAnnouncement(announcement, status),
-    invalidates: [ADMIN_QUERY_KEY, ANNOUNCEMENT_QUERY_KEY],
+    invalidates: [ADMIN_QUERY_KEY, announcementQuery().queryKey],
     successToast: serverMessage,
   });
 
 /** The terms as the server kept them (sanitized) are in the answer. */
-export const useUpdateTos = () => useApiMutation({ call: updateTos, invalidates: [ADMIN_QUERY_KEY, TOS_QUERY_KEY], successToast: serverMessage });
+export const useUpdateTos = () => useApiMutation({ call: updateTos, invalidates: [ADMIN_QUERY_KEY, tosQuery().queryKey], successToast: serverMessage });
 
 /** Add (no id) or edit a FAQ. */
 export const useSaveFaq = () =>
   useApiMutation({
     call: ({ faqId, body }: { faqId: string | null; body: FaqText }) => (faqId ? updateFaq(faqId, body) : createFaq(body)),
-    invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY],
+    invalidates: [ADMIN_QUERY_KEY, faqsQuery().queryKey],
     successToast: serverMessage,
   });
 export const useReorderFaqs = () =>
-  useApiMutation({ call: reorderFaqs, invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
+  useApiMutation({ call: reorderFaqs, invalidates: [ADMIN_QUERY_KEY, faqsQuery().queryKey], invalidateOnError: true, successToast: serverMessage });
 export const useDeleteFaq = () =>
-  useApiMutation({ call: deleteFaq, invalidates: [ADMIN_QUERY_KEY, FAQS_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
+  useApiMutation({ call: deleteFaq, invalidates: [ADMIN_QUERY_KEY, faqsQuery().queryKey], invalidateOnError: true, successToast: serverMessage });
 
 /** Cancel and refund a waiting order. Read again after a refusal too: the order may have moved on meanwhile. */
 export const useCancelAdminOrder = () =>

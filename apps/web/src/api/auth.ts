@@ -1,4 +1,5 @@
 import type { AccessUser, ForgotPasswordBody, LoginBody, PublicConfig, RegisterBody, ResetPasswordBody, VerifyEmailBody } from '@portal/contract';
+import { queryOptions } from '@tanstack/react-query';
 import { request } from './client.ts';
 import { removeToken } from './session.ts';
 
@@ -12,6 +13,8 @@ export const forgotPassword = (body: ForgotPasswordBody) => request<Message>('/a
 export const resetPassword = (body: ResetPasswordBody) => request<Token>('/auth/resetPassword', { method: 'POST', body, auth: false });
 export const verifyEmail = (body: VerifyEmailBody) => request<Token>('/auth/verifyEmail', { method: 'POST', body, auth: false });
 export const readPublicConfig = () => request<PublicConfig>('/config', { auth: false });
+/** The shop's public settings (captcha, Telegram bot): read once per page load. */
+export const publicConfigQuery = () => queryOptions({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
 
 /**
  * Sign out: the server ends this session's token first (refused at once on every process), then the cookie goes and

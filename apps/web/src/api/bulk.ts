@@ -1,4 +1,6 @@
+import { queryOptions } from '@tanstack/react-query';
 import {
+  DASHBOARD_PAGE_SIZE,
   REQUEST_ALREADY_SENT,
   csvErrorResponse,
   isBulkFinished,
@@ -8,11 +10,9 @@ import {
   type validateCsvResponse,
 } from '@portal/contract';
 import { ApiError, download, request } from './client.ts';
-import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { accessQuery } from './current-user.ts';
 import { useSubmissionKeys } from './idempotency.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
-
-export const BULK_ORDERS_QUERY_KEY = ['bulkOrders'];
 
 let handedOver: File | null = null;
 /** Another page (the Amazon CSV Generator) hands the CSV page a file, to open it there ready to validate. */
@@ -64,6 +64,11 @@ export async function readBulkOrdersPage(page: number, limit: number) {
   };
 }
 
+/** Every page of the bulk orders starts with this key: a new bulk order reads them all again. */
+const BULK_ORDERS_QUERY_KEY = ['bulkOrders'];
+export const bulkOrdersQuery = (page: number) =>
+  queryOptions({ queryKey: [...BULK_ORDERS_QUERY_KEY, page], queryFn: () => readBulkOrdersPage(page, DASHBOARD_PAGE_SIZE) });
+
 export const BULK_DOWNLOADS = [
   { kind: 'zip', label: 'Zip', path: 'bulk-download', fileName: 'label.zip' },
   { kind: 'csv', label: 'CSV', path: 'bulk-download-csv', fileName: 'label.csv' },
@@ -99,7 +104,7 @@ export function usePayCsv() {
       keys.send([order.file.name, order.file.size, order.file.lastModified, order.labelType, order.totalPrice, order.design], (key) =>
         createOrderFromCsv(order, key),
       ),
-    invalidates: [ACCESS_QUERY_KEY, BULK_ORDERS_QUERY_KEY],
+    invalidates: [accessQuery().queryKey, BULK_ORDERS_QUERY_KEY],
     invalidateOnError: true,
     successToast: serverMessage,
     alreadySent: REQUEST_ALREADY_SENT,

@@ -1,17 +1,20 @@
 import { useEffect } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { LabelType, PriceBody } from '@portal/contract';
 import { request } from './client.ts';
-
-export const LABEL_TYPES_QUERY_KEY = ['labelTypes'];
-export const PRICE_QUERY_KEY = ['price'];
 
 export const readLabelTypes = () => request<{ labelTypes: LabelType[] }>('/labeltype/read');
 export const readPrice = (body: PriceBody) => request<{ price: number }>('/order/price', { method: 'POST', body });
 
+export const labelTypesQuery = () => queryOptions({ queryKey: ['labelTypes'], queryFn: readLabelTypes });
+/** Every price lookup's key starts so: a change of prices reads them all again. */
+export const PRICE_QUERY_KEY = ['price'];
+export const priceQuery = (labelType: string, weight: number) =>
+  queryOptions({ queryKey: [...PRICE_QUERY_KEY, labelType, weight], queryFn: () => readPrice({ labelType, weight }) });
+
 /** The enabled label types, loaded on entry; a failure is only logged. */
 export function useLabelTypes(): LabelType[] {
-  const query = useQuery({ queryKey: LABEL_TYPES_QUERY_KEY, queryFn: readLabelTypes });
+  const query = useQuery(labelTypesQuery());
   useEffect(() => {
     if (query.error) console.error('Failed to load label types', query.error);
   }, [query.error]);

@@ -1,24 +1,25 @@
 import { useNavigate } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
-import type {
-  AccessUser,
-  CreateOrderBody,
-  MessageResponse,
-  Order,
-  OrderDetail,
-  OrderIssue,
-  OrderListQuery,
-  OrderListResponse,
-  RefundResult,
-  RefundResultsResponse,
+import { queryOptions, skipToken, useQueryClient } from '@tanstack/react-query';
+import {
+  DASHBOARD_PAGE_SIZE,
+  type CreateOrderBody,
+  type MessageResponse,
+  type Order,
+  type OrderDetail,
+  type OrderIssue,
+  type OrderListQuery,
+  type OrderListResponse,
+  type RefundResult,
+  type RefundResultsResponse,
 } from '@portal/contract';
 import { shortBalanceToast } from '../components/short-balance.tsx';
 import { ApiError, download, errorMessage, request } from './client.ts';
-import { ACCESS_QUERY_KEY } from './current-user.ts';
+import { accessQuery } from './current-user.ts';
 import { useSubmissionKeys } from './idempotency.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 
-export const ORDERS_QUERY_KEY = ['orders'];
+/** Every order query's key starts so (the history's pages, the count, an order's details): a write reads them all again. */
+const ORDERS_QUERY_KEY = ['orders'];
 
 /** With the submission's Idempotency-Key: sent again, it is answered again, ordered and charged once. */
 export const createOrder = (body: CreateOrderBody, idempotencyKey: string) =>
@@ -29,6 +30,17 @@ export function readOrders(query: OrderListQuery) {
   for (const [key, value] of Object.entries(query)) params.set(key, value === undefined ? '' : String(value));
   return request<OrderListResponse>(`/order/read?${params}`);
 }
+
+export type OrderHistoryFilter = Pick<OrderListQuery, 'search' | 'status' | 'sort'>;
+/** A page of Order History (readOrders' query in the order early-call-paths.ts spells it). */
+export const orderHistoryQuery = (filter: OrderHistoryFilter, page: number) =>
+  queryOptions({
+    queryKey: [...ORDERS_QUERY_KEY, 'history', filter, page],
+    queryFn: () => readOrders({ search: filter.search, status: filter.status, sort: filter.sort, page, limit: DASHBOARD_PAGE_SIZE }),
+  });
+/** How many orders the user has, whatever the history's search shows. */
+export const orderCountQuery = () =>
+  queryOptions({ queryKey: [...ORDERS_QUERY_KEY, 'count'], queryFn: () => readOrders({ search: '', status: 'all', sort: 'desc', page: 1, limit: 1 }) });
 
 /** The label of a completed order in the account's label format, saved as {tracking}.pdf or {tracking}.zpl. */
 export const downloadOrderLabel = (order: Pick<Order, '_id' | 'tracking'>) =>
@@ -43,6 +55,9 @@ export const duplicateOrder = (id: string, idempotencyKey: string) =>
 
 /** One of the user's orders whole: both addresses, dimensions, its bulk order and its ledger rows. */
 export const readOrderDetails = (id: string) => request<OrderDetail>(`/order/details/${encodeURIComponent(id)}`);
+/** One order's details, or none asked for while no order is open. */
+export const orderDetailsQuery = (id: string | null) =>
+  queryOptions({ queryKey: [...ORDERS_QUERY_KEY, 'details', id], queryFn: id === null ? skipToken : () => readOrderDetails(id) });
 
 /** The fields a 400 of the create call names ({ errors: [{ field, message }] }), or none. */
 export function orderIssues(error: unknown): OrderIssue[] {
@@ -61,13 +76,13 @@ export function useCreateOrder() {
   const keys = useSubmissionKeys();
   return useApiMutation({
     call: ({ order }: { order: CreateOrderBody; price: number }) => keys.send(order, (key) => createOrder(order, key)),
-    invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey],
     invalidateOnError: true,
     successToast: serverMessage,
     errorToast: (error, { price }) => {
       if (!(error instanceof ApiError && error.status === 402)) return errorMessage(error);
       // The balance was read again (invalidateOnError) before this toast.
-      const balance = queryClient.getQueryData<AccessUser>(ACCESS_QUERY_KEY)?.balance ?? 0;
+      const balance = queryClient.getQueryData(accessQuery().queryKey)?.balance ?? 0;
       const missing = Math.max(0, Math.round((price - balance) * 100) / 100);
       return shortBalanceToast(error.message, missing, () => void navigate('/deposits'));
     },
@@ -79,7 +94,7 @@ export function useDuplicateOrder() {
   const keys = useSubmissionKeys();
   return useApiMutation({
     call: (id: string) => keys.send(id, (key) => duplicateOrder(id, key)),
-    invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey],
     invalidateOnError: true,
     successToast: serverMessage,
   });
@@ -93,7 +108,7 @@ export const refundOrders = (ids: string[]) => request<RefundResultsResponse>('/
 
 /** 'Request refund' of one label (Order Details). The list, the details and the balance are read again. */
 export const useRefundOrder = () =>
-  useApiMutation({ call: refundOrder, invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY], successToast: (result) => result.message });
+  useApiMutation({ call: refundOrder, invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey], successToast: (result) => result.message });
 
 /** What a refund of several labels came to, in one line: how many were asked, and why the others were not. */
 export function refundSummary(results: RefundResult[], shortIdOf: (id: string) => string = (id) => id.slice(0, 8).toUpperCase()): string {
@@ -106,6 +121,6 @@ export function refundSummary(results: RefundResult[], shortIdOf: (id: string) =
 export const useRefundOrders = () =>
   useApiMutation({
     call: refundOrders,
-    invalidates: [ORDERS_QUERY_KEY, ACCESS_QUERY_KEY],
+    invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey],
     successToast: (data) => refundSummary(data.results),
   });

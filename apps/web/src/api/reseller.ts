@@ -1,5 +1,5 @@
 import { RESELLER_API_PREFIX, RESELLER_OPENAPI_PATH, type WebhookSettingsBody, type WebhookSettingsResponse } from '@portal/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { API_BASE, errorMessage, request } from './client.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 
@@ -8,9 +8,10 @@ export const resellerBaseUrl = () => `${API_BASE || window.location.origin}${RES
 
 /** The served OpenAPI document; it needs no key. */
 export const readResellerDocument = () => request<Record<string, unknown>>(RESELLER_OPENAPI_PATH, { prefix: '', auth: false });
+export const resellerDocumentQuery = () => queryOptions({ queryKey: ['reseller-openapi'], queryFn: readResellerDocument, staleTime: Infinity });
 
-export const WEBHOOK_QUERY_KEY = ['account', 'webhook'];
 export const readWebhook = () => request<WebhookSettingsResponse>('/account/webhook');
+export const webhookQuery = () => queryOptions({ queryKey: ['account', 'webhook'], queryFn: readWebhook });
 export const saveWebhook = (body: WebhookSettingsBody) => request<WebhookSettingsResponse>('/account/webhook', { method: 'PUT', body });
 export const rotateWebhookSecret = () => request<{ message: string; secret: string }>('/account/webhook/secret', { method: 'POST' });
 
@@ -20,7 +21,7 @@ export function useSaveWebhook() {
   return useApiMutation({
     call: saveWebhook,
     onSuccess: ({ secret: _secret, ...settings }) => {
-      queryClient.setQueryData(WEBHOOK_QUERY_KEY, settings);
+      queryClient.setQueryData(webhookQuery().queryKey, settings);
     },
     successToast: serverMessage,
     // One message per error: the card shows why a URL was refused under its field; a failed removal has no field, so it is a toast.

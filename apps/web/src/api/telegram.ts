@@ -1,17 +1,24 @@
 import type { TelegramLinkResponse, TelegramSettingsResponse, TelegramTopicsBody } from '@portal/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { request } from './client.ts';
 import { serverMessage, useApiMutation } from './mutation.ts';
 
-export const TELEGRAM_QUERY_KEY = ['account', 'telegram'];
-/** Apart from the settings' key, so saving the settings does not fetch a new link. */
-export const TELEGRAM_LINK_QUERY_KEY = ['telegram-link'];
 /** A link's token lasts 15 minutes: a shown link is replaced well before that. */
-export const TELEGRAM_LINK_REFRESH_MS = 10 * 60_000;
+const TELEGRAM_LINK_REFRESH_MS = 10 * 60_000;
 
 export const readTelegram = () => request<TelegramSettingsResponse>('/account/telegram');
 /** A deep link with a fresh one-time token (each call makes one). */
 export const createTelegramLink = () => request<TelegramLinkResponse>('/account/telegram/link', { method: 'POST' });
+
+export const telegramQuery = () => queryOptions({ queryKey: ['account', 'telegram'], queryFn: readTelegram });
+/** Apart from the settings' key, so saving the settings does not fetch a new link; replaced while shown. */
+export const telegramLinkQuery = () =>
+  queryOptions({
+    queryKey: ['telegram-link'],
+    queryFn: createTelegramLink,
+    staleTime: TELEGRAM_LINK_REFRESH_MS / 2,
+    refetchInterval: TELEGRAM_LINK_REFRESH_MS,
+  });
 export const saveTelegramTopics = (body: TelegramTopicsBody) => request<TelegramSettingsResponse>('/account/telegram', { method: 'PUT', body });
 export const unlinkTelegram = () => request<TelegramSettingsResponse>('/account/telegram', { method: 'DELETE' });
 
@@ -21,9 +28,9 @@ function useTelegramChange<Vars = void>(call: (vars: Vars) => Promise<TelegramSe
   return useApiMutation({
     call,
     onSuccess: (answer) => {
-      queryClient.setQueryData(TELEGRAM_QUERY_KEY, answer);
+      queryClient.setQueryData(telegramQuery().queryKey, answer);
     },
-    invalidates: [TELEGRAM_LINK_QUERY_KEY],
+    invalidates: [telegramLinkQuery().queryKey],
     successToast: serverMessage,
   });
 }

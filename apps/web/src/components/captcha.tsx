@@ -2,7 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type {} from 'altcha/types/react';
 import { API_BASE } from '../api/client.ts';
-import { readPublicConfig } from '../api/auth.ts';
+import { publicConfigQuery } from '../api/auth.ts';
 
 export type CaptchaHandle = {
   /** A fresh solution for one request: solves the challenge now if it has not been solved yet. */
@@ -71,7 +71,7 @@ async function whenReady<T>(get: () => T | null | undefined): Promise<T> {
 
 /** The captcha the server is configured for: ALTCHA proof of work by default, or reCAPTCHA / Turnstile. */
 export const Captcha = forwardRef<CaptchaHandle, { invisible?: boolean }>(function Captcha({ invisible = false }, ref) {
-  const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
+  const config = useQuery(publicConfigQuery());
   const altchaRef = useRef<HTMLElementTagNameMap['altcha-widget']>(null);
   const hostedRef = useRef<HTMLDivElement>(null);
   const hosted = useRef<{ id?: string | number; token?: string; waiting?: (token: string) => void }>({});

@@ -1,4 +1,4 @@
-type PaginationProps = {
+export type PaginationProps = {
   /** The current page, from 1. */
   page: number;
   /** How many pages there are (at least 1). */

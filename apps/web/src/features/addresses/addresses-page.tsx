@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Spinner, Table } from 'react-bootstrap';
+import { Button, Card } from 'react-bootstrap';
 import type { Address } from '@portal/contract';
-import { ADDRESSES_QUERY_KEY, readAddresses, useDeleteAddress } from '../../api/addresses.ts';
+import { addressesQuery, useDeleteAddress } from '../../api/addresses.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
-import { LoadError } from '../../components/load-error.tsx';
+import { PagedTable, type Columns } from '../../components/paged-table.tsx';
 import { AddressModal } from './address-modal.tsx';
 
 function DeleteAddressModal({ address, onClose }: { address: Address | null; onClose: () => void }) {
@@ -32,11 +32,44 @@ function DeleteAddressModal({ address, onClose }: { address: Address | null; onC
 
 /** /address: the saved addresses, with Add, Update and Delete modals. */
 export function AddressesPage() {
-  const addresses = useQuery({ queryKey: ADDRESSES_QUERY_KEY, queryFn: readAddresses, refetchOnMount: 'always' });
+  const addresses = useQuery({ ...addressesQuery(), refetchOnMount: 'always' });
   // The modal keeps its address while it fades out, so its title does not change on the way.
   const [editor, setEditor] = useState<{ show: boolean; address: Address | null }>({ show: false, address: null });
   const [deleting, setDeleting] = useState<Address | null>(null);
   const rows = addresses.data?.addresses ?? [];
+  const columns: Columns<Address> = [
+    { header: 'Name', td: { className: 'stack-key' }, cell: (address) => address.name },
+    // A card on a phone leaves out what the address does not have.
+    {
+      header: 'Company',
+      td: (address) => ({ 'data-label': 'Company', className: address.company ? undefined : 'stack-hide' }),
+      cell: (address) => address.company,
+    },
+    { header: 'Street', td: { 'data-label': 'Street' }, cell: (address) => address.street },
+    {
+      header: 'Street 2',
+      td: (address) => ({ 'data-label': 'Street 2', className: address.street2 ? undefined : 'stack-hide' }),
+      cell: (address) => address.street2,
+    },
+    { header: 'City', td: { 'data-label': 'City' }, cell: (address) => address.city },
+    { header: 'State', td: { 'data-label': 'State' }, cell: (address) => address.state },
+    { header: 'ZIP', td: { 'data-label': 'ZIP' }, cell: (address) => address.zip },
+    { header: 'Country', td: { className: 'stack-hide' }, cell: (address) => address.country },
+    {
+      header: 'Action',
+      td: { className: 'text-nowrap stack-actions' },
+      cell: (address) => (
+        <>
+          <Button size="sm" variant="outline-primary" className="me-2" onClick={() => setEditor({ show: true, address })}>
+            Edit
+          </Button>
+          <Button size="sm" variant="outline-danger" onClick={() => setDeleting(address)}>
+            Delete
+          </Button>
+        </>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -49,62 +82,16 @@ export function AddressesPage() {
           </Button>
         </Card.Header>
         <Card.Body>
-          <LoadError query={addresses} what="the saved addresses" />
-          <Table responsive hover className="align-middle mb-0 table-stack" data-testid="addresses-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Company</th>
-                <th>Street</th>
-                <th>Street 2</th>
-                <th>City</th>
-                <th>State</th>
-                <th>ZIP</th>
-                <th>Country</th>
-                <th>Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {addresses.isPending && (
-                <tr>
-                  <td colSpan={9} className="text-center">
-                    <Spinner animation="border" size="sm" />
-                  </td>
-                </tr>
-              )}
-              {addresses.isSuccess && rows.length === 0 && (
-                <tr>
-                  <td colSpan={9} className="text-center text-muted">
-                    No saved addresses yet
-                  </td>
-                </tr>
-              )}
-              {rows.map((address) => (
-                <tr key={address._id} data-testid="address-row">
-                  <td className="stack-key">{address.name}</td>
-                  <td data-label="Company" className={address.company ? undefined : 'stack-hide'}>
-                    {address.company}
-                  </td>
-                  <td data-label="Street">{address.street}</td>
-                  <td data-label="Street 2" className={address.street2 ? undefined : 'stack-hide'}>
-                    {address.street2}
-                  </td>
-                  <td data-label="City">{address.city}</td>
-                  <td data-label="State">{address.state}</td>
-                  <td data-label="ZIP">{address.zip}</td>
-                  <td className="stack-hide">{address.country}</td>
-                  <td className="text-nowrap stack-actions">
-                    <Button size="sm" variant="outline-primary" className="me-2" onClick={() => setEditor({ show: true, address })}>
-                      Edit
-                    </Button>
-                    <Button size="sm" variant="outline-danger" onClick={() => setDeleting(address)}>
-                      Delete
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <PagedTable
+            query={addresses}
+            rows={rows}
+            columns={columns}
+            what="the saved addresses"
+            empty="No saved addresses yet"
+            testId="addresses-table"
+            rowProps={() => ({ 'data-testid': 'address-row' })}
+            stack
+          />
         </Card.Body>
       </Card>
       <AddressModal show={editor.show} address={editor.address} saved={rows} onClose={() => setEditor((e) => ({ ...e, show: false }))} />

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Card, InputGroup, Form, Nav, Spinner, Table } from 'react-bootstrap';
 import { useCurrentUser } from '../../api/current-user.ts';
-import { readResellerDocument, resellerBaseUrl } from '../../api/reseller.ts';
+import { resellerBaseUrl, resellerDocumentQuery } from '../../api/reseller.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { MarkdownText } from './markdown-text.tsx';
 import { buildResellerDocs, type DocsCall, type DocsError, type DocsSection } from './reseller-docs.ts';
@@ -152,7 +152,7 @@ function SectionDocs({ section }: { section: DocsSection }) {
 /** Reseller API docs, rendered from the API's own OpenAPI document with the user's base URL and key filled in. */
 export function ApiDocsPage() {
   const { user } = useCurrentUser();
-  const document = useQuery({ queryKey: ['reseller-openapi'], queryFn: readResellerDocument, staleTime: Infinity });
+  const document = useQuery(resellerDocumentQuery());
   if (document.error) console.error('Failed to load the reseller API document', document.error);
   const baseUrl = resellerBaseUrl();
   const apiKey = user?.api_key ?? '';

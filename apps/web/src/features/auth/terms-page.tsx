@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Card, Container } from 'react-bootstrap';
 import DOMPurify from 'dompurify';
-import { TOS_QUERY_KEY, readTos } from '../../api/content.ts';
+import { tosQuery } from '../../api/content.ts';
 
 export function TermsPage({ back = { to: '/register', label: 'Back to Sign Up' } }: { back?: { to: string; label: string } }) {
-  const tos = useQuery({ queryKey: TOS_QUERY_KEY, queryFn: readTos });
+  const tos = useQuery(tosQuery());
   if (tos.error) console.error('Failed to load terms', tos.error);
   return (
     <Container className="py-5" style={{ maxWidth: 860 }}>

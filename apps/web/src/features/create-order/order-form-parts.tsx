@@ -13,7 +13,7 @@ import {
   type LabelType,
   type OrderIssue,
 } from '@portal/contract';
-import { PRICE_QUERY_KEY, readPrice } from '../../api/catalog.ts';
+import { priceQuery } from '../../api/catalog.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { orderIssues, useCreateOrder } from '../../api/orders.ts';
 import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
@@ -28,8 +28,7 @@ export function useOrderPrice(labelType: string, weight: unknown): number {
   const amount = typeof weight === 'string' && weight.trim() !== '' ? Number(weight) : typeof weight === 'number' ? weight : NaN;
   const enabled = !!labelType && Number.isFinite(amount) && amount > 0;
   const query = useQuery({
-    queryKey: [...PRICE_QUERY_KEY, labelType, amount],
-    queryFn: () => readPrice({ labelType, weight: amount }),
+    ...priceQuery(labelType, amount),
     enabled,
     placeholderData: keepPreviousData,
   });

@@ -2,10 +2,10 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Alert, Card, Col, Row } from 'react-bootstrap';
-import { readPublicConfig } from '../../api/auth.ts';
-import { ANNOUNCEMENT_QUERY_KEY, readAnnouncement } from '../../api/content.ts';
+import { publicConfigQuery } from '../../api/auth.ts';
+import { announcementQuery } from '../../api/content.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
-import { ORDERS_QUERY_KEY, readOrders } from '../../api/orders.ts';
+import { orderCountQuery } from '../../api/orders.ts';
 import { money } from '../../components/format.ts';
 import { OrderHistoryCard } from './order-history-card.tsx';
 import { TelegramLink } from './telegram-link.tsx';
@@ -13,14 +13,10 @@ import { TelegramLink } from './telegram-link.tsx';
 /** Dashboard: announcement banner, Orders count and Balance cards, Order History. */
 export function DashboardPage() {
   const { user } = useCurrentUser();
-  const announcement = useQuery({ queryKey: ANNOUNCEMENT_QUERY_KEY, queryFn: readAnnouncement });
+  const announcement = useQuery(announcementQuery());
   // Every order of the user, whatever the history's search shows.
-  const count = useQuery({
-    queryKey: [...ORDERS_QUERY_KEY, 'count'],
-    queryFn: () => readOrders({ search: '', status: 'all', sort: 'desc', page: 1, limit: 1 }),
-    refetchOnMount: 'always',
-  });
-  const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
+  const count = useQuery({ ...orderCountQuery(), refetchOnMount: 'always' });
+  const config = useQuery(publicConfigQuery());
   useEffect(() => {
     if (announcement.error) console.error('Failed to load announcement', announcement.error);
     if (count.error) console.error('Failed to load the order count', count.error);

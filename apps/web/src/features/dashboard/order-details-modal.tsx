@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
 import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, weightUnitFor } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
-import { ORDERS_QUERY_KEY, readOrderDetails, useRefundOrder } from '../../api/orders.ts';
+import { orderDetailsQuery, useRefundOrder } from '../../api/orders.ts';
 import { ConfirmModal, type Confirmation } from '../../components/confirm-modal.tsx';
 import { RefundBadge } from '../../components/refund-badge.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
@@ -45,12 +45,7 @@ function RefundAction({ orderId }: { orderId: string }) {
 
 /** An order of the Order History, whole: addresses, package, type and template, tracking, price, its ledger rows, why it failed, its CSV order. */
 export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
-  const detail = useQuery({
-    queryKey: [...ORDERS_QUERY_KEY, 'details', orderId],
-    queryFn: () => readOrderDetails(orderId!),
-    enabled: orderId !== null,
-    refetchOnMount: 'always',
-  });
+  const detail = useQuery({ ...orderDetailsQuery(orderId), refetchOnMount: 'always' });
   useEffect(() => {
     if (detail.error) console.error('Failed to load the order', detail.error);
   }, [detail.error]);

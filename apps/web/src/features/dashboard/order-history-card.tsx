@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
+import { Button, Card, Form } from 'react-bootstrap';
 import {
   DASHBOARD_PAGE_SIZE,
   ORDER_POLL_MS,
@@ -11,11 +11,10 @@ import {
   type OrderListQuery,
 } from '@portal/contract';
 import { useDownload } from '../../api/mutation.ts';
-import { ORDERS_QUERY_KEY, downloadOrderLabel, downloadSelectedLabels, readOrders } from '../../api/orders.ts';
+import { downloadOrderLabel, downloadSelectedLabels, orderHistoryQuery } from '../../api/orders.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { formatDate, money, prepareDateFormat } from '../../components/format.ts';
-import { LoadError } from '../../components/load-error.tsx';
-import { Pagination } from '../../components/pagination.tsx';
+import { PagedTable, type Columns } from '../../components/paged-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
 import { RefundBadge } from '../../components/refund-badge.tsx';
@@ -97,9 +96,7 @@ export function OrderHistoryCard() {
   const merged = useDownload(downloadSelectedLabels);
 
   const history = usePagedList({
-    queryKey: [...ORDERS_QUERY_KEY, 'history'],
-    filter: { sort, search, status },
-    read: (page) => readOrders({ search, status, sort, page, limit: DASHBOARD_PAGE_SIZE }),
+    query: (page) => orderHistoryQuery({ search, status, sort }, page),
     poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
     page: view.page,
     onPageChange: (page) => go({ page }),
@@ -108,6 +105,109 @@ export function OrderHistoryCard() {
   const rows = orders.data?.orders ?? [];
   const selection = useOrderSelection();
   const shownIds = rows.map((o) => o._id);
+  const select = (order: Order) => (
+    <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
+  );
+  const columns: Columns<Order> = [
+    {
+      // The selection sits in the # column: the columns stay as the spec lists them.
+      header: (
+        <span className="d-inline-flex align-items-center gap-2">
+          <SelectBox
+            label="Select every order shown"
+            checked={rows.length > 0 && shownIds.every(selection.has)}
+            onChange={() => selection.toggleAll(shownIds)}
+          />
+          #
+        </span>
+      ),
+      td: { className: 'stack-hide' },
+      cell: (order, index) => (
+        <span className="d-inline-flex align-items-center gap-2">
+          {select(order)}
+          {(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}
+        </span>
+      ),
+    },
+    {
+      header: 'Order ID',
+      td: { className: 'font-monospace stack-key', 'data-label': 'Order ID' },
+      cell: (order) => (
+        <span className="d-inline-flex align-items-center gap-2">
+          {/* On phones the # column is hidden: the order's card carries its checkbox. */}
+          <span className="d-md-none">{select(order)}</span>
+          {order.OrderId}
+        </span>
+      ),
+    },
+    {
+      header: 'Type',
+      td: { 'data-label': 'Type' },
+      cell: (order) => (
+        <span>
+          {order.labelType.name}
+          <span className="d-block text-muted small" data-testid="order-weight">
+            {order.weight} {weightUnitFor(order.labelType.uid)}
+          </span>
+        </span>
+      ),
+    },
+    { header: 'From', td: { className: 'stack-hide' }, cell: (order) => order.fromName },
+    // On phones a row is a card: the receiver and the date stay on it.
+    { header: 'To', td: { 'data-label': 'To' }, cell: (order) => order.toName },
+    {
+      header: 'Price',
+      className: 'text-end',
+      td: { 'data-label': 'Price' },
+      cell: (order) => (
+        <span>
+          {money(order.price)}
+          {(order.status === 'cancelled' || order.refundStatus === 'refunded') && (
+            <span className="d-block small text-success text-nowrap" data-testid="order-refunded">
+              Refunded {money(order.price)}
+            </span>
+          )}
+        </span>
+      ),
+    },
+    {
+      header: 'Status',
+      td: { 'data-label': 'Status' },
+      cell: (order) => (
+        <>
+          <StatusBadge status={order.status} title={order.note ?? undefined} />
+          {order.trackingStatus && (
+            <span className="d-block small text-muted text-nowrap" data-testid="order-tracking-status" data-tracking-status={order.trackingStatus}>
+              {TRACKING_STATUS_LABELS[order.trackingStatus]}
+            </span>
+          )}
+          <RefundBadge status={order.refundStatus} note={order.refundNote} />
+        </>
+      ),
+    },
+    // In the row's details below xxl, where the table would otherwise scroll sideways.
+    { header: 'Tracking', className: 'd-none d-xxl-table-cell', td: { className: 'font-monospace stack-hide' }, cell: (order) => order.tracking ?? '' },
+    { header: 'Created At', td: { 'data-label': 'Created At' }, cell: (order) => formatDate(order.createdAt) },
+    {
+      header: 'Action',
+      td: { className: 'text-nowrap stack-actions' },
+      cell: (order) => (
+        <>
+          <Button size="sm" variant="outline-secondary" className="me-2" onClick={() => setViewing(order._id)}>
+            Details
+          </Button>
+          {order.status === 'completed' && order.pdf && (
+            <Button size="sm" variant="outline-success" className="me-2" disabled={label.saving?._id === order._id} onClick={() => label.download(order)}>
+              Download
+            </Button>
+          )}
+          <Button size="sm" variant="outline-primary" onClick={() => setDuplicating(order)}>
+            Duplicate
+          </Button>
+        </>
+      ),
+    },
+  ];
 
   return (
     <Card className="mb-4">
@@ -139,127 +239,24 @@ export function OrderHistoryCard() {
         />
       </Card.Header>
       <Card.Body>
-        <LoadError query={orders} what="the order history" />
         <OrderSelectionBar selection={selection}>
           <Button size="sm" variant="success" disabled={merged.saving !== undefined} onClick={() => merged.download(selection.ids)}>
             Download selected ({selection.size})
           </Button>
           <RefundSelectedButton ids={selection.ids} onDone={selection.clear} />
         </OrderSelectionBar>
-        <Table responsive hover size="sm" className="align-middle mb-3 small table-stack" data-testid="orders-table">
-          <thead>
-            <tr>
-              {/* The selection sits in the # column: the columns stay as the spec lists them. */}
-              <th>
-                <span className="d-inline-flex align-items-center gap-2">
-                  <SelectBox
-                    label="Select every order shown"
-                    checked={rows.length > 0 && shownIds.every(selection.has)}
-                    onChange={() => selection.toggleAll(shownIds)}
-                  />
-                  #
-                </span>
-              </th>
-              <th>Order ID</th>
-              <th>Type</th>
-              <th>From</th>
-              <th>To</th>
-              <th className="text-end">Price</th>
-              <th>Status</th>
-              <th className="d-none d-xxl-table-cell">Tracking</th>
-              <th>Created At</th>
-              <th>Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.isPending && (
-              <tr>
-                <td colSpan={10} className="text-center">
-                  <Spinner animation="border" size="sm" />
-                </td>
-              </tr>
-            )}
-            {orders.isSuccess && rows.length === 0 && (
-              <tr>
-                <td colSpan={10} className="text-center text-muted">
-                  {search || status !== 'all' ? emptyFilterText(search, status) : 'No orders yet'}
-                </td>
-              </tr>
-            )}
-            {rows.map((order, index) => (
-              <tr key={order._id} data-testid="order-row" data-order-id={order._id}>
-                <td className="stack-hide">
-                  <span className="d-inline-flex align-items-center gap-2">
-                    <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
-                    {(page - 1) * DASHBOARD_PAGE_SIZE + index + 1}
-                  </span>
-                </td>
-                <td className="font-monospace stack-key" data-label="Order ID">
-                  <span className="d-inline-flex align-items-center gap-2">
-                    {/* On phones the # column is hidden: the order's card carries its checkbox. */}
-                    <span className="d-md-none">
-                      <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
-                    </span>
-                    {order.OrderId}
-                  </span>
-                </td>
-                <td data-label="Type">
-                  <span>
-                    {order.labelType.name}
-                    <span className="d-block text-muted small" data-testid="order-weight">
-                      {order.weight} {weightUnitFor(order.labelType.uid)}
-                    </span>
-                  </span>
-                </td>
-                <td className="stack-hide">{order.fromName}</td>
-                {/* On phones a row is a card: the receiver and the date stay on it. */}
-                <td data-label="To">{order.toName}</td>
-                <td className="text-end" data-label="Price">
-                  <span>
-                    {money(order.price)}
-                    {(order.status === 'cancelled' || order.refundStatus === 'refunded') && (
-                      <span className="d-block small text-success text-nowrap" data-testid="order-refunded">
-                        Refunded {money(order.price)}
-                      </span>
-                    )}
-                  </span>
-                </td>
-                <td data-label="Status">
-                  <StatusBadge status={order.status} title={order.note ?? undefined} />
-                  {order.trackingStatus && (
-                    <span className="d-block small text-muted text-nowrap" data-testid="order-tracking-status" data-tracking-status={order.trackingStatus}>
-                      {TRACKING_STATUS_LABELS[order.trackingStatus]}
-                    </span>
-                  )}
-                  <RefundBadge status={order.refundStatus} note={order.refundNote} />
-                </td>
-                {/* In the row's details below xxl, where the table would otherwise scroll sideways. */}
-                <td className="font-monospace stack-hide d-none d-xxl-table-cell">{order.tracking ?? ''}</td>
-                <td data-label="Created At">{formatDate(order.createdAt)}</td>
-                <td className="text-nowrap stack-actions">
-                  <Button size="sm" variant="outline-secondary" className="me-2" onClick={() => setViewing(order._id)}>
-                    Details
-                  </Button>
-                  {order.status === 'completed' && order.pdf && (
-                    <Button
-                      size="sm"
-                      variant="outline-success"
-                      className="me-2"
-                      disabled={label.saving?._id === order._id}
-                      onClick={() => label.download(order)}
-                    >
-                      Download
-                    </Button>
-                  )}
-                  <Button size="sm" variant="outline-primary" onClick={() => setDuplicating(order)}>
-                    Duplicate
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-        <Pagination label="Order History pages" {...history.pager} />
+        <PagedTable
+          query={orders}
+          rows={rows}
+          columns={columns}
+          what="the order history"
+          empty={search || status !== 'all' ? emptyFilterText(search, status) : 'No orders yet'}
+          testId="orders-table"
+          rowProps={(order) => ({ 'data-testid': 'order-row', 'data-order-id': order._id })}
+          compact
+          stack
+          pager={{ label: 'Order History pages', ...history.pager }}
+        />
       </Card.Body>
       <DuplicateOrderModal order={duplicating} onClose={() => setDuplicating(null)} />
       <OrderDetailsModal orderId={viewing} onClose={() => setViewing(null)} />

@@ -1,16 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { TELEGRAM_LINK_TEXT } from '@portal/contract';
-import { TELEGRAM_LINK_QUERY_KEY, TELEGRAM_LINK_REFRESH_MS, createTelegramLink } from '../../api/telegram.ts';
+import { telegramLinkQuery } from '../../api/telegram.ts';
 
 /** The Orders card's link to the shop's bot: a deep link with a fresh one-time token, or, once a chat is linked, where to manage it. */
 export function TelegramLink({ bot }: { bot: string }) {
-  const link = useQuery({
-    queryKey: TELEGRAM_LINK_QUERY_KEY,
-    queryFn: createTelegramLink,
-    staleTime: TELEGRAM_LINK_REFRESH_MS / 2,
-    refetchInterval: TELEGRAM_LINK_REFRESH_MS,
-  });
+  const link = useQuery(telegramLinkQuery());
   if (link.error) console.error('Failed to make the Telegram link', link.error);
   if (!link.data) return null;
   if (link.data.linked) {

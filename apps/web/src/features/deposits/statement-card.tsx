@@ -1,13 +1,10 @@
-import { Card, Spinner, Table } from 'react-bootstrap';
+import { Card } from 'react-bootstrap';
 import { Link } from 'react-router-dom';
 import { ledgerKindLabel, type StatementEntry } from '@portal/contract';
-import { STATEMENT_QUERY_KEY, readStatement } from '../../api/billing.ts';
+import { statementQuery } from '../../api/billing.ts';
 import { usePagedList } from '../../api/paged-list.ts';
-import { LoadError } from '../../components/load-error.tsx';
-import { Pagination } from '../../components/pagination.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
-
-const PAGE_SIZE = 10;
+import { PagedTable, type Columns } from '../../components/paged-table.tsx';
 
 /**
  * What a row is about: the order or bulk order a charge or refund belongs to (a link to it), the reason an
@@ -27,60 +24,37 @@ function EntryDetails({ entry }: { entry: StatementEntry }) {
   return <>{entry.note}</>;
 }
 
+const COLUMNS: Columns<StatementEntry> = [
+  { header: 'Date', td: { className: 'stack-key' }, cell: (entry) => formatDate(entry.createdAt) },
+  { header: 'Type', td: { 'data-label': 'Type' }, cell: (entry) => ledgerKindLabel(entry.kind) },
+  { header: 'Details', td: { 'data-label': 'Details', 'data-testid': 'statement-details' }, cell: (entry) => <EntryDetails entry={entry} /> },
+  {
+    header: 'Amount',
+    className: 'text-end',
+    td: (entry) => ({ 'data-label': 'Amount', className: entry.amount < 0 ? 'text-danger' : 'text-success' }),
+    cell: (entry) => signedMoney(entry.amount),
+  },
+  { header: 'Balance', className: 'text-end', td: { 'data-label': 'Balance' }, cell: (entry) => money(entry.balance) },
+];
+
 /** Every balance movement of the account, newest first, with the balance right after it. */
 export function StatementCard() {
-  const list = usePagedList({ queryKey: STATEMENT_QUERY_KEY, read: (page) => readStatement(page, PAGE_SIZE) });
-  const statement = list.query;
-  const rows = statement.data?.entries ?? [];
-
+  const list = usePagedList({ query: statementQuery });
   return (
     <Card className="mb-4">
       <Card.Header as="h6">Statement</Card.Header>
       <Card.Body>
-        <LoadError query={statement} what="the statement" />
-        <Table responsive hover className="align-middle mb-3 table-stack" data-testid="statement-table">
-          <thead>
-            <tr>
-              <th>Date</th>
-              <th>Type</th>
-              <th>Details</th>
-              <th className="text-end">Amount</th>
-              <th className="text-end">Balance</th>
-            </tr>
-          </thead>
-          <tbody>
-            {statement.isPending && (
-              <tr>
-                <td colSpan={5} className="text-center">
-                  <Spinner animation="border" size="sm" />
-                </td>
-              </tr>
-            )}
-            {statement.isSuccess && rows.length === 0 && (
-              <tr>
-                <td colSpan={5} className="text-center text-muted">
-                  No balance movements yet
-                </td>
-              </tr>
-            )}
-            {rows.map((entry) => (
-              <tr key={entry._id} data-testid="statement-row">
-                <td className="stack-key">{formatDate(entry.createdAt)}</td>
-                <td data-label="Type">{ledgerKindLabel(entry.kind)}</td>
-                <td data-label="Details" data-testid="statement-details">
-                  <EntryDetails entry={entry} />
-                </td>
-                <td data-label="Amount" className={`text-end ${entry.amount < 0 ? 'text-danger' : 'text-success'}`}>
-                  {signedMoney(entry.amount)}
-                </td>
-                <td className="text-end" data-label="Balance">
-                  {money(entry.balance)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-        <Pagination label="Statement pages" {...list.pager} />
+        <PagedTable
+          query={list.query}
+          rows={list.query.data?.entries ?? []}
+          columns={COLUMNS}
+          what="the statement"
+          empty="No balance movements yet"
+          testId="statement-table"
+          rowProps={() => ({ 'data-testid': 'statement-row' })}
+          stack
+          pager={{ label: 'Statement pages', ...list.pager }}
+        />
       </Card.Body>
     </Card>
   );

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Accordion, Card, Spinner } from 'react-bootstrap';
-import { FAQS_QUERY_KEY, readFaqs } from '../../api/content.ts';
+import { faqsQuery } from '../../api/content.ts';
 
 export function FaqsPage() {
-  const faqs = useQuery({ queryKey: FAQS_QUERY_KEY, queryFn: readFaqs });
+  const faqs = useQuery(faqsQuery());
   if (faqs.error) console.error('Failed to load FAQs', faqs.error);
   return (
     <Card>

@@ -22,7 +22,7 @@ import {
   type CreateFedexOrderInput,
 } from '@portal/contract';
 import { ApiError } from '../../api/client.ts';
-import { FEDEX_PRICE_QUERY_KEY, readFedexPrice, useCreateFedexOrder } from '../../api/fedex.ts';
+import { fedexPriceQuery, useCreateFedexOrder } from '../../api/fedex.ts';
 import { AddressFields, type AddressKey, type FedexForm } from './address-fields.tsx';
 import { EMPTY_ITEM, InvoiceItemsFields } from './invoice-items-fields.tsx';
 import { useUnsavedInputPrompt } from '../../components/unsaved-input.tsx';
@@ -97,7 +97,7 @@ function blockEnterSubmit(event: KeyboardEvent<HTMLFormElement>) {
 
 /** The flat price, loaded on entry; a failed lookup is logged and the price is 0. */
 function useFedexPrice(): number {
-  const query = useQuery({ queryKey: FEDEX_PRICE_QUERY_KEY, queryFn: readFedexPrice, refetchOnMount: 'always' });
+  const query = useQuery({ ...fedexPriceQuery(), refetchOnMount: 'always' });
   useEffect(() => {
     if (query.error) console.error('Failed to look up the FedEx price', query.error);
   }, [query.error]);

@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { Button, Card, Form, Spinner, Table } from 'react-bootstrap';
+import { Button, Card, Form } from 'react-bootstrap';
 import { FEDEX_PAGE_SIZE, type FedexOrder } from '@portal/contract';
-import { FEDEX_ORDERS_QUERY_KEY, downloadFedexInvoice, fedexFileUrl, readFedexOrders } from '../../api/fedex.ts';
+import { downloadFedexInvoice, fedexFileUrl, fedexOrdersQuery } from '../../api/fedex.ts';
 import { useDownload } from '../../api/mutation.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { FedexOrderModal } from '../../components/fedex-order-modal.tsx';
 import { formatDate, money } from '../../components/format.ts';
-import { LoadError } from '../../components/load-error.tsx';
-import { Pagination } from '../../components/pagination.tsx';
+import { PagedTable, type Columns } from '../../components/paged-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
 
@@ -17,9 +16,35 @@ export function FedexOrdersCard() {
   const search = useDebounced(searchText.trim());
   const [viewing, setViewing] = useState<FedexOrder | null>(null);
   const invoice = useDownload(downloadFedexInvoice);
-  const list = usePagedList({ queryKey: FEDEX_ORDERS_QUERY_KEY, filter: search, read: (page) => readFedexOrders({ page, limit: FEDEX_PAGE_SIZE, search }) });
+  const list = usePagedList({ query: (page) => fedexOrdersQuery(search, page) });
   const { query: orders, page } = list;
-  const rows = orders.data?.docs ?? [];
+  const columns: Columns<FedexOrder> = [
+    { header: '#', cell: (_, index) => (page - 1) * FEDEX_PAGE_SIZE + index + 1 },
+    { header: 'OrderId', td: { className: 'font-monospace' }, cell: (order) => order.uuid },
+    { header: 'Status', cell: (order) => <StatusBadge status={order.status} /> },
+    { header: 'Price', className: 'text-end', cell: (order) => money(order.price) },
+    { header: 'Status Note', td: { 'data-testid': 'fedex-status-note' }, cell: (order) => order.note ?? '' },
+    { header: 'Created At', td: { className: 'text-nowrap' }, cell: (order) => formatDate(order.createdAt) },
+    {
+      header: 'Action',
+      td: { className: 'text-nowrap' },
+      cell: (order) => (
+        <>
+          <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setViewing(order)}>
+            View
+          </Button>
+          <Button size="sm" variant="outline-secondary" className="me-1" disabled={invoice.saving?._id === order._id} onClick={() => invoice.download(order)}>
+            Invoice
+          </Button>
+          {order.status === 'completed' && order.file && (
+            <a className="btn btn-sm btn-outline-success" href={fedexFileUrl(order.file)}>
+              Download
+            </a>
+          )}
+        </>
+      ),
+    },
+  ];
 
   return (
     <Card>
@@ -37,68 +62,17 @@ export function FedexOrdersCard() {
         />
       </Card.Header>
       <Card.Body>
-        <LoadError query={orders} what="your FedEx orders" />
-        <Table responsive hover size="sm" className="align-middle mb-3 small" data-testid="fedex-orders-table">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>OrderId</th>
-              <th>Status</th>
-              <th className="text-end">Price</th>
-              <th>Status Note</th>
-              <th>Created At</th>
-              <th>Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.isPending && (
-              <tr>
-                <td colSpan={7} className="text-center">
-                  <Spinner animation="border" size="sm" />
-                </td>
-              </tr>
-            )}
-            {orders.isSuccess && rows.length === 0 && (
-              <tr>
-                <td colSpan={7} className="text-center text-muted">
-                  {search ? 'No FedEx orders match this search' : 'No FedEx orders yet'}
-                </td>
-              </tr>
-            )}
-            {rows.map((order, index) => (
-              <tr key={order._id} data-testid="fedex-order-row" data-order-id={order._id}>
-                <td>{(page - 1) * FEDEX_PAGE_SIZE + index + 1}</td>
-                <td className="font-monospace">{order.uuid}</td>
-                <td>
-                  <StatusBadge status={order.status} />
-                </td>
-                <td className="text-end">{money(order.price)}</td>
-                <td data-testid="fedex-status-note">{order.note ?? ''}</td>
-                <td className="text-nowrap">{formatDate(order.createdAt)}</td>
-                <td className="text-nowrap">
-                  <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setViewing(order)}>
-                    View
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline-secondary"
-                    className="me-1"
-                    disabled={invoice.saving?._id === order._id}
-                    onClick={() => invoice.download(order)}
-                  >
-                    Invoice
-                  </Button>
-                  {order.status === 'completed' && order.file && (
-                    <a className="btn btn-sm btn-outline-success" href={fedexFileUrl(order.file)}>
-                      Download
-                    </a>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-        <Pagination label="FedEx orders pages" {...list.pager} />
+        <PagedTable
+          query={orders}
+          rows={orders.data?.docs ?? []}
+          columns={columns}
+          what="your FedEx orders"
+          empty={search ? 'No FedEx orders match this search' : 'No FedEx orders yet'}
+          testId="fedex-orders-table"
+          rowProps={(order) => ({ 'data-testid': 'fedex-order-row', 'data-order-id': order._id })}
+          compact
+          pager={{ label: 'FedEx orders pages', ...list.pager }}
+        />
       </Card.Body>
       <FedexOrderModal order={viewing} onClose={() => setViewing(null)} />
     </Card>

@@ -1,12 +1,12 @@
 import { Card, Spinner, Table } from 'react-bootstrap';
 import { useQuery } from '@tanstack/react-query';
-import { LABEL_TYPES_QUERY_KEY, readLabelTypes } from '../../api/catalog.ts';
+import { labelTypesQuery } from '../../api/catalog.ts';
 import { money } from '../../components/format.ts';
 import { LoadError } from '../../components/load-error.tsx';
 
 /** The price table the FAQ promises: every available label type with its weight tiers, as the server prices them. */
 export function PricesPage() {
-  const types = useQuery({ queryKey: LABEL_TYPES_QUERY_KEY, queryFn: readLabelTypes });
+  const types = useQuery(labelTypesQuery());
   return (
     <Card>
       <Card.Header as="h5">Prices</Card.Header>

@@ -1,26 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Form, Spinner } from 'react-bootstrap';
 import { TELEGRAM_LINK_TEXT, TELEGRAM_TOPICS, TELEGRAM_TOPIC_LABELS, type TelegramTopic } from '@portal/contract';
-import { readPublicConfig } from '../../api/auth.ts';
-import {
-  TELEGRAM_LINK_QUERY_KEY,
-  TELEGRAM_LINK_REFRESH_MS,
-  TELEGRAM_QUERY_KEY,
-  createTelegramLink,
-  readTelegram,
-  useSaveTelegramTopics,
-  useUnlinkTelegram,
-} from '../../api/telegram.ts';
+import { publicConfigQuery } from '../../api/auth.ts';
+import { telegramLinkQuery, telegramQuery, useSaveTelegramTopics, useUnlinkTelegram } from '../../api/telegram.ts';
 import { formatDate } from '../../components/format.ts';
 
 /** The link to press while no chat is linked: a deep link with a fresh one-time token. */
 function LinkButton() {
-  const link = useQuery({
-    queryKey: TELEGRAM_LINK_QUERY_KEY,
-    queryFn: createTelegramLink,
-    staleTime: TELEGRAM_LINK_REFRESH_MS / 2,
-    refetchInterval: TELEGRAM_LINK_REFRESH_MS,
-  });
+  const link = useQuery(telegramLinkQuery());
   if (!link.data) return null;
   return (
     // A plain link (react-bootstrap's Button would make it role=button).
@@ -32,10 +19,10 @@ function LinkButton() {
 
 /** Account Setting's Telegram: whether a chat is linked (with Unlink), and which messages it gets. Shown only when the shop has a bot. */
 export function TelegramCard() {
-  const config = useQuery({ queryKey: ['public-config'], queryFn: readPublicConfig, staleTime: Infinity });
+  const config = useQuery(publicConfigQuery());
   const enabled = Boolean(config.data?.telegramBot);
   // Fetched again when the page regains focus, so a chat linked in Telegram shows on return.
-  const settings = useQuery({ queryKey: TELEGRAM_QUERY_KEY, queryFn: readTelegram, enabled });
+  const settings = useQuery({ ...telegramQuery(), enabled });
   if (settings.error) console.error('Failed to load the Telegram settings', settings.error);
   const save = useSaveTelegramTopics();
   const unlink = useUnlinkTelegram();

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Button, Card, Form, InputGroup, Spinner, Table } from 'react-bootstrap';
 import type { WebhookDelivery, WebhookSettingsResponse } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
-import { WEBHOOK_QUERY_KEY, readWebhook, useRotateWebhookSecret, useSaveWebhook } from '../../api/reseller.ts';
+import { useRotateWebhookSecret, useSaveWebhook, webhookQuery } from '../../api/reseller.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { formatDate } from '../../components/format.ts';
@@ -69,8 +69,7 @@ function DeliveriesTable({ deliveries }: { deliveries: WebhookDelivery[] }) {
 export function WebhookCard() {
   // Deliveries still pending are fetched again until they settle; retries are hours apart, so they wait for Refresh.
   const settings = useQuery({
-    queryKey: WEBHOOK_QUERY_KEY,
-    queryFn: readWebhook,
+    ...webhookQuery(),
     refetchInterval: (query) => (query.state.data?.deliveries.some((d) => d.status === 'pending') ? POLL_MS : false),
   });
   if (settings.error) console.error('Failed to load the webhook settings', settings.error);

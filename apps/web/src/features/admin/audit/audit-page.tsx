@@ -1,78 +1,65 @@
 import { useState } from 'react';
-import { Card, Col, Form, Row, Spinner, Table } from 'react-bootstrap';
-import { adminKey, readAudit, type AuditFilter } from '../../../api/admin.ts';
+import { Card, Col, Form, Row } from 'react-bootstrap';
+import type { AuditEntry } from '@portal/contract';
+import { auditQuery, type AuditFilter } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate } from '../../../components/format.ts';
-import { LoadError } from '../../../components/load-error.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
+import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
 import { useDebounced } from '../../../components/use-debounced.ts';
 
 const orEmpty = (value: string) => (value.trim() === '' ? undefined : value.trim());
 const asJson = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value, null, 1));
 
+const BEFORE_AFTER = { whiteSpace: 'pre-wrap', wordBreak: 'break-word' } as const;
+
+const COLUMNS: Columns<AuditEntry> = [
+  { header: 'When', td: { className: 'text-nowrap' }, cell: (entry) => formatDate(entry.createdAt) },
+  { header: 'Admin', cell: (entry) => (entry.admin.tgId ? `@${entry.admin.tgId}` : 'command line') },
+  { header: 'Action', td: { className: 'font-monospace' }, cell: (entry) => entry.action },
+  {
+    header: 'Target',
+    cell: (entry) => (
+      <>
+        {entry.targetType}
+        {entry.targetUser?.tgId && <span data-testid="audit-target-user"> @{entry.targetUser.tgId}</span>}
+        {entry.targetId && <div className="font-monospace text-muted">{entry.targetId}</div>}
+      </>
+    ),
+  },
+  {
+    header: 'Change',
+    td: { style: { maxWidth: 420 } },
+    cell: (entry) =>
+      (entry.before !== null || entry.after !== null) && (
+        <details>
+          <summary>Before and after</summary>
+          <div className="d-flex gap-2">
+            <pre className="mb-0 flex-fill small bg-light p-1" style={BEFORE_AFTER}>
+              {asJson(entry.before)}
+            </pre>
+            <pre className="mb-0 flex-fill small bg-light p-1" style={BEFORE_AFTER}>
+              {asJson(entry.after)}
+            </pre>
+          </div>
+        </details>
+      ),
+  },
+];
+
 function AuditRows({ filter }: { filter: Omit<AuditFilter, 'page'> }) {
-  const list = usePagedList({ queryKey: adminKey('audit'), filter, read: (page) => readAudit({ ...filter, page }) });
-  const audit = list.query;
-  const entries = audit.data?.entries ?? [];
+  const list = usePagedList({ query: (page) => auditQuery(filter, page) });
   return (
-    <>
-      <LoadError query={audit} what="the audit log" />
-      <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="audit-table">
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Admin</th>
-            <th>Action</th>
-            <th>Target</th>
-            <th>Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {audit.isPending && (
-            <tr>
-              <td colSpan={5} className="text-center">
-                <Spinner animation="border" size="sm" />
-              </td>
-            </tr>
-          )}
-          {audit.isSuccess && entries.length === 0 && (
-            <tr>
-              <td colSpan={5} className="text-center text-muted">
-                No audit entries match
-              </td>
-            </tr>
-          )}
-          {entries.map((entry) => (
-            <tr key={entry._id} data-testid="audit-row">
-              <td className="text-nowrap">{formatDate(entry.createdAt)}</td>
-              <td>{entry.admin.tgId ? `@${entry.admin.tgId}` : 'command line'}</td>
-              <td className="font-monospace">{entry.action}</td>
-              <td>
-                {entry.targetType}
-                {entry.targetUser?.tgId && <span data-testid="audit-target-user"> @{entry.targetUser.tgId}</span>}
-                {entry.targetId && <div className="font-monospace text-muted">{entry.targetId}</div>}
-              </td>
-              <td style={{ maxWidth: 420 }}>
-                {(entry.before !== null || entry.after !== null) && (
-                  <details>
-                    <summary>Before and after</summary>
-                    <div className="d-flex gap-2">
-                      <pre className="mb-0 flex-fill small bg-light p-1" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                        {asJson(entry.before)}
-                      </pre>
-                      <pre className="mb-0 flex-fill small bg-light p-1" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                        {asJson(entry.after)}
-                      </pre>
-                    </div>
-                  </details>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-      <Pagination label="Audit log pages" {...list.pager} />
-    </>
+    <PagedTable
+      query={list.query}
+      rows={list.query.data?.entries ?? []}
+      columns={COLUMNS}
+      what="the audit log"
+      empty="No audit entries match"
+      testId="audit-table"
+      rowProps={() => ({ 'data-testid': 'audit-row' })}
+      compact
+      pager={{ label: 'Audit log pages', ...list.pager }}
+    />
   );
 }
 

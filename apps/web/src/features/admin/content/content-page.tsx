@@ -2,14 +2,14 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Spinner } from 'react-bootstrap';
 import { errorMessage } from '../../../api/client.ts';
-import { adminKey, readAdminContent } from '../../../api/admin.ts';
+import { adminContentQuery } from '../../../api/admin.ts';
 import { AnnouncementCard } from './announcement-card.tsx';
 import { FaqsCard } from './faqs-card.tsx';
 import { TermsCard } from './terms-card.tsx';
 
 /** /admin/content: the announcement, the FAQs and the terms customers read. */
 export function ContentPage() {
-  const content = useQuery({ queryKey: adminKey('content'), queryFn: readAdminContent, refetchOnMount: 'always' });
+  const content = useQuery({ ...adminContentQuery(), refetchOnMount: 'always' });
   useEffect(() => {
     if (content.error) console.error('Failed to load the content', content.error);
   }, [content.error]);

@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Spinner, Table } from 'react-bootstrap';
-import { ADMIN_PAGE_SIZE, ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type AdminOrdersQuery } from '@portal/contract';
-import { adminKey, downloadAdminLabel, readAdminOrders } from '../../../api/admin.ts';
+import { Button } from 'react-bootstrap';
+import { ORDER_POLL_MS, isProcessingStatus, weightUnitFor, type adminOrdersResponse } from '@portal/contract';
+import { adminOrdersQuery, downloadAdminLabel, type AdminOrdersFilter } from '../../../api/admin.ts';
 import { useDownload } from '../../../api/mutation.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
-import { LoadError } from '../../../components/load-error.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
+import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { CancelOrderModal, type CancellableOrder } from './cancel-order-modal.tsx';
 import { OrderModal, isCancellable } from './order-modal.tsx';
 
-export type LabelOrdersFilter = Omit<AdminOrdersQuery, 'page' | 'limit'>;
+export type LabelOrdersFilter = AdminOrdersFilter;
+type AdminOrder = ReturnType<typeof adminOrdersResponse.parse>['orders'][number];
 
 /**
  * Every customer's label orders matching the filter, newest first: open one, download its label,
@@ -24,89 +24,57 @@ export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrd
   const label = useDownload(downloadAdminLabel);
 
   const list = usePagedList({
-    queryKey: adminKey('orders'),
-    filter,
-    read: (page) => readAdminOrders({ ...filter, page, limit: ADMIN_PAGE_SIZE }),
+    query: (page) => adminOrdersQuery(filter, page),
     poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
   });
   const orders = list.query;
-  const rows = orders.data?.orders ?? [];
-  const columns = showOwner ? 11 : 10;
+  const columns: Columns<AdminOrder> = [
+    { header: 'Order ID', td: { className: 'font-monospace' }, cell: (order) => order.OrderId },
+    showOwner && { header: 'Customer', cell: (order) => <Link to={`/admin/users/${encodeURIComponent(order.owner._id)}`}>@{order.owner.tgId}</Link> },
+    { header: 'Type', cell: (order) => order.labelType.name },
+    { header: 'From', cell: (order) => order.fromName },
+    { header: 'To', cell: (order) => order.toName },
+    { header: 'Weight', cell: (order) => `${order.weight} ${weightUnitFor(order.labelType.uid)}` },
+    { header: 'Price', className: 'text-end', cell: (order) => money(order.price) },
+    { header: 'Status', cell: (order) => <StatusBadge status={order.status} title={order.note ?? undefined} /> },
+    { header: 'Tracking', td: { className: 'font-monospace' }, cell: (order) => order.tracking ?? '' },
+    { header: 'Created', cell: (order) => formatDate(order.createdAt) },
+    {
+      header: 'Action',
+      td: { className: 'text-nowrap' },
+      cell: (order) => (
+        <>
+          <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setOpened(order._id)}>
+            Open
+          </Button>
+          {order.status === 'completed' && (
+            <Button size="sm" variant="outline-success" className="me-1" disabled={label.saving?._id === order._id} onClick={() => label.download(order)}>
+              Download
+            </Button>
+          )}
+          {isCancellable(order.status) && (
+            <Button size="sm" variant="outline-danger" onClick={() => setCancelling(order)}>
+              Cancel
+            </Button>
+          )}
+        </>
+      ),
+    },
+  ];
 
   return (
     <>
-      <LoadError query={orders} what="the orders" />
-      <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="admin-orders-table">
-        <thead>
-          <tr>
-            <th>Order ID</th>
-            {showOwner && <th>Customer</th>}
-            <th>Type</th>
-            <th>From</th>
-            <th>To</th>
-            <th>Weight</th>
-            <th className="text-end">Price</th>
-            <th>Status</th>
-            <th>Tracking</th>
-            <th>Created</th>
-            <th>Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.isPending && (
-            <tr>
-              <td colSpan={columns} className="text-center">
-                <Spinner animation="border" size="sm" />
-              </td>
-            </tr>
-          )}
-          {orders.isSuccess && rows.length === 0 && (
-            <tr>
-              <td colSpan={columns} className="text-center text-muted">
-                No orders match
-              </td>
-            </tr>
-          )}
-          {rows.map((order) => (
-            <tr key={order._id} data-testid="admin-order-row" data-order-id={order._id}>
-              <td className="font-monospace">{order.OrderId}</td>
-              {showOwner && (
-                <td>
-                  <Link to={`/admin/users/${encodeURIComponent(order.owner._id)}`}>@{order.owner.tgId}</Link>
-                </td>
-              )}
-              <td>{order.labelType.name}</td>
-              <td>{order.fromName}</td>
-              <td>{order.toName}</td>
-              <td>
-                {order.weight} {weightUnitFor(order.labelType.uid)}
-              </td>
-              <td className="text-end">{money(order.price)}</td>
-              <td>
-                <StatusBadge status={order.status} title={order.note ?? undefined} />
-              </td>
-              <td className="font-monospace">{order.tracking ?? ''}</td>
-              <td>{formatDate(order.createdAt)}</td>
-              <td className="text-nowrap">
-                <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setOpened(order._id)}>
-                  Open
-                </Button>
-                {order.status === 'completed' && (
-                  <Button size="sm" variant="outline-success" className="me-1" disabled={label.saving?._id === order._id} onClick={() => label.download(order)}>
-                    Download
-                  </Button>
-                )}
-                {isCancellable(order.status) && (
-                  <Button size="sm" variant="outline-danger" onClick={() => setCancelling(order)}>
-                    Cancel
-                  </Button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-      <Pagination label="Orders pages" {...list.pager} />
+      <PagedTable
+        query={orders}
+        rows={orders.data?.orders ?? []}
+        columns={columns}
+        what="the orders"
+        empty="No orders match"
+        testId="admin-orders-table"
+        rowProps={(order) => ({ 'data-testid': 'admin-order-row', 'data-order-id': order._id })}
+        compact
+        pager={{ label: 'Orders pages', ...list.pager }}
+      />
       <OrderModal
         orderId={opened}
         onClose={() => setOpened(null)}

@@ -6,7 +6,7 @@ import { ledgerKindLabel, weightUnitFor, type AdminOrderDetail } from '@portal/c
 import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money, signedMoney } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { adminKey, readAdminOrder } from '../../../api/admin.ts';
+import { adminOrderQuery } from '../../../api/admin.ts';
 import { OrderAddress } from '../../../components/order-address.tsx';
 
 export const isCancellable = (status: string) => status === 'pending' || status === 'processing';
@@ -23,12 +23,7 @@ export function OrderModal({
   onDownload: (order: AdminOrderDetail['order']) => void;
   onCancel: (order: AdminOrderDetail['order']) => void;
 }) {
-  const detail = useQuery({
-    queryKey: adminKey('order', orderId),
-    queryFn: () => readAdminOrder(orderId!),
-    enabled: orderId !== null,
-    refetchOnMount: 'always',
-  });
+  const detail = useQuery({ ...adminOrderQuery(orderId), refetchOnMount: 'always' });
   useEffect(() => {
     if (detail.error) console.error('Failed to load the order', detail.error);
   }, [detail.error]);

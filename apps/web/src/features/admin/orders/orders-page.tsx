@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Form, Row, Tab, Tabs } from 'react-bootstrap';
 import { BULK_STATUSES, INVOICE_STATUSES, ORDER_STATUSES, invoiceStatusLabel } from '@portal/contract';
 import { orderStatusView } from '../../../components/status-badge.tsx';
-import { adminKey, readAdminLabelTypes } from '../../../api/admin.ts';
+import { adminLabelTypesQuery } from '../../../api/admin.ts';
 import { useDebounced } from '../../../components/use-debounced.ts';
 import { LabelOrdersList, type LabelOrdersFilter } from './label-orders-list.tsx';
 import { BulkOrdersList, InvoicesList } from './owned-lists.tsx';
@@ -53,7 +53,7 @@ function StatusAndUser({
 }
 
 function LabelOrdersTab() {
-  const labelTypes = useQuery({ queryKey: adminKey('label-types'), queryFn: readAdminLabelTypes });
+  const labelTypes = useQuery(adminLabelTypesQuery());
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   const [type, setType] = useState('');

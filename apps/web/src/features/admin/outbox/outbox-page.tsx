@@ -1,5 +1,5 @@
 import { Accordion, Card, Spinner } from 'react-bootstrap';
-import { adminKey, readOutbox } from '../../../api/admin.ts';
+import { outboxQuery } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
@@ -7,7 +7,7 @@ import { Pagination } from '../../../components/pagination.tsx';
 
 /** /admin/outbox: the mails kept instead of sent while SMTP_URL is unset, newest first; open one to read it. */
 export function OutboxPage() {
-  const list = usePagedList({ queryKey: adminKey('outbox'), read: readOutbox });
+  const list = usePagedList({ query: outboxQuery });
   const outbox = list.query;
   const mails = outbox.data?.mails ?? [];
 

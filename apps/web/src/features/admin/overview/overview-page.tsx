@@ -6,7 +6,7 @@ import { ORDER_STATUSES } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { money } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { adminKey, readOverview } from '../../../api/admin.ts';
+import { overviewQuery } from '../../../api/admin.ts';
 
 // The chart library is only fetched when the overview draws its chart.
 const DailyChart = lazy(() => import('./daily-chart.tsx').then((m) => ({ default: m.DailyChart })));
@@ -29,7 +29,7 @@ function Figure({ title, testId, value, children }: { title: string; testId: str
 
 /** /admin: the shop at a glance, and its money over the last 30 days. */
 export function OverviewPage() {
-  const overview = useQuery({ queryKey: adminKey('overview'), queryFn: readOverview, refetchOnMount: 'always' });
+  const overview = useQuery({ ...overviewQuery(), refetchOnMount: 'always' });
   useEffect(() => {
     if (overview.error) console.error('Failed to load the overview', overview.error);
   }, [overview.error]);

@@ -6,11 +6,11 @@ import { Button, Card, Form, InputGroup, Spinner } from 'react-bootstrap';
 import { fedexPriceBody } from '@portal/contract';
 import { money } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
-import { adminKey, readFedexPrice, useUpdateFedexPrice } from '../../../api/admin.ts';
+import { adminFedexPriceQuery, useUpdateFedexPrice } from '../../../api/admin.ts';
 
 /** /admin/fedex-price: the one flat price of a FedEx hand-made order. */
 export function FedexPricePage() {
-  const current = useQuery({ queryKey: adminKey('fedex-price'), queryFn: readFedexPrice, refetchOnMount: 'always' });
+  const current = useQuery({ ...adminFedexPriceQuery(), refetchOnMount: 'always' });
   const { register, handleSubmit, reset, formState } = useForm<{ price: unknown }, unknown, { price: number }>({
     resolver: zodResolver(fedexPriceBody),
     defaultValues: { price: '' },

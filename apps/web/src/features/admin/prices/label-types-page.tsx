@@ -4,7 +4,7 @@ import { Badge, Button, Card, Spinner, Table } from 'react-bootstrap';
 import type { LabelType } from '@portal/contract';
 import { money } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
-import { adminKey, readAdminLabelTypes, useUpdateLabelType } from '../../../api/admin.ts';
+import { adminLabelTypesQuery, useUpdateLabelType } from '../../../api/admin.ts';
 import { LabelTypeEditor } from './label-type-editor.tsx';
 import { UpstreamServicesCard } from './upstream-services-card.tsx';
 
@@ -12,7 +12,7 @@ const byWeight = (type: LabelType) => [...type.prices].sort((a, b) => a.fromWeig
 
 /** /admin/label-types: every label type, enabled or not, with its tiers; switch one on or off, or edit it. */
 export function LabelTypesPage() {
-  const types = useQuery({ queryKey: adminKey('label-types'), queryFn: readAdminLabelTypes, refetchOnMount: 'always' });
+  const types = useQuery({ ...adminLabelTypesQuery(), refetchOnMount: 'always' });
   const [editing, setEditing] = useState<LabelType | null>(null);
   const update = useUpdateLabelType();
   const toggle = (type: LabelType) =>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Form, Spinner, Table } from 'react-bootstrap';
 import type { AdminUpstreamServices } from '@portal/contract';
 import { LoadError } from '../../../components/load-error.tsx';
-import { adminKey, readUpstreamServices, useUpdateUpstreamService } from '../../../api/admin.ts';
+import { upstreamServicesQuery, useUpdateUpstreamService } from '../../../api/admin.ts';
 
 type Service = AdminUpstreamServices['services'][number];
 
@@ -50,7 +50,7 @@ function UpstreamRow({ service }: { service: Service }) {
 
 /** On the Prices page: what each label type is bought as upstream (EasyPost); every change is audited. */
 export function UpstreamServicesCard() {
-  const services = useQuery({ queryKey: adminKey('upstream-services'), queryFn: readUpstreamServices, refetchOnMount: 'always' });
+  const services = useQuery({ ...upstreamServicesQuery(), refetchOnMount: 'always' });
   return (
     <Card className="mt-3">
       <Card.Header>

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, ButtonGroup, Card, Form, Spinner, Table } from 'react-bootstrap';
+import { Button, ButtonGroup, Card, Form } from 'react-bootstrap';
 import { ADMIN_REFUND_STATES, type AdminRefund } from '@portal/contract';
-import { adminKey, readAdminRefunds, useDecideRefund } from '../../../api/admin.ts';
+import { adminRefundsQuery, useDecideRefund } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
-import { LoadError } from '../../../components/load-error.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
+import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
 import { RefundBadge } from '../../../components/refund-badge.tsx';
 
 type State = (typeof ADMIN_REFUND_STATES)[number];
@@ -51,6 +50,34 @@ function Decide({ refund }: { refund: AdminRefund }) {
   );
 }
 
+const COLUMNS: Columns<AdminRefund> = [
+  { header: 'Order ID', td: (refund) => ({ className: 'font-monospace', title: refund._id }), cell: (refund) => refund.OrderId },
+  { header: 'Customer', cell: (refund) => <Link to={`/admin/users/${encodeURIComponent(refund.owner._id)}`}>@{refund.owner.tgId}</Link> },
+  { header: 'Type', cell: (refund) => refund.labelType.name },
+  { header: 'Price', className: 'text-end', cell: (refund) => money(refund.price) },
+  {
+    header: 'Refund',
+    cell: (refund) => (
+      <>
+        <RefundBadge status={refund.refundStatus} note={refund.refundNote} />
+        {refund.refundNote && <div className="text-muted">{refund.refundNote}</div>}
+      </>
+    ),
+  },
+  { header: 'Upstream', cell: (refund) => refund.refundUpstream ?? '-' },
+  {
+    header: 'Tracking',
+    cell: (refund) => (
+      <>
+        <span className="font-monospace">{refund.tracking ?? ''}</span>
+        {refund.trackingStatus && <div className="text-muted">{refund.trackingStatus}</div>}
+      </>
+    ),
+  },
+  { header: 'Requested', cell: (refund) => (refund.refundRequestedAt ? formatDate(refund.refundRequestedAt) : '') },
+  { header: 'Action', cell: (refund) => <Decide refund={refund} /> },
+];
+
 /**
  * /admin/refunds: label refunds by state: requested (oldest first), stuck (requested for long: the upstream has not
  * decided), rejected and refunded. An operator approves (credited once) or rejects by hand the labels the upstream
@@ -58,9 +85,8 @@ function Decide({ refund }: { refund: AdminRefund }) {
  */
 export function RefundsPage() {
   const [state, setState] = useState<State>('requested');
-  const list = usePagedList({ queryKey: adminKey('refunds'), filter: { state }, read: (page) => readAdminRefunds(state, page) });
+  const list = usePagedList({ query: (page) => adminRefundsQuery(state, page) });
   const { query } = list;
-  const refunds = query.data?.refunds ?? [];
   return (
     <Card>
       <Card.Header className="d-flex flex-wrap align-items-baseline gap-2">
@@ -79,64 +105,17 @@ export function RefundsPage() {
         )}
       </Card.Header>
       <Card.Body>
-        <LoadError query={query} what="the refunds" />
-        <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="refunds-table">
-          <thead>
-            <tr>
-              <th>Order ID</th>
-              <th>Customer</th>
-              <th>Type</th>
-              <th className="text-end">Price</th>
-              <th>Refund</th>
-              <th>Upstream</th>
-              <th>Tracking</th>
-              <th>Requested</th>
-              <th>Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {query.isPending && (
-              <tr>
-                <td colSpan={9} className="text-center">
-                  <Spinner animation="border" size="sm" />
-                </td>
-              </tr>
-            )}
-            {query.isSuccess && refunds.length === 0 && (
-              <tr>
-                <td colSpan={9} className="text-center text-muted">
-                  No {STATE_LABELS[state].toLowerCase()} refunds.
-                </td>
-              </tr>
-            )}
-            {refunds.map((refund) => (
-              <tr key={refund._id} data-testid="refund-row" data-order-id={refund._id}>
-                <td className="font-monospace" title={refund._id}>
-                  {refund.OrderId}
-                </td>
-                <td>
-                  <Link to={`/admin/users/${encodeURIComponent(refund.owner._id)}`}>@{refund.owner.tgId}</Link>
-                </td>
-                <td>{refund.labelType.name}</td>
-                <td className="text-end">{money(refund.price)}</td>
-                <td>
-                  <RefundBadge status={refund.refundStatus} note={refund.refundNote} />
-                  {refund.refundNote && <div className="text-muted">{refund.refundNote}</div>}
-                </td>
-                <td>{refund.refundUpstream ?? '-'}</td>
-                <td>
-                  <span className="font-monospace">{refund.tracking ?? ''}</span>
-                  {refund.trackingStatus && <div className="text-muted">{refund.trackingStatus}</div>}
-                </td>
-                <td>{refund.refundRequestedAt ? formatDate(refund.refundRequestedAt) : ''}</td>
-                <td>
-                  <Decide refund={refund} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-        <Pagination label="Refund pages" {...list.pager} />
+        <PagedTable
+          query={query}
+          rows={query.data?.refunds ?? []}
+          columns={COLUMNS}
+          what="the refunds"
+          empty={`No ${STATE_LABELS[state].toLowerCase()} refunds.`}
+          testId="refunds-table"
+          rowProps={(refund) => ({ 'data-testid': 'refund-row', 'data-order-id': refund._id })}
+          compact
+          pager={{ label: 'Refund pages', ...list.pager }}
+        />
       </Card.Body>
     </Card>
   );

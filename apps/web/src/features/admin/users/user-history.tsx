@@ -1,107 +1,70 @@
-import { Badge, Spinner, Table } from 'react-bootstrap';
-import { invoiceStatusLabel, ledgerKindLabel, paymentMethodLabel } from '@portal/contract';
-import { adminKey, readUserInvoices, readUserStatement } from '../../../api/admin.ts';
+import { Badge } from 'react-bootstrap';
+import { invoiceStatusLabel, ledgerKindLabel, paymentMethodLabel, type Invoice, type adminStatementResponse } from '@portal/contract';
+import { userInvoicesQuery, userStatementQuery } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money, signedMoney } from '../../../components/format.ts';
-import { LoadError } from '../../../components/load-error.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
+import { PagedTable, type Column, type Columns } from '../../../components/paged-table.tsx';
 
 const INVOICE_VARIANTS: Record<string, string> = { pending: 'warning', paid: 'success', cancelled: 'danger' };
 
-function Loading({ columns, show }: { columns: number; show: boolean }) {
-  return show ? (
-    <tr>
-      <td colSpan={columns} className="text-center">
-        <Spinner animation="border" size="sm" />
-      </td>
-    </tr>
-  ) : null;
-}
+type Entry = ReturnType<typeof adminStatementResponse.parse>['entries'][number];
+
+const STATEMENT_COLUMNS: Columns<Entry> = [
+  { header: 'Date', cell: (entry) => formatDate(entry.createdAt) },
+  { header: 'Type', cell: (entry) => ledgerKindLabel(entry.kind) },
+  { header: 'Note', cell: (entry) => entry.note },
+  {
+    header: 'Amount',
+    className: 'text-end',
+    td: (entry) => ({ className: entry.amount < 0 ? 'text-danger' : 'text-success' }),
+    cell: (entry) => signedMoney(entry.amount),
+  },
+  { header: 'Balance', className: 'text-end', cell: (entry) => money(entry.balance) },
+];
 
 /** The user's ledger, newest first, each row with the balance right after it. */
 export function UserStatement({ userId }: { userId: string }) {
-  const list = usePagedList({ queryKey: adminKey('user', userId, 'statement'), read: (page) => readUserStatement(userId, page) });
-  const statement = list.query;
-  const rows = statement.data?.entries ?? [];
+  const list = usePagedList({ query: (page) => userStatementQuery(userId, page) });
   return (
-    <>
-      <LoadError query={statement} what="the statement" />
-      <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="user-statement">
-        <thead>
-          <tr>
-            <th>Date</th>
-            <th>Type</th>
-            <th>Note</th>
-            <th className="text-end">Amount</th>
-            <th className="text-end">Balance</th>
-          </tr>
-        </thead>
-        <tbody>
-          <Loading columns={5} show={statement.isPending} />
-          {statement.isSuccess && rows.length === 0 && (
-            <tr>
-              <td colSpan={5} className="text-center text-muted">
-                No balance movements yet
-              </td>
-            </tr>
-          )}
-          {rows.map((entry) => (
-            <tr key={entry._id} data-testid="statement-row">
-              <td>{formatDate(entry.createdAt)}</td>
-              <td>{ledgerKindLabel(entry.kind)}</td>
-              <td>{entry.note}</td>
-              <td className={`text-end ${entry.amount < 0 ? 'text-danger' : 'text-success'}`}>{signedMoney(entry.amount)}</td>
-              <td className="text-end">{money(entry.balance)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-      <Pagination label="Statement pages" {...list.pager} />
-    </>
+    <PagedTable
+      query={list.query}
+      rows={list.query.data?.entries ?? []}
+      columns={STATEMENT_COLUMNS}
+      what="the statement"
+      empty="No balance movements yet"
+      testId="user-statement"
+      rowProps={() => ({ 'data-testid': 'statement-row' })}
+      compact
+      pager={{ label: 'Statement pages', ...list.pager }}
+    />
   );
 }
 
+/** The invoice lists' columns (this user's, every customer's with their Customer column after the date). */
+export const invoiceColumns = <Row extends Invoice>(customer?: Column<Row>): Columns<Row> => [
+  { header: 'Date', cell: (invoice) => formatDate(invoice.createdAt) },
+  customer ?? false,
+  { header: 'Amount', className: 'text-end', cell: (invoice) => money(invoice.amount) },
+  { header: 'Bonus', className: 'text-end', cell: (invoice) => `${invoice.bonus}%` },
+  { header: 'Method', cell: (invoice) => paymentMethodLabel(invoice.payment_method) },
+  { header: 'Status', cell: (invoice) => <Badge bg={INVOICE_VARIANTS[invoice.status] ?? 'secondary'}>{invoiceStatusLabel(invoice.status)}</Badge> },
+];
+const INVOICE_COLUMNS = invoiceColumns();
+
 /** The user's invoices: crypto deposits and the Manual ones operator credits make. */
 export function UserInvoices({ userId }: { userId: string }) {
-  const list = usePagedList({ queryKey: adminKey('user', userId, 'invoices'), read: (page) => readUserInvoices(userId, page) });
-  const invoices = list.query;
-  const rows = invoices.data?.invoices ?? [];
+  const list = usePagedList({ query: (page) => userInvoicesQuery(userId, page) });
   return (
-    <>
-      <LoadError query={invoices} what="the invoices" />
-      <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="user-invoices">
-        <thead>
-          <tr>
-            <th>Date</th>
-            <th className="text-end">Amount</th>
-            <th className="text-end">Bonus</th>
-            <th>Method</th>
-            <th>Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          <Loading columns={5} show={invoices.isPending} />
-          {invoices.isSuccess && rows.length === 0 && (
-            <tr>
-              <td colSpan={5} className="text-center text-muted">
-                No invoices yet
-              </td>
-            </tr>
-          )}
-          {rows.map((invoice) => (
-            <tr key={invoice._id} data-testid="invoice-row">
-              <td>{formatDate(invoice.createdAt)}</td>
-              <td className="text-end">{money(invoice.amount)}</td>
-              <td className="text-end">{invoice.bonus}%</td>
-              <td>{paymentMethodLabel(invoice.payment_method)}</td>
-              <td>
-                <Badge bg={INVOICE_VARIANTS[invoice.status] ?? 'secondary'}>{invoiceStatusLabel(invoice.status)}</Badge>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-      <Pagination label="Invoices pages" {...list.pager} />
-    </>
+    <PagedTable
+      query={list.query}
+      rows={list.query.data?.invoices ?? []}
+      columns={INVOICE_COLUMNS}
+      what="the invoices"
+      empty="No invoices yet"
+      testId="user-invoices"
+      rowProps={() => ({ 'data-testid': 'invoice-row' })}
+      compact
+      pager={{ label: 'Invoices pages', ...list.pager }}
+    />
   );
 }

@@ -5,7 +5,7 @@ import { Alert, Button, Card, Col, Row, Spinner, Tab, Tabs } from 'react-bootstr
 import type { AdminUser } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money } from '../../../components/format.ts';
-import { adminKey, readUser, useChangeAccount, type AccountChange } from '../../../api/admin.ts';
+import { useChangeAccount, userQuery, type AccountChange } from '../../../api/admin.ts';
 import { ConfirmModal, type Confirmation } from '../../../components/confirm-modal.tsx';
 import { LabelOrdersList } from '../orders/label-orders-list.tsx';
 import { AdjustBalanceForm } from './adjust-balance-form.tsx';
@@ -97,7 +97,7 @@ function AccountActions({ user }: { user: AdminUser }) {
 /** /admin/users/:userId: balance, role and state, credit or debit, and the user's statement, orders and invoices. */
 export function UserPage() {
   const userId = useParams().userId ?? '';
-  const query = useQuery({ queryKey: adminKey('user', userId), queryFn: () => readUser(userId), refetchOnMount: 'always' });
+  const query = useQuery({ ...userQuery(userId), refetchOnMount: 'always' });
   useEffect(() => {
     if (query.error) console.error('Failed to load the user', query.error);
   }, [query.error]);

@@ -1,13 +1,25 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { Card, Form, Spinner, Table } from 'react-bootstrap';
-import { adminKey, readUsers } from '../../../api/admin.ts';
+import { Card, Form } from 'react-bootstrap';
+import type { adminUsersResponse } from '@portal/contract';
+import { usersQuery } from '../../../api/admin.ts';
 import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
-import { LoadError } from '../../../components/load-error.tsx';
-import { Pagination } from '../../../components/pagination.tsx';
+import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
 import { SEARCH_DELAY_MS } from '../../../components/use-debounced.ts';
 import { UserBadges } from './user-badges.tsx';
+
+type User = ReturnType<typeof adminUsersResponse.parse>['users'][number];
+
+const COLUMNS: Columns<User> = [
+  { header: 'Name', cell: (user) => <Link to={`/admin/users/${encodeURIComponent(user._id)}`}>{user.username}</Link> },
+  { header: 'Telegram', cell: (user) => `@${user.tgId}` },
+  { header: 'Email', cell: (user) => user.email ?? '' },
+  { header: 'Role', cell: (user) => <UserBadges user={user} /> },
+  { header: 'Balance', className: 'text-end', cell: (user) => money(user.balance) },
+  { header: 'Joined', cell: (user) => formatDate(user.createdAt) },
+  { header: 'Last active', cell: (user) => (user.lastActiveAt ? formatDate(user.lastActiveAt) : 'Never') },
+];
 
 /** /admin/users: every account, newest first; search by name, Telegram username or email. Search and page live in the address, so Back returns to them. */
 export function UsersPage() {
@@ -34,14 +46,11 @@ export function UsersPage() {
   };
 
   const list = usePagedList({
-    queryKey: adminKey('users'),
-    filter: search,
-    read: (page) => readUsers({ search: search || undefined, page }),
+    query: (page) => usersQuery(search, page),
     page,
     onPageChange: (next) => go({ search, page: next }),
   });
   const users = list.query;
-  const rows = users.data?.users ?? [];
 
   return (
     <Card>
@@ -59,52 +68,17 @@ export function UsersPage() {
         />
       </Card.Header>
       <Card.Body>
-        <LoadError query={users} what="the users" />
-        <Table responsive hover size="sm" className="align-middle small mb-3" data-testid="users-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Telegram</th>
-              <th>Email</th>
-              <th>Role</th>
-              <th className="text-end">Balance</th>
-              <th>Joined</th>
-              <th>Last active</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.isPending && (
-              <tr>
-                <td colSpan={7} className="text-center">
-                  <Spinner animation="border" size="sm" />
-                </td>
-              </tr>
-            )}
-            {users.isSuccess && rows.length === 0 && (
-              <tr>
-                <td colSpan={7} className="text-center text-muted">
-                  {search ? 'No users match this search' : 'No users yet'}
-                </td>
-              </tr>
-            )}
-            {rows.map((user) => (
-              <tr key={user._id} data-testid="user-row" data-user-id={user._id}>
-                <td>
-                  <Link to={`/admin/users/${encodeURIComponent(user._id)}`}>{user.username}</Link>
-                </td>
-                <td>@{user.tgId}</td>
-                <td>{user.email ?? ''}</td>
-                <td>
-                  <UserBadges user={user} />
-                </td>
-                <td className="text-end">{money(user.balance)}</td>
-                <td>{formatDate(user.createdAt)}</td>
-                <td>{user.lastActiveAt ? formatDate(user.lastActiveAt) : 'Never'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-        <Pagination label="Users pages" {...list.pager} />
+        <PagedTable
+          query={users}
+          rows={users.data?.users ?? []}
+          columns={COLUMNS}
+          what="the users"
+          empty={search ? 'No users match this search' : 'No users yet'}
+          testId="users-table"
+          rowProps={(user) => ({ 'data-testid': 'user-row', 'data-user-id': user._id })}
+          compact
+          pager={{ label: 'Users pages', ...list.pager }}
+        />
       </Card.Body>
     </Card>
   );
