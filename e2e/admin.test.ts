@@ -32,8 +32,6 @@ async function call(shop: RunningServer, token: string, method: string, pathName
   return { status: response.status, body: (await response.json()) as any };
 }
 
-/** How long a list may take to show the state an action leads to, on a busy machine. */
-const SETTLE = { timeout: 15_000 };
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 const cells = (row: Locator) => row.locator('td').allTextContents();
 const consoleNav = (page: Page) => page.getByRole('navigation', { name: 'Operator console' });
@@ -49,7 +47,7 @@ async function openUser(page: Page, tgId: string) {
   await page.getByLabel('Search users').fill(tgId);
   const row = page.getByTestId('user-row').filter({ hasText: `@${tgId}` });
   await row.waitFor();
-  await expect.poll(() => page.getByTestId('user-row').count(), SETTLE).toBe(1);
+  await expect.poll(() => page.getByTestId('user-row').count()).toBe(1);
   await row.getByRole('link').click();
   await page.getByTestId('user-name').waitFor();
 }
@@ -168,7 +166,7 @@ describe('operator console', () => {
     await page.getByRole('tabpanel').getByLabel('Customer').fill(`@${customer.tgId}`);
     const listed = page.getByTestId('admin-invoice-row').filter({ hasText: `@${customer.tgId}` });
     await listed.waitFor();
-    await expect.poll(() => page.getByTestId('admin-invoice-row').count(), SETTLE).toBe(1);
+    await expect.poll(() => page.getByTestId('admin-invoice-row').count()).toBe(1);
     expect((await cells(listed)).slice(1)).toEqual([`@${customer.tgId}`, '$25.50', '0%', 'Manual', 'Completed']);
 
     // Before the edit: 2 lb of Priority costs $6.75.
@@ -245,7 +243,7 @@ describe('operator console', () => {
     await page.getByLabel('Customer').fill(`@${customer.tgId}`);
     const row = page.getByTestId('admin-order-row').filter({ hasText: order.OrderId });
     await row.waitFor();
-    await expect.poll(() => page.getByTestId('admin-order-row').count(), SETTLE).toBe(1);
+    await expect.poll(() => page.getByTestId('admin-order-row').count()).toBe(1);
     await page
       .getByTestId('page-status')
       .filter({ hasText: /^Page 1 of 1$/ })
@@ -353,7 +351,7 @@ describe('operator console', () => {
     await faqForm.getByLabel('Answer').fill('Labels bought on weekends ship on Monday.');
     await faqForm.getByRole('button', { name: 'Save FAQ' }).click();
     await toast(page, 'FAQ added').waitFor();
-    await expect.poll(questions, SETTLE).toEqual([...before, 'Do you ship on weekends?']);
+    await expect.poll(questions).toEqual([...before, 'Do you ship on weekends?']);
 
     const added = page.getByTestId('admin-faq').filter({ hasText: 'Do you ship on weekends?' });
     await added.getByRole('button', { name: 'Edit' }).click();
@@ -363,13 +361,13 @@ describe('operator console', () => {
     await page.getByRole('button', { name: 'Move up: Do you ship on Saturdays?' }).click();
     await toast(page, 'FAQ order saved').waitFor();
     const moved = [...before.slice(0, -1), 'Do you ship on Saturdays?', before.at(-1)!];
-    await expect.poll(questions, SETTLE).toEqual(moved);
+    await expect.poll(questions).toEqual(moved);
     const customer = await createAccount(shop.server.url);
     expect((await api(shop.server.url, '/faq/read', undefined, customer.token)).data.map((f: { question: string }) => f.question)).toEqual(moved);
     await page.getByTestId('admin-faq').filter({ hasText: 'Do you ship on Saturdays?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await toast(page, 'FAQ deleted').waitFor();
-    await expect.poll(questions, SETTLE).toEqual(before);
+    await expect.poll(questions).toEqual(before);
 
     // Terms: the preview never runs a script or an event handler; the server keeps the safe part.
     const terms = page.getByRole('form', { name: 'Terms of service' });
@@ -436,14 +434,14 @@ describe('operator console', () => {
       .getByTestId('page-status')
       .filter({ hasText: /^Page 1 of 2$/ })
       .waitFor();
-    await expect.poll(() => page.getByTestId('audit-row').count(), SETTLE).toBe(20);
+    await expect.poll(() => page.getByTestId('audit-row').count()).toBe(20);
     expect((await cells(page.getByTestId('audit-row').first())).slice(1, 3)).toEqual([`@${admin.tgId}`, 'fedex_price.update']);
     await pager.getByRole('button', { name: 'Next' }).click();
     await page
       .getByTestId('page-status')
       .filter({ hasText: /^Page 2 of 2$/ })
       .waitFor();
-    await expect.poll(() => page.getByTestId('audit-row').count(), SETTLE).toBe(1);
+    await expect.poll(() => page.getByTestId('audit-row').count()).toBe(1);
     await expect(pager.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
     // A target filter that matches none of them, and a day range before any of them.
     await page.getByLabel('Target').fill('faq');
@@ -465,7 +463,7 @@ describe('operator console', () => {
     const { _id: adminId } = await api<{ _id: string }>(shop.server.url, '/auth/access', undefined, admin.token);
     await page.getByLabel('Target').fill(adminId);
     const grant = page.getByTestId('audit-row').filter({ hasText: 'user.role' });
-    await expect.poll(async () => (await cells(grant.first())).slice(1, 3), SETTLE).toEqual(['command line', 'user.role']);
+    await expect.poll(async () => (await cells(grant.first())).slice(1, 3)).toEqual(['command line', 'user.role']);
     await expect.poll(() => grant.first().getByTestId('audit-target-user').textContent()).toBe(` @${admin.tgId}`);
   });
 });
@@ -535,7 +533,7 @@ describe('cancelling an order that is still being made', () => {
     await row.getByRole('button', { name: 'Open' }).click();
     const detail = page.getByTestId('order-detail');
     await detail.getByTestId('order-note').filter({ hasText: 'Customer asked to stop it' }).waitFor();
-    await expect.poll(() => detail.getByTestId('order-ledger-row').count(), SETTLE).toBe(2);
+    await expect.poll(() => detail.getByTestId('order-ledger-row').count()).toBe(2);
     expect((await cells(detail.getByTestId('order-ledger-row').nth(1))).slice(1, 3)).toEqual(['Order refund', '+$6.75']);
   });
 });

@@ -153,7 +153,7 @@ describe('sign up, sign in, the shell, sign out', () => {
     const confirm = page.getByTestId('confirm-modal');
     await confirm.getByText('The current key stops working at once.', { exact: false }).waitFor();
     await confirm.getByRole('button', { name: 'Regenerate' }).click();
-    await page.waitForFunction((old) => (document.querySelector('[data-testid=api-key]') as HTMLInputElement).value !== old, key);
+    await expect.poll(() => page.getByTestId('api-key').inputValue()).not.toBe(key);
 
     const visitor = await newPage(shop.browser);
     await visitor.goto(`${shop.server.url}/tos`);

@@ -49,9 +49,7 @@ describe('label refunds', () => {
     await details.locator('[data-refund-status="requested"], [data-refund-status="refunded"]').first().waitFor();
     await page.keyboard.press('Escape');
     await expect
-      .poll(async () => (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=1', undefined, token)).orders[0]!.refundStatus, {
-        timeout: 15_000,
-      })
+      .poll(async () => (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=1', undefined, token)).orders[0]!.refundStatus)
       .toBe('refunded');
     await page.reload();
     await row(page, 'Refund Receiver').getByRole('button', { name: 'Details' }).click();
@@ -92,10 +90,7 @@ describe('label refunds', () => {
     // The selection is cleared; each row shows its refund, and none offers its label any more.
     expect(await page.getByTestId('order-selection').count()).toBe(0);
     await expect
-      .poll(
-        async () => (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders.map((o) => o.refundStatus).sort(),
-        { timeout: 15_000 },
-      )
+      .poll(async () => (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders.map((o) => o.refundStatus).sort())
       .toEqual(['refunded', 'refunded', 'refunded']);
     await page.reload();
     for (const name of ['Pick One', 'Pick Two', 'Pick Three']) {
