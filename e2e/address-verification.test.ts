@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { CSV_COLUMNS } from '@portal/contract';
-import type { FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
-import { api, fundedSession, selectLabelType, startEasyPostServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, fundedSession, selectLabelType, useShop } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let fake: FakeEasyPost;
-let stop = async () => {};
-beforeAll(async () => {
-  ({ server, browser, fake, stop } = await startEasyPostServerAndBrowser({ EASYPOST_VERIFY_ADDRESSES: 'true', RATE_LIMIT_MAX: '1000' }));
-});
-afterAll(() => stop());
+const shop = useShop({ easyPost: true, env: { EASYPOST_VERIFY_ADDRESSES: 'true', RATE_LIMIT_MAX: '1000' } });
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 
-const signedIn = (cents: number) => fundedSession(browser, server, cents);
+const signedIn = (cents: number) => fundedSession(shop.browser, shop.server, cents);
 
 it("the address book offers the carrier's corrected address before saving, and saves it once taken", async () => {
   const { page, token } = await signedIn(0);
@@ -32,12 +24,12 @@ it("the address book offers the carrier's corrected address before saving, and s
   // The fake answers the street in capitals, as EasyPost normalises it: offered, nothing saved yet.
   const suggestion = modal.getByTestId('address-suggestion');
   await suggestion.getByTestId('suggested-address').filter({ hasText: '10 SAVED RD, Boston, MA 02110' }).waitFor();
-  expect((await api<{ addresses: unknown[] }>(server.url, '/address/readAll', undefined, token)).addresses).toEqual([]);
+  expect((await api<{ addresses: unknown[] }>(shop.server.url, '/address/readAll', undefined, token)).addresses).toEqual([]);
   await suggestion.getByRole('button', { name: 'Use suggested address' }).click();
   await expect.poll(() => modal.getByLabel('Street', { exact: true }).inputValue()).toBe('10 SAVED RD');
   await modal.getByRole('button', { name: 'Save' }).click();
   await toast(page, 'Address created successfully').waitFor();
-  const saved = (await api<{ addresses: { street: string }[] }>(server.url, '/address/readAll', undefined, token)).addresses;
+  const saved = (await api<{ addresses: { street: string }[] }>(shop.server.url, '/address/readAll', undefined, token)).addresses;
   expect(saved.map((a) => a.street)).toEqual(['10 SAVED RD']);
 });
 
@@ -48,28 +40,28 @@ it('Normal Order: a suggested To address is taken, an unknown From address is sa
   await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
   await page.getByLabel('Template').selectOption({ label: 'Normal' });
   await page.getByLabel('Weight').fill('2');
-  await page.getByLabel('From Address Data').fill(`Jane Sender\n${fake.unverifiableStreet}\nNew York, NY\n10001`);
+  await page.getByLabel('From Address Data').fill(`Jane Sender\n${shop.fake.unverifiableStreet}\nNew York, NY\n10001`);
   await page.getByLabel('To Address Data').fill('John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210');
   await page.getByRole('tab', { name: 'Normal Order' }).click();
-  const purchases = fake.purchases;
+  const purchases = shop.fake.purchases;
 
   await page.getByTestId('create-order').click();
   await page.getByTestId('address-unverified').filter({ hasText: 'From address: the carrier could not verify this address' }).waitFor();
   const to = page.getByTestId('to-card').locator('xpath=..');
   await to.getByTestId('address-suggestion').getByRole('button', { name: 'Use suggested address' }).click();
   await expect.poll(() => page.getByTestId('to-card').getByLabel('Street', { exact: true }).inputValue()).toBe('456 OAK AVENUE');
-  expect((await api<{ orders: unknown[] }>(server.url, '/order/read', undefined, token)).orders).toEqual([]);
+  expect((await api<{ orders: unknown[] }>(shop.server.url, '/order/read', undefined, token)).orders).toEqual([]);
 
   // Pressed again: the From address as typed, the To address as the carrier wrote it.
   await page.getByTestId('create-order').click();
-  await page.waitForURL(`${server.url}/`);
+  await page.waitForURL(`${shop.server.url}/`);
   await expect
-    .poll(async () => (await api<{ orders: { status: string }[] }>(server.url, '/order/read', undefined, token)).orders.map((o) => o.status))
+    .poll(async () => (await api<{ orders: { status: string }[] }>(shop.server.url, '/order/read', undefined, token)).orders.map((o) => o.status))
     .toEqual(['completed']);
-  expect(fake.purchases - purchases).toBe(1);
-  const shipment = [...fake.shipments.values()].at(-1);
+  expect(shop.fake.purchases - purchases).toBe(1);
+  const shipment = [...shop.fake.shipments.values()].at(-1);
   expect(shipment.to_address.street1).toBe('456 OAK AVENUE');
-  expect(shipment.from_address.street1).toBe(fake.unverifiableStreet);
+  expect(shipment.from_address.street1).toBe(shop.fake.unverifiableStreet);
 });
 
 it('the CSV validation names the rows whose address the carrier could not verify', async () => {
@@ -89,7 +81,7 @@ it('the CSV validation names the rows whose address the carrier could not verify
     ToZip: '90210',
     Weight: '2',
   });
-  const rows = [row(1, '456 Oak Avenue'), row(2, fake.unverifiableStreet), row(3, '458 Oak Avenue')];
+  const rows = [row(1, '456 Oak Avenue'), row(2, shop.fake.unverifiableStreet), row(3, '458 Oak Avenue')];
   const csv = [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => r[c] ?? '').join(','))].join('\r\n') + '\r\n';
   await selectLabelType(page.getByLabel('Label Type'), 'FedEx Ground');
   await page.getByLabel('CSV File').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });

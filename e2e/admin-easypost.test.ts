@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import type { FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
-import { adminSession, api, createAccount, fundAccount, startEasyPostServerAndBrowser, type RunningServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { adminSession, api, createAccount, fundAccount, useShop } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let fake: FakeEasyPost;
-let stop = async () => {};
-beforeAll(async () => {
-  ({ server, browser, fake, stop } = await startEasyPostServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
-});
-afterAll(() => stop());
+const shop = useShop({ easyPost: true, env: { RATE_LIMIT_MAX: '1000' } });
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 async function openConsole(page: Page, entry: string, heading: string) {
@@ -19,8 +11,8 @@ async function openConsole(page: Page, entry: string, heading: string) {
 }
 
 it('the Prices page edits what a label type is bought as upstream (kept after a reload; emptied, the type is not offered)', async () => {
-  const { page } = await adminSession(browser, server);
-  await page.goto(`${server.url}/admin`);
+  const { page } = await adminSession(shop.browser, shop.server);
+  await page.goto(`${shop.server.url}/admin`);
   await openConsole(page, 'Label types', 'Label types and prices');
   const row = (uid: string) => page.locator(`[data-testid="upstream-row"][data-uid="${uid}"]`);
   // The defaults.
@@ -42,19 +34,19 @@ it('the Prices page edits what a label type is bought as upstream (kept after a 
   expect(await row('ups_express').locator('.badge').textContent()).toBe('Mapped');
   expect(await row('uspsv9').locator('.badge').textContent()).toBe('Not offered');
   // A customer is not offered the unmapped type.
-  const customer = await createAccount(server.url);
-  const { labelTypes } = await api<{ labelTypes: { uid: string }[] }>(server.url, '/labeltype/read', undefined, customer.token);
+  const customer = await createAccount(shop.server.url);
+  const { labelTypes } = await api<{ labelTypes: { uid: string }[] }>(shop.server.url, '/labeltype/read', undefined, customer.token);
   expect(labelTypes.map((t) => t.uid)).not.toContain('uspsv9');
   expect(labelTypes.map((t) => t.uid)).toContain('priority');
 });
 
 it("the console's overview and order view show an upstream label's cost, price and margin", async () => {
-  const customer = await createAccount(server.url);
-  await fundAccount(server, customer.token, 2_000);
-  const { labelTypes } = await api<{ labelTypes: { _id: string; uid: string }[] }>(server.url, '/labeltype/read', undefined, customer.token);
-  fake.rates = { Priority: '2.40' };
+  const customer = await createAccount(shop.server.url);
+  await fundAccount(shop.server, customer.token, 2_000);
+  const { labelTypes } = await api<{ labelTypes: { _id: string; uid: string }[] }>(shop.server.url, '/labeltype/read', undefined, customer.token);
+  shop.fake.rates = { Priority: '2.40' };
   await api(
-    server.url,
+    shop.server.url,
     '/order/create',
     {
       labelType: labelTypes.find((t) => t.uid === 'priority')!._id,
@@ -73,11 +65,11 @@ it("the console's overview and order view show an upstream label's cost, price a
     },
     customer.token,
   );
-  const [order] = (await api<{ orders: { _id: string; status: string; price: number }[] }>(server.url, '/order/read', undefined, customer.token)).orders;
+  const [order] = (await api<{ orders: { _id: string; status: string; price: number }[] }>(shop.server.url, '/order/read', undefined, customer.token)).orders;
   expect(order).toMatchObject({ status: 'completed', price: 6.75 });
 
-  const { page } = await adminSession(browser, server);
-  await page.goto(`${server.url}/admin`);
+  const { page } = await adminSession(shop.browser, shop.server);
+  await page.goto(`${shop.server.url}/admin`);
   const margin = page.getByTestId('overview-upstream-margin');
   await margin.filter({ hasText: '$4.35' }).waitFor();
   await page.getByText('1 labels bought upstream: price $6.75, cost $2.40').waitFor();

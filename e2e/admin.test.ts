@@ -1,18 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { ACCOUNT_DISABLED, ADJUSTMENT_BELOW_ZERO, ADMIN_ONLY } from '@portal/contract';
 import {
   adminSession,
   api,
   createAccount,
   fundAccount,
-  launchBrowser,
   newPage,
   signInThroughPage,
-  startServer,
   uniqueTgId,
+  useShop,
   type RunningServer,
   selectLabelType,
 } from './harness.ts';
@@ -21,15 +20,7 @@ const root = path.resolve(import.meta.dirname, '..');
 // Every test signs up and in; without SMTP_URL every mail is kept in the outbox the console shows.
 const SHOP = { RATE_LIMIT_MAX: '1000', SMTP_URL: '' };
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(SHOP), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop({ env: SHOP });
 
 /** A call of any method, answering status and body. */
 async function call(shop: RunningServer, token: string, method: string, pathName: string, body?: unknown) {
@@ -41,8 +32,6 @@ async function call(shop: RunningServer, token: string, method: string, pathName
   return { status: response.status, body: (await response.json()) as any };
 }
 
-/** How long a list may take to show the state an action leads to, on a busy machine. */
-const SETTLE = { timeout: 15_000 };
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 const cells = (row: Locator) => row.locator('td').allTextContents();
 const consoleNav = (page: Page) => page.getByRole('navigation', { name: 'Operator console' });
@@ -58,7 +47,7 @@ async function openUser(page: Page, tgId: string) {
   await page.getByLabel('Search users').fill(tgId);
   const row = page.getByTestId('user-row').filter({ hasText: `@${tgId}` });
   await row.waitFor();
-  await expect.poll(() => page.getByTestId('user-row').count(), SETTLE).toBe(1);
+  await expect.poll(() => page.getByTestId('user-row').count()).toBe(1);
   await row.getByRole('link').click();
   await page.getByTestId('user-name').waitFor();
 }
@@ -95,20 +84,20 @@ const lastOrder = async (shop: RunningServer, token: string) => (await api<{ ord
 
 describe('operator console', () => {
   it('is not there for a customer: no link, /admin is the dashboard, the console chunk is never fetched, the API answers 403', async () => {
-    const customer = await createAccount(server.url);
-    const page = await newPage(browser);
+    const customer = await createAccount(shop.server.url);
+    const page = await newPage(shop.browser);
     const scripts = new Set<string>();
     page.on('request', (request) => {
       const { pathname } = new URL(request.url());
       if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) scripts.add(pathname);
     });
-    await signInThroughPage(page, server.url, customer.tgId, customer.password);
+    await signInThroughPage(page, shop.server.url, customer.tgId, customer.password);
     const sidebar = page.getByTestId('sidebar');
     await sidebar.getByRole('link', { name: 'Reseller API' }).waitFor();
     await expect(sidebar.getByRole('link', { name: 'Operator console' }).count()).resolves.toBe(0);
 
-    await page.goto(`${server.url}/admin/users`);
-    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${shop.server.url}/admin/users`);
+    await page.waitForURL(`${shop.server.url}/`);
     await page.getByTestId('orders-count').filter({ hasText: '0' }).waitFor();
     // The console's pages and its chart are chunks of their own, which a customer's pages never ask for.
     const consoleChunks = fs.readdirSync(path.join(root, 'apps/web/dist/assets')).filter((file) => /^(admin-console|daily-chart)-.+\.js$/.test(file));
@@ -116,20 +105,20 @@ describe('operator console', () => {
     expect([...scripts].filter((script) => consoleChunks.includes(path.basename(script)))).toEqual([]);
     expect(scripts.size).toBeGreaterThan(1);
 
-    const refused = await call(server, customer.token, 'GET', '/admin/overview');
+    const refused = await call(shop.server, customer.token, 'GET', '/admin/overview');
     expect(refused).toEqual({ status: 403, body: { message: ADMIN_ONLY } });
   });
 
   it('an admin made by the CLI credits a customer, who sees the Manual invoice and the balance; a tier edit and the announcement reach the customer at once', async () => {
-    const admin = await adminSession(browser, server);
-    const customer = await createAccount(server.url, uniqueTgId('shopper'));
+    const admin = await adminSession(shop.browser, shop.server);
+    const customer = await createAccount(shop.server.url, uniqueTgId('shopper'));
     const { page } = admin;
 
     // The console, from the sidebar: the overview's figures are the server's, and the chart is drawn.
     await page.getByTestId('sidebar').getByRole('link', { name: 'Operator console' }).click();
-    await page.waitForURL(`${server.url}/admin`);
+    await page.waitForURL(`${shop.server.url}/admin`);
     await page.getByRole('heading', { name: 'Operator console' }).waitFor();
-    const overview = (await call(server, admin.token, 'GET', '/admin/overview')).body;
+    const overview = (await call(shop.server, admin.token, 'GET', '/admin/overview')).body;
     await page
       .getByTestId('overview-users')
       .filter({ hasText: new RegExp(`^${overview.users}$`) })
@@ -155,15 +144,15 @@ describe('operator console', () => {
     await adjust(page, 'Debit (take)', '100', 'Too much');
     await toast(page, ADJUSTMENT_BELOW_ZERO).waitFor();
     await expect(page.getByTestId('user-balance').textContent()).resolves.toBe('$25.50');
-    expect((await api(server.url, '/auth/access', undefined, customer.token)).balance).toBe(25.5);
+    expect((await api(shop.server.url, '/auth/access', undefined, customer.token)).balance).toBe(25.5);
     await page.getByRole('tab', { name: 'Invoices' }).click();
     const manual = page.getByTestId('user-invoices').getByTestId('invoice-row').first();
     await manual.waitFor();
     expect((await cells(manual)).slice(1)).toEqual(['$25.50', '0%', 'Manual', 'Completed']);
 
     // The customer sees the new balance and the Manual invoice.
-    const shopper = await newPage(browser);
-    await signInThroughPage(shopper, server.url, customer.tgId, customer.password);
+    const shopper = await newPage(shop.browser);
+    await signInThroughPage(shopper, shop.server.url, customer.tgId, customer.password);
     await shopper.getByTestId('header-balance').filter({ hasText: '$25.50' }).waitFor();
     await shopper.getByTestId('sidebar').getByRole('link', { name: 'Deposits' }).click();
     await shopper.getByTestId('current-balance').filter({ hasText: '$25.50' }).waitFor();
@@ -177,12 +166,12 @@ describe('operator console', () => {
     await page.getByRole('tabpanel').getByLabel('Customer').fill(`@${customer.tgId}`);
     const listed = page.getByTestId('admin-invoice-row').filter({ hasText: `@${customer.tgId}` });
     await listed.waitFor();
-    await expect.poll(() => page.getByTestId('admin-invoice-row').count(), SETTLE).toBe(1);
+    await expect.poll(() => page.getByTestId('admin-invoice-row').count()).toBe(1);
     expect((await cells(listed)).slice(1)).toEqual([`@${customer.tgId}`, '$25.50', '0%', 'Manual', 'Completed']);
 
     // Before the edit: 2 lb of Priority costs $6.75.
     const priceFor2lb = async (expected: string) => {
-      await shopper.goto(`${server.url}/createOrders`);
+      await shopper.goto(`${shop.server.url}/createOrders`);
       await shopper.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
       await selectLabelType(shopper.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
       await shopper.getByLabel('Weight').fill('2');
@@ -224,7 +213,7 @@ describe('operator console', () => {
     await announcement.getByLabel('Show the announcement').check();
     await announcement.getByRole('button', { name: 'Save announcement' }).click();
     await toast(page, 'Announcement saved').waitFor();
-    await shopper.goto(`${server.url}/`);
+    await shopper.goto(`${shop.server.url}/`);
     await shopper
       .getByTestId('announcement')
       .filter({ hasText: /^Holiday hours: labels bought Friday ship Monday$/ })
@@ -241,20 +230,20 @@ describe('operator console', () => {
   });
 
   it("finds any customer's order by filters, opens it with its addresses, dimensions and ledger, and downloads its label", async () => {
-    const admin = await adminSession(browser, server);
-    const customer = await createAccount(server.url, uniqueTgId('buyer'));
-    await fundAccount(server, customer.token, 5000);
-    await api(server.url, '/order/create', ORDER, customer.token);
-    const order = await lastOrder(server, customer.token);
+    const admin = await adminSession(shop.browser, shop.server);
+    const customer = await createAccount(shop.server.url, uniqueTgId('buyer'));
+    await fundAccount(shop.server, customer.token, 5000);
+    await api(shop.server.url, '/order/create', ORDER, customer.token);
+    const order = await lastOrder(shop.server, customer.token);
     expect(order.status).toBe('completed');
     const { page } = admin;
 
-    await page.goto(`${server.url}/admin/orders`);
+    await page.goto(`${shop.server.url}/admin/orders`);
     await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
     await page.getByLabel('Customer').fill(`@${customer.tgId}`);
     const row = page.getByTestId('admin-order-row').filter({ hasText: order.OrderId });
     await row.waitFor();
-    await expect.poll(() => page.getByTestId('admin-order-row').count(), SETTLE).toBe(1);
+    await expect.poll(() => page.getByTestId('admin-order-row').count()).toBe(1);
     await page
       .getByTestId('page-status')
       .filter({ hasText: /^Page 1 of 1$/ })
@@ -309,10 +298,10 @@ describe('operator console', () => {
   });
 
   it('disables and enables an account, grants and revokes admin, each confirmed and answered in a toast', async () => {
-    const admin = await adminSession(browser, server);
-    const customer = await createAccount(server.url, uniqueTgId('member'));
+    const admin = await adminSession(shop.browser, shop.server);
+    const customer = await createAccount(shop.server.url, uniqueTgId('member'));
     const { page } = admin;
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${shop.server.url}/admin`);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await openUser(page, customer.tgId);
     const confirm = async (button: string, action: string, message: string) => {
@@ -323,7 +312,7 @@ describe('operator console', () => {
 
     await confirm('Disable account', 'Disable', 'Account disabled');
     await page.getByTestId('disabled-badge').waitFor();
-    const refused = await call(server, customer.token, 'GET', '/auth/access');
+    const refused = await call(shop.server, customer.token, 'GET', '/auth/access');
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe(ACCOUNT_DISABLED);
     await confirm('Enable account', 'Enable', 'Account enabled');
@@ -335,20 +324,20 @@ describe('operator console', () => {
       .getByTestId('role-badge')
       .filter({ hasText: /^Admin$/ })
       .waitFor();
-    const fresh = await api<{ accessToken: string }>(server.url, '/auth/login', { tgId: customer.tgId, password: customer.password }, undefined, true);
-    expect((await api(server.url, '/auth/access', undefined, fresh.accessToken)).role).toBe('admin');
+    const fresh = await api<{ accessToken: string }>(shop.server.url, '/auth/login', { tgId: customer.tgId, password: customer.password }, undefined, true);
+    expect((await api(shop.server.url, '/auth/access', undefined, fresh.accessToken)).role).toBe('admin');
     await confirm('Revoke admin', 'Revoke admin', 'Role set to customer');
     await page
       .getByTestId('role-badge')
       .filter({ hasText: /^Customer$/ })
       .waitFor();
-    expect((await api(server.url, '/auth/access', undefined, fresh.accessToken)).role).toBe('customer');
+    expect((await api(shop.server.url, '/auth/access', undefined, fresh.accessToken)).role).toBe('customer');
   });
 
   it('edits the FAQs (add, edit, reorder, delete), the terms with a sanitized preview, and the FedEx price; shows the FedEx queue', async () => {
-    const admin = await adminSession(browser, server);
+    const admin = await adminSession(shop.browser, shop.server);
     const { page } = admin;
-    await page.goto(`${server.url}/admin/content`);
+    await page.goto(`${shop.server.url}/admin/content`);
     await page.getByRole('heading', { name: 'Content', exact: true }).waitFor();
     const questions = () => page.getByTestId('faq-question').allTextContents();
     const before = await questions();
@@ -362,7 +351,7 @@ describe('operator console', () => {
     await faqForm.getByLabel('Answer').fill('Labels bought on weekends ship on Monday.');
     await faqForm.getByRole('button', { name: 'Save FAQ' }).click();
     await toast(page, 'FAQ added').waitFor();
-    await expect.poll(questions, SETTLE).toEqual([...before, 'Do you ship on weekends?']);
+    await expect.poll(questions).toEqual([...before, 'Do you ship on weekends?']);
 
     const added = page.getByTestId('admin-faq').filter({ hasText: 'Do you ship on weekends?' });
     await added.getByRole('button', { name: 'Edit' }).click();
@@ -372,13 +361,13 @@ describe('operator console', () => {
     await page.getByRole('button', { name: 'Move up: Do you ship on Saturdays?' }).click();
     await toast(page, 'FAQ order saved').waitFor();
     const moved = [...before.slice(0, -1), 'Do you ship on Saturdays?', before.at(-1)!];
-    await expect.poll(questions, SETTLE).toEqual(moved);
-    const customer = await createAccount(server.url);
-    expect((await api(server.url, '/faq/read', undefined, customer.token)).data.map((f: { question: string }) => f.question)).toEqual(moved);
+    await expect.poll(questions).toEqual(moved);
+    const customer = await createAccount(shop.server.url);
+    expect((await api(shop.server.url, '/faq/read', undefined, customer.token)).data.map((f: { question: string }) => f.question)).toEqual(moved);
     await page.getByTestId('admin-faq').filter({ hasText: 'Do you ship on Saturdays?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await toast(page, 'FAQ deleted').waitFor();
-    await expect.poll(questions, SETTLE).toEqual(before);
+    await expect.poll(questions).toEqual(before);
 
     // Terms: the preview never runs a script or an event handler; the server keeps the safe part.
     const terms = page.getByRole('form', { name: 'Terms of service' });
@@ -392,7 +381,7 @@ describe('operator console', () => {
     await terms.getByRole('button', { name: 'Save terms' }).click();
     await toast(page, 'Terms saved').waitFor();
     expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
-    const saved = (await api(server.url, '/tos/read')).tos as string;
+    const saved = (await api(shop.server.url, '/tos/read')).tos as string;
     expect(saved).toContain('<h2>Shipping terms</h2><p>Labels are final.</p>');
     expect(saved).not.toContain('script');
     expect(saved).not.toContain('onerror');
@@ -418,14 +407,14 @@ describe('operator console', () => {
   });
 
   it('reads the outbox newest first with the body, and pages and filters the audit log', async () => {
-    const admin = await adminSession(browser, server);
+    const admin = await adminSession(shop.browser, shop.server);
     const { page } = admin;
     // A mail to the outbox: the code of an email change.
-    const customer = await createAccount(server.url);
+    const customer = await createAccount(shop.server.url);
     const email = `${customer.tgId.toLowerCase()}@example.com`;
-    await api(server.url, '/account/email', { email }, customer.token);
+    await api(shop.server.url, '/account/email', { email }, customer.token);
 
-    await page.goto(`${server.url}/admin/outbox`);
+    await page.goto(`${shop.server.url}/admin/outbox`);
     await page.getByRole('heading', { name: 'Outbox', exact: true }).waitFor();
     const newest = page.getByTestId('outbox-mail').first();
     await newest.filter({ hasText: email }).waitFor();
@@ -436,7 +425,7 @@ describe('operator console', () => {
       .waitFor();
 
     // 21 price changes by this admin: two pages of the audit log (20 a page), newest first.
-    for (let i = 1; i <= 21; i++) expect((await call(server, admin.token, 'PUT', '/admin/fedex-price', { price: 10 + i })).status).toBe(200);
+    for (let i = 1; i <= 21; i++) expect((await call(shop.server, admin.token, 'PUT', '/admin/fedex-price', { price: 10 + i })).status).toBe(200);
     await openConsole(page, 'Audit log', 'Audit log');
     // Unfiltered, the log also holds the CLI's grant: page 1 looks the same, so wait for the filtered answer.
     await Promise.all([page.waitForResponse((r) => r.url().includes('/api/v1/admin/audit?admin=') && r.ok()), page.getByLabel('Admin').fill(`@${admin.tgId}`)]);
@@ -445,14 +434,14 @@ describe('operator console', () => {
       .getByTestId('page-status')
       .filter({ hasText: /^Page 1 of 2$/ })
       .waitFor();
-    await expect.poll(() => page.getByTestId('audit-row').count(), SETTLE).toBe(20);
+    await expect.poll(() => page.getByTestId('audit-row').count()).toBe(20);
     expect((await cells(page.getByTestId('audit-row').first())).slice(1, 3)).toEqual([`@${admin.tgId}`, 'fedex_price.update']);
     await pager.getByRole('button', { name: 'Next' }).click();
     await page
       .getByTestId('page-status')
       .filter({ hasText: /^Page 2 of 2$/ })
       .waitFor();
-    await expect.poll(() => page.getByTestId('audit-row').count(), SETTLE).toBe(1);
+    await expect.poll(() => page.getByTestId('audit-row').count()).toBe(1);
     await expect(pager.getByRole('button', { name: 'Next' }).isDisabled()).resolves.toBe(true);
     // A target filter that matches none of them, and a day range before any of them.
     await page.getByLabel('Target').fill('faq');
@@ -471,22 +460,22 @@ describe('operator console', () => {
     // The CLI's grant: made from the command line, about the admin named by @username.
     await page.getByLabel('To date').fill('');
     await page.getByLabel('Admin').fill('');
-    const { _id: adminId } = await api<{ _id: string }>(server.url, '/auth/access', undefined, admin.token);
+    const { _id: adminId } = await api<{ _id: string }>(shop.server.url, '/auth/access', undefined, admin.token);
     await page.getByLabel('Target').fill(adminId);
     const grant = page.getByTestId('audit-row').filter({ hasText: 'user.role' });
-    await expect.poll(async () => (await cells(grant.first())).slice(1, 3), SETTLE).toEqual(['command line', 'user.role']);
+    await expect.poll(async () => (await cells(grant.first())).slice(1, 3)).toEqual(['command line', 'user.role']);
     await expect.poll(() => grant.first().getByTestId('audit-target-user').textContent()).toBe(` @${admin.tgId}`);
   });
 });
 
 describe('the console on a phone (390 px)', () => {
   it('scrolls no screen sideways: overview, users, orders, outbox, audit log, FedEx queue', async () => {
-    const admin = await adminSession(browser, server);
+    const admin = await adminSession(shop.browser, shop.server);
     // An order in the console's lists, with its long values.
-    const customer = await createAccount(server.url, uniqueTgId('phone'));
-    await fundAccount(server, customer.token, 5_000);
-    await api(server.url, '/order/create', ORDER, customer.token);
-    const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, storageState: await admin.page.context().storageState() });
+    const customer = await createAccount(shop.server.url, uniqueTgId('phone'));
+    await fundAccount(shop.server, customer.token, 5_000);
+    await api(shop.server.url, '/order/create', ORDER, customer.token);
+    const phone = await newPage(shop.browser, { viewport: { width: 390, height: 844 }, storageState: await admin.page.context().storageState() });
     const wide: string[] = [];
     for (const path of [
       '/admin',
@@ -498,7 +487,7 @@ describe('the console on a phone (390 px)', () => {
       '/admin/label-types',
       '/admin/content',
     ]) {
-      await phone.goto(`${server.url}${path}`);
+      await phone.goto(`${shop.server.url}${path}`);
       await phone.getByTestId('user-menu').waitFor();
       // Every call the screen makes has answered, so what it shows is drawn.
       await phone.waitForLoadState('networkidle');
@@ -512,25 +501,19 @@ describe('the console on a phone (390 px)', () => {
 });
 
 describe('cancelling an order that is still being made', () => {
-  let slow: RunningServer;
-  beforeAll(async () => {
-    // Labels take an hour here, so orders wait in processing.
-    slow = await startServer({ ...SHOP, LABEL_SANDBOX_MODE: 'processing', LABEL_SANDBOX_DELAY_MS: '3600000' });
-  });
-  afterAll(async () => {
-    await slow?.stop();
-  });
+  // Labels take an hour here, so orders wait in processing.
+  const slow = useShop({ env: { ...SHOP, LABEL_SANDBOX_MODE: 'processing', LABEL_SANDBOX_DELAY_MS: '3600000' } });
 
   it('asks for a reason, cancels and refunds it; the customer gets the price back', async () => {
-    const admin = await adminSession(browser, slow);
-    const customer = await createAccount(slow.url, uniqueTgId('waiter'));
-    await fundAccount(slow, customer.token, 1000);
-    await api(slow.url, '/order/create', ORDER, customer.token);
-    const order = await lastOrder(slow, customer.token);
+    const admin = await adminSession(slow.browser, slow.server);
+    const customer = await createAccount(slow.server.url, uniqueTgId('waiter'));
+    await fundAccount(slow.server, customer.token, 1000);
+    await api(slow.server.url, '/order/create', ORDER, customer.token);
+    const order = await lastOrder(slow.server, customer.token);
     expect(order.status).toBe('processing');
     const { page } = admin;
 
-    await page.goto(`${slow.url}/admin/orders`);
+    await page.goto(`${slow.server.url}/admin/orders`);
     await page.getByLabel('Search orders').fill(order.OrderId);
     const row = page.getByTestId('admin-order-row').filter({ hasText: order.OrderId });
     await row.filter({ hasText: 'Processing' }).waitFor();
@@ -545,12 +528,12 @@ describe('cancelling an order that is still being made', () => {
     await toast(page, 'Order cancelled and refunded').waitFor();
     await row.filter({ hasText: 'Cancelled' }).waitFor();
     await expect(row.getByRole('button', { name: 'Cancel' }).count()).resolves.toBe(0);
-    expect((await api(slow.url, '/auth/access', undefined, customer.token)).balance).toBe(10);
+    expect((await api(slow.server.url, '/auth/access', undefined, customer.token)).balance).toBe(10);
 
     await row.getByRole('button', { name: 'Open' }).click();
     const detail = page.getByTestId('order-detail');
     await detail.getByTestId('order-note').filter({ hasText: 'Customer asked to stop it' }).waitFor();
-    await expect.poll(() => detail.getByTestId('order-ledger-row').count(), SETTLE).toBe(2);
+    await expect.poll(() => detail.getByTestId('order-ledger-row').count()).toBe(2);
     expect((await cells(detail.getByTestId('order-ledger-row').nth(1))).slice(1, 3)).toEqual(['Order refund', '+$6.75']);
   });
 });

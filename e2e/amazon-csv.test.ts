@@ -1,38 +1,20 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
 import { packingSlipPdf, slipNumber } from '../apps/server/test/slip-fixtures.ts';
-import {
-  api,
-  createAccount,
-  fundAccount,
-  newPage,
-  selectLabelType,
-  signedInPage,
-  signInThroughPage,
-  startServerAndBrowser,
-  type RunningServer,
-} from './harness.ts';
+import { api, createAccount, fundAccount, newPage, selectLabelType, signedInPage, signInThroughPage, useShop } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 
 describe('Amazon CSV Generator', () => {
   it('turns a 3-slip PDF into amazon.csv with a saved From address, leaves out a scanned page when asked, and the file validates and pays on the USPS CSV page', async () => {
-    const account = await createAccount(server.url);
-    await fundAccount(server, account.token, 10_000);
+    const account = await createAccount(shop.server.url);
+    await fundAccount(shop.server, account.token, 10_000);
     await api(
-      server.url,
+      shop.server.url,
       '/address/create',
       {
         name: 'Jane Seller',
@@ -46,10 +28,10 @@ describe('Amazon CSV Generator', () => {
       },
       account.token,
     );
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const page = await newPage(shop.browser);
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Amazon CSV Generator' }).click();
-    await page.waitForURL(`${server.url}/amazon-csv`);
+    await page.waitForURL(`${shop.server.url}/amazon-csv`);
     await page.getByRole('heading', { name: 'Generate Amazon CSV' }).waitFor();
 
     // Nothing is sent without a file.
@@ -112,7 +94,7 @@ describe('Amazon CSV Generator', () => {
 
     // Open in USPS CSV: the file is chosen there, ready to validate and pay.
     await summary.getByRole('button', { name: 'Open in USPS CSV' }).click();
-    await page.waitForURL(`${server.url}/csv-orders`);
+    await page.waitForURL(`${shop.server.url}/csv-orders`);
     const fileInput = page.getByLabel('CSV File');
     await expect.poll(() => fileInput.evaluate((input: HTMLInputElement) => input.files?.[0]?.name ?? null)).toBe('amazon.csv');
     const type = page.getByLabel('Label Type');
@@ -128,8 +110,8 @@ describe('Amazon CSV Generator', () => {
   });
 
   it('shows the server message in an error toast when the file is not a packing-slip PDF', async () => {
-    const { page } = await signedInPage(browser, server.url);
-    await page.goto(`${server.url}/amazon-csv`);
+    const { page } = await signedInPage(shop.browser, shop.server.url);
+    await page.goto(`${shop.server.url}/amazon-csv`);
     await page.getByLabel('Weight').fill('1');
     await page.getByLabel('Name', { exact: true }).fill('Jane Seller');
     await page.getByLabel('Street 1').fill('123 Main Street');

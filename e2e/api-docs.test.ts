@@ -2,25 +2,19 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { RESELLER_API_PREFIX, RESELLER_OPENAPI_PATH, RESELLER_TAGS, WEBHOOK_URL_INVALID } from '@portal/contract';
 import { startReceiver, verifySignature } from '../apps/server/test/webhook-receiver.ts';
 import { buildResellerDocs } from '../apps/web/src/features/api-docs/reseller-docs.ts';
-import { api, startServerAndBrowser, type RunningServer, fundedSession } from './harness.ts';
+import { api, useShop, fundedSession } from './harness.ts';
 
 const CURL = '/usr/bin/curl';
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
+beforeAll(() => {
   if (!fs.existsSync(CURL)) throw new Error(`${CURL} is needed to run the docs page's curl examples`);
-  // The webhook receiver of these tests listens on 127.0.0.1, a private address the server refuses by default.
-  ({ server, browser } = await startServerAndBrowser({ WEBHOOK_ALLOW_PRIVATE: 'true' }));
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// The webhook receiver of these tests listens on 127.0.0.1, a private address the server refuses by default.
+const shop = useShop({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
 
 const CLIPBOARD = { permissions: ['clipboard-read', 'clipboard-write'] };
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
@@ -28,8 +22,8 @@ const clipboardText = (page: Page) => page.evaluate(() => navigator.clipboard.re
 
 /** A funded account signed in on a page that may use the clipboard; with its API key. */
 async function signedInUser(cents: number) {
-  const session = await fundedSession(browser, server, cents, CLIPBOARD);
-  const { api_key: apiKey } = await api<{ api_key: string }>(server.url, '/auth/access', undefined, session.token);
+  const session = await fundedSession(shop.browser, shop.server, cents, CLIPBOARD);
+  const { api_key: apiKey } = await api<{ api_key: string }>(shop.server.url, '/auth/access', undefined, session.token);
   return { ...session, apiKey };
 }
 
@@ -53,12 +47,12 @@ describe('Reseller API docs page', () => {
   it("shows the user's base URL and key, the six sections, and curl examples that run as shown", async () => {
     const { page, apiKey } = await signedInUser(10_000);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Reseller API' }).click();
-    await page.waitForURL(`${server.url}/api-docs`);
+    await page.waitForURL(`${shop.server.url}/api-docs`);
     await page.getByRole('heading', { name: 'Reseller API', level: 1 }).waitFor();
 
     // Sections in the document's tag order.
     await expect.poll(() => page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(Object.values(RESELLER_TAGS));
-    const baseUrl = `${server.url}${RESELLER_API_PREFIX}`;
+    const baseUrl = `${shop.server.url}${RESELLER_API_PREFIX}`;
     expect(await page.getByTestId('api-base-url').inputValue()).toBe(baseUrl);
     expect(await page.getByTestId('api-docs-key').inputValue()).toBe(apiKey);
 
@@ -67,7 +61,7 @@ describe('Reseller API docs page', () => {
     expect(await clipboardText(page)).toBe(apiKey);
 
     // Every call's curl on the page is what the docs module makes of the served document.
-    const document = await (await fetch(`${server.url}${RESELLER_OPENAPI_PATH}`)).json();
+    const document = await (await fetch(`${shop.server.url}${RESELLER_OPENAPI_PATH}`)).json();
     const docs = buildResellerDocs(document, baseUrl, apiKey);
     const expected = Object.fromEntries(docs.sections.flatMap((section) => section.calls).map((call) => [`${call.method} ${call.path}`, call.curl]));
     const calls = page.getByTestId('api-call');
@@ -117,7 +111,7 @@ describe('Account Setting webhook', () => {
     const receiver = await startReceiver();
     try {
       const { page, apiKey } = await signedInUser(5_000);
-      await page.goto(`${server.url}/settings`);
+      await page.goto(`${shop.server.url}/settings`);
       const card = page.getByTestId('webhook-card');
       await card.getByText('No deliveries yet').waitFor();
       await card.getByText('No webhook set').waitFor();
@@ -144,7 +138,7 @@ describe('Account Setting webhook', () => {
       await card.getByTestId('webhook-current-url').filter({ hasText: receiver.url }).waitFor();
       expect(await card.getByTestId('webhook-secret').count()).toBe(0);
 
-      const response = await fetch(`${server.url}${RESELLER_API_PREFIX}/order/create-order`, {
+      const response = await fetch(`${shop.server.url}${RESELLER_API_PREFIX}/order/create-order`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
         body: JSON.stringify({

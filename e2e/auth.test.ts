@@ -1,27 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  api,
-  createAccount,
-  newPage,
-  selectLabelType,
-  signedInPage,
-  signInThroughPage,
-  startServerAndBrowser,
-  uniqueTgId,
-  withServerDb,
-  type RunningServer,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { api, createAccount, newPage, selectLabelType, signedInPage, signInThroughPage, useShop, uniqueTgId, withServerDb } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser());
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 const SIDEBAR = [
   'Dashboard',
@@ -38,16 +18,16 @@ const SIDEBAR_PATHS = ['/', '/createOrders', '/csv-orders', '/fedex-order', '/am
 
 describe('sign up, sign in, the shell, sign out', () => {
   it('signs up, is sent to sign-in, signs in and walks every sidebar entry', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(shop.browser);
     const tgId = uniqueTgId();
-    await page.goto(`${server.url}/register`);
+    await page.goto(`${shop.server.url}/register`);
     await page.getByLabel('Name', { exact: true }).fill('Grace Shipper');
     await page.getByLabel('Telegram Username').fill(tgId);
     await page.getByLabel('Password', { exact: true }).fill('grace password 1');
     await expect.poll(() => page.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/tos');
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await page.getByText('Account created successfully, please login').waitFor();
-    await page.waitForURL(`${server.url}/login`, { timeout: 10_000 });
+    await page.waitForURL(`${shop.server.url}/login`, { timeout: 10_000 });
 
     await page.getByLabel('Telegram Username').fill(tgId);
     await page.getByLabel('Password', { exact: true }).fill('grace password 1');
@@ -79,12 +59,12 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
     // Signing out ended the session on the server: the old token is refused.
-    await expect(api(server.url, '/auth/access', undefined, token)).rejects.toThrow(/401/);
+    await expect(api(shop.server.url, '/auth/access', undefined, token)).rejects.toThrow(/401/);
   });
 
   it('signs in on a click made before the captcha settings arrived, once they do', async () => {
-    const { tgId, password } = await createAccount(server.url);
-    const page = await newPage(browser);
+    const { tgId, password } = await createAccount(shop.server.url);
+    const page = await newPage(shop.browser);
     // The page's settings (which captcha to solve) answer only after the click.
     let release!: () => void;
     const clicked = new Promise<void>((resolve) => (release = resolve));
@@ -92,7 +72,7 @@ describe('sign up, sign in, the shell, sign out', () => {
       await clicked;
       await route.continue();
     });
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${shop.server.url}/login`);
     await page.getByLabel('Telegram Username').fill(tgId);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -102,9 +82,9 @@ describe('sign up, sign in, the shell, sign out', () => {
   });
 
   it('calls its own origin when the served app is opened at localhost on a port other than 7400', async () => {
-    const { tgId, password } = await createAccount(server.url);
-    const page = await newPage(browser);
-    const local = server.url.replace('127.0.0.1', 'localhost');
+    const { tgId, password } = await createAccount(shop.server.url);
+    const page = await newPage(shop.browser);
+    const local = shop.server.url.replace('127.0.0.1', 'localhost');
     const apiHosts = new Set<string>();
     page.on('request', (request) => {
       const url = new URL(request.url());
@@ -115,8 +95,8 @@ describe('sign up, sign in, the shell, sign out', () => {
   });
 
   it('shows the server message for wrong credentials and hides it after 3 seconds', async () => {
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/somewhere-unknown`);
+    const page = await newPage(shop.browser);
+    await page.goto(`${shop.server.url}/somewhere-unknown`);
     await page.getByLabel('Telegram Username').fill(uniqueTgId('nobody'));
     await page.getByLabel('Password', { exact: true }).fill('wrong password');
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -126,14 +106,14 @@ describe('sign up, sign in, the shell, sign out', () => {
   });
 
   it('names the required fields of an empty Sign-Up, Sign-In and Verify, sending nothing', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(shop.browser);
     const sent: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/api/v1/auth/') && request.method() === 'POST') sent.push(request.url());
     });
     const invalid = () => page.locator('.invalid-feedback:visible').allTextContents();
 
-    await page.goto(`${server.url}/register`);
+    await page.goto(`${shop.server.url}/register`);
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expect.poll(invalid).toEqual(['Name is required', 'Telegram username is required', 'Password is required']);
     await expect.poll(() => page.getByLabel('Name', { exact: true }).evaluate((el) => el.classList.contains('is-invalid'))).toBe(true);
@@ -141,18 +121,18 @@ describe('sign up, sign in, the shell, sign out', () => {
     await page.getByLabel('Name', { exact: true }).fill('Jane');
     await expect.poll(invalid).toEqual(['Telegram username is required', 'Password is required']);
 
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${shop.server.url}/login`);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect.poll(invalid).toEqual(['Telegram username is required', 'Password is required']);
 
-    await page.goto(`${server.url}/verify`);
+    await page.goto(`${shop.server.url}/verify`);
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect.poll(invalid).toEqual(['OTP is required']);
     expect(sent).toEqual([]);
   });
 
   it('shows the FAQ accordion, the settings page and the terms', async () => {
-    const { account, page } = await signedInPage(browser, server.url);
+    const { account, page } = await signedInPage(shop.browser, shop.server.url);
     await page.getByTestId('sidebar').getByRole('link', { name: 'FAQs' }).click();
     await page.getByText('Frequently Asked Questions').waitFor();
     const questions = page.locator('.accordion-item');
@@ -173,10 +153,10 @@ describe('sign up, sign in, the shell, sign out', () => {
     const confirm = page.getByTestId('confirm-modal');
     await confirm.getByText('The current key stops working at once.', { exact: false }).waitFor();
     await confirm.getByRole('button', { name: 'Regenerate' }).click();
-    await page.waitForFunction((old) => (document.querySelector('[data-testid=api-key]') as HTMLInputElement).value !== old, key);
+    await expect.poll(() => page.getByTestId('api-key').inputValue()).not.toBe(key);
 
-    const visitor = await newPage(browser);
-    await visitor.goto(`${server.url}/tos`);
+    const visitor = await newPage(shop.browser);
+    await visitor.goto(`${shop.server.url}/tos`);
     await visitor.getByRole('heading', { name: 'Terms of Service' }).waitFor();
     await visitor.getByText('The price of a label is fixed when you create it').waitFor();
   });
@@ -184,19 +164,19 @@ describe('sign up, sign in, the shell, sign out', () => {
 
 describe('password reset and email verification', () => {
   it('verifies an email from Account Setting, then resets the password with a mailed code', async () => {
-    const account = await createAccount(server.url);
+    const account = await createAccount(shop.server.url);
     const email = `${account.tgId}@example.com`;
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
-    await page.goto(`${server.url}/settings`);
+    const page = await newPage(shop.browser);
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
+    await page.goto(`${shop.server.url}/settings`);
     await page.getByLabel('New email').fill(email);
     await page.getByRole('button', { name: 'Send OTP' }).click();
-    await page.waitForURL(`${server.url}/verify`);
-    await page.getByLabel('OTP').fill(await server.inbox.codeFor(email));
+    await page.waitForURL(`${shop.server.url}/verify`);
+    await page.getByLabel('OTP').fill(await shop.server.inbox.codeFor(email));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
     await page.getByRole('alert').filter({ hasText: 'Email verified' }).waitFor();
-    await page.goto(`${server.url}/settings`);
+    await page.goto(`${shop.server.url}/settings`);
     await page.getByText('Verified', { exact: true }).waitFor();
     await page.getByTestId('user-menu').click();
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -208,9 +188,9 @@ describe('password reset and email verification', () => {
     await page.getByRole('button', { name: 'Send OTP' }).click();
     await page.getByRole('alert').filter({ hasText: 'an OTP has been sent' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('email'))).toBe(email);
-    await page.waitForURL(`${server.url}/reset`, { timeout: 5000 });
+    await page.waitForURL(`${shop.server.url}/reset`, { timeout: 5000 });
 
-    const code = await server.inbox.codeFor(email);
+    const code = await shop.server.inbox.codeFor(email);
     await page.getByLabel('OTP', { exact: true }).fill(code);
     await page.getByLabel('New Password', { exact: true }).fill('new password 123');
     await page.getByLabel('Confirm New Password', { exact: true }).fill('different 123');
@@ -222,29 +202,29 @@ describe('password reset and email verification', () => {
     await page.getByTestId('sidebar').waitFor();
     await page.getByRole('alert').filter({ hasText: 'Password changed' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('email'))).toBeNull();
-    await api(server.url, '/auth/login', { tgId: account.tgId, password: 'new password 123' }, undefined, true);
+    await api(shop.server.url, '/auth/login', { tgId: account.tgId, password: 'new password 123' }, undefined, true);
   });
 });
 
 describe('a signed-in user', () => {
   it('is sent from /login to the dashboard, reads the Terms at /tos, and finds the price table from the FAQs', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
-    await page.goto(`${server.url}/login`);
-    await page.waitForURL(`${server.url}/`);
+    const account = await createAccount(shop.server.url);
+    const page = await newPage(shop.browser);
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
+    await page.goto(`${shop.server.url}/login`);
+    await page.waitForURL(`${shop.server.url}/`);
     await page.getByRole('heading', { name: 'Order History' }).first().waitFor();
-    await page.goto(`${server.url}/tos`);
+    await page.goto(`${shop.server.url}/tos`);
     await page.getByRole('heading', { name: 'Terms of Service' }).waitFor();
     await expect.poll(() => page.getByTestId('tos').textContent()).toContain('The price of a label is fixed when you create it');
     await page.getByTestId('sidebar').waitFor();
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
 
     // The FAQ promises a price table: it is built from each type's tiers.
     await page.getByTestId('sidebar').getByRole('link', { name: 'FAQs' }).click();
     await page.getByRole('link', { name: 'Price table' }).click();
-    await page.waitForURL(`${server.url}/prices`);
+    await page.waitForURL(`${shop.server.url}/prices`);
     const priority = page.getByTestId('price-type').filter({ has: page.getByRole('heading', { name: 'USPS Priority Mail', exact: true }) });
     await expect
       .poll(() => priority.getByTestId('price-tier').allTextContents())
@@ -261,37 +241,37 @@ describe('a signed-in user', () => {
 
 describe('Reset Password opened directly', () => {
   it('asks for the email it has not been given, and resets the password with it', async () => {
-    const account = await createAccount(server.url);
+    const account = await createAccount(shop.server.url);
     const email = `${account.tgId}@example.com`;
-    await withServerDb(server, (db) => db.updateTable('users').set({ email, email_verified: 1 }).where('tg_id', '=', account.tgId).execute());
-    await api(server.url, '/auth/forgotPassword', { email }, undefined, true);
-    const page = await newPage(browser); // a fresh browser: nothing stored by Forgot Password
-    await page.goto(`${server.url}/reset`);
+    await withServerDb(shop.server, (db) => db.updateTable('users').set({ email, email_verified: 1 }).where('tg_id', '=', account.tgId).execute());
+    await api(shop.server.url, '/auth/forgotPassword', { email }, undefined, true);
+    const page = await newPage(shop.browser); // a fresh browser: nothing stored by Forgot Password
+    await page.goto(`${shop.server.url}/reset`);
     await page.getByRole('link', { name: 'Forgot Password' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('OTP', { exact: true }).fill(await server.inbox.codeFor(email));
+    await page.getByLabel('OTP', { exact: true }).fill(await shop.server.inbox.codeFor(email));
     await page.getByLabel('New Password', { exact: true }).fill('new password 456');
     await page.getByLabel('Confirm New Password', { exact: true }).fill('new password 456');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await page.getByTestId('sidebar').waitFor();
-    await api(server.url, '/auth/login', { tgId: account.tgId, password: 'new password 456' }, undefined, true);
+    await api(shop.server.url, '/auth/login', { tgId: account.tgId, password: 'new password 456' }, undefined, true);
   });
 });
 
 describe('an expired session', () => {
   it('keeps what a form held, says the session expired, and returns to the form after signing in again', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const account = await createAccount(shop.server.url);
+    const page = await newPage(shop.browser);
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
-    await page.waitForURL(`${server.url}/createOrders`);
+    await page.waitForURL(`${shop.server.url}/createOrders`);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
     const fromText = 'Jane Sender\n123 Main Street\nNew York, NY\n10001';
     await page.getByLabel('From Address Data').fill(fromText);
     await page.getByLabel('Weight').fill('2');
     await page.getByRole('button', { name: 'Create Order $6.50', exact: true }).waitFor();
     // The session ends elsewhere; the next price lookup is refused.
-    await api(server.url, '/account/password', { currentPassword: account.password, newPassword: 'changed elsewhere 2' }, account.token);
+    await api(shop.server.url, '/account/password', { currentPassword: account.password, newPassword: 'changed elsewhere 2' }, account.token);
     await page.getByLabel('Weight').fill('3');
     await page.getByTestId('session-expired').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
@@ -299,7 +279,7 @@ describe('an expired session', () => {
     await page.getByLabel('Telegram Username').fill(account.tgId);
     await page.getByLabel('Password', { exact: true }).fill('changed elsewhere 2');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(`${server.url}/createOrders`);
+    await page.waitForURL(`${shop.server.url}/createOrders`);
     await expect.poll(() => page.getByLabel('Weight').inputValue()).toBe('3');
     await expect.poll(() => page.getByLabel('From Address Data').inputValue()).toBe(fromText);
     await expect.poll(() => page.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toMatch(/^FedEx Ground/);
@@ -311,13 +291,13 @@ describe('an expired session', () => {
   });
 
   it('a 401 removes the token cookie and sends the user to /', async () => {
-    const { account, page } = await signedInPage(browser, server.url);
+    const { account, page } = await signedInPage(shop.browser, shop.server.url);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();
-    await page.waitForURL(`${server.url}/address`);
+    await page.waitForURL(`${shop.server.url}/address`);
     // Changing the password elsewhere revokes this browser's token.
-    await api(server.url, '/account/password', { currentPassword: account.password, newPassword: 'changed elsewhere 1' }, account.token);
+    await api(shop.server.url, '/account/password', { currentPassword: account.password, newPassword: 'changed elsewhere 1' }, account.token);
     await page.getByTestId('sidebar').getByRole('link', { name: 'FAQs' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
   });

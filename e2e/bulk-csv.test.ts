@@ -1,18 +1,10 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { CSV_COLUMNS, SAMPLE_CSV_PATH } from '@portal/contract';
-import { api, startServerAndBrowser, withServerDb, type RunningServer, selectLabelType, fundedSession } from './harness.ts';
+import { api, useShop, withServerDb, selectLabelType, fundedSession } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 
 type Row = Partial<Record<(typeof CSV_COLUMNS)[number], string>>;
 
@@ -69,9 +61,9 @@ async function expectDownload(page: Page, button: Locator, fileName: string, sta
 
 /** A new account funded with `cents`, signed in through the sign-in screen, on the CSV order screen. */
 async function openCsvOrders(cents: number) {
-  const { page, ...account } = await fundedSession(browser, server, cents);
+  const { page, ...account } = await fundedSession(shop.browser, shop.server, cents);
   await page.getByTestId('sidebar').getByRole('link', { name: 'USPS CSV' }).click();
-  await page.waitForURL(`${server.url}/csv-orders`);
+  await page.waitForURL(`${shop.server.url}/csv-orders`);
   await page.getByRole('heading', { name: 'CSV Order', exact: true }).waitFor();
   return { ...account, page };
 }
@@ -191,7 +183,7 @@ describe('CSV order screen', () => {
     await expect.poll(() => row.getByTestId('bulk-progress').count()).toBe(0);
     const [bulk] = (
       await api<{ orders: { _id: string; status: string; orders: string[]; totalOrders: number; total: number; design: string | null }[] }>(
-        server.url,
+        shop.server.url,
         '/order/read-bulk-orders',
         undefined,
         token,
@@ -199,7 +191,7 @@ describe('CSV order screen', () => {
     ).orders;
     expect(bulk).toMatchObject({ status: 'completed', totalOrders: ROWS, total: 33.75, design: 'pitney' });
     expect(bulk!.orders).toHaveLength(ROWS);
-    expect((await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance).toBe(66.25);
+    expect((await api<{ balance: number }>(shop.server.url, '/auth/access', undefined, token)).balance).toBe(66.25);
 
     await expectDownload(page, row.getByRole('button', { name: 'Zip', exact: true }), 'label.zip', (head) => expect(head.startsWith('PK')).toBe(true));
     await expectDownload(page, row.getByRole('button', { name: 'CSV', exact: true }), 'label.csv', (head) => {
@@ -213,7 +205,7 @@ describe('CSV order screen', () => {
     await expectDownload(page, row.getByRole('button', { name: 'PDF', exact: true }), 'label.pdf', (head) => expect(head.startsWith('%PDF')).toBe(true));
 
     // A bulk order whose job gave up after its last try (the API tests make that happen) shows Failed with its files.
-    await withServerDb(server, (db) => db.updateTable('bulk_orders').set({ status: 'failed' }).where('id', '=', bulk!._id).execute());
+    await withServerDb(shop.server, (db) => db.updateTable('bulk_orders').set({ status: 'failed' }).where('id', '=', bulk!._id).execute());
     await page.reload();
     await page.locator('[data-testid="bulk-order-row"][data-status="failed"]').waitFor();
     await row

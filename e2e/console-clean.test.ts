@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { adminSession, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { adminSession, newPage, signInThroughPage, useShop } from './harness.ts';
 import { seedDemoCustomer } from './demo-data.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 let demo: Awaited<ReturnType<typeof seedDemoCustomer>>;
 beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
-  demo = await seedDemoCustomer(server);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  demo = await seedDemoCustomer(shop.server);
 });
 
 /**
@@ -45,7 +39,7 @@ type Screen = { path: string; title: string; ready: (page: Page) => Locator };
 async function visit(page: Page, screens: Screen[]) {
   const { problems, pending } = watch(page);
   for (const screen of screens) {
-    await page.goto(`${server.url}${screen.path}`);
+    await page.goto(`${shop.server.url}${screen.path}`);
     // Attached: a select's options count as content though a closed select does not show them.
     await screen.ready(page).first().waitFor({ state: 'attached' });
     await expect.poll(() => page.title()).toBe(`${screen.title} · Label Portal`);
@@ -58,7 +52,7 @@ const heading = (name: string) => (page: Page) => page.getByRole('heading', { na
 
 describe('the browser console', () => {
   it('stays clean on every logged-out screen', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(shop.browser);
     const problems = await visit(page, [
       { path: '/', title: 'Sign In', ready: (p) => p.getByRole('button', { name: 'Sign In' }) },
       { path: '/login', title: 'Sign In', ready: (p) => p.getByRole('button', { name: 'Sign In' }) },
@@ -73,9 +67,9 @@ describe('the browser console', () => {
   });
 
   it('stays clean on every screen of a signed-in customer', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(shop.browser);
     const { problems: signIn } = watch(page);
-    await signInThroughPage(page, server.url, demo.tgId, demo.password);
+    await signInThroughPage(page, shop.server.url, demo.tgId, demo.password);
     expect(signIn).toEqual([]);
     const problems = await visit(page, [
       { path: '/', title: 'Dashboard', ready: (p) => p.getByTestId('order-row').nth(3) },
@@ -99,7 +93,7 @@ describe('the browser console', () => {
   });
 
   it('stays clean on every page of the operator console', async () => {
-    const { page } = await adminSession(browser, server);
+    const { page } = await adminSession(shop.browser, shop.server);
     const admin = (path: string, name: string): Screen => ({ path, title: 'Operator console', ready: heading(name) });
     const problems = await visit(page, [
       admin('/admin', 'Overview'),

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, createAccount, fundAccount, newPage, signedInPage, signInThroughPage, useShop } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser());
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 const cellsOf = (page: Page, testId: string, index: number) => page.getByTestId(testId).nth(index).locator('td').allTextContents();
 
 async function openDeposits(page: Page) {
   await page.getByTestId('sidebar').getByRole('link', { name: 'Deposits' }).click();
-  await page.waitForURL(`${server.url}/deposits`);
+  await page.waitForURL(`${shop.server.url}/deposits`);
   await page.getByText('Current Balance').waitFor();
 }
 
@@ -30,7 +22,7 @@ async function startDeposit(page: Page, amount: string) {
 
 describe('deposits through the sandbox payment page', () => {
   it('deposits $250, returns to /deposits and shows 255.00, the Completed invoice and the statement rows', async () => {
-    const { account, page } = await signedInPage(browser, server.url);
+    const { account, page } = await signedInPage(shop.browser, shop.server.url);
     await openDeposits(page);
 
     await expect.poll(() => page.getByTestId('current-balance').textContent()).toBe('$0.00');
@@ -50,7 +42,7 @@ describe('deposits through the sandbox payment page', () => {
     await page.getByLabel('Amount').fill('');
     await page.getByRole('button', { name: 'Add Balance' }).click();
     await page.getByText('Amount is required').waitFor();
-    expect((await api(server.url, '/invoices/readAll?page=1&limit=10', undefined, account.token)).total).toBe(0);
+    expect((await api(shop.server.url, '/invoices/readAll?page=1&limit=10', undefined, account.token)).total).toBe(0);
 
     // $250 earns the 2% tier; two clicks in the same instant create one invoice.
     await page.getByLabel('Amount').fill('250');
@@ -63,7 +55,7 @@ describe('deposits through the sandbox payment page', () => {
     await page.getByText('$250.00').waitFor();
     await page.getByRole('button', { name: 'Simulate payment' }).click();
 
-    await page.waitForURL(`${server.url}/deposits`);
+    await page.waitForURL(`${shop.server.url}/deposits`);
     await page.getByTestId('current-balance').filter({ hasText: '$255.00' }).waitFor();
     await page.getByTestId('header-balance').filter({ hasText: '$255.00' }).waitFor();
     await page.getByTestId('invoice-row').first().filter({ hasText: 'Completed' }).waitFor();
@@ -82,7 +74,7 @@ describe('deposits through the sandbox payment page', () => {
     // An expired invoice shows as Expired and credits nothing.
     await startDeposit(page, '100');
     await page.getByRole('button', { name: 'Simulate expiry' }).click();
-    await page.waitForURL(`${server.url}/deposits`);
+    await page.waitForURL(`${shop.server.url}/deposits`);
     await page.getByTestId('invoice-row').first().filter({ hasText: 'Expired' }).waitFor();
     const [, expiredAmount, expiredBonus, , expiredStatus] = await cellsOf(page, 'invoice-row', 0);
     expect({ expiredAmount, expiredBonus, expiredStatus }).toEqual({ expiredAmount: '$100.00', expiredBonus: '0%', expiredStatus: 'Expired' });
@@ -90,11 +82,11 @@ describe('deposits through the sandbox payment page', () => {
     await expect.poll(() => page.getByTestId('current-balance').textContent()).toBe('$255.00');
     await page.getByTestId('statement-row').nth(1).waitFor();
     await expect.poll(() => page.getByTestId('statement-row').count()).toBe(2);
-    expect((await api(server.url, '/account/statement?page=1&limit=10', undefined, account.token)).balance).toBe(255);
+    expect((await api(shop.server.url, '/account/statement?page=1&limit=10', undefined, account.token)).balance).toBe(255);
   });
 
   it('shows the server message in a toast and clears the busy state when the invoice cannot be created', async () => {
-    const { page } = await signedInPage(browser, server.url);
+    const { page } = await signedInPage(shop.browser, shop.server.url);
     await openDeposits(page);
     await page.route('**/api/v1/invoices/create-invoice', (route) =>
       route.fulfill({
@@ -111,10 +103,10 @@ describe('deposits through the sandbox payment page', () => {
   });
 
   it('pages through the invoices with Prev and Next', async () => {
-    const account = await createAccount(server.url);
-    for (let i = 1; i <= 11; i++) await api(server.url, '/invoices/create-invoice', { amount: i, type: 'crypto' }, account.token);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const account = await createAccount(shop.server.url);
+    for (let i = 1; i <= 11; i++) await api(shop.server.url, '/invoices/create-invoice', { amount: i, type: 'crypto' }, account.token);
+    const page = await newPage(shop.browser);
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
     await openDeposits(page);
     const pager = page.getByRole('navigation', { name: 'Invoices pages' });
     await page.getByTestId('invoice-row').nth(9).waitFor();
@@ -135,8 +127,8 @@ describe('deposits through the sandbox payment page', () => {
 
 describe('the statement and Order History', () => {
   it('shows an adjustment with its reason, links an order charge to its order, and keeps Order History search, filter and page in the address', async () => {
-    const account = await createAccount(server.url);
-    await fundAccount(server, account.token, 10_000); // an adjustment row with the reason 'test funding'
+    const account = await createAccount(shop.server.url);
+    await fundAccount(shop.server, account.token, 10_000); // an adjustment row with the reason 'test funding'
     const parties = {
       FromName: 'Jane Sender',
       FromStreet: '123 Main Street',
@@ -149,12 +141,12 @@ describe('the statement and Order History', () => {
       ToZip: '90210',
     };
     for (const name of ['Ann Early', 'Bo Later'])
-      await api(server.url, '/order/create', { labelType: 'priority', design: 'pitney', Weight: 2, ...parties, ToName: name }, account.token);
-    const { orders } = await api<{ orders: { _id: string; toName: string }[] }>(server.url, '/order/read?page=1&limit=10', undefined, account.token);
+      await api(shop.server.url, '/order/create', { labelType: 'priority', design: 'pitney', Weight: 2, ...parties, ToName: name }, account.token);
+    const { orders } = await api<{ orders: { _id: string; toName: string }[] }>(shop.server.url, '/order/read?page=1&limit=10', undefined, account.token);
     const ann = orders.find((o) => o.toName === 'Ann Early')!;
 
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const page = await newPage(shop.browser);
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
     await openDeposits(page);
     await expect.poll(() => page.getByTestId('statement-row').count()).toBe(3);
     await expect.poll(async () => (await cellsOf(page, 'statement-row', 2)).slice(1)).toEqual(['Adjustment', 'test funding', '+$100.00', '$100.00']);
@@ -165,7 +157,7 @@ describe('the statement and Order History', () => {
 
     // The charge leads to its order in Order History, found by its Order ID; the search is in the address.
     await annCharge.getByRole('link').click();
-    await page.waitForURL(`${server.url}/?search=${ann._id.slice(0, 8)}`);
+    await page.waitForURL(`${shop.server.url}/?search=${ann._id.slice(0, 8)}`);
     const history = page.getByTestId('orders-table');
     await expect.poll(() => history.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('Ann Early')]);
     await expect.poll(() => page.getByLabel('Search orders').inputValue()).toBe(ann._id.slice(0, 8));
@@ -176,17 +168,17 @@ describe('the statement and Order History', () => {
 
     // A filter and a sort go into the address too, and Back returns to the search before them.
     await page.getByLabel('Search orders').fill('');
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
     await page.getByLabel('Status').selectOption('completed');
     await page.getByLabel('Sort').selectOption('asc');
-    await page.waitForURL(`${server.url}/?status=completed&sort=asc`);
+    await page.waitForURL(`${shop.server.url}/?status=completed&sort=asc`);
     await expect.poll(() => history.locator('tbody tr').count()).toBe(2);
     await expect.poll(async () => (await history.locator('tbody tr').first().textContent()) ?? '').toContain('Ann Early');
     await page.reload();
     await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('completed');
     await expect.poll(() => page.getByLabel('Sort').inputValue()).toBe('asc');
     await page.goBack();
-    await page.waitForURL(`${server.url}/?status=completed`);
+    await page.waitForURL(`${shop.server.url}/?status=completed`);
     await expect.poll(() => page.getByLabel('Sort').inputValue()).toBe('desc');
     await page.context().close();
   });

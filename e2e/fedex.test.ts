@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import {
   FEDEX_LABEL_NOT_PDF,
   FEDEX_ORDER_CANCELLED,
@@ -12,29 +12,20 @@ import {
   type FedexListResponse,
 } from '@portal/contract';
 import { fedexPayload, labelPdf } from '../apps/server/test/fedex-fixtures.ts';
-import { adminSession, api, createAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer, fundedSession } from './harness.ts';
+import { adminSession, api, createAccount, newPage, signInThroughPage, useShop, fundedSession } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
 // Every test signs up and in; without SMTP_URL mail goes to the outbox.
-const SHOP = { RATE_LIMIT_MAX: '1000', SMTP_URL: '' };
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser(SHOP));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000', SMTP_URL: '' } });
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 const cells = (row: Locator) => row.locator('td').allTextContents();
-const listOf = (token: string) => api<FedexListResponse>(server.url, '/fed/read?limit=100', undefined, token);
-const balanceOf = async (token: string) => (await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance;
+const listOf = (token: string) => api<FedexListResponse>(shop.server.url, '/fed/read?limit=100', undefined, token);
+const balanceOf = async (token: string) => (await api<{ balance: number }>(shop.server.url, '/auth/access', undefined, token)).balance;
 const rowIds = (rows: Locator) => rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-order-id')));
 
 async function openFedexPage(page: Page) {
   await page.getByTestId('sidebar').getByRole('link', { name: 'FedEx - Handmade' }).click();
-  await page.waitForURL(`${server.url}/fedex-order`);
+  await page.waitForURL(`${shop.server.url}/fedex-order`);
   await page.getByRole('heading', { name: 'FedEx - Handmade' }).waitFor();
 }
 
@@ -73,7 +64,7 @@ function countCreateCalls(page: Page) {
 
 describe('FedEx hand-made orders', () => {
   it('a customer orders with a pickup and 3 items; the operator completes it with the label the customer downloads, and cancels two more with refunds', async () => {
-    const customer = await fundedSession(browser, server, 20_000);
+    const customer = await fundedSession(shop.browser, shop.server, 20_000);
     const { page } = customer;
     const creates = countCreateCalls(page);
     await openFedexPage(page);
@@ -285,15 +276,15 @@ describe('FedEx hand-made orders', () => {
     ).toBe('%PDF-');
 
     // Two more orders, placed through the API.
-    await api(server.url, '/fed/create-order', fedexPayload({ toName: 'Second Receiver' }), customer.token);
-    await api(server.url, '/fed/create-order', fedexPayload({ toName: 'Third Receiver' }), customer.token);
+    await api(shop.server.url, '/fed/create-order', fedexPayload({ toName: 'Second Receiver' }), customer.token);
+    await api(shop.server.url, '/fed/create-order', fedexPayload({ toName: 'Third Receiver' }), customer.token);
     const [third, second] = (await listOf(customer.token)).docs;
     expect(await balanceOf(customer.token)).toBe(95);
 
     // The operator's queue: pending orders, oldest first.
-    const operator = await adminSession(browser, server);
+    const operator = await adminSession(shop.browser, shop.server);
     const desk = operator.page;
-    await desk.goto(`${server.url}/admin/fedex-queue`);
+    await desk.goto(`${shop.server.url}/admin/fedex-queue`);
     await desk.getByRole('heading', { name: 'FedEx hand-made queue', exact: true }).waitFor();
     const queueRows = desk.getByTestId('fedex-queue-row');
     await expect.poll(() => rowIds(queueRows)).toEqual([placed!._id, second!._id, third!._id]);
@@ -337,7 +328,7 @@ describe('FedEx hand-made orders', () => {
     // Another operator was first: the server's 409 message is the toast, and the queue catches up.
     await queueRow(third!._id).getByRole('button', { name: 'Cancel' }).click();
     await cancelForm.getByLabel('Note').fill('Duplicate order');
-    await api(server.url, `/admin/fedex-orders/${third!._id}/cancel`, { note: 'Handled by phone' }, operator.token);
+    await api(shop.server.url, `/admin/fedex-orders/${third!._id}/cancel`, { note: 'Handled by phone' }, operator.token);
     await cancelForm.getByRole('button', { name: 'Cancel and refund' }).click();
     await toast(desk, FEDEX_ORDER_NOT_PENDING).waitFor();
     await desk
@@ -375,10 +366,10 @@ describe('FedEx hand-made orders', () => {
   });
 
   it("counts the pickup window in the pickup address's time zone, the browser's until the address tells, and names it", async () => {
-    const account = await createAccount(server.url);
+    const account = await createAccount(shop.server.url);
     // A browser far from the pickup: at UTC+14 it is often another day than in Texas.
-    const page = await newPage(browser, { timezoneId: 'Pacific/Kiritimati' });
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const page = await newPage(shop.browser, { timezoneId: 'Pacific/Kiritimati' });
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
     await openFedexPage(page);
     await page.getByRole('tab', { name: 'Create Order' }).click();
     const pickupCard = page.getByTestId('fedex-pickup-card');
@@ -397,9 +388,9 @@ describe('FedEx hand-made orders', () => {
   });
 
   it('says under a receiver field and an item description what other scripts print as', async () => {
-    const account = await createAccount(server.url);
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const account = await createAccount(shop.server.url);
+    const page = await newPage(shop.browser);
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
     await openFedexPage(page);
     await page.getByRole('tab', { name: 'Create Order' }).click();
     const receiver = page.getByTestId('fedex-receiver-card');
@@ -415,8 +406,8 @@ describe('FedEx hand-made orders', () => {
   });
 
   it('pages the Orders tab by 20, the row number running on across pages', async () => {
-    const customer = await fundedSession(browser, server, 100_000);
-    for (let i = 1; i <= 21; i++) await api(server.url, '/fed/create-order', fedexPayload({ toName: `Receiver ${i}` }), customer.token);
+    const customer = await fundedSession(shop.browser, shop.server, 100_000);
+    for (let i = 1; i <= 21; i++) await api(shop.server.url, '/fed/create-order', fedexPayload({ toName: `Receiver ${i}` }), customer.token);
     const { page } = customer;
     await openFedexPage(page);
     const rows = page.getByTestId('fedex-order-row');

@@ -1,24 +1,18 @@
 // Every form's field errors look like errors on the built app (whose Bootstrap is purged of unused
 // rules): the message is red, sits right under its field, and the field keeps its width, inside an
 // input group too (@, Show, $, lb).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { NAME_REQUIRED, PASSWORD_REQUIRED, TG_ID_REQUIRED } from '@portal/contract';
-import { adminSession, api, createAccount, newPage, selectLabelType, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { adminSession, api, createAccount, newPage, selectLabelType, signInThroughPage, useShop } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 /** One signed-in customer for the customers' forms. */
 let customer: Page;
 beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
-  const account = await createAccount(server.url);
-  customer = await newPage(browser);
-  await signInThroughPage(customer, server.url, account.tgId, account.password);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  const account = await createAccount(shop.server.url);
+  customer = await newPage(shop.browser);
+  await signInThroughPage(customer, shop.server.url, account.tgId, account.password);
 });
 
 /** Bootstrap's --bs-form-invalid-color (and border colour), #dc3545. */
@@ -63,8 +57,8 @@ async function openFromSidebar(page: Page, link: string, heading: string) {
 
 describe('field errors are styled on every form', () => {
   it('Sign In (the @ and Show groups), on a page React renders', async () => {
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/login`);
+    const page = await newPage(shop.browser);
+    await page.goto(`${shop.server.url}/login`);
     const submit = page.getByRole('button', { name: 'Sign In' });
     await submit.waitFor();
     // React 19's createRoot marks its container; a stand-in would not.
@@ -80,8 +74,8 @@ describe('field errors are styled on every form', () => {
   });
 
   it('Sign Up', async () => {
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/register`);
+    const page = await newPage(shop.browser);
+    await page.goto(`${shop.server.url}/register`);
     const submit = page.getByRole('button', { name: 'Sign Up' });
     await submit.waitFor();
     await expectStyledErrors(
@@ -155,10 +149,10 @@ describe('field errors are styled on every form', () => {
   });
 
   it("the console's credit or debit form (the small $ group)", async () => {
-    const { page } = await adminSession(browser, server);
-    const shopper = await createAccount(server.url);
-    const { _id } = await api<{ _id: string }>(server.url, '/auth/access', undefined, shopper.token);
-    await page.goto(`${server.url}/admin/users/${_id}`);
+    const { page } = await adminSession(shop.browser, shop.server);
+    const shopper = await createAccount(shop.server.url);
+    const { _id } = await api<{ _id: string }>(shop.server.url, '/auth/access', undefined, shopper.token);
+    await page.goto(`${shop.server.url}/admin/users/${_id}`);
     const form = page.getByRole('form', { name: 'Credit or debit' });
     await form.getByLabel('Amount').waitFor();
     await expectStyledErrors(

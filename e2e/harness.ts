@@ -6,8 +6,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { solveChallenge } from 'altcha-lib/v1';
+import { afterAll, beforeAll } from 'vitest';
 import { fundUser, startSmtpInbox, type SmtpInbox } from '../apps/server/test/harness.ts';
 import { startFakeEasyPost, type FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
+import { startFakeTelegram, type FakeTelegram } from '../apps/server/test/fake-telegram.ts';
 import { easyPostEnv } from '../apps/server/test/easypost-fixtures.ts';
 import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
 
@@ -85,6 +87,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     });
     children.add(child);
     const url = `http://${host}:${port}`;
+    // A loop of its own, not vi.waitFor: `npm run screenshots` starts the shop here too, outside vitest.
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -107,6 +110,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
+    // Within useShop's afterAll, which waits for a start still under way.
+    timeout: 60_000,
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -121,36 +126,59 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A server and a browser for one test file; if either fails to start, the other is closed before the error is thrown. */
-export async function startServerAndBrowser(env: Record<string, string> = {}): Promise<{ server: RunningServer; browser: Browser }> {
-  const [server, browser] = await Promise.allSettled([startServer(env), launchBrowser()]);
-  if (server.status === 'fulfilled' && browser.status === 'fulfilled') return { server: server.value, browser: browser.value };
-  if (server.status === 'fulfilled') await server.value.stop();
-  if (browser.status === 'fulfilled') await browser.value.close();
-  throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
-}
+export type Shop = {
+  server: RunningServer;
+  browser: Browser;
+  /** Only with `easyPost: true`. */
+  fake: FakeEasyPost;
+  /** Only with `telegram: true`. */
+  telegram: FakeTelegram;
+};
 
-/** A fake EasyPost, and a server (with a browser) buying its labels there; stop() ends all three. */
-export async function startEasyPostServerAndBrowser(
-  env: Record<string, string> = {},
-): Promise<{ server: RunningServer; browser: Browser; fake: FakeEasyPost; stop(): Promise<void> }> {
-  const fake = await startFakeEasyPost();
-  try {
-    const { server, browser } = await startServerAndBrowser({ ...easyPostEnv(fake), ...env });
-    return {
-      server,
-      browser,
-      fake,
-      async stop() {
-        await browser.close();
-        await server.stop();
-        await fake.close();
-      },
-    };
-  } catch (error) {
-    await fake.close();
-    throw error;
-  }
+/**
+ * The one set-up of a browser test file (or describe block): registers beforeAll, which starts a shop on `env`
+ * and Chromium side by side (after a fake EasyPost the shop buys its labels at, and a fake Telegram Bot API it
+ * polls, when asked), and afterAll, which closes whatever of them started, even when the start failed half-way.
+ * The fields of the returned object are filled in beforeAll.
+ */
+export function useShop(options: { env?: Record<string, string>; easyPost?: boolean; telegram?: boolean } = {}): Shop {
+  const shop = {} as Partial<Shop>;
+  let starting: Promise<void> | undefined;
+  beforeAll(() => {
+    starting = (async () => {
+      let env = options.env ?? {};
+      if (options.easyPost) {
+        shop.fake = await startFakeEasyPost();
+        env = { ...easyPostEnv(shop.fake), ...env };
+      }
+      if (options.telegram) {
+        shop.telegram = await startFakeTelegram();
+        const { token, username, apiRoot } = shop.telegram;
+        env = { TELEGRAM_BOT_TOKEN: token, TELEGRAM_BOT_USERNAME: username, TELEGRAM_API_ROOT: apiRoot, ...env };
+      }
+      const started = await Promise.allSettled([
+        startServer(env).then((server) => void (shop.server = server)),
+        launchBrowser().then((browser) => void (shop.browser = browser)),
+      ]);
+      for (const result of started) if (result.status === 'rejected') throw result.reason;
+    })();
+    return starting;
+  });
+  afterAll(async () => {
+    // A start cut off by the hook's timeout still runs on: what it starts is closed once it has.
+    await starting?.catch(() => {});
+    // The browser first (its pages call the server), then the server, then the fakes it calls; each even if another fails.
+    const failures: unknown[] = [];
+    for (const close of [() => shop.browser?.close(), () => shop.server?.stop(), () => shop.fake?.close(), () => shop.telegram?.close()]) {
+      try {
+        await close();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
+  });
+  return shop as Shop;
 }
 
 /** Fails the test on any page error, so a broken screen cannot pass quietly. `options` adds to the context's (permissions, for one). */

@@ -1,19 +1,11 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { PDFDocument } from 'pdf-lib';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, createAccount, fundAccount, newPage, signInThroughPage, useShop } from './harness.ts';
 import { decodeCode128, printZpl, zplCommands } from '../apps/server/test/zpl-check.ts';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 
 const ADDRESSES = {
   FromName: 'Jane Sender',
@@ -35,26 +27,31 @@ async function saved(page: Page, button: Locator): Promise<{ name: string; bytes
 
 /** Account Setting: picks the label format and waits until the server has it. */
 async function chooseFormat(page: Page, token: string, name: RegExp, format: string) {
-  await page.goto(`${server.url}/settings`);
+  await page.goto(`${shop.server.url}/settings`);
   await page.getByRole('radio', { name }).check();
-  await expect.poll(async () => (await api<{ labelFormat: string }>(server.url, '/auth/access', undefined, token)).labelFormat).toBe(format);
+  await expect.poll(async () => (await api<{ labelFormat: string }>(shop.server.url, '/auth/access', undefined, token)).labelFormat).toBe(format);
   await expect.poll(() => page.getByRole('radio', { name }).isChecked()).toBe(true);
 }
 
 describe('label format', () => {
   it('Account Setting chooses ZPL or Letter; a row’s Download and Download selected save that format, the file checked', async () => {
-    const account = await createAccount(server.url);
-    await fundAccount(server, account.token, 10_000);
+    const account = await createAccount(shop.server.url);
+    await fundAccount(shop.server, account.token, 10_000);
     for (const ToName of ['Ana Núñez', 'Bob Printer'])
-      await api(server.url, '/order/create', { labelType: 'priority', design: 'normal', Weight: 2, ToName, ...ADDRESSES }, account.token);
+      await api(shop.server.url, '/order/create', { labelType: 'priority', design: 'normal', Weight: 2, ToName, ...ADDRESSES }, account.token);
     const orders = (
-      await api<{ orders: { _id: string; OrderId: string; tracking: string; toName: string }[] }>(server.url, '/order/read?limit=10', undefined, account.token)
+      await api<{ orders: { _id: string; OrderId: string; tracking: string; toName: string }[] }>(
+        shop.server.url,
+        '/order/read?limit=10',
+        undefined,
+        account.token,
+      )
     ).orders;
-    const page = await newPage(browser);
-    await signInThroughPage(page, server.url, account.tgId, account.password);
+    const page = await newPage(shop.browser);
+    await signInThroughPage(page, shop.server.url, account.tgId, account.password);
 
     await chooseFormat(page, account.token, /ZPL for thermal printers/, 'zpl');
-    await page.goto(`${server.url}/`);
+    await page.goto(`${shop.server.url}/`);
     const ana = orders.find((o) => o.toName === 'Ana Núñez')!;
     const row = page.getByTestId('order-row').filter({ hasText: 'Ana Núñez' });
     const one = await saved(page, row.getByRole('button', { name: 'Download' }));
@@ -70,7 +67,7 @@ describe('label format', () => {
     expect(zplCommands(both.bytes.toString('utf8')).labels).toHaveLength(2);
 
     await chooseFormat(page, account.token, /Letter PDF/, 'pdf-letter');
-    await page.goto(`${server.url}/`);
+    await page.goto(`${shop.server.url}/`);
     for (const order of orders) await page.getByRole('checkbox', { name: `Select order ${order.OrderId}` }).check();
     const letter = await saved(page, page.getByRole('button', { name: 'Download selected (2)' }));
     expect(letter.name).toBe('labels.pdf');

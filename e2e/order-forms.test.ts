@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { api, selectLabelType, startServerAndBrowser, withServerDb, type RunningServer, fundedSession } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { api, selectLabelType, useShop, withServerDb, fundedSession } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 
 const FROM_TEXT = 'Jane Sender\n123 Main Street, Suite 4\nNew York, NY\n10001';
 const TO_TEXT = 'John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210';
 
 /** A new account funded with `cents`, signed in, on the create-order screen with its label types loaded. */
 async function openCreateOrder(cents: number) {
-  const { page, ...account } = await fundedSession(browser, server, cents);
+  const { page, ...account } = await fundedSession(shop.browser, shop.server, cents);
   await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
   await page.getByRole('heading', { name: 'Create Order' }).waitFor();
   await page.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }).first().waitFor({ state: 'attached' });
@@ -40,8 +32,8 @@ function countCreateCalls(page: Page) {
 }
 
 const storedPhones = (token: string) =>
-  withServerDb(server, async (db) => {
-    const { _id } = await api<{ _id: string }>(server.url, '/auth/access', undefined, token);
+  withServerDb(shop.server, async (db) => {
+    const { _id } = await api<{ _id: string }>(shop.server.url, '/auth/access', undefined, token);
     return db.selectFrom('orders').select(['from_phone', 'to_phone', 'to_state']).where('user_id', '=', _id).execute();
   });
 
@@ -104,7 +96,7 @@ describe('order forms', () => {
     await fromPhone.fill('(214) 555-0100');
     await submitButton(page).click();
     await toast(page, 'Order created successfully').waitFor();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
     expect(await storedPhones(token)).toEqual([{ from_phone: '+12145550100', to_phone: '+12145550100', to_state: 'TX' }]);
   });
 
@@ -130,9 +122,9 @@ describe('order forms', () => {
     await expect.poll(() => note('Name').textContent()).toBe('Prints as: Nguyen Van Duc');
     await page.getByTestId('normal-order-form').getByTestId('create-order').click();
     await toast(page, 'Order created successfully').waitFor();
-    const { orders } = await api<{ orders: { _id: string }[] }>(server.url, '/order/read', undefined, token);
+    const { orders } = await api<{ orders: { _id: string }[] }>(shop.server.url, '/order/read', undefined, token);
     const { order } = await api<{ order: { to: { name: string; company: string }; printedAs: Record<string, string> } }>(
-      server.url,
+      shop.server.url,
       `/order/details/${orders[0]._id}`,
       undefined,
       token,
@@ -143,9 +135,9 @@ describe('order forms', () => {
 
   it("an expired session keeps Normal Order's own fields, and after signing in returns to that tab with them in the form", async () => {
     const { page, token, tgId, password } = await openCreateOrder(10_000);
-    const { _id: userId } = await api<{ _id: string }>(server.url, '/auth/access', undefined, token);
+    const { _id: userId } = await api<{ _id: string }>(shop.server.url, '/auth/access', undefined, token);
     await page.getByRole('tab', { name: 'Normal Order' }).click();
-    await page.waitForURL(`${server.url}/createOrders?tab=normal`);
+    await page.waitForURL(`${shop.server.url}/createOrders?tab=normal`);
     const form = page.getByTestId('normal-order-form');
     await selectLabelType(form.getByLabel('Type', { exact: true }), 'FedEx Ground');
     await form.getByLabel('Weight').fill('2');
@@ -170,7 +162,7 @@ describe('order forms', () => {
         else await fieldOf(side, label).fill(value);
 
     // The session ends elsewhere; the next price lookup is refused.
-    await api(server.url, '/account/password', { currentPassword: password, newPassword: 'changed elsewhere 3' }, token);
+    await api(shop.server.url, '/account/password', { currentPassword: password, newPassword: 'changed elsewhere 3' }, token);
     await form.getByLabel('Weight').fill('3');
     await page.getByTestId('session-expired').waitFor();
     await page.getByLabel('Telegram Username').fill(tgId);
@@ -178,7 +170,7 @@ describe('order forms', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
 
     // Back on Normal Order (not Quick Order), every field of its own filled again.
-    await page.waitForURL(`${server.url}/createOrders?tab=normal`);
+    await page.waitForURL(`${shop.server.url}/createOrders?tab=normal`);
     expect(await page.getByRole('tab', { name: 'Normal Order' }).getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => form.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toMatch(/^FedEx Ground/);
     await expect.poll(() => form.getByLabel('Weight').inputValue()).toBe('3');
@@ -188,7 +180,7 @@ describe('order forms', () => {
     // The form's own state has them too: the order made from it is the one typed.
     await page.getByRole('button', { name: /^Create Order \$\d+\.\d\d$/ }).click();
     await toast(page, 'Order created successfully').waitFor();
-    const [order] = await withServerDb(server, (db) =>
+    const [order] = await withServerDb(shop.server, (db) =>
       db
         .selectFrom('orders')
         .select(['from_name', 'from_company', 'from_street2', 'from_state', 'from_phone', 'to_name', 'to_city', 'to_zip', 'to_phone', 'weight'])
@@ -216,7 +208,7 @@ describe('order forms', () => {
     // Nothing typed: no question.
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     await sidebarLink('FAQs').click();
-    await page.waitForURL(`${server.url}/faqs`);
+    await page.waitForURL(`${shop.server.url}/faqs`);
     await page.goBack();
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     const from = page.getByTestId('from-card');
@@ -230,12 +222,12 @@ describe('order forms', () => {
 
     await sidebarLink('FedEx - Handmade').click();
     await prompt.getByRole('button', { name: 'Leave' }).click();
-    await page.waitForURL(`${server.url}/fedex-order`);
+    await page.waitForURL(`${shop.server.url}/fedex-order`);
     await page.getByRole('tab', { name: 'Create Order' }).click();
     await page.getByTestId('fedex-sender-card').getByLabel('Name', { exact: true }).fill('Fay Unsaved');
     await sidebarLink('Dashboard').click();
     await prompt.getByRole('button', { name: 'Leave' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
     await page.context().close();
   });
 
@@ -282,7 +274,12 @@ describe('order forms', () => {
 
   it('offers UPS types no US saved address and says why; a US state left on a UPS form is an error, not a blank', async () => {
     const { page, token } = await openCreateOrder(10_000);
-    await api(server.url, '/address/create', { name: 'Home', street: '1 Main St', street2: '', city: 'Austin', state: 'TX', zip: '78701', company: '' }, token);
+    await api(
+      shop.server.url,
+      '/address/create',
+      { name: 'Home', street: '1 Main St', street2: '', city: 'Austin', state: 'TX', zip: '78701', company: '' },
+      token,
+    );
     await page.reload();
     const saved = page.getByTestId('from-card').getByLabel('Saved Address');
     await saved.locator('option', { hasText: 'Home - 1 Main St, Austin, TX' }).waitFor({ state: 'attached' });
@@ -320,7 +317,7 @@ describe('order forms', () => {
     await expect.poll(() => short.textContent()).toBe('Insufficient balance: $1.75 more is needed. Add balance in Deposits');
     await expect.poll(() => submitButton(page).isEnabled()).toBe(true);
     await short.getByRole('link', { name: 'Add balance in Deposits' }).click();
-    await page.waitForURL(`${server.url}/deposits`);
-    expect((await api<{ orders: unknown[] }>(server.url, '/order/read', undefined, token)).orders).toEqual([]);
+    await page.waitForURL(`${shop.server.url}/deposits`);
+    expect((await api<{ orders: unknown[] }>(shop.server.url, '/order/read', undefined, token)).orders).toEqual([]);
   });
 });

@@ -1,30 +1,11 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  api,
-  createAccount,
-  fundAccount,
-  newPage,
-  signInThroughPage,
-  startServerAndBrowser,
-  startServer,
-  type RunningServer,
-  selectLabelType,
-  fundedSession,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { api, createAccount, fundAccount, newPage, signInThroughPage, useShop, selectLabelType, fundedSession } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
 // Every test signs up and in: more than the default auth rate limit allows from one address.
 const RATE_LIMIT = { RATE_LIMIT_MAX: '1000' };
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser(RATE_LIMIT));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop({ env: RATE_LIMIT });
 
 type ListedOrder = {
   _id: string;
@@ -41,9 +22,10 @@ type LabelTypeRow = { _id: string; uid: string; name: string };
 const FROM_TEXT = 'Jane Sender\n123 Main Street, Suite 4\nNew York, NY\n10001';
 const TO_TEXT = 'John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210';
 
-const listOrders = async (token: string) => (await api<{ orders: ListedOrder[]; total: number }>(server.url, '/order/read?limit=100', undefined, token)).orders;
-const balanceOf = async (token: string) => (await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance;
-const labelTypes = async (token: string) => (await api<{ labelTypes: LabelTypeRow[] }>(server.url, '/labeltype/read', undefined, token)).labelTypes;
+const listOrders = async (token: string) =>
+  (await api<{ orders: ListedOrder[]; total: number }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders;
+const balanceOf = async (token: string) => (await api<{ balance: number }>(shop.server.url, '/auth/access', undefined, token)).balance;
+const labelTypes = async (token: string) => (await api<{ labelTypes: LabelTypeRow[] }>(shop.server.url, '/labeltype/read', undefined, token)).labelTypes;
 
 async function openCreateOrder(page: Page) {
   await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
@@ -82,7 +64,7 @@ function countCreateCalls(page: Page) {
 
 describe('create order, order history and addresses', () => {
   it('places a Quick Order: the price follows type and weight, one order for a double click, seen in Order History, PDF downloaded', async () => {
-    const { page, token } = await fundedSession(browser, server, 10_000);
+    const { page, token } = await fundedSession(shop.browser, shop.server, 10_000);
     const creates = countCreateCalls(page);
     await openCreateOrder(page);
 
@@ -127,7 +109,7 @@ describe('create order, order history and addresses', () => {
       button.click();
     });
     await toast(page, 'Order created successfully').waitFor();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
     expect(creates.count).toBe(1);
     // The submission's own Idempotency-Key (a UUID), so a retry of it is never charged twice.
     expect(creates.keys).toEqual([expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)]);
@@ -150,7 +132,7 @@ describe('create order, order history and addresses', () => {
   });
 
   it('places a Normal Order for USPS v9 (15 x 15 x 15), seen in Order History, PDF downloaded', async () => {
-    const { page, token } = await fundedSession(browser, server, 5_000);
+    const { page, token } = await fundedSession(shop.browser, shop.server, 5_000);
     await openCreateOrder(page);
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     await page.getByTestId('normal-order-form').waitFor();
@@ -206,7 +188,7 @@ describe('create order, order history and addresses', () => {
     await to.getByLabel('ZIP').fill('20500');
     await submitButton(page).click();
     await toast(page, 'Order created successfully').waitFor();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
 
     const [order] = await listOrders(token);
     expect(order).toMatchObject({ status: 'completed', price: 7.25, fromName: 'Nora Normal', toName: 'Tom Target', labelType: { uid: 'uspsv9' } });
@@ -217,11 +199,11 @@ describe('create order, order history and addresses', () => {
   });
 
   it('duplicates an order through the Duplicate Order modal: the list grows and the balance drops', async () => {
-    const { page, token } = await fundedSession(browser, server, 2_000);
+    const { page, token } = await fundedSession(shop.browser, shop.server, 2_000);
     const types = await labelTypes(token);
     const fedex = types.find((t) => t.uid === 'fedex_ground')!;
     await api(
-      server.url,
+      shop.server.url,
       '/order/create',
       {
         labelType: fedex._id,
@@ -269,11 +251,11 @@ describe('create order, order history and addresses', () => {
   });
 
   it('pages the Order History by 10 with Prev / Next, sorts it and searches it', async () => {
-    const { page, token } = await fundedSession(browser, server, 10_000);
+    const { page, token } = await fundedSession(shop.browser, shop.server, 10_000);
     const fedex = (await labelTypes(token)).find((t) => t.uid === 'fedex_ground')!;
     for (let i = 1; i <= 11; i++) {
       await api(
-        server.url,
+        shop.server.url,
         '/order/create',
         {
           labelType: fedex._id,
@@ -310,11 +292,11 @@ describe('create order, order history and addresses', () => {
     await expect.poll(() => rows.first().locator('td').first().textContent()).toBe('11');
     await expect.poll(() => pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     // The page is in the address: a refresh keeps it, Back returns to page 1.
-    await page.waitForURL(`${server.url}/?page=2`);
+    await page.waitForURL(`${shop.server.url}/?page=2`);
     await page.reload();
     await expect.poll(toNames).toEqual(['Receiver 1']);
     await page.goBack();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
     await expect.poll(async () => (await toNames())[0]).toBe('Receiver 11');
     await page.goForward();
     await expect.poll(toNames).toEqual(['Receiver 1']);
@@ -332,9 +314,9 @@ describe('create order, order history and addresses', () => {
   });
 
   it('adds, edits and deletes an address in /address and uses a saved address to fill the Normal Order', async () => {
-    const { page, token } = await fundedSession(browser, server, 3_000);
+    const { page, token } = await fundedSession(shop.browser, shop.server, 3_000);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Addresses' }).click();
-    await page.waitForURL(`${server.url}/address`);
+    await page.waitForURL(`${shop.server.url}/address`);
     await page.getByText('No saved addresses yet').waitFor();
 
     // Add: required fields and a numeric ZIP are checked in the modal.
@@ -416,7 +398,7 @@ describe('create order, order history and addresses', () => {
     await to.getByLabel('ZIP').fill('33101');
     await submitButton(page).click();
     await toast(page, 'Order created successfully').waitFor();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${shop.server.url}/`);
     await historyRow(page, 'Ozzie Ounce').filter({ hasText: 'Ada Saved' }).filter({ hasText: '6 oz' }).waitFor();
     expect((await listOrders(token))[0]).toMatchObject({ fromName: 'Ada Saved', toName: 'Ozzie Ounce', price: 3.25 });
 
@@ -428,11 +410,11 @@ describe('create order, order history and addresses', () => {
     await modal.getByRole('button', { name: 'Delete' }).click();
     await toast(page, 'Address deleted successfully').waitFor();
     await page.getByText('No saved addresses yet').waitFor();
-    expect((await api<{ addresses: unknown[] }>(server.url, '/address/readAll', undefined, token)).addresses).toEqual([]);
+    expect((await api<{ addresses: unknown[] }>(shop.server.url, '/address/readAll', undefined, token)).addresses).toEqual([]);
   });
 
   it('shows the message of Quick Order text that does not parse and sends nothing', async () => {
-    const { page, token } = await fundedSession(browser, server, 1_000);
+    const { page, token } = await fundedSession(shop.browser, shop.server, 1_000);
     const creates = countCreateCalls(page);
     await openCreateOrder(page);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
@@ -463,7 +445,7 @@ describe('create order, order history and addresses', () => {
   });
 
   it("shows the server's 'Insufficient balance' toast when the balance is too low, and the button works again", async () => {
-    const { page, token } = await fundedSession(browser, server, 500);
+    const { page, token } = await fundedSession(shop.browser, shop.server, 500);
     await openCreateOrder(page);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'EVS' });
@@ -481,22 +463,16 @@ describe('create order, order history and addresses', () => {
 });
 
 describe('an order the label provider answers later', () => {
-  let slow: RunningServer;
-  beforeAll(async () => {
-    slow = await startServer({ ...RATE_LIMIT, LABEL_SANDBOX_MODE: 'processing', LABEL_SANDBOX_DELAY_MS: '1500', ORDER_POLL_INTERVAL_MS: '300' });
-  });
-  afterAll(async () => {
-    await slow?.stop();
-  });
+  const slow = useShop({ env: { ...RATE_LIMIT, LABEL_SANDBOX_MODE: 'processing', LABEL_SANDBOX_DELAY_MS: '1500', ORDER_POLL_INTERVAL_MS: '300' } });
 
   it('shows Processing without a download, reloads every 5 s and shows Completed with its download', async () => {
-    const account = await createAccount(slow.url);
-    await fundAccount(slow, account.token, 1_000);
-    const priority = (await api<{ labelTypes: LabelTypeRow[] }>(slow.url, '/labeltype/read', undefined, account.token)).labelTypes.find(
+    const account = await createAccount(slow.server.url);
+    await fundAccount(slow.server, account.token, 1_000);
+    const priority = (await api<{ labelTypes: LabelTypeRow[] }>(slow.server.url, '/labeltype/read', undefined, account.token)).labelTypes.find(
       (t) => t.uid === 'priority',
     )!;
-    const page = await newPage(browser);
-    await signInThroughPage(page, slow.url, account.tgId, account.password);
+    const page = await newPage(slow.browser);
+    await signInThroughPage(page, slow.server.url, account.tgId, account.password);
     const reads: number[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
@@ -504,7 +480,7 @@ describe('an order the label provider answers later', () => {
       if (url.pathname === '/api/v1/order/read' && url.searchParams.get('limit') !== '1') reads.push(Date.now());
     });
     await api(
-      slow.url,
+      slow.server.url,
       '/order/create',
       {
         labelType: priority._id,
@@ -533,7 +509,7 @@ describe('an order the label provider answers later', () => {
     // No reload of the page: the list asks again after 5 s and finds the label ready.
     await row.filter({ hasText: 'Completed' }).waitFor({ timeout: 15_000 });
     expect(Date.now() - firstRead).toBeGreaterThanOrEqual(4_500);
-    const [order] = (await api<{ orders: ListedOrder[] }>(slow.url, '/order/read', undefined, account.token)).orders;
+    const [order] = (await api<{ orders: ListedOrder[] }>(slow.server.url, '/order/read', undefined, account.token)).orders;
     await expectPdfDownload(page, row, order!.tracking!);
   });
 });

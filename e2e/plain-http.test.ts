@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { signedInPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { signedInPage, useShop } from './harness.ts';
 
 const ip = (...args: string[]) => promisify(execFile)('ip', args);
 
@@ -26,18 +25,16 @@ async function outsideAddress(): Promise<{ address: string; remove(): Promise<vo
 }
 
 const outside = await outsideAddress();
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
+// Registered before the shop's, so it runs after the shop has stopped listening there.
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   if ('remove' in outside) await outside.remove();
 });
+const shop = 'address' in outside ? useShop({ env: { HOST: outside.address } }) : undefined;
 
 describe('a shop opened over plain http at a network address', () => {
   it('loads (no HSTS, no upgrade-insecure-requests sending its scripts to an https nobody answers) and signs in (the captcha solved without a secure context)', async (ctx) => {
     if ('skip' in outside) return ctx.skip(outside.skip);
-    ({ server, browser } = await startServerAndBrowser({ HOST: outside.address }));
+    const { server, browser } = shop!;
     expect(server.url).toMatch(/^http:\/\/(?!127\.)/);
     const { page } = await signedInPage(browser, server.url);
     expect(new URL(page.url()).origin).toBe(server.url);

@@ -1,28 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { api, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { api, newPage, signInThroughPage, useShop } from './harness.ts';
 import { FAILURE_NOTE, copyOrders, listOrders, seedDemoCustomer } from './demo-data.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 let demo: Awaited<ReturnType<typeof seedDemoCustomer>>;
 beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000' }));
-  demo = await seedDemoCustomer(server);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  demo = await seedDemoCustomer(shop.server);
 });
 
 const PHONE = { width: 390, height: 844 };
 
 async function signedIn(viewport = { width: 1366, height: 900 }): Promise<Page> {
-  const page = await newPage(browser, { viewport });
-  if (viewport.width >= 992) await signInThroughPage(page, server.url, demo.tgId, demo.password);
+  const page = await newPage(shop.browser, { viewport });
+  if (viewport.width >= 992) await signInThroughPage(page, shop.server.url, demo.tgId, demo.password);
   else {
     // The sidebar is a menu behind the header's button on phones.
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${shop.server.url}/login`);
     await page.getByLabel('Telegram Username').fill(demo.tgId);
     await page.getByLabel('Password', { exact: true }).fill(demo.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -56,10 +50,10 @@ async function expectReachable(page: Page, target: Locator) {
 
 describe('sign-in', () => {
   it('an invalid token opened on a deep link removes the cookie and goes to /', async () => {
-    const page = await newPage(browser);
-    await page.context().addCookies([{ name: 'token', value: 'not-a-valid-token', url: server.url }]);
-    await page.goto(`${server.url}/deposits`);
-    await page.waitForURL(`${server.url}/`);
+    const page = await newPage(shop.browser);
+    await page.context().addCookies([{ name: 'token', value: 'not-a-valid-token', url: shop.server.url }]);
+    await page.goto(`${shop.server.url}/deposits`);
+    await page.waitForURL(`${shop.server.url}/`);
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     expect((await page.context().cookies()).find((c) => c.name === 'token')).toBeUndefined();
     await page.context().close();
@@ -69,8 +63,8 @@ describe('sign-in', () => {
 describe('order history at scale and order details', () => {
   it("shows 'Page n of N', jumps to first, last and nearby pages from ten pages on, and filters by status", async () => {
     // 105 orders: the seeded 7 (4 single, 3 from the CSV file) plus copies of the FedEx one.
-    const fedex = (await listOrders(server, demo.token)).find((o) => o.labelType.uid === 'fedex_ground')!;
-    await copyOrders(server, fedex._id, 98);
+    const fedex = (await listOrders(shop.server, demo.token)).find((o) => o.labelType.uid === 'fedex_ground')!;
+    await copyOrders(shop.server, fedex._id, 98);
     const page = await signedIn();
     const pager = page.getByRole('navigation', { name: 'Order History pages' });
     const status = pager.getByTestId('page-status');
@@ -151,8 +145,10 @@ describe('order history at scale and order details', () => {
     await search.fill('Maria Garcia');
     const rows = page.getByTestId('order-row');
     await expect.poll(() => rows.count()).toBe(2);
-    const orders = await listOrders(server, demo.token, 'search=Maria%20Garcia');
-    const fromCsv = (await Promise.all(orders.map((o) => api(server.url, `/order/details/${o._id}`, undefined, demo.token)))).find((d) => d.order.bulkOrderId)!;
+    const orders = await listOrders(shop.server, demo.token, 'search=Maria%20Garcia');
+    const fromCsv = (await Promise.all(orders.map((o) => api(shop.server.url, `/order/details/${o._id}`, undefined, demo.token)))).find(
+      (d) => d.order.bulkOrderId,
+    )!;
     await rows.filter({ hasText: fromCsv.order.OrderId }).getByRole('button', { name: 'Details' }).click();
     await details
       .getByTestId('order-bulk')
@@ -271,7 +267,7 @@ describe('phones (390x844), every route', () => {
       if (width > PHONE.width) wide.push(`${name}: ${width}px`);
     };
     for (const route of routes) {
-      await page.goto(`${server.url}${route}`);
+      await page.goto(`${shop.server.url}${route}`);
       await page.getByTestId('user-menu').waitFor();
       await check(route);
       if (route === '/') {
@@ -281,7 +277,7 @@ describe('phones (390x844), every route', () => {
         expect(await card.locator('td[data-label="To"]').textContent()).not.toBe('');
       }
     }
-    await page.goto(`${server.url}/fedex-order`);
+    await page.goto(`${shop.server.url}/fedex-order`);
     await page.getByRole('tab', { name: 'Create Order' }).click();
     await page.getByTestId('fedex-order-form').waitFor();
     await check('/fedex-order Create Order');
@@ -349,9 +345,9 @@ describe('rough edges', () => {
 
   it("shows the spec's error page without a stack trace; a malformed URL gets the app's 404 page", async () => {
     // No page-error trap here: the error is the point.
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const context = await shop.browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${shop.server.url}/login`);
     await page.getByLabel('Telegram Username').fill(demo.tgId);
     await page.getByLabel('Password', { exact: true }).fill(demo.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -369,7 +365,7 @@ describe('rough edges', () => {
     await page.unroute('**/api/v1/order/read?*');
 
     for (const bad of ['/deposits/%E0%A4%A', '/%', '/orders.old']) {
-      const response = await page.goto(`${server.url}${bad}`);
+      const response = await page.goto(`${shop.server.url}${bad}`);
       expect([bad, response!.status(), response!.headers()['content-type']]).toEqual([bad, 404, expect.stringContaining('text/html')]);
       await page.getByTestId('not-found').getByRole('heading', { name: 'Page not found' }).waitFor();
       expect(await page.title()).toBe('Page not found · Label Portal');
@@ -381,14 +377,14 @@ describe('rough edges', () => {
   });
 
   it('has a favicon, and each screen names the document', async () => {
-    const page = await newPage(browser);
-    await page.goto(`${server.url}/login`);
+    const page = await newPage(shop.browser);
+    await page.goto(`${shop.server.url}/login`);
     await expect.poll(() => page.title()).toBe('Sign In · Label Portal');
     const icon = await page.locator('link[rel="icon"]').getAttribute('href');
-    const response = await page.request.get(`${server.url}${icon}`);
+    const response = await page.request.get(`${shop.server.url}${icon}`);
     expect([response.status(), response.headers()['content-type']]).toEqual([200, 'image/svg+xml']);
     expect((await response.text()).startsWith('<svg')).toBe(true);
-    await page.goto(`${server.url}/register`);
+    await page.goto(`${shop.server.url}/register`);
     await expect.poll(() => page.title()).toBe('Sign Up · Label Portal');
     await page.context().close();
 

@@ -1,27 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  adminSession,
-  api,
-  createAccount,
-  fundAccount,
-  newPage,
-  signInThroughPage,
-  startServerAndBrowser,
-  withServerDb,
-  type RunningServer,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { adminSession, api, createAccount, fundAccount, newPage, signInThroughPage, useShop, withServerDb } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  // A sandbox refund is approved half a second after it is asked, by the refund sweep on the queue.
-  ({ server, browser } = await startServerAndBrowser({ RATE_LIMIT_MAX: '1000', LABEL_SANDBOX_REFUND_DELAY_MS: '500', ORDER_POLL_INTERVAL_MS: '200' }));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// A sandbox refund is approved half a second after it is asked, by the refund sweep on the queue.
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000', LABEL_SANDBOX_REFUND_DELAY_MS: '500', ORDER_POLL_INTERVAL_MS: '200' } });
 
 const ORDER = {
   labelType: 'priority',
@@ -41,12 +23,12 @@ type Listed = { _id: string; OrderId: string; price: number; refundStatus: strin
 
 /** A signed-in customer with `names.length` completed orders, one to each receiver named. */
 async function customerWithOrders(names: string[]) {
-  const account = await createAccount(server.url);
-  await fundAccount(server, account.token, 10_000);
-  for (const ToName of names) await api(server.url, '/order/create', { ...ORDER, ToName }, account.token);
-  const orders = (await api<{ orders: Listed[] }>(server.url, '/order/read?limit=100', undefined, account.token)).orders;
-  const page = await newPage(browser);
-  await signInThroughPage(page, server.url, account.tgId, account.password);
+  const account = await createAccount(shop.server.url);
+  await fundAccount(shop.server, account.token, 10_000);
+  for (const ToName of names) await api(shop.server.url, '/order/create', { ...ORDER, ToName }, account.token);
+  const orders = (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, account.token)).orders;
+  const page = await newPage(shop.browser);
+  await signInThroughPage(page, shop.server.url, account.tgId, account.password);
   return { ...account, page, orders };
 }
 const row = (page: Page, text: string) => page.getByTestId('order-row').filter({ hasText: text });
@@ -67,7 +49,7 @@ describe('label refunds', () => {
     await details.locator('[data-refund-status="requested"], [data-refund-status="refunded"]').first().waitFor();
     await page.keyboard.press('Escape');
     await expect
-      .poll(async () => (await api<{ orders: Listed[] }>(server.url, '/order/read?limit=1', undefined, token)).orders[0]!.refundStatus, { timeout: 15_000 })
+      .poll(async () => (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=1', undefined, token)).orders[0]!.refundStatus)
       .toBe('refunded');
     await page.reload();
     await row(page, 'Refund Receiver').getByRole('button', { name: 'Details' }).click();
@@ -82,7 +64,7 @@ describe('label refunds', () => {
     expect(await listed.getByRole('button', { name: 'Download' }).count()).toBe(0);
     await expect.poll(() => page.getByTestId('balance').innerText()).toContain('100.00');
 
-    await page.goto(`${server.url}/deposits`);
+    await page.goto(`${shop.server.url}/deposits`);
     const first = page.getByTestId('statement-row').first();
     await first.waitFor();
     await expect.poll(() => first.innerText()).toContain('Label refund');
@@ -93,9 +75,9 @@ describe('label refunds', () => {
   it('refunds several labels picked in Order History, and says why one could not be', async () => {
     const { page, token } = await customerWithOrders(['Pick One', 'Pick Two', 'Pick Three']);
     // One was refunded already: the multi-select answers it on its own.
-    const before = (await api<{ orders: Listed[] }>(server.url, '/order/read?limit=100', undefined, token)).orders;
+    const before = (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders;
     const already = before[0]!;
-    await api(server.url, '/order/refund', { ids: [already._id] }, token);
+    await api(shop.server.url, '/order/refund', { ids: [already._id] }, token);
     await page.reload();
     for (const name of ['Pick One', 'Pick Two', 'Pick Three']) await row(page, name).getByRole('checkbox').check();
     await page.getByTestId('order-selection').getByText('3 orders selected').waitFor();
@@ -108,9 +90,7 @@ describe('label refunds', () => {
     // The selection is cleared; each row shows its refund, and none offers its label any more.
     expect(await page.getByTestId('order-selection').count()).toBe(0);
     await expect
-      .poll(async () => (await api<{ orders: Listed[] }>(server.url, '/order/read?limit=100', undefined, token)).orders.map((o) => o.refundStatus).sort(), {
-        timeout: 15_000,
-      })
+      .poll(async () => (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders.map((o) => o.refundStatus).sort())
       .toEqual(['refunded', 'refunded', 'refunded']);
     await page.reload();
     for (const name of ['Pick One', 'Pick Two', 'Pick Three']) {
@@ -123,21 +103,21 @@ describe('label refunds', () => {
     const { orders, token } = await customerWithOrders(['Console Receiver']);
     const order = orders[0]!;
     // A refund the upstream rejected (as EasyPost's refund_status rejected would leave it).
-    await withServerDb(server, (db) =>
+    await withServerDb(shop.server, (db) =>
       db
         .updateTable('orders')
         .set({ refund_status: 'rejected', refund_note: 'the carrier rejected the refund', refund_requested_at: new Date().toISOString() })
         .where('id', '=', order._id)
         .execute(),
     );
-    const admin = await adminSession(browser, server);
-    await admin.page.goto(`${server.url}/admin/refunds`);
+    const admin = await adminSession(shop.browser, shop.server);
+    await admin.page.goto(`${shop.server.url}/admin/refunds`);
     await admin.page.getByRole('button', { name: 'Rejected', exact: true }).click();
     const listed = admin.page.getByTestId('refund-row').filter({ hasText: order.OrderId });
     await listed.getByText('the carrier rejected the refund').first().waitFor();
     await listed.getByRole('button', { name: 'Approve' }).click();
     await admin.page.getByRole('alert').filter({ hasText: 'Refund approved and credited' }).waitFor();
-    await expect.poll(async () => (await api<{ balance: number }>(server.url, '/auth/access', undefined, token)).balance).toBe(100);
+    await expect.poll(async () => (await api<{ balance: number }>(shop.server.url, '/auth/access', undefined, token)).balance).toBe(100);
     await admin.page.getByRole('button', { name: 'Refunded', exact: true }).click();
     await admin.page.getByTestId('refund-row').filter({ hasText: order.OrderId }).waitFor();
   });

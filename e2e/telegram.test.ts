@@ -1,62 +1,46 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { TELEGRAM_LINK_TEXT } from '@portal/contract';
-import { startFakeTelegram, type FakeTelegram } from '../apps/server/test/fake-telegram.ts';
-import { launchBrowser, signedInPage, startServer, type RunningServer } from './harness.ts';
-
-let tg: FakeTelegram;
-let browser: Browser;
-beforeAll(async () => {
-  // The fake Bot API server lives in this test; the shop long-polls it.
-  tg = await startFakeTelegram();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await tg?.close();
-});
+import { signedInPage, useShop } from './harness.ts';
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 
-/** The Orders card's deep link once it shows, and its token. */
-async function deepLink(page: Page) {
+/** The Orders card's deep link to the bot `username` once it shows, and its token. */
+async function deepLink(page: Page, username: string) {
   const link = page.getByTestId('telegram-link');
   await link.waitFor();
   expect(await link.textContent()).toBe(TELEGRAM_LINK_TEXT);
   const href = (await link.getAttribute('href'))!;
-  expect(href).toMatch(new RegExp(`^https://t\\.me/${tg.username}\\?start=[A-Za-z0-9_-]{32}$`));
+  expect(href).toMatch(new RegExp(`^https://t\\.me/${username}\\?start=[A-Za-z0-9_-]{32}$`));
   return { href, token: new URL(href).searchParams.get('start')! };
 }
 
 describe('with a bot configured', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_BOT_USERNAME: tg.username, TELEGRAM_API_ROOT: tg.apiRoot });
-  });
-  afterAll(() => server?.stop());
+  // The fake Bot API server lives in this test; the shop long-polls it.
+  const shop = useShop({ telegram: true });
 
   it('shows a fresh deep link on the Orders card, links the chat through it, and Account Setting shows the link, the choices and unlinks', async () => {
-    const { account, page } = await signedInPage(browser, server.url);
-    const first = await deepLink(page);
+    const { account, page } = await signedInPage(shop.browser, shop.server.url);
+    const first = await deepLink(page, shop.telegram.username);
     await page.reload();
-    const second = await deepLink(page);
+    const second = await deepLink(page, shop.telegram.username);
     expect(second.token).not.toBe(first.token);
 
     // Pressing Start in Telegram sends /start <token> from a chat whose username is not the account's.
     const chat = 8_100_000_000 + (Date.now() % 1_000_000);
-    tg.send(chat, `/start ${second.token}`, 'shipper_phone');
-    expect((await tg.sentTo(chat, 1))[0]).toMatch(new RegExp(`^Linked to @${account.tgId}\\n`));
+    shop.telegram.send(chat, `/start ${second.token}`, 'shipper_phone');
+    expect((await shop.telegram.sentTo(chat, 1))[0]).toMatch(new RegExp(`^Linked to @${account.tgId}\\n`));
     await page.reload();
     await page.getByTestId('telegram-linked').waitFor();
     expect(await page.getByTestId('telegram-link').count()).toBe(0);
 
     await page.getByTestId('telegram-linked').click();
-    await page.waitForURL(`${server.url}/settings`);
+    await page.waitForURL(`${shop.server.url}/settings`);
     const card = page.getByTestId('telegram-card');
     await card
       .getByTestId('telegram-status')
       .filter({ hasText: 'Linked' })
-      .filter({ hasText: `@shipper_phone with @${tg.username}` })
+      .filter({ hasText: `@shipper_phone with @${shop.telegram.username}` })
       .waitFor();
 
     // All on by default; a choice is saved and kept.
@@ -74,30 +58,26 @@ describe('with a bot configured', () => {
     await card.getByTestId('telegram-status').filter({ hasText: 'Not linked' }).waitFor();
     const again = card.getByRole('link', { name: TELEGRAM_LINK_TEXT });
     await again.waitFor();
-    expect(await again.getAttribute('href')).toMatch(new RegExp(`^https://t\\.me/${tg.username}\\?start=`));
+    expect(await again.getAttribute('href')).toMatch(new RegExp(`^https://t\\.me/${shop.telegram.username}\\?start=`));
 
     // The chat is told nothing more; the dashboard offers the link again.
-    tg.send(chat, '/balance');
-    expect((await tg.sentTo(chat, 2))[1]).toMatch(/^This chat is not linked to a shop account/);
-    await page.goto(server.url);
-    await deepLink(page);
+    shop.telegram.send(chat, '/balance');
+    expect((await shop.telegram.sentTo(chat, 2))[1]).toMatch(/^This chat is not linked to a shop account/);
+    await page.goto(shop.server.url);
+    await deepLink(page, shop.telegram.username);
   });
 });
 
 describe('without a bot', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(() => server?.stop());
+  const shop = useShop();
 
   it('shows no Telegram link on the Orders card and no Telegram card in Account Setting', async () => {
-    const { page } = await signedInPage(browser, server.url);
+    const { page } = await signedInPage(shop.browser, shop.server.url);
     await expect.poll(() => page.getByTestId('orders-count').textContent()).toBe('0');
     expect(await page.evaluate(async () => (await (await fetch('/api/v1/config')).json()).telegramBot)).toBeNull();
     expect(await page.getByTestId('telegram-link').count()).toBe(0);
     expect(await page.getByText(TELEGRAM_LINK_TEXT).count()).toBe(0);
-    await page.goto(`${server.url}/settings`);
+    await page.goto(`${shop.server.url}/settings`);
     await page.getByTestId('webhook-card').waitFor();
     expect(await page.getByTestId('telegram-card').count()).toBe(0);
   });

@@ -1,35 +1,17 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startFakeTelegram, type FakeTelegram } from '../apps/server/test/fake-telegram.ts';
-import { api, fundAccount, signedInPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { expect, it } from 'vitest';
+import { api, fundAccount, signedInPage, useShop } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let tg: FakeTelegram;
-beforeAll(async () => {
-  tg = await startFakeTelegram();
-  // The sandbox moves a label a tracking step every 300 ms.
-  ({ server, browser } = await startServerAndBrowser({
-    LABEL_SANDBOX_TRACKING_STEP_MS: '300',
-    TELEGRAM_BOT_TOKEN: tg.token,
-    TELEGRAM_BOT_USERNAME: tg.username,
-    TELEGRAM_API_ROOT: tg.apiRoot,
-  }));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await tg?.close();
-});
+// The sandbox moves a label a tracking step every 300 ms.
+const shop = useShop({ telegram: true, env: { LABEL_SANDBOX_TRACKING_STEP_MS: '300' } });
 
 type Listed = { _id: string; OrderId: string; trackingStatus: string | null };
 
 it('Order History and Order Details show where a label is (sandbox tracking), and Account Setting offers the delivered message', async () => {
-  const { account, page } = await signedInPage(browser, server.url);
-  await fundAccount(server, account.token, 1_000);
-  const { labelTypes } = await api<{ labelTypes: { _id: string; uid: string }[] }>(server.url, '/labeltype/read', undefined, account.token);
+  const { account, page } = await signedInPage(shop.browser, shop.server.url);
+  await fundAccount(shop.server, account.token, 1_000);
+  const { labelTypes } = await api<{ labelTypes: { _id: string; uid: string }[] }>(shop.server.url, '/labeltype/read', undefined, account.token);
   await api(
-    server.url,
+    shop.server.url,
     '/order/create',
     {
       labelType: labelTypes.find((t) => t.uid === 'priority')!._id,
@@ -48,7 +30,7 @@ it('Order History and Order Details show where a label is (sandbox tracking), an
     },
     account.token,
   );
-  const listed = async () => (await api<{ orders: Listed[] }>(server.url, '/order/read', undefined, account.token)).orders[0];
+  const listed = async () => (await api<{ orders: Listed[] }>(shop.server.url, '/order/read', undefined, account.token)).orders[0];
   await expect.poll(async () => (await listed()).trackingStatus, { timeout: 15_000 }).toBe('delivered');
 
   await page.reload();
@@ -64,9 +46,9 @@ it('Order History and Order Details show where a label is (sandbox tracking), an
   const link = page.getByTestId('telegram-link');
   const token = new URL((await link.getAttribute('href'))!).searchParams.get('start')!;
   const chat = 8_200_000_000 + (Date.now() % 1_000_000);
-  tg.send(chat, `/start ${token}`);
-  await tg.sentTo(chat, 1);
-  await page.goto(`${server.url}/settings`);
+  shop.telegram.send(chat, `/start ${token}`);
+  await shop.telegram.sentTo(chat, 1);
+  await page.goto(`${shop.server.url}/settings`);
   const card = page.getByTestId('telegram-card');
   await card.getByTestId('telegram-status').filter({ hasText: 'Linked' }).waitFor();
   expect(await card.getByLabel('A label order delivered (tracking)').isChecked()).toBe(true);

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { ADDRESS_CREATED, ADDRESS_NOT_FOUND } from '@portal/contract';
-import { api, signedInPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, signedInPage, useShop } from './harness.ts';
 
 // The web app's one pattern for writes (a mutation that shows its own toasts, is busy once and
 // refreshes what it changed) and for lists (a load failure shown in the card, with Retry), seen
 // on the real server. Only where the subject is the client does the page's network answer for
 // the server: a write held back to watch the busy state, a list call failed once.
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  ({ server, browser } = await startServerAndBrowser());
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const shop = useShop();
 
 const toast = (page: Page, text: string) => page.locator('.Toastify__toast-container').getByRole('alert').filter({ hasText: text });
 const HOME = { name: 'Home', company: '', street: '1 Main St', street2: '', city: 'Austin', state: 'TX', zip: '78701', country: 'United States' };
@@ -30,19 +22,19 @@ function countCalls(page: Page, method: string, path: string) {
   return counter;
 }
 
-const signedIn = () => signedInPage(browser, server.url);
+const signedIn = () => signedInPage(shop.browser, shop.server.url);
 
 describe('a write from the web app', () => {
   it('shows the server’s refusal in an error toast and is ready for another try', async () => {
     const { account, page } = await signedIn();
-    await api(server.url, '/address/create', HOME, account.token);
-    await page.goto(`${server.url}/address`);
+    await api(shop.server.url, '/address/create', HOME, account.token);
+    await page.goto(`${shop.server.url}/address`);
     const row = page.getByTestId('address-row').filter({ hasText: '1 Main St' });
     await row.waitFor();
 
     // Another tab deletes it; this page still shows it, and its Delete is refused with a 404.
-    const [address] = (await api<{ addresses: { _id: string }[] }>(server.url, '/address/readAll', undefined, account.token)).addresses;
-    const gone = await fetch(`${server.url}/api/v1/address/delete/${address!._id}`, {
+    const [address] = (await api<{ addresses: { _id: string }[] }>(shop.server.url, '/address/readAll', undefined, account.token)).addresses;
+    const gone = await fetch(`${shop.server.url}/api/v1/address/delete/${address!._id}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${account.token}` },
     });
@@ -59,7 +51,7 @@ describe('a write from the web app', () => {
 
   it('is busy while on its way, sends one call for a double click, and refreshes the list it changed', async () => {
     const { account, page } = await signedIn();
-    await page.goto(`${server.url}/address`);
+    await page.goto(`${shop.server.url}/address`);
     await page.getByText('No saved addresses yet').waitFor();
     const creates = countCalls(page, 'POST', '/address/create');
     const reads = countCalls(page, 'GET', '/address/readAll');
@@ -97,14 +89,14 @@ describe('a write from the web app', () => {
     expect(reads.count).toBeGreaterThan(readsBefore);
     await modal.waitFor({ state: 'detached' });
     expect(creates.count).toBe(1);
-    expect((await api(server.url, '/address/readAll', undefined, account.token)).addresses).toHaveLength(1);
+    expect((await api(shop.server.url, '/address/readAll', undefined, account.token)).addresses).toHaveLength(1);
   });
 });
 
 describe('a list card', () => {
   it('shows a failed load in the card with Retry, which loads it', async () => {
     const { account, page } = await signedIn();
-    await api(server.url, '/invoices/create-invoice', { amount: 25, type: 'crypto' }, account.token);
+    await api(shop.server.url, '/invoices/create-invoice', { amount: 25, type: 'crypto' }, account.token);
     // The server fails the first read of the invoices; the next ones reach it.
     let failed = 0;
     await page.route('**/api/v1/invoices/readAll**', async (route) => {
@@ -148,7 +140,7 @@ describe('a signed-in first load', () => {
       early.push(route.request().url());
       await route.continue();
     });
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${shop.server.url}${path}`);
     if (shows === 'dashboard') await expect.poll(() => page.getByTestId('orders-count').textContent()).toBe('0');
     else await page.getByRole('heading', { name: shows }).waitFor();
     await page.waitForLoadState('networkidle');
