@@ -365,7 +365,9 @@ describe('a PDF that takes long to read', () => {
     const { res, ms, others } = await target.uploadWatched(pdf);
     expect([res.statusCode, res.json()]).toEqual([422, { message: AMAZON_TOO_COMPLEX }]);
     expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS);
-    expect(ms).toBeLessThan(TIMEOUT_MS + 5000); // unstopped, it reads for 10 s or more
+    // Answered at the limit, its thread stopped, not when the reading ends: unstopped, this PDF reads for 10 s or more.
+    // A generous bound (tens of ms past the limit here), the margin for a busy machine.
+    expect(ms).toBeLessThan(9_000);
     expect(others.length).toBeGreaterThan(10);
     expect(others.every((status) => status === 200)).toBe(true);
     // The next reading runs on a new thread, whose start (a second or more) is not counted against its time.
