@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { createDatabase, type Db } from '../src/db/database.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../src/lib/http-errors.ts';
 import { randomToken } from '../src/lib/ids.ts';
@@ -95,13 +95,13 @@ async function startOwnPostgres() {
   };
 }
 
-/** Polls `check` (which may fail while the database is away) every 100 ms until it holds. */
-async function eventually(check: () => Promise<boolean>, ms: number, what: string | (() => Promise<string> | string)): Promise<void> {
-  for (const until = Date.now() + ms; !(await check().catch(() => false));) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${await (typeof what === 'string' ? what : what())}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits until `check` holds (it may fail while the database is away); past `ms`, the error names `what`, told then. */
+const eventually = (check: () => Promise<boolean>, ms: number, what: string | (() => Promise<string> | string)) =>
+  vi
+    .waitFor(async () => expect(await check().catch(() => false)).toBe(true), { timeout: ms, interval: 100 })
+    .catch(async () => {
+      throw new Error(`timed out waiting for ${await (typeof what === 'string' ? what : what())}`);
+    });
 
 /** The last lines of a process's log, each as its message and its error's. */
 const lastLines = (log: string) =>

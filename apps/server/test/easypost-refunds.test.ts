@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT } from './basics.ts';
 import { refundScanned } from '@portal/contract';
 import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
@@ -37,15 +38,12 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
   }
   const refund = (user: User, id: string) => t.app.inject({ method: 'POST', url: `/api/v1/order/refund/${id}`, headers: user.headers });
   const orderNow = (id: string) => t.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  async function refundSettled(id: string, timeoutMs = 15_000) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
+  const refundSettled = (id: string) =>
+    vi.waitFor(async () => {
       const order = await orderNow(id);
-      if (order.refund_status !== 'requested') return order;
-      if (Date.now() > until) throw new Error('refund still requested');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+      if (order.refund_status === 'requested') throw new Error('refund still requested');
+      return order;
+    }, WAIT);
   const refundRows = (id: string) => t.db.selectFrom('ledger').selectAll().where('kind', '=', 'label_refund').where('reference', '=', id).execute();
 
   it('submits POST shipments/:id/refund once and learns refunded by polling on the queue; credited once', async () => {

@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { WAIT } from './basics.ts';
 import { LABEL_TYPE_DISABLED, ORDER_CREATED, ORDERS_CREATED, labelFailedMessage } from '@portal/contract';
 import { adminCall, auditRowsFor, signUpAdmin } from './admin-fixtures.ts';
 import { engines, type TestApp } from './harness.ts';
@@ -6,7 +7,7 @@ import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { COST_ABOVE_PRICE, processingLimitMessage } from '../src/providers/labels/easypost.ts';
 import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
-import { eventually } from './reseller-fixtures.ts';
+import './reseller-fixtures.ts';
 import { startReceiver } from './webhook-receiver.ts';
 import { easyPostSignature, type FakeEasyPost } from './fake-easypost.ts';
 import { newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
@@ -332,12 +333,14 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(history.orders[0]).toMatchObject({ _id: order.id, trackingStatus: 'delivered' });
     const tracked = () => receiver.received.map((r) => JSON.parse(r.body) as { id: string; type: string }).filter((e) => e.type === 'order.tracking');
     // Each once, in any order: webhook deliveries are jobs of their own, which BullMQ may run side by side.
-    await eventually(async () =>
-      expect(
-        tracked()
-          .map((e) => e.id)
-          .sort(),
-      ).toEqual([`order.tracking-${order.id}-delivered`, `order.tracking-${order.id}-in_transit`]),
+    await vi.waitFor(
+      async () =>
+        expect(
+          tracked()
+            .map((e) => e.id)
+            .sort(),
+        ).toEqual([`order.tracking-${order.id}-delivered`, `order.tracking-${order.id}-in_transit`]),
+      WAIT,
     );
   });
 });

@@ -60,11 +60,14 @@ export async function killAll(children: ChildProcess[]): Promise<void> {
   }
 }
 
-/** Polls `check` every 10 ms until it holds; throws naming `what` after `ms`. */
-export async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+/**
+ * Polls `check` every `interval` ms until it holds; throws naming `what` after `ms`, or at once the error `check` throws.
+ * The one poll of the code the smoke run and the bench share with the tests (vi.waitFor needs a vitest run).
+ */
+export async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string | (() => string), interval = 10): Promise<void> {
   for (const until = Date.now() + ms; !(await check());) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (Date.now() > until) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
 
@@ -83,18 +86,19 @@ export function processGroup() {
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
       if (entry.endsWith('worker.ts')) return url;
-      for (const until = Date.now() + 90_000; ;) {
-        if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-        if (
-          await fetch(`${url}/healthz`).then(
+      await waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+          return fetch(`${url}/healthz`).then(
             (r) => r.ok,
             () => false,
-          )
-        )
-          return url;
-        if (Date.now() > until) throw new Error(`${entry} did not start`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+          );
+        },
+        90_000,
+        `${entry} to start`,
+        200,
+      );
+      return url;
     },
     /**
      * Starts the built `entry` (apps/server/dist, from `npm run build`) as `npm start` or `npm run worker` does, with `env`
@@ -122,11 +126,15 @@ export function processGroup() {
                 () => false,
               )
           : async () => output.includes('"msg":"worker started"');
-      for (const until = Date.now() + 90_000; !(await ready());) {
-        if (child.exitCode !== null) throw new Error(`dist/${entry}.js exited with ${child.exitCode}:\n${output}`);
-        if (Date.now() > until) throw new Error(`dist/${entry}.js did not start:\n${output}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`dist/${entry}.js exited with ${child.exitCode}:\n${output}`);
+          return ready();
+        },
+        90_000,
+        () => `dist/${entry}.js to start:\n${output}`,
+        200,
+      );
       return {
         url,
         pid: child.pid!,

@@ -60,19 +60,6 @@ export const bulkRow = (i: number, overrides: Record<string, string | number> = 
 
 export const urlencoded = (fields: Record<string, string | number>) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
 
-/** Polls until the check passes. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
-
 /** Removes the BullMQ queue and every other key (rate limits, attempt counts) of a test's Redis prefix. */
 export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
   const { Queue } = await import('bullmq');

@@ -3,7 +3,7 @@
 import { AMAZON_CSV_PATH } from '@portal/contract';
 import { ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
-import { call, captcha } from './processes.ts';
+import { call, captcha, waitUntil } from './processes.ts';
 
 /** Settings of a shop the journey runs against: a quick captcha, a rate limit it does not reach, mail kept in the outbox. */
 export const JOURNEY_ENV = { ALTCHA_MAX_NUMBER: '1000', RATE_LIMIT_MAX: '1000', SMTP_URL: '' };
@@ -96,12 +96,15 @@ export async function bulkOrder(url: string, token: string): Promise<void> {
   const { totalPrice } = JSON.parse(await postForm(url, '/order/validatecsv', token, { labeltype: 'uspsv9' }, csv));
   await postForm(url, '/order/createOrderFromCSV', token, { type: 'uspsv9', total_price: String(totalPrice), design: '' }, csv);
   let bulk: { _id: string; status: string } | undefined;
-  for (const until = Date.now() + 120_000; bulk?.status !== 'completed';) {
-    check(Date.now() < until, `bulk order not made: ${JSON.stringify(bulk)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    [bulk] = (await call(url, '/order/read-bulk-orders', undefined, token)).orders;
-  }
-  check((await download(url, `/api/v1/order/bulk-download/${bulk._id}`, token)).subarray(0, 2).toString() === 'PK', 'the bulk download is not a zip file');
+  await waitUntil(
+    async () => {
+      [bulk] = (await call(url, '/order/read-bulk-orders', undefined, token)).orders;
+      return bulk?.status === 'completed';
+    },
+    120_000,
+    () => `the bulk order made: ${JSON.stringify(bulk)}`,
+  );
+  check((await download(url, `/api/v1/order/bulk-download/${bulk!._id}`, token)).subarray(0, 2).toString() === 'PK', 'the bulk download is not a zip file');
 }
 
 /** A packing-slip PDF of SLIPS slips turned into a CSV file of as many rows (on the slip reader's thread). */

@@ -12,13 +12,8 @@ const log = pino({ level: 'silent' });
 // BullMQ does not depend on the database, so it runs once, in the SQLite project.
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL && testDbKind === 'sqlite' ? ['bullmq'] : [])] as const;
 
-const waitFor = async (check: () => Promise<boolean>, ms = 15_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+/** Waits until `check` holds (what it waits for is the caller's next line). */
+const waitFor = (check: () => Promise<boolean>, ms = 15_000) => expect.poll(check, { timeout: ms, interval: 50 }).toBe(true);
 
 describe.each(engines)('%s queue', (engine) => {
   let db: Db;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { ORDERS_CREATED } from '@portal/contract';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { buildServices } from '../../services.ts';
@@ -9,18 +10,7 @@ import { randomToken } from '../../lib/ids.ts';
 import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { balanceOf, fundedUser } from '../../../test/order-fixtures.ts';
-import {
-  createFromCsv,
-  csvText,
-  download,
-  eventually,
-  pdfPageCount,
-  readReport,
-  usRows,
-  validateCsv,
-  waitForCompletion,
-  zipEntries,
-} from '../../../test/bulk-fixtures.ts';
+import { createFromCsv, csvText, download, pdfPageCount, readReport, usRows, validateCsv, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 
@@ -85,21 +75,23 @@ describe.each(engines)('a bulk order on the %s queue', (engine) => {
     // The job itself ended completed at 100%.
     const jobId = `bulk-${order._id}`;
     if (engine === 'embedded') {
-      await eventually(async () =>
-        expect(await t.db.selectFrom('jobs').select(['name', 'state', 'progress', 'attempts']).where('id', '=', jobId).executeTakeFirst()).toEqual({
-          name: 'bulk-order',
-          state: 'completed',
-          progress: 100,
-          attempts: 1,
-        }),
+      await vi.waitFor(
+        async () =>
+          expect(await t.db.selectFrom('jobs').select(['name', 'state', 'progress', 'attempts']).where('id', '=', jobId).executeTakeFirst()).toEqual({
+            name: 'bulk-order',
+            state: 'completed',
+            progress: 100,
+            attempts: 1,
+          }),
+        WAIT,
       );
     } else {
       const { Queue } = await import('bullmq');
       const queue = new Queue('portal-jobs', { connection: { url: process.env.TEST_REDIS_URL! }, prefix });
-      await eventually(async () => {
+      await vi.waitFor(async () => {
         const job = await queue.getJob(jobId);
         expect({ name: job?.name, state: await job?.getState(), progress: job?.progress }).toEqual({ name: 'bulk-order', state: 'completed', progress: 100 });
-      });
+      }, WAIT);
       await queue.close();
     }
   });
@@ -127,8 +119,9 @@ describe('a bulk order whose labels the provider makes later', () => {
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
     const { order } = await waitForCompletion(t.app, user.headers);
     expect(order).toMatchObject({ status: 'completed', totalOrders: 2, failedOrders: 0 });
-    await eventually(async () =>
-      expect(await t.db.selectFrom('jobs').select('state').where('id', '=', `bulk-${order._id}`).execute()).toEqual([{ state: 'completed' }]),
+    await vi.waitFor(
+      async () => expect(await t.db.selectFrom('jobs').select('state').where('id', '=', `bulk-${order._id}`).execute()).toEqual([{ state: 'completed' }]),
+      WAIT,
     );
   });
 });

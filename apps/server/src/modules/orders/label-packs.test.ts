@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { createOrderBody } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
@@ -54,9 +55,9 @@ it('stores the labels of single orders made while a pack is written together in 
   const place = (i: number) =>
     t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: `Packed ${i}` }), headers: user.headers });
   const first = place(0);
-  while (packsWritten.length === 0) await new Promise((r) => setTimeout(r, 5));
+  await expect.poll(() => packsWritten.length, { ...WAIT, interval: 5 }).toBeGreaterThan(0);
   const others = [1, 2, 3, 4].map(place);
-  while (labelsMade < 5) await new Promise((r) => setTimeout(r, 5));
+  await expect.poll(() => labelsMade, { ...WAIT, interval: 5 }).toBeGreaterThanOrEqual(5);
   await new Promise((r) => setImmediate(r)); // the last label joins the waiting ones
   releaseFirstPack();
   const answers = await Promise.all([first, ...others]);

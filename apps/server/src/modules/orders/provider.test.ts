@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { LABEL_NOT_READY, ORDER_CREATED, labelFailedMessage } from '@portal/contract';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/service.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -14,15 +15,15 @@ const ordersOf = async (t: TestApp, user: User) =>
   (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];
 
 /** Reads the order list until its newest order leaves 'processing' (the background runner's work). */
-async function waitUntilSettled(t: TestApp, user: User, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const [order] = await ordersOf(t, user);
-    if (order.status !== 'processing' && order.status !== 'pending') return order;
-    if (Date.now() > until) throw new Error(`order still ${order.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitUntilSettled = (t: TestApp, user: User) =>
+  vi.waitFor(
+    async () => {
+      const [order] = await ordersOf(t, user);
+      if (order.status === 'processing' || order.status === 'pending') throw new Error(`order still ${order.status}`);
+      return order;
+    },
+    { ...WAIT, timeout: 20_000 },
+  );
 
 describe('a provider that refuses the label', () => {
   let t: TestApp;
@@ -265,10 +266,7 @@ describe('when the label is asked for', () => {
         .execute();
       asked = [];
       const order = async () => t.db.selectFrom('orders').selectAll().where('id', '=', made.id).executeTakeFirstOrThrow();
-      for (const until = Date.now() + 20_000; (await order()).status === 'pending';) {
-        if (Date.now() > until) throw new Error('the order was not taken again');
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await expect.poll(async () => (await order()).status, { ...WAIT, timeout: 20_000, message: 'the order was not taken again' }).not.toBe('pending');
       // Taken again by the background runner, which found the label the provider had sold and bought none.
       expect(await order()).toMatchObject({ status: 'completed', tracking: made.tracking, claims: 2 });
       expect(asked).toEqual([]);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import {
   LABEL_REFUND_PENDING_NO_DOWNLOAD,
   LABEL_REFUNDED_NO_DOWNLOAD,
@@ -12,7 +13,7 @@ import { adminCall, auditRowsFor, signUpAdmin } from '../../../test/admin-fixtur
 import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { startReceiver } from '../../../test/webhook-receiver.ts';
-import { eventually } from '../../../test/reseller-fixtures.ts';
+import '../../../test/reseller-fixtures.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { SANDBOX_SCANNED, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
@@ -67,15 +68,12 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
     return t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
   }
   /** Polls until the order's refund leaves requested. */
-  async function refundSettled(orderId: string, timeoutMs = 15_000) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
+  const refundSettled = (orderId: string) =>
+    vi.waitFor(async () => {
       const order = await t.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
-      if (order.refund_status !== 'requested') return order;
-      if (Date.now() > until) throw new Error('refund still requested');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+      if (order.refund_status === 'requested') throw new Error('refund still requested');
+      return order;
+    }, WAIT);
   const refundRows = (orderId: string) => t.db.selectFrom('ledger').selectAll().where('kind', '=', 'label_refund').where('reference', '=', orderId).execute();
 
   it('refunds a label from Order Details: requested, approved on the queue after the delay, credited once, named on the statement, no longer downloadable', async () => {
@@ -101,11 +99,11 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
     expect(details.order).toMatchObject({ status: 'completed', refundStatus: 'refunded', pdf: null });
     expect(details.ledger.map((l: any) => l.kind)).toEqual(['order_charge', 'label_refund']);
     // The reseller webhook hears it through the durable events.
-    const event = await eventually(async () => {
+    const event = await vi.waitFor(async () => {
       const found = receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.type === 'order.refunded');
       expect(found).toBeDefined();
       return found;
-    });
+    }, WAIT);
     expect(event).toMatchObject({ id: `order.refunded-${order.id}`, data: { order: { id: order.id, refundStatus: 'refunded', downloadUrl: null } } });
   });
 
@@ -193,10 +191,12 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
     const listed = (await t.app.inject({ method: 'GET', url: `/api/v1/order/details/${order.id}`, headers: user.headers })).json();
     expect(listed.order).toMatchObject({ refundStatus: 'rejected', refundNote: SANDBOX_SCANNED });
     expect(listed.order.pdf).not.toBeNull(); // a rejected refund gives the label back
-    await eventually(async () =>
-      expect(receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.id === `order.refund_rejected-${order.id}`)).toMatchObject({
-        data: { order: { refundStatus: 'rejected', refundNote: SANDBOX_SCANNED } },
-      }),
+    await vi.waitFor(
+      async () =>
+        expect(receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.id === `order.refund_rejected-${order.id}`)).toMatchObject({
+          data: { order: { refundStatus: 'rejected', refundNote: SANDBOX_SCANNED } },
+        }),
+      WAIT,
     );
 
     const admin = await signUpAdmin(t);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { validate } from '@readme/openapi-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -8,7 +9,7 @@ import createClient from 'openapi-fetch';
 import { unzipSync } from 'fflate';
 import { RESELLER_TAGS } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { callApi, eventually, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
 import type { paths } from '../../../test/reseller-api.generated.ts';
 
 /** The typed client's types, generated from the served document (UPDATE_RESELLER_CLIENT=1 writes them). */
@@ -247,11 +248,14 @@ it('drives a whole flow through the generated client over real HTTP', async () =
     body: { labelType: 'uspsv9', data: [1, 2, 3].map((i) => ({ ...parties, ToName: `Receiver ${i}`, Weight: 1 + i, Reference: `R-${i}` })) },
   });
   expect(bulk.data).toMatchObject({ type: 'success', totalOrders: 3 });
-  const status = await eventually(async () => {
-    const polled = await client.GET('/order/bulk-job-status/{job_id}', { params: { path: { job_id: bulk.data!.job_id } } });
-    expect(polled.data!.state).toBe('completed');
-    return polled.data!;
-  }, 30_000);
+  const status = await vi.waitFor(
+    async () => {
+      const polled = await client.GET('/order/bulk-job-status/{job_id}', { params: { path: { job_id: bulk.data!.job_id } } });
+      expect(polled.data!.state).toBe('completed');
+      return polled.data!;
+    },
+    { ...WAIT, timeout: 30_000 },
+  );
   expect(status).toMatchObject({ made: 3, failed: 0, progress: 100, stage: 'done' });
 
   const stats = await client.GET('/order/bulk-queue-stats');

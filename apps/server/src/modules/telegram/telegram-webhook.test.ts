@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { eventually, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { resellerUser } from '../../../test/reseller-fixtures.ts';
 import { engines, linkOf, newChatId, telegramEnv } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
 
@@ -38,7 +39,7 @@ describe.each(engines)('Telegram webhook mode on the %s queue', (engine) => {
     });
 
   it('registers the webhook with a generated secret, never polls, and handles only updates that carry the secret', async () => {
-    await eventually(async () => expect(tg.webhook).toMatchObject({ url: WEBHOOK_URL, allowed_updates: ['message'] }));
+    await vi.waitFor(async () => expect(tg.webhook).toMatchObject({ url: WEBHOOK_URL, allowed_updates: ['message'] }), WAIT);
     const secret = tg.webhook!.secret_token!;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(tg.calls).not.toContain('getUpdates');
