@@ -2,7 +2,6 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { RESELLER_API_PREFIX } from '@portal/contract';
 import { fundedUser } from './order-fixtures.ts';
 import type { Db } from '../src/db/database.ts';
-import { dropRedisPrefix as dropAllUnder } from './harness.ts';
 
 /** A funded user with its API key (as Account Setting shows it). */
 export async function resellerUser(app: FastifyInstance, db: Db, cents: number) {
@@ -59,15 +58,3 @@ export const bulkRow = (i: number, overrides: Record<string, string | number> = 
 });
 
 export const urlencoded = (fields: Record<string, string | number>) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
-
-/** Removes the BullMQ queue and every other key (rate limits, attempt counts) of a test's Redis prefix. */
-export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const { Queue } = await import('bullmq');
-  const { Redis } = await import('ioredis');
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue('portal-jobs', { connection, prefix });
-  await queue.obliterate({ force: true });
-  await queue.close();
-  connection.disconnect();
-  await dropAllUnder(redisUrl, prefix);
-}

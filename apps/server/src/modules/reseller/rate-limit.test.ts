@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { callApi, dropRedisPrefix, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
 
 describe('the reseller rate limit', () => {
   let t: TestApp;

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WAIT } from '../../../test/basics.ts';
 import { unzipSync } from 'fflate';
 import { BULK_MAX_ROWS, LABEL_CREATED, ORDER_NOT_FOUND } from '@portal/contract';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { ledgerSumCents } from '../billing/service.ts';
-import { bulkRow, callApi, dropRedisPrefix, labelFields, resellerUser, urlencoded } from '../../../test/reseller-fixtures.ts';
+import { bulkRow, callApi, labelFields, resellerUser, urlencoded } from '../../../test/reseller-fixtures.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };

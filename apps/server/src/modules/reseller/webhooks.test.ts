@@ -3,10 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WAIT } from '../../../test/basics.ts';
 import { WEBHOOK_URL_INVALID, WEBHOOK_URL_PRIVATE } from '@portal/contract';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
+import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { createSealedBox } from '../../lib/sealed-box.ts';
-import { bulkRow, callApi, dropRedisPrefix, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
