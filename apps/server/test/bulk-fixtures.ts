@@ -5,27 +5,22 @@ import { PDFDocument } from 'pdf-lib';
 import { unzipSync } from 'fflate';
 import { decodeCsvText, parseCsv } from '../src/lib/csv.ts';
 import { WAIT } from './basics.ts';
+import { orderParties } from './sample-addresses.ts';
 
 type Column = (typeof CSV_COLUMNS)[number];
 export type CsvRow = Partial<Record<Column, string>>;
 
 /** A valid row for the USPS and FedEx types (US addresses, 2 lb). */
 export const usRow = (i: number, overrides: CsvRow = {}): CsvRow => ({
+  ...orderParties(),
   FromName: `Sender ${i}`,
   FromCompany: 'Shop Co',
-  FromStreet: '123 Main Street',
   FromStreet2: '',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
   FromPhone: '',
   ToName: `Receiver ${i}`,
   ToCompany: '',
   ToStreet: `${100 + i} Oak Avenue`,
   ToStreet2: i % 2 ? 'Apt 2' : '',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
   ToPhone: '',
   Weight: '2',
   Length: '',

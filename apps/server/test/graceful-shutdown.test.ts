@@ -13,6 +13,7 @@ import { startTestApp, testDbKind } from './harness.ts';
 import { fundedUser } from './order-fixtures.ts';
 import { createFromCsv, csvText, usRows, validateCsv } from './bulk-fixtures.ts';
 import { freePort } from './processes.ts';
+import { slipSender } from './sample-addresses.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 let dataDir = '';
@@ -82,15 +83,7 @@ it.runIf(testDbKind === 'sqlite')(
 
     // A request that takes a while: a 300-page packing-slip PDF.
     const form = new FormData();
-    for (const [name, value] of Object.entries({
-      fromName: 'Jane Seller',
-      fromStreet1: '1 Main Street',
-      fromCity: 'New York',
-      fromState: 'NY',
-      fromZip: '10001',
-      weight: '2',
-    }))
-      form.append(name, value);
+    for (const [name, value] of Object.entries({ ...slipSender(), weight: '2' })) form.append(name, value);
     form.append('pdf', new Blob([(await packingSlipPdf(ordinarySlipPages(300))) as BlobPart], { type: 'application/pdf' }), 'slips.pdf');
     const inFlight = fetch(`${url}/api/v1${AMAZON_CSV_PATH}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     for (const until = Date.now() + 30_000; !log.includes(AMAZON_CSV_PATH);) {

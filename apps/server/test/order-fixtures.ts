@@ -2,38 +2,11 @@ import type { CreateOrderBody } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
 import { fundUser, signUp, userIdOf } from './harness.ts';
 import type { Db } from '../src/db/database.ts';
+import { CA_RECIPIENT, CA_SENDER, orderParties } from './sample-addresses.ts';
 
-const US = {
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromStreet2: 'Suite 4',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  FromCountry: 'United States',
-  ToName: 'John Receiver',
-  ToCompany: 'Receiver Co',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
-  ToCountry: 'United States',
-};
-
-const CANADA = {
-  FromName: 'Marie Expeditrice',
-  FromStreet: '100 Wellington Street',
-  FromCity: 'Ottawa',
-  FromState: 'ON',
-  FromZip: 'K1A 0B1',
-  FromCountry: 'Canada',
-  ToName: 'Paul Destinataire',
-  ToStreet: '290 Bremner Blvd',
-  ToCity: 'Toronto',
-  ToState: 'ON',
-  ToZip: 'M5V 3L9',
-  ToCountry: 'Canada',
-};
+// The US pair with a second street line and a company, so that those fields are carried too.
+const US = { ...orderParties(), FromStreet2: 'Suite 4', ToCompany: 'Receiver Co' };
+const CANADA = orderParties(CA_SENDER, CA_RECIPIENT);
 
 /** A valid create payload for a label type uid (priority gets the normal template). */
 export function orderPayload(labelType: string, overrides: Partial<Record<keyof CreateOrderBody, unknown>> = {}): Record<string, unknown> {

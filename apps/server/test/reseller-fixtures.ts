@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { RESELLER_API_PREFIX } from '@portal/contract';
 import { fundedUser } from './order-fixtures.ts';
 import type { Db } from '../src/db/database.ts';
+import { orderParties } from './sample-addresses.ts';
 
 /** A funded user with its API key (as Account Setting shows it). */
 export async function resellerUser(app: FastifyInstance, db: Db, cents: number) {
@@ -27,31 +28,16 @@ export const labelFields = (overrides: Record<string, string | number> = {}): Re
   labelType: 'priority',
   design: 'normal',
   Weight: 2,
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToName: 'John Receiver',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
+  ...orderParties(),
   ...overrides,
 });
 
 /** One object of a bulk order's data. */
 export const bulkRow = (i: number, overrides: Record<string, string | number> = {}): Record<string, string | number> => ({
+  ...orderParties(),
   FromName: `Sender ${i}`,
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
   ToName: `Receiver ${i}`,
   ToStreet: `${100 + i} Oak Avenue`,
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
   Weight: 2,
   Reference: `REF-${i}`,
   ...overrides,

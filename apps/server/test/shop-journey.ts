@@ -4,6 +4,7 @@ import { AMAZON_CSV_PATH } from '@portal/contract';
 import { ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
 import { call, captcha, waitUntil } from './processes.ts';
+import { orderParties, slipSender } from './sample-addresses.ts';
 
 /** Settings of a shop the journey runs against: a quick captcha, a rate limit it does not reach, mail kept in the outbox. */
 export const JOURNEY_ENV = { ALTCHA_MAX_NUMBER: '1000', RATE_LIMIT_MAX: '1000', SMTP_URL: '' };
@@ -14,8 +15,7 @@ const ORDER = {
   labelType: 'priority',
   design: 'normal',
   Weight: 2,
-  ...{ FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001', FromCountry: 'United States' },
-  ...{ ToName: 'John Receiver', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210', ToCountry: 'United States' },
+  ...orderParties(),
 };
 const SLIPS = 3;
 
@@ -110,7 +110,7 @@ export async function bulkOrder(url: string, token: string): Promise<void> {
 /** A packing-slip PDF of SLIPS slips turned into a CSV file of as many rows (on the slip reader's thread). */
 export async function readPackingSlips(url: string, token: string): Promise<void> {
   const pdf = { field: 'pdf', data: await packingSlipPdf(ordinarySlipPages(SLIPS)), name: 'slips.pdf', type: 'application/pdf' };
-  const from = { fromName: 'Jane Seller', fromStreet1: '123 Main Street', fromCity: 'New York', fromState: 'NY', fromZip: '10001', weight: '2' };
+  const from = { ...slipSender(), weight: '2' };
   const rows = (await postForm(url, AMAZON_CSV_PATH, token, from, pdf)).trim().split(/\r?\n/);
   check(rows.length === SLIPS + 1, `the packing slips made ${rows.length - 1} rows, not ${SLIPS}`);
 }

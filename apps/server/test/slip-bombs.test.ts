@@ -8,13 +8,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AMAZON_CSV_PATH } from '@portal/contract';
 import { buildServerIfNeeded } from './built-tree.ts';
+import { slipSender } from './sample-addresses.ts';
 import { testDbKind } from './harness.ts';
 import { call, captcha, processGroup, type BuiltProcess } from './processes.ts';
 import { ordinarySlipPages, packingSlipPdf, zeroBombPdf } from './slip-fixtures.ts';
 
 /** The default of SLIP_READER_MAX_MB. */
 const MAX_MB = 300;
-const FROM = { fromName: 'Jane Seller', fromStreet1: '123 Main Street', fromCity: 'New York', fromState: 'NY', fromZip: '10001', weight: '2' };
+const FROM = { ...slipSender(), weight: '2' };
 
 /** The process's resident size now and at its peak since the peak was last reset (MB). */
 function memoryOf(pid: number): { rss: number; peak: number } {

@@ -11,6 +11,7 @@ import { RESELLER_TAGS } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
 import type { paths } from '../../../test/reseller-api.generated.ts';
+import { orderParties } from '../../../test/sample-addresses.ts';
 
 /** The typed client's types, generated from the served document (UPDATE_RESELLER_CLIENT=1 writes them). */
 const GENERATED = path.join(import.meta.dirname, '../../../test/reseller-api.generated.ts');
@@ -163,18 +164,7 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   expect(types.response.headers.get('ratelimit-limit')).toBe('120');
   expect(types.data!.labelTypes.some((type) => type.uid === 'uspsv9')).toBe(true);
 
-  const parties = {
-    FromName: 'Jane Sender',
-    FromStreet: '123 Main Street',
-    FromCity: 'New York',
-    FromState: 'NY',
-    FromZip: '10001',
-    ToName: 'John Receiver',
-    ToStreet: '456 Oak Avenue',
-    ToCity: 'Beverly Hills',
-    ToState: 'CA',
-    ToZip: '90210',
-  };
+  const parties = orderParties();
   const created = await client.POST('/order/create-order', {
     body: { labelType: 'uspsv9', Weight: 2, ...parties },
     params: { header: { 'idempotency-key': 'client-flow-1' } },
