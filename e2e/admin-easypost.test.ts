@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
-import { adminSession, api, createAccount, fundAccount, startEasyPostServerAndBrowser, type RunningServer } from './harness.ts';
+import { adminSession, api, createAccount, fundedAccount, startEasyPostServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -49,8 +49,7 @@ it('the Prices page edits what a label type is bought as upstream (kept after a 
 });
 
 it("the console's overview and order view show an upstream label's cost, price and margin", async () => {
-  const customer = await createAccount(server.url);
-  await fundAccount(server, customer.token, 2_000);
+  const customer = await fundedAccount(server, 2_000);
   const { labelTypes } = await api<{ labelTypes: { _id: string; uid: string }[] }>(server.url, '/labeltype/read', undefined, customer.token);
   fake.rates = { Priority: '2.40' };
   await api(

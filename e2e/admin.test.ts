@@ -7,7 +7,7 @@ import {
   adminSession,
   api,
   createAccount,
-  fundAccount,
+  fundedAccount,
   launchBrowser,
   newPage,
   signInThroughPage,
@@ -242,8 +242,7 @@ describe('operator console', () => {
 
   it("finds any customer's order by filters, opens it with its addresses, dimensions and ledger, and downloads its label", async () => {
     const admin = await adminSession(browser, server);
-    const customer = await createAccount(server.url, uniqueTgId('buyer'));
-    await fundAccount(server, customer.token, 5000);
+    const customer = await fundedAccount(server, 5000, uniqueTgId('buyer'));
     await api(server.url, '/order/create', ORDER, customer.token);
     const order = await lastOrder(server, customer.token);
     expect(order.status).toBe('completed');
@@ -483,8 +482,7 @@ describe('the console on a phone (390 px)', () => {
   it('scrolls no screen sideways: overview, users, orders, outbox, audit log, FedEx queue', async () => {
     const admin = await adminSession(browser, server);
     // An order in the console's lists, with its long values.
-    const customer = await createAccount(server.url, uniqueTgId('phone'));
-    await fundAccount(server, customer.token, 5_000);
+    const customer = await fundedAccount(server, 5_000, uniqueTgId('phone'));
     await api(server.url, '/order/create', ORDER, customer.token);
     const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, storageState: await admin.page.context().storageState() });
     const wide: string[] = [];
@@ -523,8 +521,7 @@ describe('cancelling an order that is still being made', () => {
 
   it('asks for a reason, cancels and refunds it; the customer gets the price back', async () => {
     const admin = await adminSession(browser, slow);
-    const customer = await createAccount(slow.url, uniqueTgId('waiter'));
-    await fundAccount(slow, customer.token, 1000);
+    const customer = await fundedAccount(slow, 1000, uniqueTgId('waiter'));
     await api(slow.url, '/order/create', ORDER, customer.token);
     const order = await lastOrder(slow, customer.token);
     expect(order.status).toBe('processing');

@@ -3,17 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
 import { packingSlipPdf, slipNumber } from '../apps/server/test/slip-fixtures.ts';
-import {
-  api,
-  createAccount,
-  fundAccount,
-  newPage,
-  selectLabelType,
-  signedInPage,
-  signInThroughPage,
-  startServerAndBrowser,
-  type RunningServer,
-} from './harness.ts';
+import { api, fundedAccount, newPage, selectLabelType, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -29,8 +19,7 @@ const toast = (page: Page, text: string) => page.getByRole('alert').filter({ has
 
 describe('Amazon CSV Generator', () => {
   it('turns a 3-slip PDF into amazon.csv with a saved From address, leaves out a scanned page when asked, and the file validates and pays on the USPS CSV page', async () => {
-    const account = await createAccount(server.url);
-    await fundAccount(server, account.token, 10_000);
+    const account = await fundedAccount(server, 10_000);
     await api(
       server.url,
       '/address/create',

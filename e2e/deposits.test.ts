@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, createAccount, fundedAccount, newPage, signedInPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -135,8 +135,7 @@ describe('deposits through the sandbox payment page', () => {
 
 describe('the statement and Order History', () => {
   it('shows an adjustment with its reason, links an order charge to its order, and keeps Order History search, filter and page in the address', async () => {
-    const account = await createAccount(server.url);
-    await fundAccount(server, account.token, 10_000); // an adjustment row with the reason 'test funding'
+    const account = await fundedAccount(server, 10_000); // an adjustment row with the reason 'test funding'
     const parties = {
       FromName: 'Jane Sender',
       FromStreet: '123 Main Street',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { PDFDocument } from 'pdf-lib';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
+import { api, fundedAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 import { decodeCode128, printZpl, zplCommands } from '../apps/server/test/zpl-check.ts';
 
 let server: RunningServer;
@@ -43,8 +43,7 @@ async function chooseFormat(page: Page, token: string, name: RegExp, format: str
 
 describe('label format', () => {
   it('Account Setting chooses ZPL or Letter; a row’s Download and Download selected save that format, the file checked', async () => {
-    const account = await createAccount(server.url);
-    await fundAccount(server, account.token, 10_000);
+    const account = await fundedAccount(server, 10_000);
     for (const ToName of ['Ana Núñez', 'Bob Printer'])
       await api(server.url, '/order/create', { labelType: 'priority', design: 'normal', Weight: 2, ToName, ...ADDRESSES }, account.token);
     const orders = (

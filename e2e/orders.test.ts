@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   api,
-  createAccount,
-  fundAccount,
+  fundedAccount,
   newPage,
   signInThroughPage,
   startServerAndBrowser,
@@ -490,8 +489,7 @@ describe('an order the label provider answers later', () => {
   });
 
   it('shows Processing without a download, reloads every 5 s and shows Completed with its download', async () => {
-    const account = await createAccount(slow.url);
-    await fundAccount(slow, account.token, 1_000);
+    const account = await fundedAccount(slow, 1_000);
     const priority = (await api<{ labelTypes: LabelTypeRow[] }>(slow.url, '/labeltype/read', undefined, account.token)).labelTypes.find(
       (t) => t.uid === 'priority',
     )!;

@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import {
-  adminSession,
-  api,
-  createAccount,
-  fundAccount,
-  newPage,
-  signInThroughPage,
-  startServerAndBrowser,
-  withServerDb,
-  type RunningServer,
-} from './harness.ts';
+import { adminSession, api, fundedAccount, newPage, signInThroughPage, startServerAndBrowser, withServerDb, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -41,8 +31,7 @@ type Listed = { _id: string; OrderId: string; price: number; refundStatus: strin
 
 /** A signed-in customer with `names.length` completed orders, one to each receiver named. */
 async function customerWithOrders(names: string[]) {
-  const account = await createAccount(server.url);
-  await fundAccount(server, account.token, 10_000);
+  const account = await fundedAccount(server, 10_000);
   for (const ToName of names) await api(server.url, '/order/create', { ...ORDER, ToName }, account.token);
   const orders = (await api<{ orders: Listed[] }>(server.url, '/order/read?limit=100', undefined, account.token)).orders;
   const page = await newPage(browser);

@@ -15,7 +15,7 @@ import { csvText, usRows } from './bulk-fixtures.ts';
 import { createTestDb, routesUnder, startTestApp, testDbKind } from './harness.ts';
 import { call, captcha, processGroup, type BuiltProcess } from './processes.ts';
 import { ordinarySlipPages, packingSlipPdf, zeroBombPdf } from './slip-fixtures.ts';
-import { JOURNEY_ENV, JOURNEY_PASSWORD, fundedCustomer } from './shop-journey.ts';
+import { JOURNEY_ENV, JOURNEY_PASSWORD, journeyCustomer } from './shop-journey.ts';
 
 /**
  * Shapes the shop does not survive yet, each with its cause: fixed on other branches of issue 45. They are not sent
@@ -107,7 +107,7 @@ beforeAll(async () => {
             : undefined;
     return row && Number(row.cents);
   };
-  who.token = await fundedCustomer(shop.url);
+  who.token = await journeyCustomer(shop.url);
   who.tgId = (await call(shop.url, '/auth/access', undefined, who.token)).tgId;
   who.apiKey = (await call(shop.url, '/account/api-key', {}, who.token)).api_key;
 }, 120_000);

@@ -12,9 +12,10 @@ import { createDatabase, type Db } from '../src/db/database.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../src/lib/http-errors.ts';
 import { randomToken } from '../src/lib/ids.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
-import { dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
+import { dropRedisPrefix, testDbKind } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
-import { call, captcha, freePort, postForm, processGroup } from './processes.ts';
+import { freePort, postForm, processGroup } from './processes.ts';
+import { fundedCustomer } from './customers.ts';
 
 const run = promisify(execFile);
 const BULK_ROWS = 200;
@@ -172,11 +173,7 @@ it.runIf(testDbKind === 'sqlite' && whichPostgres !== null).each(engines)(
         )
         .join('\n');
 
-    const tgId = uniqueTgId('outage');
-    await call(url, '/auth/register', { username: 'Outage Test', tgId, password: 'outage password 1', captchaToken: await captcha(url) });
-    const { accessToken: token } = await call(url, '/auth/login', { tgId, password: 'outage password 1', captchaToken: await captcha(url) });
-    const { _id: userId } = await call(url, '/auth/access', undefined, token);
-    await fundUser(db, userId, 5_000_000);
+    const { token, userId } = await fundedCustomer(url, 5_000_000, db);
 
     // A restart while the worker makes the bulk order's labels, then the connections the shop opened again are ended.
     const csv = csvText(usRows(BULK_ROWS));

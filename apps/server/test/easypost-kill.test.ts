@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ORDERS_CREATED } from '@portal/contract';
 import { engines } from './harness.ts';
-import { fundedUser } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
 import { exited, freePort, killAll, waitUntil } from './processes.ts';
@@ -69,7 +69,7 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
       return child;
     }
 
-    const user = await fundedUser(t.app, t.db, 1_000_000);
+    const user = await fundedCustomer(t.app, 1_000_000, t.db);
     const rows = usRows(ROWS);
     for (const row of REFUSED) rows[row - 1].ToStreet = fake.unverifiableStreet;
     const file = csvText(rows);

@@ -3,11 +3,12 @@ import { WAIT } from './basics.ts';
 import { refundScanned } from '@portal/contract';
 import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
-import { fundedUser, orderPayload } from './order-fixtures.ts';
+import { orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 
 describe.each(engines)('label refunds through EasyPost (the official client against a fake), on the %s queue', (engine) => {
   let t: TestApp;
@@ -47,7 +48,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
   const refundRows = (id: string) => t.db.selectFrom('ledger').selectAll().where('kind', '=', 'label_refund').where('reference', '=', id).execute();
 
   it('submits POST shipments/:id/refund once and learns refunded by polling on the queue; credited once', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     const before = fake.refunds;
     expect((await refund(user, order.id)).json()).toMatchObject({ ok: true, refundStatus: 'requested' });
@@ -60,7 +61,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
 
   it('a replayed refund event credits once: the same event three times, and the poll besides', async () => {
     fake.refundDecision = 'hold';
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     expect((await refund(user, order.id)).json()).toMatchObject({ refundStatus: 'requested' });
     const event = fake.settleRefund(order.shipment_id!, 'refunded');
@@ -77,7 +78,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
 
   it('a rejected refund (event or poll) credits nothing and keeps the label downloadable', async () => {
     fake.refundDecision = 'hold';
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     await refund(user, order.id);
     await fake.deliver(webhookUrl, fake.settleRefund(order.shipment_id!, 'rejected'));
@@ -94,7 +95,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
   });
 
   it('refuses a UPS label once the tracker says it was scanned (tracking_status beyond pre_transit)', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user, 'ups_standard');
     expect((await fake.deliver(webhookUrl, fake.trackerEvent(order.shipment_id!, 'in_transit'))).status).toBe(200);
     const res = await refund(user, order.id);

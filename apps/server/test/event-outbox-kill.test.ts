@@ -7,7 +7,8 @@ import { randomToken } from '../src/lib/ids.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { fundedUser, orderPayload } from './order-fixtures.ts';
+import { orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import { exited, freePort, killAll, waitUntil } from './processes.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
@@ -44,9 +45,9 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
     closers.push(() => t.close());
     const db = t.db;
 
-    const users: (Awaited<ReturnType<typeof fundedUser>> & { chatId: number })[] = [];
+    const users: (Awaited<ReturnType<typeof fundedCustomer>> & { chatId: number })[] = [];
     for (let i = 0; i < USERS; i++) {
-      const user = await fundedUser(t.app, db, 1_000_000);
+      const user = await fundedCustomer(t.app, 1_000_000, db);
       const saved = await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
       expect(saved.statusCode).toBe(200);
       const chatId = 8_000_000_000 + process.pid * 10 + i;

@@ -10,7 +10,7 @@ import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
 import { startTestApp, testDbKind } from './harness.ts';
-import { fundedUser } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv } from './bulk-fixtures.ts';
 import { freePort } from './processes.ts';
 import { slipSender } from './sample-addresses.ts';
@@ -110,7 +110,7 @@ it.runIf(testDbKind === 'sqlite')(
     // Orders are taken by this test's app; only the worker process makes them.
     const t = await startTestApp({ QUEUE_RUN_WORKERS: 'false', LABEL_RENDER_THREADS: '0' });
     try {
-      const user = await fundedUser(t.app, t.db, 1_000_000);
+      const user = await fundedCustomer(t.app, 1_000_000, t.db);
       const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
         cwd: serverDir,
         env: {

@@ -1,7 +1,5 @@
 import type { CreateOrderBody } from '@portal/contract';
 import type { FastifyInstance } from 'fastify';
-import { fundUser, signUp, userIdOf } from './harness.ts';
-import type { Db } from '../src/db/database.ts';
 import { CA_RECIPIENT, CA_SENDER, orderParties } from './sample-addresses.ts';
 
 // The US pair with a second street line and a company, so that those fields are carried too.
@@ -13,14 +11,6 @@ export function orderPayload(labelType: string, overrides: Partial<Record<keyof 
   const parties = labelType.startsWith('ups_') ? CANADA : US;
   const weight = labelType === 'ground_oz' ? 6 : 2;
   return { labelType, design: labelType === 'priority' ? 'normal' : undefined, Weight: weight, ...parties, ...overrides };
-}
-
-/** A signed-in user funded with `cents` through the ledger. */
-export async function fundedUser(app: FastifyInstance, db: Db, cents: number) {
-  const user = await signUp(app);
-  const userId = await userIdOf(app, user.headers);
-  if (cents > 0) await fundUser(db, userId, cents);
-  return { ...user, userId };
 }
 
 export async function balanceOf(app: FastifyInstance, headers: { authorization: string }): Promise<number> {

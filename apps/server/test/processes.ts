@@ -168,12 +168,15 @@ export async function call(url: string, pathName: string, body?: unknown, token?
   return data;
 }
 
-/** A solved ALTCHA challenge of that process, as the widget submits it. */
-export async function captcha(url: string): Promise<string> {
-  const challenge = await call(url, '/captcha/challenge');
+/** The payload the ALTCHA widget submits for a challenge (GET /captcha/challenge's answer), solved. */
+export async function solvedCaptcha(challenge: { challenge: string; salt: string; algorithm: string; maxnumber: number }): Promise<string> {
   const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
+  if (!solution) throw new Error('captcha not solvable');
+  return Buffer.from(JSON.stringify({ ...challenge, number: solution.number })).toString('base64');
 }
+
+/** A solved ALTCHA challenge of that process, as the widget submits it. */
+export const captcha = async (url: string): Promise<string> => solvedCaptcha(await call(url, '/captcha/challenge'));
 
 /** A multipart form to a running process, as the CSV page sends it. */
 export async function postForm(url: string, pathName: string, token: string, fields: Record<string, string>, csv: string) {

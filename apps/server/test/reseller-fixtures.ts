@@ -1,12 +1,12 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { RESELLER_API_PREFIX } from '@portal/contract';
-import { fundedUser } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import type { Db } from '../src/db/database.ts';
 import { orderParties } from './sample-addresses.ts';
 
 /** A funded user with its API key (as Account Setting shows it). */
 export async function resellerUser(app: FastifyInstance, db: Db, cents: number) {
-  const user = await fundedUser(app, db, cents);
+  const user = await fundedCustomer(app, cents, db);
   const apiKey: string = (await app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers })).json().api_key;
   return { ...user, apiKey };
 }

@@ -3,7 +3,8 @@
 import { AMAZON_CSV_PATH } from '@portal/contract';
 import { ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
-import { call, captcha, waitUntil } from './processes.ts';
+import { call, waitUntil } from './processes.ts';
+import { fundedCustomer } from './customers.ts';
 import { orderParties, slipSender } from './sample-addresses.ts';
 
 /** Settings of a shop the journey runs against: a quick captcha, a rate limit it does not reach, mail kept in the outbox. */
@@ -64,24 +65,8 @@ export async function checkPages(url: string): Promise<void> {
 /** The password of the journey's customers (their tgId is GET /auth/access's). */
 export const JOURNEY_PASSWORD = 'smoke password 1';
 
-/** A new customer, signed in, with a $1,000 sandbox deposit paid; their token. */
-export async function fundedCustomer(url: string): Promise<string> {
-  const tgId = `smoke_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
-  const password = JOURNEY_PASSWORD;
-  await call(url, '/auth/register', { username: 'Smoke Test', tgId, password, captchaToken: await captcha(url) });
-  const { accessToken: token } = await call(url, '/auth/login', { tgId, password, captchaToken: await captcha(url) });
-  const invoice = await call(url, '/invoices/create-invoice', { amount: 1000, type: 'crypto' }, token);
-  const paid = await fetch(`${url}${new URL(invoice.data.hosted_url).pathname}/simulate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'action=pay',
-    redirect: 'manual',
-  });
-  check(paid.status === 303, `simulated payment: ${paid.status}`);
-  const { balance } = await call(url, '/auth/access', undefined, token);
-  check(balance >= 1000, `balance after a $1,000 deposit: ${balance}`); // a bonus may be added
-  return token;
-}
+/** A new customer (JOURNEY_PASSWORD), signed in, with a $1,000 sandbox deposit paid; their token. */
+export const journeyCustomer = async (url: string): Promise<string> => (await fundedCustomer(url, 100_000, 'deposit', { password: JOURNEY_PASSWORD })).token;
 
 /** A single label bought and downloaded. */
 export async function orderLabel(url: string, token: string): Promise<void> {
@@ -120,7 +105,7 @@ export async function shopJourney(url: string, step: (name: string) => void = ()
   step('health and the web app');
   await checkPages(url);
   step('sign up and deposit');
-  const token = await fundedCustomer(url);
+  const token = await journeyCustomer(url);
   step('order');
   await orderLabel(url, token);
   step('bulk order');

@@ -6,7 +6,7 @@ import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harne
 import { randomToken } from '../../lib/ids.ts';
 import { trackingNumberFor } from '../../providers/labels/tracking-numbers.ts';
 import { ledgerSumCents } from '../billing/service.ts';
-import { fundedUser } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, download, pdfPageCount, readBulkOrders, usRows, zipEntries } from '../../../test/bulk-fixtures.ts';
 import { exited, waitUntil } from '../../../test/processes.ts';
 
@@ -71,7 +71,7 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     // The web process only queues; jobs run in worker processes.
     t = await startTestApp({ QUEUE_RUN_WORKERS: 'false', ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}) });
     const db = t.db;
-    const user = await fundedUser(t.app, db, 400_000);
+    const user = await fundedCustomer(t.app, 400_000, db);
     const total = ROWS * 7.25;
     const res = await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: total }, csvText(usRows(ROWS)));
     expect(res.statusCode).toBe(200);

@@ -4,7 +4,8 @@ import { createLocalFileStore, type FileStore } from '../../providers/storage/fi
 import { LabelProviderError, type LabelProvider } from '../../providers/labels/label-provider.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
-import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from '../../../test/bulk-fixtures.ts';
 
 const apps: TestApp[] = [];
@@ -79,7 +80,7 @@ describe.each(engines)('/metrics on the $name', ({ env }) => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong-token-0123456789' } })).statusCode).toBe(401);
 
-    const user = await fundedUser(t.app, t.db, 100_000);
+    const user = await fundedCustomer(t.app, 100_000, t.db);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') })).statusCode).toBe(
       200,
     );

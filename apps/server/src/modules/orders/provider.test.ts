@@ -7,10 +7,11 @@ import { PoolFull } from '../../lib/http-errors.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { SANDBOX_FAILURE, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
-import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { balanceOf, orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const ordersOf = async (t: TestApp, user: User) =>
   (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];
 
@@ -33,7 +34,7 @@ describe('a provider that refuses the label', () => {
   afterAll(() => t.close());
 
   it('cancels the order, refunds it with a ledger row and tells the user why', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ message: labelFailedMessage(SANDBOX_FAILURE) });
@@ -72,7 +73,7 @@ describe('a provider that answers later', () => {
   afterAll(() => t.close());
 
   it('shows the order processing, then the background runner completes it and the list shows it', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('ups_express'), headers: user.headers });
     expect(res.json()).toEqual({ message: ORDER_CREATED });
     const [processing] = await ordersOf(t, user);
@@ -90,7 +91,7 @@ describe('a provider that answers later', () => {
   });
 
   it('sends again an order a stopped process left pending, charging it only once', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     const [order] = await ordersOf(t, user);
     await waitUntilSettled(t, user);
@@ -121,7 +122,7 @@ describe('a provider that refuses a label it was making', () => {
   afterAll(() => t.close());
 
   it('cancels and refunds it in the background, with the reason on the order', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('fedex_ground'), headers: user.headers });
     expect(res.statusCode).toBe(200);
     expect(await waitUntilSettled(t, user)).toMatchObject({ status: 'cancelled', note: 'the destination address is not deliverable' });
@@ -144,7 +145,7 @@ describe('a renderer whose queue is full', () => {
   afterAll(() => t.close());
 
   it('answers 503 with Retry-After, writing and charging nothing, and the order goes through once it has room', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     expect([res.statusCode, res.headers['retry-after'], res.json()]).toEqual([503, '1', { message: 'The label renderer is busy; try again in 1 s' }]);
     expect(await ordersOf(t, user)).toEqual([]);
@@ -177,7 +178,7 @@ describe('when the label is asked for', () => {
   });
   const place = async (cents: number) => {
     asked = [];
-    const user = await fundedUser(t.app, t.db, cents);
+    const user = await fundedCustomer(t.app, cents, t.db);
     customer = user.userId;
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     const orders = await t.db.selectFrom('orders').selectAll().where('user_id', '=', customer).execute();

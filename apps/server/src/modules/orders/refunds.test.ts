@@ -10,7 +10,8 @@ import {
 } from '@portal/contract';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { adminCall, auditRowsFor, signUpAdmin } from '../../../test/admin-fixtures.ts';
-import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { balanceOf, orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { startReceiver } from '../../../test/webhook-receiver.ts';
 import '../../../test/reseller-fixtures.ts';
@@ -20,7 +21,7 @@ import { SANDBOX_SCANNED, createSandboxLabelProvider } from '../../providers/lab
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const REFUND_DELAY_MS = 300;
 
@@ -77,7 +78,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   const refundRows = (orderId: string) => t.db.selectFrom('ledger').selectAll().where('kind', '=', 'label_refund').where('reference', '=', orderId).execute();
 
   it('refunds a label from Order Details: requested, approved on the queue after the delay, credited once, named on the statement, no longer downloadable', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
     const order = await completedOrder(user);
     const paid = await balanceOf(t.app, user.headers);
@@ -108,7 +109,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it("a bulk row's refunded label leaves the bulk order's merged PDF and ZIP; the other rows' labels stay", async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const file = csvText(usRows(3));
     const validated = await validateCsv(t.app, user.headers, 'priority', file);
     await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file);
@@ -125,7 +126,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it('credits a concurrent double refund once: one request wins, the others are told it was asked already', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     const asksBefore = refundAsks;
     const answers = await Promise.all([
@@ -147,7 +148,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it('refuses a refund outside the window with the reason: USPS after 28 days, UPS once scanned', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const usps = await completedOrder(user);
     await t.db
       .updateTable('orders')
@@ -180,7 +181,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it("rejects the refund of a label the sandbox marked scanned, with the reason; an operator's approval then credits it once, audited", async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
     const order = await completedOrder(user);
     expect((await post(user, `/order/refund/${order.id}`)).json()).toMatchObject({ refundStatus: 'requested' });
@@ -216,7 +217,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it('an operator rejects a requested refund by hand with the reason, audited; nothing is credited', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     await post(user, `/order/refund/${order.id}`);
     const admin = await signUpAdmin(t);
@@ -233,7 +234,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it('a process that dies after the sandbox answered and before our write: the sweep asks what became of it and credits once, without asking again', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     const asksBefore = refundAsks;
     dieAfterAnswer = true;
@@ -249,8 +250,8 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it("refuses another customer's order, an unfinished one, and a second request", async () => {
-    const owner = await fundedUser(t.app, t.db, 5_000);
-    const other = await fundedUser(t.app, t.db, 0);
+    const owner = await fundedCustomer(t.app, 5_000, t.db);
+    const other = await fundedCustomer(t.app, 0, t.db);
     const order = await completedOrder(owner);
     expect((await post(other, `/order/refund/${order.id}`)).statusCode).toBe(404);
     expect((await post(owner, '/order/refund', { ids: [] })).statusCode).toBe(400);
