@@ -6,8 +6,10 @@
  */
 export const WAIT = { timeout: 15_000, interval: 25 };
 
-// The worker (VITEST_POOL_ID) and process of this test run: parallel workers and processes never make the same id.
-const runTag = `${process.env.VITEST_POOL_ID ?? 0}${process.pid.toString(36)}`;
+// This worker (VITEST_POOL_ID: workers may share a process) in this process, which started then: no two workers or
+// processes running at once share it, nor a later one given the same pid (the Redis and PostgreSQL a run leaves keys
+// or schemas in after a crash outlive it).
+const runTag = `${process.env.VITEST_POOL_ID ?? 0}_${process.pid.toString(36)}_${Date.now().toString(36)}`;
 let counter = 0;
 
 /** An id no other call in any test process makes: `prefix`, this worker and process, and a counter (letters, digits, _). */

@@ -10,12 +10,12 @@ import { sql } from 'kysely';
 import { afterAll, expect, it, vi } from 'vitest';
 import { createDatabase, type Db } from '../src/db/database.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../src/lib/http-errors.ts';
-import { randomToken } from '../src/lib/ids.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
 import { dropRedisPrefix, testDbKind } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { freePort, postForm, processGroup } from './processes.ts';
 import { fundedCustomer } from './customers.ts';
+import { uniqueId } from './basics.ts';
 
 const run = promisify(execFile);
 const BULK_ROWS = 200;
@@ -134,9 +134,7 @@ it.runIf(testDbKind === 'sqlite' && whichPostgres !== null).each(engines)(
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-outage-'));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     const callLog = path.join(dataDir, 'label-calls.log');
-    const prefix = `test-outage-${randomToken(6)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, 'x')}`;
+    const prefix = uniqueId('test-outage');
     if (engine === 'bullmq') cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
     const env = {
       DATABASE_URL: postgres.url(name),

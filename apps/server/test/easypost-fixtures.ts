@@ -2,8 +2,8 @@ import { vi } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { dropRedisPrefix, queueEnv, startTestApp, type Engine, type TestApp } from './harness.ts';
 import type { AppOverrides } from '../src/app.ts';
-import { randomToken } from '../src/lib/ids.ts';
 import { startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
+import { uniqueId } from './basics.ts';
 
 /**
  * The settings that buy labels from the fake. A single order waits up to 30 s for its label (the default 5 s was
@@ -30,7 +30,7 @@ export async function startEasyPostApp(
   extra: (fake: FakeEasyPost) => Record<string, string> = () => ({}),
   overrides: AppOverrides = {},
 ): Promise<EasyPostApp> {
-  const prefix = `test-${name}-${randomToken(6)}`;
+  const prefix = uniqueId(`test-${name}`);
   const fake = await startFakeEasyPost();
   const env = { ...easyPostEnv(fake), ...queueEnv(engine, prefix) };
   let t: TestApp | undefined;

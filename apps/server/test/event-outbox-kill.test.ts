@@ -3,7 +3,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { randomToken } from '../src/lib/ids.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
@@ -11,6 +10,7 @@ import { orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
 import { exited, freePort, killAll, waitUntil } from './processes.ts';
 import { startReceiver } from './webhook-receiver.ts';
+import { uniqueId } from './basics.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -25,7 +25,7 @@ const MAX_KILLS = 5;
 const ANSWER_MS = 25;
 
 describe.each(engines)('events across a kill, on the %s queue', (engine) => {
-  const prefix = `test-outbox-kill-${randomToken(6)}`;
+  const prefix = uniqueId('test-outbox-kill');
   const children: ChildProcess[] = [];
   const closers: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
@@ -122,7 +122,7 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
               const answer = await fetch(`${url}/api/v1/order/create`, {
                 method: 'POST',
                 headers: { ...user.headers, 'content-type': 'application/json' },
-                body: JSON.stringify(orderPayload('priority', { ToName: `Kill ${randomToken(4)}` })),
+                body: JSON.stringify(orderPayload('priority', { ToName: `Kill ${uniqueId('x')}` })),
               }).catch(() => null);
               if (!answer) return;
               if (answer.status !== 200) throw new Error(`an order was refused: ${answer.status} ${await answer.text()}`);

@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOverrides } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createDatabase, migrateToLatest, SCHEMA_CHANGE_LOCK, type Db } from '../src/db/database.ts';
-import { randomToken } from '../src/lib/ids.ts';
 import { uniqueId } from './basics.ts';
 import { newCustomer } from './customers.ts';
 import { solvedCaptcha } from './processes.ts';
@@ -29,9 +28,7 @@ export async function createTestDb(upTo?: string): Promise<{ db: Db; dataDir: st
   try {
     if (testDbKind === 'postgres') {
       const url = process.env.TEST_DATABASE_URL!;
-      const schema = `t_${randomToken(9)
-        .toLowerCase()
-        .replace(/[^a-z0-9]/g, '')}`;
+      const schema = uniqueId('t');
       await withPgClient(url, (client) => client.query(`CREATE SCHEMA ${schema}`));
       undo.push(() =>
         withPgClient(url, async (client) => {

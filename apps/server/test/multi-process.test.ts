@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { randomToken } from '../src/lib/ids.ts';
 import { createTestDb, dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { call, captcha, processGroup } from './processes.ts';
+import { uniqueId } from './basics.ts';
 
 const ORDERS = 200;
 const processes = processGroup();
@@ -19,9 +19,7 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
   async () => {
     const { db, dataDir, databaseUrl, drop } = await createTestDb();
     cleanups.push(drop);
-    const prefix = `test-multi-${randomToken(6)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, 'x')}`;
+    const prefix = uniqueId('test-multi');
     cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
     const callLog = path.join(dataDir, 'label-calls.log');
     const env = {

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { randomToken } from '../src/lib/ids.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
 import { createTestDb, dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
 import { startLocalS3 } from './local-s3.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { call, captcha, postForm, processGroup } from './processes.ts';
+import { uniqueId } from './basics.ts';
 
 const BULK_ROWS = 200;
 const processes = processGroup();
@@ -29,9 +29,7 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
     cleanups.push(drop);
     const s3 = await startLocalS3();
     cleanups.push(() => s3.close());
-    const prefix = `test-machines-${randomToken(6)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, 'x')}`;
+    const prefix = uniqueId('test-machines');
     cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
     // Each machine its own DATA_DIR: what they share is set, not generated.
     const machineDir = () => {

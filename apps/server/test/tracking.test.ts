@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WAIT } from './basics.ts';
+import { WAIT, uniqueId } from './basics.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { randomToken } from '../src/lib/ids.ts';
 import { callApi, labelFields, resellerUser } from './reseller-fixtures.ts';
 import { startReceiver } from './webhook-receiver.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
@@ -18,7 +17,7 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
   let t: TestApp;
   let tg: FakeTelegram;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const prefix = `test-tracking-${randomToken(6)}`;
+  const prefix = uniqueId('test-tracking');
 
   beforeAll(async () => {
     tg = await startFakeTelegram();

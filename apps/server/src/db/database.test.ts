@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestDb } from '../../test/harness.ts';
 import { createDatabase, type Db } from './database.ts';
 import { publicError } from '../lib/http-errors.ts';
+import { uniqueId } from '../../test/basics.ts';
 
 // Most tests here are SQLite's own (its write-ahead log, its locks); one is PostgreSQL's (prepared statements).
 const onSqlite = process.env.TEST_DB !== 'postgres';
@@ -181,7 +182,7 @@ it.runIf(!onSqlite)('PostgreSQL ending a pooled connection, idle, in a query or 
   const made = await createTestDb();
   dropTestDb = made.drop;
   // The pool under test names its connections, so that only they are ended (tests run side by side on this server).
-  const name = `portal_test_${Math.random().toString(36).slice(2, 10)}`;
+  const name = uniqueId('portal_test');
   const logged: unknown[] = [];
   const log = { warn: (fields: { err?: unknown }) => void logged.push(fields.err) };
   db = createDatabase({ url: `${made.databaseUrl}&application_name=${name}`, sqliteFile: '', log });

@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WAIT } from '../../../test/basics.ts';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { ORDERS_CREATED } from '@portal/contract';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { buildServices } from '../../services.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { balanceOf } from '../../../test/order-fixtures.ts';
@@ -17,7 +16,7 @@ const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] 
 
 describe.each(engines)('a bulk order on the %s queue', (engine) => {
   let t: TestApp;
-  const prefix = `test-bulk-${randomToken(6)}`;
+  const prefix = uniqueId('test-bulk');
   beforeAll(async () => {
     t = await startTestApp(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {});
   });
@@ -145,7 +144,7 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
         refuse(`${prefix}/`) && refused++ < failures ? Promise.reject(new Error('disk full')) : files.appendToPack(prefix, data),
     };
     stores.push(files);
-    prefixes.push(`test-bulkfail-${randomToken(6)}`);
+    prefixes.push(uniqueId('test-bulkfail'));
     const t = await startTestApp(
       {
         QUEUE_RETRY_DELAY_MS: '50',

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { trackingNumberFor } from '../../providers/labels/tracking-numbers.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, download, pdfPageCount, readBulkOrders, usRows, zipEntries } from '../../../test/bulk-fixtures.ts';
 import { exited, waitUntil } from '../../../test/processes.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 const ROWS = 300;
 /** The worker is killed once it has asked the provider for this many labels: within the second claim of 100 rows, not at a batch's edge. */
@@ -18,7 +18,7 @@ const serverDir = path.resolve(import.meta.dirname, '../../..');
 
 describe.each(engines)('kill and resume on the %s queue', (engine) => {
   let t: TestApp | undefined;
-  const prefix = `test-resume-${randomToken(6)}`;
+  const prefix = uniqueId('test-resume');
   const children: ChildProcess[] = [];
 
   /** `npm run worker`'s entry in its own process, on the test app's database and files. */

@@ -7,6 +7,7 @@ import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { orderPayload } from '../../../test/order-fixtures.ts';
 import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from '../../../test/bulk-fixtures.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 const apps: TestApp[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -21,7 +22,7 @@ if (process.env.TEST_REDIS_URL) {
   engines.push({
     name: 'BullMQ',
     env: () => {
-      const prefix = `portal-ops-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const prefix = uniqueId('portal-ops');
       cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
       return { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix };
     },

@@ -3,12 +3,12 @@ import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SAMPLE_MARK } from '../../providers/labels/label-provider.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { orderPayload } from '../../../test/order-fixtures.ts';
 import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, usRows, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { decodeCode128, printZpl, zplCommands } from '../../../test/zpl-check.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -126,7 +126,7 @@ const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] 
 
 describe.each(engines)('bulk order files in the chosen format, on the %s queue', (engine) => {
   let b: TestApp;
-  const prefix = `test-formats-${randomToken(6)}`;
+  const prefix = uniqueId('test-formats');
   beforeAll(async () => {
     b = engine === 'bullmq' ? await startTestApp({ REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix }) : t;
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WAIT } from '../../../test/basics.ts';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import {
   LABEL_REFUND_PENDING_NO_DOWNLOAD,
   LABEL_REFUNDED_NO_DOWNLOAD,
@@ -12,7 +12,6 @@ import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harne
 import { adminCall, auditRowsFor, signUpAdmin } from '../../../test/admin-fixtures.ts';
 import { balanceOf, orderPayload } from '../../../test/order-fixtures.ts';
 import { fundedCustomer } from '../../../test/customers.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { startReceiver } from '../../../test/webhook-receiver.ts';
 import '../../../test/reseller-fixtures.ts';
 import { ledgerSumCents } from '../billing/service.ts';
@@ -27,7 +26,7 @@ const REFUND_DELAY_MS = 300;
 
 describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine) => {
   let t: TestApp;
-  const prefix = `test-refunds-${randomToken(6)}`;
+  const prefix = uniqueId('test-refunds');
   const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, refundDelayMs: REFUND_DELAY_MS, renderer: inlineRenderer() });
   /** Refunds asked of the sandbox, and one that "dies" right after the sandbox answered (before our write). */
   let refundAsks = 0;

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WAIT } from '../../../test/basics.ts';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { unzipSync } from 'fflate';
 import { BULK_MAX_ROWS, LABEL_CREATED, ORDER_NOT_FOUND } from '@portal/contract';
 import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { bulkRow, callApi, labelFields, resellerUser, urlencoded } from '../../../test/reseller-fixtures.ts';
 
@@ -12,7 +11,7 @@ const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe.each(engines)('the reseller API on the %s queue', (engine) => {
   let t: TestApp;
-  const prefix = `test-reseller-${randomToken(6)}`;
+  const prefix = uniqueId('test-reseller');
   beforeAll(async () => {
     t = await startTestApp(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {});
   });

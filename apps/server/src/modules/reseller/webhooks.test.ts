@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WAIT } from '../../../test/basics.ts';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { WEBHOOK_URL_INVALID, WEBHOOK_URL_PRIVATE } from '@portal/contract';
 import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { createSealedBox } from '../../lib/sealed-box.ts';
 import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
@@ -18,7 +17,7 @@ const saveUrl = (t: TestApp, user: User, url: string | null) =>
 
 describe.each(engines)('webhooks on the %s queue', (engine) => {
   let t: TestApp;
-  const prefix = `test-webhooks-${randomToken(6)}`;
+  const prefix = uniqueId('test-webhooks');
   beforeAll(async () => {
     t = await startTestApp({
       WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -3,13 +3,12 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WAIT } from '../../../test/basics.ts';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { TEST_PASSWORD_COST, createTestDb, dropRedisPrefix } from '../../../test/harness.ts';
 import { startFakeTelegram } from '../../../test/fake-telegram.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { randomToken } from '../../lib/ids.ts';
 import '../../../test/reseller-fixtures.ts';
 import { engines, newChatId, telegramEnv } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
@@ -44,7 +43,7 @@ describe.each(engines)('Telegram long polling on the %s queue', (engine) => {
     cleanups.push(() => tg.close());
     const { db, dataDir, databaseUrl, drop } = await createTestDb();
     cleanups.push(drop);
-    const prefix = `test-tg-poll-${randomToken(6)}`;
+    const prefix = uniqueId('test-tg-poll');
     const redisUrl = engine === 'bullmq' ? process.env.TEST_REDIS_URL! : '';
     if (redisUrl) cleanups.push(() => dropRedisPrefix(redisUrl, prefix));
     const env = {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WAIT } from '../../../test/basics.ts';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { resellerUser } from '../../../test/reseller-fixtures.ts';
 import { engines, linkOf, newChatId, telegramEnv } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
@@ -12,7 +11,7 @@ const WEBHOOK_URL = 'https://shop.example.com/api/v1/telegram/webhook';
 describe.each(engines)('Telegram webhook mode on the %s queue', (engine) => {
   let t: TestApp;
   let tg: FakeTelegram;
-  const prefix = `test-tg-hook-${randomToken(6)}`;
+  const prefix = uniqueId('test-tg-hook');
   beforeAll(async () => {
     tg = await startFakeTelegram();
     t = await startTestApp(

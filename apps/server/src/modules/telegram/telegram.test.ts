@@ -1,10 +1,10 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WAIT } from '../../../test/basics.ts';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { TELEGRAM_NOT_CONFIGURED, TELEGRAM_SAVED, TELEGRAM_UNLINKED } from '@portal/contract';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.ts';
-import { randomToken, sha256Hex } from '../../lib/ids.ts';
+import { sha256Hex } from '../../lib/ids.ts';
 import { createJobQueue } from '../../queue/from-config.ts';
 import { fedexPayload, labelPdf, multipartBody, operator, setFedexPrice } from '../../../test/fedex-fixtures.ts';
 import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
@@ -21,7 +21,7 @@ type User = Awaited<ReturnType<typeof resellerUser>>;
 describe.each(engines)('Telegram on the %s queue', (engine) => {
   let t: TestApp;
   let tg: FakeTelegram;
-  const prefix = `test-telegram-${randomToken(6)}`;
+  const prefix = uniqueId('test-telegram');
   beforeAll(async () => {
     tg = await startFakeTelegram();
     t = await startTestApp(
@@ -272,8 +272,8 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
       const at = new Date().toISOString();
       const fresh = {
         ...message,
-        id: `dup-${randomToken(6)}`,
-        event_id: `test.duplicate:${randomToken(6)}`,
+        id: uniqueId('dup'),
+        event_id: `test.duplicate:${uniqueId('e')}`,
         text: 'Once only',
         status: 'pending' as const,
         attempts: 0,
@@ -284,7 +284,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
       };
       expect(await insertMessage(t.db, fresh)).toBe(true);
       // The same event for the same chat is recorded once (the idempotency key).
-      expect(await insertMessage(t.db, { ...fresh, id: `dup-${randomToken(6)}` })).toBe(false);
+      expect(await insertMessage(t.db, { ...fresh, id: uniqueId('dup') })).toBe(false);
       const jobs = await Promise.all([1, 2, 3].map((n) => side.enqueue(TELEGRAM_MESSAGE_JOB, { messageId: fresh.id }, { jobId: `dup-${n}-${fresh.id}` })));
       await vi.waitFor(
         async () => expect(await Promise.all(jobs.map(async (id) => (await side.getJob(id))?.state))).toEqual(['completed', 'completed', 'completed']),
@@ -370,7 +370,7 @@ describe('a message job run twice at once', () => {
       .insertInto('telegram_accounts')
       .values({ user_id: user.userId, chat_id: String(chat), chat_username: null, shop_url: null, muted: '[]', linked_at: at, created_at: at, updated_at: at })
       .execute();
-    const id = `twice-${randomToken(6)}`;
+    const id = uniqueId('twice');
     const message = {
       id,
       user_id: user.userId,
