@@ -48,7 +48,7 @@ describe.runIf(testDbKind === 'sqlite')('npm run backup and npm run restore', ()
         written++;
       }
     });
-    while (written < 10) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => written, { timeout: 30_000, message: 'orders written before the backup' }).toBeGreaterThanOrEqual(10);
     const archive = path.join(scratch, 'shop.tar');
     const backup = await cli('backup', t.config.dataDir, archive);
     const writtenAtBackup = written;

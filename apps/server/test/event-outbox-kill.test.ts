@@ -8,7 +8,7 @@ import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
-import { exited, freePort, killAll, waitUntil } from './processes.ts';
+import { exited, freePort, killAll } from './processes.ts';
 import { startReceiver } from './webhook-receiver.ts';
 import { uniqueId } from './basics.ts';
 
@@ -99,17 +99,18 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
-      await waitUntil(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
-          return fetch(`${url}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          );
-        },
-        90_000,
-        'the shop to start',
-      );
+      await expect
+        .poll(
+          async () => {
+            if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
+            return fetch(`${url}/healthz`).then(
+              (r) => r.ok,
+              () => false,
+            );
+          },
+          { timeout: 90_000, interval: 10, message: 'the shop to start' },
+        )
+        .toBe(true);
       return { child, url };
     }
 
@@ -149,7 +150,13 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       const shop = await startShop();
       const placing = placeOrders(shop.url);
       const target = (await count('orders')) + ORDERS_BEFORE_KILL;
-      await waitUntil(async () => (await count('orders')) >= target && (await count('shop_events')) > 0, 60_000, 'orders with events waiting');
+      await expect
+        .poll(async () => (await count('orders')) >= target && (await count('shop_events')) > 0, {
+          timeout: 60_000,
+          interval: 10,
+          message: 'orders with events waiting',
+        })
+        .toBe(true);
       shop.child.kill('SIGKILL');
       await exited(shop.child);
       await placing;
@@ -177,11 +184,13 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       deliveries: (await db.selectFrom('webhook_deliveries').select('id').where('user_id', 'in', userIds).where('status', '=', 'delivered').execute()).length,
       messages: (await db.selectFrom('telegram_messages').select('id').where('user_id', 'in', userIds).where('status', '=', 'sent').execute()).length,
     });
-    await waitUntil(
-      async () => JSON.stringify(await open()) === JSON.stringify({ events: 0, deliveries: orders.length, messages: orders.length }),
-      90_000,
-      'every event delivered',
-    );
+    await expect
+      .poll(async () => JSON.stringify(await open()) === JSON.stringify({ events: 0, deliveries: orders.length, messages: orders.length }), {
+        timeout: 90_000,
+        interval: 10,
+        message: 'every event delivered',
+      })
+      .toBe(true);
 
     // The webhook: every order's event arrived, always under the same delivery id; a receiver keeping the first of
     // each id (as the docs ask) has each event once. A POST the dead shop had sent and not heard back from comes again.

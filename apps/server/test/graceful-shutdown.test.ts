@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { AMAZON_CSV_PATH, AMAZON_FOUND_HEADER } from '@portal/contract';
 import { createDatabase } from '../src/db/database.ts';
 import { sha256Hex } from '../src/lib/ids.ts';
@@ -48,16 +48,19 @@ it.runIf(testDbKind === 'sqlite')(
     let log = '';
     child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const exited = new Promise<{ code: number | null }>((resolve) => child!.once('exit', (code) => resolve({ code })));
-    for (
-      const until = Date.now() + 60_000;
-      !(await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ));
-    ) {
-      if (Date.now() > until || child.exitCode !== null) throw new Error(`the server did not start:\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await vi.waitFor(
+      async () => {
+        if (
+          child!.exitCode !== null ||
+          !(await fetch(`${url}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          ))
+        )
+          throw new Error(`the server did not start:\n${log}`);
+      },
+      { timeout: 60_000, interval: 100 },
+    );
 
     // A customer, written to the server's database, and a token signed with its key.
     const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
@@ -86,10 +89,12 @@ it.runIf(testDbKind === 'sqlite')(
     for (const [name, value] of Object.entries({ ...slipSender(), weight: '2' })) form.append(name, value);
     form.append('pdf', new Blob([(await packingSlipPdf(ordinarySlipPages(300))) as BlobPart], { type: 'application/pdf' }), 'slips.pdf');
     const inFlight = fetch(`${url}/api/v1${AMAZON_CSV_PATH}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    for (const until = Date.now() + 30_000; !log.includes(AMAZON_CSV_PATH);) {
-      if (Date.now() > until) throw new Error(`the upload never reached the server:\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await vi.waitFor(
+      () => {
+        if (!log.includes(AMAZON_CSV_PATH)) throw new Error(`the upload never reached the server:\n${log}`);
+      },
+      { timeout: 30_000, interval: 10 },
+    );
 
     child.kill('SIGTERM');
     await expect.poll(() => log.includes('shutting down')).toBe(true);

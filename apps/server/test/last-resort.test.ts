@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { testDbKind } from './harness.ts';
 import { bareShopEnv, freePort } from './processes.ts';
 
@@ -43,16 +43,19 @@ it.runIf(testDbKind === 'sqlite')(
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const { out, lines, exited } = start('src/server.ts', port);
-    for (
-      const until = Date.now() + 60_000;
-      !(await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ));
-    ) {
-      if (Date.now() > until || child!.exitCode !== null) throw new Error(`the server did not start:\n${out.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await vi.waitFor(
+      async () => {
+        if (
+          child!.exitCode !== null ||
+          !(await fetch(`${url}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          ))
+        )
+          throw new Error(`the server did not start:\n${out.text}`);
+      },
+      { timeout: 60_000, interval: 100 },
+    );
 
     // The request itself is answered: the process closes gracefully, as on SIGTERM.
     expect((await fetch(`${url}/healthz?unhandled`)).status).toBe(200);

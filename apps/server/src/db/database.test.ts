@@ -48,13 +48,7 @@ it.runIf(onSqlite)('the WAL is checkpointed into the database file by a thread o
   await sql`create table t (id integer primary key, body text)`.execute(db);
   // 300 commits of a 4 KiB row each: past the 1,000 pages at which a commit would checkpoint on its own, short of the fallback.
   for (let i = 0; i < 300; i++) await sql`insert into t (body) values (${'x'.repeat(4000)})`.execute(db);
-  const checkpointed = await (async () => {
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      if (rowsInDatabaseFile(file) === 300) return true;
-    }
-    return false;
-  })();
-  expect(checkpointed).toBe(true);
+  await expect.poll(() => rowsInDatabaseFile(file), { timeout: 10_000, interval: 50, message: 'rows checkpointed into the database file' }).toBe(300);
   const [{ wal_autocheckpoint: fallback }] = (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows;
   expect(fallback).toBeGreaterThan(300 * 2); // so the commits above did not checkpoint themselves
 });
