@@ -16,6 +16,7 @@ import {
   type RunningServer,
   selectLabelType,
 } from './harness.ts';
+import { orderParties } from '../apps/server/test/sample-addresses.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Every test signs up and in; without SMTP_URL every mail is kept in the outbox the console shows.
@@ -78,17 +79,8 @@ const ORDER = {
   Length: 10,
   Width: 8,
   Height: 4,
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToName: 'John Receiver',
+  ...orderParties(),
   ToCompany: 'Receiver Co',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
 };
 type Listed = { _id: string; OrderId: string; tracking: string | null; status: string; price: number };
 const lastOrder = async (shop: RunningServer, token: string) => (await api<{ orders: Listed[] }>(shop.url, '/order/read?limit=1', undefined, token)).orders[0]!;

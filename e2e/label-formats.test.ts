@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { PDFDocument } from 'pdf-lib';
 import { api, fundedAccount, newPage, signInThroughPage, startServerAndBrowser, type RunningServer } from './harness.ts';
 import { decodeCode128, printZpl, zplCommands } from '../apps/server/test/zpl-check.ts';
+import { orderParties } from '../apps/server/test/sample-addresses.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -15,17 +16,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const ADDRESSES = {
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
-};
+const ADDRESSES = orderParties();
 
 /** Clicks and answers the saved file's name and bytes. */
 async function saved(page: Page, button: Locator): Promise<{ name: string; bytes: Buffer }> {
@@ -45,7 +36,7 @@ describe('label format', () => {
   it('Account Setting chooses ZPL or Letter; a row’s Download and Download selected save that format, the file checked', async () => {
     const account = await fundedAccount(server, 10_000);
     for (const ToName of ['Ana Núñez', 'Bob Printer'])
-      await api(server.url, '/order/create', { labelType: 'priority', design: 'normal', Weight: 2, ToName, ...ADDRESSES }, account.token);
+      await api(server.url, '/order/create', { labelType: 'priority', design: 'normal', Weight: 2, ...ADDRESSES, ToName }, account.token);
     const orders = (
       await api<{ orders: { _id: string; OrderId: string; tracking: string; toName: string }[] }>(server.url, '/order/read?limit=10', undefined, account.token)
     ).orders;
