@@ -8,7 +8,7 @@ import { engines } from './harness.ts';
 import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
-import { exited, freePort, killAll } from './processes.ts';
+import { exited, freePort, killAll, untilServing } from './processes.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const ROWS = 40;
@@ -55,18 +55,7 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
       if (engine === 'embedded') delete env.REDIS_URL;
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(child);
-      await expect
-        .poll(
-          async () => {
-            if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
-            return fetch(`http://127.0.0.1:${port}/healthz`).then(
-              (r) => r.ok,
-              () => false,
-            );
-          },
-          { timeout: 90_000, interval: 10, message: 'the shop to start' },
-        )
-        .toBe(true);
+      await untilServing(child, `http://127.0.0.1:${port}`, undefined, 90_000);
       return child;
     }
 

@@ -8,7 +8,7 @@ import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
-import { exited, freePort, killAll } from './processes.ts';
+import { exited, freePort, killAll, untilServing } from './processes.ts';
 import { startReceiver } from './webhook-receiver.ts';
 import { uniqueId } from './basics.ts';
 
@@ -99,18 +99,7 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
-      await expect
-        .poll(
-          async () => {
-            if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
-            return fetch(`${url}/healthz`).then(
-              (r) => r.ok,
-              () => false,
-            );
-          },
-          { timeout: 90_000, interval: 10, message: 'the shop to start' },
-        )
-        .toBe(true);
+      await untilServing(child, url, undefined, 90_000);
       return { child, url };
     }
 

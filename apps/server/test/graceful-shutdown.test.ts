@@ -12,7 +12,7 @@ import { ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
 import { startTestApp, testDbKind } from './harness.ts';
 import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv } from './bulk-fixtures.ts';
-import { freePort } from './processes.ts';
+import { freePort, untilServing } from './processes.ts';
 import { slipSender } from './sample-addresses.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -48,19 +48,7 @@ it.runIf(testDbKind === 'sqlite')(
     let log = '';
     child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const exited = new Promise<{ code: number | null }>((resolve) => child!.once('exit', (code) => resolve({ code })));
-    await vi.waitFor(
-      async () => {
-        if (
-          child!.exitCode !== null ||
-          !(await fetch(`${url}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          ))
-        )
-          throw new Error(`the server did not start:\n${log}`);
-      },
-      { timeout: 60_000, interval: 100 },
-    );
+    await untilServing(child, url, () => log);
 
     // A customer, written to the server's database, and a token signed with its key.
     const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { testDbKind } from './harness.ts';
-import { bareShopEnv, freePort } from './processes.ts';
+import { bareShopEnv, freePort, untilServing } from './processes.ts';
 
 // A real entry point, with a preload that leaves an error nobody handles (test/unhandled-error-preload.ts).
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -43,19 +43,7 @@ it.runIf(testDbKind === 'sqlite')(
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const { out, lines, exited } = start('src/server.ts', port);
-    await vi.waitFor(
-      async () => {
-        if (
-          child!.exitCode !== null ||
-          !(await fetch(`${url}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          ))
-        )
-          throw new Error(`the server did not start:\n${out.text}`);
-      },
-      { timeout: 60_000, interval: 100 },
-    );
+    await untilServing(child!, url, () => out.text);
 
     // The request itself is answered: the process closes gracefully, as on SIGTERM.
     expect((await fetch(`${url}/healthz?unhandled`)).status).toBe(200);

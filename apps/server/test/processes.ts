@@ -71,6 +71,25 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, ms: num
   }
 }
 
+/** Whether the web process at `url` answers /healthz. */
+export const serves = (url: string) =>
+  fetch(`${url}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
+
+/** Waits until the web process `child` serves at `url`; fails at once if it exits, with its `output`. */
+export const untilServing = (child: ChildProcess, url: string, output: () => string = () => '', ms = 60_000) =>
+  waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the web process exited with ${child.exitCode}:\n${output()}`);
+      return serves(url);
+    },
+    ms,
+    () => `${url} to serve:\n${output()}`,
+    100,
+  );
+
 /** Starts processes and stops every one of them, whatever happened. */
 export function processGroup() {
   const children: ChildProcess[] = [];
@@ -86,18 +105,7 @@ export function processGroup() {
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
       if (entry.endsWith('worker.ts')) return url;
-      await waitUntil(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-          return fetch(`${url}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          );
-        },
-        90_000,
-        `${entry} to start`,
-        200,
-      );
+      await untilServing(child, url, undefined, 90_000);
       return url;
     },
     /**

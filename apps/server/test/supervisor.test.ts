@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { testDbKind } from './harness.ts';
-import { bareShopEnv, exited, freePort, killAll } from './processes.ts';
+import { bareShopEnv, exited, freePort, killAll, serves } from './processes.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const children: ChildProcess[] = [];
@@ -57,12 +57,6 @@ async function supervise(entry: 'server' | 'worker', env: Record<string, string>
   const code = new Promise<number | null>((resolve) => supervisor.once('exit', (exitCode) => resolve(exitCode)));
   return { supervisor, url: `http://127.0.0.1:${port}`, output: () => output, lines, ownLines, pids, code };
 }
-
-const serves = (url: string) =>
-  fetch(`${url}/healthz`).then(
-    (r) => r.ok,
-    () => false,
-  );
 
 it.runIf(testDbKind === 'sqlite' && fs.existsSync(path.join(root, 'apps/server/dist/server.js')))(
   'npm start: a web process killed (kill -9) is started again, 1 s then 2 s later, and serves; SIGTERM to the supervisor stops it gracefully with no restart',

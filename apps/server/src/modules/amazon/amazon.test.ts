@@ -24,7 +24,7 @@ import { signUp, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { parseCsv } from '../../lib/csv.ts';
 import { validateCsv } from '../../../test/bulk-fixtures.ts';
 import { deflatedPagePdf, ordinarySlipPages, packingSlipPdf, rawPdf, slipNumber, type Slip, type SlipAddress } from '../../../test/slip-fixtures.ts';
-import { SENDER, slipSender } from '../../../test/sample-addresses.ts';
+import { RECIPIENT, SENDER, slipSender } from '../../../test/sample-addresses.ts';
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -83,14 +83,7 @@ const csvRows = async (body: string) => {
 
 const slip = (orderId: string, shipTo: SlipAddress, items?: number): Slip => ({ orderId, shipTo, items });
 const variants = {
-  plain: slip('112-0000001-0000001', {
-    name: 'John Receiver',
-    street: '456 Oak Avenue',
-    city: 'Beverly Hills',
-    state: 'CA',
-    zip: '90210',
-    country: 'United States',
-  }),
+  plain: slip('112-0000001-0000001', RECIPIENT),
   companyStreet2Zip4: slip('112-0000002-0000002', {
     name: 'Maria Garcia',
     company: 'Garcia Design',
