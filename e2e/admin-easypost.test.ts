@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { adminSession, api, createAccount, fundAccount, useShop } from './harness.ts';
+import { adminSession, api, createAccount, fundedAccount, useShop } from './harness.ts';
 
 const shop = useShop({ easyPost: true, env: { RATE_LIMIT_MAX: '1000' } });
 
@@ -41,8 +41,7 @@ it('the Prices page edits what a label type is bought as upstream (kept after a 
 });
 
 it("the console's overview and order view show an upstream label's cost, price and margin", async () => {
-  const customer = await createAccount(shop.server.url);
-  await fundAccount(shop.server, customer.token, 2_000);
+  const customer = await fundedAccount(shop.server, 2_000);
   const { labelTypes } = await api<{ labelTypes: { _id: string; uid: string }[] }>(shop.server.url, '/labeltype/read', undefined, customer.token);
   shop.fake.rates = { Priority: '2.40' };
   await api(

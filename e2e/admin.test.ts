@@ -7,7 +7,7 @@ import {
   adminSession,
   api,
   createAccount,
-  fundAccount,
+  fundedAccount,
   newPage,
   signInThroughPage,
   uniqueTgId,
@@ -15,6 +15,7 @@ import {
   type RunningServer,
   selectLabelType,
 } from './harness.ts';
+import { orderParties } from '../apps/server/test/sample-addresses.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Every test signs up and in; without SMTP_URL every mail is kept in the outbox the console shows.
@@ -67,17 +68,8 @@ const ORDER = {
   Length: 10,
   Width: 8,
   Height: 4,
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToName: 'John Receiver',
+  ...orderParties(),
   ToCompany: 'Receiver Co',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
 };
 type Listed = { _id: string; OrderId: string; tracking: string | null; status: string; price: number };
 const lastOrder = async (shop: RunningServer, token: string) => (await api<{ orders: Listed[] }>(shop.url, '/order/read?limit=1', undefined, token)).orders[0]!;
@@ -231,8 +223,7 @@ describe('operator console', () => {
 
   it("finds any customer's order by filters, opens it with its addresses, dimensions and ledger, and downloads its label", async () => {
     const admin = await adminSession(shop.browser, shop.server);
-    const customer = await createAccount(shop.server.url, uniqueTgId('buyer'));
-    await fundAccount(shop.server, customer.token, 5000);
+    const customer = await fundedAccount(shop.server, 5000, uniqueTgId('buyer'));
     await api(shop.server.url, '/order/create', ORDER, customer.token);
     const order = await lastOrder(shop.server, customer.token);
     expect(order.status).toBe('completed');
@@ -472,8 +463,7 @@ describe('the console on a phone (390 px)', () => {
   it('scrolls no screen sideways: overview, users, orders, outbox, audit log, FedEx queue', async () => {
     const admin = await adminSession(shop.browser, shop.server);
     // An order in the console's lists, with its long values.
-    const customer = await createAccount(shop.server.url, uniqueTgId('phone'));
-    await fundAccount(shop.server, customer.token, 5_000);
+    const customer = await fundedAccount(shop.server, 5_000, uniqueTgId('phone'));
     await api(shop.server.url, '/order/create', ORDER, customer.token);
     const phone = await newPage(shop.browser, { viewport: { width: 390, height: 844 }, storageState: await admin.page.context().storageState() });
     const wide: string[] = [];
@@ -506,8 +496,7 @@ describe('cancelling an order that is still being made', () => {
 
   it('asks for a reason, cancels and refunds it; the customer gets the price back', async () => {
     const admin = await adminSession(slow.browser, slow.server);
-    const customer = await createAccount(slow.server.url, uniqueTgId('waiter'));
-    await fundAccount(slow.server, customer.token, 1000);
+    const customer = await fundedAccount(slow.server, 1000, uniqueTgId('waiter'));
     await api(slow.server.url, '/order/create', ORDER, customer.token);
     const order = await lastOrder(slow.server, customer.token);
     expect(order.status).toBe('processing');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
 import { packingSlipPdf, slipNumber } from '../apps/server/test/slip-fixtures.ts';
-import { api, createAccount, fundAccount, newPage, selectLabelType, signedInPage, signInThroughPage, useShop } from './harness.ts';
+import { api, fundedAccount, newPage, selectLabelType, signedInPage, signInThroughPage, useShop } from './harness.ts';
 
 const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 
@@ -11,8 +11,7 @@ const toast = (page: Page, text: string) => page.getByRole('alert').filter({ has
 
 describe('Amazon CSV Generator', () => {
   it('turns a 3-slip PDF into amazon.csv with a saved From address, leaves out a scanned page when asked, and the file validates and pays on the USPS CSV page', async () => {
-    const account = await createAccount(shop.server.url);
-    await fundAccount(shop.server, account.token, 10_000);
+    const account = await fundedAccount(shop.server, 10_000);
     await api(
       shop.server.url,
       '/address/create',

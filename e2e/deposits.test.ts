@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, signedInPage, signInThroughPage, useShop } from './harness.ts';
+import { api, createAccount, fundedAccount, newPage, signedInPage, signInThroughPage, useShop } from './harness.ts';
+import { orderParties } from '../apps/server/test/sample-addresses.ts';
 
 const shop = useShop();
 
@@ -127,19 +128,8 @@ describe('deposits through the sandbox payment page', () => {
 
 describe('the statement and Order History', () => {
   it('shows an adjustment with its reason, links an order charge to its order, and keeps Order History search, filter and page in the address', async () => {
-    const account = await createAccount(shop.server.url);
-    await fundAccount(shop.server, account.token, 10_000); // an adjustment row with the reason 'test funding'
-    const parties = {
-      FromName: 'Jane Sender',
-      FromStreet: '123 Main Street',
-      FromCity: 'New York',
-      FromState: 'NY',
-      FromZip: '10001',
-      ToStreet: '456 Oak Avenue',
-      ToCity: 'Beverly Hills',
-      ToState: 'CA',
-      ToZip: '90210',
-    };
+    const account = await fundedAccount(shop.server, 10_000); // an adjustment row with the reason 'test funding'
+    const parties = orderParties();
     for (const name of ['Ann Early', 'Bo Later'])
       await api(shop.server.url, '/order/create', { labelType: 'priority', design: 'pitney', Weight: 2, ...parties, ToName: name }, account.token);
     const { orders } = await api<{ orders: { _id: string; toName: string }[] }>(shop.server.url, '/order/read?page=1&limit=10', undefined, account.token);

@@ -8,6 +8,8 @@ import { chromium, type Browser, type BrowserContextOptions, type Locator, type 
 import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, beforeAll } from 'vitest';
 import { fundUser, startSmtpInbox, type SmtpInbox } from '../apps/server/test/harness.ts';
+import { uniqueId } from '../apps/server/test/basics.ts';
+import { fundedCustomer, newCustomer } from '../apps/server/test/customers.ts';
 import { startFakeEasyPost, type FakeEasyPost } from '../apps/server/test/fake-easypost.ts';
 import { startFakeTelegram, type FakeTelegram } from '../apps/server/test/fake-telegram.ts';
 import { easyPostEnv } from '../apps/server/test/easypost-fixtures.ts';
@@ -210,15 +212,17 @@ export async function api<T = any>(url: string, pathName: string, body?: Record<
   return data as T;
 }
 
-let counter = 0;
-export const uniqueTgId = (prefix = 'e2e') => `${prefix}_${Date.now() % 1_000_000_000}_${++counter}`;
+export const uniqueTgId = (prefix = 'e2e') => uniqueId(prefix);
+
+/** What the browser tests' accounts are called, and their password. */
+const E2E_ACCOUNT = { username: 'E2E Shipper', password: 'e2e password 1' };
 
 /** An account made through the real calls; returns its bearer token. */
-export async function createAccount(url: string, tgId = uniqueTgId(), password = 'e2e password 1') {
-  await api(url, '/auth/register', { username: 'E2E Shipper', tgId, password }, undefined, true);
-  const { accessToken } = await api<{ accessToken: string }>(url, '/auth/login', { tgId, password }, undefined, true);
-  return { tgId, password, token: accessToken };
-}
+export const createAccount = (url: string, tgId = uniqueTgId()) => newCustomer(url, { ...E2E_ACCOUNT, tgId });
+
+/** A new account funded with `cents` (not at all for 0) through the ledger, on the running server's SQLite file. */
+export const fundedAccount = (server: RunningServer, cents: number, tgId = uniqueTgId()) =>
+  withServerDb(server, (db) => fundedCustomer(server.url, cents, db, { ...E2E_ACCOUNT, tgId }));
 
 /** Signs in through the sign-in screen, whose invisible captcha solves its challenge in the page. */
 export async function signInThroughPage(page: Page, url: string, tgId: string, password: string): Promise<void> {
@@ -239,8 +243,7 @@ export async function signedInPage(browser: Browser, url: string) {
 
 /** A new account funded with `cents` (not at all for 0), signed in through the sign-in screen in a page of its own. */
 export async function fundedSession(browser: Browser, server: RunningServer, cents: number, options: BrowserContextOptions = {}) {
-  const account = await createAccount(server.url);
-  if (cents > 0) await fundAccount(server, account.token, cents);
+  const account = await fundedAccount(server, cents);
   const page = await newPage(browser, options);
   await signInThroughPage(page, server.url, account.tgId, account.password);
   return { ...account, page };

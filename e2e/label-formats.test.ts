@@ -2,22 +2,13 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { PDFDocument } from 'pdf-lib';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, useShop } from './harness.ts';
+import { api, fundedAccount, newPage, signInThroughPage, useShop } from './harness.ts';
 import { decodeCode128, printZpl, zplCommands } from '../apps/server/test/zpl-check.ts';
+import { orderParties } from '../apps/server/test/sample-addresses.ts';
 
 const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 
-const ADDRESSES = {
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
-};
+const ADDRESSES = orderParties();
 
 /** Clicks and answers the saved file's name and bytes. */
 async function saved(page: Page, button: Locator): Promise<{ name: string; bytes: Buffer }> {
@@ -35,10 +26,9 @@ async function chooseFormat(page: Page, token: string, name: RegExp, format: str
 
 describe('label format', () => {
   it('Account Setting chooses ZPL or Letter; a row’s Download and Download selected save that format, the file checked', async () => {
-    const account = await createAccount(shop.server.url);
-    await fundAccount(shop.server, account.token, 10_000);
+    const account = await fundedAccount(shop.server, 10_000);
     for (const ToName of ['Ana Núñez', 'Bob Printer'])
-      await api(shop.server.url, '/order/create', { labelType: 'priority', design: 'normal', Weight: 2, ToName, ...ADDRESSES }, account.token);
+      await api(shop.server.url, '/order/create', { labelType: 'priority', design: 'normal', Weight: 2, ...ADDRESSES, ToName }, account.token);
     const orders = (
       await api<{ orders: { _id: string; OrderId: string; tracking: string; toName: string }[] }>(
         shop.server.url,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { api, createAccount, fundAccount, newPage, signInThroughPage, useShop, selectLabelType, fundedSession } from './harness.ts';
+import { api, fundedAccount, newPage, signInThroughPage, useShop, selectLabelType, fundedSession } from './harness.ts';
 
 // Every test signs up and in: more than the default auth rate limit allows from one address.
 const RATE_LIMIT = { RATE_LIMIT_MAX: '1000' };
@@ -466,8 +466,7 @@ describe('an order the label provider answers later', () => {
   const slow = useShop({ env: { ...RATE_LIMIT, LABEL_SANDBOX_MODE: 'processing', LABEL_SANDBOX_DELAY_MS: '1500', ORDER_POLL_INTERVAL_MS: '300' } });
 
   it('shows Processing without a download, reloads every 5 s and shows Completed with its download', async () => {
-    const account = await createAccount(slow.server.url);
-    await fundAccount(slow.server, account.token, 1_000);
+    const account = await fundedAccount(slow.server, 1_000);
     const priority = (await api<{ labelTypes: LabelTypeRow[] }>(slow.server.url, '/labeltype/read', undefined, account.token)).labelTypes.find(
       (t) => t.uid === 'priority',
     )!;

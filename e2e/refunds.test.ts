@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { adminSession, api, createAccount, fundAccount, newPage, signInThroughPage, useShop, withServerDb } from './harness.ts';
+import { adminSession, api, fundedAccount, newPage, signInThroughPage, useShop, withServerDb } from './harness.ts';
 
 // A sandbox refund is approved half a second after it is asked, by the refund sweep on the queue.
 const shop = useShop({ env: { RATE_LIMIT_MAX: '1000', LABEL_SANDBOX_REFUND_DELAY_MS: '500', ORDER_POLL_INTERVAL_MS: '200' } });
@@ -23,8 +23,7 @@ type Listed = { _id: string; OrderId: string; price: number; refundStatus: strin
 
 /** A signed-in customer with `names.length` completed orders, one to each receiver named. */
 async function customerWithOrders(names: string[]) {
-  const account = await createAccount(shop.server.url);
-  await fundAccount(shop.server, account.token, 10_000);
+  const account = await fundedAccount(shop.server, 10_000);
   for (const ToName of names) await api(shop.server.url, '/order/create', { ...ORDER, ToName }, account.token);
   const orders = (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, account.token)).orders;
   const page = await newPage(shop.browser);

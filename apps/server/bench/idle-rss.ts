@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildServerIfNeeded } from '../test/built-tree.ts';
 import { processGroup, type BuiltProcess } from '../test/processes.ts';
-import { JOURNEY_ENV, bulkOrder, fundedCustomer, orderLabel } from '../test/shop-journey.ts';
+import { JOURNEY_ENV, bulkOrder, journeyCustomer, orderLabel } from '../test/shop-journey.ts';
 import { sized } from './smoke.ts';
 
 const TARGET_MB = 150;
@@ -49,7 +49,7 @@ export async function runIdleRssBench(): Promise<void> {
     const [webIdle, workerIdle] = await Promise.all([quietRssMb(web.pid), quietRssMb(worker.pid)]);
     console.log(row('web process, started', webIdle, TARGET_MB));
     console.log(row('worker, started', workerIdle, TARGET_MB));
-    const token = await fundedCustomer(web.url);
+    const token = await journeyCustomer(web.url);
     await orderLabel(web.url, token);
     await bulkOrder(web.url, token);
     const [webAfter, workerAfter] = await Promise.all([quietRssMb(web.pid), quietRssMb(worker.pid)]);

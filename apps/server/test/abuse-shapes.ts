@@ -1,6 +1,7 @@
 // Hostile input for the abuse suite (abuse.test.ts): values drawn by fast-check from a route's JSON Schema (made from
 // its zod schema), each hostile value tagged with its shape so the suite can count and name what it sent.
 import fc from 'fast-check';
+import { SENDER, orderParties } from './sample-addresses.ts';
 
 /** A hostile value and the name of its shape; `untag` takes a generated structure apart again. */
 export class Tagged {
@@ -65,24 +66,8 @@ const PLAUSIBLE: Record<string, unknown> = {
   length: 10,
   width: 8,
   height: 4,
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  FromCountry: 'United States',
-  ToName: 'John Receiver',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
-  ToCountry: 'United States',
-  name: 'Jane Sender',
-  street: '123 Main Street',
-  city: 'New York',
-  state: 'NY',
-  zip: '10001',
-  country: 'United States',
+  ...orderParties(),
+  ...SENDER,
   fromName: 'Jane Sender',
   fromStreet: '123 Main Street',
   fromCity: 'New York',

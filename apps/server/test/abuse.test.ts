@@ -10,11 +10,12 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AMAZON_CSV_PATH, AMAZON_MAX_BYTES, API_KEY_HEADER, BULK_MAX_BYTES, RESELLER_API_PREFIX } from '@portal/contract';
 import { hostileString, untag, valuesFor } from './abuse-shapes.ts';
+import { slipSender } from './sample-addresses.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
 import { createTestDb, routesUnder, startTestApp, testDbKind } from './harness.ts';
 import { call, captcha, processGroup, type BuiltProcess } from './processes.ts';
 import { ordinarySlipPages, packingSlipPdf, zeroBombPdf } from './slip-fixtures.ts';
-import { JOURNEY_ENV, JOURNEY_PASSWORD, fundedCustomer } from './shop-journey.ts';
+import { JOURNEY_ENV, JOURNEY_PASSWORD, journeyCustomer } from './shop-journey.ts';
 
 /**
  * Shapes the shop does not survive yet, each with its cause: fixed on other branches of issue 45. They are not sent
@@ -106,7 +107,7 @@ beforeAll(async () => {
             : undefined;
     return row && Number(row.cents);
   };
-  who.token = await fundedCustomer(shop.url);
+  who.token = await journeyCustomer(shop.url);
   who.tgId = (await call(shop.url, '/auth/access', undefined, who.token)).tgId;
   who.apiKey = (await call(shop.url, '/account/api-key', {}, who.token)).api_key;
 }, 120_000);
@@ -248,7 +249,7 @@ const UPLOADS: Record<string, { file: string; kind: 'csv' | 'pdf' | 'label'; fie
   [`POST /api/v1${AMAZON_CSV_PATH}`]: {
     file: 'pdf',
     kind: 'pdf',
-    fields: { fromName: 'Jane Seller', fromStreet1: '123 Main Street', fromCity: 'New York', fromState: 'NY', fromZip: '10001', weight: '2' },
+    fields: { ...slipSender(), weight: '2' },
   },
   'POST /api/v1/admin/fedex-orders/:id/complete': { file: 'label', kind: 'label', fields: { trackingNumber: '1234' } },
 };

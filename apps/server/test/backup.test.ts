@@ -7,7 +7,8 @@ import { createDatabase } from '../src/db/database.ts';
 import { readLabel } from '../src/modules/orders/service.ts';
 import { createLocalFileStore } from '../src/providers/storage/file-store.ts';
 import { startTestApp, testDbKind, type TestApp } from './harness.ts';
-import { fundedUser, orderPayload } from './order-fixtures.ts';
+import { orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 describe.runIf(testDbKind === 'sqlite')('npm run backup and npm run restore', () => {
   it('copies the shop while orders are written; the copy keeps the ledger invariant and every completed label', async () => {
-    const users = await Promise.all([1, 2, 3].map(() => fundedUser(t.app, t.db, 100_000)));
+    const users = await Promise.all([1, 2, 3].map(() => fundedCustomer(t.app, 100_000, t.db)));
     let writing = true;
     let written = 0;
     const writers = users.map(async (user) => {
@@ -47,7 +48,7 @@ describe.runIf(testDbKind === 'sqlite')('npm run backup and npm run restore', ()
         written++;
       }
     });
-    while (written < 10) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => written, { timeout: 30_000, message: 'orders written before the backup' }).toBeGreaterThanOrEqual(10);
     const archive = path.join(scratch, 'shop.tar');
     const backup = await cli('backup', t.config.dataDir, archive);
     const writtenAtBackup = written;

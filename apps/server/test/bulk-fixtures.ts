@@ -1,29 +1,26 @@
+import { vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { CSV_COLUMNS, isBulkFinished, type BulkOrder } from '@portal/contract';
 import { PDFDocument } from 'pdf-lib';
 import { unzipSync } from 'fflate';
 import { decodeCsvText, parseCsv } from '../src/lib/csv.ts';
+import { WAIT } from './basics.ts';
+import { orderParties } from './sample-addresses.ts';
 
 type Column = (typeof CSV_COLUMNS)[number];
 export type CsvRow = Partial<Record<Column, string>>;
 
 /** A valid row for the USPS and FedEx types (US addresses, 2 lb). */
 export const usRow = (i: number, overrides: CsvRow = {}): CsvRow => ({
+  ...orderParties(),
   FromName: `Sender ${i}`,
   FromCompany: 'Shop Co',
-  FromStreet: '123 Main Street',
   FromStreet2: '',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
   FromPhone: '',
   ToName: `Receiver ${i}`,
   ToCompany: '',
   ToStreet: `${100 + i} Oak Avenue`,
   ToStreet2: i % 2 ? 'Apt 2' : '',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
   ToPhone: '',
   Weight: '2',
   Length: '',
@@ -83,21 +80,23 @@ export async function readBulkOrders(app: FastifyInstance, headers: Record<strin
   return res.json().orders;
 }
 
-/** Polls read-bulk-orders until the newest bulk order is completed; answers it and every progress value seen. */
+/** Polls read-bulk-orders until the newest bulk order is finished; answers it and every progress value seen. */
 export async function waitForCompletion(
   app: FastifyInstance,
   headers: Record<string, string>,
   timeoutMs = 30_000,
 ): Promise<{ order: BulkOrder; progress: number[] }> {
   const progress: number[] = [];
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const [order] = await readBulkOrders(app, headers);
-    if (order && progress.at(-1) !== order.progress) progress.push(order.progress);
-    if (order && isBulkFinished(order.status)) return { order, progress };
-    if (Date.now() > until) throw new Error(`bulk order not finished: ${JSON.stringify(order)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  const order = await vi.waitFor(
+    async () => {
+      const [order] = await readBulkOrders(app, headers);
+      if (order && progress.at(-1) !== order.progress) progress.push(order.progress);
+      if (!order || !isBulkFinished(order.status)) throw new Error(`bulk order not finished: ${JSON.stringify(order)}`);
+      return order;
+    },
+    { ...WAIT, timeout: timeoutMs },
+  );
+  return { order, progress };
 }
 
 export const download = (app: FastifyInstance, headers: Record<string, string>, path: string) => app.inject({ method: 'GET', url: path, headers });
@@ -106,16 +105,3 @@ export const pdfPageCount = async (pdf: Uint8Array) => (await PDFDocument.load(p
 export const zipEntries = (zip: Uint8Array) => unzipSync(zip);
 /** The report's header and rows (the report is our own CSV). */
 export const readReport = (csv: Uint8Array) => parseCsv(decodeCsvText(csv)!);
-
-/** Retries an assertion until it passes (a queue marks a job done just after its handler returned). */
-export async function eventually(assertion: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await assertion();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}

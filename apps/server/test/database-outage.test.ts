@@ -7,14 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { createDatabase, type Db } from '../src/db/database.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../src/lib/http-errors.ts';
-import { randomToken } from '../src/lib/ids.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
-import { dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
+import { dropRedisPrefix, testDbKind } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
-import { call, captcha, freePort, postForm, processGroup } from './processes.ts';
+import { freePort, postForm, processGroup } from './processes.ts';
+import { fundedCustomer } from './customers.ts';
+import { uniqueId } from './basics.ts';
 
 const run = promisify(execFile);
 const BULK_ROWS = 200;
@@ -95,13 +96,13 @@ async function startOwnPostgres() {
   };
 }
 
-/** Polls `check` (which may fail while the database is away) every 100 ms until it holds. */
-async function eventually(check: () => Promise<boolean>, ms: number, what: string | (() => Promise<string> | string)): Promise<void> {
-  for (const until = Date.now() + ms; !(await check().catch(() => false));) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${await (typeof what === 'string' ? what : what())}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits until `check` holds (it may fail while the database is away); past `ms`, the error names `what`, told then. */
+const eventually = (check: () => Promise<boolean>, ms: number, what: string | (() => Promise<string> | string)) =>
+  vi
+    .waitFor(async () => expect(await check().catch(() => false)).toBe(true), { timeout: ms, interval: 100 })
+    .catch(async () => {
+      throw new Error(`timed out waiting for ${await (typeof what === 'string' ? what : what())}`);
+    });
 
 /** The last lines of a process's log, each as its message and its error's. */
 const lastLines = (log: string) =>
@@ -133,9 +134,7 @@ it.runIf(testDbKind === 'sqlite' && whichPostgres !== null).each(engines)(
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-outage-'));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     const callLog = path.join(dataDir, 'label-calls.log');
-    const prefix = `test-outage-${randomToken(6)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, 'x')}`;
+    const prefix = uniqueId('test-outage');
     if (engine === 'bullmq') cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
     const env = {
       DATABASE_URL: postgres.url(name),
@@ -172,11 +171,7 @@ it.runIf(testDbKind === 'sqlite' && whichPostgres !== null).each(engines)(
         )
         .join('\n');
 
-    const tgId = uniqueTgId('outage');
-    await call(url, '/auth/register', { username: 'Outage Test', tgId, password: 'outage password 1', captchaToken: await captcha(url) });
-    const { accessToken: token } = await call(url, '/auth/login', { tgId, password: 'outage password 1', captchaToken: await captcha(url) });
-    const { _id: userId } = await call(url, '/auth/access', undefined, token);
-    await fundUser(db, userId, 5_000_000);
+    const { token, userId } = await fundedCustomer(url, 5_000_000, db);
 
     // A restart while the worker makes the bulk order's labels, then the connections the shop opened again are ended.
     const csv = csvText(usRows(BULK_ROWS));

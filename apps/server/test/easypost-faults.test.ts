@@ -9,7 +9,8 @@ import { UPSTREAM_NOT_ASKED } from '../src/modules/orders/service.ts';
 import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { createLocalFileStore, type FileStore } from '../src/providers/storage/file-store.ts';
-import { fundedUser, orderPayload } from './order-fixtures.ts';
+import { orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
@@ -68,7 +69,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
   it('a label bought upstream that cannot be stored here: answered 200 (Processing), not refunded; the sweep records that label, bought once, charged once', async () => {
     // The request's recording and the sweep's first try both fail.
     files.failPacks = 2;
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: ORDER_CREATED });
@@ -88,7 +89,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
   });
 
   it('a bulk row whose purchase answer cannot be read is not refunded: the row gets the label bought for it, once', async () => {
-    const user = await fundedUser(t.app, t.db, 50_000);
+    const user = await fundedCustomer(t.app, 50_000, t.db);
     const file = csvText(usRows(4));
     const validated = await validateCsv(t.app, user.headers, 'priority', file);
     fake.faults.push({ kind: 'garble', on: 'buy', count: 1 });
@@ -105,7 +106,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
   describe("the operator's Cancel of a Processing order asks the upstream first", () => {
     /** A funded customer's order bought upstream whose answer was lost: Processing, its label sold. */
     async function soldButProcessing() {
-      const user = await fundedUser(t.app, t.db, 5_000);
+      const user = await fundedCustomer(t.app, 5_000, t.db);
       fake.faults.push({ kind: 'lose', on: 'buy', count: 1 });
       expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers })).statusCode).toBe(
         200,
@@ -169,7 +170,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
     });
 
     it('a purchase that ends after the cancel: the order stays cancelled and refunded, and its buyer voids the label', async () => {
-      const user = await fundedUser(t.app, t.db, 5_000);
+      const user = await fundedCustomer(t.app, 5_000, t.db);
       let endPurchase = () => {};
       const purchaseEnds = new Promise<void>((resolve) => (endPurchase = resolve));
       fake.faults.push({ kind: 'slow', on: 'buy', count: 1, until: purchaseEnds });
@@ -188,7 +189,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
     });
 
     it('no label sold upstream: cancelled and refunded at once, as before', async () => {
-      const user = await fundedUser(t.app, t.db, 5_000);
+      const user = await fundedCustomer(t.app, 5_000, t.db);
       fake.faults.push({ kind: '500', on: 'create', count: 1_000_000 });
       await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
       const order = await newestOrder(t.db, user.userId);
@@ -201,7 +202,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
   });
 
   it("the web's order calls honour their Idempotency-Key: the same submission sent again is answered again, ordered and charged once", async () => {
-    const user = await fundedUser(t.app, t.db, 50_000);
+    const user = await fundedCustomer(t.app, 50_000, t.db);
     const create = (key: string, payload = orderPayload('priority')) =>
       t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: { ...user.headers, 'idempotency-key': key } });
     const orderCount = async () => (await t.db.selectFrom('orders').select('id').where('user_id', '=', user.userId).execute()).length;
@@ -258,7 +259,7 @@ describe('a bulk order given up on its last attempt (EasyPost fake; its job run 
   });
 
   it('rows whose labels were bought upstream are completed with them, not refunded', async () => {
-    const user = await fundedUser(t.app, t.db, 50_000);
+    const user = await fundedCustomer(t.app, 50_000, t.db);
     const file = csvText(usRows(4));
     const validated = await validateCsv(t.app, user.headers, 'priority', file);
     expect((await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file)).json()).toEqual({

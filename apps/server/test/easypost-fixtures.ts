@@ -2,14 +2,19 @@ import { vi } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { dropRedisPrefix, queueEnv, startTestApp, type Engine, type TestApp } from './harness.ts';
 import type { AppOverrides } from '../src/app.ts';
-import { randomToken } from '../src/lib/ids.ts';
 import { startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
+import { uniqueId } from './basics.ts';
 
-/** The settings that buy labels from the fake. */
+/**
+ * The settings that buy labels from the fake. A single order waits up to 30 s for its label (the default 5 s was
+ * passed on a busy machine by a first purchase that also loads the EasyPost client, and the order answered
+ * Processing); a test about that wait sets its own LABEL_WAIT_MS (easypost-wait.test.ts).
+ */
 export const easyPostEnv = (fake: FakeEasyPost): Record<string, string> => ({
   LABEL_PROVIDER: 'easypost',
   EASYPOST_API_KEY: fake.apiKey,
   EASYPOST_API_URL: fake.url,
+  LABEL_WAIT_MS: '30000',
 });
 
 /** env: the settings that reach the fake and the queue, for another process of the same shop. */
@@ -25,7 +30,7 @@ export async function startEasyPostApp(
   extra: (fake: FakeEasyPost) => Record<string, string> = () => ({}),
   overrides: AppOverrides = {},
 ): Promise<EasyPostApp> {
-  const prefix = `test-${name}-${randomToken(6)}`;
+  const prefix = uniqueId(`test-${name}`);
   const fake = await startFakeEasyPost();
   const env = { ...easyPostEnv(fake), ...queueEnv(engine, prefix) };
   let t: TestApp | undefined;

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ORDERS_CREATED } from '@portal/contract';
 import { engines } from './harness.ts';
-import { fundedUser } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
-import { exited, freePort, killAll, waitUntil } from './processes.ts';
+import { exited, freePort, killAll, untilServing } from './processes.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 const ROWS = 40;
@@ -55,21 +55,11 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
       if (engine === 'embedded') delete env.REDIS_URL;
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(child);
-      await waitUntil(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
-          return fetch(`http://127.0.0.1:${port}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          );
-        },
-        90_000,
-        'the shop to start',
-      );
+      await untilServing(child, `http://127.0.0.1:${port}`, undefined, 90_000);
       return child;
     }
 
-    const user = await fundedUser(t.app, t.db, 1_000_000);
+    const user = await fundedCustomer(t.app, 1_000_000, t.db);
     const rows = usRows(ROWS);
     for (const row of REFUSED) rows[row - 1].ToStreet = fake.unverifiableStreet;
     const file = csvText(rows);
@@ -78,18 +68,20 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
     expect(placed.json()).toEqual({ message: ORDERS_CREATED });
 
     const first = await startShop();
-    await waitUntil(() => fake.purchases >= BOUGHT_BEFORE_KILL, 60_000, 'labels bought');
+    await expect.poll(() => fake.purchases >= BOUGHT_BEFORE_KILL, { timeout: 60_000, interval: 10, message: 'labels bought' }).toBe(true);
     first.kill('SIGKILL');
     await exited(first);
     const boughtAtKill = fake.purchases;
     expect(boughtAtKill).toBeLessThan(ROWS - REFUSED.length); // killed in the middle
 
     await startShop();
-    await waitUntil(
-      async () => ['completed', 'failed'].includes((await readBulkOrders(t.app, user.headers))[0]?.status ?? ''),
-      90_000,
-      'the bulk order to finish',
-    );
+    await expect
+      .poll(async () => ['completed', 'failed'].includes((await readBulkOrders(t.app, user.headers))[0]?.status ?? ''), {
+        timeout: 90_000,
+        interval: 10,
+        message: 'the bulk order to finish',
+      })
+      .toBe(true);
     const [bulk] = await readBulkOrders(t.app, user.headers);
     expect(bulk).toMatchObject({ status: 'completed', totalOrders: ROWS, failedOrders: REFUSED.length });
 

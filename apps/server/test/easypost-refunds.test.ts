@@ -1,12 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT } from './basics.ts';
 import { refundScanned } from '@portal/contract';
 import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
-import { fundedUser, orderPayload } from './order-fixtures.ts';
+import { orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 
 describe.each(engines)('label refunds through EasyPost (the official client against a fake), on the %s queue', (engine) => {
   let t: TestApp;
@@ -37,19 +39,16 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
   }
   const refund = (user: User, id: string) => t.app.inject({ method: 'POST', url: `/api/v1/order/refund/${id}`, headers: user.headers });
   const orderNow = (id: string) => t.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  async function refundSettled(id: string, timeoutMs = 15_000) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
+  const refundSettled = (id: string) =>
+    vi.waitFor(async () => {
       const order = await orderNow(id);
-      if (order.refund_status !== 'requested') return order;
-      if (Date.now() > until) throw new Error('refund still requested');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+      if (order.refund_status === 'requested') throw new Error('refund still requested');
+      return order;
+    }, WAIT);
   const refundRows = (id: string) => t.db.selectFrom('ledger').selectAll().where('kind', '=', 'label_refund').where('reference', '=', id).execute();
 
   it('submits POST shipments/:id/refund once and learns refunded by polling on the queue; credited once', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     const before = fake.refunds;
     expect((await refund(user, order.id)).json()).toMatchObject({ ok: true, refundStatus: 'requested' });
@@ -62,7 +61,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
 
   it('a replayed refund event credits once: the same event three times, and the poll besides', async () => {
     fake.refundDecision = 'hold';
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     expect((await refund(user, order.id)).json()).toMatchObject({ refundStatus: 'requested' });
     const event = fake.settleRefund(order.shipment_id!, 'refunded');
@@ -79,7 +78,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
 
   it('a rejected refund (event or poll) credits nothing and keeps the label downloadable', async () => {
     fake.refundDecision = 'hold';
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     await refund(user, order.id);
     await fake.deliver(webhookUrl, fake.settleRefund(order.shipment_id!, 'rejected'));
@@ -96,7 +95,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
   });
 
   it('refuses a UPS label once the tracker says it was scanned (tracking_status beyond pre_transit)', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user, 'ups_standard');
     expect((await fake.deliver(webhookUrl, fake.trackerEvent(order.shipment_id!, 'in_transit'))).status).toBe(200);
     const res = await refund(user, order.id);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_CORRECTED, ADDRESS_NOT_CHECKED, ADDRESS_VERIFIED } from '@portal/contract';
 import { engines, startTestApp, type TestApp } from './harness.ts';
-import { fundedUser } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import { csvText, usRow, usRows, validateCsv } from './bulk-fixtures.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
@@ -23,7 +23,7 @@ describe.each(engines)('address verification through EasyPost (EASYPOST_VERIFY_A
   const verifyCalls = () => fake.requests.filter((r) => r === 'POST /v2/addresses/create_and_verify').length;
 
   it("answers the carrier's corrected lines, nothing when they are as typed, and its words for an address it does not know", async () => {
-    const user = await fundedUser(t.app, t.db, 0);
+    const user = await fundedCustomer(t.app, 0, t.db);
     const corrected = await verify(user.headers, typed);
     expect(corrected.statusCode).toBe(200);
     // The fake answers the street in capitals, as EasyPost normalises it.
@@ -49,7 +49,7 @@ describe.each(engines)('address verification through EasyPost (EASYPOST_VERIFY_A
   });
 
   it('the CSV validation names each row whose address the carrier does not know, asking once per distinct address', async () => {
-    const user = await fundedUser(t.app, t.db, 0);
+    const user = await fundedCustomer(t.app, 0, t.db);
     const rows = [...usRows(3), usRow(4, { ToStreet: fake.unverifiableStreet }), usRow(5, { FromStreet: fake.unverifiableStreet })];
     const before = verifyCalls();
     const res = await validateCsv(t.app, user.headers, 'priority', csvText(rows));
@@ -72,7 +72,7 @@ describe('address verification off (the default)', () => {
   afterAll(() => t?.close());
 
   it('answers that nothing is checked, and the CSV validation names no row', async () => {
-    const user = await fundedUser(t.app, t.db, 0);
+    const user = await fundedCustomer(t.app, 0, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/address/verify', headers: user.headers, payload: typed });
     expect(res.json()).toEqual({ message: ADDRESS_NOT_CHECKED, checked: false, verified: false, suggested: null });
     const validated = await validateCsv(t.app, user.headers, 'priority', csvText(usRows(2)));

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT } from './basics.ts';
 import { engines, type TestApp } from './harness.ts';
-import { callApi, eventually, labelFields, resellerUser } from './reseller-fixtures.ts';
+import { callApi, labelFields, resellerUser } from './reseller-fixtures.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { startEasyPostApp } from './easypost-fixtures.ts';
 
@@ -25,8 +26,9 @@ describe.each(engines)('a single order waits LABEL_WAIT_MS for its label, then a
     const user = await resellerUser(t.app, t.db, 5_000);
     // The first order loads the official client (a busy machine may take longer than the wait): not measured.
     const first = (await create(user)).json().order as { id: string };
-    await eventually(async () =>
-      expect((await t.db.selectFrom('orders').select('status').where('id', '=', first.id).executeTakeFirstOrThrow()).status).toBe('completed'),
+    await vi.waitFor(
+      async () => expect((await t.db.selectFrom('orders').select('status').where('id', '=', first.id).executeTakeFirstOrThrow()).status).toBe('completed'),
+      WAIT,
     );
     const before = fake.purchases;
     const res = await create(user);
@@ -45,7 +47,7 @@ describe.each(engines)('a single order waits LABEL_WAIT_MS for its label, then a
     expect(order).toMatchObject({ status: 'processing', downloadUrl: null });
     // The web's history shows it Processing, and polls until it completes.
     const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/order/read?page=1&limit=1', headers: user.headers })).json().orders[0];
-    await eventually(async () => expect(await listed()).toMatchObject({ _id: order.id, status: 'completed', pdf: `/api/v1/order/download/${order.id}` }));
+    await vi.waitFor(async () => expect(await listed()).toMatchObject({ _id: order.id, status: 'completed', pdf: `/api/v1/order/download/${order.id}` }), WAIT);
     expect(fake.purchases - before).toBe(1);
     const row = await t.db.selectFrom('orders').selectAll().where('id', '=', order.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ upstream_cost_cents: 125, claims: 1 });

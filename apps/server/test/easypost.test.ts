@@ -1,17 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { WAIT } from './basics.ts';
 import { LABEL_TYPE_DISABLED, ORDER_CREATED, ORDERS_CREATED, labelFailedMessage } from '@portal/contract';
 import { adminCall, auditRowsFor, signUpAdmin } from './admin-fixtures.ts';
 import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { COST_ABOVE_PRICE, processingLimitMessage } from '../src/providers/labels/easypost.ts';
-import { balanceOf, fundedUser, orderPayload } from './order-fixtures.ts';
+import { balanceOf, orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
-import { eventually } from './reseller-fixtures.ts';
+import './reseller-fixtures.ts';
 import { startReceiver } from './webhook-receiver.ts';
 import { easyPostSignature, type FakeEasyPost } from './fake-easypost.ts';
 import { newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 
 describe.each(engines)('labels bought through EasyPost (the official client against a fake), on the %s queue', (engine) => {
   let t: TestApp;
@@ -20,7 +22,9 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   beforeAll(async () => {
     ({ t, fake, close } = await startEasyPostApp(engine, 'easypost', (fake) => ({
-      EASYPOST_TIMEOUT_MS: '500',
+      // Short enough that the 'hang' faults below end soon, long enough that a busy machine's ordinary call (the
+      // first one also loads the client) is not taken for one: at 500 ms the first order was left Processing.
+      EASYPOST_TIMEOUT_MS: '3000',
       EASYPOST_WEBHOOK_SECRET: fake.webhookSecret,
       ORDER_POLL_INTERVAL_MS: '100',
       EASYPOST_MAX_PER_SECOND: '5',
@@ -41,7 +45,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   it('buys one label: Shipment with our order id as reference, the mapped rate bought, its file stored, cost and carrier kept', async () => {
     const before = fake.purchases;
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await place(user, orderPayload('ups_express'));
     expect(res.json()).toEqual({ message: ORDER_CREATED });
     const order = await newestOrder(t.db, user.userId);
@@ -66,7 +70,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
   });
 
   it('a ZPL download converts the bought label through GET shipments/:id/label?file_format=ZPL once; Letter lays out the bought PDF', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     expect((await place(user)).statusCode).toBe(200);
     const order = await settledOrder(t.db, user.userId);
     const conversions = fake.conversions;
@@ -85,7 +89,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   it('an address the upstream refuses: cancelled and refunded, its words shown, nothing bought', async () => {
     const before = fake.purchases;
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await place(user, orderPayload('priority', { ToStreet: fake.unverifiableStreet }));
     expect(res.statusCode).toBe(502);
     const message = 'the carrier refused the label: Unable to verify address.; to_address.street1: Address not found';
@@ -100,7 +104,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
   it('a rate above the price is refused before buying, with a message for the customer', async () => {
     const before = fake.purchases;
     fake.rates.Priority = '99.00';
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await place(user);
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ message: labelFailedMessage(COST_ABOVE_PRICE) });
@@ -117,7 +121,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
   it('a purchase whose answer is lost stays Processing, then the recorded Shipment gives its label: one purchase', async () => {
     const before = fake.purchases;
     fake.faults.push({ kind: 'lose', on: 'buy', count: 1 });
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
     expect((await newestOrder(t.db, user.userId)).status).toBe('processing');
     const order = await settledOrder(t.db, user.userId);
@@ -133,7 +137,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
   ] as const)('%s: the order stays Processing and is completed by a later try, bought once', async (_name, fault) => {
     const before = fake.purchases;
     fake.faults.push({ ...fault });
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
     expect(await settledOrder(t.db, user.userId)).toMatchObject({ status: 'completed' });
     expect(fake.purchases - before).toBe(1);
@@ -143,7 +147,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const before = fake.purchases;
     fake.faults.push({ kind: '429', on: 'buy', count: 1, retryAfterSeconds: 2 });
     const buysBefore = fake.buysArrived.length;
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
     expect((await newestOrder(t.db, user.userId)).status).toBe('completed');
     const [refused, bought] = fake.buysArrived.slice(buysBefore);
@@ -154,7 +158,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   it('past LABEL_PROCESSING_LIMIT_MINUTES an order is refunded, unless the upstream has its label', async () => {
     const before = fake.purchases;
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     // Never answering: the order waits, Processing.
     fake.faults.push({ kind: '500', count: 1_000_000 });
     await place(user);
@@ -173,7 +177,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
 
     // One whose purchase went through upstream (answer lost, then the upstream unreachable) gets its label.
-    const other = await fundedUser(t.app, t.db, 5_000);
+    const other = await fundedCustomer(t.app, 5_000, t.db);
     fake.faults.push({ kind: 'lose', on: 'buy', count: 1 }, { kind: '500', on: 'retrieve', count: 1_000_000 });
     await place(other);
     const bought = await newestOrder(t.db, other.userId);
@@ -191,7 +195,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
   it('a bulk order buys exactly one label per row, through 500s and lost answers, and none for the refused rows', async () => {
     const before = fake.purchases;
     const buysBefore = fake.buysArrived.length;
-    const user = await fundedUser(t.app, t.db, 50_000);
+    const user = await fundedCustomer(t.app, 50_000, t.db);
     const rows = usRows(12);
     rows[3].ToStreet = fake.unverifiableStreet;
     const file = csvText(rows);
@@ -222,7 +226,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   it('the console shows cost, price and margin of an order and of the last 30 days', async () => {
     const admin = await signUpAdmin(t);
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     fake.rates.Priority = '2.05';
     await place(user);
     const order = await newestOrder(t.db, user.userId);
@@ -264,7 +268,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       service: 'Express',
       carrierAccount: 'ca_usps',
     });
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await place(user);
     const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'completed', upstream_service: 'Express' });
@@ -292,7 +296,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
   });
 
   it('tracking webhooks: a signed tracker.updated sets the status; forged and replayed events change nothing', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const receiver = await startReceiver();
     onTestFinished(() => receiver.close());
     await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
@@ -332,12 +336,14 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(history.orders[0]).toMatchObject({ _id: order.id, trackingStatus: 'delivered' });
     const tracked = () => receiver.received.map((r) => JSON.parse(r.body) as { id: string; type: string }).filter((e) => e.type === 'order.tracking');
     // Each once, in any order: webhook deliveries are jobs of their own, which BullMQ may run side by side.
-    await eventually(async () =>
-      expect(
-        tracked()
-          .map((e) => e.id)
-          .sort(),
-      ).toEqual([`order.tracking-${order.id}-delivered`, `order.tracking-${order.id}-in_transit`]),
+    await vi.waitFor(
+      async () =>
+        expect(
+          tracked()
+            .map((e) => e.id)
+            .sort(),
+        ).toEqual([`order.tracking-${order.id}-delivered`, `order.tracking-${order.id}-in_transit`]),
+      WAIT,
     );
   });
 });

@@ -3,13 +3,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { randomToken } from '../src/lib/ids.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { fundedUser, orderPayload } from './order-fixtures.ts';
-import { exited, freePort, killAll, waitUntil } from './processes.ts';
+import { orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
+import { exited, freePort, killAll, untilServing } from './processes.ts';
 import { startReceiver } from './webhook-receiver.ts';
+import { uniqueId } from './basics.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -24,7 +25,7 @@ const MAX_KILLS = 5;
 const ANSWER_MS = 25;
 
 describe.each(engines)('events across a kill, on the %s queue', (engine) => {
-  const prefix = `test-outbox-kill-${randomToken(6)}`;
+  const prefix = uniqueId('test-outbox-kill');
   const children: ChildProcess[] = [];
   const closers: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
@@ -44,9 +45,9 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
     closers.push(() => t.close());
     const db = t.db;
 
-    const users: (Awaited<ReturnType<typeof fundedUser>> & { chatId: number })[] = [];
+    const users: (Awaited<ReturnType<typeof fundedCustomer>> & { chatId: number })[] = [];
     for (let i = 0; i < USERS; i++) {
-      const user = await fundedUser(t.app, db, 1_000_000);
+      const user = await fundedCustomer(t.app, 1_000_000, db);
       const saved = await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
       expect(saved.statusCode).toBe(200);
       const chatId = 8_000_000_000 + process.pid * 10 + i;
@@ -98,17 +99,7 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
-      await waitUntil(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
-          return fetch(`${url}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          );
-        },
-        90_000,
-        'the shop to start',
-      );
+      await untilServing(child, url, undefined, 90_000);
       return { child, url };
     }
 
@@ -121,7 +112,7 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
               const answer = await fetch(`${url}/api/v1/order/create`, {
                 method: 'POST',
                 headers: { ...user.headers, 'content-type': 'application/json' },
-                body: JSON.stringify(orderPayload('priority', { ToName: `Kill ${randomToken(4)}` })),
+                body: JSON.stringify(orderPayload('priority', { ToName: `Kill ${uniqueId('x')}` })),
               }).catch(() => null);
               if (!answer) return;
               if (answer.status !== 200) throw new Error(`an order was refused: ${answer.status} ${await answer.text()}`);
@@ -148,7 +139,13 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       const shop = await startShop();
       const placing = placeOrders(shop.url);
       const target = (await count('orders')) + ORDERS_BEFORE_KILL;
-      await waitUntil(async () => (await count('orders')) >= target && (await count('shop_events')) > 0, 60_000, 'orders with events waiting');
+      await expect
+        .poll(async () => (await count('orders')) >= target && (await count('shop_events')) > 0, {
+          timeout: 60_000,
+          interval: 10,
+          message: 'orders with events waiting',
+        })
+        .toBe(true);
       shop.child.kill('SIGKILL');
       await exited(shop.child);
       await placing;
@@ -176,11 +173,13 @@ describe.each(engines)('events across a kill, on the %s queue', (engine) => {
       deliveries: (await db.selectFrom('webhook_deliveries').select('id').where('user_id', 'in', userIds).where('status', '=', 'delivered').execute()).length,
       messages: (await db.selectFrom('telegram_messages').select('id').where('user_id', 'in', userIds).where('status', '=', 'sent').execute()).length,
     });
-    await waitUntil(
-      async () => JSON.stringify(await open()) === JSON.stringify({ events: 0, deliveries: orders.length, messages: orders.length }),
-      90_000,
-      'every event delivered',
-    );
+    await expect
+      .poll(async () => JSON.stringify(await open()) === JSON.stringify({ events: 0, deliveries: orders.length, messages: orders.length }), {
+        timeout: 90_000,
+        interval: 10,
+        message: 'every event delivered',
+      })
+      .toBe(true);
 
     // The webhook: every order's event arrived, always under the same delivery id; a receiver keeping the first of
     // each id (as the docs ask) has each event once. A POST the dead shop had sent and not heard back from comes again.

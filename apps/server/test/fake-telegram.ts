@@ -1,4 +1,6 @@
 import http from 'node:http';
+import { vi } from 'vitest';
+import { WAIT } from './basics.ts';
 
 /** A failure the fake answers instead of a result, as the Bot API does: `{ ok: false, error_code, description, parameters? }` with that HTTP status. */
 export type FakeFailure = { error_code: number; description: string; parameters?: { retry_after?: number } };
@@ -86,15 +88,15 @@ export async function startFakeTelegram(options: { token?: string; username?: st
         if (due.length) poll.answer(due);
       }
     },
-    async sentTo(chatId, count = 1, timeoutMs = 15_000) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const texts = fake.sent.filter((m) => m.chatId === chatId).map((m) => m.text);
-        if (texts.length >= count) return texts;
-        if (Date.now() > until) throw new Error(`chat ${chatId} got ${texts.length} messages, not ${count}: ${JSON.stringify(texts)}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
+    sentTo: (chatId, count = 1, timeoutMs = 15_000) =>
+      vi.waitFor(
+        () => {
+          const texts = fake.sent.filter((m) => m.chatId === chatId).map((m) => m.text);
+          if (texts.length < count) throw new Error(`chat ${chatId} got ${texts.length} messages, not ${count}: ${JSON.stringify(texts)}`);
+          return texts;
+        },
+        { ...WAIT, timeout: timeoutMs },
+      ),
     close: async () => {
       for (const poll of [...waiting]) poll.answer([]);
       server.closeAllConnections();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { AMAZON_CSV_PATH, AMAZON_FOUND_HEADER } from '@portal/contract';
 import { createDatabase } from '../src/db/database.ts';
 import { sha256Hex } from '../src/lib/ids.ts';
@@ -10,9 +10,10 @@ import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
 import { startTestApp, testDbKind } from './harness.ts';
-import { fundedUser } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv } from './bulk-fixtures.ts';
-import { freePort } from './processes.ts';
+import { freePort, untilServing } from './processes.ts';
+import { slipSender } from './sample-addresses.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 let dataDir = '';
@@ -47,16 +48,7 @@ it.runIf(testDbKind === 'sqlite')(
     let log = '';
     child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const exited = new Promise<{ code: number | null }>((resolve) => child!.once('exit', (code) => resolve({ code })));
-    for (
-      const until = Date.now() + 60_000;
-      !(await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ));
-    ) {
-      if (Date.now() > until || child.exitCode !== null) throw new Error(`the server did not start:\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilServing(child, url, () => log);
 
     // A customer, written to the server's database, and a token signed with its key.
     const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
@@ -82,21 +74,15 @@ it.runIf(testDbKind === 'sqlite')(
 
     // A request that takes a while: a 300-page packing-slip PDF.
     const form = new FormData();
-    for (const [name, value] of Object.entries({
-      fromName: 'Jane Seller',
-      fromStreet1: '1 Main Street',
-      fromCity: 'New York',
-      fromState: 'NY',
-      fromZip: '10001',
-      weight: '2',
-    }))
-      form.append(name, value);
+    for (const [name, value] of Object.entries({ ...slipSender(), weight: '2' })) form.append(name, value);
     form.append('pdf', new Blob([(await packingSlipPdf(ordinarySlipPages(300))) as BlobPart], { type: 'application/pdf' }), 'slips.pdf');
     const inFlight = fetch(`${url}/api/v1${AMAZON_CSV_PATH}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    for (const until = Date.now() + 30_000; !log.includes(AMAZON_CSV_PATH);) {
-      if (Date.now() > until) throw new Error(`the upload never reached the server:\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await vi.waitFor(
+      () => {
+        if (!log.includes(AMAZON_CSV_PATH)) throw new Error(`the upload never reached the server:\n${log}`);
+      },
+      { timeout: 30_000, interval: 10 },
+    );
 
     child.kill('SIGTERM');
     await expect.poll(() => log.includes('shutting down')).toBe(true);
@@ -117,7 +103,7 @@ it.runIf(testDbKind === 'sqlite')(
     // Orders are taken by this test's app; only the worker process makes them.
     const t = await startTestApp({ QUEUE_RUN_WORKERS: 'false', LABEL_RENDER_THREADS: '0' });
     try {
-      const user = await fundedUser(t.app, t.db, 1_000_000);
+      const user = await fundedCustomer(t.app, 1_000_000, t.db);
       const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
         cwd: serverDir,
         env: {

@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { solveChallenge } from 'altcha-lib/v1';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOverrides } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createDatabase, migrateToLatest, SCHEMA_CHANGE_LOCK, type Db } from '../src/db/database.ts';
-import { randomToken } from '../src/lib/ids.ts';
+import { uniqueId } from './basics.ts';
+import { newCustomer } from './customers.ts';
+import { solvedCaptcha } from './processes.ts';
 
 /** Which database this test run uses: the vitest project sets TEST_DB (sqlite, or postgres when TEST_DATABASE_URL is set). */
 export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -27,9 +28,7 @@ export async function createTestDb(upTo?: string): Promise<{ db: Db; dataDir: st
   try {
     if (testDbKind === 'postgres') {
       const url = process.env.TEST_DATABASE_URL!;
-      const schema = `t_${randomToken(9)
-        .toLowerCase()
-        .replace(/[^a-z0-9]/g, '')}`;
+      const schema = uniqueId('t');
       await withPgClient(url, (client) => client.query(`CREATE SCHEMA ${schema}`));
       undo.push(() =>
         withPgClient(url, async (client) => {
@@ -171,41 +170,14 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
 }
 
 /** Solves a fresh ALTCHA challenge the way the widget does and returns the payload it would submit. */
-export async function solveCaptcha(app: FastifyInstance): Promise<string> {
-  const challenge = (await app.inject({ method: 'GET', url: '/api/v1/captcha/challenge' })).json();
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  if (!solution) throw new Error('captcha not solvable');
-  const payload = {
-    algorithm: challenge.algorithm,
-    challenge: challenge.challenge,
-    number: solution.number,
-    salt: challenge.salt,
-    signature: challenge.signature,
-  };
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
-}
+export const solveCaptcha = async (app: FastifyInstance): Promise<string> =>
+  solvedCaptcha((await app.inject({ method: 'GET', url: '/api/v1/captcha/challenge' })).json());
 
-let counter = 0;
 /** A unique, valid Telegram username. */
-export const uniqueTgId = (prefix = 'user') => `${prefix}_${process.pid}_${Date.now() % 1_000_000}_${++counter}`.slice(0, 32);
+export const uniqueTgId = (prefix = 'user') => uniqueId(prefix);
 
 /** Registers and signs in a new user through the real calls; returns its bearer token. */
-export async function signUp(
-  app: FastifyInstance,
-  tgId = uniqueTgId(),
-  password = 'correct horse 1',
-): Promise<{ tgId: string; password: string; token: string; headers: { authorization: string } }> {
-  const register = await app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/register',
-    payload: { username: 'Test User', tgId, password, captchaToken: await solveCaptcha(app) },
-  });
-  if (register.statusCode !== 200) throw new Error(`register failed: ${register.body}`);
-  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { tgId, password, captchaToken: await solveCaptcha(app) } });
-  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  const token = login.json().accessToken as string;
-  return { tgId, password, token, headers: { authorization: `Bearer ${token}` } };
-}
+export const signUp = (app: FastifyInstance, tgId = uniqueTgId(), password = 'correct horse 1') => newCustomer(app, { tgId, password });
 
 /** Credits a user through the ledger (an 'adjustment' row), the way an operator would fund an account. */
 export async function fundUser(db: Db, userId: string, cents: number): Promise<void> {

@@ -6,7 +6,8 @@ import type { LabelProvider } from '../src/providers/labels/label-provider.ts';
 import { signFileLink } from '../src/modules/fedex/service.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { fundedUser, orderPayload } from './order-fixtures.ts';
+import { orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 
 const apps: TestApp[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -40,7 +41,7 @@ it("puts the request's id on the lines services write while serving it", async (
   // Paid for before it is asked (freeLabels: false): its failure is then the service's to log, under the request's id.
   const broken: LabelProvider = { ...sandbox, freeLabels: false, createLabel: () => Promise.reject(new Error('provider socket hang up')) };
   const { t, lines } = await appWithLog(broken);
-  const user = await fundedUser(t.app, t.db, 10_000);
+  const user = await fundedCustomer(t.app, 10_000, t.db);
   await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') });
   const incoming = lines.find((l) => l.msg === 'incoming request' && l.req?.url === '/api/v1/order/create');
   const failed = lines.find((l) => l.msg === 'the label purchase ended in an error; the completion sweep asks the provider again');
@@ -50,7 +51,7 @@ it("puts the request's id on the lines services write while serving it", async (
 
 it.each(engines)("puts the queue job's id on the lines written while it runs, on the $name", async ({ env }) => {
   const { t, lines } = await appWithLog(undefined, env);
-  const user = await fundedUser(t.app, t.db, 100_000);
+  const user = await fundedCustomer(t.app, 100_000, t.db);
   const csv = csvText(usRows(4));
   const { totalPrice } = (await validateCsv(t.app, user.headers, 'uspsv9', csv)).json();
   const res = await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: totalPrice }, csv);

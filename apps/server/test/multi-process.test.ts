@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
-import { randomToken } from '../src/lib/ids.ts';
+import { afterAll, expect, it, vi } from 'vitest';
 import { createTestDb, dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { call, captcha, processGroup } from './processes.ts';
+import { uniqueId } from './basics.ts';
 
 const ORDERS = 200;
 const processes = processGroup();
@@ -19,9 +19,7 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
   async () => {
     const { db, dataDir, databaseUrl, drop } = await createTestDb();
     cleanups.push(drop);
-    const prefix = `test-multi-${randomToken(6)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, 'x')}`;
+    const prefix = uniqueId('test-multi');
     cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
     const callLog = path.join(dataDir, 'label-calls.log');
     const env = {
@@ -53,13 +51,14 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
       await Promise.all(Array.from({ length: 10 }, (_, j) => call((i + j) % 2 ? one : two, '/order/create', orderPayload('fedex_ground'), accessToken)));
     }
     const statuses = async () => (await db.selectFrom('orders').select(['status']).where('user_id', '=', userId).execute()).map((o) => o.status);
-    for (const until = Date.now() + 120_000; ;) {
-      const now = await statuses();
-      if (now.length === ORDERS && now.every((s) => s === 'completed')) break;
-      if (Date.now() > until)
-        throw new Error(`not all completed: ${JSON.stringify(now.reduce<Record<string, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {}))}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await vi.waitFor(
+      async () => {
+        const now = await statuses();
+        if (now.length !== ORDERS || !now.every((s) => s === 'completed'))
+          throw new Error(`not all completed: ${JSON.stringify(now.reduce<Record<string, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {}))}`);
+      },
+      { timeout: 120_000, interval: 250 },
+    );
     // Every process finishes what it has in hand and ends: no call to the provider can come after the log is read.
     expect(await processes.stopAll('SIGTERM')).toEqual([0, 0, 0]);
 

@@ -60,13 +60,35 @@ export async function killAll(children: ChildProcess[]): Promise<void> {
   }
 }
 
-/** Polls `check` every 10 ms until it holds; throws naming `what` after `ms`. */
-export async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+/**
+ * Polls `check` every `interval` ms until it holds; throws naming `what` after `ms`, or at once the error `check` throws.
+ * The one poll of the code the smoke run and the bench share with the tests (vi.waitFor needs a vitest run).
+ */
+export async function waitUntil(check: () => Promise<boolean> | boolean, ms: number, what: string | (() => string), interval = 10): Promise<void> {
   for (const until = Date.now() + ms; !(await check());) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (Date.now() > until) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
+
+/** Whether the web process at `url` answers /healthz. */
+export const serves = (url: string) =>
+  fetch(`${url}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
+
+/** Waits until the web process `child` serves at `url`; fails at once if it exits, with its `output`. */
+export const untilServing = (child: ChildProcess, url: string, output: () => string = () => '', ms = 60_000) =>
+  waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the web process exited with ${child.exitCode}:\n${output()}`);
+      return serves(url);
+    },
+    ms,
+    () => `${url} to serve:\n${output()}`,
+    100,
+  );
 
 /** Starts processes and stops every one of them, whatever happened. */
 export function processGroup() {
@@ -83,18 +105,8 @@ export function processGroup() {
       children.push(child);
       const url = `http://127.0.0.1:${port}`;
       if (entry.endsWith('worker.ts')) return url;
-      for (const until = Date.now() + 90_000; ;) {
-        if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-        if (
-          await fetch(`${url}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          )
-        )
-          return url;
-        if (Date.now() > until) throw new Error(`${entry} did not start`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await untilServing(child, url, undefined, 90_000);
+      return url;
     },
     /**
      * Starts the built `entry` (apps/server/dist, from `npm run build`) as `npm start` or `npm run worker` does, with `env`
@@ -122,11 +134,15 @@ export function processGroup() {
                 () => false,
               )
           : async () => output.includes('"msg":"worker started"');
-      for (const until = Date.now() + 90_000; !(await ready());) {
-        if (child.exitCode !== null) throw new Error(`dist/${entry}.js exited with ${child.exitCode}:\n${output}`);
-        if (Date.now() > until) throw new Error(`dist/${entry}.js did not start:\n${output}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`dist/${entry}.js exited with ${child.exitCode}:\n${output}`);
+          return ready();
+        },
+        90_000,
+        () => `dist/${entry}.js to start:\n${output}`,
+        200,
+      );
       return {
         url,
         pid: child.pid!,
@@ -160,12 +176,15 @@ export async function call(url: string, pathName: string, body?: unknown, token?
   return data;
 }
 
-/** A solved ALTCHA challenge of that process, as the widget submits it. */
-export async function captcha(url: string): Promise<string> {
-  const challenge = await call(url, '/captcha/challenge');
+/** The payload the ALTCHA widget submits for a challenge (GET /captcha/challenge's answer), solved. */
+export async function solvedCaptcha(challenge: { challenge: string; salt: string; algorithm: string; maxnumber: number }): Promise<string> {
   const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ ...challenge, number: solution!.number })).toString('base64');
+  if (!solution) throw new Error('captcha not solvable');
+  return Buffer.from(JSON.stringify({ ...challenge, number: solution.number })).toString('base64');
 }
+
+/** A solved ALTCHA challenge of that process, as the widget submits it. */
+export const captcha = async (url: string): Promise<string> => solvedCaptcha(await call(url, '/captcha/challenge'));
 
 /** A multipart form to a running process, as the CSV page sends it. */
 export async function postForm(url: string, pathName: string, token: string, fields: Record<string, string>, csv: string) {

@@ -4,7 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { buildCheckout, copyCheckout } from './built-tree.ts';
 import { testDbKind } from './harness.ts';
 import { freePort } from './processes.ts';
@@ -36,8 +36,7 @@ const groupLeft = (pid: number) => {
 afterAll(async () => {
   // Each npm command leads a process group of its own (npm, its shell, node): whatever is left of it is killed.
   for (const { pid } of started) if (groupLeft(pid!)) process.kill(-pid!, 'SIGKILL');
-  for (const until = Date.now() + 10_000; started.some(({ pid }) => groupLeft(pid!)) && Date.now() < until;)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  await expect.poll(() => started.some(({ pid }) => groupLeft(pid!)), { timeout: 10_000, message: 'a process group left after SIGKILL' }).toBe(false);
   if (!temp) return;
   if (!asRoot) execFileSync('chmod', ['-R', 'u+w', temp]);
   fs.rmSync(temp, { recursive: true, force: true });
@@ -55,14 +54,15 @@ function npmRun(tree: string, script: string, env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-/** Waits for `ready`, failing at once if the process exits first. */
-async function waitFor(what: string, process: ReturnType<typeof npmRun>, ready: () => Promise<boolean> | boolean, timeoutMs = 60_000) {
-  for (const until = Date.now() + timeoutMs; !(await ready());) {
-    if (process.child.exitCode !== null) throw new Error(`${what} exited with ${process.child.exitCode}:\n${process.output()}`);
-    if (Date.now() > until) throw new Error(`${what} not ready in ${timeoutMs} ms:\n${process.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Waits for `ready`; a process that exits first is named in the error. */
+const waitFor = (what: string, process: ReturnType<typeof npmRun>, ready: () => Promise<boolean> | boolean, timeoutMs = 60_000) =>
+  vi.waitFor(
+    async () => {
+      if (process.child.exitCode !== null) throw new Error(`${what} exited with ${process.child.exitCode}:\n${process.output()}`);
+      if (!(await ready())) throw new Error(`${what} not ready in ${timeoutMs} ms:\n${process.output()}`);
+    },
+    { timeout: timeoutMs, interval: 200 },
+  );
 
 /** Stops it as Docker does, SIGTERM to npm alone (the script execs node, so npm's signal reaches it); npm's exit code, node's. */
 function stop(process_: ReturnType<typeof npmRun>): Promise<number | null> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTCHA_FAILED, TOO_MANY_ATTEMPTS } from '@portal/contract';
-import { randomToken } from '../src/lib/ids.ts';
 import { dropRedisPrefix, signUp, solveCaptcha, startTestApp, uniqueTgId, type TestApp } from './harness.ts';
+import { uniqueId } from './basics.ts';
 
 const stores = ['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])] as const;
 const FAKE_CAPTCHA = Buffer.from('{"number":1}').toString('base64');
@@ -11,9 +11,7 @@ const newAddress = () => `10.77.${Math.floor(++addresses / 250)}.${addresses % 2
 
 describe.each(stores)('attempt limits in %s', (store) => {
   let t: TestApp;
-  const prefix = `test-limits-${randomToken(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
+  const prefix = uniqueId('test-limits');
   /** The slow-downs the app asked for (ms), recorded instead of waited. */
   const slept: number[] = [];
   beforeAll(async () => {
@@ -132,7 +130,7 @@ describe.each(stores)('attempt limits in %s', (store) => {
     const nextCode = async (ask: () => Promise<unknown>) => {
       const before = mailed();
       await ask();
-      while (mailed() === before) await new Promise((r) => setTimeout(r, 20));
+      await expect.poll(mailed, { timeout: 15_000, message: `a mail to ${email}` }).toBeGreaterThan(before);
       return t.inbox.codeFor(email);
     };
     const OTP = await nextCode(() => t.app.inject({ method: 'POST', url: '/api/v1/account/email', headers: user.headers, payload: { email } }));

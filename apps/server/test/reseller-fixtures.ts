@@ -1,12 +1,12 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { RESELLER_API_PREFIX } from '@portal/contract';
-import { fundedUser } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 import type { Db } from '../src/db/database.ts';
-import { dropRedisPrefix as dropAllUnder } from './harness.ts';
+import { orderParties } from './sample-addresses.ts';
 
 /** A funded user with its API key (as Account Setting shows it). */
 export async function resellerUser(app: FastifyInstance, db: Db, cents: number) {
-  const user = await fundedUser(app, db, cents);
+  const user = await fundedCustomer(app, cents, db);
   const apiKey: string = (await app.inject({ method: 'GET', url: '/api/v1/auth/access', headers: user.headers })).json().api_key;
   return { ...user, apiKey };
 }
@@ -28,59 +28,19 @@ export const labelFields = (overrides: Record<string, string | number> = {}): Re
   labelType: 'priority',
   design: 'normal',
   Weight: 2,
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToName: 'John Receiver',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
+  ...orderParties(),
   ...overrides,
 });
 
 /** One object of a bulk order's data. */
 export const bulkRow = (i: number, overrides: Record<string, string | number> = {}): Record<string, string | number> => ({
+  ...orderParties(),
   FromName: `Sender ${i}`,
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
   ToName: `Receiver ${i}`,
   ToStreet: `${100 + i} Oak Avenue`,
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
   Weight: 2,
   Reference: `REF-${i}`,
   ...overrides,
 });
 
 export const urlencoded = (fields: Record<string, string | number>) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
-
-/** Polls until the check passes. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
-
-/** Removes the BullMQ queue and every other key (rate limits, attempt counts) of a test's Redis prefix. */
-export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const { Queue } = await import('bullmq');
-  const { Redis } = await import('ioredis');
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue('portal-jobs', { connection, prefix });
-  await queue.obliterate({ force: true });
-  await queue.close();
-  connection.disconnect();
-  await dropAllUnder(redisUrl, prefix);
-}

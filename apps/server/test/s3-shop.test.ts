@@ -6,7 +6,8 @@ import { readLabel } from '../src/modules/orders/service.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { signUp, startTestApp } from './harness.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
-import { fundedUser, orderPayload } from './order-fixtures.ts';
+import { orderPayload } from './order-fixtures.ts';
+import { fundedCustomer } from './customers.ts';
 
 let s3: LocalS3;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterAll(() => s3?.close());
 it('with S3_BUCKET set, the shop keeps labels in the bucket: an order made is downloaded from there', async () => {
   const t = await startTestApp(s3.env);
   try {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const made = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') });
     expect(made.statusCode, made.body).toBe(200);
     const order = await t.db.selectFrom('orders').select(['id', 'pdf_key']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
@@ -33,7 +34,7 @@ it('with S3_BUCKET set, the shop keeps labels in the bucket: an order made is do
 it('with S3_SIGNED_DOWNLOADS, a bulk file download is checked against its owner, then sent to a short-lived signed link of the bucket', async () => {
   const t = await startTestApp({ ...s3.env, S3_SIGNED_DOWNLOADS: 'true' });
   try {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const csv = csvText(usRows(2));
     const { totalPrice } = (await validateCsv(t.app, user.headers, 'uspsv9', csv)).json();
     expect((await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: totalPrice }, csv)).statusCode).toBe(200);

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { randomToken } from '../src/lib/ids.ts';
 import { dropRedisPrefix, signUp, solveCaptcha, startTestApp, testDbKind, type TestApp } from './harness.ts';
+import { uniqueId } from './basics.ts';
 
 const open: TestApp[] = [];
 const start = async (...args: Parameters<typeof startTestApp>) => {
@@ -23,9 +23,7 @@ const guess = async (t: TestApp, i: number, headers: Record<string, string> = {}
     remoteAddress,
     headers,
     payload: {
-      tgId: `spray_${randomToken(4)
-        .toLowerCase()
-        .replace(/[^a-z0-9]/g, 'x')}_${i}`,
+      tgId: uniqueId('spray'),
       password: 'guess guess',
       captchaToken: await solveCaptcha(t.app),
     },
@@ -69,9 +67,7 @@ describe('TRUST_PROXY', () => {
 });
 
 describe.runIf(process.env.TEST_REDIS_URL)('attempt limits on Redis', () => {
-  const prefix = `test-${randomToken(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
+  const prefix = uniqueId('test');
   afterAll(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
 
   it('are counted once across two web processes', async () => {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
-import { randomToken } from '../src/lib/ids.ts';
+import { afterAll, expect, it, vi } from 'vitest';
 import { csvText, usRows } from './bulk-fixtures.ts';
 import { createTestDb, dropRedisPrefix, fundUser, testDbKind, uniqueTgId } from './harness.ts';
 import { startLocalS3 } from './local-s3.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { call, captcha, postForm, processGroup } from './processes.ts';
+import { uniqueId } from './basics.ts';
 
 const BULK_ROWS = 200;
 const processes = processGroup();
@@ -29,9 +29,7 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
     cleanups.push(drop);
     const s3 = await startLocalS3();
     cleanups.push(() => s3.close());
-    const prefix = `test-machines-${randomToken(6)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, 'x')}`;
+    const prefix = uniqueId('test-machines');
     cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
     // Each machine its own DATA_DIR: what they share is set, not generated.
     const machineDir = () => {
@@ -77,11 +75,13 @@ it.runIf(testDbKind === 'postgres' && process.env.TEST_REDIS_URL)(
     const { totalPrice } = await postForm(two, '/order/validatecsv', accessToken, { labeltype: 'uspsv9' }, csv);
     await postForm(two, '/order/createOrderFromCSV', accessToken, { type: 'uspsv9', total_price: String(totalPrice), design: '' }, csv);
     let bulk: { _id: string; status: string; zip: string | null; pdf: string | null; csv: string | null } | undefined;
-    for (const until = Date.now() + 120_000; bulk?.status !== 'completed';) {
-      if (Date.now() > until) throw new Error(`bulk order not made: ${JSON.stringify(bulk)}`);
-      await new Promise((r) => setTimeout(r, 250));
-      [bulk] = (await call(one, '/order/read-bulk-orders', undefined, accessToken)).orders;
-    }
+    await vi.waitFor(
+      async () => {
+        [bulk] = (await call(one, '/order/read-bulk-orders', undefined, accessToken)).orders;
+        if (bulk?.status !== 'completed') throw new Error(`bulk order not made: ${JSON.stringify(bulk)}`);
+      },
+      { timeout: 120_000, interval: 250 },
+    );
     const zip = await download(one, `/api/v1/order/bulk-download/${bulk!._id}`, accessToken);
     const pdf = await download(one, `/api/v1/order/bulk-download-pdf/${bulk!._id}`, accessToken);
     const report = await download(one, `/api/v1/order/bulk-download-csv/${bulk!._id}`, accessToken);

@@ -3,7 +3,9 @@
 import { AMAZON_CSV_PATH } from '@portal/contract';
 import { ordinarySlipPages, packingSlipPdf } from './slip-fixtures.ts';
 import { csvText, usRows } from './bulk-fixtures.ts';
-import { call, captcha } from './processes.ts';
+import { call, waitUntil } from './processes.ts';
+import { fundedCustomer } from './customers.ts';
+import { orderParties, slipSender } from './sample-addresses.ts';
 
 /** Settings of a shop the journey runs against: a quick captcha, a rate limit it does not reach, mail kept in the outbox. */
 export const JOURNEY_ENV = { ALTCHA_MAX_NUMBER: '1000', RATE_LIMIT_MAX: '1000', SMTP_URL: '' };
@@ -14,8 +16,7 @@ const ORDER = {
   labelType: 'priority',
   design: 'normal',
   Weight: 2,
-  ...{ FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001', FromCountry: 'United States' },
-  ...{ ToName: 'John Receiver', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210', ToCountry: 'United States' },
+  ...orderParties(),
 };
 const SLIPS = 3;
 
@@ -64,24 +65,8 @@ export async function checkPages(url: string): Promise<void> {
 /** The password of the journey's customers (their tgId is GET /auth/access's). */
 export const JOURNEY_PASSWORD = 'smoke password 1';
 
-/** A new customer, signed in, with a $1,000 sandbox deposit paid; their token. */
-export async function fundedCustomer(url: string): Promise<string> {
-  const tgId = `smoke_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
-  const password = JOURNEY_PASSWORD;
-  await call(url, '/auth/register', { username: 'Smoke Test', tgId, password, captchaToken: await captcha(url) });
-  const { accessToken: token } = await call(url, '/auth/login', { tgId, password, captchaToken: await captcha(url) });
-  const invoice = await call(url, '/invoices/create-invoice', { amount: 1000, type: 'crypto' }, token);
-  const paid = await fetch(`${url}${new URL(invoice.data.hosted_url).pathname}/simulate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'action=pay',
-    redirect: 'manual',
-  });
-  check(paid.status === 303, `simulated payment: ${paid.status}`);
-  const { balance } = await call(url, '/auth/access', undefined, token);
-  check(balance >= 1000, `balance after a $1,000 deposit: ${balance}`); // a bonus may be added
-  return token;
-}
+/** A new customer (JOURNEY_PASSWORD), signed in, with a $1,000 sandbox deposit paid; their token. */
+export const journeyCustomer = async (url: string): Promise<string> => (await fundedCustomer(url, 100_000, 'deposit', { password: JOURNEY_PASSWORD })).token;
 
 /** A single label bought and downloaded. */
 export async function orderLabel(url: string, token: string): Promise<void> {
@@ -96,18 +81,21 @@ export async function bulkOrder(url: string, token: string): Promise<void> {
   const { totalPrice } = JSON.parse(await postForm(url, '/order/validatecsv', token, { labeltype: 'uspsv9' }, csv));
   await postForm(url, '/order/createOrderFromCSV', token, { type: 'uspsv9', total_price: String(totalPrice), design: '' }, csv);
   let bulk: { _id: string; status: string } | undefined;
-  for (const until = Date.now() + 120_000; bulk?.status !== 'completed';) {
-    check(Date.now() < until, `bulk order not made: ${JSON.stringify(bulk)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    [bulk] = (await call(url, '/order/read-bulk-orders', undefined, token)).orders;
-  }
-  check((await download(url, `/api/v1/order/bulk-download/${bulk._id}`, token)).subarray(0, 2).toString() === 'PK', 'the bulk download is not a zip file');
+  await waitUntil(
+    async () => {
+      [bulk] = (await call(url, '/order/read-bulk-orders', undefined, token)).orders;
+      return bulk?.status === 'completed';
+    },
+    120_000,
+    () => `the bulk order made: ${JSON.stringify(bulk)}`,
+  );
+  check((await download(url, `/api/v1/order/bulk-download/${bulk!._id}`, token)).subarray(0, 2).toString() === 'PK', 'the bulk download is not a zip file');
 }
 
 /** A packing-slip PDF of SLIPS slips turned into a CSV file of as many rows (on the slip reader's thread). */
 export async function readPackingSlips(url: string, token: string): Promise<void> {
   const pdf = { field: 'pdf', data: await packingSlipPdf(ordinarySlipPages(SLIPS)), name: 'slips.pdf', type: 'application/pdf' };
-  const from = { fromName: 'Jane Seller', fromStreet1: '123 Main Street', fromCity: 'New York', fromState: 'NY', fromZip: '10001', weight: '2' };
+  const from = { ...slipSender(), weight: '2' };
   const rows = (await postForm(url, AMAZON_CSV_PATH, token, from, pdf)).trim().split(/\r?\n/);
   check(rows.length === SLIPS + 1, `the packing slips made ${rows.length - 1} rows, not ${SLIPS}`);
 }
@@ -117,7 +105,7 @@ export async function shopJourney(url: string, step: (name: string) => void = ()
   step('health and the web app');
   await checkPages(url);
   step('sign up and deposit');
-  const token = await fundedCustomer(url);
+  const token = await journeyCustomer(url);
   step('order');
   await orderLabel(url, token);
   step('bulk order');

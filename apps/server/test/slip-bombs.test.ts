@@ -8,13 +8,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AMAZON_CSV_PATH } from '@portal/contract';
 import { buildServerIfNeeded } from './built-tree.ts';
+import { slipSender } from './sample-addresses.ts';
 import { testDbKind } from './harness.ts';
-import { call, captcha, processGroup, type BuiltProcess } from './processes.ts';
+import { processGroup, type BuiltProcess } from './processes.ts';
 import { ordinarySlipPages, packingSlipPdf, zeroBombPdf } from './slip-fixtures.ts';
+import { newCustomer } from './customers.ts';
 
 /** The default of SLIP_READER_MAX_MB. */
 const MAX_MB = 300;
-const FROM = { fromName: 'Jane Seller', fromStreet1: '123 Main Street', fromCity: 'New York', fromState: 'NY', fromZip: '10001', weight: '2' };
+const FROM = { ...slipSender(), weight: '2' };
 
 /** The process's resident size now and at its peak since the peak was last reset (MB). */
 function memoryOf(pid: number): { rss: number; peak: number } {
@@ -49,10 +51,7 @@ describe.runIf(testDbKind === 'sqlite' && process.platform === 'linux')('PDF bom
       LOG_LEVEL: 'warn',
       SLIP_READER_MAX_MB: String(MAX_MB),
     });
-    const tgId = `bombs_${Date.now().toString(36)}`;
-    const password = 'bombs password 1';
-    await call(shop.url, '/auth/register', { username: 'Bomb Test', tgId, password, captchaToken: await captcha(shop.url) });
-    token = (await call(shop.url, '/auth/login', { tgId, password, captchaToken: await captcha(shop.url) })).accessToken;
+    ({ token } = await newCustomer(shop.url));
     bomb = await zeroBombPdf();
     idleMb = memoryOf(shop.pid).rss;
   }, 180_000);

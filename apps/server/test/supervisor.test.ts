@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { testDbKind } from './harness.ts';
-import { bareShopEnv, exited, freePort, killAll, waitUntil } from './processes.ts';
+import { bareShopEnv, exited, freePort, killAll, serves } from './processes.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const children: ChildProcess[] = [];
@@ -58,17 +58,11 @@ async function supervise(entry: 'server' | 'worker', env: Record<string, string>
   return { supervisor, url: `http://127.0.0.1:${port}`, output: () => output, lines, ownLines, pids, code };
 }
 
-const serves = (url: string) =>
-  fetch(`${url}/healthz`).then(
-    (r) => r.ok,
-    () => false,
-  );
-
 it.runIf(testDbKind === 'sqlite' && fs.existsSync(path.join(root, 'apps/server/dist/server.js')))(
   'npm start: a web process killed (kill -9) is started again, 1 s then 2 s later, and serves; SIGTERM to the supervisor stops it gracefully with no restart',
   async () => {
     const shop = await supervise('server');
-    await waitUntil(() => serves(shop.url), 60_000, `the supervised server to serve:\n${shop.output()}`);
+    await expect.poll(() => serves(shop.url), { timeout: 60_000, interval: 10, message: `the supervised server to serve:\n${shop.output()}` }).toBe(true);
     const [first] = shop.pids();
     expect(first).toBeGreaterThan(0);
 
@@ -80,8 +74,10 @@ it.runIf(testDbKind === 'sqlite' && fs.existsSync(path.join(root, 'apps/server/d
       const killed = shop.pids().at(-1)!;
       const at = performance.now();
       process.kill(killed, 'SIGKILL');
-      await waitUntil(() => shop.pids().length === n + 1, 30_000, `a new server after kill -9:\n${shop.output()}`);
-      await waitUntil(() => serves(shop.url), 60_000, `the new server to serve:\n${shop.output()}`);
+      await expect
+        .poll(() => shop.pids().length === n + 1, { timeout: 30_000, interval: 10, message: `a new server after kill -9:\n${shop.output()}` })
+        .toBe(true);
+      await expect.poll(() => serves(shop.url), { timeout: 60_000, interval: 10, message: `the new server to serve:\n${shop.output()}` }).toBe(true);
       timings.push(Math.round(performance.now() - at));
       expect(isAlive(killed)).toBe(false);
       expect(shop.ownLines().find((line) => line.msg.startsWith('the server exited (signal SIGKILL)') && line.restartInMs === delay)).toBeDefined();
@@ -115,9 +111,9 @@ it.runIf(testDbKind === 'sqlite' && fs.existsSync(path.join(root, 'apps/server/d
   async () => {
     const worker = await supervise('worker');
     const started = () => worker.lines().filter((line) => line.msg === 'worker started').length;
-    await waitUntil(() => started() === 1, 60_000, `the supervised worker to start:\n${worker.output()}`);
+    await expect.poll(() => started() === 1, { timeout: 60_000, interval: 10, message: `the supervised worker to start:\n${worker.output()}` }).toBe(true);
     process.kill(worker.pids()[0], 'SIGKILL');
-    await waitUntil(() => started() === 2, 30_000, `the worker started again:\n${worker.output()}`);
+    await expect.poll(() => started() === 2, { timeout: 30_000, interval: 10, message: `the worker started again:\n${worker.output()}` }).toBe(true);
     childPids.push(...worker.pids());
 
     const last = worker.pids().at(-1)!;

@@ -1,10 +1,10 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+import { WAIT } from './basics.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../src/db/database.ts';
 import type { FakeTelegram } from './fake-telegram.ts';
 import { LabelProviderError, type LabelProvider } from '../src/providers/labels/label-provider.ts';
 import { labelPdf } from './fedex-fixtures.ts';
-import { eventually } from './reseller-fixtures.ts';
 import { botTexts } from '../src/modules/telegram/texts.ts';
 
 export { engines } from './harness.ts';
@@ -67,7 +67,7 @@ export async function linkChat(app: FastifyInstance, fake: FakeTelegram, user: {
  * row is marked: from then on nothing more reaches any chat for the user's events, however long one waits.
  */
 export async function telegramSettled(db: Db, userId: string): Promise<void> {
-  await eventually(async () => {
+  await vi.waitFor(async () => {
     const events = await db.selectFrom('shop_events').select('id').where('user_id', '=', userId).execute();
     const open = await db
       .selectFrom('telegram_messages')
@@ -76,5 +76,5 @@ export async function telegramSettled(db: Db, userId: string): Promise<void> {
       .where('status', 'in', ['pending', 'retrying', 'sending'])
       .execute();
     expect({ events, open }).toEqual({ events: [], open: [] });
-  });
+  }, WAIT);
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT, uniqueId } from './basics.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from './harness.ts';
-import { randomToken } from '../src/lib/ids.ts';
-import { callApi, eventually, labelFields, resellerUser } from './reseller-fixtures.ts';
+import { callApi, labelFields, resellerUser } from './reseller-fixtures.ts';
 import { startReceiver } from './webhook-receiver.ts';
 import { startFakeTelegram, type FakeTelegram } from './fake-telegram.ts';
 import { engines, linkChat, telegramEnv } from './telegram-fixtures.ts';
@@ -17,7 +17,7 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
   let t: TestApp;
   let tg: FakeTelegram;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const prefix = `test-tracking-${randomToken(6)}`;
+  const prefix = uniqueId('test-tracking');
 
   beforeAll(async () => {
     tg = await startFakeTelegram();
@@ -59,13 +59,13 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
     const order = placed.json().order as { id: string; orderId: string; tracking: string; trackingStatus: string | null };
     expect(order.trackingStatus).toBeNull();
 
-    await eventually(async () => expect((await history(user))[0]).toMatchObject({ _id: order.id, trackingStatus: 'delivered' }));
+    await vi.waitFor(async () => expect((await history(user))[0]).toMatchObject({ _id: order.id, trackingStatus: 'delivered' }), WAIT);
     const details = (await t.app.inject({ method: 'GET', url: `/api/v1/order/details/${order.id}`, headers: user.headers })).json();
     expect(details.order.trackingStatus).toBe('delivered');
 
     // One order.tracking event a status, each told as of its status, and order.completed; in any order (webhook
     // deliveries are jobs of their own, which BullMQ may run side by side).
-    await eventually(async () => expect(eventsOf(order.id)).toHaveLength(5));
+    await vi.waitFor(async () => expect(eventsOf(order.id)).toHaveLength(5), WAIT);
     const byId = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
     expect(
       eventsOf(order.id)
@@ -111,9 +111,9 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
     };
     expect((await t.app.inject({ method: 'PUT', url: '/api/v1/account/telegram', headers: user.headers, payload: { topics } })).statusCode).toBe(200);
     const order = (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() })).json().order as { id: string };
-    await eventually(async () => expect(eventsOf(order.id).map((e) => e.data.order?.trackingStatus)).toContain('delivered'));
+    await vi.waitFor(async () => expect(eventsOf(order.id).map((e) => e.data.order?.trackingStatus)).toContain('delivered'), WAIT);
     // The events were dispatched (no outbox row left) and made no message beyond the link's and the completion's.
-    await eventually(async () => expect(await t.db.selectFrom('shop_events').select('id').where('user_id', '=', user.userId).execute()).toEqual([]));
+    await vi.waitFor(async () => expect(await t.db.selectFrom('shop_events').select('id').where('user_id', '=', user.userId).execute()).toEqual([]), WAIT);
     expect(await t.db.selectFrom('telegram_messages').select('event_id').where('user_id', '=', user.userId).execute()).toEqual([
       { event_id: `order.completed:${order.id}` },
     ]);
@@ -190,8 +190,8 @@ describe.each(engines)('tracking never moves backwards (EasyPost tracker events)
     const history = await t.db.selectFrom('tracking_events').select('status').where('order_id', '=', order.id).execute();
     expect(history.map((h) => h.status).sort()).toEqual(['delivered', 'in_transit', 'in_transit', 'out_for_delivery', 'pre_transit'].sort());
     // Told once for each step it took, never for the late ones.
-    await eventually(async () => expect(trackingEvents(order.id)).toHaveLength(2));
-    await eventually(async () => expect(trackingEvents(returned.id)).toHaveLength(1));
+    await vi.waitFor(async () => expect(trackingEvents(order.id)).toHaveLength(2), WAIT);
+    await vi.waitFor(async () => expect(trackingEvents(returned.id)).toHaveLength(1), WAIT);
     await new Promise((r) => setTimeout(r, 300));
     expect(
       trackingEvents(order.id)

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestDb } from '../../test/harness.ts';
 import { createDatabase, type Db } from './database.ts';
 import { publicError } from '../lib/http-errors.ts';
+import { uniqueId } from '../../test/basics.ts';
 
 // Most tests here are SQLite's own (its write-ahead log, its locks); one is PostgreSQL's (prepared statements).
 const onSqlite = process.env.TEST_DB !== 'postgres';
@@ -47,13 +48,7 @@ it.runIf(onSqlite)('the WAL is checkpointed into the database file by a thread o
   await sql`create table t (id integer primary key, body text)`.execute(db);
   // 300 commits of a 4 KiB row each: past the 1,000 pages at which a commit would checkpoint on its own, short of the fallback.
   for (let i = 0; i < 300; i++) await sql`insert into t (body) values (${'x'.repeat(4000)})`.execute(db);
-  const checkpointed = await (async () => {
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      if (rowsInDatabaseFile(file) === 300) return true;
-    }
-    return false;
-  })();
-  expect(checkpointed).toBe(true);
+  await expect.poll(() => rowsInDatabaseFile(file), { timeout: 10_000, interval: 50, message: 'rows checkpointed into the database file' }).toBe(300);
   const [{ wal_autocheckpoint: fallback }] = (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows;
   expect(fallback).toBeGreaterThan(300 * 2); // so the commits above did not checkpoint themselves
 });
@@ -181,7 +176,7 @@ it.runIf(!onSqlite)('PostgreSQL ending a pooled connection, idle, in a query or 
   const made = await createTestDb();
   dropTestDb = made.drop;
   // The pool under test names its connections, so that only they are ended (tests run side by side on this server).
-  const name = `portal_test_${Math.random().toString(36).slice(2, 10)}`;
+  const name = uniqueId('portal_test');
   const logged: unknown[] = [];
   const log = { warn: (fields: { err?: unknown }) => void logged.push(fields.err) };
   db = createDatabase({ url: `${made.databaseUrl}&application_name=${name}`, sqliteFile: '', log });

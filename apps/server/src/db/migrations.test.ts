@@ -2,7 +2,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { createTestDb, testDbKind } from '../../test/harness.ts';
-import { fundedUser, orderPayload } from '../../test/order-fixtures.ts';
+import { orderPayload } from '../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../test/customers.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { isPostgres, migrateToLatest, withMigrator, type Db } from './database.ts';
@@ -40,7 +41,7 @@ it(`on ${testDbKind}, every migration's down() runs, newest first, down to an em
       logger: false,
     });
     try {
-      const user = await fundedUser(app, db, 10_000);
+      const user = await fundedCustomer(app, 10_000, db);
       expect((await app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') })).statusCode).toBe(
         200,
       );

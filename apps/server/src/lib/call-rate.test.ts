@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { dropRedisPrefix } from '../../test/harness.ts';
-import { randomToken } from './ids.ts';
 import { createCallRate } from './call-rate.ts';
+import { uniqueId } from '../../test/basics.ts';
 
 const stores = ['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])] as const;
 
 describe.each(stores)('a call rate in %s', (store) => {
   it('gives calls slots 1/perSecond apart, so no second holds more than perSecond of them', async () => {
-    const keyPrefix = `test-rate-${randomToken(6)}`;
+    const keyPrefix = uniqueId('test-rate');
     const redisUrl = store === 'redis' ? process.env.TEST_REDIS_URL! : undefined;
     // With Redis two limiters stand for two processes sharing the rate; in memory one process has one.
     const rates =

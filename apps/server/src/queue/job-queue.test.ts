@@ -3,28 +3,23 @@ import pino from 'pino';
 import { z } from 'zod';
 import { createTestDb, testDbKind } from '../../test/harness.ts';
 import type { Db } from '../db/database.ts';
-import { randomToken } from '../lib/ids.ts';
 import { createBullmqQueue } from './bullmq-queue.ts';
 import { createEmbeddedQueue } from './embedded-queue.ts';
 import { RetryLaterError, drained, type JobQueue } from './job-queue.ts';
+import { uniqueId } from '../../test/basics.ts';
 
 const log = pino({ level: 'silent' });
 // BullMQ does not depend on the database, so it runs once, in the SQLite project.
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL && testDbKind === 'sqlite' ? ['bullmq'] : [])] as const;
 
-const waitFor = async (check: () => Promise<boolean>, ms = 15_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+/** Waits until `check` holds (what it waits for is the caller's next line). */
+const waitFor = (check: () => Promise<boolean>, ms = 15_000) => expect.poll(check, { timeout: ms, interval: 50 }).toBe(true);
 
 describe.each(engines)('%s queue', (engine) => {
   let db: Db;
   let drop: () => Promise<void>;
   const open: JobQueue[] = [];
-  const prefix = `test-${randomToken(6)}`;
+  const prefix = uniqueId('test');
   const makeQueue = (concurrency = 2) => {
     const tuning = { concurrency, lockMs: 1000, retryBaseMs: 100 };
     const queue =
@@ -73,7 +68,7 @@ describe.each(engines)('%s queue', (engine) => {
     const queue = makeQueue();
     let runs = 0;
     queue.define({ name: 'once', payload: z.object({}), handle: async () => void runs++ });
-    const jobId = `job-${randomToken(6)}`;
+    const jobId = uniqueId('job');
     await queue.enqueue('once', {}, { jobId });
     await queue.enqueue('once', {}, { jobId });
     await queue.startWorkers();
@@ -142,7 +137,7 @@ describe.each(engines)('%s queue', (engine) => {
       },
     });
     await queue.startWorkers();
-    const jobId = `doomed-${randomToken(6)}`;
+    const jobId = uniqueId('doomed');
     await queue.enqueue('doomed', {}, { jobId });
     await waitFor(async () => (await queue.getJob(jobId))?.state === 'failed', 20_000);
     expect(attempts).toEqual([1, 2, 3, 4, 5]);
@@ -157,7 +152,7 @@ describe.each(engines)('%s queue', (engine) => {
     let runs = 0;
     queue.define({ name: 'rerun', payload: z.object({}), handle: async () => void runs++ });
     await queue.startWorkers();
-    const jobId = `rerun-${randomToken(6)}`;
+    const jobId = uniqueId('rerun');
     await queue.enqueue('rerun', {}, { jobId });
     await waitFor(async () => runs === 1 && (await queue.getJob(jobId))?.state === 'completed');
     await queue.enqueue('rerun', {}, { jobId });
@@ -172,7 +167,7 @@ describe.each(engines)('%s queue', (engine) => {
     const [one, two] = [makeQueue(), makeQueue()];
     const before = await one.counts();
     const runs: string[] = [];
-    const name = `tick-${randomToken(4)}`;
+    const name = uniqueId('tick');
     const started = Date.now();
     for (const queue of [one, two]) {
       queue.define({ name, payload: z.object({}), handle: async (_p, job) => void runs.push(job.id) });

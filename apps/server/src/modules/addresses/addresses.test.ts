@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_CREATED, ADDRESS_DELETED, ADDRESS_NOT_FOUND, ADDRESS_UPDATED } from '@portal/contract';
 import { signUp, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { SENDER } from '../../../test/sample-addresses.ts';
 
 let t: TestApp;
 let owner: { authorization: string };
@@ -12,16 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const home = {
-  name: 'Jane Sender',
-  company: 'Sender LLC',
-  street: '123 Main Street',
-  street2: 'Apt 4',
-  city: 'New York',
-  state: 'NY',
-  zip: '10001',
-  country: 'United States',
-};
+const home = { ...SENDER, company: 'Sender LLC', street2: 'Apt 4' };
 const readAll = async (headers: { authorization: string }) =>
   (await t.app.inject({ method: 'GET', url: '/api/v1/address/readAll', headers })).json().addresses as any[];
 const createAddress = (headers: { authorization: string }, payload: Record<string, unknown>) =>

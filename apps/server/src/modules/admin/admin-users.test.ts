@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADJUSTMENT_BELOW_ZERO, IDEMPOTENCY_KEY_INVALID, IDEMPOTENCY_KEY_REUSED, ledgerKindLabel, paymentMethodLabel } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -6,6 +5,7 @@ import { signBody } from '../../providers/payments/payment-provider.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { INVOICE_NOT_FOUND, UNKNOWN_PROVIDER } from '../billing/service.ts';
 import { adminCall, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from '../../../test/admin-fixtures.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 const SECRET = 'sandbox-webhook-secret-for-admin-tests';
 
@@ -78,7 +78,7 @@ describe('balance adjustments', () => {
 
   it('a credit sent again with its Idempotency-Key, one after the other or at once, credits once and answers the same', async () => {
     const user = await signUpCustomer(t);
-    const key = `adjust-${crypto.randomUUID()}`;
+    const key = uniqueId('adjust');
     const credit = { direction: 'credit', amount: 25.5, reason: 'Goodwill for a late parcel' };
     const send = (payload: Record<string, unknown>, headers: Record<string, string> = { 'idempotency-key': key }) =>
       t.app.inject({ method: 'POST', url: `/api/v1/admin/users/${user.userId}/adjust`, headers: { ...admin.headers, ...headers }, payload });

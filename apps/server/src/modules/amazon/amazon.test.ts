@@ -24,6 +24,7 @@ import { signUp, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { parseCsv } from '../../lib/csv.ts';
 import { validateCsv } from '../../../test/bulk-fixtures.ts';
 import { deflatedPagePdf, ordinarySlipPages, packingSlipPdf, rawPdf, slipNumber, type Slip, type SlipAddress } from '../../../test/slip-fixtures.ts';
+import { RECIPIENT, SENDER, slipSender } from '../../../test/sample-addresses.ts';
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -33,15 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const FROM = {
-  fromName: 'Jane Seller',
-  fromStreet1: '123 Main Street',
-  fromStreet2: 'Suite 4',
-  fromCity: 'New York',
-  fromState: 'NY',
-  fromZip: '10001',
-  weight: '2',
-};
+const FROM = { ...slipSender(), fromStreet2: 'Suite 4', weight: '2' };
 
 /** POSTs the form as a browser's FormData does, the PDF last. */
 async function generate(app: FastifyInstance, fields: Record<string, string>, pdf?: Uint8Array, auth: Record<string, string> = headers) {
@@ -57,13 +50,13 @@ async function generate(app: FastifyInstance, fields: Record<string, string>, pd
 function expectedRow(slip: Slip, state = slip.shipTo.state): string[] {
   const a: SlipAddress = slip.shipTo;
   const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
-    FromName: 'Jane Seller',
+    FromName: FROM.fromName,
     FromCompany: '',
-    FromStreet: '123 Main Street',
-    FromStreet2: 'Suite 4',
-    FromCity: 'New York',
-    FromState: 'NY',
-    FromZip: '10001',
+    FromStreet: FROM.fromStreet1,
+    FromStreet2: FROM.fromStreet2,
+    FromCity: FROM.fromCity,
+    FromState: FROM.fromState,
+    FromZip: FROM.fromZip,
     FromPhone: '',
     ToName: a.name,
     ToCompany: a.company ?? '',
@@ -90,14 +83,7 @@ const csvRows = async (body: string) => {
 
 const slip = (orderId: string, shipTo: SlipAddress, items?: number): Slip => ({ orderId, shipTo, items });
 const variants = {
-  plain: slip('112-0000001-0000001', {
-    name: 'John Receiver',
-    street: '456 Oak Avenue',
-    city: 'Beverly Hills',
-    state: 'CA',
-    zip: '90210',
-    country: 'United States',
-  }),
+  plain: slip('112-0000001-0000001', RECIPIENT),
   companyStreet2Zip4: slip('112-0000002-0000002', {
     name: 'Maria Garcia',
     company: 'Garcia Design',
@@ -260,7 +246,7 @@ describe('POST /api/v1/amazon/generate-csv', () => {
     const { fromStreet2: _, ...noStreet2 } = FROM;
     const res = await generate(t.app, { ...noStreet2, fromState: 'new york' }, pdf);
     expect(res.statusCode, res.body).toBe(200);
-    expect((await csvRows(res.body))[0].slice(2, 7)).toEqual(['123 Main Street', '', 'New York', 'NY', '10001']);
+    expect((await csvRows(res.body))[0].slice(2, 7)).toEqual([SENDER.street, '', SENDER.city, SENDER.state, SENDER.zip]);
   });
 
   it('is for signed-in users only', async () => {
@@ -365,7 +351,9 @@ describe('a PDF that takes long to read', () => {
     const { res, ms, others } = await target.uploadWatched(pdf);
     expect([res.statusCode, res.json()]).toEqual([422, { message: AMAZON_TOO_COMPLEX }]);
     expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS);
-    expect(ms).toBeLessThan(TIMEOUT_MS + 5000); // unstopped, it reads for 10 s or more
+    // Answered at the limit, its thread stopped, not when the reading ends: unstopped, this PDF reads for 10 s or more.
+    // A generous bound (tens of ms past the limit here), the margin for a busy machine.
+    expect(ms).toBeLessThan(9_000);
     expect(others.length).toBeGreaterThan(10);
     expect(others.every((status) => status === 200)).toBe(true);
     // The next reading runs on a new thread, whose start (a second or more) is not counted against its time.

@@ -3,6 +3,7 @@ import { bonusCents, bonusPercent } from '@portal/contract';
 import { fundUser, signUp, startTestApp, testDbKind, userIdOf, type TestApp } from '../../../test/harness.ts';
 import { signBody } from '../../providers/payments/payment-provider.ts';
 import { INVALID_SIGNATURE, INVOICE_NOT_FOUND } from './service.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 const SECRET = 'sandbox-webhook-secret-for-tests-0123456789';
 
@@ -27,7 +28,7 @@ async function newInvoice(headers: Headers, amount: number) {
 }
 
 const event = (sandboxId: string, type = 'InvoiceSettled') =>
-  JSON.stringify({ deliveryId: `d-${Math.random()}`, type, timestamp: 1_800_000_000, storeId: 'sandbox', invoiceId: sandboxId });
+  JSON.stringify({ deliveryId: uniqueId('d'), type, timestamp: 1_800_000_000, storeId: 'sandbox', invoiceId: sandboxId });
 
 const deliver = (body: string, signature: string | null = signBody(SECRET, body)) =>
   t.app.inject({

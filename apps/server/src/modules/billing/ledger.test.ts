@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startTestApp, testDbKind, type TestApp } from '../../../test/harness.ts';
-import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { isPostgres, type Trx } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventRow } from '../../lib/shop-events.ts';
@@ -20,8 +21,8 @@ const storedBalance = async (userId: string) =>
 const ledgerRows = async (userId: string) => (await t.db.selectFrom('ledger').select('id').where('user_id', '=', userId).execute()).length;
 
 it('changes asked for at once are each written or refused: the debits that fit, every credit, a ledger row for each', async () => {
-  const spender = await fundedUser(t.app, t.db, 1_000);
-  const other = await fundedUser(t.app, t.db, 0);
+  const spender = await fundedCustomer(t.app, 1_000, t.db);
+  const other = await fundedCustomer(t.app, 0, t.db);
   const debit = () => changeBalance(t.db, { userId: spender.userId, amountCents: -300, kind: 'adjustment', reference: null });
   const results = await Promise.allSettled([
     debit(),
@@ -45,7 +46,7 @@ it('changes asked for at once are each written or refused: the debits that fit, 
 });
 
 it('with no gather window (LEDGER_GATHER_MS=0) changes asked for at once are still each written or refused, a ledger row for each', async () => {
-  const spender = await fundedUser(t.app, t.db, 1_000);
+  const spender = await fundedCustomer(t.app, 1_000, t.db);
   configureGroupWriter(t.db, { gatherMs: 0 });
   try {
     const debit = () => changeBalance(t.db, { userId: spender.userId, amountCents: -300, kind: 'adjustment', reference: null });
@@ -60,7 +61,7 @@ it('with no gather window (LEDGER_GATHER_MS=0) changes asked for at once are sti
 });
 
 it('a change after a quiet spell is written at once; one asked for soon after another waits the window for company', async () => {
-  const user = await fundedUser(t.app, t.db, 1_000);
+  const user = await fundedCustomer(t.app, 1_000, t.db);
   const statements: unknown[] = [];
   // A database object of its own has a group and settings of its own: nothing was asked of it, so it is quiet.
   const db = t.db.withPlugin({ transformQuery: ({ node }) => (statements.push(node), node), transformResult: async ({ result }) => result });
@@ -81,8 +82,8 @@ it('a change after a quiet spell is written at once; one asked for soon after an
 });
 
 it('changes asked for at once that all fit are written in turn: each answers, and its ledger row keeps, the balance after it', async () => {
-  const user = await fundedUser(t.app, t.db, 1_000);
-  const other = await fundedUser(t.app, t.db, 500);
+  const user = await fundedCustomer(t.app, 1_000, t.db);
+  const other = await fundedCustomer(t.app, 500, t.db);
   const statements: unknown[] = [];
   const db = t.db.withPlugin({ transformQuery: ({ node }) => (statements.push(node), node), transformResult: async ({ result }) => result });
   const change = (userId: string, amountCents: number) => changeBalance(db, { userId, amountCents, kind: 'adjustment', reference: null });
@@ -109,7 +110,7 @@ it('changes asked for at once that all fit are written in turn: each answers, an
 });
 
 it('a change whose order cannot be written takes no money and leaves no ledger row, and the others with it are written', async () => {
-  const user = await fundedUser(t.app, t.db, 5_000);
+  const user = await fundedCustomer(t.app, 5_000, t.db);
   const made = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
   expect(made.statusCode).toBe(200);
   const model = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();
@@ -136,7 +137,7 @@ it('a change whose order cannot be written takes no money and leaves no ledger r
 });
 
 it('orders paid for at once are written with their rows (the order, its event) and their charges, in one statement on PostgreSQL', async () => {
-  const user = await fundedUser(t.app, t.db, 5_000);
+  const user = await fundedCustomer(t.app, 5_000, t.db);
   const made = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
   expect(made.statusCode).toBe(200);
   const model = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();
@@ -163,7 +164,7 @@ it('orders paid for at once are written with their rows (the order, its event) a
 it.runIf(testDbKind === 'postgres')(
   'a charge rewrites the customer row in place on PostgreSQL: no index holds the balance, so it adds no index entries',
   async () => {
-    const user = await fundedUser(t.app, t.db, 1_000);
+    const user = await fundedCustomer(t.app, 1_000, t.db);
     // The connection's counts not yet reported (earlier transactions' among them), before and after the charges.
     const counts = async (trx: Trx) =>
       (

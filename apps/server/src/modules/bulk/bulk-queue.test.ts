@@ -1,32 +1,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { ORDERS_CREATED } from '@portal/contract';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { buildServices } from '../../services.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
 import { ledgerSumCents } from '../billing/service.ts';
-import { balanceOf, fundedUser } from '../../../test/order-fixtures.ts';
-import {
-  createFromCsv,
-  csvText,
-  download,
-  eventually,
-  pdfPageCount,
-  readReport,
-  usRows,
-  validateCsv,
-  waitForCompletion,
-  zipEntries,
-} from '../../../test/bulk-fixtures.ts';
+import { balanceOf } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
+import { createFromCsv, csvText, download, pdfPageCount, readReport, usRows, validateCsv, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 
 describe.each(engines)('a bulk order on the %s queue', (engine) => {
   let t: TestApp;
-  const prefix = `test-bulk-${randomToken(6)}`;
+  const prefix = uniqueId('test-bulk');
   beforeAll(async () => {
     t = await startTestApp(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {});
   });
@@ -36,7 +26,7 @@ describe.each(engines)('a bulk order on the %s queue', (engine) => {
   });
 
   it('turns a 25-row file into 25 labels, a 25-page PDF, a ZIP of 26 files and a report of 25 tracking numbers, debited once', async () => {
-    const user = await fundedUser(t.app, t.db, 50_000);
+    const user = await fundedCustomer(t.app, 50_000, t.db);
     const file = csvText(usRows(25));
     const validated = await validateCsv(t.app, user.headers, 'priority', file);
     expect(validated.json()).toMatchObject({ totalOrders: 25, totalPrice: 168.75 });
@@ -85,21 +75,23 @@ describe.each(engines)('a bulk order on the %s queue', (engine) => {
     // The job itself ended completed at 100%.
     const jobId = `bulk-${order._id}`;
     if (engine === 'embedded') {
-      await eventually(async () =>
-        expect(await t.db.selectFrom('jobs').select(['name', 'state', 'progress', 'attempts']).where('id', '=', jobId).executeTakeFirst()).toEqual({
-          name: 'bulk-order',
-          state: 'completed',
-          progress: 100,
-          attempts: 1,
-        }),
+      await vi.waitFor(
+        async () =>
+          expect(await t.db.selectFrom('jobs').select(['name', 'state', 'progress', 'attempts']).where('id', '=', jobId).executeTakeFirst()).toEqual({
+            name: 'bulk-order',
+            state: 'completed',
+            progress: 100,
+            attempts: 1,
+          }),
+        WAIT,
       );
     } else {
       const { Queue } = await import('bullmq');
       const queue = new Queue('portal-jobs', { connection: { url: process.env.TEST_REDIS_URL! }, prefix });
-      await eventually(async () => {
+      await vi.waitFor(async () => {
         const job = await queue.getJob(jobId);
         expect({ name: job?.name, state: await job?.getState(), progress: job?.progress }).toEqual({ name: 'bulk-order', state: 'completed', progress: 100 });
-      });
+      }, WAIT);
       await queue.close();
     }
   });
@@ -113,7 +105,7 @@ describe('a bulk order whose labels the provider makes later', () => {
   afterAll(() => t.close());
 
   it('asks again until every label is made, then completes', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     await createFromCsv(t.app, user.headers, { type: 'ground_oz', total_price: 4 * 2.75 }, csvText(usRows(4)));
     const { order } = await waitForCompletion(t.app, user.headers);
     expect(order).toMatchObject({ status: 'completed', totalOrders: 4, failedOrders: 0, total: 11 });
@@ -122,13 +114,14 @@ describe('a bulk order whose labels the provider makes later', () => {
   });
 
   it('answers a small order at once and lets its job finish the labels made later', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const res = await createFromCsv(t.app, user.headers, { type: 'ground_oz', total_price: 2 * 2.75 }, csvText(usRows(2)));
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
     const { order } = await waitForCompletion(t.app, user.headers);
     expect(order).toMatchObject({ status: 'completed', totalOrders: 2, failedOrders: 0 });
-    await eventually(async () =>
-      expect(await t.db.selectFrom('jobs').select('state').where('id', '=', `bulk-${order._id}`).execute()).toEqual([{ state: 'completed' }]),
+    await vi.waitFor(
+      async () => expect(await t.db.selectFrom('jobs').select('state').where('id', '=', `bulk-${order._id}`).execute()).toEqual([{ state: 'completed' }]),
+      WAIT,
     );
   });
 });
@@ -151,7 +144,7 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
         refuse(`${prefix}/`) && refused++ < failures ? Promise.reject(new Error('disk full')) : files.appendToPack(prefix, data),
     };
     stores.push(files);
-    prefixes.push(`test-bulkfail-${randomToken(6)}`);
+    prefixes.push(uniqueId('test-bulkfail'));
     const t = await startTestApp(
       {
         QUEUE_RETRY_DELAY_MS: '50',
@@ -173,7 +166,7 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
 
   it('fails twice, then completes: one charge, each row made once', async () => {
     const t = await appFailingFor(2, (key) => key.endsWith('/label.pdf'));
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: 5 * 7.25 }, csvText(usRows(5)));
     const { order } = await waitForCompletion(t.app, user.headers, 60_000);
     expect(order).toMatchObject({ status: 'completed', totalOrders: 5, failedOrders: 0, total: 36.25 });
@@ -191,7 +184,7 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
 
   it('always fails: ends failed after its last try, every row without a label refunded with its own ledger row', async () => {
     const t = await appFailingFor(Infinity, (key) => key.startsWith('labels/'));
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: 4 * 7.25 }, csvText(usRows(4)));
     const { order } = await waitForCompletion(t.app, user.headers, 60_000);
     expect(order).toMatchObject({ status: 'failed', totalOrders: 4, failedOrders: 4, total: 0, pdf: null });
@@ -217,7 +210,7 @@ describe.each(engines)('a bulk job that fails on the %s queue', (engine) => {
   it('counts the runs on the order itself: one that already ran 4 times ends failed on its next failing run, whatever the engine counted', async () => {
     // The web process only queues; the order's count says 4 runs already (as after a sweep reset the engine's count).
     const t = await appFailingFor(Infinity, (key) => key.startsWith('labels/'), { QUEUE_RUN_WORKERS: 'false' });
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: 4 * 7.25 }, csvText(usRows(4)));
     const { id } = await t.db.selectFrom('bulk_orders').select('id').where('user_id', '=', user.userId).executeTakeFirstOrThrow();
     await t.db.updateTable('bulk_orders').set({ job_attempts: 4 }).where('id', '=', id).execute();

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
 import { trackingNumberFor } from '../../providers/labels/tracking-numbers.ts';
 import { ledgerSumCents } from '../billing/service.ts';
-import { fundedUser } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, download, pdfPageCount, readBulkOrders, usRows, zipEntries } from '../../../test/bulk-fixtures.ts';
-import { exited, waitUntil } from '../../../test/processes.ts';
+import { exited } from '../../../test/processes.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 const ROWS = 300;
 /** The worker is killed once it has asked the provider for this many labels: within the second claim of 100 rows, not at a batch's edge. */
@@ -18,7 +18,7 @@ const serverDir = path.resolve(import.meta.dirname, '../../..');
 
 describe.each(engines)('kill and resume on the %s queue', (engine) => {
   let t: TestApp | undefined;
-  const prefix = `test-resume-${randomToken(6)}`;
+  const prefix = uniqueId('test-resume');
   const children: ChildProcess[] = [];
 
   /** `npm run worker`'s entry in its own process, on the test app's database and files. */
@@ -71,7 +71,7 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     // The web process only queues; jobs run in worker processes.
     t = await startTestApp({ QUEUE_RUN_WORKERS: 'false', ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}) });
     const db = t.db;
-    const user = await fundedUser(t.app, db, 400_000);
+    const user = await fundedCustomer(t.app, 400_000, db);
     const total = ROWS * 7.25;
     const res = await createFromCsv(t.app, user.headers, { type: 'uspsv9', total_price: total }, csvText(usRows(ROWS)));
     expect(res.statusCode).toBe(200);
@@ -89,7 +89,9 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
       );
     const first = startWorker();
     // Killed while labels are being asked for: some bought and not yet recorded on their rows (they are recorded 50 at a time).
-    await waitUntil(async () => count('create') >= KILL_AT && (await made()) >= 5, 60_000, `${KILL_AT} labels asked for`);
+    await expect
+      .poll(async () => count('create') >= KILL_AT && (await made()) >= 5, { timeout: 60_000, interval: 10, message: `${KILL_AT} labels asked for` })
+      .toBe(true);
     // A second worker starts beside the first, which holds the job's lease. Nothing resets the job after the kill:
     // the live worker takes it once the dead one's lease runs out.
     startWorker();
@@ -109,11 +111,13 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     const fileOf = (pdfKey: string | null) => path.join(t!.config.dataDir, 'files', pdfKey!.split('#')[0]);
     const mtimes = new Map(before.map((o) => [o.id, fs.statSync(fileOf(o.pdf_key)).mtimeMs]));
 
-    await waitUntil(
-      async () => (await db.selectFrom('bulk_orders').select('status').where('id', '=', bulkId).executeTakeFirstOrThrow()).status === 'completed',
-      60_000,
-      'the bulk order to complete',
-    );
+    await expect
+      .poll(async () => (await db.selectFrom('bulk_orders').select('status').where('id', '=', bulkId).executeTakeFirstOrThrow()).status === 'completed', {
+        timeout: 60_000,
+        interval: 10,
+        message: 'the bulk order to complete',
+      })
+      .toBe(true);
 
     const rows = await db
       .selectFrom('orders')
@@ -154,7 +158,9 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
     if (engine === 'embedded') {
       // The queue marks the job done just after its handler returned.
       const job = () => db.selectFrom('jobs').select(['state', 'attempts', 'progress']).where('id', '=', `bulk-${bulkId}`).executeTakeFirstOrThrow();
-      await waitUntil(async () => (await job()).state === 'completed', 5_000, 'the job to be marked completed');
+      await expect
+        .poll(async () => (await job()).state === 'completed', { timeout: 5_000, interval: 10, message: 'the job to be marked completed' })
+        .toBe(true);
       // Taken by the second worker at least once (a worker slowed down past its lease may lose the job once more; its rows are claimed, so nothing is made twice).
       expect(await job()).toMatchObject({ state: 'completed', progress: 100 });
       expect((await job()).attempts).toBeGreaterThanOrEqual(2);

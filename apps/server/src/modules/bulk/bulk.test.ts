@@ -39,7 +39,8 @@ import { LabelProviderError, type LabelProvider } from '../../providers/labels/l
 import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { ledgerSumCents } from '../billing/service.ts';
-import { balanceOf, fundedUser } from '../../../test/order-fixtures.ts';
+import { balanceOf } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import {
   createFromCsv,
   csvText,
@@ -94,7 +95,7 @@ afterAll(async () => {
   await t.close();
 });
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const PRIORITY_2LB = 6.75;
 const V9_2LB = 7.25;
 
@@ -116,7 +117,7 @@ async function expectNothingWritten(user: User, fundedCents: number) {
 describe('POST /order/validatecsv', () => {
   let user: User;
   beforeAll(async () => {
-    user = await fundedUser(t.app, t.db, 0);
+    user = await fundedCustomer(t.app, 0, t.db);
   });
 
   it('prices a valid file with the single order prices', async () => {
@@ -377,7 +378,7 @@ describe('POST /order/validatecsv', () => {
 
 describe('POST /order/createOrderFromCSV', () => {
   it('makes fewer than 4 labels at once: one debit, one order per row in the order history, the three files', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const rows = [usRow(1), usRow(2, { ToCompany: '=HYPERLINK("http://evil")', Reference: '+1 555' }), usRow(3)];
     const res = await createFromCsv(t.app, user.headers, { type: priority, total_price: 3 * PRIORITY_2LB, design: 'pitney' }, csvText(rows));
     expect(res.statusCode).toBe(200);
@@ -440,7 +441,7 @@ describe('POST /order/createOrderFromCSV', () => {
   });
 
   it('ends failed, not completed, when every label fails, each row refunded', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const rows = [usRow(1, { ToName: REFUSED }), usRow(2, { ToName: REFUSED })];
     const res = await createFromCsv(t.app, user.headers, { type: priority, total_price: 13.5, design: 'normal' }, csvText(rows));
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
@@ -450,7 +451,7 @@ describe('POST /order/createOrderFromCSV', () => {
   });
 
   it('refunds a row whose label fails, with its own ledger row, and completes the rest', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const rows = [usRow(1), usRow(2, { ToName: REFUSED }), usRow(3)];
     const res = await createFromCsv(t.app, user.headers, { type: priority, total_price: 20.25, design: 'normal' }, csvText(rows));
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
@@ -489,7 +490,7 @@ describe('POST /order/createOrderFromCSV', () => {
   });
 
   it('refuses a total that differs from the server total (409), a bad row, a missing template or an empty balance, writing nothing', async () => {
-    const user = await fundedUser(t.app, t.db, 1000);
+    const user = await fundedCustomer(t.app, 1000, t.db);
     const changed = await createFromCsv(t.app, user.headers, { type: priority, total_price: 6.74, design: 'normal' }, csvText(usRows(1)));
     expect(changed.statusCode).toBe(409);
     expect(changed.json()).toEqual({ message: PRICES_CHANGED });
@@ -507,7 +508,7 @@ describe('POST /order/createOrderFromCSV', () => {
   });
 
   it('never overdraws: parallel payments on a balance that covers two of them', async () => {
-    const user = await fundedUser(t.app, t.db, 2 * 2 * 675);
+    const user = await fundedCustomer(t.app, 2 * 2 * 675, t.db);
     const answers = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
         createFromCsv(t.app, user.headers, { type: priority, total_price: 13.5, design: 'normal' }, csvText(usRows(2, i * 2 + 1))),
@@ -521,7 +522,7 @@ describe('POST /order/createOrderFromCSV', () => {
   });
 
   it('queues 4 or more rows: processing, n / total, and 409 on every download until it completes; 404 for another user', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const res = await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
     expect(res.json()).toEqual({ message: ORDERS_CREATED });
     const [bulk] = await readBulkOrders(t.app, user.headers);
@@ -534,7 +535,7 @@ describe('POST /order/createOrderFromCSV', () => {
       expect(early.statusCode).toBe(409);
       expect(early.json()).toEqual({ message: BULK_NOT_READY });
     }
-    const other = await fundedUser(t.app, t.db, 0);
+    const other = await fundedCustomer(t.app, 0, t.db);
     expect(await readBulkOrders(t.app, other.headers)).toEqual([]);
     const foreign = await download(t.app, other.headers, `/api/v1/order/bulk-download/${bulk._id}`);
     expect(foreign.statusCode).toBe(404);
@@ -557,7 +558,7 @@ describe('POST /order/createOrderFromCSV', () => {
   });
 
   it('leaves a row whose label meets a full render queue waiting, neither cancelled nor refunded, and its job makes it later', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     busyLeft = 1;
     const rows = [usRow(1), usRow(2, { ToName: BUSY })];
     await createFromCsv(t.app, user.headers, { type: priority, total_price: 13.5, design: 'normal' }, csvText(rows));
@@ -574,7 +575,7 @@ describe('POST /order/createOrderFromCSV', () => {
   });
 
   it('queues again a bulk order whose process died before its job ran (a small one made at once, a lost enqueue)', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
     const [bulk] = await readBulkOrders(t.app, user.headers);
     await t.db.deleteFrom('jobs').where('id', '=', `bulk-${bulk._id}`).execute(); // as if the enqueue was lost
@@ -591,7 +592,7 @@ describe('POST /order/createOrderFromCSV', () => {
   });
 
   it('on the last attempt of a job that keeps failing, refunds every row not made and ends failed with a report', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     await createFromCsv(t.app, user.headers, { type: uspsv9, total_price: 4 * V9_2LB }, csvText(usRows(4)));
     const [bulk] = await readBulkOrders(t.app, user.headers);
     // Label files cannot be stored: every attempt fails.

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { sql } from 'kysely';
 import { createTestDb, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { isPostgres, migrateToLatest } from '../../db/database.ts';
 import { eventRow, recordEvents } from '../../lib/shop-events.ts';
-import { callApi, eventually, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { startReceiver } from '../../../test/webhook-receiver.ts';
 
 let t: TestApp;
@@ -28,13 +29,13 @@ it('an event its process never dispatched is dispatched by the sweep, and an eve
   await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
   const order = (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() })).json().order as { id: string };
   const eventId = `order.completed-${order.id}`;
-  await eventually(async () => expect((await deliveries(user.userId)).map((d) => d.status)).toEqual(['delivered']));
+  await vi.waitFor(async () => expect((await deliveries(user.userId)).map((d) => d.status)).toEqual(['delivered']), WAIT);
   expect(await events(user.userId)).toEqual([]);
   const [delivered] = await deliveries(user.userId);
 
   // As if a process had died after writing its event (the order's, again) and before dispatching it.
   await recordEvents(t.db, [eventRow({ type: 'order.completed', userId: user.userId, orderId: order.id }, new Date().toISOString())]);
-  await eventually(async () => expect(await events(user.userId)).toEqual([]));
+  await vi.waitFor(async () => expect(await events(user.userId)).toEqual([]), WAIT);
   expect(await deliveries(user.userId)).toEqual([delivered]);
 
   // As if it had died after recording the delivery of a new event and before queueing it: the sweep queues it.
@@ -61,11 +62,13 @@ it('an event its process never dispatched is dispatched by the sweep, and an eve
       updated_at: at,
     })
     .execute();
-  await eventually(async () =>
-    expect((await deliveries(user.userId)).map((d) => [d.event_id, d.status]).sort()).toEqual([
-      ['bulk.completed-test', 'delivered'],
-      [eventId, 'delivered'],
-    ]),
+  await vi.waitFor(
+    async () =>
+      expect((await deliveries(user.userId)).map((d) => [d.event_id, d.status]).sort()).toEqual([
+        ['bulk.completed-test', 'delivered'],
+        [eventId, 'delivered'],
+      ]),
+    WAIT,
   );
   expect(postsFor(eventId)).toHaveLength(1);
   expect(postsFor('bulk.completed-test')).toHaveLength(1);

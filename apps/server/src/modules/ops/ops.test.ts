@@ -4,8 +4,10 @@ import { createLocalFileStore, type FileStore } from '../../providers/storage/fi
 import { LabelProviderError, type LabelProvider } from '../../providers/labels/label-provider.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
-import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from '../../../test/bulk-fixtures.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 const apps: TestApp[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -20,7 +22,7 @@ if (process.env.TEST_REDIS_URL) {
   engines.push({
     name: 'BullMQ',
     env: () => {
-      const prefix = `portal-ops-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const prefix = uniqueId('portal-ops');
       cleanups.push(() => dropRedisPrefix(process.env.TEST_REDIS_URL!, prefix));
       return { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix };
     },
@@ -79,7 +81,7 @@ describe.each(engines)('/metrics on the $name', ({ env }) => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong-token-0123456789' } })).statusCode).toBe(401);
 
-    const user = await fundedUser(t.app, t.db, 100_000);
+    const user = await fundedCustomer(t.app, 100_000, t.db);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/order/create', headers: user.headers, payload: orderPayload('priority') })).statusCode).toBe(
       200,
     );

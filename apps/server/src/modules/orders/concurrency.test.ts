@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { INSUFFICIENT_BALANCE, ledgerSumCents } from '../billing/service.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { balanceOf, orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,11 +11,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 it('50 parallel orders on a balance that covers exactly 10: 10 orders, balance 0.00, never negative, ledger equal to balance', async () => {
-  const probe = await fundedUser(t.app, t.db, 0);
+  const probe = await fundedCustomer(t.app, 0, t.db);
   const price = (
     await t.app.inject({ method: 'POST', url: '/api/v1/order/price', payload: { labelType: 'priority', weight: 2 }, headers: probe.headers })
   ).json().price;
-  const user = await fundedUser(t.app, t.db, 10 * Math.round(price * 100));
+  const user = await fundedCustomer(t.app, 10 * Math.round(price * 100), t.db);
 
   const results = await Promise.all(
     Array.from({ length: 50 }, (_, i) =>

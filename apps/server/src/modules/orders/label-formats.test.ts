@@ -3,11 +3,12 @@ import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SAMPLE_MARK } from '../../providers/labels/label-provider.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
-import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, usRows, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { decodeCode128, printZpl, zplCommands } from '../../../test/zpl-check.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterAll(async () => {
   await t.close();
 });
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const get = (user: User, url: string, on = t) => on.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: user.headers });
 const setFormat = (user: User, labelFormat: unknown, on = t) =>
   on.app.inject({ method: 'POST', url: '/api/v1/account/label-format', payload: { labelFormat }, headers: user.headers });
@@ -52,7 +53,7 @@ async function letterPages(pdf: Uint8Array) {
 
 describe('label formats', () => {
   it('downloads a label as the 4x6 PDF by default, and as ZPL once the account chose it; a bad format is refused', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     expect((await get(user, '/auth/access')).json().labelFormat).toBe('pdf');
     const [order] = await placeOrders(user, ['Ana Núñez']);
 
@@ -85,7 +86,7 @@ describe('label formats', () => {
   });
 
   it('downloads selected orders as one file: Letter pages of exactly two labels with the SAMPLE mark, or ZPL; only the owner’s completed orders', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const orders = await placeOrders(user, ['First One', 'Second Two', 'Third Three']);
     const ids = orders.map((o) => o.id);
     const selected = (payload: unknown, who = user) =>
@@ -115,7 +116,7 @@ describe('label formats', () => {
     const printed = await printZpl(zpl.body);
     expect(printed.map(decodeCode128).map((text) => text.slice(-20))).toEqual(orders.map((o) => o.tracking.slice(2)));
 
-    const other = await fundedUser(t.app, t.db, 0);
+    const other = await fundedCustomer(t.app, 0, t.db);
     expect((await selected({ ids }, other)).statusCode).toBe(404);
     expect((await selected({ ids: [] })).statusCode).toBe(400);
   });
@@ -125,7 +126,7 @@ const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] 
 
 describe.each(engines)('bulk order files in the chosen format, on the %s queue', (engine) => {
   let b: TestApp;
-  const prefix = `test-formats-${randomToken(6)}`;
+  const prefix = uniqueId('test-formats');
   beforeAll(async () => {
     b = engine === 'bullmq' ? await startTestApp({ REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix }) : t;
   });

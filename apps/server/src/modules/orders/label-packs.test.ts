@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { createOrderBody } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
@@ -50,13 +52,13 @@ afterAll(async () => {
 });
 
 it('stores the labels of single orders made while a pack is written together in the next pack; each order downloads its own', async () => {
-  const user = await fundedUser(t.app, t.db, 10_000);
+  const user = await fundedCustomer(t.app, 10_000, t.db);
   const place = (i: number) =>
     t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: `Packed ${i}` }), headers: user.headers });
   const first = place(0);
-  while (packsWritten.length === 0) await new Promise((r) => setTimeout(r, 5));
+  await expect.poll(() => packsWritten.length, { ...WAIT, interval: 5 }).toBeGreaterThan(0);
   const others = [1, 2, 3, 4].map(place);
-  while (labelsMade < 5) await new Promise((r) => setTimeout(r, 5));
+  await expect.poll(() => labelsMade, { ...WAIT, interval: 5 }).toBeGreaterThanOrEqual(5);
   await new Promise((r) => setImmediate(r)); // the last label joins the waiting ones
   releaseFirstPack();
   const answers = await Promise.all([first, ...others]);
@@ -85,7 +87,7 @@ it('stores the labels of single orders made while a pack is written together in 
 });
 
 it('records in one statement only the orders still waiting: one cancelled meanwhile keeps its status and gets no label', async () => {
-  const user = await fundedUser(t.app, t.db, 0);
+  const user = await fundedCustomer(t.app, 0, t.db);
   const type = await t.db.selectFrom('label_types').select(['id', 'uid', 'name']).where('uid', '=', 'priority').executeTakeFirstOrThrow();
   const [waiting, cancelled] = ['Waiting', 'Cancelled'].map((ToName) =>
     orderRowFor(user.userId, createOrderBody.parse({ ...orderPayload('priority', { ToName }), labelType: type.id }), type, 675, {

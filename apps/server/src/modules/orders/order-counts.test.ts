@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { newId } from '../../lib/ids.ts';
 import { listAllOrders } from './repository.ts';
 import { cancelOrder, insertOrders, markAllCompleted, type OrderRow } from './repository.ts';
@@ -39,8 +40,8 @@ async function counted(): Promise<string[]> {
 
 describe('settled order counts', () => {
   it('follow every insert, status change and delete, and give the history its totals', async () => {
-    const user = await fundedUser(t.app, t.db, 100_000);
-    const other = await fundedUser(t.app, t.db, 100_000);
+    const user = await fundedCustomer(t.app, 100_000, t.db);
+    const other = await fundedCustomer(t.app, 100_000, t.db);
     for (const who of [user, user, user, user, other]) {
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: who.headers });
       expect(res.statusCode, res.body).toBe(200);
@@ -84,7 +85,7 @@ describe('settled order counts', () => {
   });
 
   it('stay right under concurrent orders of one customer (no lost update, no deadlock)', async () => {
-    const user = await fundedUser(t.app, t.db, 100_000);
+    const user = await fundedCustomer(t.app, 100_000, t.db);
     const results = await Promise.all(
       Array.from({ length: 20 }, () => t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers })),
     );

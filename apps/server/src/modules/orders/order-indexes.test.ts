@@ -1,7 +1,8 @@
 import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testDbKind, type TestApp } from '../../../test/harness.ts';
-import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { newId } from '../../lib/ids.ts';
 import { insertBulkOrder } from '../bulk/repository.ts';
 import { claimableOrders, insertOrders, type OrderRow } from './repository.ts';
@@ -14,7 +15,7 @@ afterAll(() => t.close());
 
 /** A waiting single order of a new customer, and `rows` rows of a bulk order of theirs. */
 async function ordersOfNewCustomer(rows: number): Promise<{ single: OrderRow; bulk: OrderRow[] }> {
-  const user = await fundedUser(t.app, t.db, 100_000);
+  const user = await fundedCustomer(t.app, 100_000, t.db);
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
   expect(res.statusCode, res.body).toBe(200);
   const single = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();

@@ -1,7 +1,8 @@
 import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { newId } from '../../lib/ids.ts';
 import { isPostgres, type Db } from '../../db/database.ts';
 import { searchFold } from '../../db/fold.ts';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const list = (user: User, query: string) => t.app.inject({ method: 'GET', url: `/api/v1/order/read${query}`, headers: user.headers });
 const found = async (user: User, search: string, extra = '') =>
   ((await list(user, `?limit=100&search=${encodeURIComponent(search)}${extra}`)).json().orders as { _id: string; toName: string }[]).map((o) => o.toName);
@@ -62,8 +63,8 @@ let user: User;
 let other: User;
 let ids: Record<string, string>;
 beforeAll(async () => {
-  user = await fundedUser(t.app, t.db, 100_000);
-  other = await fundedUser(t.app, t.db, 100_000);
+  user = await fundedCustomer(t.app, 100_000, t.db);
+  other = await fundedCustomer(t.app, 100_000, t.db);
   for (const name of NAMES) {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName: name }), headers: user.headers });
     expect(res.statusCode, res.body).toBe(200);
@@ -164,7 +165,7 @@ describe('order search', () => {
   });
 
   it('finds names whatever their accents, both ways, through the index: nunez finds Núñez, Núñez finds Nunez', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     for (const ToName of ['Ana Núñez', 'Bob Nunez', 'Zoë Ångström', 'ŁUKASZ Dvořák', 'Plain Person'])
       expect(
         (await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority', { ToName }), headers: user.headers })).statusCode,

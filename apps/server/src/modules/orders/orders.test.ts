@@ -12,7 +12,8 @@ import {
 } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/service.ts';
-import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { balanceOf, orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv } from '../../../test/bulk-fixtures.ts';
 
 let t: TestApp;
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const create = (user: User, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: user.headers });
 const list = (user: User, query = '') => t.app.inject({ method: 'GET', url: `/api/v1/order/read${query}`, headers: user.headers });
 const download = (user: User, id: string) => t.app.inject({ method: 'GET', url: `/api/v1/order/download/${id}`, headers: user.headers });
@@ -44,11 +45,11 @@ describe('POST /order/create', () => {
   // Signing up costs a password hash; calls that write nothing share one account.
   let shared: User;
   beforeAll(async () => {
-    shared = await fundedUser(t.app, t.db, 100_000);
+    shared = await fundedCustomer(t.app, 100_000, t.db);
   });
 
   it('charges the server price in one transaction with its ledger row and renders the label', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const price = await quote(user, 'priority', 2);
     const res = await create(user, { ...orderPayload('priority'), price: 0.01 }); // a client price is ignored
     expect(res.statusCode).toBe(200);
@@ -92,7 +93,7 @@ describe('POST /order/create', () => {
   );
 
   it('stores 15 x 15 x 15 for uspsv9, the country of the type, and the phone only for fedex_ground', async () => {
-    const user = await fundedUser(t.app, t.db, 20_000);
+    const user = await fundedCustomer(t.app, 20_000, t.db);
     await create(user, orderPayload('uspsv9', { FromCountry: '', ToCountry: undefined, FromPhone: '212 555 0100' }));
     await create(user, orderPayload('fedex_ground', { FromPhone: '212 555 0100' }));
     await create(user, orderPayload('ups_standard', { FromCountry: 'CA', FromState: 'Quebec', FromZip: 'h2x 1y4' }));
@@ -152,7 +153,7 @@ describe('POST /order/create', () => {
   });
 
   it('takes weights written plainly: 2, 2.5 and "2.50"', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     for (const Weight of [2, 2.5, '2.50', 0.01]) expect((await create(user, orderPayload('priority', { Weight }))).statusCode).toBe(200);
     const rows = await t.db.selectFrom('orders').select('weight').where('user_id', '=', user.userId).execute();
     expect(rows.map((r) => Number(r.weight)).sort()).toEqual([0.01, 2, 2.5, 2.5]);
@@ -189,14 +190,14 @@ describe('POST /order/create', () => {
   });
 
   it.each(['(214) 555-0100', '214.555.0100', '+1 214 555 0100', '214-555-0100'])('takes the phone %s and stores it as +12145550100', async (phone) => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     expect((await create(user, orderPayload('fedex_ground', { FromPhone: phone, ToPhone: phone }))).statusCode).toBe(200);
     const row = await t.db.selectFrom('orders').select(['from_phone', 'to_phone']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
     expect(row).toEqual({ from_phone: '+12145550100', to_phone: '+12145550100' });
   });
 
   it('takes a full state or province name as its code', async () => {
-    const user = await fundedUser(t.app, t.db, 20_000);
+    const user = await fundedCustomer(t.app, 20_000, t.db);
     expect((await create(user, orderPayload('priority', { FromState: 'texas', ToState: 'New York' }))).statusCode).toBe(200);
     expect((await create(user, orderPayload('ups_standard', { FromState: 'ontario', ToState: 'British Columbia' }))).statusCode).toBe(200);
     const rows = await t.db.selectFrom('orders').select(['from_state', 'to_state']).where('user_id', '=', user.userId).execute();
@@ -207,7 +208,7 @@ describe('POST /order/create', () => {
   });
 
   it('answers 402 Insufficient balance and writes nothing when the balance is short by a cent, without making its label', async () => {
-    const user = await fundedUser(t.app, t.db, 0);
+    const user = await fundedCustomer(t.app, 0, t.db);
     const price = await quote(user, 'priority', 2);
     await t.db
       .transaction()
@@ -233,8 +234,8 @@ describe('GET /order/read', () => {
   let user: User;
   let other: User;
   beforeAll(async () => {
-    user = await fundedUser(t.app, t.db, 100_000);
-    other = await fundedUser(t.app, t.db, 10_000);
+    user = await fundedCustomer(t.app, 100_000, t.db);
+    other = await fundedCustomer(t.app, 10_000, t.db);
     for (let i = 1; i <= 12; i++) expect((await create(user, orderPayload('priority', { ToName: `Receiver ${i}` }))).statusCode).toBe(200);
     await create(user, orderPayload('fedex_ground', { ToName: 'Fedex 100% Person' }));
     await create(other, orderPayload('priority', { ToName: 'Receiver 1' }));
@@ -303,7 +304,7 @@ describe('GET /order/read', () => {
 
 describe('download and duplicate', () => {
   it('duplicates an order with the same details, priced and charged again', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await create(user, orderPayload('fedex_ground', { ToPhone: '+1 (310) 555-0199', Weight: 7 }));
     const [original] = await ordersOf(user);
     const res = await duplicate(user, original._id);
@@ -327,7 +328,7 @@ describe('download and duplicate', () => {
   });
 
   it('takes an empty body even when it is labelled JSON', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await create(user, orderPayload('priority'));
     const [order] = await ordersOf(user);
     const res = await t.app.inject({
@@ -348,7 +349,7 @@ describe('download and duplicate', () => {
   });
 
   it('refuses a duplicate the balance cannot pay: 402 and nothing written', async () => {
-    const user = await fundedUser(t.app, t.db, 0);
+    const user = await fundedCustomer(t.app, 0, t.db);
     const price = await quote(user, 'priority', 2);
     await t.db
       .transaction()
@@ -361,8 +362,8 @@ describe('download and duplicate', () => {
   });
 
   it('answers 404 for another user order id, and for an unknown id, on every call that takes one', async () => {
-    const owner = await fundedUser(t.app, t.db, 5_000);
-    const stranger = await fundedUser(t.app, t.db, 5_000);
+    const owner = await fundedCustomer(t.app, 5_000, t.db);
+    const stranger = await fundedCustomer(t.app, 5_000, t.db);
     await create(owner, orderPayload('priority'));
     const [order] = await ordersOf(owner);
     for (const id of [order._id, '00000000-0000-4000-8000-000000000000']) {
@@ -376,7 +377,7 @@ describe('download and duplicate', () => {
   });
 
   it('answers 409 for the label of an order that is not completed', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await create(user, orderPayload('priority'));
     const [order] = await ordersOf(user);
     await t.db.updateTable('orders').set({ status: 'processing' }).where('id', '=', order._id).execute();
@@ -398,7 +399,7 @@ describe('download and duplicate', () => {
 
 describe('GET /order/details/:id', () => {
   it('opens the owner order whole: both addresses, weight and dimensions, type and template, tracking, price and its charge', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await create(user, orderPayload('uspsv9', { FromCompany: 'Acme', FromStreet2: 'Suite 4', ToPhone: '' }));
     const [listed] = await ordersOf(user);
     const res = await details(user, listed._id);
@@ -411,7 +412,7 @@ describe('GET /order/details/:id', () => {
   });
 
   it('takes names in any script and says what the label prints otherwise than typed', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     expect(
       (await create(user, orderPayload('priority', { ToName: '李小龙 👍', ToCompany: 'O’Brien – €', FromName: 'Nguyễn Văn Đức', FromCity: 'Zürich' })))
         .statusCode,
@@ -423,7 +424,7 @@ describe('GET /order/details/:id', () => {
   });
 
   it('names the bulk order and row an order came from; the charge is the bulk order own', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const csv = csvText(usRows(2));
     const { totalPrice } = (await validateCsv(t.app, user.headers, 'priority', csv)).json();
     const bulk = await createFromCsv(t.app, user.headers, { type: 'priority', total_price: totalPrice, design: 'normal' }, csv);

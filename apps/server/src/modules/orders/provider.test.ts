@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { LABEL_NOT_READY, ORDER_CREATED, labelFailedMessage } from '@portal/contract';
 import { INSUFFICIENT_BALANCE, changeBalance, ledgerSumCents } from '../billing/service.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -6,23 +7,24 @@ import { PoolFull } from '../../lib/http-errors.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { SANDBOX_FAILURE, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
-import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
+import { balanceOf, orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const ordersOf = async (t: TestApp, user: User) =>
   (await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as any[];
 
 /** Reads the order list until its newest order leaves 'processing' (the background runner's work). */
-async function waitUntilSettled(t: TestApp, user: User, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const [order] = await ordersOf(t, user);
-    if (order.status !== 'processing' && order.status !== 'pending') return order;
-    if (Date.now() > until) throw new Error(`order still ${order.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitUntilSettled = (t: TestApp, user: User) =>
+  vi.waitFor(
+    async () => {
+      const [order] = await ordersOf(t, user);
+      if (order.status === 'processing' || order.status === 'pending') throw new Error(`order still ${order.status}`);
+      return order;
+    },
+    { ...WAIT, timeout: 20_000 },
+  );
 
 describe('a provider that refuses the label', () => {
   let t: TestApp;
@@ -32,7 +34,7 @@ describe('a provider that refuses the label', () => {
   afterAll(() => t.close());
 
   it('cancels the order, refunds it with a ledger row and tells the user why', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ message: labelFailedMessage(SANDBOX_FAILURE) });
@@ -71,7 +73,7 @@ describe('a provider that answers later', () => {
   afterAll(() => t.close());
 
   it('shows the order processing, then the background runner completes it and the list shows it', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('ups_express'), headers: user.headers });
     expect(res.json()).toEqual({ message: ORDER_CREATED });
     const [processing] = await ordersOf(t, user);
@@ -89,7 +91,7 @@ describe('a provider that answers later', () => {
   });
 
   it('sends again an order a stopped process left pending, charging it only once', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     const [order] = await ordersOf(t, user);
     await waitUntilSettled(t, user);
@@ -120,7 +122,7 @@ describe('a provider that refuses a label it was making', () => {
   afterAll(() => t.close());
 
   it('cancels and refunds it in the background, with the reason on the order', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('fedex_ground'), headers: user.headers });
     expect(res.statusCode).toBe(200);
     expect(await waitUntilSettled(t, user)).toMatchObject({ status: 'cancelled', note: 'the destination address is not deliverable' });
@@ -143,7 +145,7 @@ describe('a renderer whose queue is full', () => {
   afterAll(() => t.close());
 
   it('answers 503 with Retry-After, writing and charging nothing, and the order goes through once it has room', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     expect([res.statusCode, res.headers['retry-after'], res.json()]).toEqual([503, '1', { message: 'The label renderer is busy; try again in 1 s' }]);
     expect(await ordersOf(t, user)).toEqual([]);
@@ -176,7 +178,7 @@ describe('when the label is asked for', () => {
   });
   const place = async (cents: number) => {
     asked = [];
-    const user = await fundedUser(t.app, t.db, cents);
+    const user = await fundedCustomer(t.app, cents, t.db);
     customer = user.userId;
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
     const orders = await t.db.selectFrom('orders').selectAll().where('user_id', '=', customer).execute();
@@ -265,10 +267,7 @@ describe('when the label is asked for', () => {
         .execute();
       asked = [];
       const order = async () => t.db.selectFrom('orders').selectAll().where('id', '=', made.id).executeTakeFirstOrThrow();
-      for (const until = Date.now() + 20_000; (await order()).status === 'pending';) {
-        if (Date.now() > until) throw new Error('the order was not taken again');
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await expect.poll(async () => (await order()).status, { ...WAIT, timeout: 20_000, message: 'the order was not taken again' }).not.toBe('pending');
       // Taken again by the background runner, which found the label the provider had sold and bought none.
       expect(await order()).toMatchObject({ status: 'completed', tracking: made.tracking, claims: 2 });
       expect(asked).toEqual([]);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import {
   LABEL_REFUND_PENDING_NO_DOWNLOAD,
   LABEL_REFUNDED_NO_DOWNLOAD,
@@ -9,23 +10,23 @@ import {
 } from '@portal/contract';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { adminCall, auditRowsFor, signUpAdmin } from '../../../test/admin-fixtures.ts';
-import { balanceOf, fundedUser, orderPayload } from '../../../test/order-fixtures.ts';
-import { randomToken } from '../../lib/ids.ts';
+import { balanceOf, orderPayload } from '../../../test/order-fixtures.ts';
+import { fundedCustomer } from '../../../test/customers.ts';
 import { startReceiver } from '../../../test/webhook-receiver.ts';
-import { eventually } from '../../../test/reseller-fixtures.ts';
+import '../../../test/reseller-fixtures.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { inlineRenderer } from '../../providers/labels/render-pool.ts';
 import { SANDBOX_SCANNED, createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion, zipEntries } from '../../../test/bulk-fixtures.ts';
 
-type User = Awaited<ReturnType<typeof fundedUser>>;
+type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const REFUND_DELAY_MS = 300;
 
 describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine) => {
   let t: TestApp;
-  const prefix = `test-refunds-${randomToken(6)}`;
+  const prefix = uniqueId('test-refunds');
   const sandbox = createSandboxLabelProvider({ mode: 'instant', delayMs: 0, refundDelayMs: REFUND_DELAY_MS, renderer: inlineRenderer() });
   /** Refunds asked of the sandbox, and one that "dies" right after the sandbox answered (before our write). */
   let refundAsks = 0;
@@ -67,19 +68,16 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
     return t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
   }
   /** Polls until the order's refund leaves requested. */
-  async function refundSettled(orderId: string, timeoutMs = 15_000) {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
+  const refundSettled = (orderId: string) =>
+    vi.waitFor(async () => {
       const order = await t.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
-      if (order.refund_status !== 'requested') return order;
-      if (Date.now() > until) throw new Error('refund still requested');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+      if (order.refund_status === 'requested') throw new Error('refund still requested');
+      return order;
+    }, WAIT);
   const refundRows = (orderId: string) => t.db.selectFrom('ledger').selectAll().where('kind', '=', 'label_refund').where('reference', '=', orderId).execute();
 
   it('refunds a label from Order Details: requested, approved on the queue after the delay, credited once, named on the statement, no longer downloadable', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
     const order = await completedOrder(user);
     const paid = await balanceOf(t.app, user.headers);
@@ -101,16 +99,16 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
     expect(details.order).toMatchObject({ status: 'completed', refundStatus: 'refunded', pdf: null });
     expect(details.ledger.map((l: any) => l.kind)).toEqual(['order_charge', 'label_refund']);
     // The reseller webhook hears it through the durable events.
-    const event = await eventually(async () => {
+    const event = await vi.waitFor(async () => {
       const found = receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.type === 'order.refunded');
       expect(found).toBeDefined();
       return found;
-    });
+    }, WAIT);
     expect(event).toMatchObject({ id: `order.refunded-${order.id}`, data: { order: { id: order.id, refundStatus: 'refunded', downloadUrl: null } } });
   });
 
   it("a bulk row's refunded label leaves the bulk order's merged PDF and ZIP; the other rows' labels stay", async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const file = csvText(usRows(3));
     const validated = await validateCsv(t.app, user.headers, 'priority', file);
     await createFromCsv(t.app, user.headers, { type: 'priority', total_price: validated.json().totalPrice, design: 'evs' }, file);
@@ -127,7 +125,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it('credits a concurrent double refund once: one request wins, the others are told it was asked already', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     const asksBefore = refundAsks;
     const answers = await Promise.all([
@@ -149,7 +147,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it('refuses a refund outside the window with the reason: USPS after 28 days, UPS once scanned', async () => {
-    const user = await fundedUser(t.app, t.db, 10_000);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
     const usps = await completedOrder(user);
     await t.db
       .updateTable('orders')
@@ -182,7 +180,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it("rejects the refund of a label the sandbox marked scanned, with the reason; an operator's approval then credits it once, audited", async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } });
     const order = await completedOrder(user);
     expect((await post(user, `/order/refund/${order.id}`)).json()).toMatchObject({ refundStatus: 'requested' });
@@ -193,10 +191,12 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
     const listed = (await t.app.inject({ method: 'GET', url: `/api/v1/order/details/${order.id}`, headers: user.headers })).json();
     expect(listed.order).toMatchObject({ refundStatus: 'rejected', refundNote: SANDBOX_SCANNED });
     expect(listed.order.pdf).not.toBeNull(); // a rejected refund gives the label back
-    await eventually(async () =>
-      expect(receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.id === `order.refund_rejected-${order.id}`)).toMatchObject({
-        data: { order: { refundStatus: 'rejected', refundNote: SANDBOX_SCANNED } },
-      }),
+    await vi.waitFor(
+      async () =>
+        expect(receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.id === `order.refund_rejected-${order.id}`)).toMatchObject({
+          data: { order: { refundStatus: 'rejected', refundNote: SANDBOX_SCANNED } },
+        }),
+      WAIT,
     );
 
     const admin = await signUpAdmin(t);
@@ -216,7 +216,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it('an operator rejects a requested refund by hand with the reason, audited; nothing is credited', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     await post(user, `/order/refund/${order.id}`);
     const admin = await signUpAdmin(t);
@@ -233,7 +233,7 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it('a process that dies after the sandbox answered and before our write: the sweep asks what became of it and credits once, without asking again', async () => {
-    const user = await fundedUser(t.app, t.db, 5_000);
+    const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     const asksBefore = refundAsks;
     dieAfterAnswer = true;
@@ -249,8 +249,8 @@ describe.each(engines)('label refunds on the sandbox, on the %s queue', (engine)
   });
 
   it("refuses another customer's order, an unfinished one, and a second request", async () => {
-    const owner = await fundedUser(t.app, t.db, 5_000);
-    const other = await fundedUser(t.app, t.db, 0);
+    const owner = await fundedCustomer(t.app, 5_000, t.db);
+    const other = await fundedCustomer(t.app, 0, t.db);
     const order = await completedOrder(owner);
     expect((await post(other, `/order/refund/${order.id}`)).statusCode).toBe(404);
     expect((await post(owner, '/order/refund', { ids: [] })).statusCode).toBe(400);

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundUser } from '../../../test/harness.ts';
-import { newId, randomToken } from '../../lib/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import { IDEMPOTENCY_LEASE_MS } from './service.ts';
 import { bulkRow, callApi, labelFields, resellerUser, urlencoded } from '../../../test/reseller-fixtures.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ const create = (apiKey: string, key: string, fields = labelFields()) =>
 
 it('answers a repeat with the same key and body with the first answer, without a new order or charge', async () => {
   const user = await resellerUser(t.app, t.db, 10_000);
-  const key = `order-${randomToken(8)}`;
+  const key = uniqueId('order');
   const first = await create(user.apiKey, key);
   expect(first.statusCode).toBe(200);
   expect(first.headers['idempotent-replayed']).toBeUndefined();
@@ -40,7 +41,7 @@ it('answers a repeat with the same key and body with the first answer, without a
 
 it('answers 422 to the same key with another body, and 400 to a malformed key', async () => {
   const user = await resellerUser(t.app, t.db, 10_000);
-  const key = `order-${randomToken(8)}`;
+  const key = uniqueId('order');
   expect((await create(user.apiKey, key)).statusCode).toBe(200);
   const reused = await create(user.apiKey, key, labelFields({ ToName: 'Someone Else' }));
   expect(reused.statusCode).toBe(422);
@@ -53,7 +54,7 @@ it('answers 422 to the same key with another body, and 400 to a malformed key', 
 
 it('makes one order and one charge of 20 concurrent requests carrying one key', async () => {
   const user = await resellerUser(t.app, t.db, 10_000);
-  const key = `order-${randomToken(8)}`;
+  const key = uniqueId('order');
   const answers = await Promise.all(Array.from({ length: 20 }, () => create(user.apiKey, key)));
   const statuses = answers.map((a) => a.statusCode);
   expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
@@ -69,7 +70,7 @@ it('makes one order and one charge of 20 concurrent requests carrying one key', 
 
 it('frees a key whose request was refused before anything was charged', async () => {
   const user = await resellerUser(t.app, t.db, 100);
-  const key = `order-${randomToken(8)}`;
+  const key = uniqueId('order');
   expect((await create(user.apiKey, key)).statusCode).toBe(402);
   await fundUser(t.db, user.userId, 10_000);
   const paid = await create(user.apiKey, key);
@@ -79,7 +80,7 @@ it('frees a key whose request was refused before anything was charged', async ()
 
 it('answers 409 while a claim runs, and takes over a claim whose request died', async () => {
   const user = await resellerUser(t.app, t.db, 10_000);
-  const first = await create(user.apiKey, `seed-${randomToken(6)}`);
+  const first = await create(user.apiKey, uniqueId('seed'));
   const row = await t.db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();
   const claim = async (key: string, ageMs: number, resourceId: string | null) => {
     const at = new Date(Date.now() - ageMs).toISOString();
@@ -108,7 +109,7 @@ it('answers 409 while a claim runs, and takes over a claim whose request died', 
 
 it('makes a bulk order once per key', async () => {
   const user = await resellerUser(t.app, t.db, 50_000);
-  const key = `bulk-${randomToken(8)}`;
+  const key = uniqueId('bulk');
   const send = () =>
     callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', {
       headers: { 'idempotency-key': key },

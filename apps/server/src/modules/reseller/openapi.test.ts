@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { WAIT } from '../../../test/basics.ts';
 import { validate } from '@readme/openapi-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -8,8 +9,9 @@ import createClient from 'openapi-fetch';
 import { unzipSync } from 'fflate';
 import { RESELLER_TAGS } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { callApi, eventually, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
 import type { paths } from '../../../test/reseller-api.generated.ts';
+import { orderParties } from '../../../test/sample-addresses.ts';
 
 /** The typed client's types, generated from the served document (UPDATE_RESELLER_CLIENT=1 writes them). */
 const GENERATED = path.join(import.meta.dirname, '../../../test/reseller-api.generated.ts');
@@ -162,18 +164,7 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   expect(types.response.headers.get('ratelimit-limit')).toBe('120');
   expect(types.data!.labelTypes.some((type) => type.uid === 'uspsv9')).toBe(true);
 
-  const parties = {
-    FromName: 'Jane Sender',
-    FromStreet: '123 Main Street',
-    FromCity: 'New York',
-    FromState: 'NY',
-    FromZip: '10001',
-    ToName: 'John Receiver',
-    ToStreet: '456 Oak Avenue',
-    ToCity: 'Beverly Hills',
-    ToState: 'CA',
-    ToZip: '90210',
-  };
+  const parties = orderParties();
   const created = await client.POST('/order/create-order', {
     body: { labelType: 'uspsv9', Weight: 2, ...parties },
     params: { header: { 'idempotency-key': 'client-flow-1' } },
@@ -247,11 +238,14 @@ it('drives a whole flow through the generated client over real HTTP', async () =
     body: { labelType: 'uspsv9', data: [1, 2, 3].map((i) => ({ ...parties, ToName: `Receiver ${i}`, Weight: 1 + i, Reference: `R-${i}` })) },
   });
   expect(bulk.data).toMatchObject({ type: 'success', totalOrders: 3 });
-  const status = await eventually(async () => {
-    const polled = await client.GET('/order/bulk-job-status/{job_id}', { params: { path: { job_id: bulk.data!.job_id } } });
-    expect(polled.data!.state).toBe('completed');
-    return polled.data!;
-  }, 30_000);
+  const status = await vi.waitFor(
+    async () => {
+      const polled = await client.GET('/order/bulk-job-status/{job_id}', { params: { path: { job_id: bulk.data!.job_id } } });
+      expect(polled.data!.state).toBe('completed');
+      return polled.data!;
+    },
+    { ...WAIT, timeout: 30_000 },
+  );
   expect(status).toMatchObject({ made: 3, failed: 0, progress: 100, stage: 'done' });
 
   const stats = await client.GET('/order/bulk-queue-stats');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
-import { callApi, dropRedisPrefix, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
+import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { uniqueId } from '../../../test/basics.ts';
 
 describe('the reseller rate limit', () => {
   let t: TestApp;
@@ -32,7 +32,7 @@ describe('the reseller rate limit', () => {
 });
 
 describe.runIf(process.env.TEST_REDIS_URL)('the reseller rate limit with Redis', () => {
-  const prefix = `test-rate-${randomToken(6)}`;
+  const prefix = uniqueId('test-rate');
   const env = { RESELLER_RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix };
   let first: TestApp;
   let second: TestApp;
@@ -65,9 +65,7 @@ describe.runIf(process.env.TEST_REDIS_URL)('the reseller rate limit with Redis',
 });
 
 describe.each(['memory', ...(process.env.TEST_REDIS_URL ? ['redis'] : [])])('webhook saves through the reseller API, counted in %s', (store) => {
-  const prefix = `test-hooks-${randomToken(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
+  const prefix = uniqueId('test-hooks');
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { unzipSync } from 'fflate';
 import { BULK_MAX_ROWS, LABEL_CREATED, ORDER_NOT_FOUND } from '@portal/contract';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
+import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
 import { ledgerSumCents } from '../billing/service.ts';
-import { bulkRow, callApi, dropRedisPrefix, eventually, labelFields, resellerUser, urlencoded } from '../../../test/reseller-fixtures.ts';
+import { bulkRow, callApi, labelFields, resellerUser, urlencoded } from '../../../test/reseller-fixtures.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe.each(engines)('the reseller API on the %s queue', (engine) => {
   let t: TestApp;
-  const prefix = `test-reseller-${randomToken(6)}`;
+  const prefix = uniqueId('test-reseller');
   beforeAll(async () => {
     t = await startTestApp(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {});
   });
@@ -227,15 +227,18 @@ describe.each(engines)('the reseller API on the %s queue', (engine) => {
     expect(await ledgerOf(user.userId)).toEqual([{ kind: 'bulk_charge', amount_cents: -Math.round(answer.total * 100), reference: answer.bulkorder_id }]);
 
     const seen: { state: string; progress: number; stage: string }[] = [];
-    const done = await eventually(async () => {
-      const status = await callApi(t.app, user.apiKey, 'GET', `/order/bulk-job-status/${answer.job_id}`);
-      expect(status.statusCode).toBe(200);
-      const body = status.json();
-      const last = seen.at(-1);
-      if (!last || last.state !== body.state || last.progress !== body.progress) seen.push({ state: body.state, progress: body.progress, stage: body.stage });
-      expect(body.state).toBe('completed');
-      return body;
-    }, 30_000);
+    const done = await vi.waitFor(
+      async () => {
+        const status = await callApi(t.app, user.apiKey, 'GET', `/order/bulk-job-status/${answer.job_id}`);
+        expect(status.statusCode).toBe(200);
+        const body = status.json();
+        const last = seen.at(-1);
+        if (!last || last.state !== body.state || last.progress !== body.progress) seen.push({ state: body.state, progress: body.progress, stage: body.stage });
+        expect(body.state).toBe('completed');
+        return body;
+      },
+      { ...WAIT, timeout: 30_000 },
+    );
     expect(done).toMatchObject({ progress: 100, stage: 'done', totalOrders: 30, made: 30, failed: 0, bulkorder_id: answer.bulkorder_id });
     expect(done.downloadUrl).toBe(`http://localhost:80/api/reseller/v1/order/download-bulk-order/${answer.bulkorder_id}`);
     expect(seen.map((s) => s.progress)).toEqual([...seen.map((s) => s.progress)].sort((a, b) => a - b));

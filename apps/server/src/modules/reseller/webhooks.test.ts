@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { WEBHOOK_URL_INVALID, WEBHOOK_URL_PRIVATE } from '@portal/contract';
-import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { randomToken } from '../../lib/ids.ts';
+import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
 import { createSealedBox } from '../../lib/sealed-box.ts';
-import { bulkRow, callApi, dropRedisPrefix, eventually, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { startReceiver, verifySignature } from '../../../test/webhook-receiver.ts';
 
 const engines = ['embedded', ...(process.env.TEST_REDIS_URL ? ['bullmq'] : [])] as const;
@@ -17,7 +17,7 @@ const saveUrl = (t: TestApp, user: User, url: string | null) =>
 
 describe.each(engines)('webhooks on the %s queue', (engine) => {
   let t: TestApp;
-  const prefix = `test-webhooks-${randomToken(6)}`;
+  const prefix = uniqueId('test-webhooks');
   beforeAll(async () => {
     t = await startTestApp({
       WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -61,7 +61,7 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       const bulk = (
         await callApi(t.app, user.apiKey, 'POST', '/order/create-bulk-order', { payload: { labelType: 'uspsv9', data: [bulkRow(1), bulkRow(2)] } })
       ).json();
-      await eventually(async () => expect(receiver.received).toHaveLength(2), 20_000);
+      await vi.waitFor(async () => expect(receiver.received).toHaveLength(2), { ...WAIT, timeout: 20_000 });
       const events = receiver.received.map((r) => ({ ...r, event: JSON.parse(r.body) }));
       for (const r of events) {
         expect(verifySignature(r.headers['x-portal-signature'], r.body, secret)).toBe(true);
@@ -73,11 +73,11 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       expect(completed).toMatchObject({ id: `order.completed-${order.id}`, data: { order: { id: order.id, status: 'completed', tracking: order.tracking } } });
       const bulkDone = events.find((r) => r.event.type === 'bulk.completed')!.event;
       expect(bulkDone.data.bulkOrder).toMatchObject({ id: bulk.bulkorder_id, job_id: bulk.job_id, totalOrders: 2, made: 2, failed: 0 });
-      await eventually(async () => {
+      await vi.waitFor(async () => {
         const deliveries = (await settingsOf(t, user)).deliveries;
         expect(deliveries.map((d: { status: string }) => d.status)).toEqual(['delivered', 'delivered']);
         expect(deliveries[0]).toMatchObject({ attempts: 1, lastStatusCode: 200, lastError: null, deliveredAt: expect.any(String) });
-      });
+      }, WAIT);
     } finally {
       await receiver.close();
     }
@@ -89,11 +89,12 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       const user = await resellerUser(t.app, t.db, 10_000);
       const { secret } = (await saveUrl(t, user, receiver.url)).json();
       await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
-      await eventually(async () => expect(receiver.received).toHaveLength(3), 20_000);
+      await vi.waitFor(async () => expect(receiver.received).toHaveLength(3), { ...WAIT, timeout: 20_000 });
       expect(new Set(receiver.received.map((r) => r.headers['x-portal-delivery'])).size).toBe(1);
       expect(receiver.received.every((r) => verifySignature(r.headers['x-portal-signature'], r.body, secret))).toBe(true);
-      await eventually(async () =>
-        expect((await settingsOf(t, user)).deliveries[0]).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 200, lastError: null }),
+      await vi.waitFor(
+        async () => expect((await settingsOf(t, user)).deliveries[0]).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 200, lastError: null }),
+        WAIT,
       );
     } finally {
       await receiver.close();
@@ -114,9 +115,9 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       await callApi(slow.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
       const delivery = () =>
         slow.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('user_id', '=', user.userId).executeTakeFirstOrThrow();
-      await eventually(async () => expect(await delivery()).toEqual({ status: 'retrying', attempts: 1 }));
+      await vi.waitFor(async () => expect(await delivery()).toEqual({ status: 'retrying', attempts: 1 }), WAIT);
       await slow.db.updateTable('webhook_deliveries').set({ attempts: 7 }).where('user_id', '=', user.userId).execute();
-      await eventually(async () => expect(await delivery()).toEqual({ status: 'failed', attempts: 8 }), 20_000);
+      await vi.waitFor(async () => expect(await delivery()).toEqual({ status: 'failed', attempts: 8 }), { ...WAIT, timeout: 20_000 });
       expect(receiver.received).toHaveLength(2);
     } finally {
       await receiver.close();
@@ -184,13 +185,15 @@ describe('webhook addresses without WEBHOOK_ALLOW_PRIVATE', () => {
         })
         .execute();
       await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
-      await eventually(async () =>
-        expect((await settingsOf(t, user)).deliveries[0]).toMatchObject({
-          status: 'retrying',
-          attempts: 1,
-          lastStatusCode: null,
-          lastError: WEBHOOK_URL_PRIVATE,
-        }),
+      await vi.waitFor(
+        async () =>
+          expect((await settingsOf(t, user)).deliveries[0]).toMatchObject({
+            status: 'retrying',
+            attempts: 1,
+            lastStatusCode: null,
+            lastError: WEBHOOK_URL_PRIVATE,
+          }),
+        WAIT,
       );
       expect(receiver.received).toEqual([]);
     } finally {
@@ -209,7 +212,7 @@ describe('order.cancelled', () => {
       const refused = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() });
       expect(refused.statusCode).toBe(502);
       expect(refused.json().type).toBe('error');
-      await eventually(async () => expect(receiver.received).toHaveLength(1));
+      await vi.waitFor(async () => expect(receiver.received).toHaveLength(1), WAIT);
       const event = JSON.parse(receiver.received[0].body);
       expect(event).toMatchObject({ type: 'order.cancelled', data: { order: { status: 'cancelled', note: expect.any(String) } } });
     } finally {

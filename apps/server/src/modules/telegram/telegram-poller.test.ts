@@ -2,14 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { TEST_PASSWORD_COST, createTestDb, dropRedisPrefix } from '../../../test/harness.ts';
 import { startFakeTelegram } from '../../../test/fake-telegram.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { randomToken } from '../../lib/ids.ts';
-import { eventually } from '../../../test/reseller-fixtures.ts';
+import '../../../test/reseller-fixtures.ts';
 import { engines, newChatId, telegramEnv } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
 
@@ -43,7 +43,7 @@ describe.each(engines)('Telegram long polling on the %s queue', (engine) => {
     cleanups.push(() => tg.close());
     const { db, dataDir, databaseUrl, drop } = await createTestDb();
     cleanups.push(drop);
-    const prefix = `test-tg-poll-${randomToken(6)}`;
+    const prefix = uniqueId('test-tg-poll');
     const redisUrl = engine === 'bullmq' ? process.env.TEST_REDIS_URL! : '';
     if (redisUrl) cleanups.push(() => dropRedisPrefix(redisUrl, prefix));
     const env = {
@@ -78,14 +78,14 @@ describe.each(engines)('Telegram long polling on the %s queue', (engine) => {
     const web: FastifyInstance = await buildApp(loadConfig({ ...env, LOG_LEVEL: 'silent' }), { db, logger: false, passwordCost: TEST_PASSWORD_COST });
     let webOpen = true;
     cleanups.push(async () => webOpen && (await web.close()));
-    await eventually(async () => expect(tg.calls).toContain('getUpdates'));
+    await vi.waitFor(async () => expect(tg.calls).toContain('getUpdates'), WAIT);
     const webHolder = await holder();
     expect(webHolder).toEqual(expect.any(String));
     await answered(1);
 
     // A worker process on the same database (and Redis) starts: it waits for the lease instead of polling too.
     const worker = startWorker({ ...env, LOG_LEVEL: 'debug' });
-    await eventually(async () => expect(worker.log()).toContain('worker started'), 60_000);
+    await vi.waitFor(async () => expect(worker.log()).toContain('worker started'), { ...WAIT, timeout: 60_000 });
     // It asks for the lease a third of the lease's time apart and is refused: six refusals span more than the lease's
     // time, in which a lease the web process did not renew would have run out and been taken.
     const refusals = () =>
@@ -94,7 +94,7 @@ describe.each(engines)('Telegram long polling on the %s queue', (engine) => {
         .split('\n')
         .filter((line) => line.includes('"msg":"telegram polling lease is held by another process"')).length;
     const polling = () => worker.log().includes('polling Telegram for updates');
-    await eventually(async () => expect(refusals() >= 6 || polling()).toBe(true), 60_000);
+    await vi.waitFor(async () => expect(refusals() >= 6 || polling()).toBe(true), { ...WAIT, timeout: 60_000 });
     expect(polling()).toBe(false);
     expect(await holder()).toBe(webHolder);
     await answered(2);
@@ -103,7 +103,7 @@ describe.each(engines)('Telegram long polling on the %s queue', (engine) => {
     // The web process stops: it lets the lease go, and the worker polls from then on.
     await web.close();
     webOpen = false;
-    await eventually(async () => expect(worker.log()).toContain('polling Telegram for updates'));
+    await vi.waitFor(async () => expect(worker.log()).toContain('polling Telegram for updates'), WAIT);
     const workerHolder = await holder();
     expect(workerHolder).toEqual(expect.any(String));
     expect(workerHolder).not.toBe(webHolder);

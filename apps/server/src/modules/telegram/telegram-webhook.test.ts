@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.ts';
-import { randomToken } from '../../lib/ids.ts';
-import { eventually, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { resellerUser } from '../../../test/reseller-fixtures.ts';
 import { engines, linkOf, newChatId, telegramEnv } from '../../../test/telegram-fixtures.ts';
 import { botTexts } from './texts.ts';
 
@@ -11,7 +11,7 @@ const WEBHOOK_URL = 'https://shop.example.com/api/v1/telegram/webhook';
 describe.each(engines)('Telegram webhook mode on the %s queue', (engine) => {
   let t: TestApp;
   let tg: FakeTelegram;
-  const prefix = `test-tg-hook-${randomToken(6)}`;
+  const prefix = uniqueId('test-tg-hook');
   beforeAll(async () => {
     tg = await startFakeTelegram();
     t = await startTestApp(
@@ -38,7 +38,7 @@ describe.each(engines)('Telegram webhook mode on the %s queue', (engine) => {
     });
 
   it('registers the webhook with a generated secret, never polls, and handles only updates that carry the secret', async () => {
-    await eventually(async () => expect(tg.webhook).toMatchObject({ url: WEBHOOK_URL, allowed_updates: ['message'] }));
+    await vi.waitFor(async () => expect(tg.webhook).toMatchObject({ url: WEBHOOK_URL, allowed_updates: ['message'] }), WAIT);
     const secret = tg.webhook!.secret_token!;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(tg.calls).not.toContain('getUpdates');

@@ -1,12 +1,13 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WAIT, uniqueId } from '../../../test/basics.ts';
 import { TELEGRAM_NOT_CONFIGURED, TELEGRAM_SAVED, TELEGRAM_UNLINKED } from '@portal/contract';
 import { dropRedisPrefix, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/fake-telegram.ts';
-import { randomToken, sha256Hex } from '../../lib/ids.ts';
+import { sha256Hex } from '../../lib/ids.ts';
 import { createJobQueue } from '../../queue/from-config.ts';
 import { fedexPayload, labelPdf, multipartBody, operator, setFedexPrice } from '../../../test/fedex-fixtures.ts';
-import { bulkRow, callApi, eventually, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
+import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
 import { insertMessage } from './repository.ts';
 import { RetryLaterError, type JobQueue } from '../../queue/job-queue.ts';
 import { createBot } from './bot.ts';
@@ -20,7 +21,7 @@ type User = Awaited<ReturnType<typeof resellerUser>>;
 describe.each(engines)('Telegram on the %s queue', (engine) => {
   let t: TestApp;
   let tg: FakeTelegram;
-  const prefix = `test-telegram-${randomToken(6)}`;
+  const prefix = uniqueId('test-telegram');
   beforeAll(async () => {
     tg = await startFakeTelegram();
     t = await startTestApp(
@@ -217,7 +218,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
 
     // Someone else's chat heard nothing of it; every message is recorded as sent once.
     expect(tg.sent.filter((m) => m.chatId === chat)).toHaveLength(7);
-    await eventually(async () => expect((await messagesOf(user)).every((r) => r.status === 'sent')).toBe(true));
+    await vi.waitFor(async () => expect((await messagesOf(user)).every((r) => r.status === 'sent')).toBe(true), WAIT);
     const rows = await messagesOf(user);
     expect(rows.map((r) => [r.event_id.split(':')[0], r.status, r.attempts])).toEqual([
       ['order.completed', 'sent', 1],
@@ -258,21 +259,21 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     const chat = await linkChat(t.app, tg, user);
     expect((await createOrder(user)).statusCode).toBe(200);
     await tg.sentTo(chat, 2);
-    await eventually(async () => expect((await messagesOf(user)).map((m) => m.status)).toEqual(['sent']));
+    await vi.waitFor(async () => expect((await messagesOf(user)).map((m) => m.status)).toEqual(['sent']), WAIT);
     const [message] = await messagesOf(user);
 
     // Another queue on the same database / Redis: its jobs are run by the app's workers.
     const side = await createJobQueue(t.config, t.db, pino({ level: 'silent' }));
     try {
       const again = await side.enqueue(TELEGRAM_MESSAGE_JOB, { messageId: message.id }, { jobId: `again-${message.id}` });
-      await eventually(async () => expect((await side.getJob(again))?.state).toBe('completed'));
+      await vi.waitFor(async () => expect((await side.getJob(again))?.state).toBe('completed'), WAIT);
 
       // A message not sent yet, whose job is queued three times at once: one run claims and sends it.
       const at = new Date().toISOString();
       const fresh = {
         ...message,
-        id: `dup-${randomToken(6)}`,
-        event_id: `test.duplicate:${randomToken(6)}`,
+        id: uniqueId('dup'),
+        event_id: `test.duplicate:${uniqueId('e')}`,
         text: 'Once only',
         status: 'pending' as const,
         attempts: 0,
@@ -283,10 +284,11 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
       };
       expect(await insertMessage(t.db, fresh)).toBe(true);
       // The same event for the same chat is recorded once (the idempotency key).
-      expect(await insertMessage(t.db, { ...fresh, id: `dup-${randomToken(6)}` })).toBe(false);
+      expect(await insertMessage(t.db, { ...fresh, id: uniqueId('dup') })).toBe(false);
       const jobs = await Promise.all([1, 2, 3].map((n) => side.enqueue(TELEGRAM_MESSAGE_JOB, { messageId: fresh.id }, { jobId: `dup-${n}-${fresh.id}` })));
-      await eventually(async () =>
-        expect(await Promise.all(jobs.map(async (id) => (await side.getJob(id))?.state))).toEqual(['completed', 'completed', 'completed']),
+      await vi.waitFor(
+        async () => expect(await Promise.all(jobs.map(async (id) => (await side.getJob(id))?.state))).toEqual(['completed', 'completed', 'completed']),
+        WAIT,
       );
     } finally {
       await side.close();
@@ -307,7 +309,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     // Retries back off from 50 ms here: only retry_after explains the wait.
     expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(950);
     // The fake has answered; the job records it just after.
-    await eventually(async () => expect((await messagesOf(user)).map((m) => [m.status, m.attempts])).toEqual([['sent', 2]]));
+    await vi.waitFor(async () => expect((await messagesOf(user)).map((m) => [m.status, m.attempts])).toEqual([['sent', 2]]), WAIT);
   });
 
   it('retries other failures with backoff', async () => {
@@ -317,7 +319,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     expect((await createOrder(user)).statusCode).toBe(200);
     await tg.sentTo(chat, 2);
     expect(tg.sendCalls.filter((c) => c.chatId === chat).map((c) => c.status)).toEqual([200, 502, 502, 200]);
-    await eventually(async () => expect((await messagesOf(user)).map((m) => [m.status, m.attempts])).toEqual([['sent', 3]]));
+    await vi.waitFor(async () => expect((await messagesOf(user)).map((m) => [m.status, m.attempts])).toEqual([['sent', 3]]), WAIT);
   });
 
   it('unlinks a chat that blocked the bot (403) and sends it nothing more', async () => {
@@ -325,7 +327,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
     const chat = await linkChat(t.app, tg, user);
     tg.failNextSends({ error_code: 403, description: 'Forbidden: bot was blocked by the user' });
     expect((await createOrder(user)).statusCode).toBe(200);
-    await eventually(async () => expect((await messagesOf(user)).map((m) => m.status)).toEqual(['dropped']));
+    await vi.waitFor(async () => expect((await messagesOf(user)).map((m) => m.status)).toEqual(['dropped']), WAIT);
     expect((await settingsOf(user)).linked).toBe(false);
     expect((await createOrder(user)).statusCode).toBe(200);
     await telegramSettled(t.db, user.userId);
@@ -368,7 +370,7 @@ describe('a message job run twice at once', () => {
       .insertInto('telegram_accounts')
       .values({ user_id: user.userId, chat_id: String(chat), chat_username: null, shop_url: null, muted: '[]', linked_at: at, created_at: at, updated_at: at })
       .execute();
-    const id = `twice-${randomToken(6)}`;
+    const id = uniqueId('twice');
     const message = {
       id,
       user_id: user.userId,
@@ -403,7 +405,7 @@ describe('a message job run twice at once', () => {
     tg.sendDelayMs = 300;
     tg.failNextSends({ error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
     const first = telegram.deliver(id, { attempt: 1 });
-    await eventually(async () => expect(statuses()).toEqual([429])); // the first run holds it, waiting for the answer
+    await vi.waitFor(async () => expect(statuses()).toEqual([429]), WAIT); // the first run holds it, waiting for the answer
     await expect(telegram.deliver(id, { attempt: 1 })).rejects.toBeInstanceOf(RetryLaterError);
     await expect(first).rejects.toMatchObject({ retryAfterMs: 1000 });
     tg.sendDelayMs = 0;
