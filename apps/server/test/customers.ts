@@ -50,7 +50,7 @@ export async function fundedCustomer(shop: Shop, cents: number, fund: Db | 'depo
   const api = shopCall(shop);
   const { _id: userId } = await api('/auth/access', undefined, customer.token);
   if (cents === 0) return { ...customer, userId };
-  if (fund !== 'deposit') await (await import('./harness.ts')).fundUser(fund, userId, cents);
+  if (fund !== 'deposit') await fundUser(fund, userId, cents);
   else if (typeof shop === 'string') await payDeposit(shop, customer.token, cents);
   else throw new Error('a deposit is paid to a running shop (its URL)');
   return { ...customer, userId };
@@ -68,4 +68,10 @@ async function payDeposit(url: string, token: string, cents: number): Promise<vo
   if (paid.status !== 303) throw new Error(`simulated payment: ${paid.status}`);
   const { balance } = await call(url, '/auth/access', undefined, token);
   if (balance * 100 < cents) throw new Error(`balance after a deposit of ${cents} cents: ${balance}`);
+}
+
+/** Credits a user through the ledger (an 'adjustment' row), the way an operator would fund an account. */
+export async function fundUser(db: Db, userId: string, cents: number): Promise<void> {
+  const { changeBalance } = await import('../src/modules/billing/ledger.ts');
+  await db.transaction().execute((trx) => changeBalance(trx, { userId, amountCents: cents, kind: 'adjustment', reference: null, note: 'test funding' }));
 }

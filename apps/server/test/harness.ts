@@ -8,7 +8,9 @@ import { buildApp, type AppOverrides } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createDatabase, migrateToLatest, SCHEMA_CHANGE_LOCK, type Db } from '../src/db/database.ts';
 import { uniqueId } from './basics.ts';
-import { newCustomer } from './customers.ts';
+import { fundUser, newCustomer } from './customers.ts';
+
+export { fundUser };
 import { solvedCaptcha } from './processes.ts';
 
 /** Which database this test run uses: the vitest project sets TEST_DB (sqlite, or postgres when TEST_DATABASE_URL is set). */
@@ -178,12 +180,6 @@ export const uniqueTgId = (prefix = 'user') => uniqueId(prefix);
 
 /** Registers and signs in a new user through the real calls; returns its bearer token. */
 export const signUp = (app: FastifyInstance, tgId = uniqueTgId(), password = 'correct horse 1') => newCustomer(app, { tgId, password });
-
-/** Credits a user through the ledger (an 'adjustment' row), the way an operator would fund an account. */
-export async function fundUser(db: Db, userId: string, cents: number): Promise<void> {
-  const { changeBalance } = await import('../src/modules/billing/ledger.ts');
-  await db.transaction().execute((trx) => changeBalance(trx, { userId, amountCents: cents, kind: 'adjustment', reference: null, note: 'test funding' }));
-}
 
 /** The id of the user a bearer token belongs to. */
 export async function userIdOf(app: FastifyInstance, headers: { authorization: string }): Promise<string> {
