@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CSV_COLUMNS } from '@portal/contract';
+import { RECIPIENT, SENDER, orderParties, quickText } from '../apps/server/test/sample-addresses.ts';
 import { api, fundedSession, selectLabelType, useShop } from './harness.ts';
 
 const shop = useShop({ easyPost: true, env: { EASYPOST_VERIFY_ADDRESSES: 'true', RATE_LIMIT_MAX: '1000' } });
@@ -40,8 +41,8 @@ it('Normal Order: a suggested To address is taken, an unknown From address is sa
   await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
   await page.getByLabel('Template').selectOption({ label: 'Normal' });
   await page.getByLabel('Weight').fill('2');
-  await page.getByLabel('From Address Data').fill(`Jane Sender\n${shop.fake.unverifiableStreet}\nNew York, NY\n10001`);
-  await page.getByLabel('To Address Data').fill('John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210');
+  await page.getByLabel('From Address Data').fill(quickText({ ...SENDER, street: shop.fake.unverifiableStreet }));
+  await page.getByLabel('To Address Data').fill(quickText(RECIPIENT));
   await page.getByRole('tab', { name: 'Normal Order' }).click();
   const purchases = shop.fake.purchases;
 
@@ -69,19 +70,12 @@ it('the CSV validation names the rows whose address the carrier could not verify
   await page.getByTestId('sidebar').getByRole('link', { name: 'USPS CSV' }).click();
   await page.getByRole('heading', { name: 'CSV Order', exact: true }).waitFor();
   const row = (i: number, toStreet: string): Record<string, string> => ({
-    FromName: 'Jane Sender',
-    FromStreet: '123 Main Street',
-    FromCity: 'New York',
-    FromState: 'NY',
-    FromZip: '10001',
+    ...orderParties(),
     ToName: `Receiver ${i}`,
     ToStreet: toStreet,
-    ToCity: 'Beverly Hills',
-    ToState: 'CA',
-    ToZip: '90210',
     Weight: '2',
   });
-  const rows = [row(1, '456 Oak Avenue'), row(2, shop.fake.unverifiableStreet), row(3, '458 Oak Avenue')];
+  const rows = [row(1, RECIPIENT.street), row(2, shop.fake.unverifiableStreet), row(3, '458 Oak Avenue')];
   const csv = [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => r[c] ?? '').join(','))].join('\r\n') + '\r\n';
   await selectLabelType(page.getByLabel('Label Type'), 'FedEx Ground');
   await page.getByLabel('CSV File').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });

@@ -15,7 +15,7 @@ import {
   type RunningServer,
   selectLabelType,
 } from './harness.ts';
-import { orderParties } from '../apps/server/test/sample-addresses.ts';
+import { RECIPIENT, SENDER, orderParties } from '../apps/server/test/sample-addresses.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Every test signs up and in; without SMTP_URL every mail is kept in the outbox the console shows.
@@ -245,8 +245,8 @@ describe('operator console', () => {
       order.OrderId,
       `@${customer.tgId}`,
       'USPS Priority Mail',
-      'Jane Sender',
-      'John Receiver',
+      SENDER.name,
+      RECIPIENT.name,
       '2 lb',
       price,
       'Completed',
@@ -260,7 +260,9 @@ describe('operator console', () => {
     await row.getByRole('button', { name: 'Open' }).click();
     const detail = page.getByTestId('order-detail');
     await detail.getByTestId('order-to').filter({ hasText: 'Receiver Co' }).waitFor();
-    await expect(detail.getByTestId('order-from').textContent()).resolves.toContain('Jane Sender123 Main StreetNew York, NY 10001');
+    await expect(detail.getByTestId('order-from').textContent()).resolves.toContain(
+      `${SENDER.name}${SENDER.street}${SENDER.city}, ${SENDER.state} ${SENDER.zip}`,
+    );
     await expect(detail.getByTestId('order-dims').textContent()).resolves.toBe('10 x 8 x 4 in');
     await expect(detail.getByTestId('order-bulk').textContent()).resolves.toBe('None (a single order)');
     const ledger = detail.getByTestId('order-ledger-row');

@@ -3,30 +3,19 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AMAZON_PDF_REQUIRED, AMAZON_UNREADABLE, CSV_COLUMNS } from '@portal/contract';
 import { packingSlipPdf, slipNumber } from '../apps/server/test/slip-fixtures.ts';
+import { SENDER } from '../apps/server/test/sample-addresses.ts';
 import { api, fundedAccount, newPage, selectLabelType, signedInPage, signInThroughPage, useShop } from './harness.ts';
 
 const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+/** The seller's saved address: the sample sender with a second street line. */
+const HOME = { ...SENDER, name: 'Jane Seller', company: '', street2: 'Suite 4' };
 
 describe('Amazon CSV Generator', () => {
   it('turns a 3-slip PDF into amazon.csv with a saved From address, leaves out a scanned page when asked, and the file validates and pays on the USPS CSV page', async () => {
     const account = await fundedAccount(shop.server, 10_000);
-    await api(
-      shop.server.url,
-      '/address/create',
-      {
-        name: 'Jane Seller',
-        company: '',
-        street: '123 Main Street',
-        street2: 'Suite 4',
-        city: 'New York',
-        state: 'NY',
-        zip: '10001',
-        country: 'United States',
-      },
-      account.token,
-    );
+    await api(shop.server.url, '/address/create', HOME, account.token);
     const page = await newPage(shop.browser);
     await signInThroughPage(page, shop.server.url, account.tgId, account.password);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Amazon CSV Generator' }).click();
@@ -39,11 +28,11 @@ describe('Amazon CSV Generator', () => {
 
     // The From details come from the saved address.
     const saved = page.getByLabel('Saved Address');
-    await saved.locator('option', { hasText: 'Jane Seller' }).waitFor({ state: 'attached' });
-    await saved.selectOption({ label: 'Jane Seller - 123 Main Street, New York, NY' });
-    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Jane Seller');
-    await expect.poll(() => page.getByLabel('Street 2 (Optional)').inputValue()).toBe('Suite 4');
-    await expect.poll(() => page.getByLabel('State').inputValue()).toBe('NY');
+    await saved.locator('option', { hasText: HOME.name }).waitFor({ state: 'attached' });
+    await saved.selectOption({ label: `${HOME.name} - ${HOME.street}, ${HOME.city}, ${HOME.state}` });
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe(HOME.name);
+    await expect.poll(() => page.getByLabel('Street 2 (Optional)').inputValue()).toBe(HOME.street2);
+    await expect.poll(() => page.getByLabel('State').inputValue()).toBe(HOME.state);
     await page.getByLabel('Weight').fill('2');
 
     // Three slips and a scanned page: the scan is named, and nothing is downloaded until the user chooses.
@@ -64,13 +53,13 @@ describe('Amazon CSV Generator', () => {
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines.slice(1).map((line) => line.split(','))).toEqual(
       slips.map((slip) => [
-        'Jane Seller',
+        HOME.name,
         '',
-        '123 Main Street',
-        'Suite 4',
-        'New York',
-        'NY',
-        '10001',
+        HOME.street,
+        HOME.street2,
+        HOME.city,
+        HOME.state,
+        HOME.zip,
         '',
         slip.shipTo.name,
         '',
@@ -112,11 +101,11 @@ describe('Amazon CSV Generator', () => {
     const { page } = await signedInPage(shop.browser, shop.server.url);
     await page.goto(`${shop.server.url}/amazon-csv`);
     await page.getByLabel('Weight').fill('1');
-    await page.getByLabel('Name', { exact: true }).fill('Jane Seller');
-    await page.getByLabel('Street 1').fill('123 Main Street');
-    await page.getByLabel('City').fill('New York');
-    await page.getByLabel('State').selectOption('NY');
-    await page.getByLabel('Zip').fill('10001');
+    await page.getByLabel('Name', { exact: true }).fill(HOME.name);
+    await page.getByLabel('Street 1').fill(HOME.street);
+    await page.getByLabel('City').fill(HOME.city);
+    await page.getByLabel('State').selectOption(HOME.state);
+    await page.getByLabel('Zip').fill(HOME.zip);
     await page.getByLabel('Select File').setInputFiles({ name: 'slips.pdf', mimeType: 'application/pdf', buffer: await packingSlipPdf([{ scan: true }]) });
     await page.getByTestId('amazon-generate').click();
     await toast(page, 'This PDF has no text: print the packing slips from Seller Central as PDF, not as a scan').waitFor();

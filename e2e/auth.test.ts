@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SENDER, quickText } from '../apps/server/test/sample-addresses.ts';
 import { api, createAccount, newPage, selectLabelType, signedInPage, signInThroughPage, useShop, uniqueTgId, withServerDb } from './harness.ts';
 
 const shop = useShop();
@@ -266,7 +267,7 @@ describe('an expired session', () => {
     await page.getByTestId('sidebar').getByRole('link', { name: 'Instant - USPS/FedEx (US)' }).click();
     await page.waitForURL(`${shop.server.url}/createOrders`);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
-    const fromText = 'Jane Sender\n123 Main Street\nNew York, NY\n10001';
+    const fromText = quickText(SENDER);
     await page.getByLabel('From Address Data').fill(fromText);
     await page.getByLabel('Weight').fill('2');
     await page.getByRole('button', { name: 'Create Order $6.50', exact: true }).waitFor();

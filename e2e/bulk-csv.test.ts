@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { CSV_COLUMNS, SAMPLE_CSV_PATH } from '@portal/contract';
+import { orderParties } from '../apps/server/test/sample-addresses.ts';
 import { api, useShop, withServerDb, selectLabelType, fundedSession } from './harness.ts';
 
 const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
@@ -12,20 +13,12 @@ const csvCell = (value: string) => (/[",\n]/.test(value) ? `"${value.replaceAll(
 const csvFile = (rows: Row[]) =>
   [CSV_COLUMNS.join(','), ...rows.map((row) => CSV_COLUMNS.map((column) => csvCell(row[column] ?? '')).join(','))].join('\r\n') + '\r\n';
 
-/** A valid row: 2 lb Priority from New York to Beverly Hills, with a company holding a comma. */
+/** A valid row: 2 lb Priority between the sample addresses, with a company holding a comma. */
 const goodRow = (i: number): Row => ({
-  FromName: 'Jane Sender',
+  ...orderParties(),
   FromCompany: 'Sender, Inc.',
-  FromStreet: '123 Main Street',
   FromStreet2: 'Suite 4',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
   ToName: `Receiver ${i}`,
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
   Weight: '2',
   Reference: `ref-${i}`,
 });

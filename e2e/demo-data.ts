@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { insertOrders } from '../apps/server/src/modules/orders/repository.ts';
 import { changeBalance } from '../apps/server/src/modules/billing/ledger.ts';
+import { RECIPIENT, SENDER, orderParties, type Party } from '../apps/server/test/sample-addresses.ts';
 import { api, createAccount, fundAccount, withServerDb, type RunningServer } from './harness.ts';
 
 type LabelTypeRow = { _id: string; uid: string; name: string };
@@ -10,25 +11,40 @@ type ListedOrder = { _id: string; OrderId: string; status: string; price: number
 export const DEMO_BALANCE_CENTS = 223_200;
 export const FAILURE_NOTE = 'Address not deliverable: the ZIP code does not match the city';
 
-const sender = {
-  FromName: 'Jane Sender',
-  FromCompany: 'Acme Supplies',
-  FromStreet: '123 Main Street',
-  FromStreet2: 'Suite 4',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
+/** The demo's sender: the sample sender with a company and a second street line; its first saved address too. */
+export const DEMO_SENDER = { ...SENDER, company: 'Acme Supplies', street2: 'Suite 4' };
+type BookParty = Party & { company: string; street2: string };
+const MARIA: BookParty = {
+  name: 'Maria Garcia',
+  company: 'Garcia Design',
+  street: '789 Pine Road',
+  street2: 'Apt 12B',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+  country: 'United States',
 };
-const receivers = [
-  { ToName: 'John Receiver', ToStreet: '456 Oak Avenue', ToCity: 'Beverly Hills', ToState: 'CA', ToZip: '90210' },
-  { ToName: 'Maria Garcia', ToCompany: 'Garcia Design', ToStreet: '789 Pine Road', ToStreet2: 'Apt 12B', ToCity: 'Austin', ToState: 'TX', ToZip: '78701' },
-  { ToName: 'Liam Chen', ToStreet: '12 Harbor Way', ToCity: 'Seattle', ToState: 'WA', ToZip: '98101' },
-];
-const addresses = [
-  { name: 'Acme Warehouse', company: 'Acme Supplies', street: '123 Main Street', street2: 'Suite 4', city: 'New York', state: 'NY', zip: '10001' },
-  { name: 'Maria Garcia', company: 'Garcia Design', street: '789 Pine Road', street2: 'Apt 12B', city: 'Austin', state: 'TX', zip: '78701' },
-  { name: 'Liam Chen', company: '', street: '12 Harbor Way', street2: '', city: 'Seattle', state: 'WA', zip: '98101' },
-];
+const LIAM: BookParty = {
+  name: 'Liam Chen',
+  company: '',
+  street: '12 Harbor Way',
+  street2: '',
+  city: 'Seattle',
+  state: 'WA',
+  zip: '98101',
+  country: 'United States',
+};
+const RECEIVER: BookParty = { ...RECIPIENT, company: '', street2: '' };
+const addresses = [{ ...DEMO_SENDER, name: 'Acme Warehouse' }, MARIA, LIAM];
+
+/** An order's sender and receiver fields from DEMO_SENDER to `to`, companies and second street lines included. */
+const parties = (to: BookParty) => ({
+  ...orderParties(DEMO_SENDER, to),
+  FromCompany: DEMO_SENDER.company,
+  FromStreet2: DEMO_SENDER.street2,
+  ToCompany: to.company,
+  ToStreet2: to.street2,
+});
 
 export const listOrders = async (server: RunningServer, token: string, query = 'limit=100') =>
   (await api<{ orders: ListedOrder[] }>(server.url, `/order/read?${query}`, undefined, token)).orders;
@@ -97,10 +113,10 @@ export async function seedDemoCustomer(server: RunningServer) {
   const typeId = (uid: string) => types.find((t) => t.uid === uid)!._id;
   await fundAccount(server, token, 500_000);
   const orders = [
-    { labelType: typeId('priority'), design: 'normal', Weight: 2, ...sender, ...receivers[0] },
-    { labelType: typeId('uspsv9'), Weight: 6, ...sender, ...receivers[1] },
-    { labelType: typeId('fedex_ground'), Weight: 3, ...sender, ...receivers[2], ToPhone: '+1 206 555 0144' },
-    { labelType: typeId('priority'), design: 'pitney', Weight: 1, ...sender, ...receivers[2] },
+    { labelType: typeId('priority'), design: 'normal', Weight: 2, ...parties(RECEIVER) },
+    { labelType: typeId('uspsv9'), Weight: 6, ...parties(MARIA) },
+    { labelType: typeId('fedex_ground'), Weight: 3, ...parties(LIAM), ToPhone: '+1 206 555 0144' },
+    { labelType: typeId('priority'), design: 'pitney', Weight: 1, ...parties(LIAM) },
   ];
   for (const order of orders) await api(server.url, '/order/create', order, token);
   await placeCsvOrder(server, token, types);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { RECIPIENT, SENDER, quickText } from '../apps/server/test/sample-addresses.ts';
 import { api, selectLabelType, useShop, withServerDb, fundedSession } from './harness.ts';
 
 const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 
-const FROM_TEXT = 'Jane Sender\n123 Main Street, Suite 4\nNew York, NY\n10001';
-const TO_TEXT = 'John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210';
+const FROM_TEXT = quickText(SENDER, 'Suite 4');
+const TO_TEXT = quickText(RECIPIENT);
 
 /** A new account funded with `cents`, signed in, on the create-order screen with its label types loaded. */
 async function openCreateOrder(cents: number) {
@@ -46,7 +47,7 @@ describe('order forms', () => {
     await page.getByLabel('Weight').fill('2');
     await page.getByLabel('From Address Data').fill(FROM_TEXT);
     // 'Dallas, Texas' is fine (Texas is TX); the street is too long and the ZIP is not a ZIP: both are named.
-    await page.getByLabel('To Address Data').fill(`John Receiver\n${'9'.repeat(55)}\nDallas, Texas\nABCDE`);
+    await page.getByLabel('To Address Data').fill(`${RECIPIENT.name}\n${'9'.repeat(55)}\nDallas, Texas\nABCDE`);
     await submitButton(page).click();
     const toCard = page.getByTestId('to-card');
     await expect
@@ -65,7 +66,7 @@ describe('order forms', () => {
     expect(creates.count).toBe(0);
 
     // Fixed addresses, 71 lb: the price is $0.00 and Weight says why; the server's answer marks Weight and toasts.
-    await to.getByLabel('Street', { exact: true }).fill('456 Oak Avenue');
+    await to.getByLabel('Street', { exact: true }).fill(RECIPIENT.street);
     await to.getByLabel('ZIP').fill('75201');
     await page.getByLabel('Weight').fill('71');
     await page.getByTestId('weight-outside').filter({ hasText: 'USPS Priority Mail takes 0.1-70 lb' }).waitFor();
@@ -87,7 +88,7 @@ describe('order forms', () => {
     await page.getByLabel('Weight').fill('1');
     await submitWithPrice(page, '6.50').waitFor();
     await page.getByLabel('From Address Data').fill(FROM_TEXT);
-    await page.getByLabel('To Address Data').fill('John Receiver\n456 Oak Avenue\nAustin, texas\n78701');
+    await page.getByLabel('To Address Data').fill(`${RECIPIENT.name}\n${RECIPIENT.street}\nAustin, texas\n78701`);
     const fromPhone = page.getByTestId('from-card').getByLabel('Phone');
     await fromPhone.fill('call me');
     await page.getByTestId('to-card').getByLabel('Phone').fill('+1 214 555 0100');
@@ -237,7 +238,7 @@ describe('order forms', () => {
     await page.getByLabel('Template').selectOption({ label: 'EVS' });
     await page.getByLabel('Weight').fill('2');
     await page.getByLabel('From Address Data').fill(FROM_TEXT);
-    await page.getByLabel('To Address Data').fill('John Receiver\n456 Oak Avenue\nToronto, ontario\nM5V 2T6');
+    await page.getByLabel('To Address Data').fill(`${RECIPIENT.name}\n${RECIPIENT.street}\nToronto, ontario\nM5V 2T6`);
 
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     const normal = page.getByTestId('normal-order-form');
@@ -247,12 +248,12 @@ describe('order forms', () => {
     await expect.poll(() => normal.getByLabel('Weight').inputValue()).toBe('2');
     const from = normal.getByTestId('from-card');
     const to = normal.getByTestId('to-card');
-    expect(await from.getByLabel('Name', { exact: true }).inputValue()).toBe('Jane Sender');
-    expect(await from.getByLabel('Street', { exact: true }).inputValue()).toBe('123 Main Street');
+    expect(await from.getByLabel('Name', { exact: true }).inputValue()).toBe(SENDER.name);
+    expect(await from.getByLabel('Street', { exact: true }).inputValue()).toBe(SENDER.street);
     expect(await from.getByLabel('Street 2').inputValue()).toBe('Suite 4');
-    expect(await from.getByLabel('City').inputValue()).toBe('New York');
-    expect(await from.getByLabel('State').inputValue()).toBe('NY');
-    expect(await from.getByLabel('ZIP').inputValue()).toBe('10001');
+    expect(await from.getByLabel('City').inputValue()).toBe(SENDER.city);
+    expect(await from.getByLabel('State').inputValue()).toBe(SENDER.state);
+    expect(await from.getByLabel('ZIP').inputValue()).toBe(SENDER.zip);
     // Ontario is read as ON, which a US type does not take: shown as itself, with why, never blank.
     await expect.poll(() => to.getByLabel('State').locator('option:checked').textContent()).toBe('ON');
     await expect.poll(() => feedbackOf(to.getByLabel('State')).textContent()).toBe('To State must be a US state, DC or PR');
@@ -265,7 +266,7 @@ describe('order forms', () => {
     await page.getByLabel('Weight').fill('3');
     await page.getByRole('tab', { name: 'Quick Order' }).click();
     await page.getByTestId('quick-order-form').waitFor();
-    await expect.poll(() => page.getByLabel('To Address Data').inputValue()).toBe('John Receiver\n456 Oak Avenue\nAustin, TX\n78701');
+    await expect.poll(() => page.getByLabel('To Address Data').inputValue()).toBe(quickText({ ...RECIPIENT, city: 'Austin', state: 'TX', zip: '78701' }));
     expect(await page.getByLabel('From Address Data').inputValue()).toBe(FROM_TEXT);
     expect(await page.getByLabel('Weight').inputValue()).toBe('3');
     expect(await page.getByLabel('Template').inputValue()).toBe('evs');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { RECIPIENT, SENDER, quickText } from '../apps/server/test/sample-addresses.ts';
 import { api, fundedAccount, newPage, signInThroughPage, useShop, selectLabelType, fundedSession } from './harness.ts';
 
 // Every test signs up and in: more than the default auth rate limit allows from one address.
@@ -19,8 +20,8 @@ type ListedOrder = {
 };
 type LabelTypeRow = { _id: string; uid: string; name: string };
 
-const FROM_TEXT = 'Jane Sender\n123 Main Street, Suite 4\nNew York, NY\n10001';
-const TO_TEXT = 'John Receiver\n456 Oak Avenue\nBeverly Hills, CA\n90210';
+const FROM_TEXT = quickText(SENDER, 'Suite 4');
+const TO_TEXT = quickText(RECIPIENT);
 
 const listOrders = async (token: string) =>
   (await api<{ orders: ListedOrder[]; total: number }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders;
@@ -115,7 +116,7 @@ describe('create order, order history and addresses', () => {
     expect(creates.keys).toEqual([expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)]);
 
     const [order] = await listOrders(token);
-    expect(order).toMatchObject({ status: 'completed', price: 6.75, fromName: 'Jane Sender', toName: 'John Receiver', labelType: { uid: 'priority' } });
+    expect(order).toMatchObject({ status: 'completed', price: 6.75, fromName: SENDER.name, toName: RECIPIENT.name, labelType: { uid: 'priority' } });
     expect(await listOrders(token)).toHaveLength(1);
     await page.getByTestId('balance').filter({ hasText: '$93.25' }).waitFor();
     await page.getByTestId('header-balance').filter({ hasText: '$93.25' }).waitFor();
@@ -125,7 +126,7 @@ describe('create order, order history and addresses', () => {
     await row.waitFor();
     const cells = await row.locator('td').allTextContents();
     expect(cells).toEqual(
-      expect.arrayContaining(['1', order!.OrderId, 'USPS Priority Mail2 lb', 'Jane Sender', 'John Receiver', '$6.75', 'Completed', order!.tracking]),
+      expect.arrayContaining(['1', order!.OrderId, 'USPS Priority Mail2 lb', SENDER.name, RECIPIENT.name, '$6.75', 'Completed', order!.tracking]),
     );
     await expect.poll(() => row.locator('.badge').getAttribute('class')).toContain('bg-success');
     await expectPdfDownload(page, row, order!.tracking!);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { orderParties } from '../apps/server/test/sample-addresses.ts';
 import { adminSession, api, fundedAccount, newPage, signInThroughPage, useShop, withServerDb } from './harness.ts';
 
 // A sandbox refund is approved half a second after it is asked, by the refund sweep on the queue.
@@ -9,15 +10,7 @@ const ORDER = {
   labelType: 'priority',
   design: 'normal',
   Weight: 2,
-  FromName: 'Jane Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
+  ...orderParties(),
 };
 type Listed = { _id: string; OrderId: string; price: number; refundStatus: string | null; pdf: string | null };
 

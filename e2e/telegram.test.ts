@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { TELEGRAM_LINK_TEXT } from '@portal/contract';
+import { newChatId } from '../apps/server/test/telegram-fixtures.ts';
 import { signedInPage, useShop } from './harness.ts';
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
@@ -27,7 +28,7 @@ describe('with a bot configured', () => {
     expect(second.token).not.toBe(first.token);
 
     // Pressing Start in Telegram sends /start <token> from a chat whose username is not the account's.
-    const chat = 8_100_000_000 + (Date.now() % 1_000_000);
+    const chat = newChatId();
     shop.telegram.send(chat, `/start ${second.token}`, 'shipper_phone');
     expect((await shop.telegram.sentTo(chat, 1))[0]).toMatch(new RegExp(`^Linked to @${account.tgId}\\n`));
     await page.reload();

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { newChatId } from '../apps/server/test/telegram-fixtures.ts';
 import { api, fundAccount, signedInPage, useShop } from './harness.ts';
 
 // The sandbox moves a label a tracking step every 300 ms.
@@ -45,7 +46,7 @@ it('Order History and Order Details show where a label is (sandbox tracking), an
   // Link a chat, then Account Setting lists the delivered message among the choices, on by default.
   const link = page.getByTestId('telegram-link');
   const token = new URL((await link.getAttribute('href'))!).searchParams.get('start')!;
-  const chat = 8_200_000_000 + (Date.now() % 1_000_000);
+  const chat = newChatId();
   shop.telegram.send(chat, `/start ${token}`);
   await shop.telegram.sentTo(chat, 1);
   await page.goto(`${shop.server.url}/settings`);

@@ -13,6 +13,7 @@ import { newId, sha256Hex } from '../src/lib/ids.ts';
 import { readOrCreateSecret } from '../src/lib/secrets.ts';
 import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
+import { RECIPIENT, SENDER } from '../test/sample-addresses.ts';
 import { knob } from './smoke.ts';
 
 const USERS = knob('BENCH_ADMIN_USERS', 10_000, 100);
@@ -80,21 +81,21 @@ for (let i = 0; i < ORDERS; i++) {
     height: null,
     from_name: `Sender ${i}`,
     from_company: '',
-    from_street: '123 Main Street',
+    from_street: SENDER.street,
     from_street2: '',
-    from_city: 'New York',
-    from_state: 'NY',
-    from_zip: '10001',
-    from_country: 'United States',
+    from_city: SENDER.city,
+    from_state: SENDER.state,
+    from_zip: SENDER.zip,
+    from_country: SENDER.country,
     from_phone: '',
     to_name: `Receiver ${i}`,
     to_company: '',
-    to_street: '456 Oak Avenue',
+    to_street: RECIPIENT.street,
     to_street2: '',
-    to_city: 'Beverly Hills',
-    to_state: 'CA',
-    to_zip: '90210',
-    to_country: 'United States',
+    to_city: RECIPIENT.city,
+    to_state: RECIPIENT.state,
+    to_zip: RECIPIENT.zip,
+    to_country: RECIPIENT.country,
     to_phone: '',
     price_cents: price,
     status,

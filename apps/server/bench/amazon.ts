@@ -2,21 +2,14 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { AMAZON_CSV_PATH, AMAZON_FOUND_HEADER } from '@portal/contract';
 import { ordinarySlipPages, packingSlipPdf } from '../test/slip-fixtures.ts';
+import { slipSender } from '../test/sample-addresses.ts';
 import { knob } from './smoke.ts';
 
 type Ready = { port: number; token: string };
 type Probe = { loopP99Ms: number; loopMaxMs: number; startRssMb: number; peakRssMb: number };
 
 const PAGES = knob('BENCH_SLIP_PAGES', 500, 5);
-const FROM = {
-  fromName: 'Bench Seller',
-  fromStreet1: '123 Main Street',
-  fromStreet2: '',
-  fromCity: 'New York',
-  fromState: 'NY',
-  fromZip: '10001',
-  weight: '2',
-};
+const FROM = { ...slipSender(), fromName: 'Bench Seller', fromStreet2: '', weight: '2' };
 
 /**
  * The Amazon CSV Generator on the embedded defaults (bench/http-server.ts with no orders): a

@@ -4,20 +4,10 @@ import { CSV_COLUMNS } from '@portal/contract';
 import type { Db } from '../src/db/database.ts';
 import { newId, sha256Hex } from '../src/lib/ids.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
+import { orderParties } from '../test/sample-addresses.ts';
 
-/** A sender in New York and a receiver in Beverly Hills. */
-export const ORDER_PARTIES = {
-  FromName: 'Bench Sender',
-  FromStreet: '123 Main Street',
-  FromCity: 'New York',
-  FromState: 'NY',
-  FromZip: '10001',
-  ToName: 'Bench Receiver',
-  ToStreet: '456 Oak Avenue',
-  ToCity: 'Beverly Hills',
-  ToState: 'CA',
-  ToZip: '90210',
-};
+/** The sample sender and receiver. */
+export const ORDER_PARTIES = { ...orderParties(), FromName: 'Bench Sender', ToName: 'Bench Receiver' };
 /** The body of POST /order/create (web) and /order/create-order (API): a 2 lb Priority label. */
 export const CREATE_ORDER_BODY = JSON.stringify({ labelType: 'priority', design: 'normal', Weight: 2, ...ORDER_PARTIES });
 
@@ -26,18 +16,12 @@ export function csvFile(rows: number): Buffer {
   const lines = [CSV_COLUMNS.join(',')];
   for (let i = 1; i <= rows; i++) {
     const cells: Record<string, string> = {
+      ...ORDER_PARTIES,
       FromName: `Bench Sender ${i}`,
       FromCompany: '"Bench, Inc."',
-      FromStreet: '123 Main Street',
       FromStreet2: 'Suite 100',
-      FromCity: 'New York',
-      FromState: 'NY',
-      FromZip: '10001',
       ToName: `Receiver ${i}`,
       ToStreet: `${i} Oak Avenue`,
-      ToCity: 'Beverly Hills',
-      ToState: 'CA',
-      ToZip: '90210',
       Weight: String(1 + (i % 20)),
       Reference: `B-${i}`,
     };

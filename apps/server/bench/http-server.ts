@@ -16,6 +16,7 @@ import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { configureGroupWriter } from '../src/modules/billing/ledger.ts';
 import { SEED_LABEL_TYPES } from '../src/modules/catalog/seed-catalog.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
+import { RECIPIENT, SENDER } from '../test/sample-addresses.ts';
 import { knob } from './smoke.ts';
 
 const TOTAL_ORDERS = knob('BENCH_ORDERS', 100_000, 1000);
@@ -142,8 +143,8 @@ async function seedOrders(db: Db): Promise<void> {
     tracking: unknown,
     at: unknown,
   ) => sql`${id}, ${user}, ${priority.id}, ${priority.uid}, ${priority.name}, 'normal', 2, null, null, null,
-    'Sender ' || i, '', '123 Main Street', '', 'New York', 'NY', '10001', 'United States', '',
-    'Receiver ' || i, '', '456 Oak Avenue', '', 'Beverly Hills', 'CA', '90210', 'United States', '',
+    'Sender ' || i, '', ${SENDER.street}, '', ${SENDER.city}, ${SENDER.state}, ${SENDER.zip}, ${SENDER.country}, '',
+    'Receiver ' || i, '', ${RECIPIENT.street}, '', ${RECIPIENT.city}, ${RECIPIENT.state}, ${RECIPIENT.zip}, ${RECIPIENT.country}, '',
     675, 'completed', ${tracking}, null, 'sandbox', null, null, ${at}, ${at}, null, null, null`;
   const owner = (other: unknown) =>
     sql`case when i % 100 < ${benchTurns} then ${benchUser} when i % 100 < ${benchTurns + heavyTurns} then ${heavyUser} else ${other} end`;

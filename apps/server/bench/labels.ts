@@ -1,20 +1,11 @@
 import { createRenderPool, inlineRenderer, type LabelRenderer } from '../src/providers/labels/render-pool.ts';
 import type { LabelRequest } from '../src/providers/labels/label-provider.ts';
 import { renderZpl } from '../src/providers/labels/render-zpl.ts';
+import { CA_RECIPIENT, CA_SENDER, RECIPIENT, SENDER, type Party } from '../test/sample-addresses.ts';
 import { sized } from './smoke.ts';
 
 const UIDS = ['priority', 'uspsv9', 'ground_oz', 'fedex_ground', 'ups_standard', 'ups_express_saver'];
-const party = (name: string, zip: string, state: string, country: string) => ({
-  name,
-  company: 'Bench Co',
-  street: '123 Main Street',
-  street2: 'Suite 100',
-  city: 'Springfield',
-  state,
-  zip,
-  country,
-  phone: '212 555 0100',
-});
+const party = (name: string, sample: Party) => ({ ...sample, name, company: 'Bench Co', street2: 'Suite 100', phone: '212 555 0100' });
 
 function request(i: number): LabelRequest {
   const uid = UIDS[i % UIDS.length];
@@ -29,8 +20,8 @@ function request(i: number): LabelRequest {
     length: null,
     width: null,
     height: null,
-    from: ups ? party(`Sender ${i}`, 'K1A 0B1', 'ON', 'Canada') : party(`Sender ${i}`, '10001', 'NY', 'United States'),
-    to: ups ? party(`Receiver ${i}`, 'M5V 3L9', 'ON', 'Canada') : party(`Receiver ${i}`, '90210', 'CA', 'United States'),
+    from: party(`Sender ${i}`, ups ? CA_SENDER : SENDER),
+    to: party(`Receiver ${i}`, ups ? CA_RECIPIENT : RECIPIENT),
     createdAt: new Date().toISOString(),
   };
 }

@@ -19,6 +19,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createDatabase } from '../src/db/database.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
 import { call, captcha, freePort } from '../test/processes.ts';
+import { RECIPIENT, orderParties } from '../test/sample-addresses.ts';
 import { medianBy } from './median.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -87,8 +88,7 @@ async function seedCustomer(url: string, dataDir: string): Promise<string> {
   }
   const { labelTypes } = (await call(url, '/labeltype/read', undefined, accessToken)) as { labelTypes: { _id: string; uid: string }[] };
   const priority = labelTypes.find((t) => t.uid === 'priority')!;
-  const sender = { FromName: 'Jane Sender', FromStreet: '123 Main Street', FromCity: 'New York', FromState: 'NY', FromZip: '10001' };
-  for (const [i, receiver] of ['John Receiver', 'Maria Garcia', 'Liam Chen'].entries()) {
+  for (const [i, receiver] of [RECIPIENT.name, 'Maria Garcia', 'Liam Chen'].entries()) {
     await call(
       url,
       '/order/create',
@@ -96,12 +96,8 @@ async function seedCustomer(url: string, dataDir: string): Promise<string> {
         labelType: priority._id,
         design: 'normal',
         Weight: i + 1,
-        ...sender,
+        ...orderParties(),
         ToName: receiver,
-        ToStreet: '456 Oak Avenue',
-        ToCity: 'Beverly Hills',
-        ToState: 'CA',
-        ToZip: '90210',
       },
       accessToken,
     );

@@ -40,3 +40,7 @@ export const slipSender = (from: Party = SENDER) => ({
   fromState: from.state,
   fromZip: from.zip,
 });
+
+/** A party as the order form's Quick Order box reads it: name; street (and ", street 2"); "city, state"; ZIP. */
+export const quickText = (party: Party, street2?: string) =>
+  [party.name, street2 ? `${party.street}, ${street2}` : party.street, `${party.city}, ${party.state}`, party.zip].join('\n');
