@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { Zip, ZipPassThrough } from 'fflate';
+import { crc32 } from 'node:zlib';
+import { Zip, type ZipInputFile } from 'fflate';
 import type { FileWriter } from '../../providers/storage/file-store.ts';
 import { CSV_REPORT_COLUMNS, centsToDollars, formatDollars } from '@portal/contract';
 import type { OrdersTable as OrderRow } from '../../db/schema.ts';
@@ -36,9 +37,11 @@ export function createLabelZip(out: Pick<FileWriter, 'write'>) {
     ready.push(chunk);
   });
   const addEntry = async (name: string, data: Uint8Array) => {
-    const entry = new ZipPassThrough(name);
+    // A stored entry with zlib's native CRC: fflate's ZipPassThrough computes it in JavaScript, about 5% of the main
+    // thread's time on a bulk order. The bytes written are the same.
+    const entry: ZipInputFile = { filename: name, size: data.length, crc: crc32(data), compression: 0 };
     zip.add(entry);
-    entry.push(data, true);
+    entry.ondata!(null, data as Uint8Array<ArrayBuffer>, true); // fflate only reads it
     for (const chunk of ready.splice(0)) await out.write(chunk);
   };
   return {
