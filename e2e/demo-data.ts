@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { insertOrders } from '../apps/server/src/modules/orders/repository.ts';
 import { changeBalance } from '../apps/server/src/modules/billing/ledger.ts';
-import { RECIPIENT, SENDER, orderParties, type Party } from '../apps/server/test/sample-addresses.ts';
+import { COMPANY_RECIPIENT, RECIPIENT, SENDER, orderParties, type Party } from '../apps/server/test/sample-addresses.ts';
 import { api, createAccount, fundAccount, withServerDb, type RunningServer } from './harness.ts';
 
 type LabelTypeRow = { _id: string; uid: string; name: string };
@@ -14,16 +14,7 @@ export const FAILURE_NOTE = 'Address not deliverable: the ZIP code does not matc
 /** The demo's sender: the sample sender with a company and a second street line; its first saved address too. */
 export const DEMO_SENDER = { ...SENDER, company: 'Acme Supplies', street2: 'Suite 4' };
 type BookParty = Party & { company: string; street2: string };
-const MARIA: BookParty = {
-  name: 'Maria Garcia',
-  company: 'Garcia Design',
-  street: '789 Pine Road',
-  street2: 'Apt 12B',
-  city: 'Austin',
-  state: 'TX',
-  zip: '78701',
-  country: 'United States',
-};
+const MARIA: BookParty = COMPANY_RECIPIENT;
 const LIAM: BookParty = {
   name: 'Liam Chen',
   company: '',

@@ -19,7 +19,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createDatabase } from '../src/db/database.ts';
 import { changeBalance } from '../src/modules/billing/ledger.ts';
 import { call, captcha, freePort } from '../test/processes.ts';
-import { RECIPIENT, orderParties } from '../test/sample-addresses.ts';
+import { COMPANY_RECIPIENT, RECIPIENT, orderParties } from '../test/sample-addresses.ts';
 import { medianBy } from './median.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -88,7 +88,7 @@ async function seedCustomer(url: string, dataDir: string): Promise<string> {
   }
   const { labelTypes } = (await call(url, '/labeltype/read', undefined, accessToken)) as { labelTypes: { _id: string; uid: string }[] };
   const priority = labelTypes.find((t) => t.uid === 'priority')!;
-  for (const [i, receiver] of [RECIPIENT.name, 'Maria Garcia', 'Liam Chen'].entries()) {
+  for (const [i, receiver] of [RECIPIENT.name, COMPANY_RECIPIENT.name, 'Liam Chen'].entries()) {
     await call(
       url,
       '/order/create',

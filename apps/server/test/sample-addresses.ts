@@ -12,6 +12,17 @@ export const RECIPIENT: Party = {
   zip: '90210',
   country: 'United States',
 };
+/** A second recipient, with a company and a second street line. */
+export const COMPANY_RECIPIENT: Party & { company: string; street2: string } = {
+  name: 'Maria Garcia',
+  company: 'Garcia Design',
+  street: '789 Pine Road',
+  street2: 'Apt 12B',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+  country: 'United States',
+};
 /** A Canadian pair, for the UPS types (which ship within Canada). */
 export const CA_SENDER: Party = { name: 'Marie Expeditrice', street: '100 Wellington Street', city: 'Ottawa', state: 'ON', zip: 'K1A 0B1', country: 'Canada' };
 export const CA_RECIPIENT: Party = { name: 'Paul Destinataire', street: '290 Bremner Blvd', city: 'Toronto', state: 'ON', zip: 'M5V 3L9', country: 'Canada' };

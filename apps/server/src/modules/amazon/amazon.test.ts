@@ -24,7 +24,7 @@ import { signUp, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { parseCsv } from '../../lib/csv.ts';
 import { validateCsv } from '../../../test/bulk-fixtures.ts';
 import { deflatedPagePdf, ordinarySlipPages, packingSlipPdf, rawPdf, slipNumber, type Slip, type SlipAddress } from '../../../test/slip-fixtures.ts';
-import { RECIPIENT, SENDER, slipSender } from '../../../test/sample-addresses.ts';
+import { COMPANY_RECIPIENT, RECIPIENT, SENDER, slipSender } from '../../../test/sample-addresses.ts';
 
 let t: TestApp;
 let headers: { authorization: string };
@@ -84,15 +84,7 @@ const csvRows = async (body: string) => {
 const slip = (orderId: string, shipTo: SlipAddress, items?: number): Slip => ({ orderId, shipTo, items });
 const variants = {
   plain: slip('112-0000001-0000001', RECIPIENT),
-  companyStreet2Zip4: slip('112-0000002-0000002', {
-    name: 'Maria Garcia',
-    company: 'Garcia Design',
-    street: '789 Pine Road',
-    street2: 'Apt 12B',
-    city: 'Austin',
-    state: 'TX',
-    zip: '78701-4321',
-  }),
+  companyStreet2Zip4: slip('112-0000002-0000002', { ...COMPANY_RECIPIENT, zip: '78701-4321' }),
   companyOnly: slip('112-0000003-0000003', {
     name: 'Ann Lee',
     company: 'Acme Supplies LLC',
