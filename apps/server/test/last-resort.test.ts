@@ -47,11 +47,9 @@ it.runIf(testDbKind === 'sqlite')(
 
     // The request itself is answered: the process closes gracefully, as on SIGTERM.
     expect((await fetch(`${url}/healthz?unhandled`)).status).toBe(200);
-    const startedAt = Date.now();
     expect(await exited, out.text).toBe(1);
-    // Closed on its own, not ended by the timer that forces exit 1 after its 10 s grace (server.ts): no other sign
-    // tells the two apart. A close takes well under a second here.
-    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    // Closed on its own, not ended by the timer that forces exit 1 after its grace (server.ts).
+    expect(lines().map((line) => line.msg)).toContain('closed');
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
 
     const request = lines().find((line) => line.req?.url?.startsWith('/healthz?unhandled'));
@@ -72,10 +70,9 @@ it.runIf(testDbKind === 'sqlite')(
     const { proc, out, lines, exited } = start('src/worker.ts', await freePort());
     await expect.poll(() => out.text.includes('worker started'), { timeout: 60_000 }).toBe(true);
     proc.kill('SIGUSR2');
-    const startedAt = Date.now();
     expect(await exited, out.text).toBe(1);
-    // Closed on its own, not ended by the timer that forces exit 1 after its 30 s grace (worker.ts).
-    expect(Date.now() - startedAt).toBeLessThan(30_000);
+    // Closed on its own, not ended by the timer that forces exit 1 after its grace (worker.ts).
+    expect(lines().map((line) => line.msg)).toContain('closed');
     const fatal = lines().filter((line) => line.level === 50);
     expect(fatal).toHaveLength(1);
     expect(fatal[0]).toMatchObject({ msg: 'uncaught exception, stopping', err: { message: 'test: an exception nobody caught' } });

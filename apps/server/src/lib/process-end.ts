@@ -27,6 +27,7 @@ export function handleProcessEnd({ log, stopping, close, graceMs }: ProcessEnd):
     const forceExit = setTimeout(() => process.exit(1), graceMs).unref();
     try {
       await close();
+      log.info('closed'); // what tells a graceful close from the timer's exit, for whoever reads the log
     } catch (error) {
       log.error({ err: error }, 'closing failed');
       process.exitCode = 1;
