@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import {
   FEDEX_LABEL_NOT_PDF,
@@ -150,7 +150,10 @@ describe('FedEx hand-made orders', () => {
     await pay.click();
     await pickupCard.getByText(pickupDateOutOfWindowMessage(today, lastDay)).waitFor();
     await pickupDate.fill(today);
-    await page.getByTestId('fedex-signature-card').getByLabel('Signature required on delivery').check();
+    // setChecked clicks only while the box is unchecked; retried, as a click during the re-render that follows the
+    // date's revalidation was once lost (CI: "Clicking the checkbox did not change its state").
+    const signature = page.getByTestId('fedex-signature-card').getByLabel('Signature required on delivery');
+    await vi.waitFor(() => signature.setChecked(true, { timeout: 2_000 }), { timeout: 15_000 });
 
     // Invoice items: up to 10, an 11th cannot be added; back to 3, with the running total.
     const invoice = page.getByTestId('fedex-invoice-card');
