@@ -36,16 +36,21 @@ const groupLeft = (pid: number) => {
 afterAll(async () => {
   // Each npm command leads a process group of its own (npm, its shell, node): whatever is left of it is killed.
   for (const { pid } of started) if (groupLeft(pid!)) process.kill(-pid!, 'SIGKILL');
-  // vi.waitFor, not expect.poll: expect.poll runs only inside a test, not in a hook.
-  await vi.waitFor(
-    () => {
-      if (started.some(({ pid }) => groupLeft(pid!))) throw new Error('a process group left after SIGKILL');
-    },
-    { timeout: 10_000, interval: 50 },
-  );
-  if (!temp) return;
-  if (!asRoot) execFileSync('chmod', ['-R', 'u+w', temp]);
-  fs.rmSync(temp, { recursive: true, force: true });
+  try {
+    // vi.waitFor, not expect.poll: expect.poll runs only inside a test, not in a hook.
+    await vi.waitFor(
+      () => {
+        if (started.some(({ pid }) => groupLeft(pid!))) throw new Error('a process group left after SIGKILL');
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  } finally {
+    // The copy of the shop goes whatever happened above.
+    if (temp) {
+      if (!asRoot) execFileSync('chmod', ['-R', 'u+w', temp]);
+      fs.rmSync(temp, { recursive: true, force: true });
+    }
+  }
 });
 
 /** Starts `npm run <script>` in `tree` as the shop's user; its output is kept. */
