@@ -122,6 +122,8 @@ for (let i = 0; i < ORDERS; i++) {
     refund_due_at: null,
     refund_claims: 0,
     refund_upstream: null,
+    quote_id: null,
+    upstream_rate_id: null,
   });
   if (batch.length === 500) batches.push(batch.splice(0));
 }

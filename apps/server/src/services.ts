@@ -1,7 +1,8 @@
 // The composition root: every service of the shop is built here, from the config plus test
 // overrides. The web server (app.ts), `npm run worker`, the tests and the benchmarks all start here.
 import { centsToDollars } from '@portal/contract';
-import { auditBy } from './modules/admin/audit.ts';
+import { SYSTEM, auditBy } from './modules/admin/audit.ts';
+import { createRatesService } from './modules/rates/service.ts';
 import { handleEasyPostEvent } from './modules/orders/tracking-webhook.ts';
 import { SANDBOX_TRACKING_JOB, sandboxTrackingJob } from './modules/orders/tracking.ts';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -118,7 +119,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
       // The operator sees each refusal in the console's audit log, with the price and the rate.
       onCostRefused: (request, costCents) =>
         db.transaction().execute((trx) =>
-          auditBy(null, { action: 'order.cost_refused', targetType: 'order' })(trx, {
+          auditBy(SYSTEM, { action: 'order.cost_refused', targetType: 'order' })(trx, {
             targetId: request.orderId,
             before: null,
             after: {
@@ -147,9 +148,11 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // hand them over once committed; the outbox dispatches them to the webhooks and Telegram.
   const outbox = createEventOutbox({ db, log });
   const metrics = createMetrics();
+  const rates = createRatesService({ db, catalog, labels, log, maxCostRatio: config.LABEL_MAX_COST_RATIO });
   const orders = createOrderService({
     db,
     catalog,
+    rates,
     labels,
     files,
     log,
@@ -278,6 +281,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     auth,
     catalog,
     orders,
+    rates,
     queue,
     bulk,
     content,

@@ -47,7 +47,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const before = fake.purchases;
     const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await place(user, orderPayload('ups_express'));
-    expect(res.json()).toEqual({ message: ORDER_CREATED });
+    expect(res.json()).toMatchObject({ message: ORDER_CREATED });
     const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({
       status: 'completed',
@@ -122,7 +122,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const before = fake.purchases;
     fake.faults.push({ kind: 'lose', on: 'buy', count: 1 });
     const user = await fundedCustomer(t.app, 5_000, t.db);
-    expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
+    expect((await place(user)).json()).toMatchObject({ message: ORDER_CREATED });
     expect((await newestOrder(t.db, user.userId)).status).toBe('processing');
     const order = await settledOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'completed', tracking: fake.shipments.get(order.shipment_id!).tracking_code });
@@ -138,7 +138,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const before = fake.purchases;
     fake.faults.push({ ...fault });
     const user = await fundedCustomer(t.app, 5_000, t.db);
-    expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
+    expect((await place(user)).json()).toMatchObject({ message: ORDER_CREATED });
     expect(await settledOrder(t.db, user.userId)).toMatchObject({ status: 'completed' });
     expect(fake.purchases - before).toBe(1);
   });
@@ -148,7 +148,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     fake.faults.push({ kind: '429', on: 'buy', count: 1, retryAfterSeconds: 2 });
     const buysBefore = fake.buysArrived.length;
     const user = await fundedCustomer(t.app, 5_000, t.db);
-    expect((await place(user)).json()).toEqual({ message: ORDER_CREATED });
+    expect((await place(user)).json()).toMatchObject({ message: ORDER_CREATED });
     expect((await newestOrder(t.db, user.userId)).status).toBe('completed');
     const [refused, bought] = fake.buysArrived.slice(buysBefore);
     // The 2 s it asked, not the 1 s the client waits when it hears no Retry-After (timers never fire early).

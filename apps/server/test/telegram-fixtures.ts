@@ -5,6 +5,7 @@ import type { Db } from '../src/db/database.ts';
 import type { FakeTelegram } from './fake-telegram.ts';
 import { LabelProviderError, type LabelProvider } from '../src/providers/labels/label-provider.ts';
 import { labelPdf } from './fedex-fixtures.ts';
+import { sandboxQuote } from '../src/providers/labels/sandbox.ts';
 import { botTexts } from '../src/modules/telegram/texts.ts';
 
 export { engines } from './harness.ts';
@@ -27,6 +28,7 @@ export async function testLabels(): Promise<LabelProvider> {
   const pdf = await labelPdf();
   return {
     name: 'test',
+    quote: async (request) => sandboxQuote(request),
     async createLabel(request) {
       if (request.to.name === REFUSED_RECEIVER) throw new LabelProviderError(REFUSAL);
       return { status: 'completed', tracking: `9400TEST${request.orderId.slice(0, 8).toUpperCase()}`, pdf };

@@ -5,6 +5,8 @@ import { BULK_MAX_ROWS, BULK_REFERENCE_MAX, bulkReference } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
+import { createOrderRequest, ratesBody, ratesResponse } from './rates.ts';
+import { STRATEGIES } from './rates-values.ts';
 import {
   CITY_MAX,
   COMPANY_MAX,
@@ -213,9 +215,16 @@ const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v
  * POST /order/create-order: the web's single order (same fields and rules) plus an optional Date.
  * As application/x-www-form-urlencoded every value is text; numbers are read from it.
  */
-export const resellerCreateOrderBody = createOrderBody
+export const resellerCreateOrderBody = createOrderRequest
   .extend({
-    labelType: labelTypeRef.describe('The label type: its uid (e.g. priority) or its _id'),
+    labelType: labelTypeRef.optional().describe('The label type: its uid (e.g. priority) or its _id. Leave it out to buy by `quoteId` or `strategy`'),
+    quoteId: createOrderRequest.shape.quoteId.describe(
+      'A quote from /order/rates: the order is bought at exactly its price for 15 minutes (then 409), as `labelType` or as `strategy` chooses among its rates. Send the same weight, dimensions, ZIP codes and ship date',
+    ),
+    strategy: createOrderRequest.shape.strategy.describe(
+      `Instead of a labelType: ${STRATEGIES.join(' or ')}, among the types that can take the package now (ties: fewer days, then the uid). The answer names the type chosen`,
+    ),
+    WeightUnit: createOrderRequest.shape.WeightUnit.describe('lb (default) or oz: the unit of Weight with a quoteId or a strategy'),
     design: z
       .preprocess(emptyAsUndefined, z.enum(TEMPLATE_VALUES, { error: 'Template must be Pitney Bowes, Normal or EVS' }).optional())
       .describe('Template, required for priority: pitney, normal or evs'),
@@ -226,8 +235,22 @@ export const resellerCreateOrderBody = createOrderBody
   .meta({
     id: 'ResellerCreateOrder',
     description:
-      'Weights are pounds (ounces for ground_oz). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only.',
+      'Weights are pounds (ounces for ground_oz; with a quoteId or strategy, in WeightUnit). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only.',
     examples: [
+      {
+        strategy: 'cheapest',
+        Weight: 2,
+        FromName: 'Jane Sender',
+        FromStreet: '123 Main Street',
+        FromCity: 'New York',
+        FromState: 'NY',
+        FromZip: '10001',
+        ToName: 'John Receiver',
+        ToStreet: '456 Oak Avenue',
+        ToCity: 'Beverly Hills',
+        ToState: 'CA',
+        ToZip: '90210',
+      },
       {
         labelType: 'priority',
         design: 'normal',
@@ -592,6 +615,54 @@ export const resellerWebhookAnswer = z
         url: 'https://example.com/label-events',
         hasSecret: true,
         events: ['order.completed', 'order.cancelled', 'order.tracking', 'bulk.completed'],
+      },
+    ],
+  });
+
+export const resellerRatesBody = ratesBody.meta({
+  id: 'ResellerRatesInput',
+  description:
+    'A package: Weight (in WeightUnit, pounds by default), optional Length, Width and Height (inches), the two ZIP codes and an optional ShipDate. Send the whole addresses as create-order takes them to have the order that uses the quote bought on the quoted upstream shipment itself.',
+  examples: [{ Weight: 2, Length: 10, Width: 8, Height: 4, FromZip: '10001', ToZip: '90210' }],
+});
+
+export const ratesAnswer = ratesResponse
+  .extend({ type: success, message: z.string() })
+  .meta({
+    examples: [
+      {
+        type: 'success',
+        message: 'Rates',
+        quoteId: '6f1c2b1e-8d7a-4c55-9a43-0e5b7f1d2c3a',
+        expiresAt: '2026-11-29T12:15:00.000Z',
+        shipDate: '2026-11-29',
+        sandbox: false,
+        cheapest: 'priority',
+        fastest: 'priority',
+        rates: [
+          {
+            labelType: { uid: 'priority', name: 'USPS Priority Mail' },
+            carrier: 'USPS',
+            service: 'Priority',
+            available: true,
+            price: 6.75,
+            days: 2,
+            deliveryDate: '2026-12-01',
+            reason: null,
+            message: null,
+          },
+          {
+            labelType: { uid: 'ups_standard', name: 'UPS Standard (Canada)' },
+            carrier: 'UPS',
+            service: 'UPSStandard',
+            available: false,
+            price: null,
+            days: null,
+            deliveryDate: null,
+            reason: 'route',
+            message: 'UPS Standard (Canada) ships only inside Canada',
+          },
+        ],
       },
     ],
   });

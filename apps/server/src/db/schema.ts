@@ -102,6 +102,7 @@ export interface Database {
   bulk_orders: BulkOrdersTable;
   fedex_orders: FedexOrdersTable;
   audit_log: AuditLogTable;
+  quotes: QuotesTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -237,6 +238,22 @@ export interface WebhookDeliveriesTable {
 }
 
 /** What an operator changed: who (null: the command line), what, the target and its values before and after (JSON). */
+/**
+ * A quote (POST /order/rates): each type's answer (RateRecord[] as JSON), the package it priced (JSON) and the
+ * fingerprint of what its upstream shipment was made with; used by one order (order_id) before expires_at.
+ */
+export interface QuotesTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  package_json: string;
+  fingerprint: string;
+  shipment_ref: string | null;
+  rates_json: string;
+  order_id: string | null;
+}
+
 export interface AuditLogTable {
   id: string;
   admin_id: string | null;
@@ -246,6 +263,8 @@ export interface AuditLogTable {
   before_json: string | null;
   after_json: string | null;
   created_at: Timestamp;
+  /** 'system' for a row the shop wrote by itself; null for an admin's (admin_id) or the command line's. */
+  actor?: 'system' | null;
 }
 
 /** A deposit invoice; the bonus is fixed when it is created. status: pending | paid | cancelled | expired. */
@@ -360,6 +379,9 @@ export interface OrdersTable {
   upstream_cost_cents: number | null;
   upstream_carrier: string | null;
   upstream_service: string | null;
+  /** The quote the order was bought under (POST /order/rates), and the rate of its upstream shipment it buys, else null. */
+  quote_id: string | null;
+  upstream_rate_id: string | null;
   /** The carrier's tracking status (EasyPost tracker.updated): pre_transit, in_transit, out_for_delivery, delivered, return_to_sender, failure... */
   tracking_status: string | null;
   /** The label's refund (void): null, requested, refunded, rejected; the status stays completed. */

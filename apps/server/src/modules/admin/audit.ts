@@ -7,15 +7,19 @@ export type AuditAction = { action: string; targetType: string };
 
 const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
 
+/** Who an audit row names: an admin's user id, null for the command line, or SYSTEM for the shop itself. */
+export const SYSTEM = 'system' as const;
+
 /**
- * The hook a service calls inside the transaction of a change, writing who (an admin's user id, or
- * null for the command line), what, the target and its values before and after.
+ * The hook a service calls inside the transaction of a change, writing who (an admin's user id, null for the command
+ * line, or SYSTEM), what, the target and its values before and after.
  */
-export function auditBy(adminId: string | null, what: AuditAction): AuditHook {
+export function auditBy(adminId: string | null | typeof SYSTEM, what: AuditAction): AuditHook {
   return async (trx, change) => {
     await insertAudit(trx, {
       id: newId(),
-      admin_id: adminId,
+      admin_id: adminId === SYSTEM ? null : adminId,
+      actor: adminId === SYSTEM ? SYSTEM : null,
       action: what.action,
       target_type: what.targetType,
       target_id: change.targetId,

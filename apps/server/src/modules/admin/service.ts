@@ -93,6 +93,8 @@ export function toAdminUser(row: repo.AdminUserRow): AdminUser {
 const adminLabelPath = (orderId: string) => `/api/v1/admin/orders/${orderId}/label`;
 /** Shown for an audit row made from the command line (`npm run admin`), which has no admin. */
 const COMMAND_LINE: UserRef = { _id: '', tgId: '', username: 'Command line' };
+/** Shown for an audit row the shop wrote by itself (a label refused for its cost). */
+const SYSTEM_ACTOR: UserRef = { _id: '', tgId: '', username: 'System' };
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
 export function createAdminService(deps: {
@@ -415,7 +417,7 @@ export function createAdminService(deps: {
         entries: rows.map((row) => ({
           _id: row.id,
           createdAt: row.created_at,
-          admin: row.admin_id ? adminOf(row.admin_id) : COMMAND_LINE,
+          admin: row.admin_id ? adminOf(row.admin_id) : row.actor === 'system' ? SYSTEM_ACTOR : COMMAND_LINE,
           action: row.action,
           targetType: row.target_type,
           targetId: row.target_id,

@@ -64,6 +64,7 @@ const refusing: LabelProvider = {
   name: 'sandbox',
   // Free like the sandbox it wraps: a bulk order given up refunds its rows without asking for labels sold upstream.
   freeLabels: sandbox.freeLabels,
+  quote: (request) => sandbox.quote(request),
   createLabel: (request) => {
     if (request.to.name === BUSY && busyLeft-- > 0) return Promise.reject(new PoolFull('label renderer', 1));
     return request.to.name === REFUSED ? Promise.reject(new LabelProviderError('address not deliverable')) : sandbox.createLabel(request);

@@ -18,7 +18,9 @@ import {
   orderIssuesMessage,
   orderRuleViolations,
   templateRequired,
+  LABEL_TYPE_REQUIRED,
   type CreateOrderInput,
+  type CreateOrderRequest,
   type Order,
   type OrderDetail,
   type OrderIssue,
@@ -32,6 +34,7 @@ import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { eventRow, idleOutbox, type ShopEventOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
 import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
+import type { QuotedChoice, RatesService } from '../rates/service.ts';
 import { LabelProviderError, type LabelPending, type LabelProvider, type LabelReady } from '../../providers/labels/label-provider.ts';
 import type { FileStore, FileWriter } from '../../providers/storage/file-store.ts';
 import { letterPdf } from '../../providers/labels/label-files.ts';
@@ -186,7 +189,7 @@ const inputFrom = (row: repo.OrderRow): CreateOrderInput => ({
 });
 
 /** What placing an order came to: the label is made (or on its way), or the provider refused it and the order was refunded. */
-export type PlaceResult = { ok: true; orderId: string } | { ok: false; orderId: string; message: string };
+export type PlaceResult = ({ ok: true } | { ok: false; message: string }) & { orderId: string; labelType: string };
 
 /** What asking the provider about one paid order came to. */
 export type LabelOutcome =
@@ -206,7 +209,16 @@ export function orderRowFor(
   input: CreateOrderInput,
   type: { id: string; uid: string; name: string },
   priceCents: number,
-  extra: { provider: string; createdAt: string; bulkOrderId?: string; bulkRow?: number; claimedUntil?: string },
+  extra: {
+    provider: string;
+    createdAt: string;
+    bulkOrderId?: string;
+    bulkRow?: number;
+    claimedUntil?: string;
+    /** The quote it is bought under, and the quote's upstream shipment and rate when the order can reuse them. */
+    quoteId?: string;
+    quoted?: { shipmentRef: string; rateId: string } | null;
+  },
 ): repo.OrderRow {
   const country = countryFor(type.uid);
   const v9 = type.uid === 'uspsv9';
@@ -254,7 +266,9 @@ export function orderRowFor(
     claimed_until: extra.claimedUntil ?? null,
     // Written held (by the request that places it): its first take.
     claims: extra.claimedUntil ? 1 : 0,
-    shipment_id: null,
+    shipment_id: extra.quoted?.shipmentRef ?? null,
+    upstream_rate_id: extra.quoted?.rateId ?? null,
+    quote_id: extra.quoteId ?? null,
     upstream_cost_cents: null,
     upstream_carrier: null,
     upstream_service: null,
@@ -310,6 +324,8 @@ export type OnCharged = (trx: Trx, resourceId: string) => Promise<void>;
 export function createOrderService(deps: {
   db: Db;
   catalog: CatalogService;
+  /** Orders bought under a quote or a strategy (cheapest, fastest). */
+  rates: RatesService;
   labels: LabelProvider;
   files: FileStore;
   log: FastifyBaseLogger;
@@ -614,17 +630,22 @@ export function createOrderService(deps: {
     await repo
       .markStillBuying(db, order.id, nowIso())
       .catch((error) => log.error({ err: error, orderId: order.id }, 'the order could not be shown Processing; its purchase goes on'));
-    return { ok: true, orderId: order.id };
+    return placed(order, { status: 'processing' });
   }
 
   const placed = (order: repo.OrderRow, outcome: LabelOutcome): PlaceResult =>
-    outcome.status === 'cancelled' ? { ok: false, orderId: order.id, message: labelFailedMessage(outcome.message) } : { ok: true, orderId: order.id };
+    outcome.status === 'cancelled'
+      ? { ok: false, orderId: order.id, labelType: order.label_type_uid, message: labelFailedMessage(outcome.message) }
+      : { ok: true, orderId: order.id, labelType: order.label_type_uid };
 
-  /** The order's type and price, or a 400 naming every broken rule of its type at once, a weight outside its tiers among them. */
-  async function quote(input: CreateOrderInput): Promise<Quote> {
-    const type = await catalog.orderableType(input.labelType);
+  /**
+   * The order's type and price, or a 400 naming every broken rule of its type at once, a weight outside its tiers among
+   * them. Under a quote (or a strategy) the type is the one chosen and the price the quote's.
+   */
+  async function quote(input: CreateOrderInput, chosen: QuotedChoice | null): Promise<Quote> {
+    const type = chosen?.type ?? (await catalog.orderableType(input.labelType));
     const issues = orderRuleViolations(input, type.uid);
-    const price = priceFor(type, input.Weight);
+    const price = chosen ? ({ ok: true, priceCents: chosen.priceCents } as const) : priceFor(type, input.Weight);
     if (!price.ok) issues.push({ field: 'Weight', message: price.message });
     if (!price.ok || issues.length > 0) throw invalidOrder(issues);
     return { type, priceCents: price.priceCents };
@@ -648,7 +669,9 @@ export function createOrderService(deps: {
       }
     }
     const checked = orderIssues(fields, type?.uid);
-    const issues = checked.ok ? [] : checked.issues;
+    // A quote or a strategy chooses the type: none is missing.
+    const chosen = Boolean(fields.quoteId || fields.strategy);
+    const issues = checked.ok ? [] : checked.issues.filter((issue) => !(chosen && issue.field === 'labelType'));
     if (typeIssue) issues.unshift(typeIssue);
     const weight = Number(fields.Weight);
     if (type && !issues.some((i) => i.field === 'Weight') && weight > 0) {
@@ -664,11 +687,27 @@ export function createOrderService(deps: {
    * first, and the order written once, as its answer left it: the customer's balance is read before (balanceOf), so a
    * customer who cannot pay never has labels rendered and stored. Any other provider is asked once the order is paid.
    */
-  async function place(userId: string, input: CreateOrderInput, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
-    const { type, priceCents } = await quote(input);
+  async function place(userId: string, request: CreateOrderRequest, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
+    const chosen = request.quoteId || request.strategy ? await deps.rates.forOrder(userId, request) : null;
+    if (!chosen && !request.labelType) throw invalidOrder([{ field: 'labelType', message: LABEL_TYPE_REQUIRED }]);
+    const input = chosen?.input ?? (request as CreateOrderInput);
+    const { type, priceCents } = await quote(input, chosen);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
-    const order = orderRowFor(userId, input, type, priceCents, { provider: labels.name, createdAt: nowIsoIncreasing(), claimedUntil: isoIn(claimMs) });
-    const pay = (row: repo.OrderRow) => charge(row, options.onCharged);
+    const order = orderRowFor(userId, input, type, priceCents, {
+      provider: labels.name,
+      createdAt: nowIsoIncreasing(),
+      claimedUntil: isoIn(claimMs),
+      quoteId: chosen?.quoteId,
+      quoted: chosen?.quoted,
+    });
+    // The quote is the order's in the transaction that charges it, so two orders never buy one quote.
+    const onCharged: OnCharged | undefined = chosen
+      ? async (trx, orderId) => {
+          await deps.rates.use(trx, chosen.quoteId, orderId);
+          await options.onCharged?.(trx, orderId);
+        }
+      : options.onCharged;
+    const pay = (row: repo.OrderRow) => charge(row, onCharged);
     if (!labels.freeLabels) {
       await pay(order);
       return fulfil(order);
@@ -689,15 +728,15 @@ export function createOrderService(deps: {
     }
     if (result.status === 'processing') {
       await pay({ ...order, status: 'processing', provider_ref: result.providerRef, claimed_until: isoIn(pollMs) });
-      return { ok: true, orderId: order.id };
+      return placed(order, { status: 'processing' });
     }
     // A label stored for an order that then cannot be paid is never referenced: bytes left in a pack, no postage.
     const pdfKey = await packLabel(result.pdf);
     const completed = completedEvent(order, order.created_at);
-    await charge({ ...order, status: 'completed', tracking: result.tracking, pdf_key: pdfKey, claimed_until: null }, options.onCharged, [completed]);
+    await charge({ ...order, status: 'completed', tracking: result.tracking, pdf_key: pdfKey, claimed_until: null }, onCharged, [completed]);
     metrics?.labels.inc({ type: order.label_type_uid, outcome: 'made' });
     outbox.committed([completed]);
-    return { ok: true, orderId: order.id };
+    return placed(order, { status: 'processing' });
   }
 
   /**

@@ -7,6 +7,8 @@ import {
   API_KEY_HEADER,
   balanceAnswer,
   priceAnswer,
+  ratesAnswer,
+  resellerRatesBody,
   resellerPriceBody,
   resellerWebhookAnswer,
   resellerWebhookBody,
@@ -253,6 +255,23 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
           },
         },
         async (request) => ({ type: 'success' as const, message: 'Price', ...(await reseller.price(request.body.labelType, request.body.weight)) }),
+      );
+
+      api.post(
+        '/order/rates',
+        {
+          schema: {
+            operationId: 'readRates',
+            tags: [RESELLER_TAGS.labelTypes],
+            summary: 'Compare rates for a package',
+            description:
+              'Every enabled label type for one package: our price, carrier and service, estimated business days and delivery date (counted from the ship date), or why the type cannot take it (weight, size, route, or not available right now). The answer is a quote: create-order with its `quoteId` buys at exactly these prices for 15 minutes. `cheapest` and `fastest` name what create-order\'s `strategy` would choose.',
+            consumes: ['application/json', 'application/x-www-form-urlencoded'],
+            body: resellerRatesBody,
+            response: { 200: ok(ratesAnswer, 'The rates, kept as a quote'), ...errorResponses(400, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({ type: 'success' as const, message: 'Rates', ...(await ctx.rates.rates(request.userId, request.body)) }),
       );
 
       api.get(

@@ -10,6 +10,7 @@ import {
   centsToDollars,
   type BulkJobStatusAnswer,
   type CreateOrderInput,
+  type CreateOrderRequest,
   type LabelFormat,
   type ResellerOrder,
 } from '@portal/contract';
@@ -180,7 +181,7 @@ export function createResellerService(deps: {
     },
 
     /** One label, placed by the web's own rules, prices and ledger (orders.place). A label the provider refuses is refunded and answered 502. */
-    createOrder(userId: string, input: CreateOrderInput, base: string, idempotency?: Idempotency): Promise<ApiAnswer> {
+    createOrder(userId: string, input: CreateOrderRequest, base: string, idempotency?: Idempotency): Promise<ApiAnswer> {
       return idempotent(
         userId,
         idempotency,

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type EasyPostClient from '@easypost/api';
+import { NOT_AVAILABLE_RIGHT_NOW } from '@portal/contract';
 import type { CallRate } from '../../lib/call-rate.ts';
 import {
   LabelProviderError,
@@ -9,11 +10,11 @@ import {
   type LabelProvider,
   type LabelReady,
   type LabelRequest,
+  type QuoteAnswer,
+  type QuoteRequest,
   type RefundAnswer,
+  type UpstreamService,
 } from './label-provider.ts';
-
-/** The upstream carrier, service and (optionally) carrier account a label type is bought as. */
-export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
 
 /** The defaults, by spec label type uid; a type missing here is not offered while the provider is EasyPost. */
 export const DEFAULT_EASYPOST_SERVICES: Record<string, UpstreamService> = {
@@ -35,7 +36,8 @@ export type ShipmentStore = {
   recordPurchase(orderId: string, purchase: { costCents: number; carrier: string; service: string }): Promise<void>;
 };
 
-export const COST_ABOVE_PRICE = 'this label costs more upstream than its price today; it was not bought, and the order was refunded';
+/** A rate above what the shop may pay is refused in the customer's words: nothing about costs reaches them (the audit row has it). */
+export const COST_ABOVE_PRICE = NOT_AVAILABLE_RIGHT_NOW;
 export const processingLimitMessage = (minutes: number) => `the label was not made within ${minutes} minutes; the order was refunded`;
 
 /** A fault worth trying again later (timeout, 5xx, network, a 429 still there): the order stays Processing. */
@@ -71,17 +73,39 @@ const MAX_RETRY_AFTER_MS = 30_000;
 
 const COUNTRY_CODES: Record<string, string> = { 'United States': 'US', Canada: 'CA' };
 
+/** A party as EasyPost takes it; a quote's party may hold only its ZIP and country (EasyPost rates on those). */
 const addressOf = (party: LabelParty) => ({
-  name: party.name,
+  name: party.name || undefined,
   company: party.company || undefined,
-  street1: party.street,
+  street1: party.street || undefined,
   street2: party.street2 || undefined,
-  city: party.city,
-  state: party.state,
+  city: party.city || undefined,
+  state: party.state || undefined,
   zip: party.zip,
   country: COUNTRY_CODES[party.country] ?? party.country,
   phone: party.phone || undefined,
 });
+
+/** The Shipment of a label or a quote: its reference (our order or quote id), parties and parcel (weight in ounces). */
+function shipmentParams(reference: string, request: Pick<LabelRequest, 'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to'>) {
+  const ounces = request.weightUnit === 'lb' ? request.weight * 16 : request.weight;
+  return {
+    reference,
+    to_address: addressOf(request.to),
+    from_address: addressOf(request.from),
+    parcel: {
+      weight: Math.round(ounces * 10) / 10,
+      ...(request.length && request.width && request.height ? { length: request.length, width: request.width, height: request.height } : {}),
+    },
+    options: { label_format: 'PDF' },
+  };
+}
+
+/** The rate of a Shipment that buys a type's mapped carrier and service (and carrier account, when set). */
+const rateFor = (shipment: any, mapped: UpstreamService) =>
+  (shipment.rates ?? []).find(
+    (r: any) => r.carrier === mapped.carrier && r.service === mapped.service && (!mapped.carrierAccount || r.carrier_account_id === mapped.carrierAccount),
+  );
 
 /** A refusal's message as the customer reads it: the upstream's words, with the fields it names. */
 function plainMessage(error: { message?: string; errors?: unknown }): string {
@@ -219,30 +243,19 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   }
 
   async function buy(request: LabelRequest): Promise<LabelReady> {
+    // A quote's Shipment, recorded on the order with its charge, and its rate (priced against the order's price then):
+    // bought at once, no second rating call.
+    if (request.quoted) return labelOf(request, await call((client) => client.Shipment.buy(request.quoted!.shipmentRef, request.quoted!.rateId), true));
     const mapped = await options.services(request.uid);
     if (!mapped) throw new LabelProviderError(`${request.serviceName} is not offered at the moment`);
     let shipment = await recorded(request);
     if (shipment?.postage_label) return labelOf(request, shipment);
     if (!shipment) {
-      const ounces = request.weightUnit === 'lb' ? request.weight * 16 : request.weight;
-      shipment = await call((client) =>
-        client.Shipment.create({
-          reference: request.orderId,
-          to_address: addressOf(request.to),
-          from_address: addressOf(request.from),
-          parcel: {
-            weight: Math.round(ounces * 10) / 10,
-            ...(request.length && request.width && request.height ? { length: request.length, width: request.width, height: request.height } : {}),
-          },
-          options: { label_format: 'PDF' },
-        } as any),
-      );
+      shipment = await call((client) => client.Shipment.create(shipmentParams(request.orderId, request) as any));
       // Recorded before it is bought: a retry retrieves it, and finds the label if the purchase went through.
       await options.store.recordShipment(request.orderId, shipment.id);
     }
-    const rate = (shipment.rates ?? []).find(
-      (r: any) => r.carrier === mapped.carrier && r.service === mapped.service && (!mapped.carrierAccount || r.carrier_account_id === mapped.carrierAccount),
-    );
+    const rate = rateFor(shipment, mapped);
     if (!rate) throw new LabelProviderError(`${mapped.carrier} ${mapped.service} is not available for this shipment`);
     const costCents = Math.round(Number(rate.rate) * 100);
     if (request.priceCents !== undefined && costCents > request.priceCents * options.maxCostRatio) {
@@ -289,8 +302,27 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     }
   }
 
+  /**
+   * One Shipment (reference = our quote id) prices every type asked: each type's mapped rate with its days, 'route' for
+   * a service the carrier does not rate here, 'unavailable' for a carrier that answered a rate error.
+   */
+  async function quote(request: QuoteRequest): Promise<QuoteAnswer> {
+    const shipment: any = await call((client) => client.Shipment.create(shipmentParams(request.reference, request) as any));
+    const carriersInError = new Set(((shipment.messages ?? []) as { carrier?: string }[]).map((m) => m.carrier));
+    return {
+      shipmentRef: shipment.id,
+      rates: request.wanted.map(({ uid, upstream }) => {
+        const rate = upstream ? rateFor(shipment, upstream) : undefined;
+        if (!rate) return { uid, status: upstream && carriersInError.has(upstream.carrier) ? 'unavailable' : 'route' };
+        const days = Number(rate.est_delivery_days ?? rate.delivery_days);
+        return { uid, status: 'rated', costCents: Math.round(Number(rate.rate) * 100), days: Number.isFinite(days) && days > 0 ? days : null, rateId: rate.id };
+      }),
+    };
+  }
+
   return {
     name: 'easypost',
+    quote,
     zplLabel,
     async requestRefund(request) {
       const id = await options.store.shipmentOf(request.orderId);

@@ -30,6 +30,32 @@ export type LabelRequest = {
   createdAt: string;
   /** What the customer pays for it: an upstream rate above it (times LABEL_MAX_COST_RATIO) is refused before buying. */
   priceCents?: number;
+  /**
+   * The upstream shipment and rate a quote priced for this order, on its first take: bought as they are, with no
+   * second rating call (a later take asks the upstream what became of the shipment first).
+   */
+  quoted?: { shipmentRef: string; rateId: string };
+};
+
+/** What a label type is bought as upstream: a carrier, a service and (optionally) a carrier account. */
+export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
+
+/** A package to price: the parties (whole, or only ZIP and country), the parcel and its ship date, for each type wanted. */
+export type QuoteRequest = Pick<LabelRequest, 'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to'> & {
+  /** Our quote id (the upstream shipment's reference). */
+  reference: string;
+  /** YYYY-MM-DD. */
+  shipDate: string;
+  wanted: { uid: string; upstream: UpstreamService | null; priceCents: number }[];
+};
+/** One type's upstream rate: its cost, business days in transit when known, and the rate to buy. */
+export type UpstreamRate = { uid: string; status: 'rated'; costCents: number; days: number | null; rateId: string | null };
+/** No rate for the type: the upstream does not offer its service on this route, or the carrier cannot rate it now. */
+export type NoRate = { uid: string; status: 'route' | 'unavailable'; message?: string };
+export type QuoteAnswer = {
+  /** The upstream shipment the rates belong to (bought later by an order that matches it), or null. */
+  shipmentRef: string | null;
+  rates: (UpstreamRate | NoRate)[];
 };
 
 export type LabelReady = { status: 'completed'; tracking: string; pdf: Uint8Array };
@@ -64,6 +90,11 @@ export interface LabelProvider {
   readonly freeLabels?: boolean;
   /** How many labels a bulk order asks for at once (an upstream's bounded concurrency); unset: the bulk default. */
   readonly concurrency?: number;
+  /**
+   * Prices a package for several label types in one ask (EasyPost: one Shipment and its rates[]). Throws when the
+   * upstream cannot be asked (every type is then 'not available right now').
+   */
+  quote(request: QuoteRequest): Promise<QuoteAnswer>;
   /** Buys the label. Throws LabelProviderError when the upstream refuses it. */
   createLabel(request: LabelRequest): Promise<LabelReady | LabelPending>;
   /**

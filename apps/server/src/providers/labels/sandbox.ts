@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LabelProviderError, type LabelPending, type LabelProvider, type LabelReady } from './label-provider.ts';
+import { LabelProviderError, type LabelPending, type LabelProvider, type LabelReady, type QuoteAnswer, type QuoteRequest } from './label-provider.ts';
 import type { LabelRenderer } from './render-pool.ts';
 import { renderZpl } from './render-zpl.ts';
 
@@ -68,6 +68,48 @@ export type SandboxLabelProvider = LabelProvider & {
   markScanned(orderId: string): void;
 };
 
+/** Canadian postal districts by their first letter, east to west, so the distance between two of them is a zone. */
+const CANADA_DISTRICTS = 'ABCEGHJKLMNPRSTVXY';
+
+/** How far apart two ZIP codes are, as a zone from 1 (near) to 8 (across the country): US ZIPs by their first 3 digits, Canadian codes by their district. */
+export function zoneBetween(fromZip: string, toZip: string): number {
+  const us = (zip: string) => Number(zip.slice(0, 3));
+  if (/^\d{3}/.test(fromZip) && /^\d{3}/.test(toZip)) return 1 + Math.min(7, Math.floor(Math.abs(us(fromZip) - us(toZip)) / 125));
+  const district = (zip: string) => Math.max(0, CANADA_DISTRICTS.indexOf(zip[0]?.toUpperCase() ?? ''));
+  return 1 + Math.min(7, Math.floor((Math.abs(district(fromZip) - district(toZip)) * 8) / CANADA_DISTRICTS.length));
+}
+
+/** Business days in transit of each type by zone: deterministic, so tests and demos see the services differ. */
+const SANDBOX_DAYS: Record<string, (zone: number) => number> = {
+  priority: (zone) => 1 + Number(zone >= 3) + Number(zone >= 6),
+  uspsv9: (zone) => 1 + Number(zone >= 3) + Number(zone >= 6),
+  ground_oz: (zone) => 2 + Math.floor(zone / 2),
+  fedex_ground: (zone) => 1 + Math.floor(((zone - 1) * 4) / 7),
+  ups_standard: (zone) => 1 + Math.floor(((zone - 1) * 6) / 7),
+  ups_expedited: (zone) => 2 + Number(zone >= 5),
+  ups_express_saver: () => 1,
+  ups_express: () => 1,
+  ups_express_early: () => 1,
+};
+
+/**
+ * The sandbox's rates: days by SANDBOX_DAYS, and a cost that is a share of our price growing with the zone (55 % near,
+ * 83 % across), so a sandbox shop sees margins without ever selling below its cost. Nothing is asked of anyone.
+ */
+export function sandboxQuote(request: QuoteRequest): QuoteAnswer {
+  const zone = zoneBetween(request.from.zip, request.to.zip);
+  return {
+    shipmentRef: null,
+    rates: request.wanted.map((wanted) => ({
+      uid: wanted.uid,
+      status: 'rated',
+      costCents: Math.round(wanted.priceCents * (0.55 + 0.04 * (zone - 1))),
+      days: (SANDBOX_DAYS[wanted.uid] ?? ((z: number) => 1 + Math.floor(z / 2)))(zone),
+      rateId: null,
+    })),
+  };
+}
+
 export const SANDBOX_SCANNED = 'the carrier scanned this label (sandbox)';
 
 export function createSandboxLabelProvider(options: {
@@ -91,6 +133,7 @@ export function createSandboxLabelProvider(options: {
   return {
     name: 'sandbox',
     freeLabels: true,
+    quote: async (request) => sandboxQuote(request),
     async createLabel(request) {
       if (options.mode === 'fail') {
         logCall('create', request.orderId);
