@@ -193,6 +193,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     db,
     addressVerifier,
     catalog,
+    rates,
     orders,
     files,
     queue,

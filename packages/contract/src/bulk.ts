@@ -7,7 +7,8 @@ import { TEMPLATE_INVALID } from './orders-values.ts';
 /**
  * The CSV file of a bulk order: one header row, then one package a row. Header names match
  * case-insensitively and in any order; they are the single order's field names, so every row is
- * checked by the same rules as a single order. Reference is free text copied to the report.
+ * checked by the same rules as a single order. Reference is free text copied to the report. Service, when given, is the
+ * row's own label type (a uid), or `cheapest` / `fastest` among the types that can take its package (weight in pounds).
  */
 export const CSV_COLUMNS = [
   'FromName',
@@ -31,6 +32,7 @@ export const CSV_COLUMNS = [
   'Width',
   'Height',
   'Reference',
+  'Service',
 ] as const;
 export const CSV_REQUIRED_COLUMNS = [
   'FromName',
@@ -57,7 +59,7 @@ export const bulkReference = z.preprocess(
   stringField('Reference').max(BULK_REFERENCE_MAX, `Reference must be at most ${BULK_REFERENCE_MAX} characters`).optional(),
 );
 export const BULK_MAX_BYTES = 5 * 1024 * 1024;
-/** Cells of one row of the file: the 21 columns, with room for a spreadsheet's empty ones. */
+/** Cells of one row of the file: the documented columns, with room for a spreadsheet's empty ones. */
 export const CSV_MAX_COLUMNS = 100;
 /** Characters of one cell: ten times the longest field (a name, a company: 100). */
 export const CSV_MAX_CELL_CHARS = 1000;
@@ -184,3 +186,9 @@ export const bulkDownloadPaths = (id: string) => ({
 
 /** Extra columns the CSV report adds to every input row. */
 export const CSV_REPORT_COLUMNS = ['Tracking', 'Price', 'Status', 'Message'] as const;
+
+/** A row's Service: a label type uid (or _id), or a strategy; empty: the file's label type. */
+export const bulkService = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.string().trim().max(64, 'Service must be a label type uid, cheapest or fastest').optional(),
+);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { labelFormatSchema } from './label-format.ts';
 import { idText } from './common.ts';
-import { BULK_MAX_ROWS, BULK_REFERENCE_MAX, bulkReference } from './bulk.ts';
+import { BULK_MAX_ROWS, BULK_REFERENCE_MAX, bulkReference, bulkService } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
@@ -341,7 +341,10 @@ export const resellerLabelFormatQuery = z.object({
 /** One object of a bulk order's data: a single order's fields without labelType and design, plus a free Reference. */
 export const resellerBulkRow = createOrderBody
   .omit({ labelType: true, design: true })
-  .extend({ Reference: bulkReference.describe('Free text, copied to the report') })
+  .extend({
+    Reference: bulkReference.describe('Free text, copied to the report'),
+    Service: bulkService.describe("This row's own label type (a uid), or cheapest or fastest (Weight in pounds); empty: the order's labelType"),
+  })
   .meta({ id: 'ResellerBulkRow', description: 'The fields of one label, checked by the same rules as a single order of the chosen type.' });
 
 /** The longest text each field of a bulk row may hold, in characters (numbers: 20 digits is more than any weight or dimension). */
@@ -369,6 +372,7 @@ const BULK_ROW_FIELD_MAX: Record<keyof z.input<typeof resellerBulkRow>, number> 
   Width: 20,
   Height: 20,
   Reference: BULK_REFERENCE_MAX,
+  Service: 64,
 };
 /**
  * The largest create-bulk-order body worth reading: BULK_MAX_ROWS rows with every field at its longest, two UTF-8 bytes a
@@ -626,43 +630,41 @@ export const resellerRatesBody = ratesBody.meta({
   examples: [{ Weight: 2, Length: 10, Width: 8, Height: 4, FromZip: '10001', ToZip: '90210' }],
 });
 
-export const ratesAnswer = ratesResponse
-  .extend({ type: success, message: z.string() })
-  .meta({
-    examples: [
-      {
-        type: 'success',
-        message: 'Rates',
-        quoteId: '6f1c2b1e-8d7a-4c55-9a43-0e5b7f1d2c3a',
-        expiresAt: '2026-11-29T12:15:00.000Z',
-        shipDate: '2026-11-29',
-        sandbox: false,
-        cheapest: 'priority',
-        fastest: 'priority',
-        rates: [
-          {
-            labelType: { uid: 'priority', name: 'USPS Priority Mail' },
-            carrier: 'USPS',
-            service: 'Priority',
-            available: true,
-            price: 6.75,
-            days: 2,
-            deliveryDate: '2026-12-01',
-            reason: null,
-            message: null,
-          },
-          {
-            labelType: { uid: 'ups_standard', name: 'UPS Standard (Canada)' },
-            carrier: 'UPS',
-            service: 'UPSStandard',
-            available: false,
-            price: null,
-            days: null,
-            deliveryDate: null,
-            reason: 'route',
-            message: 'UPS Standard (Canada) ships only inside Canada',
-          },
-        ],
-      },
-    ],
-  });
+export const ratesAnswer = ratesResponse.extend({ type: success, message: z.string() }).meta({
+  examples: [
+    {
+      type: 'success',
+      message: 'Rates',
+      quoteId: '6f1c2b1e-8d7a-4c55-9a43-0e5b7f1d2c3a',
+      expiresAt: '2026-11-29T12:15:00.000Z',
+      shipDate: '2026-11-29',
+      sandbox: false,
+      cheapest: 'priority',
+      fastest: 'priority',
+      rates: [
+        {
+          labelType: { uid: 'priority', name: 'USPS Priority Mail' },
+          carrier: 'USPS',
+          service: 'Priority',
+          available: true,
+          price: 6.75,
+          days: 2,
+          deliveryDate: '2026-12-01',
+          reason: null,
+          message: null,
+        },
+        {
+          labelType: { uid: 'ups_standard', name: 'UPS Standard (Canada)' },
+          carrier: 'UPS',
+          service: 'UPSStandard',
+          available: false,
+          price: null,
+          days: null,
+          deliveryDate: null,
+          reason: 'route',
+          message: 'UPS Standard (Canada) ships only inside Canada',
+        },
+      ],
+    },
+  ],
+});

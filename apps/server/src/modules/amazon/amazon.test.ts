@@ -71,6 +71,7 @@ function expectedRow(slip: Slip, state = slip.shipTo.state): string[] {
     Width: '',
     Height: '',
     Reference: slip.orderId,
+    Service: '',
   };
   return CSV_COLUMNS.map((c) => cells[c]);
 }

@@ -43,6 +43,7 @@ function csvRow(fields: AmazonCsvFields, { orderId, shipTo }: SlipRow): string[]
     Width: '',
     Height: '',
     Reference: orderId,
+    Service: '',
   };
   return CSV_COLUMNS.map((column) => row[column]);
 }

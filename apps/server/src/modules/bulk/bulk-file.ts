@@ -8,11 +8,14 @@ import {
   CSV_NOT_CSV,
   CSV_NO_ROWS,
   CSV_REQUIRED_COLUMNS,
+  STRATEGIES,
   bulkReference,
+  bulkService,
   orderIssues,
   templateRequired,
   type CreateOrderInput,
   type CsvRowError,
+  type Strategy,
 } from '@portal/contract';
 import { HttpError } from '../../lib/http-errors.ts';
 import { priceFor, type CatalogType } from '../catalog/service.ts';
@@ -28,8 +31,20 @@ export class CsvFileError extends HttpError {
   }
 }
 
-/** One valid row: where it is in the file, its cells as written, the order it makes and that order's price. */
-export type BulkFileRow = { row: number; cells: string[]; input: CreateOrderInput; priceCents: number };
+/**
+ * One valid row: where it is in the file, its cells as written, the order it makes and that order's price; `type` when
+ * its Service names another type than the file's; `strategy` for a row whose type is chosen by a quote (the caller's
+ * resolveStrategies), with the quote it was chosen by once resolved.
+ */
+export type BulkFileRow = {
+  row: number;
+  cells: string[];
+  input: CreateOrderInput;
+  priceCents: number;
+  type?: CatalogType;
+  strategy?: Strategy;
+  quote?: { quoteId: string; quoted: { shipmentRef: string; rateId: string } | null };
+};
 export type BulkFile = { header: string[]; rows: BulkFileRow[]; totalCents: number };
 
 // 'From Name', 'from_name' and 'FROMNAME' all name FromName.
@@ -88,11 +103,11 @@ const cellText = (value: unknown) => (value === undefined || value === null ? ''
  */
 export function checkBulkRows(
   records: Iterable<BulkRowFields>,
-  type: CatalogType,
+  fileType: CatalogType,
   design?: CreateOrderInput['design'],
+  /** The orderable type a row's Service names (uid or _id), or undefined; none: a Service column is refused. */
+  typeNamed?: (ref: string) => CatalogType | undefined,
 ): { rows: BulkFileRow[]; totalCents: number } {
-  // The template is one choice for the whole file, checked by the caller; rows are checked as if it were made.
-  const rowDesign = design ?? (templateRequired(type.uid) ? 'normal' : undefined);
   const errors: CsvRowError[] = [];
   let badRows = 0;
   const rows: BulkFileRow[] = [];
@@ -100,11 +115,27 @@ export function checkBulkRows(
   for (const { row, fields, cells, errors: found = [] } of records) {
     const before = errors.length;
     errors.push(...found);
-    const checked = orderIssues({ ...fields, labelType: type.id, design: rowDesign }, type.uid);
+    const service = bulkService.safeParse(fields.Service);
+    const named = service.success ? service.data : undefined;
+    const strategy = STRATEGIES.find((s) => s === named?.toLowerCase());
+    const rowType = named && !strategy ? typeNamed?.(named) : fileType;
+    if (!service.success || (named && !strategy && !rowType))
+      errors.push({
+        row,
+        column: 'Service',
+        message: 'Service must be the uid of a label type you can order, cheapest or fastest',
+        value: cellText(fields.Service),
+      });
+    const type = rowType ?? fileType;
+    // The template is one choice for the whole file, checked by the caller; rows are checked as if it were made (a
+    // row of Priority in a file of another type takes the plain one).
+    const rowDesign = design ?? (templateRequired(type.uid) ? 'normal' : undefined);
+    // A strategy's row is checked field by field here, and by its chosen type's rules once chosen (resolveStrategies).
+    const checked = orderIssues({ ...fields, labelType: type.id, design: rowDesign }, strategy ? undefined : type.uid);
     const reference = bulkReference.safeParse(fields.Reference);
     if (!reference.success) errors.push({ row, column: 'Reference', message: reference.error.issues[0].message, value: cellText(fields.Reference) });
     const weight = checked.ok ? checked.order.Weight : fields.Weight === undefined ? undefined : Number(fields.Weight);
-    const price = weight !== undefined && weight > 0 ? priceFor(type, weight) : null;
+    const price = !strategy && weight !== undefined && weight > 0 ? priceFor(type, weight) : null;
     if (!checked.ok) {
       for (const issue of checked.issues) {
         errors.push({ row, column: issue.field, message: issue.message, ...(issue.field ? { value: cellText(fields[issue.field]) } : {}) });
@@ -113,8 +144,10 @@ export function checkBulkRows(
     // A weight that is a number but outside every tier is named too, beside the row's other problems.
     if (price && !price.ok && !errors.slice(before).some((e) => e.column === 'Weight'))
       errors.push({ row, column: 'Weight', message: price.message, value: cellText(fields.Weight) });
-    if (errors.length === before && checked.ok && price?.ok) {
-      rows.push({ row, cells, input: { ...checked.order, design }, priceCents: price.priceCents });
+    if (errors.length === before && checked.ok && strategy) rows.push({ row, cells, input: checked.order, priceCents: 0, strategy });
+    else if (errors.length === before && checked.ok && price?.ok) {
+      const own = type !== fileType;
+      rows.push({ row, cells, input: { ...checked.order, design: own ? rowDesign : design }, priceCents: price.priceCents, ...(own && { type }) });
       totalCents += price.priceCents;
     }
     if (errors.length > before) badRows++;
@@ -124,7 +157,12 @@ export function checkBulkRows(
 }
 
 /** Reads a bulk order file for one label type: its header, then every row checked by checkBulkRows. */
-export async function readBulkFile(bytes: Uint8Array, type: CatalogType, design?: CreateOrderInput['design']): Promise<BulkFile> {
+export async function readBulkFile(
+  bytes: Uint8Array,
+  type: CatalogType,
+  design?: CreateOrderInput['design'],
+  typeNamed?: (ref: string) => CatalogType | undefined,
+): Promise<BulkFile> {
   const table = await readCsvTable(bytes);
   const columns = mapHeader(table.header);
   if (table.records.length === 0) throw new CsvFileError(CSV_NO_ROWS);
@@ -143,5 +181,5 @@ export async function readBulkFile(bytes: Uint8Array, type: CatalogType, design?
     }
     return { row, fields, cells, errors };
   });
-  return { header: table.header, ...checkBulkRows(records, type, design) };
+  return { header: table.header, ...checkBulkRows(records, type, design, typeNamed) };
 }

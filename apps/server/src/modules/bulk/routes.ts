@@ -36,7 +36,7 @@ export async function bulkRoutes(api: Api, ctx: AppContext) {
     await scope.register(multipart, { limits: { fileSize: BULK_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 20 } });
 
     scope.post('/order/validatecsv', { schema: { response: { 200: validateCsvResponse, 400: badFile } } }, async (request) =>
-      bulk.validate(await readCsvUpload(request)),
+      bulk.validate(request.userId, await readCsvUpload(request)),
     );
 
     scope.post(

@@ -26,6 +26,9 @@ import {
   type BulkOrder,
   type CreateOrderInput,
   CSV_PRINTED_COLUMNS,
+  CSV_HAS_ERRORS,
+  orderRuleViolations,
+  type CsvRowError,
   type ValidateCsvResponse,
   labelFileType,
   type LabelFormat,
@@ -41,7 +44,8 @@ import type { CatalogService, CatalogType } from '../catalog/service.ts';
 import { isRefundHeld, orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderService } from '../orders/service.ts';
 import type { OrdersTable as OrderRow } from '../../db/schema.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
-import { checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
+import { CsvFileError, checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
+import type { RatesService } from '../rates/service.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { buildReport, createBulkFilesWriter, createLabelZip, streamedFile, uniqueFileNames } from './bulk-results.ts';
 import * as repo from './repository.ts';
@@ -92,6 +96,8 @@ export function createBulkService(deps: {
   db: Db;
   catalog: CatalogService;
   orders: OrderService;
+  /** Rows whose Service is a strategy (cheapest, fastest) are quoted one by one. */
+  rates: RatesService;
   files: FileStore;
   queue: JobQueue;
   log: FastifyBaseLogger;
@@ -107,6 +113,47 @@ export function createBulkService(deps: {
 }) {
   const { db, catalog, orders, files, queue, log, pollMs, metrics } = deps;
   const outbox = deps.outbox ?? idleOutbox;
+  /** Rows quoted at once for their strategy, when the provider sets no concurrency of its own. */
+  const STRATEGY_LANES = 8;
+
+  /** The orderable type a row's Service names, by uid or id (the catalog read once per file). */
+  async function typeLookup(): Promise<(ref: string) => CatalogType | undefined> {
+    const types = await catalog.enabledTypes();
+    return (ref) => types.find((t) => t.uid === ref || t.id === ref);
+  }
+
+  /**
+   * Quotes each row whose Service is a strategy and buys it as the type the quote chooses, at its price (one ask of the
+   * provider a row, STRATEGY_LANES at once): a row no type can take, or whose fields break its chosen type's rules, is
+   * named like any bad row, with every other. Answers the file with those rows priced and the new total.
+   */
+  async function resolveStrategies<T extends { rows: BulkFileRow[]; totalCents: number }>(userId: string, file: T): Promise<T> {
+    const waiting = file.rows.filter((r) => r.strategy);
+    if (waiting.length === 0) return file;
+    const errors: CsvRowError[] = [];
+    await eachLimited(waiting, orders.labelLanes ?? STRATEGY_LANES, async (row) => {
+      try {
+        const choice = await deps.rates.forOrder(userId, { ...row.input, labelType: undefined, strategy: row.strategy, WeightUnit: 'lb' });
+        for (const issue of orderRuleViolations(choice.input, choice.type.uid))
+          errors.push({ row: row.row, column: issue.field, message: `${choice.type.name}: ${issue.message}` });
+        Object.assign(row, {
+          input: choice.input,
+          type: choice.type,
+          priceCents: choice.priceCents,
+          quote: { quoteId: choice.quoteId, quoted: choice.quoted },
+        });
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.statusCode !== 400) throw error;
+        errors.push({ row: row.row, column: 'Service', message: error.message });
+      }
+    });
+    if (errors.length > 0)
+      throw new CsvFileError(
+        CSV_HAS_ERRORS(new Set(errors.map((e) => e.row)).size),
+        errors.sort((a, b) => a.row - b.row),
+      );
+    return { ...file, totalCents: file.rows.reduce((sum, r) => sum + r.priceCents, 0) };
+  }
 
   /**
    * The merged file or the ZIP of a finished bulk order made from its rows' labels when asked: in a format other than
@@ -385,7 +432,14 @@ export function createBulkService(deps: {
     };
     // Increasing times, so the rows list in the order of the file in the order history.
     const rows = checked.rows.map((r) =>
-      orderRowFor(userId, r.input, type, r.priceCents, { provider: orders.providerName, createdAt: nowIsoIncreasing(), bulkOrderId: id, bulkRow: r.row }),
+      orderRowFor(userId, r.input, r.type ?? type, r.priceCents, {
+        provider: orders.providerName,
+        createdAt: nowIsoIncreasing(),
+        bulkOrderId: id,
+        bulkRow: r.row,
+        quoteId: r.quote?.quoteId,
+        quoted: r.quote?.quoted,
+      }),
     );
     await files.put(bulk.input_key, inputCsv);
     try {
@@ -456,11 +510,11 @@ export function createBulkService(deps: {
 
   return {
     /** validatecsv: every row checked and priced; the total in dollars. */
-    async validate(upload: BulkUpload): Promise<ValidateCsvResponse> {
+    async validate(userId: string, upload: BulkUpload): Promise<ValidateCsvResponse> {
       const { labeltype } = fieldsOf(validateCsvFields, upload.fields);
       const csv = csvOf(upload);
       const type = await catalog.orderableType(labeltype);
-      const file = await readBulkFile(csv, type);
+      const file = await resolveStrategies(userId, await readBulkFile(csv, type, undefined, await typeLookup()));
       // The transliteration tables (3 MB) load with the first validation, not with the process.
       const { printedDifferently } = await import('@portal/contract/printed-as');
       const printNotes = file.rows
@@ -486,7 +540,7 @@ export function createBulkService(deps: {
       const csv = csvOf(upload);
       const type = await catalog.orderableType(fields.type);
       if (templateRequired(type.uid) && !fields.design) throw badRequest(TEMPLATE_REQUIRED);
-      const file = await readBulkFile(csv, type, fields.design);
+      const file = await resolveStrategies(userId, await readBulkFile(csv, type, fields.design, await typeLookup()));
       if (dollarsToCents(fields.total_price) !== file.totalCents) throw conflict(PRICES_CHANGED);
 
       const bulk = await persistAndRun(userId, type, fields.design, file, csv, { onCharged });
@@ -568,7 +622,7 @@ export function createBulkService(deps: {
       if (templateRequired(type.uid) && !input.design) throw badRequest(TEMPLATE_REQUIRED);
       const cellOf = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
       const records = input.rows.map((fields, i) => ({ row: i + 1, fields, cells: CSV_COLUMNS.map((c) => cellOf(fields[c])) }));
-      const checked = checkBulkRows(records, type, input.design);
+      const checked = await resolveStrategies(userId, checkBulkRows(records, type, input.design, await typeLookup()));
       const csv = Buffer.from(toCsv([[...CSV_COLUMNS], ...records.map((r) => r.cells)]));
       return persistAndRun(userId, type, input.design, checked, csv, { alwaysQueue: true, onCharged: options.onCharged });
     },

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedCustomer } from '../../../test/customers.ts';
 import { ledgerSumCents } from '../billing/service.ts';
 import { orderParties, SENDER } from '../../../test/sample-addresses.ts';
+import { createFromCsv, csvText, usRow, validateCsv, waitForCompletion } from '../../../test/bulk-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -140,5 +141,52 @@ describe('create-order with a quote or a strategy', () => {
     const none = await create(user, { strategy: 'cheapest', Weight: 400, ...FAR });
     expect(none.statusCode).toBe(400);
     expect(none.json().message).toBe(NO_TYPE_TAKES_PACKAGE);
+  });
+});
+
+describe('a bulk CSV file with a Service column', () => {
+  it('prices each row as its Service says: a uid, cheapest or fastest, else the file’s type', async () => {
+    const user = await fundedCustomer(t.app, 100_000, t.db);
+    const rows = [
+      usRow(1),
+      usRow(2, { Service: 'fedex_ground' }),
+      usRow(3, { Service: 'cheapest' }),
+      usRow(4, { Service: 'Fastest' }),
+      usRow(5, { Service: 'cheapest', Weight: '0.5' }), // 8 oz: Ground Advantage, priced in ounces
+    ];
+    const data = csvText(rows);
+    const validated = await validateCsv(t.app, user.headers, 'priority', data);
+    expect(validated.statusCode).toBe(200);
+    // Priority $6.75, FedEx $6.50, cheapest FedEx $6.50, fastest (3 days far) Priority $6.75, 8 oz Ground Advantage $3.25.
+    expect(validated.json()).toMatchObject({ totalOrders: 5, totalPrice: 29.75 });
+    const created = await createFromCsv(t.app, user.headers, { type: 'priority', design: 'normal', total_price: 29.75 }, data);
+    expect(created.statusCode).toBe(200);
+    const { order: bulk } = await waitForCompletion(t.app, user.headers);
+    const made = await t.db
+      .selectFrom('orders')
+      .select(['bulk_row', 'label_type_uid', 'price_cents', 'weight', 'design', 'status'])
+      .where('bulk_order_id', '=', bulk._id)
+      .orderBy('bulk_row')
+      .execute();
+    expect(made.map((o) => [o.label_type_uid, Number(o.price_cents), o.weight])).toEqual([
+      ['priority', 675, 2],
+      ['fedex_ground', 650, 2],
+      ['fedex_ground', 650, 2],
+      ['priority', 675, 2],
+      ['ground_oz', 325, 8],
+    ]);
+    expect(made.every((o) => o.status === 'completed')).toBe(true);
+    expect(await ledgerSumCents(t.db, user.userId)).toBe(100_000 - 2975);
+  });
+
+  it('names a row whose Service is unknown and a row no type can take', async () => {
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    const unknown = await validateCsv(t.app, user.headers, 'priority', csvText([usRow(1, { Service: 'teleport' }), usRow(2)]));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors).toEqual([expect.objectContaining({ row: 1, column: 'Service', value: 'teleport' })]);
+    // The rows a strategy chooses for are priced once the file's other rows are right.
+    const heavy = await validateCsv(t.app, user.headers, 'priority', csvText([usRow(1), usRow(2, { Service: 'cheapest', Weight: '400' })]));
+    expect(heavy.statusCode).toBe(400);
+    expect(heavy.json().errors).toEqual([expect.objectContaining({ row: 2, column: 'Service', message: NO_TYPE_TAKES_PACKAGE })]);
   });
 });
