@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CSV_COLUMNS } from '@portal/contract';
 import { RECIPIENT, SENDER, orderParties, quickText } from '../apps/server/test/sample-addresses.ts';
+import { RATES_UNDER_PRICES } from '../apps/server/test/easypost-fixtures.ts';
 import { api, fundedSession, selectLabelType, useShop } from './harness.ts';
 
 const shop = useShop({ easyPost: true, env: { EASYPOST_VERIFY_ADDRESSES: 'true', RATE_LIMIT_MAX: '1000' } });
@@ -45,6 +46,7 @@ it('Normal Order: a suggested To address is taken, an unknown From address is sa
   await page.getByLabel('To Address Data').fill(quickText(RECIPIENT));
   await page.getByRole('tab', { name: 'Normal Order' }).click();
   const purchases = shop.fake.purchases;
+  shop.fake.rates.Priority = RATES_UNDER_PRICES.Priority; // under the 2 lb price: the test is about addresses, not cost
 
   await page.getByTestId('create-order').click();
   await page.getByTestId('address-unverified').filter({ hasText: 'From address: the carrier could not verify this address' }).waitFor();

@@ -16,10 +16,10 @@ it('the Prices page edits what a label type is bought as upstream (kept after a 
   await openConsole(page, 'Label types', 'Label types and prices');
   const row = (uid: string) => page.locator(`[data-testid="upstream-row"][data-uid="${uid}"]`);
   // The defaults.
-  await expect.poll(() => row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).inputValue()).toBe('NextDayAir');
+  await expect.poll(() => row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).inputValue()).toBe('Express');
   expect(await row('ground_oz').getByRole('textbox', { name: 'Carrier of ground_oz', exact: true }).inputValue()).toBe('USPS');
 
-  await row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).fill('NextDayAirSaver');
+  await row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).fill('UPSSaver');
   await row('ups_express').getByRole('textbox', { name: 'Carrier account of ups_express', exact: true }).fill('ca_ups_1');
   await row('ups_express').getByRole('button', { name: 'Save the upstream service of ups_express' }).click();
   await toast(page, 'Upstream service saved').waitFor();
@@ -29,7 +29,7 @@ it('the Prices page edits what a label type is bought as upstream (kept after a 
   await toast(page, 'Upstream service removed').waitFor();
 
   await page.reload();
-  await expect.poll(() => row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).inputValue()).toBe('NextDayAirSaver');
+  await expect.poll(() => row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).inputValue()).toBe('UPSSaver');
   expect(await row('ups_express').getByRole('textbox', { name: 'Carrier account of ups_express', exact: true }).inputValue()).toBe('ca_ups_1');
   expect(await row('ups_express').locator('.badge').textContent()).toBe('Mapped');
   expect(await row('uspsv9').locator('.badge').textContent()).toBe('Not offered');

@@ -13,7 +13,7 @@ import { orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
-import { newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
+import { RATES_UNDER_PRICES, newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
 import pino from 'pino';
 import { buildServices } from '../src/services.ts';
 import { MAX_ATTEMPTS } from '../src/queue/job-queue.ts';
@@ -51,6 +51,7 @@ describe.each(engines)('no money lost when a purchase meets a fault (EasyPost fa
       () => ({ ORDER_POLL_INTERVAL_MS: '100', REFUND_POLL_INTERVAL_MS: '200' }),
       { files },
     ));
+    fake.rates = { ...RATES_UNDER_PRICES }; // these tests are about buying, not about cost
   });
   afterAll(async () => {
     await close();
@@ -250,6 +251,7 @@ describe('a bulk order given up on its last attempt (EasyPost fake; its job run 
     files = failingStore(root);
     // No workers: a queued bulk order waits for this test to run its job.
     ({ t, fake, close } = await startEasyPostApp('embedded', 'easypost-give-up', () => ({ QUEUE_RUN_WORKERS: 'false' }), { files }));
+    fake.rates = { ...RATES_UNDER_PRICES }; // these tests are about buying, not about cost
   });
   afterAll(async () => {
     await runner?.close();

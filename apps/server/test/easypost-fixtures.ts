@@ -17,6 +17,23 @@ export const easyPostEnv = (fake: FakeEasyPost): Record<string, string> => ({
   LABEL_WAIT_MS: '30000',
 });
 
+/**
+ * Rates under the seed prices of the orders the tests place (orderPayload's and labelFields' 2 lb Priority, 6 oz
+ * GroundAdvantage, 2 lb FedEx Ground and UPS (Canada) types), by service, for `fake.rates`. The fake's own rates
+ * (fakeRate) are near the carriers' real ones, above most seed prices, and a rate above its price is refused: a test about
+ * buying, not about cost, sets these. 'Express' is UPS Express inside Canada (USPS Express is rated only inside the US).
+ */
+export const RATES_UNDER_PRICES: Readonly<Record<string, string>> = {
+  Priority: '4.10',
+  GroundAdvantage: '2.60',
+  FEDEX_GROUND: '5.20',
+  UPSStandard: '7.35',
+  Expedited: '9.05',
+  UPSSaver: '11.20',
+  Express: '12.40',
+  ExpressPlus: '22.75',
+};
+
 /** env: the settings that reach the fake and the queue, for another process of the same shop. */
 export type EasyPostApp = { t: TestApp; fake: FakeEasyPost; env: Record<string, string>; close(): Promise<void> };
 

@@ -6,7 +6,7 @@ import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
-import { startEasyPostApp } from './easypost-fixtures.ts';
+import { RATES_UNDER_PRICES, startEasyPostApp } from './easypost-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedCustomer>>;
 
@@ -23,6 +23,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
       ORDER_POLL_INTERVAL_MS: '100',
       REFUND_POLL_INTERVAL_MS: '100',
     })));
+    fake.rates = { ...RATES_UNDER_PRICES }; // these tests are about buying, not about cost
     webhookUrl = `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/api/v1/labels/webhook/easypost`;
   });
   afterAll(() => close());

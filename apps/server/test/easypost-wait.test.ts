@@ -3,7 +3,7 @@ import { WAIT } from './basics.ts';
 import { engines, type TestApp } from './harness.ts';
 import { callApi, labelFields, resellerUser } from './reseller-fixtures.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
-import { startEasyPostApp } from './easypost-fixtures.ts';
+import { RATES_UNDER_PRICES, startEasyPostApp } from './easypost-fixtures.ts';
 
 describe.each(engines)('a single order waits LABEL_WAIT_MS for its label, then answers Processing, on the %s queue', (engine) => {
   let t: TestApp;
@@ -16,6 +16,7 @@ describe.each(engines)('a single order waits LABEL_WAIT_MS for its label, then a
       LABEL_WAIT_MS: '1000',
       ORDER_POLL_INTERVAL_MS: '100',
     })));
+    fake.rates = { ...RATES_UNDER_PRICES }; // these tests are about buying, not about cost
   });
   afterAll(() => close());
 
@@ -50,7 +51,7 @@ describe.each(engines)('a single order waits LABEL_WAIT_MS for its label, then a
     await vi.waitFor(async () => expect(await listed()).toMatchObject({ _id: order.id, status: 'completed', pdf: `/api/v1/order/download/${order.id}` }), WAIT);
     expect(fake.purchases - before).toBe(1);
     const row = await t.db.selectFrom('orders').selectAll().where('id', '=', order.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ upstream_cost_cents: 125, claims: 1 });
+    expect(row).toMatchObject({ upstream_cost_cents: Math.round(Number(RATES_UNDER_PRICES.Priority) * 100), claims: 1 });
     const ledger = await t.db.selectFrom('ledger').select('kind').where('reference', '=', order.id).execute();
     expect(ledger).toEqual([{ kind: 'order_charge' }]);
   });

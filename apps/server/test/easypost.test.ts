@@ -10,8 +10,9 @@ import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 import './reseller-fixtures.ts';
 import { startReceiver } from './webhook-receiver.ts';
-import { easyPostSignature, type FakeEasyPost } from './fake-easypost.ts';
-import { newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
+import { easyPostSignature, fakeRate, type FakeEasyPost } from './fake-easypost.ts';
+import { RATES_UNDER_PRICES, newestOrder, settledOrder, startEasyPostApp } from './easypost-fixtures.ts';
+import { CA_RECIPIENT, CA_SENDER, RECIPIENT, SENDER } from './sample-addresses.ts';
 
 type User = Awaited<ReturnType<typeof fundedCustomer>>;
 
@@ -30,11 +31,12 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       EASYPOST_MAX_PER_SECOND: '5',
       WEBHOOK_ALLOW_PRIVATE: 'true',
     })));
+    fake.rates = { ...RATES_UNDER_PRICES };
   });
   afterAll(() => close());
   afterEach(() => {
     fake.faults = [];
-    fake.rates = {};
+    fake.rates = { ...RATES_UNDER_PRICES };
     fake.latencyMs = 0;
   });
 
@@ -52,13 +54,13 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(order).toMatchObject({
       status: 'completed',
       provider: 'easypost',
-      upstream_cost_cents: 125,
+      upstream_cost_cents: Math.round(Number(RATES_UNDER_PRICES.Express) * 100),
       upstream_carrier: 'UPS',
-      upstream_service: 'NextDayAir',
+      upstream_service: 'Express',
     });
     expect(fake.purchases - before).toBe(1);
     const shipment = fake.shipments.get(order.shipment_id!);
-    expect(shipment).toMatchObject({ reference: order.id, tracking_code: order.tracking, selected_rate: { carrier: 'UPS', service: 'NextDayAir' } });
+    expect(shipment).toMatchObject({ reference: order.id, tracking_code: order.tracking, selected_rate: { carrier: 'UPS', service: 'Express' } });
     expect(shipment.to_address).toMatchObject({ country: 'CA', zip: 'M5V 3L9' });
     // The weight goes upstream in ounces.
     expect(shipment.parcel.weight).toBe(Math.round(order.weight * 16 * 10) / 10);
@@ -103,7 +105,9 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
   it('a rate above the price is refused before buying, with a message for the customer', async () => {
     const before = fake.purchases;
-    fake.rates.Priority = '99.00';
+    // The fake's own rate of 2 lb Priority from New York to Beverly Hills, as a carrier's is: above priority's seed price.
+    delete fake.rates.Priority;
+    const upstreamCost = Number(fakeRate('USPS', 'Priority', 32, SENDER.zip, RECIPIENT.zip));
     const user = await fundedCustomer(t.app, 5_000, t.db);
     const res = await place(user);
     expect(res.statusCode).toBe(502);
@@ -115,7 +119,8 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(fake.purchases - before).toBe(0);
     const audit = (await auditRowsFor(t, order.id)).find((row) => row.action === 'order.cost_refused');
     expect(audit).toMatchObject({ admin_id: null, target_type: 'order' });
-    expect(JSON.parse(audit!.after_json!)).toMatchObject({ labelType: 'priority', price: Number(order.price_cents) / 100, upstreamCost: 99, maxCostRatio: 1 });
+    expect(JSON.parse(audit!.after_json!)).toMatchObject({ labelType: 'priority', price: Number(order.price_cents) / 100, upstreamCost, maxCostRatio: 1 });
+    expect(upstreamCost).toBeGreaterThan(Number(order.price_cents) / 100);
   });
 
   it('a purchase whose answer is lost stays Processing, then the recorded Shipment gives its label: one purchase', async () => {
@@ -255,9 +260,11 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       priority: { carrier: 'USPS', service: 'Priority', carrierAccount: null },
       ground_oz: { carrier: 'USPS', service: 'GroundAdvantage' },
       fedex_ground: { carrier: 'FedEx', service: 'FEDEX_GROUND' },
-      ups_standard: { carrier: 'UPS', service: 'Ground' },
-      ups_express_early: { carrier: 'UPS', service: 'NextDayAirEarlyAM' },
-      ups_expedited: { carrier: 'UPS', service: '2ndDayAir' },
+      ups_standard: { carrier: 'UPS', service: 'UPSStandard' },
+      ups_express: { carrier: 'UPS', service: 'Express' },
+      ups_express_saver: { carrier: 'UPS', service: 'UPSSaver' },
+      ups_express_early: { carrier: 'UPS', service: 'ExpressPlus' },
+      ups_expedited: { carrier: 'UPS', service: 'Expedited' },
     });
     const priority = listed.services.find((s: { uid: string }) => s.uid === 'priority');
     const put = (body: unknown) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${priority._id}/upstream`, body);
@@ -269,9 +276,10 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       carrierAccount: 'ca_usps',
     });
     const user = await fundedCustomer(t.app, 5_000, t.db);
+    fake.rates.Express = '5.15'; // USPS Express for priority's 2 lb, under its price
     await place(user);
     const order = await newestOrder(t.db, user.userId);
-    expect(order).toMatchObject({ status: 'completed', upstream_service: 'Express' });
+    expect(order).toMatchObject({ status: 'completed', upstream_service: 'Express', upstream_carrier: 'USPS' });
     expect((await put({ carrier: 'USPS', service: '' })).statusCode).toBe(400);
 
     // Unmapped: neither listed nor orderable.
@@ -293,6 +301,42 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       { carrier: 'USPS', service: 'Priority', carrierAccount: null },
     ]);
     expect(audit.every((row) => row.admin_id === admin.userId)).toBe(true);
+  });
+
+  it("a UPS (Canada) order is bought as EasyPost's Canadian UPS service; the US service it was mapped to before gets no rate inside Canada", async () => {
+    const admin = await signUpAdmin(t);
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    const before = fake.purchases;
+    expect((await place(user, orderPayload('ups_standard'))).json()).toEqual({ message: ORDER_CREATED });
+    const order = await newestOrder(t.db, user.userId);
+    expect(order).toMatchObject({ status: 'completed', upstream_carrier: 'UPS', upstream_service: 'UPSStandard', upstream_cost_cents: 735 });
+    const shipment = fake.shipments.get(order.shipment_id!);
+    expect(shipment.selected_rate).toMatchObject({ carrier: 'UPS', service: 'UPSStandard', rate: '7.35' });
+    expect([shipment.from_address.country, shipment.to_address.country]).toEqual(['CA', 'CA']);
+    // Inside Canada the fake rates UPS's Canadian services only, whatever fake.rates says of the US ones.
+    expect(shipment.rates.map((r: { carrier: string; service: string }) => `${r.carrier} ${r.service}`).sort()).toEqual([
+      'UPS Expedited',
+      'UPS Express',
+      'UPS ExpressPlus',
+      'UPS UPSSaver',
+      'UPS UPSStandard',
+    ]);
+    expect(fakeRate('UPS', 'Ground', 32, CA_SENDER.zip, CA_RECIPIENT.zip)).toBeNull();
+    expect(fake.purchases - before).toBe(1);
+
+    // Mapped back to the US service (the old default): no rate for it, so the order is refused and refunded, nothing bought.
+    const listed = (await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json();
+    const type = listed.services.find((s: { uid: string }) => s.uid === 'ups_standard');
+    const put = (service: string) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${type._id}/upstream`, { carrier: 'UPS', service });
+    expect((await put('Ground')).statusCode).toBe(200);
+    onTestFinished(async () => void (await put('UPSStandard')));
+    fake.rates.Ground = '1.00';
+    const refused = await place(user, orderPayload('ups_standard'));
+    expect(refused.statusCode).toBe(502);
+    const message = 'UPS Ground is not available for this shipment';
+    expect(refused.json()).toEqual({ message: labelFailedMessage(message) });
+    expect(await newestOrder(t.db, user.userId)).toMatchObject({ status: 'cancelled', note: message });
+    expect(fake.purchases - before).toBe(1);
   });
 
   it('tracking webhooks: a signed tracker.updated sets the status; forged and replayed events change nothing', async () => {

@@ -53,8 +53,13 @@ export type FakeEasyPost = {
   faults: FakeEasyPostFault[];
   /** A street1 the fake cannot verify or rate: creating a shipment to it answers 422, as EasyPost does for an unknown address. */
   unverifiableStreet: string;
-  /** The rate, in dollars as EasyPost writes it ('7.58'), of each service; default DEFAULT_RATE. */
+  /**
+   * A service's rate in dollars as EasyPost writes it ('7.58'), by service name, in place of the fake's own (fakeRate)
+   * wherever that service is rated; it makes no service rated where the fake rates none.
+   */
   rates: Record<string, string>;
+  /** Carriers that answer a rate error ('not available right now'): no rates of theirs, a message in the Shipment's `messages`. */
+  rateErrors: Set<string>;
   /** Refunds asked for and accepted (refund_status set to submitted), each Shipment once. */
   refunds: number;
   /**
@@ -71,19 +76,120 @@ export type FakeEasyPost = {
   close(): Promise<void>;
 };
 
-export const DEFAULT_RATE = '1.25';
-/** Every carrier and service the fake rates, whatever the addresses. */
-const SERVICES: [string, string][] = [
-  ['USPS', 'Priority'],
-  ['USPS', 'GroundAdvantage'],
-  ['USPS', 'Express'],
-  ['FedEx', 'FEDEX_GROUND'],
-  ['UPS', 'Ground'],
-  ['UPS', 'NextDayAir'],
-  ['UPS', 'NextDayAirSaver'],
-  ['UPS', 'NextDayAirEarlyAM'],
-  ['UPS', '2ndDayAir'],
-];
+/** Where a Shipment goes, as far as the carriers' services go. */
+type Route = 'US' | 'CA' | 'US-CA';
+/** How the fake prices a service: (base + perLb × pounds) × (1 + perZone × (zone − 1)), in days from fastest to slowest zone. */
+type Tariff = { base: number; perLb: number; perZone: number; days: [number, number] };
+const tariff = (base: number, perLb: number, perZone: number, days: [number, number]): Tariff => ({ base, perLb, perZone, days });
+
+/**
+ * What EasyPost rates, by route and carrier, under its own service names (a carrier rates nothing on a route it is
+ * absent from: USPS and FedEx inside Canada). The numbers are near the carriers' published commercial rates of 2025.
+ */
+const TARIFFS: Record<Route, [carrier: string, service: string, Tariff][]> = {
+  US: [
+    ['USPS', 'GroundAdvantage', tariff(3.5, 1.7, 0.09, [2, 5])],
+    ['USPS', 'Priority', tariff(6.2, 1.6, 0.11, [1, 3])],
+    ['USPS', 'Express', tariff(24, 2.8, 0.1, [1, 2])],
+    ['FedEx', 'FEDEX_GROUND', tariff(6.4, 0.8, 0.08, [1, 5])],
+    ['FedEx', 'FEDEX_2_DAY', tariff(18, 2.5, 0.12, [2, 2])],
+    ['FedEx', 'STANDARD_OVERNIGHT', tariff(34, 4, 0.1, [1, 1])],
+    ['UPS', 'Ground', tariff(10.5, 0.9, 0.08, [1, 5])],
+    ['UPS', '3DaySelect', tariff(16, 2, 0.1, [3, 3])],
+    ['UPS', '2ndDayAir', tariff(21, 2.6, 0.11, [2, 2])],
+    ['UPS', 'NextDayAirSaver', tariff(33, 3.8, 0.1, [1, 1])],
+    ['UPS', 'NextDayAir', tariff(37, 4.2, 0.1, [1, 1])],
+    ['UPS', 'NextDayAirEarlyAM', tariff(68, 4.5, 0.08, [1, 1])],
+  ],
+  CA: [
+    ['UPS', 'UPSStandard', tariff(11, 1.1, 0.09, [1, 6])],
+    ['UPS', 'Expedited', tariff(19, 2, 0.1, [2, 3])],
+    ['UPS', 'UPSSaver', tariff(27, 3, 0.1, [1, 1])],
+    ['UPS', 'Express', tariff(30, 3.3, 0.1, [1, 1])],
+    ['UPS', 'ExpressPlus', tariff(58, 3.8, 0.08, [1, 1])],
+  ],
+  'US-CA': [
+    ['USPS', 'PriorityMailInternational', tariff(42, 3.2, 0.03, [6, 10])],
+    ['UPS', 'UPSStandard', tariff(24, 2.2, 0.05, [3, 6])],
+    ['UPS', 'Expedited', tariff(38, 3, 0.05, [2, 4])],
+    ['UPS', 'Express', tariff(52, 3.6, 0.05, [1, 2])],
+    ['FedEx', 'INTERNATIONAL_ECONOMY', tariff(45, 4, 0.05, [3, 5])],
+  ],
+};
+
+/** Canadian postal codes' first letters (their regions), east to west. */
+const CA_REGIONS = 'ABCEGHJKLMNPRSTVXY';
+const US_ZIP = /^\d{5}(-\d{4})?$/;
+const CA_POSTAL_CODE = /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i;
+
+/** A ZIP's country by its shape ('US' or 'CA'), or null. */
+const countryOfZip = (zip: string) => (US_ZIP.test(zip.trim()) ? 'US' : CA_POSTAL_CODE.test(zip.trim()) ? 'CA' : null);
+
+/** Where a ZIP lies from east (0) to west (1): a US ZIP by its first 3 digits, a Canadian one by its first letter. */
+function position(zip: string): number {
+  const code = zip.trim().toUpperCase();
+  const country = countryOfZip(code);
+  if (country === 'US') return Number(code.slice(0, 3)) / 999;
+  if (country === 'CA') return CA_REGIONS.indexOf(code[0]) / (CA_REGIONS.length - 1);
+  return 0.5;
+}
+
+/** The distance between two ZIPs as a zone: 1 (the same area) to 8 (across the continent). */
+const zoneOf = (fromZip: string, toZip: string) => 1 + Math.round(Math.abs(position(fromZip) - position(toZip)) * 7);
+
+/** An address's country: its `country` (ISO code), or the shape of its ZIP when it has none. */
+const countryOf = (address: { country?: unknown; zip?: unknown }) =>
+  address.country ? String(address.country).toUpperCase() : countryOfZip(String(address.zip ?? ''));
+
+function routeOf(from: string | null, to: string | null): Route | null {
+  if (from === 'US' && to === 'US') return 'US';
+  if (from === 'CA' && to === 'CA') return 'CA';
+  if ((from === 'US' && to === 'CA') || (from === 'CA' && to === 'US')) return 'US-CA';
+  return null;
+}
+
+/** The heaviest parcel each carrier takes, in ounces: USPS 70 lb, UPS and FedEx 150 lb. */
+const MAX_OUNCES: Record<string, number> = { USPS: 1120, UPS: 2400, FedEx: 2400 };
+
+/** Over the carrier's size: USPS length + girth over 130 in; UPS and FedEx longest side over 108 in or length + girth over 165 in. */
+function oversize(carrier: string, parcel: { length?: unknown; width?: unknown; height?: unknown }): boolean {
+  const sides = [parcel.length, parcel.width, parcel.height].map(Number).sort((a, b) => b - a);
+  if (!sides.every((side) => side > 0)) return false; // no dimensions: rated by weight alone
+  const lengthAndGirth = sides[0] + 2 * (sides[1] + sides[2]);
+  return carrier === 'USPS' ? lengthAndGirth > 130 : sides[0] > 108 || lengthAndGirth > 165;
+}
+
+/** Pounds as the carriers count them: quarter pounds under a pound, whole pounds above, rounded up. */
+const billedPounds = (ounces: number) => (ounces < 16 ? Math.ceil(ounces / 4) / 4 : Math.ceil(ounces / 16));
+const priced = (t: Tariff, ounces: number, zone: number) =>
+  (Math.round((t.base + t.perLb * billedPounds(ounces)) * (1 + t.perZone * (zone - 1)) * 100) / 100).toFixed(2);
+const daysOf = (t: Tariff, zone: number) => t.days[0] + Math.round(((t.days[1] - t.days[0]) * (zone - 1)) / 7);
+const tariffOf = (route: Route | null, carrier: string, service: string) =>
+  route ? TARIFFS[route].find(([c, s]) => c === carrier && s === service)?.[2] : undefined;
+
+/**
+ * The fake's own rate (dollars, as EasyPost writes it: '7.58') of a carrier's service for a parcel of `ounces` between
+ * two ZIPs (the route read from their shapes), or null when the fake does not rate it: not a service of the route, or
+ * over the carrier's weight. What a test or the benchmark expects an order to cost, when it sets no `fake.rates`.
+ */
+export function fakeRate(carrier: string, service: string, ounces: number, fromZip: string, toZip: string): string | null {
+  const t = tariffOf(routeOf(countryOfZip(fromZip), countryOfZip(toZip)), carrier, service);
+  if (!t || !(ounces > 0) || ounces > MAX_OUNCES[carrier]) return null;
+  return priced(t, ounces, zoneOf(fromZip, toZip));
+}
+
+/** The fake's est_delivery_days of a carrier's service between two ZIPs, or null when it is not a service of their route. */
+export function fakeDeliveryDays(carrier: string, service: string, fromZip: string, toZip: string): number | null {
+  const t = tariffOf(routeOf(countryOfZip(fromZip), countryOfZip(toZip)), carrier, service);
+  return t ? daysOf(t, zoneOf(fromZip, toZip)) : null;
+}
+
+/** The messages a carrier that cannot rate a Shipment leaves in its `messages`. */
+export const RATE_ERRORS = {
+  overWeight: (carrier: string) => `${carrier}: the parcel's weight is over the carrier's maximum of ${MAX_OUNCES[carrier] / 16} lb.`,
+  overSize: (carrier: string) => `${carrier}: the parcel's dimensions are over the carrier's maximum size.`,
+  unavailable: (carrier: string) => `${carrier}: rates are not available right now; the carrier did not answer.`,
+};
 
 /** The label file: one blank 4x6 inch page. */
 async function labelPdf(): Promise<Buffer> {
@@ -105,8 +211,9 @@ export const easyPostSignature = (body: string, secret: string) =>
     .digest('hex')}`;
 
 /**
- * A local stand-in for the documented subset of EasyPost's API the official client calls: POST shipments (rates made
- * at once), POST shipments/:id/buy, GET shipments/:id, POST shipments/:id/refund, POST addresses/create_and_verify,
+ * A local stand-in for the documented subset of EasyPost's API the official client calls: POST shipments (rated at once,
+ * strictly: only the services EasyPost rates on the Shipment's route (TARIFFS), within each carrier's weight and size,
+ * the others' reasons in `messages`), POST shipments/:id/buy, GET shipments/:id, POST shipments/:id/refund, POST addresses/create_and_verify,
  * the label file (GET /files/:id.pdf), its conversion to ZPL (GET shipments/:id/label, then /files/:id.zpl) and signed webhook events. HTTP Basic auth with the key as user name; errors as
  * {"error": {"code", "message", "errors"}}. It counts purchases, and a second buy of a Shipment is refused (422).
  */
@@ -212,8 +319,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       if (s.to_address.street1 === fake.unverifiableStreet) {
         return refuse(res, 422, 'ADDRESS.VERIFY.FAILURE', 'Unable to verify address.', [{ field: 'to_address.street1', message: 'Address not found' }]);
       }
-      if (!(Number(s.parcel.weight) > 0) || Number(s.parcel.weight) > 1120)
-        return refuse(res, 422, 'PARCEL.WEIGHT.INVALID', 'Parcel weight must be between 0 and 1120 ounces.');
+      const ounces = Number(s.parcel.weight);
+      if (!(ounces > 0)) return refuse(res, 422, 'PARCEL.WEIGHT.INVALID', 'Parcel weight must be greater than 0 ounces.');
       const shipment = {
         id: id('shp'),
         object: 'Shipment',
@@ -222,25 +329,60 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
         to_address: { id: id('adr'), object: 'Address', ...s.to_address },
         from_address: { id: id('adr'), object: 'Address', ...s.from_address },
         parcel: { id: id('prcl'), object: 'Parcel', ...s.parcel },
-        options: s.options ?? {},
+        // As sent (label_date, print_custom_1/2...): a test reads what went upstream here.
+        options: { ...s.options },
         rates: [] as any[],
         selected_rate: null,
         postage_label: null,
         tracking_code: null,
         refund_status: null,
-        messages: [],
+        messages: [] as { carrier: string; carrier_account_id: string; type: 'rate_error'; message: string }[],
         created_at: new Date().toISOString(),
       };
-      shipment.rates = SERVICES.map(([carrier, service]) => ({
-        id: id('rate'),
-        object: 'Rate',
-        carrier,
-        service,
-        rate: fake.rates[service] ?? DEFAULT_RATE,
-        currency: 'USD',
-        shipment_id: shipment.id,
-        carrier_account_id: `ca_${carrier.toLowerCase()}`,
-      }));
+      const fromZip = String(s.from_address.zip ?? '');
+      const toZip = String(s.to_address.zip ?? '');
+      const route = routeOf(countryOf(s.from_address), countryOf(s.to_address));
+      const zone = zoneOf(fromZip, toZip);
+      const services = route ? TARIFFS[route] : [];
+      // Each carrier of the route rates its services, or leaves a message saying why it cannot.
+      for (const carrier of new Set(services.map(([c]) => c))) {
+        const account = `ca_${carrier.toLowerCase()}`;
+        const refusal = fake.rateErrors.has(carrier)
+          ? RATE_ERRORS.unavailable(carrier)
+          : ounces > MAX_OUNCES[carrier]
+            ? RATE_ERRORS.overWeight(carrier)
+            : oversize(carrier, s.parcel)
+              ? RATE_ERRORS.overSize(carrier)
+              : null;
+        if (refusal) {
+          shipment.messages.push({ carrier, carrier_account_id: account, type: 'rate_error', message: refusal });
+          continue;
+        }
+        for (const [, service, t] of services.filter(([c]) => c === carrier)) {
+          const rate = fake.rates[service] ?? priced(t, ounces, zone);
+          const days = daysOf(t, zone);
+          shipment.rates.push({
+            id: id('rate'),
+            object: 'Rate',
+            mode: shipment.mode,
+            carrier,
+            service,
+            rate,
+            currency: 'USD',
+            list_rate: (Number(rate) * 1.1).toFixed(2),
+            list_currency: 'USD',
+            retail_rate: (Number(rate) * 1.25).toFixed(2),
+            retail_currency: 'USD',
+            est_delivery_days: days,
+            delivery_days: days,
+            delivery_date: null,
+            delivery_date_guaranteed: false,
+            shipment_id: shipment.id,
+            carrier_account_id: account,
+            created_at: shipment.created_at,
+          });
+        }
+      }
       fake.shipments.set(shipment.id, shipment);
       answeredFor(res, shipment.id);
       return send(res, 201, shipment);
@@ -347,6 +489,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     faults: [],
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},
+    rateErrors: new Set(),
     refunds: 0,
     refundDecision: 'approve',
     settleRefund(shipmentId, status) {

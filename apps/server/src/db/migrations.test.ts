@@ -74,3 +74,51 @@ it(`on ${testDbKind}, every migration's down() runs, newest first, down to an em
     await drop();
   }
 });
+
+it(`on ${testDbKind}, the UPS (Canada) types still on their first defaults (US services) are moved to EasyPost's Canadian ones, an operator's own mapping left alone`, async () => {
+  const { db, drop } = await createTestDb();
+  try {
+    const name = '2026-11-29-50-ups-canada-services';
+    const names = (await withMigrator(db, (migrator) => migrator.getMigrations())).map((m) => m.name);
+    const before = names[names.indexOf(name) - 1];
+    await migrateToLatest(db, before);
+    // A shop as the first defaults left it, but for two types its operator mapped otherwise.
+    const rows: [uid: string, carrier: string, service: string, account: string | null][] = [
+      ['priority', 'USPS', 'Priority', null],
+      ['ups_standard', 'UPS', 'Ground', null],
+      ['ups_express', 'UPS', 'NextDayAir', 'ca_ups_1'],
+      ['ups_express_saver', 'UPS', 'NextDayAirSaver', null],
+      ['ups_express_early', 'UPS', 'Express', null],
+      ['ups_expedited', 'Canpar', '2ndDayAir', null],
+    ];
+    for (const [uid, carrier, service, account] of rows)
+      await sql`insert into label_types (id, uid, name, max_weight, status, position, created_at, upstream_carrier, upstream_service, upstream_carrier_account)
+        values (${uid}, ${uid}, ${uid}, 150, 1, 0, '2026-11-29T00:00:00.000Z', ${carrier}, ${service}, ${account})`.execute(db);
+    const mapping = async () =>
+      Object.fromEntries(
+        (
+          await sql<{
+            uid: string;
+            c: string;
+            s: string;
+            a: string | null;
+          }>`select uid, upstream_carrier as c, upstream_service as s, upstream_carrier_account as a from label_types`.execute(db)
+        ).rows.map((r) => [r.uid, [r.c, r.s, r.a]]),
+      );
+
+    await migrateToLatest(db);
+    expect(await mapping()).toEqual({
+      priority: ['USPS', 'Priority', null],
+      ups_standard: ['UPS', 'UPSStandard', null],
+      ups_express: ['UPS', 'Express', 'ca_ups_1'],
+      ups_express_saver: ['UPS', 'UPSSaver', null],
+      ups_express_early: ['UPS', 'Express', null],
+      ups_expedited: ['Canpar', '2ndDayAir', null],
+    });
+
+    await withMigrator(db, (migrator) => migrator.migrateTo(before));
+    expect(await mapping()).toEqual(Object.fromEntries(rows.map(([uid, carrier, service, account]) => [uid, [carrier, service, account]])));
+  } finally {
+    await drop();
+  }
+});

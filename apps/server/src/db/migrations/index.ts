@@ -25,6 +25,7 @@ import * as easypost from './2026-11-28-40-easypost.ts';
 import * as labelFormat from './2026-11-28-60-label-format.ts';
 import * as orderSearchFold from './2026-11-28-70-order-search-fold.ts';
 import * as trackingEvents from './2026-11-29-10-tracking-events.ts';
+import * as upsCanadaServices from './2026-11-29-50-ups-canada-services.ts';
 import * as labelRefunds from './2026-11-28-60-label-refunds.ts';
 import * as rates from './2026-11-29-20-rates.ts';
 
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-60-label-refunds': labelRefunds,
   '2026-11-29-10-tracking-events': trackingEvents,
   '2026-11-29-20-rates': rates,
+  '2026-11-29-50-ups-canada-services': upsCanadaServices,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -16,17 +16,20 @@ import {
   type UpstreamService,
 } from './label-provider.ts';
 
-/** The defaults, by spec label type uid; a type missing here is not offered while the provider is EasyPost. */
+/**
+ * The defaults, by spec label type uid; a type missing here is not offered while the provider is EasyPost. The UPS
+ * types ship inside Canada: EasyPost's Canadian UPS services (its US names, Ground, NextDayAir..., get no rate there).
+ */
 export const DEFAULT_EASYPOST_SERVICES: Record<string, UpstreamService> = {
   priority: { carrier: 'USPS', service: 'Priority' },
   uspsv9: { carrier: 'USPS', service: 'Priority' },
   ground_oz: { carrier: 'USPS', service: 'GroundAdvantage' },
   fedex_ground: { carrier: 'FedEx', service: 'FEDEX_GROUND' },
-  ups_standard: { carrier: 'UPS', service: 'Ground' },
-  ups_express: { carrier: 'UPS', service: 'NextDayAir' },
-  ups_express_saver: { carrier: 'UPS', service: 'NextDayAirSaver' },
-  ups_express_early: { carrier: 'UPS', service: 'NextDayAirEarlyAM' },
-  ups_expedited: { carrier: 'UPS', service: '2ndDayAir' },
+  ups_standard: { carrier: 'UPS', service: 'UPSStandard' },
+  ups_express: { carrier: 'UPS', service: 'Express' },
+  ups_express_saver: { carrier: 'UPS', service: 'UPSSaver' },
+  ups_express_early: { carrier: 'UPS', service: 'ExpressPlus' },
+  ups_expedited: { carrier: 'UPS', service: 'Expedited' },
 };
 
 /** Where the adapter keeps, by our order id, the Shipment it made (before buying it) and what the purchase cost. */
