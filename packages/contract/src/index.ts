@@ -26,3 +26,5 @@ export * from './reseller.ts';
 export * from './amazon.ts';
 export * from './telegram-values.ts';
 export * from './telegram.ts';
+export * from './packages-values.ts';
+export * from './packages.ts';
