@@ -44,7 +44,7 @@ function curlSuccess(command: string): Record<string, any> {
 }
 
 describe('Reseller API docs page', () => {
-  it("shows the user's base URL and key, the six sections, and curl examples that run as shown", async () => {
+  it("shows the user's base URL and key, its sections, and curl examples that run as shown", async () => {
     const { page, apiKey } = await signedInUser(10_000);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Reseller API' }).click();
     await page.waitForURL(`${shop.server.url}/api-docs`);
@@ -87,6 +87,10 @@ describe('Reseller API docs page', () => {
       bulkorder_id: bulk.bulkorder_id,
     });
     expect(curlSuccess(shown['GET /order/bulk-queue-stats'])).toMatchObject({ total: expect.any(Number) });
+    const savedPackage = curlSuccess(shown['POST /packages']).package;
+    expect(savedPackage).toMatchObject({ name: 'Small box', weight: 2.5, weightUnit: 'lb' });
+    expect(curlSuccess(shown['GET /packages']).packages).toEqual([savedPackage]);
+    expect(curlSuccess(shown['DELETE /packages/{package_id}'].replace('PACKAGE_ID', savedPackage._id)).message).toBe('Package deleted successfully');
 
     // A download saves the file under the name the server gives it.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-curl-'));

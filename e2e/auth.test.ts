@@ -12,10 +12,11 @@ const SIDEBAR = [
   'Amazon CSV Generator',
   'Deposits',
   'Addresses',
+  'Packages',
   'FAQs',
   'Reseller API',
 ];
-const SIDEBAR_PATHS = ['/', '/createOrders', '/csv-orders', '/fedex-order', '/amazon-csv', '/deposits', '/address', '/faqs', '/api-docs'];
+const SIDEBAR_PATHS = ['/', '/createOrders', '/csv-orders', '/fedex-order', '/amazon-csv', '/deposits', '/address', '/packages', '/faqs', '/api-docs'];
 
 describe('sign up, sign in, the shell, sign out', () => {
   it('signs up, is sent to sign-in, signs in and walks every sidebar entry', async () => {

@@ -79,6 +79,7 @@ describe('the browser console', () => {
         ready: (p) => p.getByLabel('Type', { exact: true }).locator('option', { hasText: 'USPS Priority Mail' }),
       },
       { path: '/address', title: 'Addresses', ready: (p) => p.getByTestId('address-row').nth(2) },
+      { path: '/packages', title: 'Packages', ready: (p) => p.getByTestId('package-row').nth(1) },
       { path: '/deposits', title: 'Deposits', ready: (p) => p.getByText('Current Balance') },
       { path: '/csv-orders', title: 'USPS CSV', ready: (p) => p.getByTestId('bulk-order-row') },
       { path: '/api-docs', title: 'Reseller API', ready: (p) => p.getByTestId('api-call') },

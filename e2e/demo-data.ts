@@ -27,6 +27,10 @@ const LIAM: BookParty = {
 };
 const RECEIVER: BookParty = { ...RECIPIENT, company: '', street2: '' };
 const addresses = [{ ...DEMO_SENDER, name: 'Acme Warehouse' }, MARIA, LIAM];
+const packages = [
+  { name: 'Small box', weight: 2, weightUnit: 'lb', length: 10, width: 8, height: 4 },
+  { name: 'Padded mailer', weight: 12, weightUnit: 'oz' },
+];
 
 /** An order's sender and receiver fields from DEMO_SENDER to `to`, companies and second street lines included. */
 const parties = (to: BookParty) => ({
@@ -95,7 +99,8 @@ export async function copyOrders(server: RunningServer, orderId: string, count: 
 
 /**
  * A shop with a customer who has history: $2,232.00 left after buying; single orders of three
- * types (one refused and refunded), a CSV order of the sample file, three saved addresses, a deposit invoice.
+ * types (one refused and refunded), a CSV order of the sample file, three saved addresses, two saved packages, a
+ * deposit invoice.
  */
 export async function seedDemoCustomer(server: RunningServer) {
   const account = await createAccount(server.url);
@@ -112,6 +117,7 @@ export async function seedDemoCustomer(server: RunningServer) {
   for (const order of orders) await api(server.url, '/order/create', order, token);
   await placeCsvOrder(server, token, types);
   for (const address of addresses) await api(server.url, '/address/create', address, token);
+  for (const saved of packages) await api(server.url, '/packages', saved, token);
   await api(server.url, '/invoices/create-invoice', { amount: 250, type: 'crypto' }, token);
   const [refused] = await listOrders(server, token, 'limit=1&sort=asc');
   await cancelAsRefused(server, refused!);

@@ -16,6 +16,7 @@ import { contentRoutes, publicContentRoutes } from './modules/content/routes.ts'
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { labelWebhookRoutes, orderRoutes } from './modules/orders/routes.ts';
 import { addressRoutes } from './modules/addresses/routes.ts';
+import { packageRoutes } from './modules/packages/routes.ts';
 import { amazonRoutes } from './modules/amazon/routes.ts';
 import { opsRoutes } from './modules/ops/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
@@ -171,6 +172,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
           await catalogRoutes(customer, ctx);
           await orderRoutes(customer, ctx);
           await addressRoutes(customer, ctx);
+          await packageRoutes(customer, ctx);
           await bulkRoutes(customer, ctx);
           await billingRoutes(customer, ctx);
           await fedexRoutes(customer, ctx);

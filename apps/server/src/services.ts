@@ -18,6 +18,7 @@ import { createSealedBox } from './lib/sealed-box.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createDbLease, createRedisLease } from './lib/lease.ts';
 import { createAddressService, createAddressVerifier } from './modules/addresses/service.ts';
+import { createPackageService } from './modules/packages/service.ts';
 import { createAmazonCsvService } from './modules/amazon/service.ts';
 import { createSlipReader } from './modules/amazon/slip-reader.ts';
 import { createAdminService } from './modules/admin/service.ts';
@@ -287,6 +288,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     bulk,
     content,
     addresses: createAddressService(db),
+    /** Saved packages; packages.packageNamed(userId, name) finds one by its name, as an order names it. */
+    packages: createPackageService(db),
     addressVerifier,
     /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
     easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) =>

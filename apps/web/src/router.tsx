@@ -55,6 +55,7 @@ const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
         handle: { title: 'Create Order' },
       },
       { path: 'address', lazy: screen(() => import('./features/addresses/addresses-page.tsx'), 'AddressesPage'), handle: { title: 'Addresses' } },
+      { path: 'packages', lazy: screen(() => import('./features/packages/packages-page.tsx'), 'PackagesPage'), handle: { title: 'Packages' } },
       { path: 'deposits', lazy: screen(() => import('./features/deposits/deposits-page.tsx'), 'DepositsPage'), handle: { title: 'Deposits' } },
       { path: 'csv-orders', lazy: screen(() => import('./features/bulk-csv/csv-orders-page.tsx'), 'CsvOrdersPage'), handle: { title: 'USPS CSV' } },
       { path: 'api-docs', lazy: screen(() => import('./features/api-docs/api-docs-page.tsx'), 'ApiDocsPage'), handle: { title: 'Reseller API' } },

@@ -28,3 +28,5 @@ export * from './telegram-values.ts';
 export * from './telegram.ts';
 export * from './rates-values.ts';
 export * from './rates.ts';
+export * from './packages-values.ts';
+export * from './packages.ts';

@@ -7,6 +7,8 @@ import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
 import { createOrderRequest, ratesBody, ratesResponse } from './rates.ts';
 import { STRATEGIES } from './rates-values.ts';
+import { packageBody, packageSchema } from './packages.ts';
+import { PACKAGE_CREATED, PACKAGE_DELETED } from './packages-values.ts';
 import {
   CITY_MAX,
   COMPANY_MAX,
@@ -37,12 +39,13 @@ export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 /** The spec's advice for bulk-job-status polling. */
 export const BULK_POLL_ADVICE = 'Poll every 15 to 30 seconds.';
 
-/** The six sections of the docs page, one OpenAPI tag each, in this order. */
+/** The sections of the docs page, one OpenAPI tag each, in this order. */
 export const RESELLER_TAGS = {
   authentication: 'Authentication',
   labelTypes: 'Label types',
   orders: 'Orders',
   bulkOrders: 'Bulk orders',
+  packages: 'Saved packages',
   queue: 'Queue',
   errors: 'Errors, idempotency and limits',
 } as const;
@@ -668,3 +671,27 @@ export const ratesAnswer = ratesResponse.extend({ type: success, message: z.stri
     },
   ],
 });
+// ---- saved packages -------------------------------------------------------------------------
+
+/** GET, POST /packages and PUT, DELETE /packages/{package_id}: the same saved packages as the web's Packages page. */
+export const resellerPackage = packageSchema.meta({
+  id: 'ResellerPackage',
+  description: 'A saved package: its weight in lb or oz, and its length, width and height in inches (all three, or null when it has none).',
+});
+const examplePackage = { _id: '6d1f0a52-3c9e-4b7a-8f21-0e5d4c3b2a19', name: 'Small box', weight: 2.5, weightUnit: 'lb', length: 10, width: 8, height: 4 };
+export const resellerPackageBody = packageBody.meta({
+  id: 'ResellerSavePackage',
+  description:
+    'name: 1 to 40 characters, unique among your packages without regard to case. weight: above 0, at most 150 lb or 2400 oz. weightUnit: lb (the default) or oz. length, width, height: inches, each above 0 and at most 200; all three or none.',
+  examples: [{ name: 'Small box', weight: 2.5, weightUnit: 'lb', length: 10, width: 8, height: 4 }],
+});
+export const packageIdParams = z.object({ package_id: idText().describe('The package id (`_id`)') });
+export const resellerPackagesAnswer = z
+  .object({ type: success, message: z.string(), packages: z.array(resellerPackage) })
+  .meta({ examples: [{ type: 'success', message: 'Packages', packages: [examplePackage] }] });
+export const resellerPackageAnswer = z
+  .object({ type: success, message: z.string(), package: resellerPackage })
+  .meta({ examples: [{ type: 'success', message: PACKAGE_CREATED, package: examplePackage }] });
+export const resellerPackageDeletedAnswer = z
+  .object({ type: success, message: z.string() })
+  .meta({ examples: [{ type: 'success', message: PACKAGE_DELETED }] });

@@ -96,6 +96,7 @@ export interface Database {
   orders: OrdersTable;
   settled_order_counts: SettledOrderCountsTable;
   addresses: AddressesTable;
+  packages: PackagesTable;
   invoices: InvoicesTable;
   sandbox_invoices: SandboxInvoicesTable;
   jobs: JobsTable;
@@ -438,6 +439,22 @@ export interface AddressesTable {
   zip: string;
   country: string;
   created_at: Timestamp;
+}
+
+/** A customer's saved package: a named weight (lb or oz) with all three dimensions in inches, or none. */
+export interface PackagesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** The name as compared (lower case): unique per customer. */
+  name_key: string;
+  weight: number;
+  weight_unit: 'lb' | 'oz';
+  length: number | null;
+  width: number | null;
+  height: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /** Background jobs of the embedded queue. state: waiting | active | completed | failed | delayed. */

@@ -14,6 +14,7 @@ const load = async () => ({
   ...(await import('./current-user.ts')),
   ...(await import('./fedex.ts')),
   ...(await import('./orders.ts')),
+  ...(await import('./packages.ts')),
   ...(await import('./reseller.ts')),
   ...(await import('./telegram.ts')),
 });
@@ -42,6 +43,7 @@ describe('the read factories', () => {
       q.accessQuery(),
       q.publicConfigQuery(),
       q.addressesQuery(),
+      q.packagesQuery(),
       q.labelTypesQuery(),
       q.priceQuery('priority', 2),
       q.tosQuery(),
@@ -57,7 +59,7 @@ describe('the read factories', () => {
     ].map((options) => options.queryKey);
     const pages = Object.values(pagedLists()).flatMap((lists) => lists.flatMap((list) => [list(1).queryKey, list(2).queryKey]));
     const keys = [...singles, ...pages].map(hashKey);
-    expect(keys.length).toBe(15 + 2 * 7);
+    expect(keys.length).toBe(16 + 2 * 7);
     expect(new Set(keys).size).toBe(keys.length);
     // A price per type and weight; an order's details per order.
     expect(hashKey(q.priceQuery('priority', 3).queryKey)).not.toBe(hashKey(q.priceQuery('priority', 2).queryKey));

@@ -7,6 +7,7 @@ export const NAV_ITEMS = [
   { label: 'Amazon CSV Generator', path: '/amazon-csv', icon: '⇄' },
   { label: 'Deposits', path: '/deposits', icon: '$' },
   { label: 'Addresses', path: '/address', icon: '⌂' },
+  { label: 'Packages', path: '/packages', icon: '▤' },
   { label: 'FAQs', path: '/faqs', icon: '?' },
   { label: 'Reseller API', path: '/api-docs', icon: '⌘' },
 ] as const;

@@ -28,6 +28,7 @@ import * as trackingEvents from './2026-11-29-10-tracking-events.ts';
 import * as upsCanadaServices from './2026-11-29-50-ups-canada-services.ts';
 import * as labelRefunds from './2026-11-28-60-label-refunds.ts';
 import * as rates from './2026-11-29-20-rates.ts';
+import * as savedPackages from './2026-11-29-30-saved-packages.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-60-label-refunds': labelRefunds,
   '2026-11-29-10-tracking-events': trackingEvents,
   '2026-11-29-20-rates': rates,
+  '2026-11-29-30-saved-packages': savedPackages,
   '2026-11-29-50-ups-canada-services': upsCanadaServices,
 };
 

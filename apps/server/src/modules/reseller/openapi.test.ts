@@ -34,7 +34,7 @@ it('serves a valid OpenAPI 3.1 document without a key', async () => {
   expect(document.servers).toEqual([{ url: 'https://labels.acme-shipping.test/api/reseller/v1', description: 'This shop' }]);
 });
 
-it('documents every call completely: summary, description, parameters, bodies, examples, errors, security and the six sections', () => {
+it('documents every call completely: summary, description, parameters, bodies, examples, errors, security and the sections', () => {
   expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(Object.values(RESELLER_TAGS));
   expect(document.tags.every((tag: { description?: string }) => (tag.description ?? '').length > 40)).toBe(true);
   expect(document.components.securitySchemes).toEqual({ apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: expect.any(String) } });
@@ -58,6 +58,10 @@ it('documents every call completely: summary, description, parameters, bodies, e
       'GET /account/balance',
       'GET /account/webhook',
       'PUT /account/webhook',
+      'GET /packages',
+      'POST /packages',
+      'PUT /packages/{package_id}',
+      'DELETE /packages/{package_id}',
     ].sort(),
   );
   for (const { call, op } of operations) {
@@ -79,6 +83,17 @@ it('documents every call completely: summary, description, parameters, bodies, e
   expect(create.requestBody.content['application/json'].example).toMatchObject({ labelType: 'priority' });
   expect(create.parameters).toEqual([expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false })]);
   expect(Object.keys(create.responses).sort()).toEqual(['200', '400', '401', '402', '403', '409', '413', '422', '429', '502']);
+  const savePackage = document.paths['/packages'].post;
+  expect(savePackage.requestBody.content['application/json'].example).toEqual({
+    name: 'Small box',
+    weight: 2.5,
+    weightUnit: 'lb',
+    length: 10,
+    width: 8,
+    height: 4,
+  });
+  expect(document.components.schemas.ResellerSavePackageInput.required).toEqual(['name', 'weight']);
+  expect(Object.keys(savePackage.responses).sort()).toEqual(['200', '400', '401', '403', '409', '429']);
   expect(document.components.schemas.ResellerCreateOrderInput.required).toEqual(expect.arrayContaining(['labelType', 'Weight', 'FromName', 'ToZip']));
   expect(document.paths['/order/read-orders'].get.parameters.map((p: { name: string; required: boolean }) => `${p.name}:${p.required}`).sort()).toEqual([
     'limit:false',
@@ -206,6 +221,21 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   const badHook = await client.PUT('/account/webhook', { body: { url: 'ftp://hooks.example.com' } });
   expect(badHook.response.status).toBe(400);
   expect((await client.PUT('/account/webhook', { body: { url: null } })).data).toMatchObject({ url: null });
+
+  // Saved packages: saved, listed, changed and deleted by the documented calls.
+  const saved = await client.POST('/packages', { body: { name: 'Small box', weight: 2.5, weightUnit: 'lb', length: 10, width: 8, height: 4 } });
+  expect(saved.data!.package).toEqual({ _id: expect.any(String), name: 'Small box', weight: 2.5, weightUnit: 'lb', length: 10, width: 8, height: 4 });
+  const packageId = saved.data!.package._id;
+  const taken = await client.POST('/packages', { body: { name: 'SMALL BOX', weight: 1, weightUnit: 'lb' } });
+  expect(taken.response.status).toBe(409);
+  const changed = await client.PUT('/packages/{package_id}', {
+    params: { path: { package_id: packageId } },
+    body: { name: 'Letter', weight: 3, weightUnit: 'oz' },
+  });
+  expect(changed.data!.package).toMatchObject({ name: 'Letter', weight: 3, weightUnit: 'oz', length: null });
+  expect((await client.GET('/packages')).data!.packages.map((p) => p.name)).toEqual(['Letter']);
+  expect((await client.DELETE('/packages/{package_id}', { params: { path: { package_id: packageId } } })).data!.message).toBe('Package deleted successfully');
+  expect((await client.GET('/packages')).data!.packages).toEqual([]);
 
   const pdf = await client.GET('/order/download/{order_id}', { params: { path: { order_id: order.id } }, parseAs: 'arrayBuffer' });
   expect(

@@ -13,6 +13,7 @@ import {
   createBulkOrderBody,
   resellerCreateOrderBody,
   resellerError,
+  resellerPackageBody,
   WEBHOOK_EVENT_HEADER,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_SIGNATURE_HEADER,
@@ -61,8 +62,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   [RESELLER_TAGS.orders]:
     'Single labels, made by the same rules and prices as an order on the web. A label is usually ready in the answer (`status: completed` with a `downloadUrl`); one still `processing` completes later: list your orders or use a webhook (`order.completed`, `order.cancelled`).',
   [RESELLER_TAGS.bulkOrders]: `Up to ${BULK_MAX_ROWS.toLocaleString('en-US')} labels of one type in one call, checked row by row like a CSV order (every bad row and field is named, and nothing is charged), paid with one charge and made by a background job. Follow the job with bulk-job-status (${BULK_POLL_ADVICE}) or the \`bulk.completed\` webhook, then download the ZIP: every label as \`{tracking}.pdf\` plus \`label.csv\` (every row with its tracking number, price and status).`,
+  [RESELLER_TAGS.packages]:
+    'Named weights and sizes you keep, the same as on the Packages page: at most 100, each name unique without regard to case, a weight of at most 150 lb (2400 oz), and a length, width and height in inches (each at most 200) or none.',
   [RESELLER_TAGS.queue]: "The shop's job queue: how many background jobs (bulk orders, webhook deliveries) wait, run, finished or failed.",
-  [RESELLER_TAGS.errors]: `**Errors** are \`{"type": "error", "message": "...", "errors": [{"field": "ToZip", "row": 3, "message": "..."}]}\` with the status: 400 (the request is not valid: every bad field, and row of a bulk order, is listed in \`errors\`), 401 (no or wrong API key), 402 (balance too low; nothing is charged), 403 (account disabled), 404 (not found, or not yours), 409 (not ready yet, or an Idempotency-Key still running), 422 (an Idempotency-Key reused with another request), 429 (rate limit), 502 (the carrier refused the label; it is refunded).
+  [RESELLER_TAGS.errors]: `**Errors** are \`{"type": "error", "message": "...", "errors": [{"field": "ToZip", "row": 3, "message": "..."}]}\` with the status: 400 (the request is not valid: every bad field, and row of a bulk order, is listed in \`errors\`), 401 (no or wrong API key), 402 (balance too low; nothing is charged), 403 (account disabled), 404 (not found, or not yours), 409 (not ready yet, an Idempotency-Key still running, or a saved package's name already taken), 422 (an Idempotency-Key reused with another request), 429 (rate limit), 502 (the carrier refused the label; it is refunded).
 
 **Idempotency**: send an \`Idempotency-Key\` header (1 to 255 visible ASCII characters, for example a UUID) with create-order and create-bulk-order to retry them safely. For ${IDEMPOTENCY_KEY_TTL_HOURS} hours the same key with the same request answers the first answer again (with the header \`Idempotent-Replayed: true\`), without a new order or charge; with another request it answers 422; while the first request still runs, 409. A request refused before anything was charged (400, 402, ...) frees its key.
 
@@ -116,7 +119,7 @@ const ERROR_DOCS: Record<number, { description: string; example: Record<string, 
   403: { description: 'The account is disabled', example: { type: 'error', message: 'This account is disabled; contact the shop for help' } },
   404: { description: 'Not found, or not yours', example: { type: 'error', message: 'Order not found' } },
   409: {
-    description: 'Not ready yet, a refund already asked or decided, or a request with this Idempotency-Key is still running',
+    description: 'Not ready yet, a refund already asked or decided, a request with this Idempotency-Key still running, or a package of this name already saved',
     example: { type: 'error', message: 'The label is not ready yet' },
   },
   422: {
@@ -145,6 +148,7 @@ export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.m
 const REQUEST_EXAMPLES: Record<string, unknown> = {
   ResellerCreateOrderInput: (resellerCreateOrderBody.meta()?.examples as unknown[] | undefined)?.[0],
   ResellerCreateBulkOrderInput: (createBulkOrderBody.meta()?.examples as unknown[] | undefined)?.[0],
+  ResellerSavePackageInput: (resellerPackageBody.meta()?.examples as unknown[] | undefined)?.[0],
 };
 
 const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; description: string; data: string }> = {

@@ -26,7 +26,15 @@ import {
   jobIdParams,
   labelTypesAnswer,
   orderIdParams,
+  packageIdParams,
   resellerLabelFormatQuery,
+  resellerPackageAnswer,
+  resellerPackageBody,
+  resellerPackageDeletedAnswer,
+  resellerPackagesAnswer,
+  PACKAGE_CREATED,
+  PACKAGE_DELETED,
+  PACKAGE_UPDATED,
   resellerRefundAnswer,
   resellerRefundsAnswer,
   resellerRefundsBody,
@@ -126,7 +134,7 @@ const bulkEnvelope = z.object({
 
 /** The reseller API under /api/reseller/v1: its own errors, x-api-key on every call, a rate limit per key, urlencoded bodies and its OpenAPI document. */
 export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { reseller, config, limiter, counters } = ctx;
+  const { reseller, config, limiter, counters, packages } = ctx;
   const originOf = (request: FastifyRequest) => linkOrigin(config, request);
 
   await app.register(
@@ -328,6 +336,78 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
           // The same count as Account Setting's save (account-routes.ts): one budget per account, wherever it saves from.
           await limiter.hit(`account:webhook:${request.userId}`);
           return webhookAnswer(await reseller.webhooks.save(request.userId, request.body.url));
+        },
+      );
+
+      // Saved packages: the same service and rules as the web's Packages page; an id of another customer's is 404.
+      api.get(
+        '/packages',
+        {
+          schema: {
+            operationId: 'readPackages',
+            tags: [RESELLER_TAGS.packages],
+            summary: 'List your saved packages',
+            description: 'Your saved packages (named weights and sizes, also kept on the Packages page), by name.',
+            response: { 200: ok(resellerPackagesAnswer, 'Your packages'), ...errorResponses(...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({ type: 'success' as const, message: 'Packages', packages: await packages.list(request.userId) }),
+      );
+
+      api.post(
+        '/packages',
+        {
+          schema: {
+            operationId: 'createPackage',
+            tags: [RESELLER_TAGS.packages],
+            summary: 'Save a package',
+            description:
+              'Saves a named weight (lb or oz) with its length, width and height in inches (all three or none). 409 when you have a package of this name already (names are compared without regard to case); 400 past 100 packages.',
+            consumes: ['application/json', 'application/x-www-form-urlencoded'],
+            body: resellerPackageBody,
+            response: { 200: ok(resellerPackageAnswer, 'The package, saved'), ...errorResponses(400, 409, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({ type: 'success' as const, message: PACKAGE_CREATED, package: await packages.create(request.userId, request.body) }),
+      );
+
+      api.put(
+        '/packages/:package_id',
+        {
+          schema: {
+            operationId: 'updatePackage',
+            tags: [RESELLER_TAGS.packages],
+            summary: 'Change a saved package',
+            description:
+              'Replaces your package with the fields sent: dimensions not sent are removed, a weightUnit not sent is lb. 404 for an id that is not one of yours; 409 when another of your packages has the new name.',
+            consumes: ['application/json', 'application/x-www-form-urlencoded'],
+            params: packageIdParams,
+            body: resellerPackageBody,
+            response: { 200: ok(resellerPackageAnswer, 'The package, changed'), ...errorResponses(400, 404, 409, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({
+          type: 'success' as const,
+          message: PACKAGE_UPDATED,
+          package: await packages.update(request.userId, request.params.package_id, request.body),
+        }),
+      );
+
+      api.delete(
+        '/packages/:package_id',
+        {
+          schema: {
+            operationId: 'deletePackage',
+            tags: [RESELLER_TAGS.packages],
+            summary: 'Delete a saved package',
+            description: 'Deletes your package. Orders made with it keep their weight and size. 404 for an id that is not one of yours.',
+            params: packageIdParams,
+            response: { 200: ok(resellerPackageDeletedAnswer, 'The package, deleted'), ...errorResponses(404, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => {
+          await packages.remove(request.userId, request.params.package_id);
+          return { type: 'success' as const, message: PACKAGE_DELETED };
         },
       );
 
