@@ -122,6 +122,9 @@ for (let i = 0; i < ORDERS; i++) {
     refund_due_at: null,
     refund_claims: 0,
     refund_upstream: null,
+    ship_date: null,
+    reference1: '',
+    reference2: '',
   });
   if (batch.length === 500) batches.push(batch.splice(0));
 }

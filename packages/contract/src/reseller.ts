@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { labelFormatSchema } from './label-format.ts';
 import { idText } from './common.ts';
-import { BULK_MAX_ROWS, BULK_REFERENCE_MAX, bulkReference } from './bulk.ts';
+import { BULK_MAX_ROWS } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
@@ -10,6 +10,7 @@ import {
   COMPANY_MAX,
   COUNTRY_MAX,
   NAME_MAX,
+  REFERENCE_MAX,
   ORDER_STATUSES,
   PHONE_MAX,
   REFUND_IDS_MAX,
@@ -134,6 +135,9 @@ export const resellerOrder = z
         "The label's refund (void), beside `status` (which stays completed): null (none asked), `requested` (asked; the carrier decides), `refunded` (the price is back on your balance) or `rejected` (see refundNote)",
       ),
     refundNote: z.string().nullable().describe('Why a refund was rejected, else null'),
+    shipDate: z.string().nullable().describe('The day the parcel ships (YYYY-MM-DD); null for orders made before ship dates'),
+    reference: z.string().describe("The label's first reference line ('' when none)"),
+    reference2: z.string().describe("The label's second reference line ('' when none)"),
     printedAs: z
       .record(z.string(), z.string())
       .optional()
@@ -161,6 +165,9 @@ const exampleOrder: ResellerOrder = {
   downloadUrl: 'https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d',
   refundStatus: null,
   refundNote: null,
+  shipDate: '2026-11-24',
+  reference: 'INV-1042',
+  reference2: '',
 };
 
 // ---- refunds (voids) ------------------------------------------------------------------------
@@ -210,7 +217,8 @@ export const resellerRefundsAnswer = z
 const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 /**
- * POST /order/create-order: the web's single order (same fields and rules) plus an optional Date.
+ * POST /order/create-order: the web's single order (same fields and rules, ShipDate and the reference lines with
+ * them) plus an optional Date, the ship date's older name, accepted and not used.
  * As application/x-www-form-urlencoded every value is text; numbers are read from it.
  */
 export const resellerCreateOrderBody = createOrderBody
@@ -221,12 +229,12 @@ export const resellerCreateOrderBody = createOrderBody
       .describe('Template, required for priority: pitney, normal or evs'),
     Date: z
       .preprocess(emptyAsUndefined, z.iso.date({ error: 'Date must be a date like 2026-11-23' }).optional())
-      .describe('Optional ship date (YYYY-MM-DD), accepted for compatibility; labels are dated the day they are made'),
+      .describe('Accepted for compatibility and not used: send ShipDate to date the label'),
   })
   .meta({
     id: 'ResellerCreateOrder',
     description:
-      'Weights are pounds (ounces for ground_oz). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only.',
+      'Weights are pounds (ounces for ground_oz). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, UTC) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS.',
     examples: [
       {
         labelType: 'priority',
@@ -242,6 +250,7 @@ export const resellerCreateOrderBody = createOrderBody
         ToCity: 'Beverly Hills',
         ToState: 'CA',
         ToZip: '90210',
+        Reference: 'INV-1042',
       },
     ],
   });
@@ -315,10 +324,9 @@ export const resellerLabelFormatQuery = z.object({
 
 // ---- bulk orders ----------------------------------------------------------------------------
 
-/** One object of a bulk order's data: a single order's fields without labelType and design, plus a free Reference. */
+/** One object of a bulk order's data: a single order's fields without labelType and design. */
 export const resellerBulkRow = createOrderBody
   .omit({ labelType: true, design: true })
-  .extend({ Reference: bulkReference.describe('Free text, copied to the report') })
   .meta({ id: 'ResellerBulkRow', description: 'The fields of one label, checked by the same rules as a single order of the chosen type.' });
 
 /** The longest text each field of a bulk row may hold, in characters (numbers: 20 digits is more than any weight or dimension). */
@@ -345,7 +353,9 @@ const BULK_ROW_FIELD_MAX: Record<keyof z.input<typeof resellerBulkRow>, number> 
   Length: 20,
   Width: 20,
   Height: 20,
-  Reference: BULK_REFERENCE_MAX,
+  ShipDate: 10,
+  Reference: REFERENCE_MAX,
+  Reference2: REFERENCE_MAX,
 };
 /**
  * The largest create-bulk-order body worth reading: BULK_MAX_ROWS rows with every field at its longest, two UTF-8 bytes a

@@ -26,6 +26,7 @@ import * as labelFormat from './2026-11-28-60-label-format.ts';
 import * as orderSearchFold from './2026-11-28-70-order-search-fold.ts';
 import * as trackingEvents from './2026-11-29-10-tracking-events.ts';
 import * as labelRefunds from './2026-11-28-60-label-refunds.ts';
+import * as shipDateReference from './2026-11-29-40-ship-date-reference.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-70-order-search-fold': orderSearchFold,
   '2026-11-28-60-label-refunds': labelRefunds,
   '2026-11-29-10-tracking-events': trackingEvents,
+  '2026-11-29-40-ship-date-reference': shipDateReference,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -71,6 +71,8 @@ function expectedRow(slip: Slip, state = slip.shipTo.state): string[] {
     Width: '',
     Height: '',
     Reference: slip.orderId,
+    Reference2: '',
+    ShipDate: '',
   };
   return CSV_COLUMNS.map((c) => cells[c]);
 }

@@ -43,6 +43,8 @@ function csvRow(fields: AmazonCsvFields, { orderId, shipTo }: SlipRow): string[]
     Width: '',
     Height: '',
     Reference: orderId,
+    Reference2: '',
+    ShipDate: '',
   };
   return CSV_COLUMNS.map((column) => row[column]);
 }

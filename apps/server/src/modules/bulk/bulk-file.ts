@@ -8,7 +8,6 @@ import {
   CSV_NOT_CSV,
   CSV_NO_ROWS,
   CSV_REQUIRED_COLUMNS,
-  bulkReference,
   orderIssues,
   templateRequired,
   type CreateOrderInput,
@@ -101,8 +100,6 @@ export function checkBulkRows(
     const before = errors.length;
     errors.push(...found);
     const checked = orderIssues({ ...fields, labelType: type.id, design: rowDesign }, type.uid);
-    const reference = bulkReference.safeParse(fields.Reference);
-    if (!reference.success) errors.push({ row, column: 'Reference', message: reference.error.issues[0].message, value: cellText(fields.Reference) });
     const weight = checked.ok ? checked.order.Weight : fields.Weight === undefined ? undefined : Number(fields.Weight);
     const price = weight !== undefined && weight > 0 ? priceFor(type, weight) : null;
     if (!checked.ok) {

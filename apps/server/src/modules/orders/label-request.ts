@@ -30,4 +30,7 @@ export const labelRequestFor = (row: OrderRow): LabelRequest => ({
   to: partyOf(row, 'to'),
   createdAt: row.created_at,
   priceCents: Number(row.price_cents),
+  shipDate: row.ship_date,
+  reference: row.reference1,
+  reference2: row.reference2,
 });

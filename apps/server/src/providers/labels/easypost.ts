@@ -130,6 +130,20 @@ export type EasyPostOptions = {
 };
 
 /**
+ * A Shipment's options: the label as a PDF, dated with the ship date (label_date, an ISO date-time: noon UTC of that
+ * day), with the reference lines printed on it (print_custom_1 and _2; their carrier's length limits are checked when
+ * the order is made).
+ */
+export function shipmentOptions(request: LabelRequest): Record<string, string> {
+  return {
+    label_format: 'PDF',
+    ...(request.shipDate ? { label_date: `${request.shipDate}T12:00:00Z` } : {}),
+    ...(request.reference ? { print_custom_1: request.reference } : {}),
+    ...(request.reference2 ? { print_custom_2: request.reference2 } : {}),
+  };
+}
+
+/**
  * Real postage through EasyPost's official client. A label is bought in three steps: a Shipment made with reference =
  * our order id and its id recorded on the order; the rate of the type's mapped carrier and service chosen; the
  * Shipment bought and its label file fetched. Whatever ran before (a retry, a process that died), a recorded
@@ -234,7 +248,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
             weight: Math.round(ounces * 10) / 10,
             ...(request.length && request.width && request.height ? { length: request.length, width: request.width, height: request.height } : {}),
           },
-          options: { label_format: 'PDF' },
+          options: shipmentOptions(request),
         } as any),
       );
       // Recorded before it is bought: a retry retrieves it, and finds the label if the purchase went through.

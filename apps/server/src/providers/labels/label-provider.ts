@@ -30,6 +30,11 @@ export type LabelRequest = {
   createdAt: string;
   /** What the customer pays for it: an upstream rate above it (times LABEL_MAX_COST_RATIO) is refused before buying. */
   priceCents?: number;
+  /** The day the parcel ships (YYYY-MM-DD); unset for orders made before ship dates: the day it was made. */
+  shipDate?: string | null;
+  /** The reference lines the label prints ('' or unset: none). */
+  reference?: string;
+  reference2?: string;
 };
 
 export type LabelReady = { status: 'completed'; tracking: string; pdf: Uint8Array };
@@ -97,6 +102,9 @@ export interface LabelProvider {
 
 /** A party's lines as a label prints them (the PDF's and the ZPL's): name, company, street, city line, country, phone. */
 const cityLine = (p: LabelParty) => `${p.city} ${p.state} ${p.zip}`;
+/** The reference lines an order's label prints, in order (none when the order has none). */
+export const referenceLines = (request: LabelRequest): string[] => [request.reference ?? '', request.reference2 ?? ''].filter((line) => line !== '');
+
 export function addressLines(p: LabelParty, withPhone: boolean, withCountry: boolean): string[] {
   const lines = [p.name];
   if (p.company) lines.push(p.company);
