@@ -50,7 +50,7 @@ export const CSV_REQUIRED_COLUMNS = [
 
 export const BULK_MAX_ROWS = 5000;
 export const BULK_MAX_BYTES = 5 * 1024 * 1024;
-/** Cells of one row of the file: the 21 columns, with room for a spreadsheet's empty ones. */
+/** Cells of one row of the file: the 23 columns, with room for a spreadsheet's empty ones. */
 export const CSV_MAX_COLUMNS = 100;
 /** Characters of one cell: ten times the longest field (a name, a company: 100). */
 export const CSV_MAX_CELL_CHARS = 1000;
