@@ -47,7 +47,7 @@ async function expectDownload(page: Page, button: Locator, fileName: string, sta
   expect(download.suggestedFilename()).toBe(fileName);
   const head = fs
     .readFileSync(await download.path())
-    .subarray(0, 200)
+    .subarray(0, 400)
     .toString('utf8');
   starts(head);
 }

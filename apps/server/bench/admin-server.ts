@@ -124,6 +124,9 @@ for (let i = 0; i < ORDERS; i++) {
     refund_upstream: null,
     quote_id: null,
     upstream_rate_id: null,
+    ship_date: null,
+    reference1: '',
+    reference2: '',
   });
   if (batch.length === 500) batches.push(batch.splice(0));
 }

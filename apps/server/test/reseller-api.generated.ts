@@ -448,7 +448,7 @@ export interface components {
             /** @description Up to 100 of your order ids */
             order_ids: string[];
         };
-        /** @description Weights are pounds (ounces for ground_oz). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. */
+        /** @description Weights are pounds (ounces for ground_oz). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, UTC) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS. */
         ResellerCreateOrderInput: {
             /** @description The label type: its uid (e.g. priority) or its _id */
             labelType: string;
@@ -479,9 +479,12 @@ export interface components {
             ToZip: string;
             ToCountry?: string | null;
             ToPhone?: string | null;
+            ShipDate?: string;
+            Reference?: string | null;
+            Reference2?: string | null;
             /**
              * Format: date
-             * @description Optional ship date (YYYY-MM-DD), accepted for compatibility; labels are dated the day they are made
+             * @description Accepted for compatibility and not used: send ShipDate to date the label
              */
             Date?: string;
         };
@@ -515,8 +518,9 @@ export interface components {
             ToZip: string;
             ToCountry?: string | null;
             ToPhone?: string | null;
-            /** @description Free text, copied to the report */
-            Reference?: string;
+            ShipDate?: string;
+            Reference?: string | null;
+            Reference2?: string | null;
         };
         ResellerCreateBulkOrderInput: {
             /** @description The label type of every row: its uid or _id */
@@ -612,6 +616,12 @@ export interface components {
             refundStatus: ("requested" | "refunded" | "rejected") | null;
             /** @description Why a refund was rejected, else null */
             refundNote: string | null;
+            /** @description The day the parcel ships (YYYY-MM-DD); null for orders made before ship dates */
+            shipDate: string | null;
+            /** @description The label's first reference line ('' when none) */
+            reference: string;
+            /** @description The label's second reference line ('' when none) */
+            reference2: string;
             /** @description In the create-order answer: the names and address lines the label prints otherwise than sent, by field (ToName...), with what it prints. Labels print Windows-1252; other scripts are transliterated to Latin, emoji dropped. Empty when all print as sent. */
             printedAs?: {
                 [key: string]: string;
@@ -866,7 +876,8 @@ export interface operations {
                  *       "ToStreet": "456 Oak Avenue",
                  *       "ToCity": "Beverly Hills",
                  *       "ToState": "CA",
-                 *       "ToZip": "90210"
+                 *       "ToZip": "90210",
+                 *       "Reference": "INV-1042"
                  *     }
                  */
                 "application/x-www-form-urlencoded": components["schemas"]["ResellerCreateOrderInput"];
@@ -884,7 +895,8 @@ export interface operations {
                  *       "ToStreet": "456 Oak Avenue",
                  *       "ToCity": "Beverly Hills",
                  *       "ToState": "CA",
-                 *       "ToZip": "90210"
+                 *       "ToZip": "90210",
+                 *       "Reference": "INV-1042"
                  *     }
                  */
                 "application/json": components["schemas"]["ResellerCreateOrderInput"];
@@ -924,7 +936,10 @@ export interface operations {
                      *         "createdAt": "2026-11-23T10:00:00.000Z",
                      *         "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
                      *         "refundStatus": null,
-                     *         "refundNote": null
+                     *         "refundNote": null,
+                     *         "shipDate": "2026-11-24",
+                     *         "reference": "INV-1042",
+                     *         "reference2": ""
                      *       }
                      *     }
                      */
@@ -1171,7 +1186,10 @@ export interface operations {
                      *           "createdAt": "2026-11-23T10:00:00.000Z",
                      *           "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
                      *           "refundStatus": null,
-                     *           "refundNote": null
+                     *           "refundNote": null,
+                     *           "shipDate": "2026-11-24",
+                     *           "reference": "INV-1042",
+                     *           "reference2": ""
                      *         }
                      *       ],
                      *       "page": 1,

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { labelTypeRef, numberField } from './catalog.ts';
-import { stringField } from './common.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { TEMPLATE_INVALID } from './orders-values.ts';
 
 /**
  * The CSV file of a bulk order: one header row, then one package a row. Header names match
  * case-insensitively and in any order; they are the single order's field names, so every row is
- * checked by the same rules as a single order. Reference is free text copied to the report. Service, when given, is the
- * row's own label type (a uid), or `cheapest` / `fastest` among the types that can take its package (weight in pounds).
+ * checked by the same rules as a single order. ShipDate, Reference and Reference2 are the single order's too: the
+ * reference lines are printed on the label (and copied to the report, as every cell). Service, when given, is the row's
+ * own label type (a uid), or `cheapest` / `fastest` among the types that can take its package (weight in pounds).
  */
 export const CSV_COLUMNS = [
   'FromName',
@@ -32,6 +32,8 @@ export const CSV_COLUMNS = [
   'Width',
   'Height',
   'Reference',
+  'Reference2',
+  'ShipDate',
   'Service',
 ] as const;
 export const CSV_REQUIRED_COLUMNS = [
@@ -49,15 +51,6 @@ export const CSV_REQUIRED_COLUMNS = [
 ] as const;
 
 export const BULK_MAX_ROWS = 5000;
-export const BULK_REFERENCE_MAX = 200;
-/**
- * A row's Reference (CSV or reseller API): free text copied to the report, never printed, so it may hold line breaks;
- * what no text holds (stringField) is refused. A number is taken as its text.
- */
-export const bulkReference = z.preprocess(
-  (v) => (typeof v === 'number' ? String(v) : v),
-  stringField('Reference').max(BULK_REFERENCE_MAX, `Reference must be at most ${BULK_REFERENCE_MAX} characters`).optional(),
-);
 export const BULK_MAX_BYTES = 5 * 1024 * 1024;
 /** Cells of one row of the file: the documented columns, with room for a spreadsheet's empty ones. */
 export const CSV_MAX_COLUMNS = 100;

@@ -11,6 +11,17 @@ export const ZIP_MAX = 10;
 export const COUNTRY_MAX = 40;
 export const PHONE_MAX = 30;
 
+/** A reference line printed on the label: at most this many characters for any carrier (UPS), fewer for some (referenceMaxFor). */
+export const REFERENCE_MAX = 35;
+/** The longest reference line each carrier prints: USPS 25 characters, FedEx 30, UPS 35. */
+export const referenceMaxFor = (uid: string): number => (uid.startsWith('ups_') ? 35 : uid.startsWith('fedex') ? 30 : 25);
+/** A ship date may be today (UTC) up to this many days ahead. */
+export const SHIP_DATE_DAYS_AHEAD = 7;
+/** A day as YYYY-MM-DD, UTC: today, or `days` from today. */
+export const utcDay = (days = 0, now = Date.now()): string => new Date(now + days * 86_400_000).toISOString().slice(0, 10);
+export const shipDateRangeMessage = (now = Date.now()) =>
+  `Ship Date must be from today to ${SHIP_DATE_DAYS_AHEAD} days ahead (${utcDay(0, now)} to ${utcDay(SHIP_DATE_DAYS_AHEAD, now)}, UTC)`;
+
 export const ORDER_CREATED = 'Order created successfully';
 export const ORDER_DUPLICATED = 'Order duplicated successfully';
 export const ORDER_NOT_FOUND = 'Order not found';

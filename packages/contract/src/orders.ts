@@ -14,6 +14,11 @@ import {
   ZIP_MAX,
   COUNTRY_MAX,
   PHONE_MAX,
+  REFERENCE_MAX,
+  SHIP_DATE_DAYS_AHEAD,
+  referenceMaxFor,
+  shipDateRangeMessage,
+  utcDay,
   TEMPLATE_REQUIRED,
   TEMPLATE_INVALID,
   USPS_V9_DIMENSIONS_MESSAGE,
@@ -52,6 +57,26 @@ const dimension = (label: string) =>
     .pipe(z.number().max(200, `${label} must be at most 200`))
     .optional();
 
+/** A reference line: printed text, a number taken as its text (an order number in a CSV or JSON row). */
+const reference = (label: string) => z.preprocess((v) => (typeof v === 'number' ? String(v) : v), optional(label, REFERENCE_MAX));
+
+/**
+ * The day the parcel is handed over, YYYY-MM-DD: today (UTC) up to SHIP_DATE_DAYS_AHEAD days ahead. Optional: an
+ * order without one ships today. Checked against the clock when it is read.
+ */
+const shipDate = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? v.trim() : v),
+  z
+    .string({ error: 'Ship Date must be a date like 2026-12-01' })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Ship Date must be a date like 2026-12-01')
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+      message: 'Ship Date must be a date like 2026-12-01',
+      abort: true,
+    })
+    .refine((d) => d >= utcDay() && d <= utcDay(SHIP_DATE_DAYS_AHEAD), { error: () => shipDateRangeMessage() })
+    .optional(),
+);
+
 /** POST /order/create (and the shape a duplicate repeats). Country may be left out: it is fixed by the label type. */
 export const createOrderBody = z.object({
   labelType: labelTypeRef,
@@ -79,6 +104,11 @@ export const createOrderBody = z.object({
   ToZip: zip('To ZIP'),
   ToCountry: optional('To Country', COUNTRY_MAX),
   ToPhone: phone('To Phone'),
+  // Ship date and reference lines (issue 47): optional, so every caller before them is unchanged.
+  ShipDate: shipDate,
+  /** Printed on the label and sent upstream; the carrier's limit (referenceMaxFor) is a rule of the label type. */
+  Reference: reference('Reference'),
+  Reference2: reference('Reference 2'),
 });
 export type CreateOrderBody = z.input<typeof createOrderBody>;
 export type CreateOrderInput = z.output<typeof createOrderBody>;
@@ -139,12 +169,22 @@ export function orderRuleViolations(order: Partial<CreateOrderInput>, uid: strin
       issues.push({ field: `${side}Phone`, message: `${side} Phone must be a valid phone number` });
     }
   }
+  const referenceMax = referenceMaxFor(uid);
+  for (const [field, label] of [
+    ['Reference', 'Reference'],
+    ['Reference2', 'Reference 2'],
+  ] as const) {
+    if ((order[field]?.length ?? 0) > referenceMax)
+      issues.push({ field, message: `${label} must be at most ${referenceMax} characters for ${carrierName(uid)} labels` });
+  }
   if (uid === 'uspsv9') {
     const bad = (['Length', 'Width', 'Height'] as const).find((d) => order[d] !== undefined && order[d] !== USPS_V9_DIMENSION);
     if (bad) issues.push({ field: bad, message: USPS_V9_DIMENSIONS_MESSAGE });
   }
   return issues;
 }
+
+const carrierName = (uid: string) => (isUpsLabelType(uid) ? 'UPS' : uid.startsWith('fedex') ? 'FedEx' : 'USPS');
 
 /** Why a state (a code) is not in the list of the label type's country, or null when it is. */
 export function stateViolation(side: 'From' | 'To', region: string, uid: string): string | null {
@@ -254,6 +294,11 @@ export const orderSchema = z.object({
   refundStatus: z.enum(REFUND_STATUSES).nullable(),
   /** Why a refund was rejected, else null. */
   refundNote: z.string().nullable(),
+  /** The day the parcel ships (YYYY-MM-DD), null for orders made before ship dates. */
+  shipDate: z.string().nullable(),
+  /** The reference lines printed on the label ('' when none). */
+  reference: z.string(),
+  reference2: z.string(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

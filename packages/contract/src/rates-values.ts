@@ -61,9 +61,6 @@ export function weightFor(uid: string, weight: number, unit: 'lb' | 'oz'): numbe
   return Math.round(converted * 100) / 100;
 }
 
-/** Today as YYYY-MM-DD in UTC: ship dates are calendar days of UTC. */
-export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
-
 /** The day a parcel shipped on `shipDate` arrives after `days` business days (Monday to Friday), as YYYY-MM-DD. */
 export function deliveryDate(shipDate: string, days: number): string {
   const date = new Date(`${shipDate}T12:00:00Z`);

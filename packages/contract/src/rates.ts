@@ -16,7 +16,6 @@ export const ratesBody = createOrderBody.omit({ labelType: true, design: true })
   WeightUnit: weightUnit.optional(),
   FromZip: createOrderBody.shape.FromZip,
   ToZip: createOrderBody.shape.ToZip,
-  ShipDate: z.iso.date({ error: 'ShipDate must be a date like 2026-12-01' }).optional(),
 });
 export type RatesBody = z.input<typeof ratesBody>;
 export type RatesInput = z.output<typeof ratesBody>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { labelFormatSchema } from './label-format.ts';
 import { idText } from './common.ts';
-import { BULK_MAX_ROWS, BULK_REFERENCE_MAX, bulkReference, bulkService } from './bulk.ts';
+import { BULK_MAX_ROWS, bulkService } from './bulk.ts';
 import { labelTypeRef, labelTypeSchema, weightSchema } from './catalog.ts';
 import { TEMPLATE_VALUES } from './catalog-values.ts';
 import { createOrderBody, orderListQuery } from './orders.ts';
@@ -14,6 +14,7 @@ import {
   COMPANY_MAX,
   COUNTRY_MAX,
   NAME_MAX,
+  REFERENCE_MAX,
   ORDER_STATUSES,
   PHONE_MAX,
   REFUND_IDS_MAX,
@@ -139,6 +140,9 @@ export const resellerOrder = z
         "The label's refund (void), beside `status` (which stays completed): null (none asked), `requested` (asked; the carrier decides), `refunded` (the price is back on your balance) or `rejected` (see refundNote)",
       ),
     refundNote: z.string().nullable().describe('Why a refund was rejected, else null'),
+    shipDate: z.string().nullable().describe('The day the parcel ships (YYYY-MM-DD); null for orders made before ship dates'),
+    reference: z.string().describe("The label's first reference line ('' when none)"),
+    reference2: z.string().describe("The label's second reference line ('' when none)"),
     printedAs: z
       .record(z.string(), z.string())
       .optional()
@@ -166,6 +170,9 @@ const exampleOrder: ResellerOrder = {
   downloadUrl: 'https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d',
   refundStatus: null,
   refundNote: null,
+  shipDate: '2026-11-24',
+  reference: 'INV-1042',
+  reference2: '',
 };
 
 // ---- refunds (voids) ------------------------------------------------------------------------
@@ -215,7 +222,8 @@ export const resellerRefundsAnswer = z
 const emptyAsUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 /**
- * POST /order/create-order: the web's single order (same fields and rules) plus an optional Date.
+ * POST /order/create-order: the web's single order (same fields and rules, ShipDate and the reference lines with
+ * them) plus an optional Date, the ship date's older name, accepted and not used.
  * As application/x-www-form-urlencoded every value is text; numbers are read from it.
  */
 export const resellerCreateOrderBody = createOrderRequest
@@ -233,12 +241,12 @@ export const resellerCreateOrderBody = createOrderRequest
       .describe('Template, required for priority: pitney, normal or evs'),
     Date: z
       .preprocess(emptyAsUndefined, z.iso.date({ error: 'Date must be a date like 2026-11-23' }).optional())
-      .describe('Optional ship date (YYYY-MM-DD), accepted for compatibility; labels are dated the day they are made'),
+      .describe('Accepted for compatibility and not used: send ShipDate to date the label'),
   })
   .meta({
     id: 'ResellerCreateOrder',
     description:
-      'Weights are pounds (ounces for ground_oz; with a quoteId or strategy, in WeightUnit). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only.',
+      'Weights are pounds (ounces for ground_oz; with a quoteId or strategy, in WeightUnit). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, UTC) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS.',
     examples: [
       {
         strategy: 'cheapest',
@@ -268,6 +276,7 @@ export const resellerCreateOrderBody = createOrderRequest
         ToCity: 'Beverly Hills',
         ToState: 'CA',
         ToZip: '90210',
+        Reference: 'INV-1042',
       },
     ],
   });
@@ -341,11 +350,10 @@ export const resellerLabelFormatQuery = z.object({
 
 // ---- bulk orders ----------------------------------------------------------------------------
 
-/** One object of a bulk order's data: a single order's fields without labelType and design, plus a free Reference. */
+/** One object of a bulk order's data: a single order's fields without labelType and design. */
 export const resellerBulkRow = createOrderBody
   .omit({ labelType: true, design: true })
   .extend({
-    Reference: bulkReference.describe('Free text, copied to the report'),
     Service: bulkService.describe("This row's own label type (a uid), or cheapest or fastest (Weight in pounds); empty: the order's labelType"),
   })
   .meta({ id: 'ResellerBulkRow', description: 'The fields of one label, checked by the same rules as a single order of the chosen type.' });
@@ -374,7 +382,9 @@ const BULK_ROW_FIELD_MAX: Record<keyof z.input<typeof resellerBulkRow>, number> 
   Length: 20,
   Width: 20,
   Height: 20,
-  Reference: BULK_REFERENCE_MAX,
+  ShipDate: 10,
+  Reference: REFERENCE_MAX,
+  Reference2: REFERENCE_MAX,
   Service: 64,
 };
 /**

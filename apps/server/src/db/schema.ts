@@ -397,6 +397,11 @@ export interface OrdersTable {
   refund_claims: number;
   /** The upstream's last answer about the refund (EasyPost refund_status: submitted, refunded, rejected). */
   refund_upstream: string | null;
+  /** The day the parcel ships, YYYY-MM-DD (UTC); null for orders made before ship dates (they shipped the day they were made). */
+  ship_date: string | null;
+  /** The reference lines the label prints ('' when none); searchable. */
+  reference1: string;
+  reference2: string;
 }
 
 /** The EasyPost webhook events taken, by id: a replayed event changes nothing. */

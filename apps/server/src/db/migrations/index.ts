@@ -29,6 +29,7 @@ import * as upsCanadaServices from './2026-11-29-50-ups-canada-services.ts';
 import * as labelRefunds from './2026-11-28-60-label-refunds.ts';
 import * as rates from './2026-11-29-20-rates.ts';
 import * as savedPackages from './2026-11-29-30-saved-packages.ts';
+import * as shipDateReference from './2026-11-29-40-ship-date-reference.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-20-rates': rates,
   '2026-11-29-30-saved-packages': savedPackages,
   '2026-11-29-50-ups-canada-services': upsCanadaServices,
+  '2026-11-29-40-ship-date-reference': shipDateReference,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

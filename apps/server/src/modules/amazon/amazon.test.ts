@@ -72,6 +72,8 @@ function expectedRow(slip: Slip, state = slip.shipTo.state): string[] {
     Height: '',
     Reference: slip.orderId,
     Service: '',
+    Reference2: '',
+    ShipDate: '',
   };
   return CSV_COLUMNS.map((c) => cells[c]);
 }

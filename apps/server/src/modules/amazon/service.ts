@@ -44,6 +44,8 @@ function csvRow(fields: AmazonCsvFields, { orderId, shipTo }: SlipRow): string[]
     Height: '',
     Reference: orderId,
     Service: '',
+    Reference2: '',
+    ShipDate: '',
   };
   return CSV_COLUMNS.map((column) => row[column]);
 }

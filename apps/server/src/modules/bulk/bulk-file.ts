@@ -9,7 +9,6 @@ import {
   CSV_NO_ROWS,
   CSV_REQUIRED_COLUMNS,
   STRATEGIES,
-  bulkReference,
   bulkService,
   orderIssues,
   templateRequired,
@@ -132,8 +131,6 @@ export function checkBulkRows(
     const rowDesign = design ?? (templateRequired(type.uid) ? 'normal' : undefined);
     // A strategy's row is checked field by field here, and by its chosen type's rules once chosen (resolveStrategies).
     const checked = orderIssues({ ...fields, labelType: type.id, design: rowDesign }, strategy ? undefined : type.uid);
-    const reference = bulkReference.safeParse(fields.Reference);
-    if (!reference.success) errors.push({ row, column: 'Reference', message: reference.error.issues[0].message, value: cellText(fields.Reference) });
     const weight = checked.ok ? checked.order.Weight : fields.Weight === undefined ? undefined : Number(fields.Weight);
     const price = !strategy && weight !== undefined && weight > 0 ? priceFor(type, weight) : null;
     if (!checked.ok) {

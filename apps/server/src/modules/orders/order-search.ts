@@ -12,7 +12,7 @@ export type OrdersQuery = SelectQueryBuilder<Database, 'orders', object>;
 
 /**
  * The orders the search box finds, of one user (the order history) or of everyone (the console; no userId): those
- * whose from_name, to_name or tracking holds the search, case-insensitive, or whose id starts with it; the user's own
+ * whose from_name, to_name, reference lines or tracking holds the search, case-insensitive, or whose id starts with it; the user's own
  * % and _ match themselves. An empty search finds every order.
  *
  * Every order found passes that test itself ({@link searchTest}); an index only narrows the orders tested: on
@@ -37,7 +37,8 @@ export async function searchedOrders(db: DbOrTrx, search: string, userId?: strin
     // The index holds the text folded (search_fold: 'Núñez' as 'nunez'), so the keys are made of the search folded alike.
     const keys = parts.map((part) => likelyRarest(trigramKeys(searchFold(part), userId.slice(0, 8))));
     if (keys.some((k) => k.length === 0)) return everyOrder.where(searchTest(search));
-    const ownerKeys = sql`order_search_keys(user_id, search_fold(lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, ''))))`;
+    // As the index is made (the 2026-11-29-40-ship-date-reference migration).
+    const ownerKeys = sql`order_search_keys(user_id, search_fold(lower(left(id, 8) || chr(10) || from_name || chr(10) || to_name || chr(10) || coalesce(tracking, '') || chr(10) || reference1 || chr(10) || reference2)))`;
     return everyOrder.where((eb) => eb.or(keys.map((k) => sql<SqlBool>`${ownerKeys} @> ${k}::text[]`))).where(searchTest(search));
   }
   const candidates = await searchCandidates(db, parts, userId);
@@ -54,7 +55,7 @@ export async function searchedOrders(db: DbOrTrx, search: string, userId?: strin
 }
 
 /**
- * What the indexed text (id[0:8], from_name, to_name, tracking) of every order the search finds holds, lowered: the
+ * What the indexed text (id[0:8], from_name, to_name, tracking, reference1, reference2) of every order the search finds holds, lowered: the
  * search itself, or (a longer start of an id, which is a UUID) its first 8 characters.
  */
 function indexedParts(search: string): string[] {
@@ -89,11 +90,11 @@ export function trigramKeys(part: string, owner: string): string[] {
 export function searchTestOf(search: string, postgres: boolean): Expression<SqlBool> {
   const idStart = `${escapeLike(search.toLowerCase())}%`;
   const pattern = `%${escapeLike(searchFold(search))}%`;
-  const name = (column: 'from_name' | 'to_name') =>
+  const name = (column: 'from_name' | 'to_name' | 'reference1' | 'reference2') =>
     postgres
       ? sql<SqlBool>`search_fold(lower(${sql.ref(column)})) like ${pattern} escape '\\'`
       : sql<SqlBool>`(lower(${sql.ref(column)}) like ${pattern} escape '\\' or (${sql.ref(column)} glob '*[^ -~]*' and search_fold(${sql.ref(column)}) like ${pattern} escape '\\'))`;
-  return sql<SqlBool>`(${name('from_name')} or ${name('to_name')} or lower(tracking) like ${pattern} escape '\\' or id like ${idStart} escape '\\')`;
+  return sql<SqlBool>`(${name('from_name')} or ${name('to_name')} or ${name('reference1')} or ${name('reference2')} or lower(tracking) like ${pattern} escape '\\' or id like ${idStart} escape '\\')`;
 }
 
 /** An FTS5 rowid of orders_search: the user's rowid times 2^32 plus the order's rowid. */
@@ -203,6 +204,7 @@ export async function indexPendingOrders(db: Db): Promise<number> {
     await sql`delete from orders_search where rowid in (select ${key} from orders o join users u on u.id = o.user_id where o.rowid in ${noted})`.execute(trx);
     await sql`insert into orders_search(rowid, body)
       select ${key}, substr(o.id, 1, 8) || char(10) || o.from_name || char(10) || o.to_name || char(10) || coalesce(o.tracking, '')
+        || char(10) || o.reference1 || char(10) || o.reference2
       from orders o join users u on u.id = o.user_id where o.rowid in ${noted} order by 1`.execute(trx);
     return rows.length;
   });

@@ -28,6 +28,9 @@ export const LIST_COLUMNS = [
   'created_at',
   'refund_status',
   'refund_note',
+  'ship_date',
+  'reference1',
+  'reference2',
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 

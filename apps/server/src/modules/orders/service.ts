@@ -19,6 +19,7 @@ import {
   orderRuleViolations,
   templateRequired,
   LABEL_TYPE_REQUIRED,
+  utcDay,
   type CreateOrderInput,
   type CreateOrderRequest,
   type Order,
@@ -136,6 +137,9 @@ export function toOrder(row: repo.OrderListRow): Order {
     createdAt: row.created_at,
     refundStatus: row.refund_status,
     refundNote: row.refund_note,
+    shipDate: row.ship_date,
+    reference: row.reference1,
+    reference2: row.reference2,
   };
 }
 
@@ -186,6 +190,10 @@ const inputFrom = (row: repo.OrderRow): CreateOrderInput => ({
   ToZip: row.to_zip,
   ToCountry: row.to_country,
   ToPhone: row.to_phone,
+  // A ship date now past is not repeated: the duplicate ships today.
+  ShipDate: row.ship_date && row.ship_date >= utcDay() ? row.ship_date : undefined,
+  Reference: row.reference1,
+  Reference2: row.reference2,
 });
 
 /** What placing an order came to: the label is made (or on its way), or the provider refused it and the order was refunded. */
@@ -280,6 +288,9 @@ export function orderRowFor(
     refund_due_at: null,
     refund_claims: 0,
     refund_upstream: null,
+    ship_date: input.ShipDate ?? utcDay(),
+    reference1: input.Reference,
+    reference2: input.Reference2,
   };
 }
 

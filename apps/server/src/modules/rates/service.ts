@@ -16,7 +16,7 @@ import {
   deliveryDate,
   sizeLimitOf,
   sizeProblem,
-  todayUtc,
+  utcDay,
   weightFor,
   type CreateOrderInput,
   type CreateOrderRequest,
@@ -96,9 +96,9 @@ const partyOf = (input: Partial<CreateOrderInput>, side: 'From' | 'To', country:
  * What an upstream shipment is made of (the parties without phones, the parcel in ounces, the ship date): an order
  * whose own is the same is bought on its quote's shipment; any other gets a shipment of its own.
  */
-function fingerprintOf(from: LabelParty, to: LabelParty, ounces: number, dims: (number | null)[], shipDate: string): string {
+function fingerprintOf(from: LabelParty, to: LabelParty, ounces: number, dims: (number | null)[], shipDate: string, references: (string | undefined)[]): string {
   const side = (p: LabelParty) => [p.name, p.company, p.street, p.street2, p.city, p.state, p.zip, p.country];
-  return sha256Hex(JSON.stringify([side(from), side(to), Math.round(ounces * 10) / 10, dims, shipDate]));
+  return sha256Hex(JSON.stringify([side(from), side(to), Math.round(ounces * 10) / 10, dims, shipDate, references.map((r) => r ?? '')]));
 }
 const ouncesOf = (weight: number, unit: 'lb' | 'oz') => (unit === 'lb' ? weight * 16 : weight);
 
@@ -152,7 +152,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
   /** Prices the package for every enabled type and keeps the quote. */
   async function quote(
     userId: string,
-    input: Partial<CreateOrderInput> & Pick<RatesInput, 'Weight' | 'WeightUnit' | 'FromZip' | 'ToZip'> & { ShipDate?: string },
+    input: Partial<CreateOrderInput> & Pick<RatesInput, 'Weight' | 'WeightUnit' | 'FromZip' | 'ToZip'>,
   ) {
     const fromCountry = countryOf(input.FromZip, input.FromCountry);
     const toCountry = countryOf(input.ToZip, input.ToCountry);
@@ -166,7 +166,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       height: input.Height ?? null,
       fromZip: input.FromZip,
       toZip: input.ToZip,
-      shipDate: input.ShipDate ?? todayUtc(),
+      shipDate: input.ShipDate ?? utcDay(),
     };
     const id = newId();
     const types = await catalog.enabledTypes();
@@ -203,7 +203,9 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
         Object.assign(record, { reason: 'unavailable', message, priceCents: null });
       try {
         const answer = await labels.quote({
-          reference: id,
+          quoteId: id,
+          reference: input.Reference,
+          reference2: input.Reference2,
           from,
           to,
           weight: pkg.weight,
@@ -236,7 +238,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       created_at: nowIso(),
       expires_at: isoIn(QUOTE_TTL_MS),
       package_json: JSON.stringify(pkg),
-      fingerprint: fingerprintOf(from, to, ouncesOf(pkg.weight, pkg.weightUnit), dims, pkg.shipDate),
+      fingerprint: fingerprintOf(from, to, ouncesOf(pkg.weight, pkg.weightUnit), dims, pkg.shipDate, [input.Reference, input.Reference2]),
       shipment_ref: shipmentRef,
       rates_json: JSON.stringify(records),
       order_id: null,
@@ -292,7 +294,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
         (request.Height ?? null) === pkg.height &&
         request.FromZip === pkg.fromZip &&
         request.ToZip === pkg.toZip &&
-        ((request as { ShipDate?: string }).ShipDate ?? pkg.shipDate) === pkg.shipDate;
+        (request.ShipDate ?? pkg.shipDate) === pkg.shipDate;
       if (!same) throw badRequest(QUOTE_PACKAGE_CHANGED);
     } else {
       ({ row, records, pkg } = await quote(userId, { ...request, WeightUnit: unit }));
@@ -318,6 +320,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
         ouncesOf(request.Weight, unit),
         [request.Length ?? null, request.Width ?? null, request.Height ?? null],
         pkg.shipDate,
+        [request.Reference, request.Reference2],
       ) === row.fingerprint;
     return {
       input,
@@ -330,7 +333,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
 
   return {
     /** POST /order/rates: every enabled type for the package, kept as a quote. */
-    rates: async (userId: string, input: RatesInput & { ShipDate?: string }) => answerOf(await quote(userId, input)),
+    rates: async (userId: string, input: RatesInput) => answerOf(await quote(userId, input)),
     forOrder,
     /** Gives the quote to the order in the transaction that charges it: 409 when another order took it or it expired meanwhile. */
     async use(trx: Trx, quoteId: string, orderId: string): Promise<void> {

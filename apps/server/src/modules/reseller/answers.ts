@@ -32,6 +32,9 @@ export function resellerOrderOf(order: Order, base: string): ResellerOrder {
     downloadUrl: order.pdf ? orderDownloadUrl(base, order._id) : null,
     refundStatus: order.refundStatus,
     refundNote: order.refundNote,
+    shipDate: order.shipDate,
+    reference: order.reference,
+    reference2: order.reference2,
   };
 }
 

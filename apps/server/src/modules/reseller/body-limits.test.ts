@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_BODY_MAX_BYTES, BULK_MAX_ROWS, CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX } from '@portal/contract';
+import { BULK_BODY_MAX_BYTES, BULK_MAX_ROWS, CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX, referenceMaxFor, utcDay } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { JSON_TOO_DEEP, JSON_TOO_WIDE } from '../../lib/json-body.ts';
 import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
@@ -19,7 +19,10 @@ const longestRow = (i: number) =>
     ToStreet: 'é'.repeat(STREET_MAX),
     ToStreet2: 'é'.repeat(STREET_MAX),
     ToCity: 'é'.repeat(CITY_MAX),
-    Reference: 'é'.repeat(200),
+    // The reference lines at the longest a USPS label (uspsv9 below) prints.
+    Reference: 'é'.repeat(referenceMaxFor('uspsv9')),
+    Reference2: 'é'.repeat(referenceMaxFor('uspsv9')),
+    ShipDate: utcDay(7),
   });
 
 describe('JSON bodies are bounded before they are parsed', () => {
@@ -89,7 +92,7 @@ describe('JSON bodies are bounded before they are parsed', () => {
 
   it("answers 413 to a single order over the small calls' limit (64 KiB), and takes one under it", async () => {
     const user = await resellerUser(t.app, t.db, 50_000);
-    const big = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: json, payload: labelFields({ Reference: 'x'.repeat(65 * 1024) }) });
+    const big = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: json, payload: labelFields({ note: 'x'.repeat(65 * 1024) }) });
     expect(big.statusCode).toBe(413);
     const web = await t.app.inject({
       method: 'POST',
@@ -98,7 +101,7 @@ describe('JSON bodies are bounded before they are parsed', () => {
       payload: labelFields({ note: 'x'.repeat(65 * 1024) }),
     });
     expect(web.statusCode).toBe(413);
-    const ok = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: json, payload: labelFields({ Reference: 'x'.repeat(60 * 1024) }) });
+    const ok = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { headers: json, payload: labelFields({ note: 'x'.repeat(60 * 1024) }) });
     expect(ok.statusCode).toBe(200);
   });
 });

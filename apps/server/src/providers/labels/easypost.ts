@@ -90,7 +90,7 @@ const addressOf = (party: LabelParty) => ({
 });
 
 /** The Shipment of a label or a quote: its reference (our order or quote id), parties and parcel (weight in ounces). */
-function shipmentParams(reference: string, request: Pick<LabelRequest, 'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to'>) {
+function shipmentParams(reference: string, request: QuoteRequest | LabelRequest) {
   const ounces = request.weightUnit === 'lb' ? request.weight * 16 : request.weight;
   return {
     reference,
@@ -100,7 +100,7 @@ function shipmentParams(reference: string, request: Pick<LabelRequest, 'weight' 
       weight: Math.round(ounces * 10) / 10,
       ...(request.length && request.width && request.height ? { length: request.length, width: request.width, height: request.height } : {}),
     },
-    options: { label_format: 'PDF' },
+    options: shipmentOptions(request),
   };
 }
 
@@ -155,6 +155,20 @@ export type EasyPostOptions = {
   /** Told of a rate refused for its cost (the operator's audit row). */
   onCostRefused?: (request: LabelRequest, costCents: number) => Promise<void>;
 };
+
+/**
+ * A Shipment's options: the label as a PDF, dated with the ship date (label_date, an ISO date-time: noon UTC of that
+ * day), with the reference lines printed on it (print_custom_1 and _2; their carrier's length limits are checked when
+ * the order is made).
+ */
+export function shipmentOptions(request: Pick<LabelRequest, 'shipDate' | 'reference' | 'reference2'>): Record<string, string> {
+  return {
+    label_format: 'PDF',
+    ...(request.shipDate ? { label_date: `${request.shipDate}T12:00:00Z` } : {}),
+    ...(request.reference ? { print_custom_1: request.reference } : {}),
+    ...(request.reference2 ? { print_custom_2: request.reference2 } : {}),
+  };
+}
 
 /**
  * Real postage through EasyPost's official client. A label is bought in three steps: a Shipment made with reference =
@@ -310,7 +324,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
    * a service the carrier does not rate here, 'unavailable' for a carrier that answered a rate error.
    */
   async function quote(request: QuoteRequest): Promise<QuoteAnswer> {
-    const shipment: any = await call((client) => client.Shipment.create(shipmentParams(request.reference, request) as any));
+    const shipment: any = await call((client) => client.Shipment.create(shipmentParams(request.quoteId, request) as any));
     const carriersInError = new Set(((shipment.messages ?? []) as { carrier?: string }[]).map((m) => m.carrier));
     return {
       shipmentRef: shipment.id,

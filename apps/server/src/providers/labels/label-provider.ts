@@ -35,15 +35,20 @@ export type LabelRequest = {
    * second rating call (a later take asks the upstream what became of the shipment first).
    */
   quoted?: { shipmentRef: string; rateId: string };
+  /** The day the parcel ships (YYYY-MM-DD); unset for orders made before ship dates: the day it was made. */
+  shipDate?: string | null;
+  /** The reference lines the label prints ('' or unset: none). */
+  reference?: string;
+  reference2?: string;
 };
 
 /** What a label type is bought as upstream: a carrier, a service and (optionally) a carrier account. */
 export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
 
 /** A package to price: the parties (whole, or only ZIP and country), the parcel and its ship date, for each type wanted. */
-export type QuoteRequest = Pick<LabelRequest, 'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to'> & {
+export type QuoteRequest = Pick<LabelRequest, 'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to' | 'reference' | 'reference2'> & {
   /** Our quote id (the upstream shipment's reference). */
-  reference: string;
+  quoteId: string;
   /** YYYY-MM-DD. */
   shipDate: string;
   wanted: { uid: string; upstream: UpstreamService | null; priceCents: number }[];
@@ -128,6 +133,9 @@ export interface LabelProvider {
 
 /** A party's lines as a label prints them (the PDF's and the ZPL's): name, company, street, city line, country, phone. */
 const cityLine = (p: LabelParty) => `${p.city} ${p.state} ${p.zip}`;
+/** The reference lines an order's label prints, in order (none when the order has none). */
+export const referenceLines = (request: LabelRequest): string[] => [request.reference ?? '', request.reference2 ?? ''].filter((line) => line !== '');
+
 export function addressLines(p: LabelParty, withPhone: boolean, withCountry: boolean): string[] {
   const lines = [p.name];
   if (p.company) lines.push(p.company);

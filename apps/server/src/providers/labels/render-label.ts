@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { drawLinearBarcode, drawMatrixBarcode } from './barcodes.ts';
-import { SAMPLE_MARK, addressLines, type LabelRequest } from './label-provider.ts';
+import { SAMPLE_MARK, addressLines, referenceLines, type LabelRequest } from './label-provider.ts';
 import { carrierOf, trackingNumberFor, type Carrier, type TrackingNumber } from './tracking-numbers.ts';
 import { printedAs } from '@portal/contract/printed-as';
 
@@ -158,7 +158,8 @@ export function renderLabel(
   tracking: TrackingNumber = trackingNumberFor(request.uid, request.orderId, request.to.zip),
 ): Promise<Buffer> {
   const carrier = carrierOf(request.uid);
-  const date = request.createdAt.slice(0, 10);
+  // The label is dated with the day it ships; an order made before ship dates, with the day it was made.
+  const date = request.shipDate ?? request.createdAt.slice(0, 10);
   const doc = new PDFDocument({
     size: [W, H],
     margin: 0,
@@ -192,7 +193,7 @@ export function renderLabel(
   }
   line(doc, `WEIGHT: ${request.weight} ${request.weightUnit.toUpperCase()}`, 190, 128, 88, 7);
   if (request.length && request.width && request.height) line(doc, `DIMS: ${request.length}x${request.width}x${request.height} IN`, 190, 138, 88, 7);
-  line(doc, `DATE: ${date}`, 190, 148, 88, 7);
+  line(doc, request.shipDate ? `Ship date ${request.shipDate}` : `DATE: ${date}`, 190, 148, 88, 7);
 
   // Ship to.
   doc.moveTo(0, 196).lineTo(W, 196).lineWidth(1).stroke();
@@ -211,13 +212,16 @@ export function renderLabel(
   line(doc, tracking.display, M, 377, W - 2 * M, 11, true);
   doc.rect(0, 392, W, 3).fill('black');
 
-  // Footer: the mark again and who made it.
-  line(doc, SAMPLE_MARK, M, 400, W - 2 * M, 13, true);
+  // Footer: the reference lines (35 characters fit at 7 pt), the mark again and who made it.
+  const references = referenceLines(request);
+  references.forEach((text, i) => line(doc, `REF${i + 1}: ${text}`, M, 397 + 7.5 * i, W - 2 * M, 7));
+  const markY = references.length === 0 ? 400 : 398 + 7.5 * references.length;
+  line(doc, SAMPLE_MARK, M, markY, W - 2 * M, references.length === 0 ? 13 : 9, true);
   line(
     doc,
     `Sandbox label for testing only. It carries no postage and must not be shipped. Order ${request.orderId.slice(0, 8).toUpperCase()}`,
     M,
-    418,
+    references.length === 0 ? 418 : markY + 10,
     W - 2 * M,
     6,
   );

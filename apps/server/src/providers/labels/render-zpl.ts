@@ -1,5 +1,5 @@
 import { printedAs } from '@portal/contract/printed-as';
-import { SAMPLE_MARK, addressLines, type LabelRequest } from './label-provider.ts';
+import { SAMPLE_MARK, addressLines, referenceLines, type LabelRequest } from './label-provider.ts';
 import { carrierOf, trackingNumberFor, type TrackingNumber } from './tracking-numbers.ts';
 
 /** 4 x 6 inches at 203 dpi (8 dots a millimetre), in dots. */
@@ -63,7 +63,8 @@ export function code128Data(barcode: TrackingNumber['barcode']): string {
  */
 export function renderZpl(request: LabelRequest, tracking: TrackingNumber = trackingNumberFor(request.uid, request.orderId, request.to.zip)): string {
   const carrier = carrierOf(request.uid);
-  const date = request.createdAt.slice(0, 10);
+  // Dated as the PDF is: the ship date, or the day an order made before ship dates was made.
+  const date = request.shipDate ?? request.createdAt.slice(0, 10);
   const weight = `${request.weight} ${request.weightUnit.toUpperCase()}`;
   const twoD = `SAMPLE|${tracking.tracking}|${request.to.zip}|${printedAs(request.to.name).slice(0, 24)}`;
   const withCountry = carrier === 'ups';
@@ -91,7 +92,7 @@ export function renderZpl(request: LabelRequest, tracking: TrackingNumber = trac
   }
   out.push(text(536, 352, 250, 22, `WEIGHT: ${weight}`));
   if (request.length && request.width && request.height) out.push(text(536, 380, 250, 22, `DIMS: ${request.length}x${request.width}x${request.height} IN`));
-  out.push(text(536, 408, 250, 22, `DATE: ${date}`));
+  out.push(text(536, 408, 250, 22, request.shipDate ? `Ship date ${request.shipDate}` : `DATE: ${date}`));
   // Ship to.
   out.push(box(0, 552, ZPL_WIDTH, 3), text(M, 566, 200, 22, 'SHIP TO:'));
   y = 596;
@@ -105,12 +106,15 @@ export function renderZpl(request: LabelRequest, tracking: TrackingNumber = trac
   out.push(`^FO60,890^BY2,3,150^BCN,150,N,N,N^FD${code128Data(tracking.barcode)}^FS`);
   out.push(text(M, 1052, ZPL_WIDTH - 2 * M, 32, tracking.display));
   out.push(box(0, 1096, ZPL_WIDTH, 8));
-  // Footer: the mark again and who made it.
-  out.push(text(M, 1116, ZPL_WIDTH - 2 * M, 40, SAMPLE_MARK));
+  // Footer: the reference lines (35 characters fit at 24 dots), the mark again and who made it.
+  const references = referenceLines(request);
+  references.forEach((line, i) => out.push(text(M, 1110 + 26 * i, ZPL_WIDTH - 2 * M, 24, `REF${i + 1}: ${line}`)));
+  const markY = references.length === 0 ? 1116 : 1112 + 26 * references.length;
+  out.push(text(M, markY, ZPL_WIDTH - 2 * M, references.length === 0 ? 40 : 28, SAMPLE_MARK));
   out.push(
     text(
       M,
-      1172,
+      references.length === 0 ? 1172 : markY + 34,
       ZPL_WIDTH - 2 * M,
       18,
       `Sandbox label for testing only. It carries no postage and must not be shipped. Order ${request.orderId.slice(0, 8).toUpperCase()}`,

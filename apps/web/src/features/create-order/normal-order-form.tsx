@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useForm, useWatch, type Control, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import { countryFor, regionsFor, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
+import { countryFor, regionsFor, utcDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
 import {
   LabelTypeFields,
   SubmitOrderButton,
@@ -23,6 +23,7 @@ import { useUnsavedInputPrompt } from '../../components/unsaved-input.tsx';
 import { toastError } from '../../api/mutation.ts';
 import { PrintsAs } from '../../components/prints-as.tsx';
 import { AddressCheckNote, useAddressCheck } from '../../components/address-check.tsx';
+import { ShipDateReferenceFields } from './ship-date-reference-fields.tsx';
 
 type Side = 'From' | 'To';
 
@@ -140,6 +141,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
       Weight: start.Weight,
       ...sideValues('From', start.from),
       ...sideValues('To', start.to),
+      ShipDate: utcDay(),
     } as CreateOrderBody,
   });
   const { submit, busy } = useSubmitOrder((issues) => {
@@ -212,6 +214,12 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         fields={{ labelType: register('labelType'), design: register('design'), Weight: register('Weight') }}
         errors={errors}
         weight={weight}
+      />
+      <ShipDateReferenceFields
+        idPrefix="normal"
+        uid={uid}
+        fields={{ ShipDate: register('ShipDate'), Reference: register('Reference'), Reference2: register('Reference2') }}
+        errors={errors}
       />
       <Row className="g-3 mb-4">
         {(['From', 'To'] as const).map((side) => (

@@ -52,7 +52,12 @@ export const draftText = (value: unknown): string => (typeof value === 'string' 
  * The create payload for the chosen type: design only for priority, Country fixed by the type
  * (Canada for UPS, United States otherwise), phone only for fedex_ground, 15 x 15 x 15 for uspsv9.
  */
-export function orderPayload(base: Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight'>, uid: string, from: OrderSide, to: OrderSide): CreateOrderBody {
+export function orderPayload(
+  base: Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'ShipDate' | 'Reference' | 'Reference2'>,
+  uid: string,
+  from: OrderSide,
+  to: OrderSide,
+): CreateOrderBody {
   const country = countryFor(uid);
   const phone = uid === 'fedex_ground';
   const v9 = uid === 'uspsv9';
@@ -75,6 +80,10 @@ export function orderPayload(base: Pick<CreateOrderBody, 'labelType' | 'design' 
     ...(v9 ? { Length: USPS_V9_DIMENSION, Width: USPS_V9_DIMENSION, Height: USPS_V9_DIMENSION } : {}),
     ...side('From', from),
     ...side('To', to),
+    // Ship date and reference lines: an empty date is today.
+    ShipDate: base.ShipDate || undefined,
+    Reference: base.Reference ?? '',
+    Reference2: base.Reference2 ?? '',
   };
 }
 

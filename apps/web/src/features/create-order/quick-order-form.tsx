@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import { countryFor, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
+import { countryFor, utcDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
 import { ADDRESS_TEXT_EXAMPLE, formatAddressText, parseAddressText, readAddressText, type ParseResult } from './parse-address.ts';
 import {
   LabelTypeFields,
@@ -20,8 +20,12 @@ import { useSavedAddresses } from '../../api/addresses.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { toastError } from '../../api/mutation.ts';
+import { ShipDateReferenceFields } from './ship-date-reference-fields.tsx';
 
-type QuickValues = Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'FromPhone' | 'ToPhone'> & { fromText: string; toText: string };
+type QuickValues = Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'FromPhone' | 'ToPhone' | 'ShipDate' | 'Reference' | 'Reference2'> & {
+  fromText: string;
+  toText: string;
+};
 
 const sideOf = (parsed: ParseResult, phone: string | null | undefined): OrderSide => {
   const a = parsed.ok ? parsed.address : { name: '', street: '', street2: '', city: '', state: '', zip: '' };
@@ -126,6 +130,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
       toText: textOf(start.to),
       FromPhone: start.from.Phone ?? '',
       ToPhone: start.to.Phone ?? '',
+      ShipDate: utcDay(),
     },
   });
   const { submit, busy } = useSubmitOrder((issues) => {
@@ -165,6 +170,12 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         fields={{ labelType: register('labelType'), design: register('design'), Weight: register('Weight') }}
         errors={errors}
         weight={weight}
+      />
+      <ShipDateReferenceFields
+        idPrefix="quick"
+        uid={selected?.uid ?? ''}
+        fields={{ ShipDate: register('ShipDate'), Reference: register('Reference'), Reference2: register('Reference2') }}
+        errors={errors}
       />
       <Row className="g-3 mb-4">
         {(['From', 'To'] as const).map((side) => (

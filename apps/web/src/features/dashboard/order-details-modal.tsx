@@ -100,6 +100,14 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                   {order.weight} {weightUnitFor(order.labelType.uid)}
                 </Fact>
                 <Fact name="Dimensions">{dims}</Fact>
+                {order.shipDate && <Fact name="Ship date">{order.shipDate}</Fact>}
+                {(order.reference || order.reference2) && (
+                  <Fact name="Reference">
+                    <span className="text-break" data-testid="order-details-reference">
+                      {[order.reference, order.reference2].filter(Boolean).join(' / ')}
+                    </span>
+                  </Fact>
+                )}
                 <Fact name="Tracking">
                   <span className="font-monospace">{order.tracking ?? 'None yet'}</span>
                 </Fact>

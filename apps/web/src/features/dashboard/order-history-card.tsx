@@ -154,7 +154,21 @@ export function OrderHistoryCard() {
     },
     { header: 'From', td: { className: 'stack-hide' }, cell: (order) => order.fromName },
     // On phones a row is a card: the receiver and the date stay on it.
-    { header: 'To', td: { 'data-label': 'To' }, cell: (order) => order.toName },
+    {
+      header: 'To',
+      td: { 'data-label': 'To' },
+      // The reference lines under the receiver: what a customer knows the parcel by.
+      cell: (order) => (
+        <span>
+          {order.toName}
+          {(order.reference || order.reference2) && (
+            <span className="d-block text-muted small text-break" data-testid="order-reference">
+              Ref: {[order.reference, order.reference2].filter(Boolean).join(' / ')}
+            </span>
+          )}
+        </span>
+      ),
+    },
     {
       header: 'Price',
       className: 'text-end',
