@@ -4,6 +4,7 @@ export const PACKAGE_CREATED = 'Package created successfully';
 export const PACKAGE_UPDATED = 'Package updated successfully';
 export const PACKAGE_DELETED = 'Package deleted successfully';
 export const PACKAGE_NOT_FOUND = 'Package not found';
+export const PACKAGE_NAMED_NOT_FOUND = (name: string) => `No saved package is named "${name}"`;
 /** How many packages one customer may keep. */
 export const PACKAGE_LIMIT = 100;
 export const PACKAGE_LIMIT_REACHED = `You can save at most ${PACKAGE_LIMIT} packages`;

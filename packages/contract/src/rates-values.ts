@@ -1,5 +1,6 @@
 // Rates and quotes: why a label type cannot take a package, the size limits of each carrier, delivery dates. No zod (see index.ts).
 import { isUpsLabelType, weightUnitFor } from './catalog-values.ts';
+import { packageWeightIn } from './packages-values.ts';
 
 /** How long a quote's prices hold: create-order with its quoteId buys at exactly that price until then. */
 export const QUOTE_TTL_MS = 15 * 60_000;
@@ -54,12 +55,7 @@ export function sizeProblem(uid: string, dims: { length?: number | null; width?:
 }
 
 /** A weight given in `unit` in the unit a label type is priced in (ounces for ground_oz, pounds otherwise), to 2 decimals. */
-export function weightFor(uid: string, weight: number, unit: 'lb' | 'oz'): number {
-  const want = weightUnitFor(uid);
-  if (want === unit) return weight;
-  const converted = want === 'oz' ? weight * 16 : weight / 16;
-  return Math.round(converted * 100) / 100;
-}
+export const weightFor = (uid: string, weight: number, unit: 'lb' | 'oz'): number => packageWeightIn({ weight, weightUnit: unit }, weightUnitFor(uid));
 
 /** The day a parcel shipped on `shipDate` arrives after `days` business days (Monday to Friday), as YYYY-MM-DD. */
 export function deliveryDate(shipDate: string, days: number): string {

@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { labelTypeRef, weightSchema } from './catalog.ts';
 import { createOrderBody } from './orders.ts';
 import { STRATEGIES, UNAVAILABLE_REASONS } from './rates-values.ts';
+import { PACKAGE_NAME_MAX } from './packages-values.ts';
 
 const WEIGHT_UNITS = ['lb', 'oz'] as const;
 const weightUnit = z.enum(WEIGHT_UNITS, { error: 'WeightUnit must be lb or oz' });
+/** A saved package's name: its weight (and unit) and dimensions fill the fields left out (see withSavedPackage). */
+const savedPackageName = z.string().trim().min(1).max(PACKAGE_NAME_MAX).optional();
 
 /**
  * POST /order/rates: a package (its weight, in WeightUnit, pounds by default, and optional dimensions) between two ZIP
@@ -16,6 +19,7 @@ export const ratesBody = createOrderBody.omit({ labelType: true, design: true })
   WeightUnit: weightUnit.optional(),
   FromZip: createOrderBody.shape.FromZip,
   ToZip: createOrderBody.shape.ToZip,
+  package: savedPackageName,
 });
 export type RatesBody = z.input<typeof ratesBody>;
 export type RatesInput = z.output<typeof ratesBody>;
@@ -59,6 +63,7 @@ export const createOrderRequest = createOrderBody.extend({
   quoteId: z.string().trim().min(1).max(64).optional(),
   strategy: z.enum(STRATEGIES, { error: 'strategy must be cheapest or fastest' }).optional(),
   WeightUnit: weightUnit.optional(),
+  package: savedPackageName,
 });
 export type CreateOrderRequest = z.output<typeof createOrderRequest>;
 

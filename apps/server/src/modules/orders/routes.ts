@@ -28,7 +28,9 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
 
   // A refused label is the provider's failure, not the user's: 502 with what happened (the order is already refunded).
   const answer = (result: PlaceResult, message: string): ApiAnswer =>
-    result.ok ? { statusCode: 200, body: { message, orderId: result.orderId, labelType: result.labelType } } : { statusCode: 502, body: { message: result.message } };
+    result.ok
+      ? { statusCode: 200, body: { message, orderId: result.orderId, labelType: result.labelType } }
+      : { statusCode: 502, body: { message: result.message } };
 
   /**
    * Places an order at most once per Idempotency-Key (the web sends one per submission): the same key again answers
@@ -53,9 +55,13 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
 
   // A body that fails the schema is answered with every problem at once (fields and the type's rules), not its first.
   // Every enabled label type priced for one package, with its delivery estimate or why it cannot take it: a quote.
-  api.post('/order/rates', { schema: { body: ratesBody, response: { 200: ratesResponse } } }, (request) => ctx.rates.rates(request.userId, request.body));
+  // A saved package named in the body fills its weight and dimensions before the body is checked.
+  const preValidation = (request: FastifyRequest) => ctx.packages.fillFromPackage(request as FastifyRequest & { userId: string });
+  api.post('/order/rates', { schema: { body: ratesBody, response: { 200: ratesResponse } }, preValidation }, (request) =>
+    ctx.rates.rates(request.userId, request.body),
+  );
 
-  api.post('/order/create', { schema: { body: createOrderRequest, response: placed }, attachValidation: true }, async (request, reply) => {
+  api.post('/order/create', { schema: { body: createOrderRequest, response: placed }, attachValidation: true, preValidation }, async (request, reply) => {
     if (request.validationError) throw await orders.invalidBody(request.body);
     return placeOnce(request, reply, (onCharged) => orders.place(request.userId, request.body, { onCharged }), ORDER_CREATED);
   });

@@ -19,6 +19,7 @@ import {
   orderRuleViolations,
   templateRequired,
   LABEL_TYPE_REQUIRED,
+  weightFor,
   utcDay,
   type CreateOrderInput,
   type CreateOrderRequest,
@@ -662,6 +663,11 @@ export function createOrderService(deps: {
     return { type, priceCents: price.priceCents };
   }
 
+  const inTypeUnit = async (input: CreateOrderInput & { WeightUnit: 'lb' | 'oz' }): Promise<CreateOrderInput> => ({
+    ...input,
+    Weight: weightFor((await catalog.orderableType(input.labelType)).uid, input.Weight, input.WeightUnit),
+  });
+
   /**
    * The 400 of a body that failed createOrderBody: every bad field, then the rules of its label type
    * (when it names one that can be ordered) over the fields that passed, and the weight's price.
@@ -701,7 +707,9 @@ export function createOrderService(deps: {
   async function place(userId: string, request: CreateOrderRequest, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
     const chosen = request.quoteId || request.strategy ? await deps.rates.forOrder(userId, request) : null;
     if (!chosen && !request.labelType) throw invalidOrder([{ field: 'labelType', message: LABEL_TYPE_REQUIRED }]);
-    const input = chosen?.input ?? (request as CreateOrderInput);
+    // A weight given in another unit than the type's (a saved package's, in ounces for a type in pounds) is converted.
+    const input =
+      chosen?.input ?? (request.WeightUnit ? await inTypeUnit(request as CreateOrderInput & { WeightUnit: 'lb' | 'oz' }) : (request as CreateOrderInput));
     const { type, priceCents } = await quote(input, chosen);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
     const order = orderRowFor(userId, input, type, priceCents, {

@@ -1,4 +1,12 @@
-import { PACKAGE_LIMIT, PACKAGE_LIMIT_REACHED, PACKAGE_NOT_FOUND, packageNameTaken, type PackageInput, type SavedPackage } from '@portal/contract';
+import {
+  PACKAGE_LIMIT,
+  PACKAGE_LIMIT_REACHED,
+  PACKAGE_NAMED_NOT_FOUND,
+  PACKAGE_NOT_FOUND,
+  packageNameTaken,
+  type PackageInput,
+  type SavedPackage,
+} from '@portal/contract';
 import type { DbOrTrx } from '../../db/database.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
@@ -62,6 +70,23 @@ export function createPackageService(db: DbOrTrx) {
     },
     /** The user's package of this name (any case), or undefined. */
     packageNamed: (userId: string, name: string) => packageNamed(db, userId, name),
+
+    /**
+     * A route's preValidation hook: a body naming a saved `package` gets its weight (with its unit as WeightUnit) and
+     * dimensions where the body left them out, before the body is checked; an unknown name is a 400.
+     */
+    async fillFromPackage(request: { userId: string; body: unknown }): Promise<void> {
+      const body = request.body;
+      if (body === null || typeof body !== 'object' || typeof (body as { package?: unknown }).package !== 'string') return;
+      const fields = body as Record<string, unknown>;
+      const name = String(fields.package).trim();
+      const saved = name ? await packageNamed(db, request.userId, name) : undefined;
+      if (!saved) throw badRequest(PACKAGE_NAMED_NOT_FOUND(name));
+      const given = (key: string) => fields[key] !== undefined && fields[key] !== null && fields[key] !== '';
+      if (!given('Weight')) Object.assign(fields, { Weight: saved.weight, WeightUnit: saved.weightUnit });
+      if (saved.length !== null && !given('Length') && !given('Width') && !given('Height'))
+        Object.assign(fields, { Length: saved.length, Width: saved.width, Height: saved.height });
+    },
   };
 }
 export type PackageService = ReturnType<typeof createPackageService>;

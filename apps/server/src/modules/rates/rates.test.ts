@@ -190,3 +190,25 @@ describe('a bulk CSV file with a Service column', () => {
     expect(heavy.json().errors).toEqual([expect.objectContaining({ row: 2, column: 'Service', message: NO_TYPE_TAKES_PACKAGE })]);
   });
 });
+
+describe('a saved package named in rates and create-order', () => {
+  it('fills the weight (converted to the type’s unit) and dimensions; an unknown name is a 400', async () => {
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/packages',
+      headers: user.headers,
+      payload: { name: 'Mailer', weight: 8, weightUnit: 'oz', length: 10, width: 8, height: 1 },
+    });
+    expect(saved.statusCode).toBe(200);
+    const quoted = byUid((await rates(user, { package: 'mailer', FromZip: SENDER.zip, ToZip: FAR.ToZip })).json().rates);
+    expect(quoted.ground_oz).toMatchObject({ available: true, price: 3.25 });
+    const res = await create(user, { labelType: 'priority', design: 'normal', package: 'Mailer', ...FAR });
+    expect(res.statusCode).toBe(200);
+    // 8 oz is 0.5 lb for Priority, with the package's dimensions.
+    expect(await orderRow(res.json().orderId)).toMatchObject({ weight: 0.5, length: 10, width: 8, height: 1, price_cents: 450 });
+    const unknown = await rates(user, { package: 'Crate', FromZip: SENDER.zip, ToZip: FAR.ToZip });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe('No saved package is named "Crate"');
+  });
+});

@@ -96,7 +96,14 @@ const partyOf = (input: Partial<CreateOrderInput>, side: 'From' | 'To', country:
  * What an upstream shipment is made of (the parties without phones, the parcel in ounces, the ship date): an order
  * whose own is the same is bought on its quote's shipment; any other gets a shipment of its own.
  */
-function fingerprintOf(from: LabelParty, to: LabelParty, ounces: number, dims: (number | null)[], shipDate: string, references: (string | undefined)[]): string {
+function fingerprintOf(
+  from: LabelParty,
+  to: LabelParty,
+  ounces: number,
+  dims: (number | null)[],
+  shipDate: string,
+  references: (string | undefined)[],
+): string {
   const side = (p: LabelParty) => [p.name, p.company, p.street, p.street2, p.city, p.state, p.zip, p.country];
   return sha256Hex(JSON.stringify([side(from), side(to), Math.round(ounces * 10) / 10, dims, shipDate, references.map((r) => r ?? '')]));
 }
@@ -150,10 +157,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
   }
 
   /** Prices the package for every enabled type and keeps the quote. */
-  async function quote(
-    userId: string,
-    input: Partial<CreateOrderInput> & Pick<RatesInput, 'Weight' | 'WeightUnit' | 'FromZip' | 'ToZip'>,
-  ) {
+  async function quote(userId: string, input: Partial<CreateOrderInput> & Pick<RatesInput, 'Weight' | 'WeightUnit' | 'FromZip' | 'ToZip'>) {
     const fromCountry = countryOf(input.FromZip, input.FromCountry);
     const toCountry = countryOf(input.ToZip, input.ToCountry);
     if (!fromCountry) throw badRequest('From ZIP must be a US ZIP code or a Canadian postal code');

@@ -136,6 +136,8 @@ const bulkEnvelope = z.object({
 export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { reseller, config, limiter, counters, packages } = ctx;
   const originOf = (request: FastifyRequest) => linkOrigin(config, request);
+  /** A saved package named in the body fills its weight and dimensions before the body is checked. */
+  const withSavedPackage = (request: FastifyRequest) => packages.fillFromPackage(request as FastifyRequest & { userId: string });
 
   await app.register(
     async (instance) => {
@@ -210,6 +212,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
           },
           // A body that fails the schema is answered with every problem at once: its fields and the label type's rules.
           attachValidation: true,
+          preValidation: withSavedPackage,
         },
         async (request, reply) => {
           const invalid = request.validationError;
@@ -273,11 +276,12 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             tags: [RESELLER_TAGS.labelTypes],
             summary: 'Compare rates for a package',
             description:
-              'Every enabled label type for one package: our price, carrier and service, estimated business days and delivery date (counted from the ship date), or why the type cannot take it (weight, size, route, or not available right now). The answer is a quote: create-order with its `quoteId` buys at exactly these prices for 15 minutes. `cheapest` and `fastest` name what create-order\'s `strategy` would choose.',
+              "Every enabled label type for one package: our price, carrier and service, estimated business days and delivery date (counted from the ship date), or why the type cannot take it (weight, size, route, or not available right now). The answer is a quote: create-order with its `quoteId` buys at exactly these prices for 15 minutes. `cheapest` and `fastest` name what create-order's `strategy` would choose.",
             consumes: ['application/json', 'application/x-www-form-urlencoded'],
             body: resellerRatesBody,
             response: { 200: ok(ratesAnswer, 'The rates, kept as a quote'), ...errorResponses(400, ...AUTH_ERRORS) },
           },
+          preValidation: withSavedPackage,
         },
         async (request) => ({ type: 'success' as const, message: 'Rates', ...(await ctx.rates.rates(request.userId, request.body)) }),
       );
