@@ -54,7 +54,7 @@ const rows = (html: string) =>
     ([, className = '', uid, available, cells]) => ({
       uid,
       available: available === 'true',
-      greyed: className.includes('text-body-secondary'),
+      greyed: className.includes('table-secondary'),
       cells: [...cells.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map(([, content]) =>
         content
           .replace(/<[^>]+>/g, ' ')

@@ -182,23 +182,26 @@ export function RatesList({ answer, selectedUid, outOfDate, onChoose }: RatesLis
             return (
               <tr
                 key={uid}
-                className={rate.available ? (chosen ? 'table-primary' : undefined) : 'text-body-secondary'}
+                className={rate.available ? (chosen ? 'table-primary' : undefined) : 'table-secondary'}
                 data-testid="rate-row"
                 data-uid={uid}
                 data-available={rate.available}
               >
+                {/* One span each for the name and the marks: a phone's card puts them at either end of its title. */}
                 <td className="stack-key">
-                  {rate.labelType.name}
-                  {answer.cheapest === uid && (
-                    <Badge bg="success" className="ms-2">
-                      Cheapest
-                    </Badge>
-                  )}
-                  {answer.fastest === uid && (
-                    <Badge bg="info" text="dark" className="ms-2">
-                      Fastest
-                    </Badge>
-                  )}
+                  <span className="text-start">{rate.labelType.name}</span>
+                  <span>
+                    {answer.cheapest === uid && (
+                      <Badge bg="success" className="ms-2">
+                        Cheapest
+                      </Badge>
+                    )}
+                    {answer.fastest === uid && (
+                      <Badge bg="info" text="dark" className="ms-2">
+                        Fastest
+                      </Badge>
+                    )}
+                  </span>
                 </td>
                 <td data-label="Carrier">
                   {rate.carrier} · {rate.service}
@@ -209,8 +212,10 @@ export function RatesList({ answer, selectedUid, outOfDate, onChoose }: RatesLis
                       {rate.price === null ? '' : money(rate.price)}
                     </td>
                     <td data-label="Delivery" data-testid="rate-days">
-                      {rate.days === null ? 'No estimate' : daysText(rate.days)}
-                      {rate.deliveryDate && <span className="text-body-secondary"> · {formatDay(rate.deliveryDate)}</span>}
+                      <span>
+                        {rate.days === null ? 'No estimate' : daysText(rate.days)}
+                        {rate.deliveryDate && <span className="text-body-secondary"> · {formatDay(rate.deliveryDate)}</span>}
+                      </span>
                     </td>
                     <td className="stack-actions text-end">
                       <Button size="sm" variant={chosen ? 'primary' : 'outline-primary'} disabled={!!outOfDate} onClick={() => onChoose(rate)}>
@@ -219,7 +224,7 @@ export function RatesList({ answer, selectedUid, outOfDate, onChoose }: RatesLis
                     </td>
                   </>
                 ) : (
-                  <td colSpan={3} data-label="Unavailable" data-testid="rate-reason">
+                  <td colSpan={3} data-label="Unavailable" className="text-body-secondary" data-testid="rate-reason">
                     {unavailableText(rate)}
                   </td>
                 )}
