@@ -118,6 +118,41 @@ describe.each([
   });
 });
 
+describe('Compare rates on Normal Order', () => {
+  it('asks for the ZIP fields’ package and buys the chosen row at its listed price', async () => {
+    // The Quick Order tab's addresses and weight carry over to Normal Order's fields.
+    const { page, token } = await fillPackage(DESKTOP, '3');
+    await page.getByRole('tab', { name: 'Normal Order' }).click();
+    const form = page.getByTestId('normal-order-form');
+    await expect.poll(() => form.getByTestId('to-card').getByLabel('ZIP').inputValue()).toBe(RECIPIENT.zip);
+    await compare(page);
+    const fedex = rateRow(page, 'fedex_ground');
+    expect(await fedex.getByTestId('rate-days').textContent()).toMatch(/^4 days · /);
+    const listed = (await fedex.getByTestId('rate-price').textContent())!;
+    await fedex.getByRole('button', { name: 'Choose' }).click();
+    await expect.poll(() => form.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toMatch(/^FedEx Ground/);
+
+    // Another ZIP drops the quote; the ZIP put back, the list holds again.
+    const toZip = form.getByTestId('to-card').getByLabel('ZIP');
+    await toZip.fill('10002');
+    await page.getByTestId('rates-out-of-date').waitFor();
+    await toZip.fill(RECIPIENT.zip);
+    await page.getByTestId('rates-out-of-date').waitFor({ state: 'detached' });
+
+    const creates: unknown[] = [];
+    page.on('request', (r) => void (r.url().endsWith('/api/v1/order/create') && creates.push(r.postDataJSON())));
+    await page.getByRole('button', { name: `Create Order ${listed}`, exact: true }).click();
+    await toast(page, 'Order created successfully').waitFor();
+    expect(creates).toEqual([expect.objectContaining({ labelType: 'fedex_ground', quoteId: expect.any(String), Weight: 3, WeightUnit: 'lb' })]);
+    const price = Number(listed.slice(1));
+    expect(await listOrders(token)).toEqual([
+      expect.objectContaining({ status: 'completed', price, weight: 3, labelType: expect.objectContaining({ uid: 'fedex_ground' }) }),
+    ]);
+    expect(await balanceOf(token)).toBe(Math.round((100 - price) * 100) / 100);
+    await page.context().close();
+  });
+});
+
 describe('Compare rates: an expired quote', () => {
   it('is refused by Create Order (409), and the list asks to compare again; the new quote is bought', async () => {
     const { page, token } = await fillPackage(DESKTOP, '1');
