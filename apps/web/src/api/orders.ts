@@ -9,6 +9,8 @@ import {
   type OrderIssue,
   type OrderListQuery,
   type OrderListResponse,
+  type RatesBody,
+  type RatesResponse,
   type RefundResult,
   type RefundResultsResponse,
 } from '@portal/contract';
@@ -21,9 +23,18 @@ import { serverMessage, useApiMutation } from './mutation.ts';
 /** Every order query's key starts so (the history's pages, the count, an order's details): a write reads them all again. */
 const ORDERS_QUERY_KEY = ['orders'];
 
+/** Create Order's body: a label type, or a `quoteId` of /order/rates (labelType then its uid) with the weight in WeightUnit. */
+export type CreateOrderCall = CreateOrderBody & { quoteId?: string; WeightUnit?: 'lb' | 'oz' };
+
 /** With the submission's Idempotency-Key: sent again, it is answered again, ordered and charged once. */
-export const createOrder = (body: CreateOrderBody, idempotencyKey: string) =>
+export const createOrder = (body: CreateOrderCall, idempotencyKey: string) =>
   request<MessageResponse>('/order/create', { method: 'POST', body, headers: { 'idempotency-key': idempotencyKey } });
+
+/** Every enabled label type priced for one package (or why it cannot take it), kept by the server as a quote. */
+export const askRates = (body: RatesBody) => request<RatesResponse>('/order/rates', { method: 'POST', body });
+
+/** 'Compare rates': a write, as each ask makes a quote of its own; the screen keeps the answer (mutate's onSuccess). */
+export const useAskRates = () => useApiMutation({ call: askRates });
 
 export function readOrders(query: OrderListQuery) {
   const params = new URLSearchParams();
@@ -75,7 +86,7 @@ export function useCreateOrder() {
   const queryClient = useQueryClient();
   const keys = useSubmissionKeys();
   return useApiMutation({
-    call: ({ order }: { order: CreateOrderBody; price: number }) => keys.send(order, (key) => createOrder(order, key)),
+    call: ({ order }: { order: CreateOrderCall; price: number }) => keys.send(order, (key) => createOrder(order, key)),
     invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey],
     invalidateOnError: true,
     successToast: serverMessage,

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useForm, useWatch, type Control, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import { countryFor, regionsFor, utcDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
+import { countryFor, regionsFor, utcDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType, type Rate } from '@portal/contract';
 import {
   LabelTypeFields,
   SubmitOrderButton,
@@ -24,6 +24,7 @@ import { toastError } from '../../api/mutation.ts';
 import { PrintsAs } from '../../components/prints-as.tsx';
 import { AddressCheckNote, useAddressCheck } from '../../components/address-check.tsx';
 import { ShipDateReferenceFields } from './ship-date-reference-fields.tsx';
+import { CompareRates, chosenFields, ratesPackage, useCompareRates } from './compare-rates.tsx';
 
 type Side = 'From' | 'To';
 
@@ -152,6 +153,26 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const uid = selected?.uid ?? '';
   const price = useOrderPrice(labelType, weight);
   const { errors, isSubmitted } = formState;
+
+  // Compare rates: the package (weight, dimensions when the form has them, both ZIPs); a chosen row selects its type,
+  // and the order is bought at its quote.
+  const [length, width, height, fromZip, toZip, shipDate] = useWatch({ control, name: ['Length', 'Width', 'Height', 'FromZip', 'ToZip', 'ShipDate'] });
+  const pkg = ratesPackage({
+    Weight: weight,
+    WeightUnit: selected?.weightUnit ?? 'lb',
+    Length: length,
+    Width: width,
+    Height: height,
+    FromZip: fromZip,
+    ToZip: toZip,
+    ShipDate: shipDate,
+  });
+  const rates = useCompareRates(pkg, uid);
+  const chooseRate = (rate: Rate) => {
+    const chosen = chosenFields(rate, labelTypes, rates, weight);
+    if (chosen)
+      for (const [name, value] of Object.entries(chosen)) setValue(name as 'labelType' | 'Weight', value, { shouldDirty: true, shouldValidate: isSubmitted });
+  };
   const addressCheck = useAddressCheck<Side>();
   const linesOf = (order: CreateOrderInput, side: Side) => ({
     name: order[`${side}Name`],
@@ -165,7 +186,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   });
   // The carrier's word on both addresses before paying (when the shop verifies them): a corrected one is offered first.
   const place = async (order: CreateOrderInput) => {
-    if (await addressCheck.mayGoOn({ From: linesOf(order, 'From'), To: linesOf(order, 'To') })) submit(order, price);
+    if (await addressCheck.mayGoOn({ From: linesOf(order, 'From'), To: linesOf(order, 'To') })) submit(rates.body(order), rates.price ?? price, rates.refused);
   };
   const takeSuggested = (side: Side) => (suggested: { street: string; street2: string; city: string; state: string; zip: string }) => {
     const options = { shouldDirty: true, shouldValidate: isSubmitted };
@@ -230,7 +251,8 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
           </Col>
         ))}
       </Row>
-      <SubmitOrderButton price={price} busy={busy || addressCheck.checking} typeChosen={!!selected} />
+      <CompareRates rates={rates} ready={pkg !== null} selectedUid={uid} onChoose={chooseRate} />
+      <SubmitOrderButton price={rates.price ?? price} busy={busy || addressCheck.checking} typeChosen={!!selected} />
       {leavePrompt}
     </Form>
   );

@@ -15,7 +15,7 @@ import {
 } from '@portal/contract';
 import { priceQuery } from '../../api/catalog.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
-import { orderIssues, useCreateOrder } from '../../api/orders.ts';
+import { orderIssues, useCreateOrder, type CreateOrderCall } from '../../api/orders.ts';
 import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { money } from '../../components/format.ts';
 import { FORM_SENT } from '../../components/unsaved-input.tsx';
@@ -123,12 +123,13 @@ export function fieldErrors(issues: OrderIssue[], fieldFor: (field: string) => s
 
 /**
  * Sends the order once: a submit in progress blocks a second; success returns to '/'. A 400 marks
- * every field it names (onIssues) beside its toast. The toasts and the balance are the call's own.
+ * every field it names (onIssues) beside its toast; a submit's onRefused hears of every refusal (a quote that
+ * expired). The toasts and the balance are the call's own.
  */
 export function useSubmitOrder(onIssues: (issues: OrderIssue[]) => void) {
   const navigate = useNavigate();
   const create = useCreateOrder();
-  const submit = (order: CreateOrderBody, price: number) =>
+  const submit = (order: CreateOrderCall, price: number, onRefused?: (error: unknown) => void) =>
     create.mutate(
       { order, price },
       {
@@ -136,6 +137,7 @@ export function useSubmitOrder(onIssues: (issues: OrderIssue[]) => void) {
         onError: (error) => {
           const issues = orderIssues(error);
           if (issues.length > 0) onIssues(issues);
+          onRefused?.(error);
         },
       },
     );

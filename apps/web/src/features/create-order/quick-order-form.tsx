@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import { countryFor, utcDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType } from '@portal/contract';
+import { countryFor, utcDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType, type Rate } from '@portal/contract';
 import { ADDRESS_TEXT_EXAMPLE, formatAddressText, parseAddressText, readAddressText, type ParseResult } from './parse-address.ts';
 import {
   LabelTypeFields,
@@ -21,6 +21,7 @@ import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { toastError } from '../../api/mutation.ts';
 import { ShipDateReferenceFields } from './ship-date-reference-fields.tsx';
+import { CompareRates, chosenFields, ratesPackage, useCompareRates } from './compare-rates.tsx';
 
 type QuickValues = Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'FromPhone' | 'ToPhone' | 'ShipDate' | 'Reference' | 'Reference2'> & {
   fromText: string;
@@ -157,12 +158,32 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const price = useOrderPrice(labelType, weight);
   const { errors, isSubmitted } = formState;
 
+  // Compare rates: the package (weight, the ZIPs of both texts); a chosen row selects its type, and the order is bought at its quote.
+  const [fromText, toText, shipDate] = useWatch({ control, name: ['fromText', 'toText', 'ShipDate'] });
+  const pkg = ratesPackage({
+    Weight: weight,
+    WeightUnit: selected?.weightUnit ?? 'lb',
+    FromZip: readAddressText(fromText ?? '').zip,
+    ToZip: readAddressText(toText ?? '').zip,
+    ShipDate: shipDate,
+  });
+  const rates = useCompareRates(pkg, selected?.uid ?? '');
+  const chooseRate = (rate: Rate) => {
+    const chosen = chosenFields(rate, labelTypes, rates, weight);
+    if (chosen)
+      for (const [name, value] of Object.entries(chosen)) setValue(name as 'labelType' | 'Weight', value, { shouldDirty: true, shouldValidate: isSubmitted });
+  };
+
   const fill = (field: 'fromText' | 'toText') => (address: Address) =>
     setValue(field, formatAddressText(address), { shouldDirty: true, shouldValidate: isSubmitted });
 
   return (
     // The resolver loads the contract's checks; if that fails, a toast says so.
-    <Form onSubmit={(event) => void handleSubmit((order) => submit(order, price))(event).catch(toastError)} noValidate data-testid="quick-order-form">
+    <Form
+      onSubmit={(event) => void handleSubmit((order) => submit(rates.body(order), rates.price ?? price, rates.refused))(event).catch(toastError)}
+      noValidate
+      data-testid="quick-order-form"
+    >
       <LabelTypeFields
         idPrefix="quick"
         labelTypes={labelTypes}
@@ -193,7 +214,8 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
           </Col>
         ))}
       </Row>
-      <SubmitOrderButton price={price} busy={busy} typeChosen={!!selected} />
+      <CompareRates rates={rates} ready={pkg !== null} selectedUid={selected?.uid ?? ''} onChoose={chooseRate} />
+      <SubmitOrderButton price={rates.price ?? price} busy={busy} typeChosen={!!selected} />
     </Form>
   );
 }
