@@ -28,3 +28,4 @@ export * from './telegram-values.ts';
 export * from './telegram.ts';
 export * from './rates-values.ts';
 export * from './rates.ts';
+export * from './price-check.ts';

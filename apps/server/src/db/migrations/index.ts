@@ -27,6 +27,7 @@ import * as orderSearchFold from './2026-11-28-70-order-search-fold.ts';
 import * as trackingEvents from './2026-11-29-10-tracking-events.ts';
 import * as labelRefunds from './2026-11-28-60-label-refunds.ts';
 import * as rates from './2026-11-29-20-rates.ts';
+import * as priceCheck from './2026-11-29-60-price-check.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-60-label-refunds': labelRefunds,
   '2026-11-29-10-tracking-events': trackingEvents,
   '2026-11-29-20-rates': rates,
+  '2026-11-29-60-price-check': priceCheck,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
