@@ -42,7 +42,17 @@ const toReferencePackage = (row: repo.ReferencePackageRow): ReferencePackage => 
 });
 
 /** A side of a reference package as the upstream is asked: its ZIP code and country. */
-const partyAt = (zip: string, country: Country): LabelParty => ({ name: '', company: '', street: '', street2: '', city: '', state: '', zip, country, phone: '' });
+const partyAt = (zip: string, country: Country): LabelParty => ({
+  name: '',
+  company: '',
+  street: '',
+  street2: '',
+  city: '',
+  state: '',
+  zip,
+  country,
+  phone: '',
+});
 
 /** Price - cost as a share of the price, in % with one decimal. */
 const percentOf = (marginCents: number, priceCents: number) => (priceCents > 0 ? Math.round((marginCents * 1000) / priceCents) / 10 : null);

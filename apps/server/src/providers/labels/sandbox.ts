@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LabelProviderError, uniqueServices, type LabelPending, type LabelProvider, type LabelReady, type QuoteAnswer, type QuoteRequest } from './label-provider.ts';
+import {
+  LabelProviderError,
+  uniqueServices,
+  type LabelPending,
+  type LabelProvider,
+  type LabelReady,
+  type QuoteAnswer,
+  type QuoteRequest,
+} from './label-provider.ts';
 import type { LabelRenderer } from './render-pool.ts';
 import { renderZpl } from './render-zpl.ts';
 
