@@ -43,24 +43,12 @@ function UpstreamRow({ service }: { service: Service }) {
   const [name, setName] = useState(service.upstream?.service ?? '');
   const [account, setAccount] = useState(service.upstream?.carrierAccount ?? '');
   const update = useUpdateUpstreamService();
-  const carriers = [...new Set(service.offered?.map((o) => o.carrier) ?? [])];
   return (
     <tr data-testid="upstream-row" data-uid={service.uid}>
       <td>{service.name}</td>
       <td className="font-monospace">{service.uid}</td>
       <td>
-        <Form.Control
-          size="sm"
-          aria-label={`Carrier of ${service.uid}`}
-          list={`carriers-${service.uid}`}
-          value={carrier}
-          onChange={(e) => setCarrier(e.currentTarget.value)}
-        />
-        <datalist id={`carriers-${service.uid}`}>
-          {carriers.map((c) => (
-            <option key={c} value={c} />
-          ))}
-        </datalist>
+        <Form.Control size="sm" aria-label={`Carrier of ${service.uid}`} value={carrier} onChange={(e) => setCarrier(e.currentTarget.value)} />
       </td>
       <td>
         <ServiceField service={service} carrier={carrier} value={name} onChange={setName} />
