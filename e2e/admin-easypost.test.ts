@@ -15,24 +15,31 @@ it('the Prices page edits what a label type is bought as upstream (kept after a 
   await page.goto(`${shop.server.url}/admin`);
   await openConsole(page, 'Label types', 'Label types and prices');
   const row = (uid: string) => page.locator(`[data-testid="upstream-row"][data-uid="${uid}"]`);
+  const service = (uid: string) => row(uid).getByRole('combobox', { name: `Service of ${uid}`, exact: true });
   // The defaults.
-  await expect.poll(() => row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).inputValue()).toBe('Express');
+  await expect.poll(() => service('ups_express').inputValue()).toBe('Express');
   expect(await row('ground_oz').getByRole('textbox', { name: 'Carrier of ground_oz', exact: true }).inputValue()).toBe('USPS');
 
-  await row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).fill('UPSSaver');
+  // The service is chosen among those the upstream rated for the type's route (another than the saved one).
+  const offered = await service('ups_express')
+    .locator('option')
+    .evaluateAll((options) => options.filter((o) => !o.textContent!.includes('not rated')).map((o) => (o as HTMLOptionElement).value));
+  const chosen = offered.find((name) => name && name !== 'Express')!;
+  expect(chosen).toBeTruthy();
+  await service('ups_express').selectOption(chosen);
   await row('ups_express').getByRole('textbox', { name: 'Carrier account of ups_express', exact: true }).fill('ca_ups_1');
   await row('ups_express').getByRole('button', { name: 'Save the upstream service of ups_express' }).click();
   await toast(page, 'Upstream service saved').waitFor();
   await row('uspsv9').getByRole('textbox', { name: 'Carrier of uspsv9', exact: true }).fill('');
-  await row('uspsv9').getByRole('textbox', { name: 'Service of uspsv9', exact: true }).fill('');
+  await service('uspsv9').selectOption('');
   await row('uspsv9').getByRole('button', { name: 'Save the upstream service of uspsv9' }).click();
   await toast(page, 'Upstream service removed').waitFor();
 
   await page.reload();
-  await expect.poll(() => row('ups_express').getByRole('textbox', { name: 'Service of ups_express', exact: true }).inputValue()).toBe('UPSSaver');
+  await expect.poll(() => service('ups_express').inputValue()).toBe(chosen);
   expect(await row('ups_express').getByRole('textbox', { name: 'Carrier account of ups_express', exact: true }).inputValue()).toBe('ca_ups_1');
-  expect(await row('ups_express').locator('.badge').textContent()).toBe('Mapped');
-  expect(await row('uspsv9').locator('.badge').textContent()).toBe('Not offered');
+  expect(await row('ups_express').locator('.badge').first().textContent()).toBe('Mapped');
+  expect(await row('uspsv9').locator('.badge').first().textContent()).toBe('Not offered');
   // A customer is not offered the unmapped type.
   const customer = await createAccount(shop.server.url);
   const { labelTypes } = await api<{ labelTypes: { uid: string }[] }>(shop.server.url, '/labeltype/read', undefined, customer.token);

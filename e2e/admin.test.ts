@@ -462,7 +462,7 @@ describe('operator console', () => {
 });
 
 describe('the console on a phone (390 px)', () => {
-  it('scrolls no screen sideways: overview, users, orders, outbox, audit log, FedEx queue', async () => {
+  it('scrolls no screen sideways: overview, users, orders, outbox, audit log, FedEx queue, label types, price check, content', async () => {
     const admin = await adminSession(shop.browser, shop.server);
     // An order in the console's lists, with its long values.
     const customer = await fundedAccount(shop.server, 5_000, uniqueTgId('phone'));
@@ -477,6 +477,7 @@ describe('the console on a phone (390 px)', () => {
       '/admin/audit',
       '/admin/fedex-queue',
       '/admin/label-types',
+      '/admin/price-check',
       '/admin/content',
     ]) {
       await phone.goto(`${shop.server.url}${path}`);

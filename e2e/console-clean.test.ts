@@ -101,6 +101,7 @@ describe('the browser console', () => {
       admin('/admin/users', 'Users'),
       admin('/admin/orders', 'Orders'),
       admin('/admin/label-types', 'Label types and prices'),
+      admin('/admin/price-check', 'Price check'),
       admin('/admin/fedex-price', 'FedEx hand-made price'),
       admin('/admin/content', 'Content'),
       admin('/admin/fedex-queue', 'FedEx hand-made queue'),

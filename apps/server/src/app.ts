@@ -22,6 +22,7 @@ import { opsRoutes } from './modules/ops/routes.ts';
 import { bulkRoutes } from './modules/bulk/routes.ts';
 import { billingRoutes, paymentWebhookRoutes } from './modules/billing/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
+import { adminPriceCheckRoutes } from './modules/price-check/routes.ts';
 import { adminFedexRoutes, fedexLinkRoutes, fedexRoutes } from './modules/fedex/routes.ts';
 import { webhookAccountRoutes } from './modules/reseller/account-routes.ts';
 import { resellerRoutes } from './modules/reseller/routes.ts';
@@ -179,7 +180,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
           await amazonRoutes(customer, ctx);
         });
         // The operator console, /api/v1/admin, behind its own guard (an admin's token).
-        await adminRoutes(typed, ctx, [adminFedexRoutes]);
+        await adminRoutes(typed, ctx, [adminFedexRoutes, adminPriceCheckRoutes]);
       },
       { prefix: '/api/v1' },
     );

@@ -3,6 +3,7 @@
 import { centsToDollars } from '@portal/contract';
 import { SYSTEM, auditBy } from './modules/admin/audit.ts';
 import { createRatesService } from './modules/rates/service.ts';
+import { createPriceCheckService } from './modules/price-check/service.ts';
 import { handleEasyPostEvent } from './modules/orders/tracking-webhook.ts';
 import { SANDBOX_TRACKING_JOB, sandboxTrackingJob } from './modules/orders/tracking.ts';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -150,6 +151,9 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const outbox = createEventOutbox({ db, log });
   const metrics = createMetrics();
   const rates = createRatesService({ db, catalog, labels, log, maxCostRatio: config.LABEL_MAX_COST_RATIO });
+  const priceCheck = createPriceCheckService({ db, catalog, labels, log });
+  // A check under way (the overview starts one in the background) ends before the database closes.
+  closers.push(() => priceCheck.settle());
   const orders = createOrderService({
     db,
     catalog,
@@ -312,7 +316,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     reseller,
     /** Where the limits on clients count (Redis with REDIS_URL; in memory, per process, without): the reseller API's requests per key. */
     counters,
-    admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds }),
+    admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds, priceCheck }),
     refunds,
     limiter,
 

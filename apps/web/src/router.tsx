@@ -29,6 +29,7 @@ const adminRoute: RouteObject = {
     { path: 'users/:userId', lazy: fromConsole('UserPage') },
     { path: 'orders', lazy: fromConsole('OrdersPage') },
     { path: 'label-types', lazy: fromConsole('LabelTypesPage') },
+    { path: 'price-check', lazy: fromConsole('PriceCheckPage') },
     { path: 'fedex-price', lazy: fromConsole('FedexPricePage') },
     { path: 'content', lazy: fromConsole('ContentPage') },
     { path: 'fedex-queue', lazy: fromConsole('FedexQueuePage') },

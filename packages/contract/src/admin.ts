@@ -6,6 +6,7 @@ import { ORDER_STATUSES } from './orders-values.ts';
 import { bulkOrderSchema } from './bulk.ts';
 import { invoiceSchema, statementEntrySchema } from './billing.ts';
 import { IDEMPOTENCY_KEY_INVALID } from './reseller.ts';
+import { offeredServiceSchema, priceCheckSummarySchema } from './price-check.ts';
 
 // The operator console: every call lives under /api/v1/admin and needs a signed-in user whose
 // role is 'admin' (401 for a visitor, 403 for a customer). Money crosses as dollars, two decimals.
@@ -63,6 +64,8 @@ export const overviewResponse = z.object({
   upstream: z.object({ labels30d: z.number(), cost30d: z.number(), price30d: z.number(), margin30d: z.number() }),
   /** 30 days, oldest first, one entry per UTC day (days without money included, as 0). */
   daily: z.array(z.object({ date: z.string(), sales: z.number(), deposits: z.number() })),
+  /** The last price check's flags (the console warns of negative margins and unrated mappings), or null before the first. */
+  priceCheck: priceCheckSummarySchema,
 });
 export type Overview = z.infer<typeof overviewResponse>;
 
@@ -125,10 +128,24 @@ export const adminLabelTypesResponse = z.object({ labelTypes: z.array(labelTypeS
 
 /** What a label type is bought as upstream (EasyPost's carrier and service names; a carrier account or null for any). */
 export const upstreamServiceSchema = z.object({ carrier: z.string(), service: z.string(), carrierAccount: z.string().nullable() });
-/** GET /admin/upstream-services: the label provider, and each label type's upstream carrier and service (null: not offered with EasyPost). */
+/**
+ * GET /admin/upstream-services: the label provider, and each label type's upstream carrier and service (null: not
+ * offered with EasyPost), with what the last price check saw the upstream rate for the type's route: `offered`, every
+ * carrier and service it rated for the route's reference packages (null: no check has priced the route), and `rated`,
+ * whether the mapped service is one of them (null: unknown).
+ */
 export const adminUpstreamServicesResponse = z.object({
   labelProvider: z.string(),
-  services: z.array(z.object({ _id: z.string(), uid: z.string(), name: z.string(), upstream: upstreamServiceSchema.nullable() })),
+  services: z.array(
+    z.object({
+      _id: z.string(),
+      uid: z.string(),
+      name: z.string(),
+      upstream: upstreamServiceSchema.nullable(),
+      offered: z.array(offeredServiceSchema).nullable(),
+      rated: z.boolean().nullable(),
+    }),
+  ),
 });
 export type AdminUpstreamServices = z.infer<typeof adminUpstreamServicesResponse>;
 /** PUT /admin/label-types/:id/upstream: both carrier and service, or both empty to stop offering the type with EasyPost. Audited. */

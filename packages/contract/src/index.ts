@@ -30,3 +30,4 @@ export * from './rates-values.ts';
 export * from './rates.ts';
 export * from './packages-values.ts';
 export * from './packages.ts';
+export * from './price-check.ts';

@@ -104,6 +104,8 @@ export interface Database {
   fedex_orders: FedexOrdersTable;
   audit_log: AuditLogTable;
   quotes: QuotesTable;
+  reference_packages: ReferencePackagesTable;
+  price_checks: PriceChecksTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -253,6 +255,27 @@ export interface QuotesTable {
   shipment_ref: string | null;
   rates_json: string;
   order_id: string | null;
+}
+
+/** A package the console's price check prices each enabled type with: weight in weight_unit, inches, two ZIPs of one country. */
+export interface ReferencePackagesTable {
+  id: string;
+  name: string;
+  weight: number;
+  weight_unit: 'lb' | 'oz';
+  length: number | null;
+  width: number | null;
+  height: number | null;
+  from_zip: string;
+  to_zip: string;
+  created_at: Timestamp;
+}
+
+/** The last price check (id 'last'): its answer as JSON and when it ran. */
+export interface PriceChecksTable {
+  id: string;
+  checked_at: Timestamp;
+  result_json: string;
 }
 
 export interface AuditLogTable {

@@ -8,6 +8,8 @@ import type {
   AdminOrdersQuery,
   MessageResponse,
   Overview,
+  PriceCheck,
+  ReferencePackageBody,
   UpdateLabelTypeBody,
   UpdateUpstreamServiceBody,
   AdminUpstreamServices,
@@ -28,9 +30,11 @@ import type {
   faqCreatedResponse,
   fedexPriceResponse,
   outboxResponse,
+  referencePackageChangeResponse,
+  referencePackagesResponse,
   tosChangeResponse,
 } from '@portal/contract';
-import { queryOptions, skipToken } from '@tanstack/react-query';
+import { queryOptions, skipToken, useQueryClient } from '@tanstack/react-query';
 import { money } from '../components/format.ts';
 import { PRICE_QUERY_KEY, labelTypesQuery } from './catalog.ts';
 import { download, request } from './client.ts';
@@ -87,6 +91,16 @@ export const updateUpstreamService = (typeId: string, body: UpdateUpstreamServic
   request<Answer<typeof adminUpstreamServiceChangeResponse>>(`/admin/label-types/${id(typeId)}/upstream`, { method: 'PUT', body });
 export const readFedexPrice = () => request<Answer<typeof fedexPriceResponse>>('/admin/fedex-price');
 export const updateFedexPrice = (price: number) => request<Answer<typeof fedexPriceResponse>>('/admin/fedex-price', { method: 'PUT', body: { price } });
+
+// ---- Price check ----
+/** The last price check; `refresh` runs it anew ("Check now"). The server runs it again itself when it is over an hour old. */
+export const readPriceCheck = (refresh = false) => request<PriceCheck>(`/admin/price-check${refresh ? '?refresh=true' : ''}`);
+export const readReferencePackages = () => request<Answer<typeof referencePackagesResponse>>('/admin/reference-packages');
+export const createReferencePackage = (body: ReferencePackageBody) =>
+  request<Answer<typeof referencePackageChangeResponse>>('/admin/reference-packages', { method: 'POST', body });
+export const updateReferencePackage = (packageId: string, body: ReferencePackageBody) =>
+  request<Answer<typeof referencePackageChangeResponse>>(`/admin/reference-packages/${id(packageId)}`, { method: 'PUT', body });
+export const deleteReferencePackage = (packageId: string) => request<MessageResponse>(`/admin/reference-packages/${id(packageId)}`, { method: 'DELETE' });
 
 // ---- Content ----
 export const readAdminContent = () => request<AdminContent>('/admin/content');
@@ -149,6 +163,8 @@ export const userInvoicesQuery = (userId: string, page: number) =>
   queryOptions({ queryKey: adminKey('user', userId, 'invoices', page), queryFn: () => readUserInvoices(userId, page) });
 export const adminLabelTypesQuery = () => queryOptions({ queryKey: adminKey('label-types'), queryFn: readAdminLabelTypes });
 export const upstreamServicesQuery = () => queryOptions({ queryKey: adminKey('upstream-services'), queryFn: readUpstreamServices });
+export const priceCheckQuery = () => queryOptions({ queryKey: adminKey('price-check'), queryFn: () => readPriceCheck() });
+export const referencePackagesQuery = () => queryOptions({ queryKey: adminKey('reference-packages'), queryFn: readReferencePackages });
 export const adminFedexPriceQuery = () => queryOptions({ queryKey: adminKey('fedex-price'), queryFn: readFedexPrice });
 export const adminContentQuery = () => queryOptions({ queryKey: adminKey('content'), queryFn: readAdminContent });
 export type AdminOrdersFilter = Omit<AdminOrdersQuery, 'page' | 'limit'>;
@@ -209,6 +225,28 @@ export const useUpdateUpstreamService = () =>
     invalidateOnError: true,
     successToast: serverMessage,
   });
+
+/** "Check now": the price check run anew, its answer put in the cache (the overview's warning follows). */
+export const useRunPriceCheck = () => {
+  const queryClient = useQueryClient();
+  return useApiMutation({
+    call: () => readPriceCheck(true),
+    onSuccess: (check) => queryClient.setQueryData(priceCheckQuery().queryKey, check),
+    invalidates: [overviewQuery().queryKey, upstreamServicesQuery().queryKey],
+    successToast: () => 'Prices checked',
+  });
+};
+
+/** Add (no id), edit or delete a reference package; the price check is run again with them. */
+export const useSaveReferencePackage = () =>
+  useApiMutation({
+    call: ({ packageId, body }: { packageId: string | null; body: ReferencePackageBody }) =>
+      packageId ? updateReferencePackage(packageId, body) : createReferencePackage(body),
+    invalidates: [ADMIN_QUERY_KEY],
+    successToast: serverMessage,
+  });
+export const useDeleteReferencePackage = () =>
+  useApiMutation({ call: deleteReferencePackage, invalidates: [ADMIN_QUERY_KEY], invalidateOnError: true, successToast: serverMessage });
 
 export const useUpdateFedexPrice = () =>
   useApiMutation({ call: updateFedexPrice, invalidates: [ADMIN_QUERY_KEY], successToast: (saved) => `FedEx hand-made price saved: ${money(saved.price)}` });

@@ -21,6 +21,7 @@ const login = async (tgId: string, password: string) =>
 /** Every admin route with a valid request: were the guard missing, each would change or show something. */
 function everyAdminRoute(target: string): [string, string, unknown?][] {
   const faq = { question: 'Q?', answer: 'A.' };
+  const referencePackage = { name: 'Guard test', weight: 1, weightUnit: 'lb', fromZip: '10001', toZip: '90012' };
   return [
     ['GET', '/overview'],
     ['GET', '/users'],
@@ -58,6 +59,11 @@ function everyAdminRoute(target: string): [string, string, unknown?][] {
     ['GET', `/fedex-orders/${target}/invoice`],
     ['POST', `/fedex-orders/${target}/complete`, { note: 'guard test' }],
     ['POST', `/fedex-orders/${target}/cancel`, { note: 'guard test' }],
+    ['GET', '/price-check'],
+    ['GET', '/reference-packages'],
+    ['POST', '/reference-packages', referencePackage],
+    ['PUT', `/reference-packages/${target}`, referencePackage],
+    ['DELETE', `/reference-packages/${target}`],
   ];
 }
 

@@ -1,7 +1,10 @@
 import {
   centsToDollars,
+  countryFor,
   dollarsToCents,
   type AdminOrder,
+  type PriceCheck,
+  type ReferencePackageBody,
   type AdminOrderDetail,
   type AdminUser,
   type AuditEntry,
@@ -21,6 +24,7 @@ import type { BulkService } from '../bulk/service.ts';
 import { toLabelType, type CatalogService, type LabelTypeChange } from '../catalog/service.ts';
 import type { ContentService } from '../content/service.ts';
 import type { FedexService } from '../fedex/service.ts';
+import type { PriceCheckService } from '../price-check/service.ts';
 import { toOrder, type OrderService } from '../orders/service.ts';
 import type { RefundFilter, RefundService } from '../orders/service.ts';
 import { auditBy } from './audit.ts';
@@ -108,8 +112,9 @@ export function createAdminService(deps: {
   queue: JobQueue;
   fedex: FedexService;
   refunds: RefundService;
+  priceCheck: PriceCheckService;
 }) {
-  const { db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds } = deps;
+  const { db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds, priceCheck } = deps;
 
   /**
    * Sales and deposits (cents) of each closed UTC day: every day before yesterday. Ledger rows are
@@ -150,7 +155,7 @@ export function createAdminService(deps: {
   async function computeOverview(now = Date.now()): Promise<Overview> {
     const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`);
     const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => new Date(today - (OVERVIEW_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
-    const [users, byDay, statuses, jobs, fedexWaiting, upstream, refundCounts] = await Promise.all([
+    const [users, byDay, statuses, jobs, fedexWaiting, upstream, refundCounts, lastCheck] = await Promise.all([
       repo.userTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
       money(days),
       orders.countByStatus(),
@@ -158,6 +163,7 @@ export function createAdminService(deps: {
       fedex.waitingCount(),
       repo.upstreamTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
       refunds.counts(),
+      priceCheck.lastKept(),
     ]);
     const total = (key: keyof DayMoney) => centsToDollars(days.reduce((sum, d) => sum + byDay.get(d)![key], 0));
     const last = byDay.get(days.at(-1)!)!;
@@ -178,6 +184,12 @@ export function createAdminService(deps: {
         margin30d: centsToDollars(upstream.priceCents - upstream.costCents),
       },
       daily: days.map((date) => ({ date, sales: centsToDollars(byDay.get(date)!.sales), deposits: centsToDollars(byDay.get(date)!.deposits) })),
+      priceCheck: lastCheck && {
+        checkedAt: lastCheck.checkedAt,
+        negative: lastCheck.negative,
+        notRated: lastCheck.notRated,
+        unavailable: lastCheck.unavailable,
+      },
     };
   }
 
@@ -267,20 +279,52 @@ export function createAdminService(deps: {
       return (await catalog.allTypes()).map(toLabelType);
     },
 
+    /** Each type's mapping, with the services the last price check saw the upstream rate on the type's route. */
     async upstreamServices() {
+      const [types, check] = await Promise.all([catalog.allTypes(), priceCheck.latest()]);
       return {
         labelProvider: orders.providerName,
-        services: (await catalog.allTypes()).map((type) => ({ _id: type.id, uid: type.uid, name: type.name, upstream: type.upstream })),
+        services: types.map((type) => {
+          const offered = check.offered[countryFor(type.uid)];
+          const mapped = type.upstream;
+          return {
+            _id: type.id,
+            uid: type.uid,
+            name: type.name,
+            upstream: mapped,
+            offered,
+            rated: offered && mapped ? offered.some((o) => o.carrier === mapped.carrier && o.service === mapped.service) : null,
+          };
+        }),
       };
     },
 
     async updateUpstreamService(adminId: string, ref: string, change: { carrier: string; service: string; carrierAccount: string }) {
-      return (await catalog.updateUpstream(ref, change, auditBy(adminId, { action: 'label_type.upstream', targetType: 'label_type' }))).upstream;
+      const type = await catalog.updateUpstream(ref, change, auditBy(adminId, { action: 'label_type.upstream', targetType: 'label_type' }));
+      await priceCheck.forget();
+      return type.upstream;
     },
 
     async updateLabelType(adminId: string, ref: string, change: LabelTypeChange) {
-      return toLabelType(await catalog.updateType(ref, change, auditBy(adminId, { action: 'label_type.update', targetType: 'label_type' })));
+      const type = await catalog.updateType(ref, change, auditBy(adminId, { action: 'label_type.update', targetType: 'label_type' }));
+      await priceCheck.forget();
+      return toLabelType(type);
     },
+
+    // ---- Price check --------------------------------------------------------------------------
+
+    /** The last price check (run anew on refresh, or when none is kept or it is older than an hour). */
+    async priceCheck(refresh: boolean): Promise<PriceCheck> {
+      const { offered: _offered, ...check } = await priceCheck.latest(refresh);
+      return check;
+    },
+    referencePackages: () => priceCheck.referencePackages(),
+    addReferencePackage: (adminId: string, body: ReferencePackageBody) =>
+      priceCheck.addReferencePackage(body, auditBy(adminId, { action: 'reference_package.create', targetType: 'reference_package' })),
+    updateReferencePackage: (adminId: string, id: string, body: ReferencePackageBody) =>
+      priceCheck.updateReferencePackage(id, body, auditBy(adminId, { action: 'reference_package.update', targetType: 'reference_package' })),
+    deleteReferencePackage: (adminId: string, id: string) =>
+      priceCheck.deleteReferencePackage(id, auditBy(adminId, { action: 'reference_package.delete', targetType: 'reference_package' })),
 
     fedexPrice: () => content.fedexPrice(),
 

@@ -49,7 +49,7 @@ export type RateRecord = {
 };
 
 /** The package a quote priced: weight in `weightUnit`, dimensions in inches, the two ZIP codes' countries, the ship date. */
-type QuotedPackage = {
+export type QuotedPackage = {
   weight: number;
   weightUnit: 'lb' | 'oz';
   length: number | null;
@@ -71,7 +71,7 @@ export type QuotedChoice = {
 };
 
 /** The country a ZIP code is of, by its shape, or the one named beside it. */
-function countryOf(zip: string, named: string | undefined): 'United States' | 'Canada' | null {
+export function countryOf(zip: string, named: string | undefined): 'United States' | 'Canada' | null {
   const given = named ? countryNamed(named) : undefined;
   if (given) return given;
   if (US_ZIP.test(zip)) return 'United States';
@@ -109,6 +109,25 @@ function fingerprintOf(
 }
 const ouncesOf = (weight: number, unit: 'lb' | 'oz') => (unit === 'lb' ? weight * 16 : weight);
 
+/** Why the type cannot take the package before anyone is asked (weight, size, route), or its price. */
+export function localAnswer(
+  type: CatalogType,
+  pkg: Pick<QuotedPackage, 'weight' | 'weightUnit' | 'length' | 'width' | 'height'>,
+  countries: string[],
+): { reason: UnavailableReason; message: string } | { priceCents: number } {
+  const country = countryFor(type.uid);
+  if (countries.some((c) => c !== country))
+    return { reason: 'route', message: `${type.name} ships only inside ${country === 'Canada' ? 'Canada' : 'the United States'}` };
+  const price = priceFor(type, weightFor(type.uid, pkg.weight, pkg.weightUnit));
+  if (!price.ok) return { reason: 'weight', message: price.message };
+  const dims = { length: pkg.length, width: pkg.width, height: pkg.height };
+  if (type.uid === 'uspsv9' && [pkg.length, pkg.width, pkg.height].some((d) => d !== null && d > USPS_V9_DIMENSION))
+    return { reason: 'size', message: `${type.name} takes a box of at most ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} in` };
+  const size = sizeProblem(type.uid, dims);
+  if (size) return { reason: 'size', message: size };
+  return { priceCents: price.priceCents };
+}
+
 /** Cheapest: lowest price, then fewer days, then uid. Fastest: fewer days (unknown last), then uid. */
 function choose(records: RateRecord[], strategy: Strategy): RateRecord | undefined {
   const days = (r: RateRecord) => r.days ?? Number.POSITIVE_INFINITY;
@@ -140,21 +159,6 @@ export const toRate = (record: RateRecord, shipDate: string): Rate => ({
  */
 export function createRatesService(deps: { db: Db; catalog: CatalogService; labels: LabelProvider; log: FastifyBaseLogger; maxCostRatio: number }) {
   const { db, catalog, labels, log, maxCostRatio } = deps;
-
-  /** Why the type cannot take the package before anyone is asked (weight, size, route), or its price. */
-  function localAnswer(type: CatalogType, pkg: QuotedPackage, countries: string[]): { reason: UnavailableReason; message: string } | { priceCents: number } {
-    const country = countryFor(type.uid);
-    if (countries.some((c) => c !== country))
-      return { reason: 'route', message: `${type.name} ships only inside ${country === 'Canada' ? 'Canada' : 'the United States'}` };
-    const price = priceFor(type, weightFor(type.uid, pkg.weight, pkg.weightUnit));
-    if (!price.ok) return { reason: 'weight', message: price.message };
-    const dims = { length: pkg.length, width: pkg.width, height: pkg.height };
-    if (type.uid === 'uspsv9' && [pkg.length, pkg.width, pkg.height].some((d) => d !== null && d > USPS_V9_DIMENSION))
-      return { reason: 'size', message: `${type.name} takes a box of at most ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} x ${USPS_V9_DIMENSION} in` };
-    const size = sizeProblem(type.uid, dims);
-    if (size) return { reason: 'size', message: size };
-    return { priceCents: price.priceCents };
-  }
 
   /** Prices the package for every enabled type and keeps the quote. */
   async function quote(userId: string, input: Partial<CreateOrderInput> & Pick<RatesInput, 'Weight' | 'WeightUnit' | 'FromZip' | 'ToZip'>) {

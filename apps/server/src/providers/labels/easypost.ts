@@ -14,6 +14,7 @@ import {
   type QuoteRequest,
   type RefundAnswer,
   type UpstreamService,
+  uniqueServices,
 } from './label-provider.ts';
 
 /**
@@ -334,6 +335,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         const days = Number(rate.est_delivery_days ?? rate.delivery_days);
         return { uid, status: 'rated', costCents: Math.round(Number(rate.rate) * 100), days: Number.isFinite(days) && days > 0 ? days : null, rateId: rate.id };
       }),
+      offered: uniqueServices(((shipment.rates ?? []) as { carrier: string; service: string }[]).map((r) => ({ carrier: r.carrier, service: r.service }))),
     };
   }
 

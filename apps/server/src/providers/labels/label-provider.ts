@@ -61,6 +61,11 @@ export type QuoteAnswer = {
   /** The upstream shipment the rates belong to (bought later by an order that matches it), or null. */
   shipmentRef: string | null;
   rates: (UpstreamRate | NoRate)[];
+  /**
+   * Every carrier and service the upstream rated for this package (whether a type wants it or not): the names the
+   * console's mapping editor offers. The sandbox rates whatever it is asked, so it names the services asked for.
+   */
+  offered: { carrier: string; service: string }[];
 };
 
 export type LabelReady = { status: 'completed'; tracking: string; pdf: Uint8Array };
@@ -145,4 +150,15 @@ export function addressLines(p: LabelParty, withPhone: boolean, withCountry: boo
   if (withCountry) lines.push(p.country.toUpperCase());
   if (withPhone && p.phone) lines.push(`PH ${p.phone}`);
   return lines;
+}
+
+/** Each carrier and service once, in the order first met. */
+export function uniqueServices(services: { carrier: string; service: string }[]): { carrier: string; service: string }[] {
+  const seen = new Set<string>();
+  return services.filter((s) => {
+    const key = `${s.carrier}\n${s.service}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LabelProviderError, type LabelPending, type LabelProvider, type LabelReady, type QuoteAnswer, type QuoteRequest } from './label-provider.ts';
+import {
+  LabelProviderError,
+  uniqueServices,
+  type LabelPending,
+  type LabelProvider,
+  type LabelReady,
+  type QuoteAnswer,
+  type QuoteRequest,
+} from './label-provider.ts';
 import type { LabelRenderer } from './render-pool.ts';
 import { renderZpl } from './render-zpl.ts';
 
@@ -107,6 +115,7 @@ export function sandboxQuote(request: QuoteRequest): QuoteAnswer {
       days: (SANDBOX_DAYS[wanted.uid] ?? ((z: number) => 1 + Math.floor(z / 2)))(zone),
       rateId: null,
     })),
+    offered: uniqueServices(request.wanted.flatMap((w) => (w.upstream ? [w.upstream] : []))),
   };
 }
 

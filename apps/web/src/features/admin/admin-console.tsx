@@ -9,6 +9,7 @@ export { UsersPage } from './users/users-page.tsx';
 export { UserPage } from './users/user-page.tsx';
 export { OrdersPage } from './orders/orders-page.tsx';
 export { LabelTypesPage } from './prices/label-types-page.tsx';
+export { PriceCheckPage } from './price-check/price-check-page.tsx';
 export { FedexPricePage } from './prices/fedex-price-page.tsx';
 export { ContentPage } from './content/content-page.tsx';
 export { FedexQueuePage } from './fedex-queue/fedex-queue-page.tsx';
@@ -22,6 +23,7 @@ const ADMIN_NAV = [
   { label: 'Users', path: '/admin/users' },
   { label: 'Orders', path: '/admin/orders' },
   { label: 'Label types', path: '/admin/label-types' },
+  { label: 'Price check', path: '/admin/price-check' },
   { label: 'FedEx price', path: '/admin/fedex-price' },
   { label: 'Content', path: '/admin/content' },
   { label: 'FedEx queue', path: '/admin/fedex-queue' },

@@ -35,6 +35,8 @@ const singles = () => [
   q.userQuery('u1'),
   q.adminLabelTypesQuery(),
   q.upstreamServicesQuery(),
+  q.priceCheckQuery(),
+  q.referencePackagesQuery(),
   q.adminFedexPriceQuery(),
   q.adminContentQuery(),
   q.adminOrderQuery('o1'),
@@ -44,7 +46,7 @@ describe("the console's read factories", () => {
   it('give every read a key of its own, all starting alike, as no customer key does', () => {
     const pages = Object.values(pagedLists()).flatMap((lists) => lists.flatMap((list) => [list(1), list(2)]));
     const keys = [...singles(), ...pages].map((options) => options.queryKey);
-    expect(keys.length).toBe(7 + 2 * 18);
+    expect(keys.length).toBe(9 + 2 * 18);
     expect(new Set(keys.map(hashKey)).size).toBe(keys.length);
     expect(new Set(keys.map((key) => key[0])).size).toBe(1);
     const customer = [q.accessQuery(), q.orderCountQuery(), q.orderHistoryQuery({ search: '', status: 'all', sort: 'desc' }, 1)];

@@ -2,9 +2,9 @@ import { Suspense, lazy, useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row, Spinner, Table } from 'react-bootstrap';
-import { ORDER_STATUSES } from '@portal/contract';
+import { ORDER_STATUSES, type Overview } from '@portal/contract';
 import { errorMessage } from '../../../api/client.ts';
-import { money } from '../../../components/format.ts';
+import { formatDate, money } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { overviewQuery } from '../../../api/admin.ts';
 
@@ -27,6 +27,24 @@ function Figure({ title, testId, value, children }: { title: string; testId: str
   );
 }
 
+const times = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** The last price check found a price below its upstream cost, or a mapping the upstream does not rate: before a customer meets it. */
+function PriceCheckWarning({ check }: { check: NonNullable<Overview['priceCheck']> }) {
+  const found = [
+    check.negative > 0 && `${times(check.negative, 'price')} below the upstream's cost`,
+    check.notRated > 0 && `${times(check.notRated, 'mapped service')} the upstream does not rate for the route`,
+  ].filter(Boolean);
+  return (
+    <Alert variant="danger" data-testid="price-check-warning">
+      <strong>Check your prices.</strong> The price check of {formatDate(check.checkedAt)} found {found.join(' and ')}.{' '}
+      <Link className="alert-link" to="/admin/price-check">
+        Open the price check
+      </Link>
+    </Alert>
+  );
+}
+
 /** /admin: the shop at a glance, and its money over the last 30 days. */
 export function OverviewPage() {
   const overview = useQuery({ ...overviewQuery(), refetchOnMount: 'always' });
@@ -42,9 +60,11 @@ export function OverviewPage() {
     ...Object.keys(data.ordersByStatus).filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s)),
   ];
 
+  const check = data.priceCheck;
   return (
     <>
       <h2 className="h5 mb-3">Overview</h2>
+      {check && (check.negative > 0 || check.notRated > 0) && <PriceCheckWarning check={check} />}
       <Row className="g-3 mb-3" xs={1} md={2} xl={4}>
         <Col>
           <Figure title="Users" testId="overview-users" value={data.users}>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Card, Form, Spinner, Table } from 'react-bootstrap';
 import type { AdminUpstreamServices } from '@portal/contract';
@@ -6,6 +7,35 @@ import { LoadError } from '../../../components/load-error.tsx';
 import { upstreamServicesQuery, useUpdateUpstreamService } from '../../../api/admin.ts';
 
 type Service = AdminUpstreamServices['services'][number];
+
+const NOT_RATED = 'not rated for this route';
+
+/**
+ * The service field: the carrier's services the upstream rated on the type's route (the last price check's), with the
+ * saved one kept even when it is not among them (marked so); free text while no check has priced the route.
+ */
+function ServiceField({ service, carrier, value, onChange }: { service: Service; carrier: string; value: string; onChange: (value: string) => void }) {
+  const label = `Service of ${service.uid}`;
+  if (!service.offered) return <Form.Control size="sm" aria-label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)} />;
+  const names = service.offered.filter((o) => o.carrier === carrier).map((o) => o.service);
+  const saved = service.upstream?.service;
+  const kept = [saved, value].filter((s, i, all): s is string => Boolean(s) && !names.includes(s!) && all.indexOf(s) === i);
+  return (
+    <Form.Select size="sm" aria-label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+      <option value="">{carrier ? 'Choose a service' : 'None (not offered)'}</option>
+      {names.map((name) => (
+        <option key={name} value={name}>
+          {name}
+        </option>
+      ))}
+      {kept.map((name) => (
+        <option key={name} value={name}>
+          {name} ({NOT_RATED})
+        </option>
+      ))}
+    </Form.Select>
+  );
+}
 
 /** One label type's upstream carrier, service and carrier account, saved on its own; both empty unmaps it. */
 function UpstreamRow({ service }: { service: Service }) {
@@ -21,7 +51,7 @@ function UpstreamRow({ service }: { service: Service }) {
         <Form.Control size="sm" aria-label={`Carrier of ${service.uid}`} value={carrier} onChange={(e) => setCarrier(e.currentTarget.value)} />
       </td>
       <td>
-        <Form.Control size="sm" aria-label={`Service of ${service.uid}`} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <ServiceField service={service} carrier={carrier} value={name} onChange={setName} />
       </td>
       <td>
         <Form.Control
@@ -32,7 +62,14 @@ function UpstreamRow({ service }: { service: Service }) {
           onChange={(e) => setAccount(e.currentTarget.value)}
         />
       </td>
-      <td>{service.upstream ? <Badge bg="success">Mapped</Badge> : <Badge bg="secondary">Not offered</Badge>}</td>
+      <td>
+        {service.upstream ? <Badge bg="success">Mapped</Badge> : <Badge bg="secondary">Not offered</Badge>}
+        {service.rated === false && (
+          <Badge bg="warning" text="dark" className="ms-1" data-testid="not-rated">
+            Not rated for this route
+          </Badge>
+        )}
+      </td>
       <td>
         <Button
           size="sm"
@@ -61,7 +98,8 @@ export function UpstreamServicesCard() {
         <LoadError query={services} what="the upstream services" />
         {services.data && (
           <p className="small text-muted">
-            Label provider: <strong>{services.data.labelProvider}</strong>. With EasyPost a type without a carrier and service is not offered.
+            Label provider: <strong>{services.data.labelProvider}</strong>. With EasyPost a type without a carrier and service is not offered. The services
+            offered are those the upstream rated for the type&apos;s reference packages (see <Link to="/admin/price-check">Price check</Link>).
           </p>
         )}
         <Table responsive size="sm" className="align-middle small mb-0" data-testid="upstream-table">
