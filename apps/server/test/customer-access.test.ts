@@ -32,6 +32,7 @@ const customerRoutes: Call[] = [
   ['GET', '/announcement/read'],
   ['GET', '/labeltype/read'],
   ['POST', '/order/price'],
+  ['POST', '/order/rates'],
   ['POST', '/order/create'],
   ['POST', '/order/duplicate/:id'],
   ['POST', '/order/refund/:id'],

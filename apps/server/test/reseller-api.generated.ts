@@ -80,6 +80,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/order/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare rates for a package
+         * @description Every enabled label type for one package: our price, carrier and service, estimated business days and delivery date (counted from the ship date), or why the type cannot take it (weight, size, route, or not available right now). The answer is a quote: create-order with its `quoteId` buys at exactly these prices for 15 minutes. `cheapest` and `fastest` name what create-order's `strategy` would choose.
+         */
+        post: operations["readRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/balance": {
         parameters: {
             query?: never;
@@ -448,10 +468,10 @@ export interface components {
             /** @description Up to 100 of your order ids */
             order_ids: string[];
         };
-        /** @description Weights are pounds (ounces for ground_oz). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, UTC) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS. */
+        /** @description Weights are pounds (ounces for ground_oz; with a quoteId or strategy, in WeightUnit). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, UTC) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS. */
         ResellerCreateOrderInput: {
-            /** @description The label type: its uid (e.g. priority) or its _id */
-            labelType: string;
+            /** @description The label type: its uid (e.g. priority) or its _id. Leave it out to buy by `quoteId` or `strategy` */
+            labelType?: string;
             /**
              * @description Template, required for priority: pitney, normal or evs
              * @enum {string}
@@ -482,6 +502,19 @@ export interface components {
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
+            /** @description A quote from /order/rates: the order is bought at exactly its price for 15 minutes (then 409), as `labelType` or as `strategy` chooses among its rates. Send the same weight, dimensions, ZIP codes and ship date */
+            quoteId?: string;
+            /**
+             * @description Instead of a labelType: cheapest or fastest, among the types that can take the package now (ties: fewer days, then the uid). The answer names the type chosen
+             * @enum {string}
+             */
+            strategy?: "cheapest" | "fastest";
+            /**
+             * @description lb (default) or oz: the unit of Weight with a quoteId or a strategy
+             * @enum {string}
+             */
+            WeightUnit?: "lb" | "oz";
+            package?: string;
             /**
              * Format: date
              * @description Accepted for compatibility and not used: send ShipDate to date the label
@@ -521,6 +554,8 @@ export interface components {
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
+            /** @description This row's own label type (a uid), or cheapest or fastest (Weight in pounds); empty: the order's labelType */
+            Service?: string;
         };
         ResellerCreateBulkOrderInput: {
             /** @description The label type of every row: its uid or _id */
@@ -536,6 +571,37 @@ export interface components {
         ResellerWebhookInputInput: {
             /** @description An https:// URL (http:// to localhost), or null to stop the webhook */
             url: string | null;
+        };
+        /** @description A package: Weight (in WeightUnit, pounds by default), optional Length, Width and Height (inches), the two ZIP codes and an optional ShipDate. Send the whole addresses as create-order takes them to have the order that uses the quote bought on the quoted upstream shipment itself. */
+        ResellerRatesInputInput: {
+            Weight: number;
+            Length?: number;
+            Width?: number;
+            Height?: number;
+            FromName?: string;
+            FromCompany?: string | null;
+            FromStreet?: string;
+            FromStreet2?: string | null;
+            FromCity?: string;
+            FromState?: string;
+            FromZip: string;
+            FromCountry?: string | null;
+            FromPhone?: string | null;
+            ToName?: string;
+            ToCompany?: string | null;
+            ToStreet?: string;
+            ToStreet2?: string | null;
+            ToCity?: string;
+            ToState?: string;
+            ToZip: string;
+            ToCountry?: string | null;
+            ToPhone?: string | null;
+            ShipDate?: string;
+            Reference?: string | null;
+            Reference2?: string | null;
+            /** @enum {string} */
+            WeightUnit?: "lb" | "oz";
+            package?: string;
         };
         /** @description name: 1 to 40 characters, unique among your packages without regard to case. weight: above 0, at most 150 lb or 2400 oz. weightUnit: lb (the default) or oz. length, width, height: inches, each above 0 and at most 200; all three or none. */
         ResellerSavePackageInput: {
@@ -1353,6 +1419,188 @@ export interface operations {
                             name: string;
                         };
                         weight: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    readRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerRatesInputInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["ResellerRatesInputInput"];
+            };
+        };
+        responses: {
+            /** @description The rates, kept as a quote */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Rates",
+                     *       "quoteId": "6f1c2b1e-8d7a-4c55-9a43-0e5b7f1d2c3a",
+                     *       "expiresAt": "2026-11-29T12:15:00.000Z",
+                     *       "shipDate": "2026-11-29",
+                     *       "sandbox": false,
+                     *       "cheapest": "priority",
+                     *       "fastest": "priority",
+                     *       "rates": [
+                     *         {
+                     *           "labelType": {
+                     *             "uid": "priority",
+                     *             "name": "USPS Priority Mail"
+                     *           },
+                     *           "carrier": "USPS",
+                     *           "service": "Priority",
+                     *           "available": true,
+                     *           "price": 6.75,
+                     *           "days": 2,
+                     *           "deliveryDate": "2026-12-01",
+                     *           "reason": null,
+                     *           "message": null
+                     *         },
+                     *         {
+                     *           "labelType": {
+                     *             "uid": "ups_standard",
+                     *             "name": "UPS Standard (Canada)"
+                     *           },
+                     *           "carrier": "UPS",
+                     *           "service": "UPSStandard",
+                     *           "available": false,
+                     *           "price": null,
+                     *           "days": null,
+                     *           "deliveryDate": null,
+                     *           "reason": "route",
+                     *           "message": "UPS Standard (Canada) ships only inside Canada"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        quoteId: string;
+                        expiresAt: string;
+                        shipDate: string;
+                        sandbox: boolean;
+                        cheapest: string | null;
+                        fastest: string | null;
+                        rates: {
+                            labelType: {
+                                uid: string;
+                                name: string;
+                            };
+                            carrier: string;
+                            service: string;
+                            available: boolean;
+                            price: number | null;
+                            days: number | null;
+                            deliveryDate: string | null;
+                            reason: ("weight" | "size" | "route" | "unavailable") | null;
+                            message: string | null;
+                        }[];
+                        /**
+                         * @description Always 'success' on a 2xx answer
+                         * @enum {string}
+                         */
+                        type: "success";
+                        message: string;
                     };
                 };
             };

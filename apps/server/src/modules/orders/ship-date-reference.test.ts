@@ -39,7 +39,7 @@ describe('ship date', () => {
     const user = await fundedCustomer(t.app, 10_000, t.db);
     for (const day of [utcDay(0), utcDay(7)]) {
       const res = await create(user, orderPayload('priority', { ShipDate: day }));
-      expect(res.json()).toEqual({ message: ORDER_CREATED });
+      expect(res.json()).toMatchObject({ message: ORDER_CREATED });
       expect(await newest(user.userId)).toMatchObject({ ship_date: day, status: 'completed' });
     }
     const range = `Ship Date must be from today to 7 days ahead (${utcDay(0)} to ${utcDay(7)}, UTC)`;
@@ -87,7 +87,7 @@ describe('reference lines', () => {
     const user = await fundedCustomer(t.app, 10_000, t.db);
     const atLimit = 'R'.repeat(limit - 1) + '1';
     const res = await create(user, orderPayload(uid, { Reference: atLimit, Reference2: 'Z'.repeat(limit) }));
-    expect(res.json()).toEqual({ message: ORDER_CREATED });
+    expect(res.json()).toMatchObject({ message: ORDER_CREATED });
     expect(await newest(user.userId)).toMatchObject({ reference1: atLimit, reference2: 'Z'.repeat(limit) });
 
     const over = await create(user, orderPayload(uid, { Reference: 'R'.repeat(limit + 1) }));
@@ -111,7 +111,7 @@ describe('reference lines', () => {
     const user = await fundedCustomer(t.app, 10_000, t.db);
     const day = utcDay(2);
     const res = await create(user, orderPayload('fedex_ground', { ShipDate: day, Reference: 'PO 4471-Núñez', Reference2: 'Dock 7' }));
-    expect(res.json()).toEqual({ message: ORDER_CREATED });
+    expect(res.json()).toMatchObject({ message: ORDER_CREATED });
     const order = await newest(user.userId);
 
     const pdf = await get(user, `/order/download/${order.id}`);

@@ -160,6 +160,14 @@ export const toRate = (record: RateRecord, shipDate: string): Rate => ({
 export function createRatesService(deps: { db: Db; catalog: CatalogService; labels: LabelProvider; log: FastifyBaseLogger; maxCostRatio: number }) {
   const { db, catalog, labels, log, maxCostRatio } = deps;
 
+  /** Quotes nobody used are deleted a day after they expired, by a quote made at most once an hour (a used one stays with its order). */
+  let lastPurge = 0;
+  function purgeExpiredQuotes(): void {
+    if (Date.now() - lastPurge < 3600_000) return;
+    lastPurge = Date.now();
+    repo.deleteExpiredQuotes(db, isoIn(-24 * 3600_000)).catch((error) => log.warn({ err: error }, 'expired quotes could not be deleted'));
+  }
+
   /** Prices the package for every enabled type and keeps the quote. */
   async function quote(userId: string, input: Partial<CreateOrderInput> & Pick<RatesInput, 'Weight' | 'WeightUnit' | 'FromZip' | 'ToZip'>) {
     const fromCountry = countryOf(input.FromZip, input.FromCountry);
@@ -252,6 +260,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       order_id: null,
     };
     await repo.insertQuote(db, row);
+    purgeExpiredQuotes();
     return { row, pkg, records };
   }
 
@@ -315,6 +324,8 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       Weight: weightFor(type.uid, request.Weight, unit),
       // A strategy may choose Priority, whose label needs a template: the plain one unless the order names one.
       design: request.design ?? (type.uid === 'priority' ? 'normal' : undefined),
+      // USPS v9 is always declared 15 x 15 x 15 (the order row's), whatever box the quote was asked for.
+      ...(type.uid === 'uspsv9' && { Length: undefined, Width: undefined, Height: undefined }),
     };
     const fromCountry = countryOf(pkg.fromZip, request.FromCountry)!;
     const toCountry = countryOf(pkg.toZip, request.ToCountry)!;
@@ -347,8 +358,6 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
     async use(trx: Trx, quoteId: string, orderId: string): Promise<void> {
       if (!(await repo.useQuote(trx, quoteId, orderId, nowIso()))) throw conflict(QUOTE_USED);
     },
-    /** Deletes the quotes nobody used, a day after they expired (the cleanup job). */
-    deleteExpired: () => repo.deleteExpiredQuotes(db, isoIn(-24 * 3600_000)),
   };
 }
 export type RatesService = ReturnType<typeof createRatesService>;
