@@ -10,6 +10,8 @@ import { orderParties } from '../test/sample-addresses.ts';
 export const ORDER_PARTIES = { ...orderParties(), FromName: 'Bench Sender', ToName: 'Bench Receiver' };
 /** The body of POST /order/create (web) and /order/create-order (API): a 2 lb Priority label. */
 export const CREATE_ORDER_BODY = JSON.stringify({ labelType: 'priority', design: 'normal', Weight: 2, ...ORDER_PARTIES });
+/** POST /order/rates of the same package, addresses whole (so an order of it buys on the quote's shipment). */
+export const RATES_BODY = JSON.stringify({ Weight: 2, ...ORDER_PARTIES });
 
 /** A file of `rows` valid rows (priority, 1-20 lb), about 200 bytes a row. */
 export function csvFile(rows: number): Buffer {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { openLoop, percentile } from './open-loop.ts';
-import { CREATE_ORDER_BODY } from './bulk-fixtures.ts';
+import { CREATE_ORDER_BODY, RATES_BODY } from './bulk-fixtures.ts';
 import { knob, sized } from './smoke.ts';
 
 /** The issue's upstream: every call answered after 300 ms, 25 purchases a second (more answer 429). */
@@ -19,6 +19,8 @@ const CONCURRENCY = 32;
 const CALLS_PER_LABEL = 3;
 const ROWS = knob('BENCH_BULK_ROWS', 1000, 10);
 const SINGLE_SECONDS = 2 * knob('BENCH_SECONDS', 10, 0.2);
+/** Orders bought on their quote, one after another (each about a second: the quote, the buy and the label file). */
+const QUOTED_ORDERS = knob('BENCH_QUOTED_ORDERS', 30, 2);
 
 /** A benchmark process: answer(message) sends it (if any) and waits for its next message. */
 function talkTo(child: ChildProcess) {
@@ -105,6 +107,31 @@ export async function runEasyPostBench(): Promise<void> {
         `    added beyond the upstream's ${CALLS_PER_LABEL} x ${LATENCY_MS} ms: p50 ${ms(r.p50 - upstreamMs)}, p99 ${ms(r.p99 - upstreamMs)}\n` +
         `    added beyond what each order's calls took at the upstream (arrival to answer): p50 ${ms(percentile(added, 0.5))}, ` +
         `p99 ${ms(percentile(added, 0.99))} (target < 25 ms)`,
+    );
+
+    // Quotes: one Shipment made and rated upstream (one call), every type priced from its rates.
+    const quoteRate = 5;
+    const quotes = await openLoop({
+      url: `http://127.0.0.1:${port}/api/v1/order/rates`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: (i) => JSON.stringify({ ...JSON.parse(RATES_BODY), ToName: `Quote ${i}` }),
+      rate: quoteRate,
+      seconds: SINGLE_SECONDS,
+    });
+    console.log(
+      `  quotes (POST /order/rates) at ${quoteRate} a second for ${SINGLE_SECONDS} s (${quotes.sent} sent, ${quotes.failed} failed): ` +
+        `p50 ${ms(quotes.p50)}, p95 ${ms(quotes.p95)} (target p95 < 400 ms: one upstream call of ${LATENCY_MS} ms and our work)`,
+    );
+    // Quote, then buy on it: the order's time beyond what its own calls (the buy and the label file) took upstream.
+    const { added: quotedAdded, orders: quoted } = await shop.answer({ quoteThenBuy: QUOTED_ORDERS, latencyMs: LATENCY_MS });
+    const answered: [string, number][] = (await fake.answer('answered')).byReceiver;
+    const shipmentsOf = (name: string) => answered.filter(([receiver]) => receiver === name).length;
+    const second = quoted.filter((name: string) => shipmentsOf(name) !== 1).length;
+    const sortedAdded = (quotedAdded as number[]).sort((a, b) => a - b);
+    console.log(
+      `  quote then buy, ${quoted.length} orders one after another: added beyond the buy's own upstream calls p50 ${ms(percentile(sortedAdded, 0.5))}, ` +
+        `p99 ${ms(percentile(sortedAdded, 0.99))} (target < 25 ms); orders that made a second Shipment: ${second} (target 0)`,
     );
     const { peakMb } = await shop.answer({ done: true });
     console.log(`  peak memory of the process: ${peakMb} MB (target < 400 MB)`);

@@ -11,7 +11,7 @@ import { resultRow } from './result-row.ts';
 import { openLoop } from './open-loop.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
 import { LABEL_BENCH_SECONDS, measurePool } from './labels.ts';
-import { CREATE_ORDER_BODY } from './bulk-fixtures.ts';
+import { CREATE_ORDER_BODY, RATES_BODY } from './bulk-fixtures.ts';
 import { SMOKE, knob, sized } from './smoke.ts';
 
 type Ready = {
@@ -40,6 +40,8 @@ const HEAVY_SHARE = 0.1;
 const READ_TARGET_MS = 25;
 const SEARCH_TARGET_MS = 50;
 const CREATE_TARGET_MS = 50;
+/** The issue's target for a quote on the sandbox: every enabled type priced here. */
+const SANDBOX_QUOTE_TARGET_MS = 30;
 /** Orders made before order creation is measured. */
 const CREATE_WARM_SECONDS = sized(30, 0.4);
 /** A measurement's warm-up (JIT, caches, render threads). */
@@ -215,6 +217,12 @@ async function measureCreate(server: BenchServer, firstPoolLabelsPerSecond: numb
   const open = await offer(SECONDS);
   console.log(
     `  ${'POST /order/create, open loop'.padEnd(WIDTH)} ${String(rate).padStart(7)} req/s offered   p50 ${open.p50.toFixed(0).padStart(3)} ms   p99 ${open.p99.toFixed(0).padStart(4)} ms   max ${open.max.toFixed(0)} ms${open.failed ? `   (${open.failed} failed)` : ''}   (target p99 < ${CREATE_TARGET_MS} ms)`,
+  );
+  // Rates on the sandbox: every type priced here, no upstream; open loop at a tenth of the orders' rate, at least 10 a second.
+  const quoteRate = Math.max(10, Math.round(rate / 10));
+  const quotes = await openLoop({ url: `${server.base}/api/v1/order/rates`, method: 'POST', headers, body: RATES_BODY, rate: quoteRate, seconds: SECONDS });
+  console.log(
+    `  ${'POST /order/rates (sandbox), open loop'.padEnd(WIDTH)} ${String(quoteRate).padStart(7)} req/s offered   p50 ${quotes.p50.toFixed(0).padStart(3)} ms   p95 ${quotes.p95.toFixed(0).padStart(4)} ms${quotes.failed ? `   (${quotes.failed} failed)` : ''}   (target p95 < ${SANDBOX_QUOTE_TARGET_MS} ms)`,
   );
   // The ledger's gather window (LEDGER_GATHER_MS) against none, closed loop, measured in turn.
   const windowMs = await server.setGatherMs(null);

@@ -5,6 +5,7 @@ export type OpenLoopResult = {
   sent: number;
   failed: number;
   p50: number;
+  p95: number;
   p99: number;
   max: number;
   /** Each request's latency in ms by its index; undefined where it failed. */
@@ -67,5 +68,14 @@ export async function openLoop(options: {
   await Promise.all(inFlight);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rate: options.rate, sent: total, failed, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? 0, byIndex };
+  return {
+    rate: options.rate,
+    sent: total,
+    failed,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    p99: percentile(latencies, 0.99),
+    max: latencies.at(-1) ?? 0,
+    byIndex,
+  };
 }
