@@ -74,6 +74,8 @@ describe('Amazon CSV Generator', () => {
         '',
         '',
         slip.orderId,
+        // The columns after Reference (Reference2, ShipDate, Service) are left empty.
+        ...CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('Reference') + 1).map(() => ''),
       ]),
     );
     const summary = page.getByTestId('amazon-summary');

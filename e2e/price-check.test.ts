@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { adminSession, newPage, useShop } from './harness.ts';
+import { RATES_UNDER_PRICES } from '../apps/server/test/easypost-fixtures.ts';
 
 const shop = useShop({ easyPost: true, env: { RATE_LIMIT_MAX: '1000' } });
 
@@ -12,8 +13,9 @@ const colorOf = (page: Page, uid: string, packageId: string) =>
 const RED = 'rgb(220, 53, 69)'; // Bootstrap's text-danger
 
 it('the price check page shows a margin below cost in red, the overview warns of it and links there; Check now prices again', async () => {
-  // FedEx Ground sells at $6.50 up to 5 lb; upstream it costs $7.20.
-  shop.fake.rates = { FEDEX_GROUND: '7.20', Priority: '2.40' };
+  // FedEx Ground sells at $6.50 up to 5 lb; upstream it costs $7.20 (so its three US reference packages are below cost).
+  // Every other service under its prices: the strict fake's own rates, a carrier's, are above most seed prices.
+  shop.fake.rates = { ...RATES_UNDER_PRICES, FEDEX_GROUND: '7.20', Priority: '2.40' };
   const { page } = await adminSession(shop.browser, shop.server);
   await page.goto(`${shop.server.url}/admin/price-check`);
   await page.getByRole('heading', { name: 'Price check', exact: true }).waitFor();
@@ -45,7 +47,7 @@ it('the price check page shows a margin below cost in red, the overview warns of
   await page.getByRole('heading', { name: 'Price check', exact: true }).waitFor();
 
   // The upstream's rate came down: Check now prices again, and the warning of prices below cost goes.
-  shop.fake.rates = { FEDEX_GROUND: '1.25', Priority: '2.40' };
+  shop.fake.rates = { ...RATES_UNDER_PRICES, FEDEX_GROUND: '1.25', Priority: '2.40' };
   await page.getByRole('button', { name: 'Check now' }).click();
   await fedex.getByTestId('margin').filter({ hasText: '$5.25 (80.8%)' }).waitFor();
   expect(await colorOf(page, 'fedex_ground', 'ref-us-1lb')).not.toBe(RED);
