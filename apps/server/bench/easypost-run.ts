@@ -11,9 +11,6 @@ import { createTokenService } from '../src/modules/auth/tokens.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
 import { RATES_BODY, csvFile, mb, multipart, rssOf, seedUser } from './bulk-fixtures.ts';
 
-/** The upstream calls of an order bought on its quote: the buy and its label file (the quote made the Shipment). */
-const QUOTED_BUY_CALLS = 2;
-
 /** Made and removed by bench/easypost.ts, which outlives this process however it ends. */
 const dataDir = process.env.BENCH_DATA_DIR!;
 try {
@@ -61,37 +58,35 @@ try {
     }
   }
 
-  /**
-   * Quotes a package and buys on the quote, `count` times one after another: what the shop adds to each order, its
-   * answer time less the upstream's latency for its two calls (the buy and the label file).
-   */
-  async function quoteThenBuy(count: number, latencyMs: number): Promise<{ added: number[]; orders: string[] }> {
-    const added: number[] = [];
-    const orders: string[] = [];
-    const json = { ...headers, 'content-type': 'application/json' };
-    for (let i = 0; i < count; i++) {
-      const name = `Quoted ${i}`;
-      const package_ = { ...JSON.parse(RATES_BODY), ToName: name };
-      const quote = await app.inject({ method: 'POST', url: '/api/v1/order/rates', headers: json, payload: package_ });
-      if (quote.statusCode !== 200) throw new Error(`rates ${quote.statusCode}: ${quote.body}`);
-      const t0 = performance.now();
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/v1/order/create',
-        headers: json,
-        payload: { ...package_, quoteId: quote.json().quoteId, labelType: 'priority', design: 'normal' },
-      });
-      if (res.statusCode !== 200) throw new Error(`create ${res.statusCode}: ${res.body}`);
-      added.push(performance.now() - t0 - QUOTED_BUY_CALLS * latencyMs);
-      orders.push(name);
-    }
-    return { added, orders };
+  const json = { ...headers, 'content-type': 'application/json' };
+  /** The package of an order to `name`, as quoted and bought. */
+  const packageTo = (name: string) => ({ ...JSON.parse(RATES_BODY), ToName: name });
+
+  /** A quote of the package to `name`: its id. */
+  async function quote(name: string): Promise<string> {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/order/rates', headers: json, payload: packageTo(name) });
+    if (res.statusCode !== 200) throw new Error(`rates ${res.statusCode}: ${res.body}`);
+    return res.json().quoteId;
+  }
+
+  /** Buys the package to `name` on its quote: the order's answer time in ms. */
+  async function buyQuoted(name: string, quoteId: string): Promise<number> {
+    const t0 = performance.now();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/order/create',
+      headers: json,
+      payload: { ...packageTo(name), quoteId, labelType: 'priority', design: 'normal' },
+    });
+    if (res.statusCode !== 200) throw new Error(`create ${res.statusCode}: ${res.body}`);
+    return performance.now() - t0;
   }
 
   process.send!({ port: (app.server.address() as { port: number }).port, token });
   for await (const [message] of on(process, 'message')) {
     if (message.bulk) process.send!({ seconds: await bulk(message.bulk) });
-    if (message.quoteThenBuy) process.send!(await quoteThenBuy(message.quoteThenBuy, message.latencyMs));
+    if (message.quote) process.send!({ quoteId: await quote(message.quote) });
+    if (message.buyQuoted) process.send!({ ms: await buyQuoted(message.buyQuoted.name, message.buyQuoted.quoteId) });
     if (message.done) {
       process.send!({ peakMb: mb(rssOf('self', 'VmHWM')) });
       await app.close();

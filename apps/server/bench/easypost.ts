@@ -123,15 +123,27 @@ export async function runEasyPostBench(): Promise<void> {
       `  quotes (POST /order/rates) at ${quoteRate} a second for ${SINGLE_SECONDS} s (${quotes.sent} sent, ${quotes.failed} failed): ` +
         `p50 ${ms(quotes.p50)}, p95 ${ms(quotes.p95)} (target p95 < 400 ms: one upstream call of ${LATENCY_MS} ms and our work)`,
     );
-    // Quote, then buy on it: the order's time beyond what its own calls (the buy and the label file) took upstream.
-    const { added: quotedAdded, orders: quoted } = await shop.answer({ quoteThenBuy: QUOTED_ORDERS, latencyMs: LATENCY_MS });
-    const answered: [string, number][] = (await fake.answer('answered')).byReceiver;
-    const shipmentsOf = (name: string) => answered.filter(([receiver]) => receiver === name).length;
-    const second = quoted.filter((name: string) => shipmentsOf(name) !== 1).length;
-    const sortedAdded = (quotedAdded as number[]).sort((a, b) => a - b);
+    // Quote, then buy on it, one order after another: the order's answer time beyond what its own calls (the buy and
+    // the label file) took at the upstream, as for single orders above; and whether any made a second Shipment.
+    const atUpstreamFor = async (name: string) => {
+      const shipments = ((await fake.answer('answered')).byReceiver as [string, number][]).filter(([receiver]) => receiver === name);
+      return { count: shipments.length, ms: shipments.reduce((sum, [, ms]) => sum + ms, 0) };
+    };
+    const quotedAdded: number[] = [];
+    let second = 0;
+    for (let i = 0; i < QUOTED_ORDERS; i++) {
+      const name = `Quoted ${i}`;
+      const { quoteId } = await shop.answer({ quote: name });
+      const before = await atUpstreamFor(name);
+      const { ms: answeredMs } = await shop.answer({ buyQuoted: { name, quoteId } });
+      const after = await atUpstreamFor(name);
+      quotedAdded.push(answeredMs - (after.ms - before.ms));
+      if (after.count !== 1) second++;
+    }
+    quotedAdded.sort((a, b) => a - b);
     console.log(
-      `  quote then buy, ${quoted.length} orders one after another: added beyond the buy's own upstream calls p50 ${ms(percentile(sortedAdded, 0.5))}, ` +
-        `p99 ${ms(percentile(sortedAdded, 0.99))} (target < 25 ms); orders that made a second Shipment: ${second} (target 0)`,
+      `  quote then buy, ${QUOTED_ORDERS} orders one after another: added beyond what the buy's calls took at the upstream p50 ` +
+        `${ms(percentile(quotedAdded, 0.5))}, p99 ${ms(percentile(quotedAdded, 0.99))} (target < 25 ms); orders that made a second Shipment: ${second} (target 0)`,
     );
     const { peakMb } = await shop.answer({ done: true });
     console.log(`  peak memory of the process: ${peakMb} MB (target < 400 MB)`);
