@@ -184,3 +184,26 @@ describe('Compare rates: an expired quote', () => {
     await page.context().close();
   });
 });
+
+describe('Compare rates with a saved package', () => {
+  it('picked on Create Order, fills the weight and dimensions, and the list names the types it is too big for', async () => {
+    const { page, token } = await fillPackage(DESKTOP, '');
+    // 40 x 20 x 20 in: 40 + 2 x (20 + 20) = 120 in of length plus girth, over USPS Priority's 108, within FedEx's 165.
+    await api(shop.server.url, '/packages', { name: 'Big box', weight: 10, weightUnit: 'lb', length: 40, width: 20, height: 20 }, token);
+    await page.reload();
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await page.getByLabel('To Address Data').fill(TO_TEXT);
+    const picker = page.getByLabel('Saved Package');
+    await picker.locator('option', { hasText: 'Big box' }).waitFor({ state: 'attached' });
+    await picker.selectOption({ label: (await picker.locator('option', { hasText: 'Big box' }).textContent())! });
+    await expect.poll(() => page.getByLabel('Weight').inputValue()).toBe('10');
+    expect(await page.getByLabel('Length').inputValue()).toBe('40');
+    expect(await page.getByLabel('Height').inputValue()).toBe('20');
+    await compare(page);
+    await rateRow(page, 'priority')
+      .getByText(/Over its size/)
+      .waitFor();
+    expect(await rateRow(page, 'fedex_ground').getByRole('button', { name: 'Choose' }).isEnabled()).toBe(true);
+    await page.context().close();
+  });
+});

@@ -304,11 +304,11 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       row = found;
       records = JSON.parse(found.rates_json) as RateRecord[];
       pkg = JSON.parse(found.package_json) as QuotedPackage;
+      // USPS v9's box is always 15 x 15 x 15, whatever dimensions the order or the quote gave.
+      const v9 = pick(records, request).uid === 'uspsv9';
       const same =
         Math.abs(ouncesOf(request.Weight, unit) - ouncesOf(pkg.weight, pkg.weightUnit)) < 0.01 &&
-        (request.Length ?? null) === pkg.length &&
-        (request.Width ?? null) === pkg.width &&
-        (request.Height ?? null) === pkg.height &&
+        (v9 || ((request.Length ?? null) === pkg.length && (request.Width ?? null) === pkg.width && (request.Height ?? null) === pkg.height)) &&
         request.FromZip === pkg.fromZip &&
         request.ToZip === pkg.toZip &&
         (request.ShipDate ?? pkg.shipDate) === pkg.shipDate;

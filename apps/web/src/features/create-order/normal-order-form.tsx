@@ -10,6 +10,7 @@ import {
   draftText,
   fieldErrors,
   orderPayload,
+  packageFields,
   useOrderPrice,
   useSubmitOrder,
   type OrderDraft,
@@ -232,9 +233,20 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         idPrefix="normal"
         labelTypes={labelTypes}
         selected={selected}
-        fields={{ labelType: register('labelType'), design: register('design'), Weight: register('Weight') }}
+        fields={{
+          labelType: register('labelType'),
+          design: register('design'),
+          Weight: register('Weight'),
+          Length: register('Length'),
+          Width: register('Width'),
+          Height: register('Height'),
+        }}
         errors={errors}
         weight={weight}
+        onPickPackage={(saved) => {
+          for (const [name, value] of Object.entries(packageFields(saved, selected?.weightUnit ?? 'lb')))
+            setValue(name as 'Weight' | 'Length' | 'Width' | 'Height', value, { shouldDirty: true, shouldValidate: isSubmitted });
+        }}
       />
       <ShipDateReferenceFields
         idPrefix="normal"

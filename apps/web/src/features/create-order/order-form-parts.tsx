@@ -12,12 +12,15 @@ import {
   type CreateOrderInput,
   type LabelType,
   type OrderIssue,
+  type SavedPackage,
+  packageWeightIn,
 } from '@portal/contract';
 import { priceQuery } from '../../api/catalog.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { orderIssues, useCreateOrder, type CreateOrderCall } from '../../api/orders.ts';
 import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { money } from '../../components/format.ts';
+import { PackagePicker } from '../../components/package-picker.tsx';
 import { FORM_SENT } from '../../components/unsaved-input.tsx';
 
 /**
@@ -53,7 +56,7 @@ export const draftText = (value: unknown): string => (typeof value === 'string' 
  * (Canada for UPS, United States otherwise), phone only for fedex_ground, 15 x 15 x 15 for uspsv9.
  */
 export function orderPayload(
-  base: Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'ShipDate' | 'Reference' | 'Reference2'>,
+  base: Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'ShipDate' | 'Reference' | 'Reference2'>,
   uid: string,
   from: OrderSide,
   to: OrderSide,
@@ -77,7 +80,9 @@ export function orderPayload(
     labelType: base.labelType,
     design: templateRequired(uid) ? base.design : undefined,
     Weight: base.Weight,
-    ...(v9 ? { Length: USPS_V9_DIMENSION, Width: USPS_V9_DIMENSION, Height: USPS_V9_DIMENSION } : {}),
+    ...(v9
+      ? { Length: USPS_V9_DIMENSION, Width: USPS_V9_DIMENSION, Height: USPS_V9_DIMENSION }
+      : { Length: base.Length || undefined, Width: base.Width || undefined, Height: base.Height || undefined }),
     ...side('From', from),
     ...side('To', to),
     // Ship date and reference lines: an empty date is today.
@@ -148,14 +153,27 @@ type LabelTypeFieldsProps = {
   idPrefix: string;
   labelTypes: LabelType[];
   selected: LabelType | undefined;
-  fields: { labelType: UseFormRegisterReturn; design: UseFormRegisterReturn; Weight: UseFormRegisterReturn };
-  errors: { labelType?: { message?: string }; design?: { message?: string }; Weight?: { message?: string } };
+  fields: Record<'labelType' | 'design' | 'Weight' | Dimension, UseFormRegisterReturn>;
+  errors: Partial<Record<'labelType' | 'design' | 'Weight' | Dimension, { message?: string }>>;
   /** The weight as typed, to say why it has no price. */
   weight: unknown;
+  /** A saved package chosen: the form takes its weight (in the type's unit) and dimensions. */
+  onPickPackage: (saved: SavedPackage) => void;
 };
 
+type Dimension = 'Length' | 'Width' | 'Height';
+const DIMENSIONS: Dimension[] = ['Length', 'Width', 'Height'];
+
+/** What a saved package fills in an order form: its weight in the type's unit, and its dimensions ('' when it has none). */
+export const packageFields = (saved: SavedPackage, unit: 'lb' | 'oz'): Record<'Weight' | Dimension, string> => ({
+  Weight: String(packageWeightIn(saved, unit)),
+  Length: saved.length === null ? '' : String(saved.length),
+  Width: saved.width === null ? '' : String(saved.width),
+  Height: saved.height === null ? '' : String(saved.height),
+});
+
 /** Type, Template (priority only) and Weight, with why a weight outside every tier costs $0.00; the fixed 15 x 15 x 15 box for USPS v9. */
-export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors, weight }: LabelTypeFieldsProps) {
+export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors, weight, onPickPackage }: LabelTypeFieldsProps) {
   const uid = selected?.uid ?? '';
   const amount = draftText(weight).trim() === '' ? NaN : Number(weight);
   const outside = selected && Number.isFinite(amount) ? weightOutsideTiers(selected, amount) : null;
@@ -198,23 +216,38 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
           )}
         </Form.Group>
       </Col>
-      {uid === 'uspsv9' && (
-        <Col xs={12}>
-          <Row className="g-3" data-testid="v9-dimensions">
-            {(['Length', 'Width', 'Height'] as const).map((dimension) => (
-              <Col sm={4} key={dimension}>
-                <Form.Group controlId={`${idPrefix}-${dimension.toLowerCase()}`}>
-                  <Form.Label>{dimension}</Form.Label>
-                  <InputGroup>
+      <Col md={4}>
+        <PackagePicker id={`${idPrefix}-package`} className="" onPick={onPickPackage} />
+      </Col>
+      {/* Optional dimensions (Compare rates checks each carrier's size); USPS v9 is always the 15-inch box. */}
+      <Col xs={12}>
+        <Row className="g-3" data-testid={uid === 'uspsv9' ? 'v9-dimensions' : 'dimensions'}>
+          {DIMENSIONS.map((dimension) => (
+            <Col xs={4} key={dimension}>
+              <Form.Group controlId={`${idPrefix}-${dimension.toLowerCase()}`}>
+                <Form.Label>{dimension}</Form.Label>
+                <InputGroup hasValidation>
+                  {uid === 'uspsv9' ? (
                     <Form.Control value={USPS_V9_DIMENSION} readOnly />
-                    <InputGroup.Text>in</InputGroup.Text>
-                  </InputGroup>
-                </Form.Group>
-              </Col>
-            ))}
-          </Row>
-        </Col>
-      )}
+                  ) : (
+                    <Form.Control
+                      type="number"
+                      inputMode="decimal"
+                      min={0}
+                      step="any"
+                      placeholder="Optional"
+                      isInvalid={!!errors[dimension]}
+                      {...fields[dimension]}
+                    />
+                  )}
+                  <InputGroup.Text>in</InputGroup.Text>
+                  <Form.Control.Feedback type="invalid">{errors[dimension]?.message}</Form.Control.Feedback>
+                </InputGroup>
+              </Form.Group>
+            </Col>
+          ))}
+        </Row>
+      </Col>
     </Row>
   );
 }

@@ -10,6 +10,7 @@ import {
   draftText,
   fieldErrors,
   orderPayload,
+  packageFields,
   useOrderPrice,
   useSubmitOrder,
   type OrderDraft,
@@ -23,7 +24,10 @@ import { toastError } from '../../api/mutation.ts';
 import { ShipDateReferenceFields } from './ship-date-reference-fields.tsx';
 import { CompareRates, chosenFields, ratesPackage, useCompareRates } from './compare-rates.tsx';
 
-type QuickValues = Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'FromPhone' | 'ToPhone' | 'ShipDate' | 'Reference' | 'Reference2'> & {
+type QuickValues = Pick<
+  CreateOrderBody,
+  'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'FromPhone' | 'ToPhone' | 'ShipDate' | 'Reference' | 'Reference2'
+> & {
   fromText: string;
   toText: string;
 };
@@ -159,13 +163,16 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const { errors, isSubmitted } = formState;
 
   // Compare rates: the package (weight, the ZIPs of both texts); a chosen row selects its type, and the order is bought at its quote.
-  const [fromText, toText, shipDate] = useWatch({ control, name: ['fromText', 'toText', 'ShipDate'] });
+  const [fromText, toText, shipDate, length, width, height] = useWatch({ control, name: ['fromText', 'toText', 'ShipDate', 'Length', 'Width', 'Height'] });
   const pkg = ratesPackage({
     Weight: weight,
     WeightUnit: selected?.weightUnit ?? 'lb',
     FromZip: readAddressText(fromText ?? '').zip,
     ToZip: readAddressText(toText ?? '').zip,
     ShipDate: shipDate,
+    Length: length,
+    Width: width,
+    Height: height,
   });
   const rates = useCompareRates(pkg, selected?.uid ?? '');
   const chooseRate = (rate: Rate) => {
@@ -188,9 +195,20 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         idPrefix="quick"
         labelTypes={labelTypes}
         selected={selected}
-        fields={{ labelType: register('labelType'), design: register('design'), Weight: register('Weight') }}
+        fields={{
+          labelType: register('labelType'),
+          design: register('design'),
+          Weight: register('Weight'),
+          Length: register('Length'),
+          Width: register('Width'),
+          Height: register('Height'),
+        }}
         errors={errors}
         weight={weight}
+        onPickPackage={(saved) => {
+          for (const [name, value] of Object.entries(packageFields(saved, selected?.weightUnit ?? 'lb')))
+            setValue(name as 'Weight' | 'Length' | 'Width' | 'Height', value, { shouldDirty: true, shouldValidate: isSubmitted });
+        }}
       />
       <ShipDateReferenceFields
         idPrefix="quick"
