@@ -19,7 +19,6 @@ beforeAll(async () => {
 const RED = 'rgb(220, 53, 69)';
 /** The message under a field: react-bootstrap puts it after the field (and the group's addons). */
 const feedbackOf = (field: Locator) => field.locator('xpath=following-sibling::div[contains(@class,"invalid-feedback")][1]');
-const boxOf = async (element: Locator) => (await element.boundingBox())!;
 
 /**
  * Runs `submit` and checks each field's error: its message (text or pattern), red, shown right under
@@ -34,7 +33,15 @@ async function expectStyledErrors(fields: [field: Locator, message: string | Reg
     expect(await feedback.evaluate((el) => getComputedStyle(el).color)).toBe(RED);
     // Bootstrap fades a field's border in, so this one is polled.
     await expect.poll(() => field.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe(RED);
-    const [box, error] = [await boxOf(field), await boxOf(feedback)];
+    // Both measured in one frame: content above may still move (a query's answer), and two calls could see two layouts.
+    const [box, error] = await field.evaluate((el) => {
+      let next = el.nextElementSibling;
+      while (next && !next.classList.contains('invalid-feedback')) next = next.nextElementSibling;
+      return [el, next!].map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      });
+    });
     expect(error.y).toBeGreaterThanOrEqual(box.y + box.height - 0.5);
     expect(error.y).toBeLessThan(box.y + box.height + 12); // 0.25rem of margin, not somewhere further down
     expect(error.x).toBeLessThanOrEqual(box.x + 0.5);
