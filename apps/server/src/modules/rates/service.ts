@@ -304,8 +304,13 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       row = found;
       records = JSON.parse(found.rates_json) as RateRecord[];
       pkg = JSON.parse(found.package_json) as QuotedPackage;
+    } else {
+      ({ row, records, pkg } = await quote(userId, { ...request, WeightUnit: unit }));
+    }
+    const record = pick(records, request);
+    if (request.quoteId) {
       // USPS v9's box is always 15 x 15 x 15, whatever dimensions the order or the quote gave.
-      const v9 = pick(records, request).uid === 'uspsv9';
+      const v9 = record.uid === 'uspsv9';
       const same =
         Math.abs(ouncesOf(request.Weight, unit) - ouncesOf(pkg.weight, pkg.weightUnit)) < 0.01 &&
         (v9 || ((request.Length ?? null) === pkg.length && (request.Width ?? null) === pkg.width && (request.Height ?? null) === pkg.height)) &&
@@ -313,10 +318,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
         request.ToZip === pkg.toZip &&
         (request.ShipDate ?? pkg.shipDate) === pkg.shipDate;
       if (!same) throw badRequest(QUOTE_PACKAGE_CHANGED);
-    } else {
-      ({ row, records, pkg } = await quote(userId, { ...request, WeightUnit: unit }));
     }
-    const record = pick(records, request);
     const type = await catalog.orderableType(record.uid);
     const input: CreateOrderInput = {
       ...request,
