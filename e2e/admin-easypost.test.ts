@@ -10,15 +10,16 @@ async function openConsole(page: Page, entry: string, heading: string) {
   await page.getByRole('heading', { name: heading, exact: true }).waitFor();
 }
 
-it('the Prices page edits what a label type is bought as upstream (kept after a reload; emptied, the type is not offered)', async () => {
+it('the Label types page edits what a label type is bought as at EasyPost (kept after a reload; emptied, the type is not offered)', async () => {
   const { page } = await adminSession(shop.browser, shop.server);
   await page.goto(`${shop.server.url}/admin`);
   await openConsole(page, 'Label types', 'Label types and prices');
-  const row = (uid: string) => page.locator(`[data-testid="upstream-row"][data-uid="${uid}"]`);
-  const service = (uid: string) => row(uid).getByRole('combobox', { name: `Service of ${uid}`, exact: true });
+  const editor = (uid: string) => page.locator(`[data-testid="upstream-mapping"][data-uid="${uid}"][data-upstream="easypost"]`);
+  const field = (uid: string, what: string) => editor(uid).getByLabel(`${what} of ${uid} at EasyPost`, { exact: true });
+  const service = (uid: string) => editor(uid).getByRole('combobox', { name: `Service of ${uid} at EasyPost`, exact: true });
   // The defaults.
   await expect.poll(() => service('ups_express').inputValue()).toBe('Express');
-  expect(await row('ground_oz').getByRole('textbox', { name: 'Carrier of ground_oz', exact: true }).inputValue()).toBe('USPS');
+  expect(await field('ground_oz', 'Carrier').inputValue()).toBe('USPS');
 
   // The service is chosen among those the upstream rated for the type's route (another than the saved one).
   const offered = await service('ups_express')
@@ -27,19 +28,22 @@ it('the Prices page edits what a label type is bought as upstream (kept after a 
   const chosen = offered.find((name) => name && name !== 'Express')!;
   expect(chosen).toBeTruthy();
   await service('ups_express').selectOption(chosen);
-  await row('ups_express').getByRole('textbox', { name: 'Carrier account of ups_express', exact: true }).fill('ca_ups_1');
-  await row('ups_express').getByRole('button', { name: 'Save the upstream service of ups_express' }).click();
-  await toast(page, 'Upstream service saved').waitFor();
-  await row('uspsv9').getByRole('textbox', { name: 'Carrier of uspsv9', exact: true }).fill('');
+  await field('ups_express', 'Carrier account').fill('ca_ups_1');
+  await editor('ups_express').getByRole('button', { name: 'Save the EasyPost service of ups_express' }).click();
+  await toast(page, 'EasyPost service saved').waitFor();
+  await field('uspsv9', 'Carrier').fill('');
   await service('uspsv9').selectOption('');
-  await row('uspsv9').getByRole('button', { name: 'Save the upstream service of uspsv9' }).click();
-  await toast(page, 'Upstream service removed').waitFor();
+  await editor('uspsv9').getByRole('button', { name: 'Save the EasyPost service of uspsv9' }).click();
+  await toast(page, 'EasyPost service removed').waitFor();
 
   await page.reload();
   await expect.poll(() => service('ups_express').inputValue()).toBe(chosen);
-  expect(await row('ups_express').getByRole('textbox', { name: 'Carrier account of ups_express', exact: true }).inputValue()).toBe('ca_ups_1');
-  expect(await row('ups_express').locator('.badge').first().textContent()).toBe('Mapped');
-  expect(await row('uspsv9').locator('.badge').first().textContent()).toBe('Not offered');
+  expect(await field('ups_express', 'Carrier account').inputValue()).toBe('ca_ups_1');
+  expect(await editor('ups_express').locator('.badge').first().textContent()).toBe('Mapped');
+  expect(await editor('uspsv9').locator('.badge').first().textContent()).toBe('Not bought here');
+  // EasyPost is the shop's only upstream: no upstream of the shop maps the type, so it is not offered.
+  await page.locator('[data-testid="upstream-row"][data-uid="uspsv9"]').getByTestId('not-offered').waitFor();
+  expect(await page.locator('[data-testid="upstream-row"][data-uid="ups_express"]').getByTestId('not-offered').count()).toBe(0);
   // A customer is not offered the unmapped type.
   const customer = await createAccount(shop.server.url);
   const { labelTypes } = await api<{ labelTypes: { uid: string }[] }>(shop.server.url, '/labeltype/read', undefined, customer.token);
@@ -78,7 +82,7 @@ it("the console's overview and order view show an upstream label's cost, price a
   await page.goto(`${shop.server.url}/admin`);
   const margin = page.getByTestId('overview-upstream-margin');
   await margin.filter({ hasText: '$4.35' }).waitFor();
-  await page.getByText('1 labels bought upstream: price $6.75, cost $2.40').waitFor();
+  await page.getByText('1 label bought upstream: price $6.75, cost $2.40').waitFor();
 
   await openConsole(page, 'Orders', 'Orders');
   const listed = page.locator(`[data-testid="admin-order-row"][data-order-id="${order!._id}"]`);

@@ -121,6 +121,19 @@ describe('operator console', () => {
       .waitFor();
     await page.getByTestId('daily-chart').locator('canvas').first().waitFor();
     await expect(page.getByTestId('daily-table').locator('tbody tr').count()).resolves.toBe(30);
+    // Days are the shop's (SHOP_TIME_ZONE, UTC in the tests); the Going live checklist says what this shop still needs.
+    await expect(page.getByTestId('daily-table').locator('thead th').first().textContent()).resolves.toBe('Day (UTC)');
+    const checklist = (await call(shop.server, admin.token, 'GET', '/admin/going-live')).body.items as { id: string; done: boolean; detail: string }[];
+    const card = page.getByTestId('going-live');
+    await card
+      .getByTestId('going-live-count')
+      .filter({ hasText: `${checklist.filter((item) => item.done).length} of 8 done` })
+      .waitFor();
+    const smtp = card.locator('[data-item="smtp"]');
+    await expect(smtp.getAttribute('data-done')).resolves.toBe('false');
+    await smtp.getByText('To do').waitFor();
+    await smtp.getByTestId('going-live-detail').filter({ hasText: 'SMTP_URL is not set' }).waitFor();
+    await card.locator('[data-item="public_url"]').getByTestId('going-live-detail').filter({ hasText: 'PUBLIC_URL is not set' }).waitFor();
 
     // Credit $25.50 with a reason; a debit past zero is refused with the server's message.
     await openUser(page, customer.tgId);
@@ -198,6 +211,18 @@ describe('operator console', () => {
     await priority.getByTestId('tiers').filter({ hasText: '1-5 lb: $7.10' }).waitFor();
     await priceFor2lb('7.10');
 
+    // The audit log names the type it changed, not its id.
+    const { labelTypes } = await api<{ labelTypes: { _id: string; uid: string }[] }>(shop.server.url, '/admin/label-types', undefined, admin.token);
+    await openConsole(page, 'Audit log', 'Audit log');
+    await page.getByLabel('Admin').fill(`@${admin.tgId}`);
+    await page.getByLabel('Target').fill('label_type');
+    const typeEdit = page.getByTestId('audit-row').filter({ hasText: 'label_type.update' }).first();
+    await typeEdit
+      .getByTestId('audit-target-name')
+      .filter({ hasText: /^USPS Priority Mail$/ })
+      .waitFor();
+    expect(await typeEdit.locator('td').nth(3).innerText()).not.toContain(labelTypes.find((t) => t.uid === 'priority')!._id);
+
     // The announcement: saved in the console, shown on the customer's dashboard.
     await openConsole(page, 'Content', 'Content');
     const announcement = page.getByRole('form', { name: 'Announcement' });
@@ -239,18 +264,33 @@ describe('operator console', () => {
       .getByTestId('page-status')
       .filter({ hasText: /^Page 1 of 1$/ })
       .waitFor();
-    // The price is whatever the Priority tier says now (another test edits it).
+    // The price is whatever the Priority tier says now (another test edits it). The tracking number is under the order
+    // id and the weight under the type.
     const price = `$${order.price.toFixed(2)}`;
-    expect((await cells(row)).slice(0, 8)).toEqual([
-      order.OrderId,
+    expect((await cells(row)).slice(0, 7)).toEqual([
+      `${order.OrderId}${order.tracking}`,
       `@${customer.tgId}`,
-      'USPS Priority Mail',
+      'USPS Priority Mail2 lb',
       SENDER.name,
       RECIPIENT.name,
-      '2 lb',
       price,
       'Completed',
     ]);
+    // At 1366 px the list fits its card, Download on screen, and the days read "From [day] To [day]" on one line.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    const table = page.getByTestId('admin-orders-table');
+    await expect
+      .poll(() =>
+        table.evaluate((t) => ({ scrolls: t.parentElement!.scrollWidth > t.parentElement!.clientWidth, fits: t.scrollWidth <= t.parentElement!.clientWidth })),
+      )
+      .toEqual({ scrolls: false, fits: true });
+    const downloadButton = row.getByRole('button', { name: 'Download' });
+    const [buttonBox, cardBox] = [await downloadButton.boundingBox(), await page.locator('.card').filter({ has: table }).boundingBox()];
+    expect(buttonBox!.x + buttonBox!.width).toBeLessThanOrEqual(cardBox!.x + cardBox!.width);
+    const days = page.getByTestId('day-range');
+    expect(await days.locator('.input-group-text').allTextContents()).toEqual(['From', 'To']);
+    const tops = await days.locator('.input-group-text, input').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
     // A status filter that matches nothing empties the list.
     await page.getByLabel('Status').selectOption({ label: 'Cancelled' });
     await page.getByText('No orders match').waitFor();
@@ -288,6 +328,21 @@ describe('operator console', () => {
     await page.getByTestId('user-name').waitFor();
     await page.getByRole('tab', { name: 'Orders' }).click();
     await page.getByTestId('admin-order-row').filter({ hasText: order.OrderId }).waitFor();
+
+    // A refunded label: Refunded in the list and in the order's view, and its label is not offered for download there.
+    await api(shop.server.url, '/order/create', { ...ORDER, ToName: 'Voided Receiver' }, customer.token);
+    const voided = await lastOrder(shop.server, customer.token);
+    expect((await call(shop.server, customer.token, 'POST', `/order/refund/${voided._id}`)).status).toBe(200);
+    expect((await call(shop.server, admin.token, 'POST', `/admin/orders/${voided._id}/refund/approve`)).status).toBe(200);
+    await page.goto(`${shop.server.url}/admin/orders`);
+    await page.getByLabel('Customer').fill(`@${customer.tgId}`);
+    const voidedRow = page.getByTestId('admin-order-row').filter({ hasText: voided.OrderId });
+    await voidedRow.locator('[data-refund-status="refunded"]').filter({ hasText: 'Refunded' }).waitFor();
+    expect(await voidedRow.getByRole('button', { name: 'Download' }).count()).toBe(0);
+    expect(await page.getByTestId('admin-order-row').filter({ hasText: order.OrderId }).getByRole('button', { name: 'Download' }).count()).toBe(1);
+    await voidedRow.getByRole('button', { name: 'Open' }).click();
+    await page.getByTestId('order-detail').getByTestId('order-refund').filter({ hasText: 'Refunded' }).waitFor();
+    expect(await page.getByRole('dialog').getByRole('button', { name: 'Download label' }).count()).toBe(0);
   });
 
   it('disables and enables an account, grants and revokes admin, each confirmed and answered in a toast', async () => {
@@ -488,6 +543,14 @@ describe('the console on a phone (390 px)', () => {
       if (width > 390) wide.push(`${path}: ${width}px`);
     }
     expect(wide).toEqual([]);
+    // The console's tabs (on /admin/content, the last): one row that scrolls sideways, the open page's tab in view.
+    const tabs = phone.getByRole('navigation', { name: 'Operator console' });
+    const tops = await tabs.getByRole('link').evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
+    expect(await tabs.evaluate((nav) => nav.scrollWidth > nav.clientWidth)).toBe(true);
+    const [barBox, openBox] = [await tabs.boundingBox(), await tabs.getByRole('link', { name: 'Content', exact: true }).boundingBox()];
+    expect(openBox!.x).toBeGreaterThanOrEqual(barBox!.x);
+    expect(openBox!.x + openBox!.width).toBeLessThanOrEqual(barBox!.x + barBox!.width + 1);
     await phone.context().close();
     await admin.page.context().close();
   });

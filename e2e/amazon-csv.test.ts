@@ -22,18 +22,37 @@ describe('Amazon CSV Generator', () => {
     await page.waitForURL(`${shop.server.url}/amazon-csv`);
     await page.getByRole('heading', { name: 'Generate Amazon CSV' }).waitFor();
 
-    // Nothing is sent without a file.
+    // Nothing is sent without a file and the From details: every missing field is marked under itself at once, not one toast at a time.
+    const generations = { count: 0 };
+    page.on('request', (request) => {
+      if (request.url().includes('/amazon/generate-csv')) generations.count++;
+    });
+    const invalid = () => page.getByTestId('amazon-form').locator('.invalid-feedback:visible').allTextContents();
     await page.getByTestId('amazon-generate').click();
-    await toast(page, AMAZON_PDF_REQUIRED).waitFor();
+    await expect
+      .poll(invalid)
+      .toEqual([
+        AMAZON_PDF_REQUIRED,
+        'Weight is required',
+        'From Name is required',
+        'From Street is required',
+        'From City is required',
+        'From State is required',
+        'From ZIP is required',
+      ]);
+    expect(await toast(page, AMAZON_PDF_REQUIRED).count()).toBe(0);
+    expect(generations.count).toBe(0);
 
-    // The From details come from the saved address.
+    // The From details come from the saved address, and their messages go.
     const saved = page.getByLabel('Saved Address');
     await saved.locator('option', { hasText: HOME.name }).waitFor({ state: 'attached' });
     await saved.selectOption({ label: `${HOME.name} - ${HOME.street}, ${HOME.city}, ${HOME.state}` });
+    await expect.poll(invalid).toEqual([AMAZON_PDF_REQUIRED, 'Weight is required']);
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe(HOME.name);
     await expect.poll(() => page.getByLabel('Street 2 (Optional)').inputValue()).toBe(HOME.street2);
     await expect.poll(() => page.getByLabel('State').inputValue()).toBe(HOME.state);
     await page.getByLabel('Weight').fill('2');
+    await expect.poll(invalid).toEqual([AMAZON_PDF_REQUIRED]);
 
     // Three slips and a scanned page: the scan is named, and nothing is downloaded until the user chooses.
     const slips = [slipNumber(1), slipNumber(2), slipNumber(3)];

@@ -87,6 +87,9 @@ describe('Reseller API docs page', () => {
       bulkorder_id: bulk.bulkorder_id,
     });
     expect(curlSuccess(shown['GET /order/bulk-queue-stats'])).toMatchObject({ total: expect.any(Number) });
+    // The price call's example has a body, and is priced as shown.
+    expect(shown['POST /order/price']).toContain(`--data '{"labelType":"priority","weight":2}'`);
+    expect(curlSuccess(shown['POST /order/price'])).toMatchObject({ type: 'success', labelType: { uid: 'priority' }, weight: 2, price: expect.any(Number) });
     const savedPackage = curlSuccess(shown['POST /packages']).package;
     expect(savedPackage).toMatchObject({ name: 'Small box', weight: 2.5, weightUnit: 'lb' });
     expect(curlSuccess(shown['GET /packages']).packages).toEqual([savedPackage]);

@@ -13,10 +13,23 @@ const SIDEBAR = [
   'Deposits',
   'Addresses',
   'Packages',
+  'Prices',
   'FAQs',
   'Reseller API',
 ];
-const SIDEBAR_PATHS = ['/', '/createOrders', '/csv-orders', '/fedex-order', '/amazon-csv', '/deposits', '/address', '/packages', '/faqs', '/api-docs'];
+const SIDEBAR_PATHS = [
+  '/',
+  '/createOrders',
+  '/csv-orders',
+  '/fedex-order',
+  '/amazon-csv',
+  '/deposits',
+  '/address',
+  '/packages',
+  '/prices',
+  '/faqs',
+  '/api-docs',
+];
 
 describe('sign up, sign in, the shell, sign out', () => {
   it('signs up, is sent to sign-in, signs in and walks every sidebar entry', async () => {
@@ -116,8 +129,13 @@ describe('sign up, sign in, the shell, sign out', () => {
     const invalid = () => page.locator('.invalid-feedback:visible').allTextContents();
 
     await page.goto(`${shop.server.url}/register`);
+    // The password rule is under its field before anything is sent, and checked before sending.
+    await expect.poll(() => page.getByTestId('password-hint').textContent()).toBe('At least 8 characters.');
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expect.poll(invalid).toEqual(['Name is required', 'Telegram username is required', 'Password is required']);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await expect.poll(invalid).toEqual(['Name is required', 'Telegram username is required', 'Password must be at least 8 characters']);
+    await page.getByLabel('Password', { exact: true }).fill('');
     await expect.poll(() => page.getByLabel('Name', { exact: true }).evaluate((el) => el.classList.contains('is-invalid'))).toBe(true);
     // A field filled in loses its message; the others keep theirs.
     await page.getByLabel('Name', { exact: true }).fill('Jane');

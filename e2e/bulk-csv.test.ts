@@ -92,17 +92,22 @@ describe('CSV order screen', () => {
     await expect.poll(() => payButton(page).textContent()).toBe('Choose a type to see the price');
     await expect.poll(() => payButton(page).isDisabled()).toBe(true);
     await expect.poll(() => page.getByLabel('Template').count()).toBe(0);
+    // What is missing stays under its field (as the row errors stay on the page) until that field changes.
+    const feedback = (field: Locator) => field.locator('xpath=following-sibling::div[contains(@class,"invalid-feedback")][1]');
     await page.getByRole('button', { name: 'Validate CSV' }).click();
-    await toast(page, 'Please select LabelType').waitFor();
+    await expect.poll(() => feedback(type).textContent()).toBe('Please select LabelType');
     await selectLabelType(type, 'USPS Priority Mail');
+    await expect.poll(() => feedback(type).isVisible()).toBe(false);
     await expect.poll(() => page.getByLabel('Template').locator('option').allTextContents()).toEqual(['Select template', 'Pitney Bowes', 'Normal', 'EVS']);
     await page.getByRole('button', { name: 'Validate CSV' }).click();
-    await toast(page, 'Please select CSV file').waitFor();
+    await expect.poll(() => page.getByTestId('csv-file-problem').textContent()).toBe('Please select CSV file');
     expect(validations.count).toBe(0);
-    // An empty file is named as such, also by the server.
+    // An empty file is named as such (the server says the same), and the message does not go by itself.
     await page.getByLabel('CSV File').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.alloc(0) });
     await page.getByRole('button', { name: 'Validate CSV' }).click();
-    await toast(page, 'The file is empty').waitFor();
+    await expect.poll(() => page.getByTestId('csv-file-problem').textContent()).toBe('The file is empty');
+    expect(await page.getByTestId('csv-file-problem').isVisible()).toBe(true);
+    expect(await toast(page, 'The file is empty').count()).toBe(0);
     expect(validations.count).toBe(0);
 
     // A file with bad rows: each is listed with its row and column, and Pay stays disabled.

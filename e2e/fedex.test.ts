@@ -339,6 +339,25 @@ describe('FedEx hand-made orders', () => {
       .filter({ hasText: /^The FedEx hand-made queue is empty: no order waits for an operator\.$/ })
       .waitFor();
 
+    // The History tab (the refused cancel's form closed): the three, newest first, each with its status and the
+    // operator's note; the completed one's label.
+    await desk.keyboard.press('Escape');
+    await cancelForm.waitFor({ state: 'hidden' });
+    await desk.getByRole('tab', { name: 'History' }).click();
+    const ours = [placed!._id, second!._id, third!._id];
+    const historyRow = (id: string) => desk.locator(`[data-testid="fedex-history-row"][data-order-id="${id}"]`);
+    await expect
+      .poll(async () => (await rowIds(desk.getByTestId('fedex-history-row'))).filter((id) => ours.includes(id!)))
+      .toEqual([third!._id, second!._id, placed!._id]);
+    expect(await historyRow(placed!._id).getAttribute('data-status')).toBe('completed');
+    expect(await historyRow(third!._id).getAttribute('data-status')).toBe('cancelled');
+    expect(await historyRow(second!._id).getByTestId('fedex-history-note').textContent()).toBe('Address not served');
+    const labelHref = await historyRow(placed!._id)
+      .getByRole('link', { name: 'Label' })
+      .evaluate((a: HTMLAnchorElement) => a.href);
+    expect(Buffer.from(await (await fetch(labelHref)).arrayBuffer()).equals(label)).toBe(true);
+    expect(await historyRow(second!._id).getByRole('link', { name: 'Label' }).count()).toBe(0);
+
     // The customer: Completed with the note and a plain link to the label, the others Cancelled and refunded.
     await page.reload();
     await page
@@ -351,6 +370,20 @@ describe('FedEx hand-made orders', () => {
     expect((await cells(rows.nth(0))).slice(0, 5)).toEqual(['1', third!.uuid, 'Cancelled', '$35.00', 'Handled by phone']);
     expect((await cells(rows.nth(1))).slice(0, 5)).toEqual(['2', second!.uuid, 'Cancelled', '$35.00', 'Address not served']);
     expect((await cells(rows.nth(2))).slice(0, 5)).toEqual(['3', placed!.uuid, 'Completed', '$35.00', 'Tracking 7946 0958 1234']);
+    // At 390 px the orders are cards, as the dashboard's: View, Invoice and Download on screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const ordersList = page.locator('.table-responsive', { has: page.getByTestId('fedex-orders-table') });
+    await expect.poll(() => ordersList.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    for (const action of [
+      firstRow.getByRole('button', { name: 'View' }),
+      firstRow.getByRole('button', { name: 'Invoice' }),
+      firstRow.getByRole('link', { name: 'Download' }),
+    ]) {
+      const box = (await action.boundingBox())!;
+      expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true]);
+    }
+    expect(await firstRow.locator('td[data-label="Status Note"]').textContent()).toBe('Tracking 7946 0958 1234');
+    await page.setViewportSize({ width: 1280, height: 900 });
     const href = await firstRow.getByRole('link', { name: 'Download' }).evaluate((a: HTMLAnchorElement) => a.href);
     const file = await fetch(href);
     expect(file.status).toBe(200);
@@ -381,7 +414,25 @@ describe('FedEx hand-made orders', () => {
     const dayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
     await expect.poll(() => zone.textContent()).toBe('Pacific/Kiritimati');
     await pickupCard.getByText('your browser; the pickup address does not tell').waitFor();
-    await fillAddress(pickupCard, { State: 'TX', Country: 'United States' });
+    // 'Same as sender' fills every line of the pickup address from the sender's (a pickup has no email).
+    const sender: AddressInput = {
+      Name: 'Tex Sender',
+      Street: '1 Main Street',
+      'Street 2': 'Dock 3',
+      City: 'Austin',
+      State: 'TX',
+      ZIP: '78701',
+      Phone: '512 555 0100',
+      Email: 'tex@example.com',
+      Country: 'United States',
+    };
+    await fillAddress(page.getByTestId('fedex-sender-card'), sender);
+    await pickupCard.getByRole('button', { name: 'Same as sender' }).click();
+    const pickupLines = ['Name', 'Street', 'Street 2', 'City', 'State', 'ZIP', 'Phone', 'Country'] as const;
+    await expect
+      .poll(() => Promise.all(pickupLines.map((label) => pickupCard.getByLabel(label, { exact: true }).inputValue())))
+      .toEqual(['Tex Sender', '1 Main Street', 'Dock 3', 'Austin', 'TX', '78701', '512 555 0100', 'US']);
+    expect(await pickupCard.getByLabel('Email', { exact: true }).count()).toBe(0);
     await expect.poll(() => zone.textContent()).toBe('America/Chicago');
     await pickupCard.getByText('(the pickup address)').waitFor();
     await expect.poll(() => pickupCard.getByLabel('Pickup Date').getAttribute('min')).toBe(dayIn('America/Chicago'));
@@ -405,6 +456,19 @@ describe('FedEx hand-made orders', () => {
     const items = page.getByTestId('invoice-items');
     await items.getByLabel('Item 1 Description', { exact: true }).fill('茶 tea');
     await expect.poll(() => note(items, 'Item 1 Description').textContent()).toBe('Prints as: Cha tea');
+    // At 390 px each item is a card: its Tariff Code and ✕ on screen, nothing to scroll sideways in the list.
+    await page.getByRole('button', { name: 'Add Item' }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const list = page.locator('.table-responsive', { has: items });
+    await expect.poll(() => list.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    for (const target of [
+      items.getByLabel('Item 2 Tariff Code', { exact: true }),
+      items.getByRole('button', { name: 'Remove item 2' }),
+      items.getByLabel('Item 2 Description', { exact: true }),
+    ]) {
+      const box = (await target.boundingBox())!;
+      expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true]);
+    }
     await page.context().close();
   });
 

@@ -101,13 +101,16 @@ describe('field errors are styled on every form', () => {
     await expectStyledErrors([[customer.getByLabel('Amount'), /\S/]], () => customer.getByRole('button', { name: 'Add Balance' }).click());
   });
 
-  it('Create Order: Quick Order (the lb group) and Normal Order', async () => {
+  it('Create Order: Quick Order (the in group) and Normal Order', async () => {
     await openFromSidebar(customer, 'Instant - USPS/FedEx (US)', 'Create Order');
     await selectLabelType(customer.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
+    // Without a weight the button is disabled (it says 'Enter a weight'); a bad length is marked on submit.
+    await customer.getByLabel('Weight').fill('1');
+    await customer.getByLabel('Length').fill('-1');
     const submit = customer.getByRole('button', { name: /^Create Order/ });
     await expectStyledErrors(
       [
-        [customer.getByLabel('Weight'), /\S/],
+        [customer.getByLabel('Length'), /\S/],
         [customer.getByLabel('From Address Data'), /\S/],
       ],
       () => submit.click(),

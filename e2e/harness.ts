@@ -83,6 +83,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         DATABASE_URL: '',
         REDIS_URL: '',
         LABEL_SANDBOX_TRACKING_STEP_MS: '0',
+        // Days (ship dates, the overview's) are UTC days whatever the machine's zone, as the tests count them.
+        SHOP_TIME_ZONE: 'UTC',
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -38,10 +38,35 @@ const storedPhones = (token: string) =>
     return db.selectFrom('orders').select(['from_phone', 'to_phone', 'to_state']).where('user_id', '=', _id).execute();
   });
 
+/** The closed select's chosen text, measured in its own font, fits inside it (padding and arrow aside): nothing is cut short. */
+const choiceFits = (select: Locator) =>
+  select.evaluate((el: HTMLSelectElement) => {
+    const style = getComputedStyle(el);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    return context.measureText(el.selectedOptions[0]!.text).width <= el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  });
+
 describe('order forms', () => {
-  it('marks every bad field at once, and a weight outside the tiers beside Weight with the server toast', async () => {
+  it('marks every bad field at once; a weight with no price is named beside Weight and on the disabled button', async () => {
     const { page } = await openCreateOrder(10_000);
     const creates = countCreateCalls(page);
+    // Every type's full name and price range shows in the closed Type select ('UPS Standard (Canada) · $9.50–$36.00', not '…$3').
+    const type = page.getByLabel('Type', { exact: true });
+    const choices = await type.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    expect(choices).toHaveLength(9);
+    const cut: string[] = [];
+    for (const value of choices) {
+      await type.selectOption(value);
+      if (!(await choiceFits(type))) cut.push(await type.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]!.text));
+    }
+    expect(cut).toEqual([]);
+    // On a phone a long choice is cut in the select, so the form says it in full under it.
+    await selectLabelType(type, 'USPS Priority Mail V9 (15x15x15)');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.getByTestId('chosen-type').textContent()).toBe('USPS Priority Mail V9 (15x15x15) · $7.25–$23.50');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect.poll(() => page.getByTestId('chosen-type').isVisible()).toBe(false);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Template').selectOption({ label: 'Normal' });
     await page.getByLabel('Weight').fill('2');
@@ -65,18 +90,18 @@ describe('order forms', () => {
     expect(await isInvalid(to.getByLabel('City'))).toBe(false);
     expect(creates.count).toBe(0);
 
-    // Fixed addresses, 71 lb: the price is $0.00 and Weight says why; the server's answer marks Weight and toasts.
+    // Fixed addresses, 71 lb: Weight says why there is no price, and the button says so instead of $0.00, disabled.
     await to.getByLabel('Street', { exact: true }).fill(RECIPIENT.street);
     await to.getByLabel('ZIP').fill('75201');
     await page.getByLabel('Weight').fill('71');
     await page.getByTestId('weight-outside').filter({ hasText: 'USPS Priority Mail takes 0.1-70 lb' }).waitFor();
-    await submitWithPrice(page, '0.00').waitFor();
-    await submitButton(page).click();
-    await toast(page, 'Weight must be at most 70 lb for USPS Priority Mail').waitFor();
-    await expect.poll(() => feedbackOf(page.getByLabel('Weight')).textContent()).toBe('Weight must be at most 70 lb for USPS Priority Mail');
-    expect(creates.count).toBe(1);
+    await expect.poll(() => submitButton(page).textContent()).toBe('Too heavy for USPS Priority Mail: at most 70 lb');
+    expect(await submitButton(page).isDisabled()).toBe(true);
     await page.getByLabel('Weight').fill('0');
     await page.getByTestId('weight-outside').filter({ hasText: 'USPS Priority Mail takes 0.1-70 lb' }).waitFor();
+    await expect.poll(() => submitButton(page).textContent()).toBe('Enter a weight');
+    expect(await submitButton(page).isDisabled()).toBe(true);
+    expect(creates.count).toBe(0);
     await page.getByLabel('Weight').fill('70');
     await page.getByTestId('weight-outside').waitFor({ state: 'detached' });
     await submitWithPrice(page, '26.00').waitFor();
@@ -107,7 +132,12 @@ describe('order forms', () => {
     await page.getByLabel('Template').selectOption({ label: 'Normal' });
     await page.getByLabel('Weight').fill('2');
     await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    // Quick Order names the lines of the text that print otherwise, as Normal Order does under each field.
+    const quickTo = page.getByTestId('quick-order-form').getByTestId('to-card');
+    await page.getByLabel('To Address Data').fill(quickText({ ...RECIPIENT, name: '王小明' }));
+    await expect.poll(() => quickTo.getByTestId('prints-as').textContent()).toBe('Prints as: Wang Xiao Ming');
     await page.getByLabel('To Address Data').fill(TO_TEXT);
+    await expect.poll(() => quickTo.getByTestId('prints-as').count()).toBe(0);
     await page.getByRole('tab', { name: 'Normal Order' }).click();
     const to = page.getByTestId('normal-order-form').getByTestId('to-card');
     const note = (label: string) => to.getByLabel(label, { exact: true }).locator('xpath=..').getByTestId('prints-as');
@@ -132,6 +162,11 @@ describe('order forms', () => {
     );
     expect(order.to).toMatchObject({ name: 'Nguyễn Văn Đức', company: 'O’Brien Shop – €5' });
     expect(order.printedAs).toEqual({ ToName: 'Nguyen Van Duc' });
+    // Order Details says it too, under the side it belongs to.
+    await page.getByTestId('order-row').first().getByRole('button', { name: 'Details' }).click();
+    const details = page.getByTestId('order-details');
+    await expect.poll(() => details.getByTestId('order-to').getByTestId('prints-as').textContent()).toBe('Prints as: Nguyen Van Duc');
+    expect(await details.getByTestId('order-from').getByTestId('prints-as').count()).toBe(0);
   });
 
   it("an expired session keeps Normal Order's own fields, and after signing in returns to that tab with them in the form", async () => {

@@ -80,7 +80,9 @@ describe('create order, order history and addresses', () => {
     await expect.poll(() => page.getByLabel('Template').locator('option').allTextContents()).toEqual(['Select template', 'Pitney Bowes', 'Normal', 'EVS']);
     // The Type list shows each type's price range over its tiers.
     expect(await page.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).toBe('USPS Priority Mail · $4.50–$26.00');
-    await submitWithPrice(page, '0.00').waitFor(); // no weight yet: no lookup
+    // No weight yet: the button says so, disabled, instead of a price.
+    await expect.poll(() => submitButton(page).textContent()).toBe('Enter a weight');
+    expect(await submitButton(page).isDisabled()).toBe(true);
     await page.getByLabel('Weight').fill('2');
     await submitWithPrice(page, '6.75').waitFor();
     await page.getByLabel('Weight').fill('12');
@@ -89,9 +91,10 @@ describe('create order, order history and addresses', () => {
     await submitWithPrice(page, '10.50').waitFor();
     await expect.poll(() => page.getByLabel('Template').count()).toBe(0);
     await expect.poll(() => page.getByTestId('from-card').getByLabel('Phone').isVisible()).toBe(true);
-    // A weight above the type's maximum has no price: the failed lookup shows 0.
+    // A weight above the type's maximum has no price: the button says why, disabled.
     await page.getByLabel('Weight').fill('500');
-    await submitWithPrice(page, '0.00').waitFor();
+    await expect.poll(() => submitButton(page).textContent()).toBe('Too heavy for FedEx Ground: at most 150 lb');
+    expect(await submitButton(page).isDisabled()).toBe(true);
 
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
     await page.getByLabel('Weight').fill('2');
@@ -336,8 +339,9 @@ describe('create order, order history and addresses', () => {
     await modal.getByLabel('State').selectOption('MA');
     await modal.getByLabel('ZIP').fill('02a1');
     await modal.getByRole('button', { name: 'Save' }).click();
-    await modal.getByText('ZIP must be 5 digits').waitFor();
-    await modal.getByLabel('ZIP').fill('02110');
+    await modal.getByText('ZIP must be 5 digits, or ZIP+4 like 12345-6789').waitFor();
+    // ZIP+4 is taken, as orders and CSV files take it.
+    await modal.getByLabel('ZIP').fill('02110-1234');
     await modal.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Address created successfully').waitFor();
     await modal.waitFor({ state: 'detached' });
@@ -345,7 +349,7 @@ describe('create order, order history and addresses', () => {
     await row.filter({ hasText: 'Ada Saved' }).waitFor();
     await expect
       .poll(() => row.first().locator('td').allTextContents())
-      .toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', '', 'Boston', 'MA', '02110', 'United States', 'EditDelete']);
+      .toEqual(['Ada Saved', 'Saved Co', '10 Saved Rd', '', 'Boston', 'MA', '02110-1234', 'United States', 'EditDelete']);
 
     // Update: the modal opens with the address and saves the change.
     await row.first().getByRole('button', { name: 'Edit' }).click();
@@ -371,7 +375,15 @@ describe('create order, order history and addresses', () => {
     await modal.getByLabel('State').selectOption('MA');
     await modal.getByLabel('ZIP').fill('02139');
     await expect.poll(() => modal.getByTestId('duplicate-address').textContent()).toBe('This address is already saved as “Ada Saved”.');
+    // The same name and company too is the same entry: refused (by the server too), Save waits for a change.
+    await modal.getByLabel('Name', { exact: true }).fill('ada saved');
+    await modal.getByLabel('Company').fill('Saved Co');
+    await expect.poll(() => modal.getByTestId('duplicate-address').textContent()).toBe('This address is already in your address book: change it, or cancel.');
+    expect(await modal.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    const twice = { name: 'Ada Saved', company: 'Saved Co', street: '10 Saved Rd', street2: 'Unit 7', city: 'Cambridge', state: 'MA', zip: '02139' };
+    await expect(api(shop.server.url, '/address/create', twice, token)).rejects.toThrow('409 {"message":"This address is already in your address book"}');
     await modal.getByLabel('ZIP').fill('02138');
+    await expect.poll(() => modal.getByRole('button', { name: 'Save' }).isEnabled()).toBe(true);
     await modal.getByTestId('duplicate-address').waitFor({ state: 'detached' });
     await modal.getByRole('button', { name: 'Cancel' }).click();
     await modal.waitFor({ state: 'detached' });

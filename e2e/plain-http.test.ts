@@ -29,10 +29,11 @@ const outside = await outsideAddress();
 afterAll(async () => {
   if ('remove' in outside) await outside.remove();
 });
-const shop = 'address' in outside ? useShop({ env: { HOST: outside.address } }) : undefined;
+// Listening there, the shop must know which hosts its links may use (or it refuses to start, config.ts): its own address, any port.
+const shop = 'address' in outside ? useShop({ env: { HOST: outside.address, ALLOWED_HOSTS: outside.address } }) : undefined;
 
 describe('a shop opened over plain http at a network address', () => {
-  it('loads (no HSTS, no upgrade-insecure-requests sending its scripts to an https nobody answers) and signs in (the captcha solved without a secure context)', async (ctx) => {
+  it('loads (no HSTS, no upgrade-insecure-requests sending its scripts to an https nobody answers), signs in (the captcha solved without a secure context), and Add Balance stays at that address', async (ctx) => {
     if ('skip' in outside) return ctx.skip(outside.skip);
     const { server, browser } = shop!;
     expect(server.url).toMatch(/^http:\/\/(?!127\.)/);
@@ -41,5 +42,12 @@ describe('a shop opened over plain http at a network address', () => {
     const headers = (await fetch(`${server.url}/login`)).headers;
     expect(headers.get('strict-transport-security')).toBeNull();
     expect(headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+
+    // Add Balance sends the customer to the payment page at the address they opened, not to http://localhost.
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Deposits' }).click();
+    await page.getByLabel('Amount').fill('20');
+    await page.getByRole('button', { name: 'Add Balance' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/pay/'));
+    expect(new URL(page.url()).origin).toBe(server.url);
   });
 });

@@ -413,7 +413,8 @@ describe('rough edges', () => {
       await page.getByRole('button', { name: 'Add Address' }).click();
       // An empty submit is refused by the form; a server error toasts. Save a valid one to get the success toast.
       const dialog = page.getByRole('dialog');
-      await dialog.getByLabel('Name').fill('Toast Test');
+      // One name per viewport: the same entry saved twice in one address book is refused.
+      await dialog.getByLabel('Name').fill(`Toast Test ${viewport.width}`);
       await dialog.getByLabel('Street', { exact: true }).fill('1 Toast Street');
       await dialog.getByLabel('City').fill('Denver');
       await dialog.getByLabel('State').selectOption('CO');

@@ -12,7 +12,7 @@ const ORDER = {
   Weight: 2,
   ...orderParties(),
 };
-type Listed = { _id: string; OrderId: string; price: number; refundStatus: string | null; pdf: string | null };
+type Listed = { _id: string; OrderId: string; toName: string; tracking: string; price: number; refundStatus: string | null; pdf: string | null };
 
 /** A signed-in customer with `names.length` completed orders, one to each receiver named. */
 async function customerWithOrders(names: string[]) {
@@ -64,31 +64,62 @@ describe('label refunds', () => {
     expect(await first.innerText()).toContain(`+$${order.price.toFixed(2)}`);
   });
 
-  it('refunds several labels picked in Order History, and says why one could not be', async () => {
-    const { page, token } = await customerWithOrders(['Pick One', 'Pick Two', 'Pick Three']);
-    // One was refunded already: the multi-select answers it on its own.
+  it('refunds several labels picked in Order History, warns naming the one refused, and says why a delivered label cannot be', async () => {
+    const { page, token } = await customerWithOrders(['Pick One', 'Pick Two', 'Pick Three', 'Pick Scanned']);
     const before = (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders;
-    const already = before[0]!;
+    const byName = (name: string) => before.find((o) => o.toName === name)!;
+    // One was refunded already: the multi-select answers it on its own. One the carrier has delivered.
+    const already = byName('Pick Three');
     await api(shop.server.url, '/order/refund', { ids: [already._id] }, token);
+    const scanned = byName('Pick Scanned');
+    await withServerDb(shop.server, (db) => db.updateTable('orders').set({ tracking_status: 'delivered' }).where('id', '=', scanned._id).execute());
     await page.reload();
+
+    // The delivered label offers no refund: Order Details and the selection say why instead.
+    const why = 'Cannot be refunded: the carrier has scanned it (Delivered)';
+    await row(page, 'Pick Scanned').getByRole('button', { name: 'Details' }).click();
+    const details = page.getByTestId('order-details');
+    await details.getByTestId('order-refund').filter({ hasText: why }).waitFor();
+    expect(await details.getByRole('button', { name: 'Request refund' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    const bar = page.getByTestId('order-selection');
+    await row(page, 'Pick Scanned').getByRole('checkbox').check();
+    await bar.getByTestId('refund-blocked').filter({ hasText: why }).waitFor();
+    expect(await bar.getByRole('button', { name: /Request refund/ }).count()).toBe(0);
+    await row(page, 'Pick Scanned').getByRole('checkbox').uncheck();
+
     for (const name of ['Pick One', 'Pick Two', 'Pick Three']) await row(page, name).getByRole('checkbox').check();
-    await page.getByTestId('order-selection').getByText('3 orders selected').waitFor();
-    await page.getByTestId('order-selection').getByRole('button', { name: 'Request refund' }).click();
+    await bar.getByText('3 orders selected').waitFor();
+    await bar.getByRole('button', { name: 'Request refund' }).click();
     const confirm = page.getByTestId('confirm-modal');
     expect(await confirm.innerText()).toContain('Refund these 3 labels?');
     await confirm.getByRole('button', { name: 'Request refund' }).click();
-    await page.getByRole('alert').filter({ hasText: '2 of 3 refunds requested' }).waitFor();
-    expect(await page.getByRole('alert').filter({ hasText: '2 of 3 refunds requested' }).innerText()).toContain(already.OrderId);
+    // Some refused: a warning, not a success, naming the refused label by its order and tracking numbers.
+    const summary = page.locator('.Toastify__toast--warning').filter({ hasText: '2 of 3 refunds requested' });
+    await summary.waitFor();
+    expect(await summary.innerText()).toContain(`${already.OrderId} (${already.tracking}): `);
     // The selection is cleared; each row shows its refund, and none offers its label any more.
-    expect(await page.getByTestId('order-selection').count()).toBe(0);
+    expect(await bar.count()).toBe(0);
     await expect
-      .poll(async () => (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders.map((o) => o.refundStatus).sort())
+      .poll(async () =>
+        (await api<{ orders: Listed[] }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders
+          .filter((o) => o._id !== scanned._id)
+          .map((o) => o.refundStatus),
+      )
       .toEqual(['refunded', 'refunded', 'refunded']);
     await page.reload();
     for (const name of ['Pick One', 'Pick Two', 'Pick Three']) {
       await row(page, name).locator('[data-refund-status="refunded"]').waitFor();
       expect(await row(page, name).getByRole('button', { name: 'Download' }).count()).toBe(0);
     }
+
+    // None asked (the one selected was refunded already): an error.
+    await row(page, 'Pick One').getByRole('checkbox').check();
+    await bar.getByRole('button', { name: 'Request refund' }).click();
+    await confirm.getByRole('button', { name: 'Request refund' }).click();
+    const refused = page.locator('.Toastify__toast--error').filter({ hasText: '0 of 1 refund requested' });
+    await refused.waitFor();
+    expect(await refused.innerText()).toContain(byName('Pick One').OrderId);
   });
 
   it("lets an operator approve by hand a refund the carrier rejected, from the console's refund queue; the customer is credited", async () => {

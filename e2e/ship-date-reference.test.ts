@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { utcDay } from '@portal/contract';
+import { setShopTimeZone, shopDay } from '@portal/contract';
 import { RECIPIENT, SENDER, quickText } from '../apps/server/test/sample-addresses.ts';
 import { api, fundedSession, newPage, selectLabelType, useShop } from './harness.ts';
 
 // Issue 47: Create Order's ship date and reference lines, and the reference in Order History, its search and details.
-const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
+// The shop's days are Kiritimati's (UTC+14): from 10:00 UTC on they are a day ahead of UTC's, and the form follows them.
+const ZONE = 'Pacific/Kiritimati';
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000', SHOP_TIME_ZONE: ZONE } });
+setShopTimeZone(ZONE);
 
 type ListedOrder = { _id: string; OrderId: string; status: string; shipDate: string | null; reference: string; reference2: string };
 const listOrders = async (token: string) => (await api<{ orders: ListedOrder[] }>(shop.server.url, '/order/read?limit=100', undefined, token)).orders;
@@ -23,9 +26,10 @@ describe('ship date and reference on Create Order', () => {
     const form = page.getByTestId('quick-order-form');
     const shipDate = form.getByLabel('Ship date');
     // Today by default, and the picker offers today to 7 days ahead.
-    await expect.poll(() => shipDate.inputValue()).toBe(utcDay(0));
-    expect(await shipDate.getAttribute('min')).toBe(utcDay(0));
-    expect(await shipDate.getAttribute('max')).toBe(utcDay(7));
+    await expect.poll(() => shipDate.inputValue()).toBe(shopDay(0));
+    expect(await shipDate.getAttribute('min')).toBe(shopDay(0));
+    expect(await shipDate.getAttribute('max')).toBe(shopDay(7));
+    await form.getByText(`Today to 7 days ahead (days of the shop's time zone, ${ZONE})`).waitFor();
 
     // The limit follows the carrier of the chosen type: UPS 35, USPS 25.
     await selectLabelType(form.getByLabel('Type', { exact: true }), 'UPS Standard (Canada)');
@@ -38,7 +42,7 @@ describe('ship date and reference on Create Order', () => {
     await form.getByLabel('Weight').fill('2');
     await form.getByLabel('From Address Data').fill(quickText(SENDER));
     await form.getByLabel('To Address Data').fill(quickText(RECIPIENT));
-    await shipDate.fill(utcDay(3));
+    await shipDate.fill(shopDay(3));
     const reference = 'PO-7781 Shelf Núñez 12345';
     expect(reference).toHaveLength(25);
     await form.getByLabel('Reference', { exact: true }).fill(reference);
@@ -48,7 +52,7 @@ describe('ship date and reference on Create Order', () => {
     await page.waitForURL(`${shop.server.url}/`);
 
     const [order] = await listOrders(token);
-    expect(order).toMatchObject({ status: 'completed', shipDate: utcDay(3), reference, reference2: 'Gift wrap' });
+    expect(order).toMatchObject({ status: 'completed', shipDate: shopDay(3), reference, reference2: 'Gift wrap' });
     const row = page.getByTestId('order-row').filter({ hasText: order!.OrderId });
     await expect.poll(() => row.getByTestId('order-reference').textContent()).toBe(`Ref: ${reference} / Gift wrap`);
 
@@ -70,7 +74,7 @@ describe('ship date and reference on Create Order', () => {
     // Order Details names both.
     await row.getByRole('button', { name: 'Details' }).click();
     await expect.poll(() => page.getByTestId('order-details-reference').textContent()).toBe(`${reference} / Gift wrap`);
-    await page.getByTestId('order-facts').getByText(utcDay(3)).waitFor();
+    await page.getByTestId('order-facts').getByText(shopDay(3)).waitFor();
     await page.context().close();
   });
 

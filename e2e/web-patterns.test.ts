@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADDRESS_CREATED, ADDRESS_NOT_FOUND } from '@portal/contract';
-import { api, signedInPage, useShop } from './harness.ts';
+import { api, newPage, signedInPage, useShop } from './harness.ts';
 
 // The web app's one pattern for writes (a mutation that shows its own toasts, is busy once and
 // refreshes what it changed) and for lists (a load failure shown in the card, with Retry), seen
@@ -125,7 +125,7 @@ describe('a signed-in first load', () => {
   // those answers. A path spelled differently from the screen's own call would be asked twice.
   it.each([
     ['/', 'dashboard', ['/auth/access', '/announcement/read', '/order/read', '/config'], 'dashboard-page-'],
-    ['/createorders', 'Create Order', ['/auth/access', '/labeltype/read', '/address/readAll'], 'create-order-page-'],
+    ['/createorders', 'Create Order', ['/auth/access', '/labeltype/read', '/address/readAll', '/packages'], 'create-order-page-'],
   ])('of %s asks for each of its data once, and its screen’s chunks, from the first script', async (path, shows, calls, screenChunk) => {
     const { page } = await signedIn();
     const seen: { path: string; search: string }[] = [];
@@ -155,4 +155,29 @@ describe('a signed-in first load', () => {
     expect(scripts.some((s) => s.includes(screenChunk))).toBe(true);
     expect(scripts.filter((s, i) => scripts.indexOf(s) !== i)).toEqual([]);
   });
+
+  it.each([
+    ['/', 1],
+    ['/login', 1],
+    ['/register', 0],
+  ])(
+    "a visitor's first load of %s: the first script preloads the sign-in form's chunks %i time(s); no signed-in data is asked, no script twice",
+    async (path, preloads) => {
+      const page = await newPage(shop.browser);
+      const seen: string[] = [];
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/api/v1/')) seen.push(url.pathname.slice('/api/v1'.length));
+        if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) scripts.push(url.pathname);
+      });
+      await page.goto(`${shop.server.url}${path}`);
+      await page.getByRole('button', { name: path === '/register' ? 'Sign Up' : 'Sign In' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await page.locator('link[rel=modulepreload][data-early][href*="/assets/sign-in-page-"]').count()).toBe(preloads);
+      expect(seen.filter((call) => call === '/auth/access' || call.startsWith('/order/'))).toEqual([]);
+      expect(scripts.filter((s, i) => scripts.indexOf(s) !== i)).toEqual([]);
+      await page.context().close();
+    },
+  );
 });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from '../e2e/harness.ts';
+import { launchBrowser, selectLabelType, startServer, type RunningServer } from '../e2e/harness.ts';
 import { seedDemoCustomer } from '../e2e/demo-data.ts';
 
 const outDir = path.resolve(import.meta.dirname, '../docs/screenshots');
@@ -42,7 +42,9 @@ const ERROR_SCREENS: ErrorScreen[] = [
     path: '/createOrders',
     submit: async (page) => {
       await SCREENS[1].ready(page);
-      await page.getByLabel('Type', { exact: true }).selectOption({ label: 'USPS Priority Mail' });
+      await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
+      // Without a weight the button says 'Enter a weight' and is disabled: a weight, so the other fields' errors show.
+      await page.getByLabel('Weight').fill('2');
       await page.getByRole('button', { name: /^Create Order/ }).click();
     },
   },

@@ -38,7 +38,8 @@ let restartTimer;
 
 function start() {
   const startedAt = Date.now();
-  child = spawn(process.execPath, [...NODE_FLAGS, file], { stdio: 'inherit' });
+  // PORTAL_SUPERVISOR tells the child it is restarted after a crash (the console's Going live checklist).
+  child = spawn(process.execPath, [...NODE_FLAGS, file], { stdio: 'inherit', env: { ...process.env, PORTAL_SUPERVISOR: 'scripts/supervise.mjs' } });
   log(30, `started the ${entry}`, { childPid: child.pid });
   child.once('exit', (code, signal) => {
     child = null;

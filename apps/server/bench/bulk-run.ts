@@ -17,7 +17,8 @@ import { readBulkFile } from '../src/modules/bulk/bulk-file.ts';
 import { createCatalogService } from '../src/modules/catalog/service.ts';
 import { seedCatalog } from '../src/modules/catalog/seed-catalog.ts';
 import { BULK_LABEL_LANES } from '../src/modules/bulk/service.ts';
-import { labelRequestFor, orderRowFor } from '../src/modules/orders/service.ts';
+import { labelRequestFor } from '../src/modules/orders/label-request.ts';
+import { orderRowFor } from '../src/modules/orders/placing.ts';
 import { createRenderPool } from '../src/providers/labels/render-pool.ts';
 import { eachLimited } from '../src/lib/each-limited.ts';
 import { SERVER_HEAP_FLAG } from './bulk.ts';
@@ -89,7 +90,12 @@ async function main(): Promise<Record<string, unknown>> {
     const type = await createCatalogService(db).orderableType('priority');
     const requests = (await readBulkFile(csvFile(ROWS), type, 'normal')).rows.map((r) =>
       labelRequestFor(
-        orderRowFor(userId, r.input, type, r.priceCents, { provider: 'sandbox', createdAt: new Date().toISOString(), bulkOrderId: 'bench', bulkRow: r.row }),
+        orderRowFor(userId, r.input, type, r.priceCents, {
+          provider: 'sandbox',
+          createdAt: new Date().toISOString(),
+          bulkOrderId: 'bench',
+          bulkRow: r.row,
+        }),
       ),
     );
     const renderAll = (list: typeof requests) => eachLimited(list, BULK_LABEL_LANES, async (request) => void (await pool.render(request)));

@@ -1,6 +1,7 @@
 // The shop on EasyPost (the fake that bench/easypost.ts runs) in a process of its own, so its peak memory is its own:
 // answers {port, token} when it listens, then runs a bulk order of `rows` rows for each {bulk: rows} message and
-// answers its seconds; {done: true} answers the process's peak memory.
+// answers its seconds; {done: true} answers the process's peak memory. BENCH_SHOP_ENV (JSON) gives the shop other
+// label settings in place of EasyPost's (bench/upstreams.ts: both upstreams).
 import { on } from 'node:events';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
@@ -18,11 +19,15 @@ try {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     WEB_DIST: path.join(dataDir, 'no-web'),
-    LABEL_PROVIDER: 'easypost',
-    EASYPOST_API_KEY: process.env.EASYPOST_API_KEY!,
-    EASYPOST_API_URL: process.env.EASYPOST_API_URL!,
-    EASYPOST_CONCURRENCY: process.env.EASYPOST_CONCURRENCY!,
-    EASYPOST_MAX_PER_SECOND: process.env.EASYPOST_MAX_PER_SECOND!,
+    ...(process.env.BENCH_SHOP_ENV
+      ? (JSON.parse(process.env.BENCH_SHOP_ENV) as Record<string, string>)
+      : {
+          LABEL_PROVIDER: 'easypost',
+          EASYPOST_API_KEY: process.env.EASYPOST_API_KEY!,
+          EASYPOST_API_URL: process.env.EASYPOST_API_URL!,
+          EASYPOST_CONCURRENCY: process.env.EASYPOST_CONCURRENCY!,
+          EASYPOST_MAX_PER_SECOND: process.env.EASYPOST_MAX_PER_SECOND!,
+        }),
   });
   const db = createDatabase({ sqliteFile: path.join(dataDir, 'portal.sqlite') });
   await migrateToLatest(db);

@@ -23,7 +23,7 @@ const SINGLE_SECONDS = 2 * knob('BENCH_SECONDS', 10, 0.2);
 const QUOTED_ORDERS = knob('BENCH_QUOTED_ORDERS', 30, 2);
 
 /** A benchmark process: answer(message) sends it (if any) and waits for its next message. */
-function talkTo(child: ChildProcess) {
+export function talkTo(child: ChildProcess) {
   const answers = on(child, 'message');
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`a bench process exited with ${code}`))));
   exited.catch(() => {}); // only a pending answer hears of it

@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn, each printing its figures; `npm run bench -- http reseller` only those
-// named (page, idle-rss, labels, http, bulk, reseller, admin, amazon, easypost). BENCH_SMOKE=1 runs them tiny
+// named (page, idle-rss, labels, http, bulk, reseller, admin, amazon, easypost, upstreams). BENCH_SMOKE=1 runs them tiny
 // (bench/smoke.ts; test/bench-smoke.test.ts), skipping the page benchmark.
 // Knobs (environment, see the README's Benchmarks): BENCH_SECONDS (10) per HTTP run; BENCH_HTTP_ORDERS
 // (100000,1000000) the order history's table sizes; BENCH_DATABASE_URL its PostgreSQL (empty: none); BENCH_ORDERS (100000)
@@ -11,7 +11,7 @@ import { runHttpBench } from './http.ts';
 import { LABEL_BENCH_SECONDS, measurePool, runLabelBench } from './labels.ts';
 import { SMOKE } from './smoke.ts';
 
-const SECTIONS = ['page', 'idle-rss', 'labels', 'http', 'bulk', 'reseller', 'admin', 'amazon', 'easypost'];
+const SECTIONS = ['page', 'idle-rss', 'labels', 'http', 'bulk', 'reseller', 'admin', 'amazon', 'easypost', 'upstreams'];
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !SECTIONS.includes(name));
 if (unknown.length) throw new Error(`no benchmark ${unknown.join(', ')}; there are ${SECTIONS.join(', ')}`);
@@ -37,3 +37,4 @@ if (runs('reseller')) await (await import('./reseller.ts')).runResellerBench();
 if (runs('admin')) await (await import('./admin.ts')).runAdminBench();
 if (runs('amazon')) await (await import('./amazon.ts')).runAmazonBench();
 if (runs('easypost')) await (await import('./easypost.ts')).runEasyPostBench();
+if (runs('upstreams')) await (await import('./upstreams.ts')).runUpstreamsBench();

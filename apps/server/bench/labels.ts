@@ -12,6 +12,8 @@ function request(i: number): LabelRequest {
   const ups = uid.startsWith('ups_');
   return {
     orderId: `bench-order-${i}`,
+    upstream: 'sandbox',
+    chosen: null,
     uid,
     serviceName: uid,
     design: uid === 'priority' ? ['pitney', 'normal', 'evs'][i % 3] : null,

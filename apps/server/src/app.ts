@@ -30,7 +30,6 @@ import { telegramRoutes, telegramWebhookRoutes } from './modules/telegram/routes
 import { sandboxPayRoutes } from './providers/payments/sandbox-page.ts';
 import { bearerToken } from './modules/auth/tokens.ts';
 import { logContextMixin, requestLogFields, withLogContext } from './lib/log-context.ts';
-import { linksNeedSetting } from './lib/link-origin.ts';
 import { parseJsonBody } from './lib/json-body.ts';
 
 export type AppOverrides = ServiceOverrides & { logger?: FastifyServerOptions['logger'] };
@@ -68,11 +67,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }
   });
 
-  if (linksNeedSetting(config)) {
-    app.log.warn(
-      `Neither PUBLIC_URL nor ALLOWED_HOSTS is set and HOST (${config.HOST}) reaches beyond this machine: links (payment pages, API downloads) made for a request to any other host than localhost point to http://localhost:${config.PORT}. Set PUBLIC_URL to the shop's address.`,
-    );
-  }
   const services = await buildServices(config, app.log, overrides);
   app.addHook('onClose', () => services.close());
   try {

@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import SqliteDatabase from './db/sqlite-driver.ts';
 import * as tar from 'tar';
 import { loadConfigOrExit } from './config.ts';
+import { stampBackup } from './lib/backup-stamp.ts';
 
 const USAGE = 'Usage: npm run backup -- <archive.tar>\n       npm run restore -- <archive.tar>';
 const DB_FILE = 'portal.sqlite';
@@ -53,6 +54,7 @@ async function backup(): Promise<void> {
     pack.end();
     await written;
     const size = fs.statSync(archive).size;
+    stampBackup(config.dataDir);
     console.log(`Backed up ${config.dataDir} to ${archive} (${(size / 2 ** 20).toFixed(1)} MB)`);
     if (config.DATABASE_URL) console.log('The database is PostgreSQL: back it up with pg_dump (see the README); this archive holds DATA_DIR alone.');
   } finally {

@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       LABEL_MAX_COST_RATIO: 1,
       LABEL_PROCESSING_LIMIT_MINUTES: 60,
     });
-    expect(() => loadConfig({ LABEL_PROVIDER: 'easypost' })).toThrowError(/EASYPOST_API_KEY: required when LABEL_PROVIDER=easypost/);
+    expect(() => loadConfig({ LABEL_PROVIDER: 'easypost' })).toThrowError(/EASYPOST_API_KEY: required when EasyPost is an upstream/);
     expect(() => loadConfig({ LABEL_PROVIDER: 'shippo' })).toThrowError(/LABEL_PROVIDER/);
     expect(() =>
       loadConfig({ LABEL_PROVIDER: 'easypost', EASYPOST_API_KEY: 'EZTK1', EASYPOST_API_URL: 'http://127.0.0.1:9/v2', LABEL_MAX_COST_RATIO: '0' }),

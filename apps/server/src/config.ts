@@ -4,7 +4,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CAPTCHA_PROVIDERS } from '@portal/contract';
 import { PAYMENT_PROVIDERS } from '@portal/contract';
-import { isHostForm } from './lib/link-origin.ts';
+import { isHostForm, linksNeedSetting } from './lib/link-origin.ts';
+import { isTimeZone, serverTimeZone } from './lib/shop-time.ts';
+import { UPSTREAM_NAMES, type UpstreamName } from './providers/labels/default-services.ts';
 
 /** Where Telegram posts updates in webhook mode (TELEGRAM_WEBHOOK_URL ends with it). */
 export const TELEGRAM_WEBHOOK_PATH = '/api/v1/telegram/webhook';
@@ -48,7 +50,16 @@ const trustProxy = z.preprocess(
 /** Every environment variable the server reads, with its default. The README's table mirrors this. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(7400),
-  HOST: z.string().default('0.0.0.0'),
+  /** Unset: 0.0.0.0 (every interface) when PUBLIC_URL or ALLOWED_HOSTS says what links to hand out, else 127.0.0.1 (loadConfig). */
+  HOST: optionalString,
+  /** The shop's time zone (IANA name): the date a label prints, the console's day filters and the overview's days. */
+  SHOP_TIME_ZONE: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine(isTimeZone, 'must be an IANA time zone name, such as America/New_York or UTC')
+      .default(() => serverTimeZone()),
+  ),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.preprocess(
     emptyAsUndefined,
@@ -148,8 +159,33 @@ const envSchema = z.object({
   REFUND_STUCK_HOURS: z.coerce.number().min(0).default(72),
   /** Sandbox diagnostic: a file each process appends one line to per label asked for ('create <order id>') and made ('made <order id>'). */
   LABEL_SANDBOX_CALL_LOG: optionalString,
-  /** Where labels come from: the sandbox renderer (SAMPLE labels, the default) or postage bought upstream through EasyPost. */
-  LABEL_PROVIDER: z.enum(['sandbox', 'easypost']).default('sandbox'),
+  /** Where labels come from when LABEL_UPSTREAMS is unset: the sandbox renderer (SAMPLE labels, the default) or one upstream. */
+  LABEL_PROVIDER: z.enum(UPSTREAM_NAMES).default('sandbox'),
+  /**
+   * The upstreams labels are bought at, in order of preference (easypost, shippo, sandbox; comma separated). Unset: the
+   * one LABEL_PROVIDER names.
+   */
+  LABEL_UPSTREAMS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() ? v.split(',').map((name) => name.trim()) : undefined),
+    z
+      .array(z.enum(UPSTREAM_NAMES))
+      .min(1)
+      .refine((names) => new Set(names).size === names.length, 'names an upstream twice')
+      .optional(),
+  ),
+  /** Where a label is bought: `cheapest` (every healthy upstream quoted at once) or `preference` (the first healthy one). */
+  LABEL_UPSTREAM_POLICY: z.enum(['cheapest', 'preference']).default('cheapest'),
+  /** How long a purchase waits for the upstreams' quotes; an upstream that has not answered by then is left out. */
+  UPSTREAM_QUOTE_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * Under `cheapest`: a purchase that would wait longer than this for the cheapest upstream's purchase rate
+   * (*_MAX_PER_SECOND) is bought at the next cheapest, so a large bulk order uses every upstream's rate.
+   */
+  UPSTREAM_SPILL_MS: z.coerce.number().int().min(0).default(1000),
+  /** Faults in a row (timeouts, refused connections, 5xx, 429s still there) that make an upstream unhealthy. */
+  UPSTREAM_BREAKER_FAULTS: z.coerce.number().int().min(1).default(3),
+  /** How long an unhealthy upstream gets no new purchase before one probes it; doubles with each failed probe, to 2 minutes. */
+  UPSTREAM_BREAKER_OPEN_MS: z.coerce.number().int().min(100).default(10_000),
   /** EasyPost's API key (a test key or a production key); required when LABEL_PROVIDER=easypost. */
   EASYPOST_API_KEY: optionalString,
   /** EasyPost's API root (tests point it at a local fake); must end with a slash, as the client appends paths to it. */
@@ -168,6 +204,18 @@ const envSchema = z.object({
   EASYPOST_MAX_PER_SECOND: z.coerce.number().min(0).default(0),
   /** How long one EasyPost call may take before it is given up and retried later. */
   EASYPOST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Shippo's API token (a test token starts shippo_test_); required when Shippo is an upstream. */
+  SHIPPO_API_KEY: optionalString,
+  /** Shippo's API root (tests point it at a local fake). */
+  SHIPPO_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://api.goshippo.com')),
+  /** A secret of ours in Shippo's webhook URL (?token=…), since Shippo signs nothing; without it the webhook refuses every event. */
+  SHIPPO_WEBHOOK_SECRET: optionalString,
+  /** Shippo calls one process makes at once. */
+  SHIPPO_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /** Shippo purchases a second, shared by every process (in Redis when REDIS_URL is set); 0: no limit. */
+  SHIPPO_MAX_PER_SECOND: z.coerce.number().min(0).default(0),
+  /** How long one Shippo call may take before it is given up and retried later. */
+  SHIPPO_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** The Normal Order, the address book and CSV validation ask EasyPost whether it knows each address (create_and_verify). */
   EASYPOST_VERIFY_ADDRESSES: z.preprocess(emptyAsUndefined, z.stringbool({ error: 'must be true or false' }).default(false)),
   /** An upstream rate above the order's price times this is refused before buying (1.0: never sell at a loss). */
@@ -262,7 +310,8 @@ const envSchema = z.object({
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
 });
 
-export type Config = z.infer<typeof envSchema> & { dataDir: string };
+/** `upstreams`: LABEL_UPSTREAMS, or the one LABEL_PROVIDER names. */
+export type Config = Omit<z.infer<typeof envSchema>, 'HOST'> & { HOST: string; dataDir: string; upstreams: UpstreamName[] };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -270,7 +319,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const config = parsed.data;
+  const { HOST: host, ...settings } = parsed.data;
+  // Listening beyond this machine is asked for by HOST, and then links need to know the shop's address (link-origin.ts):
+  // without it Add Balance would send a customer on the network to http://localhost.
+  const config = { ...settings, HOST: host ?? (settings.PUBLIC_URL || settings.ALLOWED_HOSTS.length ? '0.0.0.0' : '127.0.0.1') };
+  if (linksNeedSetting(config)) {
+    throw new Error(
+      `Invalid configuration:\n  PUBLIC_URL: required when HOST (${config.HOST}) reaches beyond this machine; set it to the address customers open the shop at ` +
+        `(e.g. https://labels.example.com), or list those hosts in ALLOWED_HOSTS, or set HOST=127.0.0.1. ` +
+        `Without it, links the shop hands out (payment pages, downloads) would point to http://localhost:${config.PORT}.`,
+    );
+  }
   if (config.CAPTCHA_PROVIDER !== 'altcha' && (!config.CAPTCHA_SITE_KEY || !config.CAPTCHA_SECRET)) {
     throw new Error(`Invalid configuration:\n  CAPTCHA_SITE_KEY, CAPTCHA_SECRET: required when CAPTCHA_PROVIDER=${config.CAPTCHA_PROVIDER}`);
   }
@@ -281,11 +340,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(config.TELEGRAM_BOT_TOKEN) !== Boolean(config.TELEGRAM_BOT_USERNAME)) {
     throw new Error('Invalid configuration:\n  TELEGRAM_BOT_TOKEN, TELEGRAM_BOT_USERNAME: set both to turn Telegram messages on, or neither');
   }
-  if (config.LABEL_PROVIDER === 'easypost' && !config.EASYPOST_API_KEY)
-    throw new Error('Invalid configuration:\n  EASYPOST_API_KEY: required when LABEL_PROVIDER=easypost');
+  const upstreams = config.LABEL_UPSTREAMS ?? [config.LABEL_PROVIDER];
+  if (upstreams.includes('easypost') && !config.EASYPOST_API_KEY)
+    throw new Error('Invalid configuration:\n  EASYPOST_API_KEY: required when EasyPost is an upstream (LABEL_UPSTREAMS or LABEL_PROVIDER=easypost)');
+  if (upstreams.includes('shippo') && !config.SHIPPO_API_KEY)
+    throw new Error('Invalid configuration:\n  SHIPPO_API_KEY: required when Shippo is an upstream (LABEL_UPSTREAMS or LABEL_PROVIDER=shippo)');
   if (config.TELEGRAM_WEBHOOK_URL && !config.TELEGRAM_BOT_TOKEN)
     throw new Error('Invalid configuration:\n  TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_USERNAME');
-  return { ...config, dataDir: path.resolve(config.DATA_DIR) };
+  return { ...config, upstreams, dataDir: path.resolve(config.DATA_DIR) };
 }
 
 /** The exit code of a process stopped by its configuration (sysexits' EX_CONFIG): its supervisor does not start it again. */

@@ -1,10 +1,13 @@
 // The composition root: every service of the shop is built here, from the config plus test
 // overrides. The web server (app.ts), `npm run worker`, the tests and the benchmarks all start here.
-import { centsToDollars } from '@portal/contract';
+import { centsToDollars, setShopTimeZone } from '@portal/contract';
 import { SYSTEM, auditBy } from './modules/admin/audit.ts';
 import { createRatesService } from './modules/rates/service.ts';
 import { createPriceCheckService } from './modules/price-check/service.ts';
-import { handleEasyPostEvent } from './modules/orders/tracking-webhook.ts';
+import { handleUpstreamEvent } from './modules/orders/tracking-webhook.ts';
+import { isoIn, nowIso } from './lib/ids.ts';
+import { createUpstreamList } from './modules/orders/upstreams.ts';
+import * as ordersRepo from './modules/orders/repository.ts';
 import { SANDBOX_TRACKING_JOB, sandboxTrackingJob } from './modules/orders/tracking.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
@@ -22,7 +25,7 @@ import { createAddressService, createAddressVerifier } from './modules/addresses
 import { createPackageService } from './modules/packages/service.ts';
 import { createAmazonCsvService } from './modules/amazon/service.ts';
 import { createSlipReader } from './modules/amazon/slip-reader.ts';
-import { createAdminService } from './modules/admin/service.ts';
+import { createAdminService, supervisorOf } from './modules/admin/service.ts';
 import { createAuthService, type PasswordCost } from './modules/auth/service.ts';
 import { createTokenService } from './modules/auth/tokens.ts';
 import { configureGroupWriter } from './modules/billing/ledger.ts';
@@ -37,7 +40,8 @@ import { createEventOutbox } from './modules/events/outbox.ts';
 import { createFedexService } from './modules/fedex/service.ts';
 import { LABEL_REFUND_JOB, ORDER_COMPLETION_JOB, labelRefundJob, orderCompletionJob } from './modules/orders/jobs.ts';
 import { createRefundService } from './modules/orders/refunds.ts';
-import { createOrderService, keepSearchIndexed } from './modules/orders/service.ts';
+import { createOrderService } from './modules/orders/service.ts';
+import { keepSearchIndexed } from './modules/orders/order-search.ts';
 import { createOpsService } from './modules/ops/service.ts';
 import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
 import { createResellerService } from './modules/reseller/service.ts';
@@ -47,7 +51,7 @@ import type { Update } from 'grammy/types';
 import { TELEGRAM_WEBHOOK_JOB, createTelegramService } from './modules/telegram/service.ts';
 import type { CaptchaVerifier } from './providers/captcha/captcha.ts';
 import { createCaptchaVerifier } from './providers/captcha/from-config.ts';
-import { createLabelProvider, createLabelRenderer } from './providers/labels/from-config.ts';
+import { createLabelRenderer, createUpstream, healthFor } from './providers/labels/from-config.ts';
 import type { LabelProvider } from './providers/labels/label-provider.ts';
 import { createMailer } from './providers/mail/from-config.ts';
 import type { Mailer } from './providers/mail/mailer.ts';
@@ -112,30 +116,48 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   if (!overrides.files) closers.push(() => files.close());
   const renderer = createLabelRenderer(config);
   closers.push(() => renderer.close());
-  // With EasyPost a label type is offered only once it is mapped to an upstream carrier and service.
-  const catalog = createCatalogService(db, { requireUpstream: !overrides.labels && config.LABEL_PROVIDER === 'easypost' });
-  const labels =
-    overrides.labels ??
-    createLabelProvider(config, renderer, db, log, {
-      services: catalog.upstreamOf,
-      // The operator sees each refusal in the console's audit log, with the price and the rate.
-      onCostRefused: (request, costCents) =>
-        db.transaction().execute((trx) =>
-          auditBy(SYSTEM, { action: 'order.cost_refused', targetType: 'order' })(trx, {
-            targetId: request.orderId,
-            before: null,
-            after: {
-              labelType: request.uid,
-              price: centsToDollars(request.priceCents ?? 0),
-              upstreamCost: centsToDollars(costCents),
-              maxCostRatio: config.LABEL_MAX_COST_RATIO,
-            },
-          }),
-        ),
-    });
+  // A label type is offered only once an upstream that sells postage maps it (the sandbox makes every type itself).
+  const catalog = createCatalogService(db, { mappedAt: overrides.labels || config.upstreams.includes('sandbox') ? undefined : config.upstreams });
+  // A purchase may land upstream until its call times out: for twice the upstream's timeout no second one is asked.
+  const settleMs = (upstream: string) => 2 * (upstream === 'shippo' ? config.SHIPPO_TIMEOUT_MS : config.EASYPOST_TIMEOUT_MS);
+  const health = new Map(config.upstreams.map((name) => [name, healthFor(config, name)]));
+  const labels = createUpstreamList({
+    upstreams: overrides.labels ? [overrides.labels] : config.upstreams.map((name) => createUpstream(name, config, renderer, log, health.get(name)!)),
+    health,
+    policy: config.LABEL_UPSTREAM_POLICY,
+    quoteDeadlineMs: config.UPSTREAM_QUOTE_DEADLINE_MS,
+    spillMs: config.UPSTREAM_SPILL_MS,
+    settleMs,
+    mappingOf: catalog.mappingOf,
+    store: {
+      choose: (orderId, upstream, chosen, from) => ordersRepo.chooseUpstream(db, orderId, upstream, chosen, from),
+      recordPurchase: (orderId, bought) => ordersRepo.recordPurchase(db, orderId, bought),
+      askPurchase: (orderId, upstream) => ordersRepo.askPurchase(db, orderId, nowIso(), isoIn(-settleMs(upstream))),
+    },
+    maxCostRatio: config.LABEL_MAX_COST_RATIO,
+    processingLimitMinutes: config.LABEL_PROCESSING_LIMIT_MINUTES,
+    // The operator sees each refusal in the console's audit log, with the price, the rate and where it was found.
+    onCostRefused: (request, costCents, upstream) =>
+      db.transaction().execute((trx) =>
+        auditBy(SYSTEM, { action: 'order.cost_refused', targetType: 'order' })(trx, {
+          targetId: request.orderId,
+          before: null,
+          after: {
+            labelType: request.uid,
+            upstream,
+            price: centsToDollars(request.priceCents ?? 0),
+            upstreamCost: centsToDollars(costCents),
+            maxCostRatio: config.LABEL_MAX_COST_RATIO,
+          },
+        }),
+      ),
+    log,
+  });
   if (!overrides.labels) closers.push(async () => labels.close?.());
 
   // Seals what the shop must read back: API keys (for Account Setting) and webhook signing secrets.
+  // Ship dates are days of the shop's zone wherever the contract's rules check them (the web app learns it from /auth/access).
+  setShopTimeZone(config.SHOP_TIME_ZONE);
   const sealedBox = createSealedBox(readOrCreateSecret(config.dataDir, 'secrets-key', config.SECRETS_KEY));
   const auth = createAuthService({
     db,
@@ -191,7 +213,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   const counters = createCounters(counterRedis, config.QUEUE_PREFIX);
   const limiter = createAttemptLimiter({ max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS, counters, sleep: overrides.slowDown });
   // Completed FedEx orders are downloaded through signed, expiring links (a plain link, no Authorization header).
-  const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, outbox });
+  const fedex = createFedexService({ db, files, log, priceCents: content.fedexPriceCents, linkSecret: jwtSecret, outbox, timeZone: config.SHOP_TIME_ZONE });
   const billing = createBillingService({ db, payments, invoiceTtlMinutes: config.INVOICE_EXPIRY_MINUTES, log, outbox, metrics });
   const addressVerifier = createAddressVerifier({ labels, enabled: config.EASYPOST_VERIFY_ADDRESSES, log });
   const bulk = createBulkService({
@@ -254,7 +276,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(telegramMessageJob(telegram));
   queue.define(telegramWebhookJob(telegram));
   queue.define(eventSweepJob(outbox, Math.min(EVENT_LEFTOVER_MS, config.QUEUE_SWEEP_INTERVAL_MS)));
-  const sandboxTracking = config.LABEL_PROVIDER === 'sandbox' && config.LABEL_SANDBOX_TRACKING_STEP_MS > 0;
+  const sandboxTracking = config.upstreams.includes('sandbox') && config.LABEL_SANDBOX_TRACKING_STEP_MS > 0;
   if (sandboxTracking) queue.define(sandboxTrackingJob(db, outbox, config.LABEL_SANDBOX_TRACKING_STEP_MS));
 
   /**
@@ -295,9 +317,9 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     /** Saved packages; packages.packageNamed(userId, name) finds one by its name, as an order names it. */
     packages: createPackageService(db),
     addressVerifier,
-    /** EasyPost's webhook events (tracking statuses), checked against EASYPOST_WEBHOOK_SECRET. */
-    easypostEvent: (rawBody: Buffer, headers: IncomingHttpHeaders) =>
-      handleEasyPostEvent(db, outbox, config.EASYPOST_WEBHOOK_SECRET, rawBody, headers, refunds.upstreamSaid),
+    /** An upstream's webhook events (tracking statuses, refunds), verified by its adapter. */
+    upstreamEvent: (upstream: string, rawBody: Buffer, headers: IncomingHttpHeaders, query: Record<string, string>) =>
+      handleUpstreamEvent(db, outbox, labels.named(upstream), rawBody, headers, query, refunds.upstreamSaid),
     amazonCsv: createAmazonCsvService(slipReader),
     ops: createOpsService({ db, queue, files, metrics }),
     metrics,
@@ -316,7 +338,33 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     reseller,
     /** Where the limits on clients count (Redis with REDIS_URL; in memory, per process, without): the reseller API's requests per key. */
     counters,
-    admin: createAdminService({ db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds, priceCheck }),
+    admin: createAdminService({
+      db,
+      auth,
+      billing,
+      catalog,
+      content,
+      orders,
+      bulk,
+      queue,
+      fedex,
+      refunds,
+      priceCheck,
+      upstreams: labels,
+      policy: config.LABEL_UPSTREAM_POLICY,
+      timeZone: config.SHOP_TIME_ZONE,
+      goingLive: {
+        paymentProvider: config.PAYMENT_PROVIDER,
+        publicUrl: config.PUBLIC_URL ?? null,
+        allowedHosts: config.ALLOWED_HOSTS,
+        smtp: Boolean(config.SMTP_URL),
+        trustProxy: config.TRUST_PROXY !== false,
+        upstreams: config.upstreams,
+        postgres: Boolean(config.DATABASE_URL),
+        dataDir: config.dataDir,
+        supervisor: supervisorOf(process.env),
+      },
+    }),
     refunds,
     limiter,
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database.ts';
-import { readLabel } from '../src/modules/orders/service.ts';
+import { readLabel } from '../src/modules/orders/label-files.ts';
 import { createLocalFileStore } from '../src/providers/storage/file-store.ts';
 import { startTestApp, testDbKind, type TestApp } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_DISABLED, FEDEX_LINK_INVALID } from '@portal/contract';
 import { OTP_INVALID } from '../src/modules/auth/service.ts';
 import { INVALID_SIGNATURE } from '../src/modules/billing/service.ts';
-import { EASYPOST_WEBHOOK_OFF } from '../src/modules/orders/tracking-webhook.ts';
+import { UPSTREAM_WEBHOOK_UNKNOWN } from '../src/modules/orders/tracking-webhook.ts';
 import { routesUnder, signUp, solveCaptcha, startTestApp, uniqueTgId, userIdOf, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -77,7 +77,7 @@ const publicRoutes: Call[] = [
   ['GET', '/config'],
   ['GET', '/captcha/challenge'],
   ['POST', '/invoices/webhook/:provider'],
-  ['POST', '/labels/webhook/easypost'],
+  ['POST', '/labels/webhook/:upstream'],
   ['GET', '/fed/file/:id'],
 ];
 
@@ -153,7 +153,7 @@ describe('the public calls', () => {
       ['GET /captcha/challenge', 200],
       // The payment provider's signature and the link's signature are their keys.
       ['POST /invoices/webhook/:provider', 401, INVALID_SIGNATURE],
-      ['POST /labels/webhook/easypost', 401, EASYPOST_WEBHOOK_OFF],
+      ['POST /labels/webhook/:upstream', 404, UPSTREAM_WEBHOOK_UNKNOWN],
       ['GET /fed/file/:id', 403, FEDEX_LINK_INVALID],
     ]);
   });

@@ -1,16 +1,14 @@
 // Real postage across a crash: a shop process is killed with SIGKILL in the middle of a bulk order bought through
 // EasyPost (the fake), and a new one finishes it. Every completed row was bought exactly once, refused rows never.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ORDERS_CREATED } from '@portal/contract';
 import { engines } from './harness.ts';
 import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { RATES_UNDER_PRICES, startEasyPostApp } from './easypost-fixtures.ts';
-import { exited, freePort, killAll, untilServing } from './processes.ts';
+import { exited, killAll, startShopChild } from './processes.ts';
 
-const serverDir = path.resolve(import.meta.dirname, '..');
 const ROWS = 40;
 /** Rows whose address the upstream refuses. */
 const REFUSED = [5, 17, 33];
@@ -33,32 +31,7 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
     fake.latencyMs = 60;
     fake.rates = { ...RATES_UNDER_PRICES }; // the test is about buying, not about cost
 
-    async function startShop(): Promise<ChildProcess> {
-      const port = await freePort();
-      const env: Record<string, string> = {
-        ...(process.env as Record<string, string>),
-        ...shopEnv,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: t.config.dataDir,
-        WEB_DIST: path.join(t.config.dataDir, 'no-web'),
-        LOG_LEVEL: 'error',
-        LABEL_RENDER_THREADS: '0',
-        QUEUE_RETRY_DELAY_MS: '200',
-        // A dead process's job and rows are taken again after 2 s.
-        QUEUE_STALLED_INTERVAL_MS: '2000',
-        QUEUE_SWEEP_INTERVAL_MS: '1000',
-        LABEL_CLAIM_MS: '2000',
-        ORDER_POLL_INTERVAL_MS: '200',
-      };
-      delete env.DATABASE_URL;
-      if (t.databaseUrl) env.DATABASE_URL = t.databaseUrl;
-      if (engine === 'embedded') delete env.REDIS_URL;
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
-      children.push(child);
-      await untilServing(child, `http://127.0.0.1:${port}`, undefined, 90_000);
-      return child;
-    }
+    const startShop = () => startShopChild(children, { dataDir: t.config.dataDir, databaseUrl: t.databaseUrl, engine, env: shopEnv });
 
     const user = await fundedCustomer(t.app, 1_000_000, t.db);
     const rows = usRows(ROWS);
@@ -88,7 +61,7 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
 
     const orders = await t.db
       .selectFrom('orders')
-      .select(['id', 'status', 'bulk_row', 'shipment_id', 'tracking'])
+      .select(['id', 'status', 'bulk_row', 'upstream_ref', 'tracking'])
       .where('bulk_order_id', '=', bulk._id)
       .execute();
     const completed = orders.filter((o) => o.status === 'completed');
@@ -103,7 +76,7 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
     expect(fake.purchases).toBe(completed.length);
     const bought = [...fake.shipments.values()].filter((s) => s.postage_label);
     expect(new Set(bought.map((s) => s.reference)).size).toBe(bought.length);
-    for (const order of completed) expect(fake.shipments.get(order.shipment_id!)).toMatchObject({ reference: order.id, tracking_code: order.tracking });
+    for (const order of completed) expect(fake.shipments.get(order.upstream_ref!)).toMatchObject({ reference: order.id, tracking_code: order.tracking });
     // No Shipment was ever bought a second time (the fake refuses that with 422, which would cancel a row).
     expect(fake.requests.filter((r) => r.endsWith('/buy')).length).toBe(completed.length);
   }, 240_000);

@@ -66,7 +66,7 @@ describe('rates and quotes through EasyPost (the official client against the str
     expect(res.statusCode).toBe(200);
     expect(fake.requests.slice(asked).filter((r) => r.startsWith('POST') || r.startsWith('GET /v2'))).toEqual([`POST /v2/shipments/${shipment}/buy`]);
     const order = await newestOrder(t.db, user.userId);
-    expect(order).toMatchObject({ status: 'completed', shipment_id: shipment, price_cents: 675, upstream_cost_cents: 410 });
+    expect(order).toMatchObject({ status: 'completed', upstream_ref: shipment, price_cents: 675, upstream_cost_cents: 410 });
     expect(fake.shipments.get(shipment).options).toMatchObject({ print_custom_1: 'PO 1234' });
     expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000 - 675);
   });
@@ -80,7 +80,7 @@ describe('rates and quotes through EasyPost (the official client against the str
     expect(shipmentsMade()).toBe(before + 1);
     const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'completed', price_cents: 650, quote_id: quote.quoteId });
-    expect(fake.shipments.get(order.shipment_id!)).toMatchObject({ reference: order.id });
+    expect(fake.shipments.get(order.upstream_ref!)).toMatchObject({ reference: order.id });
   });
 
   it('says "not available right now" for a type whose rate is above its price or whose carrier answered an error, and for every type when EasyPost is down', async () => {

@@ -53,7 +53,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
     const order = await completedOrder(user);
     const before = fake.refunds;
     expect((await refund(user, order.id)).json()).toMatchObject({ ok: true, refundStatus: 'requested' });
-    expect(fake.shipments.get(order.shipment_id!).refund_status).not.toBeNull();
+    expect(fake.shipments.get(order.upstream_ref!).refund_status).not.toBeNull();
     expect(await refundSettled(order.id)).toMatchObject({ refund_status: 'refunded', refund_upstream: 'refunded' });
     expect(fake.refunds - before).toBe(1);
     expect(await refundRows(order.id)).toHaveLength(1);
@@ -65,7 +65,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
     const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     expect((await refund(user, order.id)).json()).toMatchObject({ refundStatus: 'requested' });
-    const event = fake.settleRefund(order.shipment_id!, 'refunded');
+    const event = fake.settleRefund(order.upstream_ref!, 'refunded');
     const answers = await Promise.all([fake.deliver(webhookUrl, event), fake.deliver(webhookUrl, event)]);
     const again = await fake.deliver(webhookUrl, event);
     for (const answer of [...answers, again]) expect(answer.status).toBe(200);
@@ -82,7 +82,7 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
     const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user);
     await refund(user, order.id);
-    await fake.deliver(webhookUrl, fake.settleRefund(order.shipment_id!, 'rejected'));
+    await fake.deliver(webhookUrl, fake.settleRefund(order.upstream_ref!, 'rejected'));
     expect(await refundSettled(order.id)).toMatchObject({ refund_status: 'rejected', refund_note: 'the carrier rejected the refund' });
     expect(await refundRows(order.id)).toHaveLength(0);
     const download = await t.app.inject({ method: 'GET', url: `/api/v1/order/download/${order.id}`, headers: user.headers });
@@ -98,10 +98,10 @@ describe.each(engines)('label refunds through EasyPost (the official client agai
   it('refuses a UPS label once the tracker says it was scanned (tracking_status beyond pre_transit)', async () => {
     const user = await fundedCustomer(t.app, 5_000, t.db);
     const order = await completedOrder(user, 'ups_standard');
-    expect((await fake.deliver(webhookUrl, fake.trackerEvent(order.shipment_id!, 'in_transit'))).status).toBe(200);
+    expect((await fake.deliver(webhookUrl, fake.trackerEvent(order.upstream_ref!, 'in_transit'))).status).toBe(200);
     const res = await refund(user, order.id);
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe(refundScanned('UPS'));
-    expect(fake.shipments.get(order.shipment_id!).refund_status).toBeNull();
+    expect(fake.shipments.get(order.upstream_ref!).refund_status).toBeNull();
   });
 });

@@ -4,7 +4,8 @@ import { LABEL_TYPE_DISABLED, ORDER_CREATED, ORDERS_CREATED, labelFailedMessage 
 import { adminCall, auditRowsFor, signUpAdmin } from './admin-fixtures.ts';
 import { engines, type TestApp } from './harness.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
-import { COST_ABOVE_PRICE, processingLimitMessage } from '../src/providers/labels/easypost.ts';
+import { processingLimitMessage } from '../src/providers/labels/upstream-call.ts';
+import { COST_ABOVE_PRICE } from '../src/modules/orders/upstreams.ts';
 import { balanceOf, orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, download, pdfPageCount, usRows, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
@@ -59,7 +60,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       upstream_service: 'Express',
     });
     expect(fake.purchases - before).toBe(1);
-    const shipment = fake.shipments.get(order.shipment_id!);
+    const shipment = fake.shipments.get(order.upstream_ref!);
     expect(shipment).toMatchObject({ reference: order.id, tracking_code: order.tracking, selected_rate: { carrier: 'UPS', service: 'Express' } });
     expect(shipment.to_address).toMatchObject({ country: 'CA', zip: 'M5V 3L9' });
     // The weight goes upstream in ounces.
@@ -80,7 +81,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(zpl.statusCode).toBe(200);
     expect(zpl.headers['content-disposition']).toBe(`attachment; filename="${order.tracking}.zpl"`);
     expect(zpl.body).toContain(`^FD>:${order.tracking}^FS`);
-    expect(fake.requests).toContain(`GET /v2/shipments/${order.shipment_id}/label`);
+    expect(fake.requests).toContain(`GET /v2/shipments/${order.upstream_ref}/label`);
     // Kept: the second download asks nothing upstream.
     expect((await download(t.app, user.headers, `/api/v1/order/download/${order.id}?format=zpl`)).body).toBe(zpl.body);
     expect(fake.conversions).toBe(conversions + 1);
@@ -97,7 +98,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const message = 'the carrier refused the label: Unable to verify address.; to_address.street1: Address not found';
     expect(res.json()).toEqual({ message: labelFailedMessage(message) });
     const order = await newestOrder(t.db, user.userId);
-    expect(order).toMatchObject({ status: 'cancelled', note: message, shipment_id: null });
+    expect(order).toMatchObject({ status: 'cancelled', note: message, upstream_ref: null });
     expect((await refundsOf(order.id)).map((l) => l.kind)).toEqual(['order_charge', 'order_refund']);
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
     expect(fake.purchases - before).toBe(0);
@@ -114,12 +115,18 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(res.json()).toEqual({ message: labelFailedMessage(COST_ABOVE_PRICE) });
     const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'cancelled', note: COST_ABOVE_PRICE });
-    expect(order.shipment_id).not.toBeNull(); // made and rated, never bought
+    expect(order.upstream_ref).toBeNull(); // rated and refused before it was chosen: never bought
     expect(await ledgerSumCents(t.db, user.userId)).toBe(5_000);
     expect(fake.purchases - before).toBe(0);
     const audit = (await auditRowsFor(t, order.id)).find((row) => row.action === 'order.cost_refused');
     expect(audit).toMatchObject({ admin_id: null, target_type: 'order' });
-    expect(JSON.parse(audit!.after_json!)).toMatchObject({ labelType: 'priority', price: Number(order.price_cents) / 100, upstreamCost, maxCostRatio: 1 });
+    expect(JSON.parse(audit!.after_json!)).toMatchObject({
+      labelType: 'priority',
+      upstream: 'easypost',
+      price: Number(order.price_cents) / 100,
+      upstreamCost,
+      maxCostRatio: 1,
+    });
     expect(upstreamCost).toBeGreaterThan(Number(order.price_cents) / 100);
   });
 
@@ -130,7 +137,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect((await place(user)).json()).toMatchObject({ message: ORDER_CREATED });
     expect((await newestOrder(t.db, user.userId)).status).toBe('processing');
     const order = await settledOrder(t.db, user.userId);
-    expect(order).toMatchObject({ status: 'completed', tracking: fake.shipments.get(order.shipment_id!).tracking_code });
+    expect(order).toMatchObject({ status: 'completed', tracking: fake.shipments.get(order.upstream_ref!).tracking_code });
     expect(fake.purchases - before).toBe(1);
     expect((await refundsOf(order.id)).map((l) => l.kind)).toEqual(['order_charge']);
   });
@@ -168,8 +175,8 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     fake.faults.push({ kind: '500', count: 1_000_000 });
     await place(user);
     const stuck = await newestOrder(t.db, user.userId);
-    // Processing, asked again with a back-off counted in its reference (1 s, 2 s, 4 s...).
-    expect(stuck).toMatchObject({ status: 'processing', provider_ref: 'easypost:retry:1' });
+    // Processing (no upstream could price it), asked again with a back-off counted in its reference (1 s, 2 s, 4 s...).
+    expect(stuck).toMatchObject({ status: 'processing', provider_ref: 'upstreams:retry:1' });
     expect(Date.parse(stuck.claimed_until!) - Date.parse(stuck.updated_at)).toBeGreaterThanOrEqual(1000);
     await t.db
       .updateTable('orders')
@@ -213,7 +220,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect(order).toMatchObject({ totalOrders: 12, failedOrders: 1 });
     const stored = await t.db
       .selectFrom('orders')
-      .select(['status', 'shipment_id', 'upstream_cost_cents'])
+      .select(['status', 'upstream_ref', 'upstream_cost_cents'])
       .where('bulk_order_id', '=', order._id)
       .orderBy('bulk_row')
       .execute();
@@ -238,24 +245,39 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const detail = (await adminCall(t.app, admin.headers, 'GET', `/orders/${order.id}`)).json();
     const price = Number(order.price_cents) / 100;
     expect(detail.order.upstream).toEqual({
-      shipmentId: order.shipment_id,
+      shipmentId: order.upstream_ref,
       carrier: 'USPS',
       service: 'Priority',
       cost: 2.05,
       margin: Math.round((price - 2.05) * 100) / 100,
     });
-    const overview = (await adminCall(t.app, admin.headers, 'GET', '/overview')).json();
-    const totals = await t.db.selectFrom('orders').select(['price_cents', 'upstream_cost_cents']).where('status', '=', 'completed').execute();
-    const cost = totals.reduce((sum, o) => sum + Number(o.upstream_cost_cents), 0);
-    const sold = totals.reduce((sum, o) => sum + Number(o.price_cents), 0);
-    expect(overview.upstream).toEqual({ labels30d: totals.length, cost30d: cost / 100, price30d: sold / 100, margin30d: (sold - cost) / 100 });
+    const upstreamNow = async () => (await adminCall(t.app, admin.headers, 'GET', '/overview')).json().upstream;
+    const expected = async () => {
+      const totals = (
+        await t.db.selectFrom('orders').select(['price_cents', 'upstream_cost_cents', 'refund_status']).where('status', '=', 'completed').execute()
+      ).filter((o) => o.refund_status !== 'refunded');
+      const cost = totals.reduce((sum, o) => sum + Number(o.upstream_cost_cents), 0);
+      const sold = totals.reduce((sum, o) => sum + Number(o.price_cents), 0);
+      return { labels30d: totals.length, cost30d: cost / 100, price30d: sold / 100, margin30d: (sold - cost) / 100 };
+    };
+    const before = await upstreamNow();
+    expect(before).toEqual(await expected());
+    // A voided label leaves the margin: the customer has its price back, the shop its cost. One only requested stays.
+    await t.db.updateTable('orders').set({ refund_status: 'requested' }).where('id', '=', order.id).execute();
+    expect(await upstreamNow()).toEqual(before);
+    await t.db.updateTable('orders').set({ refund_status: 'refunded' }).where('id', '=', order.id).execute();
+    const after = await upstreamNow();
+    expect(after).toEqual(await expected());
+    expect(after.labels30d).toBe(before.labels30d - 1);
+    expect(Math.round((before.cost30d - after.cost30d) * 100)).toBe(205);
   });
 
   it('the operator maps each label type to its upstream service (audited); an unmapped type is not offered', async () => {
     const admin = await signUpAdmin(t);
     const listed = (await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json();
-    expect(listed.labelProvider).toBe('easypost');
-    const byUid = Object.fromEntries(listed.services.map((s: { uid: string; upstream: unknown }) => [s.uid, s.upstream]));
+    expect(listed.upstreams.map((u: { name: string }) => u.name)).toEqual(['easypost']);
+    const atEasyPost = (s: { mappings: { upstream: string; mapping: unknown }[] }) => s.mappings.find((m) => m.upstream === 'easypost')!.mapping;
+    const byUid = Object.fromEntries(listed.services.map((s: { uid: string; mappings: { upstream: string; mapping: unknown }[] }) => [s.uid, atEasyPost(s)]));
     expect(byUid).toMatchObject({
       priority: { carrier: 'USPS', service: 'Priority', carrierAccount: null },
       ground_oz: { carrier: 'USPS', service: 'GroundAdvantage' },
@@ -267,7 +289,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
       ups_expedited: { carrier: 'UPS', service: 'Expedited' },
     });
     const priority = listed.services.find((s: { uid: string }) => s.uid === 'priority');
-    const put = (body: unknown) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${priority._id}/upstream`, body);
+    const put = (body: unknown) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${priority._id}/upstream/easypost`, body);
 
     // Bought as another service from the next order on.
     expect((await put({ carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' })).json().upstream).toEqual({
@@ -295,7 +317,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
 
     await put({ carrier: 'USPS', service: 'Priority' });
     const audit = (await auditRowsFor(t, priority._id)).filter((row) => row.action === 'label_type.upstream');
-    expect(audit.map((row) => JSON.parse(row.after_json!).upstream)).toEqual([
+    expect(audit.map((row) => JSON.parse(row.after_json!).mapping)).toEqual([
       { carrier: 'USPS', service: 'Express', carrierAccount: 'ca_usps' },
       null,
       { carrier: 'USPS', service: 'Priority', carrierAccount: null },
@@ -310,7 +332,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     expect((await place(user, orderPayload('ups_standard'))).json()).toMatchObject({ message: ORDER_CREATED });
     const order = await newestOrder(t.db, user.userId);
     expect(order).toMatchObject({ status: 'completed', upstream_carrier: 'UPS', upstream_service: 'UPSStandard', upstream_cost_cents: 735 });
-    const shipment = fake.shipments.get(order.shipment_id!);
+    const shipment = fake.shipments.get(order.upstream_ref!);
     expect(shipment.selected_rate).toMatchObject({ carrier: 'UPS', service: 'UPSStandard', rate: '7.35' });
     expect([shipment.from_address.country, shipment.to_address.country]).toEqual(['CA', 'CA']);
     // Inside Canada the fake rates UPS's Canadian services only, whatever fake.rates says of the US ones.
@@ -327,7 +349,7 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     // Mapped back to the US service (the old default): no rate for it, so the order is refused and refunded, nothing bought.
     const listed = (await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json();
     const type = listed.services.find((s: { uid: string }) => s.uid === 'ups_standard');
-    const put = (service: string) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${type._id}/upstream`, { carrier: 'UPS', service });
+    const put = (service: string) => adminCall(t.app, admin.headers, 'PUT', `/label-types/${type._id}/upstream/easypost`, { carrier: 'UPS', service });
     expect((await put('Ground')).statusCode).toBe(200);
     onTestFinished(async () => void (await put('UPSStandard')));
     fake.rates.Ground = '1.00';
@@ -360,15 +382,15 @@ describe.each(engines)('labels bought through EasyPost (the official client agai
     const statusOf = async () =>
       (await t.db.selectFrom('orders').select('tracking_status').where('id', '=', order.id).executeTakeFirstOrThrow()).tracking_status;
 
-    const transit = fake.trackerEvent(order.shipment_id!, 'in_transit');
+    const transit = fake.trackerEvent(order.upstream_ref!, 'in_transit');
     expect(await deliver(transit)).toMatchObject({ status: 200 });
     expect(await statusOf()).toBe('in_transit');
 
-    const forged = fake.trackerEvent(order.shipment_id!, 'delivered');
+    const forged = fake.trackerEvent(order.upstream_ref!, 'delivered');
     expect((await deliver(forged, { secret: 'not-the-secret' })).status).toBe(401);
     expect(await statusOf()).toBe('in_transit');
 
-    const delivered = fake.trackerEvent(order.shipment_id!, 'delivered');
+    const delivered = fake.trackerEvent(order.upstream_ref!, 'delivered');
     expect((await deliver(delivered)).status).toBe(200);
     expect(await statusOf()).toBe('delivered');
     // The earlier event again (a replay) does not take the status back.

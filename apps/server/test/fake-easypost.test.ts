@@ -2,6 +2,7 @@
 // size, says why a carrier did not rate, and keeps what it was sent. Asked through the official client, as the shop does.
 import EasyPostClient from '@easypost/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isRefusedConnection } from '../src/providers/labels/upstream-call.ts';
 import { RATE_ERRORS, fakeDeliveryDays, fakeRate, startFakeEasyPost, type FakeEasyPost } from './fake-easypost.ts';
 import { CA_RECIPIENT, CA_SENDER, RECIPIENT, SENDER, type Party } from './sample-addresses.ts';
 
@@ -146,5 +147,13 @@ describe('the fake EasyPost', () => {
     await expect(client.Shipment.buy(shipment.id, other.rates[0].id)).rejects.toMatchObject({ statusCode: 422 });
     const bought = await client.Shipment.buy(shipment.id, shipment.rates.find((r: any) => r.service === 'Priority').id);
     expect(bought.selected_rate).toMatchObject({ carrier: 'USPS', service: 'Priority', rate: '2.05' });
+  });
+
+  it('refuses connections while it does not listen, and takes them again on the same port', async () => {
+    await fake.listen(false);
+    const refused = await ship(SENDER, RECIPIENT, { weight: 32 }).catch((error) => error);
+    expect(isRefusedConnection(refused)).toBe(true);
+    await fake.listen(true);
+    expect((await ship(SENDER, RECIPIENT, { weight: 32 })).rates.length).toBeGreaterThan(0);
   });
 });

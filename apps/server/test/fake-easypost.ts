@@ -73,6 +73,11 @@ export type FakeEasyPost = {
   trackerEvent(shipmentId: string, status: string): Record<string, unknown>;
   /** Posts a signed event (or one signed with `secret`) to `url`, as EasyPost's webhooks do: the receiver's status. */
   deliver(url: string, event: Record<string, unknown>, options?: { secret?: string }): Promise<{ status: number; body: string }>;
+  /**
+   * Stops taking connections (false: each new one is refused, open ones are closed, answers under way are lost) or
+   * takes them again on the same port: an upstream that goes down and comes back.
+   */
+  listen(on: boolean): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -468,8 +473,15 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       else answer();
     });
   });
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.closeAllConnections(); // hanging answers included
+      server.close(() => resolve());
+    });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const port = (server.address() as { port: number }).port;
+  origin = `http://127.0.0.1:${port}`;
 
   const fake: FakeEasyPost = {
     url: `${origin}/v2/`,
@@ -531,11 +543,22 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       });
       return { status: answer.status, body: await answer.text() };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections(); // hanging answers included
-        server.close(() => resolve());
-      }),
+    async listen(on) {
+      if (!on) {
+        await closeServer();
+        // The clients' kept-alive sockets are closed from here; their pools hear it on their next turn of the event loop.
+        return new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (server.listening) return;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    },
+    close: closeServer,
   };
   return fake;
 }

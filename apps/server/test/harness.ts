@@ -144,6 +144,8 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
       WEB_DIST: path.join(dataDir, 'no-web'),
       // The sandbox's tracking timer is off unless a test asks for it: its events would add to the deliveries counted.
       LABEL_SANDBOX_TRACKING_STEP_MS: '0',
+      // Days (ship dates, the overview's) are UTC days whatever the machine's zone, as the tests' shopDay() counts them (its zone is UTC unless set).
+      SHOP_TIME_ZONE: 'UTC',
       ...env,
     });
     const app = await buildApp(config, { db, logger: false, passwordCost: TEST_PASSWORD_COST, ...overrides });

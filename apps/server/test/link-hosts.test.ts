@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { linkOrigin } from '../src/lib/link-origin.ts';
 import { callApi, labelFields, resellerUser } from './reseller-fixtures.ts';
@@ -117,24 +116,15 @@ describe('ALLOWED_HOSTS', () => {
     expect(() => loadConfig({ ALLOWED_HOSTS: 'shop.example.com/path' })).toThrowError(/ALLOWED_HOSTS/);
   });
 
-  it('or PUBLIC_URL is asked for in a warning at start when HOST reaches beyond this machine', async () => {
-    const warnings = async (env: Record<string, string>) => {
-      const lines: string[] = [];
-      const config = loadConfig({ DATA_DIR: t.config.dataDir, WEB_DIST: t.config.WEB_DIST, SMTP_URL: '', QUEUE_RUN_WORKERS: 'false', ...env });
-      const app = await buildApp(config, { db: t.db, logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } } });
-      await app.close();
-      return lines.filter((line) => line.includes('PUBLIC_URL')).length;
-    };
-    const t = await startTestApp();
-    try {
-      expect(await warnings({ HOST: '0.0.0.0' })).toBe(1);
-      expect(await warnings({ HOST: '0.0.0.0', ALLOWED_HOSTS: 'shop.example.com' })).toBe(0);
-      expect(await warnings({ HOST: '0.0.0.0', PUBLIC_URL: 'https://shop.example.com' })).toBe(0);
-      expect(await warnings({ HOST: '127.0.0.1' })).toBe(0);
-      expect(await warnings({ HOST: '::1' })).toBe(0);
-      expect(await warnings({ HOST: 'localhost' })).toBe(0);
-    } finally {
-      await t.close();
-    }
+  it('or PUBLIC_URL is required when HOST reaches beyond this machine: the shop refuses to start without either, naming PUBLIC_URL', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrowError(/PUBLIC_URL: required when HOST \(0\.0\.0\.0\) reaches beyond this machine/);
+    expect(() => loadConfig({ HOST: '192.0.2.2' })).toThrowError(/PUBLIC_URL: required/);
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOWED_HOSTS: 'shop.example.com' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://shop.example.com' }).HOST).toBe('0.0.0.0');
+    for (const host of ['127.0.0.1', '::1', 'localhost']) expect(loadConfig({ HOST: host }).HOST).toBe(host);
+    // Unset, HOST listens on every interface only when links know the shop's address.
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ ALLOWED_HOSTS: 'shop.example.com' }).HOST).toBe('0.0.0.0');
   });
 });

@@ -49,6 +49,7 @@ describe('the price check against EasyPost (the official client against a fake)'
     expect(rowOf(check, 'fedex_ground', 'ref-us-1lb')).toEqual({
       labelType: { uid: 'fedex_ground', name: 'FedEx Ground' },
       package: { _id: 'ref-us-1lb', name: 'Small box 1 lb 10x8x4, New York to Los Angeles' },
+      upstream: 'easypost',
       carrier: 'FedEx',
       service: 'FEDEX_GROUND',
       cost: 7.2,
@@ -78,8 +79,21 @@ describe('the price check against EasyPost (the official client against a fake)'
   });
 
   it('a mapped service the upstream does not rate for the route is flagged before any customer meets it; the mapping editor is offered the rated names', async () => {
-    const before = (await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json().services.find((s: { uid: string }) => s.uid === 'ups_express');
-    const mapped = await adminCall(t.app, admin.headers, 'PUT', '/label-types/ups_express/upstream', {
+    type Listed = {
+      uid: string;
+      mappings: {
+        upstream: string;
+        mapping: { carrier: string; service: string } | null;
+        offered: { carrier: string; service: string }[] | null;
+        rated: boolean | null;
+      }[];
+    };
+    // Each type's mapping at EasyPost, the shop's one upstream here.
+    const atEasyPost = (s: Listed) => s.mappings.find((m) => m.upstream === 'easypost')!;
+    const before = atEasyPost(
+      ((await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json().services as Listed[]).find((s) => s.uid === 'ups_express')!,
+    );
+    const mapped = await adminCall(t.app, admin.headers, 'PUT', '/label-types/ups_express/upstream/easypost', {
       carrier: 'UPS',
       service: 'NoSuchService',
       carrierAccount: '',
@@ -100,23 +114,19 @@ describe('the price check against EasyPost (the official client against a fake)'
       expect(check.notRated).toBeGreaterThanOrEqual(1);
       expect((await adminCall(t.app, admin.headers, 'GET', '/overview')).json().priceCheck).toMatchObject({ notRated: check.notRated });
 
-      const services = (await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json().services as {
-        uid: string;
-        offered: { carrier: string; service: string }[] | null;
-        rated: boolean | null;
-      }[];
-      const upsExpress = services.find((s) => s.uid === 'ups_express')!;
+      const services = (await adminCall(t.app, admin.headers, 'GET', '/upstream-services')).json().services as Listed[];
+      const upsExpress = atEasyPost(services.find((s) => s.uid === 'ups_express')!);
       expect(upsExpress.rated).toBe(false);
       expect(upsExpress.offered!.some((o) => o.carrier === 'UPS')).toBe(true);
       expect(upsExpress.offered).not.toContainEqual({ carrier: 'UPS', service: 'NoSuchService' });
       // Priority's mapping is one of the services rated inside the US.
-      const priority = services.find((s) => s.uid === 'priority')!;
+      const priority = atEasyPost(services.find((s) => s.uid === 'priority')!);
       expect(priority).toMatchObject({ rated: true });
       expect(priority.offered).toContainEqual({ carrier: 'USPS', service: 'Priority' });
     } finally {
-      await adminCall(t.app, admin.headers, 'PUT', '/label-types/ups_express/upstream', {
-        carrier: before.upstream.carrier,
-        service: before.upstream.service,
+      await adminCall(t.app, admin.headers, 'PUT', '/label-types/ups_express/upstream/easypost', {
+        carrier: before.mapping!.carrier,
+        service: before.mapping!.service,
         carrierAccount: '',
       });
     }

@@ -40,6 +40,39 @@ export const bareShopEnv = (dataDir: string, port: number, more: Record<string, 
   ...more,
 });
 
+/**
+ * A shop process (`src/server.ts` under tsx) on the test app's data and database, with the settings a crash test
+ * needs (a dead process's job and rows taken again after 2 s), `env` on top; started, pushed to `children`, serving.
+ */
+export async function startShopChild(
+  children: ChildProcess[],
+  shop: { dataDir: string; databaseUrl?: string; engine: string; env: Record<string, string> },
+): Promise<ChildProcess> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: shop.dataDir,
+    WEB_DIST: path.join(shop.dataDir, 'no-web'),
+    LOG_LEVEL: 'error',
+    LABEL_RENDER_THREADS: '0',
+    QUEUE_RETRY_DELAY_MS: '200',
+    QUEUE_STALLED_INTERVAL_MS: '2000',
+    QUEUE_SWEEP_INTERVAL_MS: '1000',
+    LABEL_CLAIM_MS: '2000',
+    ORDER_POLL_INTERVAL_MS: '200',
+    ...shop.env,
+  };
+  delete env.DATABASE_URL;
+  if (shop.databaseUrl) env.DATABASE_URL = shop.databaseUrl;
+  if (shop.engine === 'embedded') delete env.REDIS_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  await untilServing(child, `http://127.0.0.1:${port}`, undefined, 90_000);
+  return child;
+}
+
 export const freePort = () =>
   new Promise<number>((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {

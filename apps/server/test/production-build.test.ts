@@ -107,7 +107,7 @@ it.runIf(testDbKind === 'sqlite')(
     for (const devOnly of ['vite', 'vitest', 'eslint', 'typescript']) expect(fs.existsSync(path.join(tree, 'node_modules', devOnly)), devOnly).toBe(false);
 
     const dataDir = path.join(temp, 'data');
-    const home = path.join(temp, 'home'); // npm's cache and logs, outside the tree
+    const home = path.join(temp, 'home'); // npm's cache and logs, outside the tree, and TMPDIR (tsx's cache): gone with temp
     fs.mkdirSync(dataDir);
     fs.mkdirSync(home);
     if (NOBODY) for (const dir of [dataDir, home]) fs.chownSync(dir, NOBODY.uid, NOBODY.gid);
@@ -122,7 +122,15 @@ it.runIf(testDbKind === 'sqlite')(
 
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const env = { ...JOURNEY_ENV, HOME: home, npm_config_cache: path.join(home, '.npm'), DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
+    const env = {
+      ...JOURNEY_ENV,
+      HOME: home,
+      TMPDIR: home,
+      npm_config_cache: path.join(home, '.npm'),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    };
     // The web process queues jobs and the worker runs them (the embedded queue: one worker), each from dist.
     const web = npmRun(tree, 'start', { ...env, QUEUE_RUN_WORKERS: 'false' });
     await waitFor('npm start', web, () =>

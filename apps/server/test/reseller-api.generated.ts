@@ -468,7 +468,7 @@ export interface components {
             /** @description Up to 100 of your order ids */
             order_ids: string[];
         };
-        /** @description Weights are pounds (ounces for ground_oz; with a quoteId or strategy, in WeightUnit). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, UTC) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS. */
+        /** @description Weights are pounds (ounces for ground_oz; with a quoteId or strategy, in WeightUnit). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, a day of the shop's time zone) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS. */
         ResellerCreateOrderInput: {
             /** @description The label type: its uid (e.g. priority) or its _id. Leave it out to buy by `quoteId` or `strategy` */
             labelType?: string;
@@ -1379,7 +1379,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "labelType": "priority",
+                 *       "weight": 2
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResellerPriceInputInput"];
+                /**
+                 * @example {
+                 *       "labelType": "priority",
+                 *       "weight": 2
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["ResellerPriceInputInput"];
             };
         };
@@ -1518,7 +1530,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "Weight": 2,
+                 *       "Length": 10,
+                 *       "Width": 8,
+                 *       "Height": 4,
+                 *       "FromZip": "10001",
+                 *       "ToZip": "90210"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResellerRatesInputInput"];
+                /**
+                 * @example {
+                 *       "Weight": 2,
+                 *       "Length": 10,
+                 *       "Width": 8,
+                 *       "Height": 4,
+                 *       "FromZip": "10001",
+                 *       "ToZip": "90210"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["ResellerRatesInputInput"];
             };
         };
@@ -1899,6 +1931,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/label-events"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResellerWebhookInputInput"];
             };
         };
@@ -2928,6 +2965,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_ids": [
+                 *         "5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResellerRefundOrdersInputInput"];
             };
         };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createFileStore } from '../src/providers/storage/from-config.ts';
-import { readLabel } from '../src/modules/orders/service.ts';
+import { readLabel } from '../src/modules/orders/label-files.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { signUp, startTestApp } from './harness.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';

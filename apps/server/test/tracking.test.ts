@@ -28,6 +28,8 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
         WEBHOOK_ALLOW_PRIVATE: 'true',
         // A step every 300 ms: a label is delivered a little over a second after it is made.
         LABEL_SANDBOX_TRACKING_STEP_MS: '300',
+        // A refund is approved as it is asked.
+        LABEL_SANDBOX_REFUND_DELAY_MS: '0',
         ...(engine === 'bullmq' ? { REDIS_URL: process.env.TEST_REDIS_URL!, QUEUE_PREFIX: prefix } : {}),
       }),
     );
@@ -119,6 +121,23 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
     ]);
     expect(await tg.sentTo(chat, 2)).toHaveLength(2);
   });
+
+  it('a refunded label stops where it was: it never walks on while another label made beside it is delivered', async () => {
+    const user = await resellerUser(t.app, t.db, 10_000);
+    const place = async () => (await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields() })).json().order as { id: string };
+    const voided = await place();
+    const refund = await t.app.inject({ method: 'POST', url: `/api/v1/order/refund/${voided.id}`, headers: user.headers });
+    expect(refund.statusCode).toBe(200);
+    expect(refund.json().refundStatus).toBe('refunded');
+    const statusOf = async (id: string) =>
+      (await t.db.selectFrom('orders').select('tracking_status').where('id', '=', id).executeTakeFirstOrThrow()).tracking_status;
+    const stoppedAt = await statusOf(voided.id);
+    // Scanned labels are refused a refund: it stopped before the carrier had it.
+    expect([null, 'pre_transit']).toContain(stoppedAt);
+    const shipped = await place();
+    await vi.waitFor(async () => expect(await statusOf(shipped.id)).toBe('delivered'), WAIT);
+    expect(await statusOf(voided.id)).toBe(stoppedAt);
+  });
 });
 
 describe.each(engines)('tracking never moves backwards (EasyPost tracker events), on the %s queue', (engine) => {
@@ -169,23 +188,23 @@ describe.each(engines)('tracking never moves backwards (EasyPost tracker events)
         .map((r) => JSON.parse(r.body) as { id: string; type: string; data: { order?: { id: string } } })
         .filter((e) => e.type === 'order.tracking' && e.data.order?.id === id);
 
-    await track(order.shipment_id!, 'in_transit');
+    await track(order.upstream_ref!, 'in_transit');
     expect(await statusOf(order.id)).toBe('in_transit');
     // A pre_transit arriving late would make the label look unscanned, and refundable.
-    await track(order.shipment_id!, 'pre_transit');
+    await track(order.upstream_ref!, 'pre_transit');
     expect(await statusOf(order.id)).toBe('in_transit');
     const refund = await t.app.inject({ method: 'POST', url: `/api/v1/order/refund/${order.id}`, headers: user.headers });
     expect(refund.statusCode).toBe(422);
 
-    await track(order.shipment_id!, 'delivered');
-    await track(order.shipment_id!, 'in_transit');
-    await track(order.shipment_id!, 'out_for_delivery');
+    await track(order.upstream_ref!, 'delivered');
+    await track(order.upstream_ref!, 'in_transit');
+    await track(order.upstream_ref!, 'out_for_delivery');
     expect(await statusOf(order.id)).toBe('delivered');
 
     // Returned to the sender is an end too.
     const returned = await placed();
-    await track(returned.shipment_id!, 'return_to_sender');
-    await track(returned.shipment_id!, 'out_for_delivery');
+    await track(returned.upstream_ref!, 'return_to_sender');
+    await track(returned.upstream_ref!, 'out_for_delivery');
     expect(await statusOf(returned.id)).toBe('return_to_sender');
 
     const history = await t.db.selectFrom('tracking_events').select('status').where('order_id', '=', order.id).execute();

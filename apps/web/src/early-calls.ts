@@ -1,9 +1,9 @@
 /**
  * The first script of the built page: an entry of its own that shares no module with the app, so it runs as soon as it
- * arrives instead of after React's chunk. For a signed-in load it asks for the access check and the data of the screen at
- * the address while the app's code is still on its way; client.ts hands each answer to the app's
- * own first call of that path, once. Without it (the dev server) the app simply makes its calls itself.
- * See ARCHITECTURE.md#early-calls.
+ * arrives instead of after React's chunk. For a signed-in load it asks for the access check and the data of the screen
+ * at the address while the app's code is still on its way; client.ts hands each answer to the app's own first call of
+ * that path, once. For any load it asks for the screen's chunks. Without it (the dev server) the app simply makes its
+ * calls itself. See ARCHITECTURE.md#early-calls.
  */
 import { earlyCallPaths, screenOf } from './api/early-call-paths.ts';
 
@@ -20,12 +20,18 @@ if (token) {
     window.portalEarlyCalls = calls;
     setTimeout(() => calls.clear(), 15_000);
   }
-  // The screen's chunks, fetched now (not run) beside React's: the build lists them by screen in index.html.
-  const chunks: Record<string, string[]> = JSON.parse(document.getElementById('screen-chunks')?.textContent || '{}');
-  for (const file of chunks[screenOf(window.location.pathname)] ?? []) {
-    const link = Object.assign(document.createElement('link'), { rel: 'modulepreload', href: `/${file}` });
-    link.crossOrigin = '';
-    link.dataset.early = ''; // told apart from the links the router's own imports add
-    document.head.append(link);
-  }
 }
+
+// The screen's chunks (a visitor's sign-in page's too), fetched (not run) beside React's once the page's spinner is
+// painted, as the app's entry does (main.tsx): the build lists them by screen in index.html.
+const chunks: Record<string, string[]> = JSON.parse(document.getElementById('screen-chunks')?.textContent || '{}');
+requestAnimationFrame(() =>
+  setTimeout(() => {
+    for (const file of chunks[screenOf(window.location.pathname, Boolean(token))] ?? []) {
+      const link = Object.assign(document.createElement('link'), { rel: 'modulepreload', href: `/${file}` });
+      link.crossOrigin = '';
+      link.dataset.early = ''; // told apart from the links the router's own imports add
+      document.head.append(link);
+    }
+  }),
+);

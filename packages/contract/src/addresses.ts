@@ -3,6 +3,7 @@ import { printedLine } from './common.ts';
 import { regionIdFor } from './orders-values.ts';
 import { CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX } from './orders-values.ts';
 import { US_STATE_CODES } from './regions.ts';
+import { US_ZIP } from './orders.ts';
 
 export const ADDRESS_CREATED = 'Address created successfully';
 export const ADDRESS_UPDATED = 'Address updated successfully';
@@ -10,6 +11,9 @@ export const ADDRESS_DELETED = 'Address deleted successfully';
 export const ADDRESS_NOT_FOUND = 'Address not found';
 export const ADDRESS_LIMIT = 500;
 export const ADDRESS_LIMIT_REACHED = `You can save at most ${ADDRESS_LIMIT} addresses`;
+/** 409: the same name, company and address lines (case and spaces aside) are saved already. */
+export const ADDRESS_DUPLICATE = 'This address is already in your address book';
+export const ADDRESS_ZIP_INVALID = 'ZIP must be 5 digits, or ZIP+4 like 12345-6789';
 /** Saved addresses are always in the United States. */
 export const ADDRESS_COUNTRY = 'United States';
 
@@ -20,7 +24,7 @@ const optional = (label: string, max: number) =>
     .nullish()
     .transform((v) => v ?? '');
 
-/** POST /address/create and PUT /address/update/{id}. State: one of the 50 states, DC or PR (ID or name); ZIP: 5 digits. */
+/** POST /address/create and PUT /address/update/{id}. State: one of the 50 states, DC or PR (ID or name); ZIP: 5 digits or ZIP+4, as orders take. */
 export const addressBody = z.object({
   name: required('Name', NAME_MAX),
   company: optional('Company', COMPANY_MAX),
@@ -30,7 +34,7 @@ export const addressBody = z.object({
   state: required('State', 40)
     .transform((s) => regionIdFor(s) ?? s)
     .refine((s) => US_STATE_CODES.includes(s), 'State must be a US state, DC or PR'),
-  zip: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), required('ZIP', 10).regex(/^\d{5}$/, 'ZIP must be 5 digits')),
+  zip: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), required('ZIP', 10).regex(US_ZIP, ADDRESS_ZIP_INVALID)),
   country: optional('Country', 40).refine((c) => c === '' || /^(united states|united states of america|us|usa)$/i.test(c), 'Country must be United States'),
 });
 export type AddressBody = z.input<typeof addressBody>;

@@ -60,14 +60,24 @@ export const overviewResponse = z.object({
   fedexWaiting: z.number(),
   /** Label refunds by state; stuck: requested longer than REFUND_STUCK_HOURS. */
   refunds: z.object({ requested: z.number(), stuck: z.number(), refunded: z.number(), rejected: z.number() }),
-  /** Labels bought upstream (EasyPost) and completed in the last 30 days: what they cost upstream, sold for, and the margin. */
+  /** Labels bought upstream (EasyPost) and completed in the last 30 days, voided ones left out: what they cost upstream, sold for, and the margin. */
   upstream: z.object({ labels30d: z.number(), cost30d: z.number(), price30d: z.number(), margin30d: z.number() }),
-  /** 30 days, oldest first, one entry per UTC day (days without money included, as 0). */
+  /** 30 days, oldest first, one entry per day of the shop's time zone (days without money included, as 0). */
   daily: z.array(z.object({ date: z.string(), sales: z.number(), deposits: z.number() })),
+  /** SHOP_TIME_ZONE: the zone "today" and the daily figures are counted in. */
+  timeZone: z.string(),
   /** The last price check's flags (the console warns of negative margins and unrated mappings), or null before the first. */
   priceCheck: priceCheckSummarySchema,
 });
 export type Overview = z.infer<typeof overviewResponse>;
+
+/** What a shop needs before real customers, in the order the README's Going live checklist lists them. */
+export const GOING_LIVE_ITEMS = ['payments', 'public_url', 'smtp', 'tls', 'upstream', 'price_check', 'backups', 'supervisor'] as const;
+/** GET /admin/going-live: each item ticked from the running settings, with what it found or what is missing. */
+export const goingLiveResponse = z.object({
+  items: z.array(z.object({ id: z.enum(GOING_LIVE_ITEMS), title: z.string(), done: z.boolean(), detail: z.string() })),
+});
+export type GoingLive = z.infer<typeof goingLiveResponse>;
 
 // ---- Users ----------------------------------------------------------------------------------
 
@@ -81,7 +91,7 @@ export const adminUserSchema = z.object({
   disabled: z.boolean(),
   balance: z.number(),
   createdAt: z.string(),
-  /** The last sign-in or order, or null. */
+  /** The account's last request (signed in, or with its API key), to the minute; null when never. */
   lastActiveAt: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
@@ -126,29 +136,65 @@ export const userRoleBody = z.object({ role: z.enum(USER_ROLES, { error: 'Role m
 /** GET /admin/label-types: every type, enabled or not. */
 export const adminLabelTypesResponse = z.object({ labelTypes: z.array(labelTypeSchema) });
 
-/** What a label type is bought as upstream (EasyPost's carrier and service names; a carrier account or null for any). */
+/** What a label type is bought as at one upstream (its carrier and service names there; a carrier account or null for any). */
 export const upstreamServiceSchema = z.object({ carrier: z.string(), service: z.string(), carrierAccount: z.string().nullable() });
+
+/** The upstreams a shop can buy labels at that sell postage (the sandbox makes every type itself and needs no mapping). */
+export const SELLING_UPSTREAMS = ['easypost', 'shippo'] as const;
+export const UPSTREAM_TITLES: Record<string, string> = { easypost: 'EasyPost', shippo: 'Shippo', sandbox: 'Sandbox' };
+
 /**
- * GET /admin/upstream-services: the label provider, and each label type's upstream carrier and service (null: not
- * offered with EasyPost), with what the last price check saw the upstream rate for the type's route: `offered`, every
- * carrier and service it rated for the route's reference packages (null: no check has priced the route), and `rated`,
- * whether the mapped service is one of them (null: unknown).
+ * One upstream's health as the serving process sees it: its breaker (closed: buying; open: skipped until a probe;
+ * half-open: one probe allowed), its last fault, and the last hour's p95 call time, faults, 429s and purchases.
+ */
+export const upstreamHealthSchema = z.object({
+  name: z.string(),
+  state: z.enum(['closed', 'open', 'half-open']),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.string().nullable(),
+  /** While open: when the next call may probe it. */
+  probeAt: z.string().nullable(),
+  p95Ms: z.number().nullable(),
+  callsLastHour: z.number(),
+  faultsLastHour: z.number(),
+  rateLimitedLastHour: z.number(),
+  purchasesLastHour: z.number(),
+});
+export type UpstreamHealth = z.infer<typeof upstreamHealthSchema>;
+
+/**
+ * GET /admin/upstream-services: the shop's upstreams in order of preference with their health, the buying policy, and
+ * each label type's mapping at every selling upstream (null: not bought there), with what the last price check saw that
+ * upstream rate for the type's route: `offered`, every carrier and service it rated for the route's reference packages
+ * (null: no check has priced the route there), and `rated`, whether the mapped service is one of them (null: unknown).
+ * `configured`: the upstream is one of the shop's (LABEL_UPSTREAMS); the others' mappings wait for the day it is.
  */
 export const adminUpstreamServicesResponse = z.object({
-  labelProvider: z.string(),
+  upstreams: z.array(upstreamHealthSchema),
+  policy: z.enum(['cheapest', 'preference']),
   services: z.array(
     z.object({
       _id: z.string(),
       uid: z.string(),
       name: z.string(),
-      upstream: upstreamServiceSchema.nullable(),
-      offered: z.array(offeredServiceSchema).nullable(),
-      rated: z.boolean().nullable(),
+      mappings: z.array(
+        z.object({
+          upstream: z.string(),
+          configured: z.boolean(),
+          mapping: upstreamServiceSchema.nullable(),
+          offered: z.array(offeredServiceSchema).nullable(),
+          rated: z.boolean().nullable(),
+        }),
+      ),
     }),
   ),
 });
 export type AdminUpstreamServices = z.infer<typeof adminUpstreamServicesResponse>;
-/** PUT /admin/label-types/:id/upstream: both carrier and service, or both empty to stop offering the type with EasyPost. Audited. */
+/** GET /admin/upstream-health: the upstreams' health and the policy alone (the overview polls it; it runs no price check). */
+export const adminUpstreamHealthResponse = adminUpstreamServicesResponse.pick({ upstreams: true, policy: true });
+export type AdminUpstreamHealth = z.infer<typeof adminUpstreamHealthResponse>;
+/** PUT /admin/label-types/:id/upstream/:upstream: both carrier and service, or both empty to stop buying the type there. Audited. */
+export const upstreamParams = z.object({ id: z.string(), upstream: z.enum(SELLING_UPSTREAMS, { error: 'Unknown upstream' }) });
 export const updateUpstreamServiceBody = z.object({
   carrier: stringField('Carrier').trim().max(50, 'Carrier must be at most 50 characters'),
   service: stringField('Service').trim().max(100, 'Service must be at most 100 characters'),
@@ -310,6 +356,8 @@ export const auditEntrySchema = z.object({
   targetId: z.string().nullable(),
   /** The account a 'user' row is about, to show by its @username; null for other targets. */
   targetUser: userRefSchema.nullable(),
+  /** The name of a target that has one (a label type's name), to show instead of its id; null for others. */
+  targetName: z.string().nullable(),
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
 });

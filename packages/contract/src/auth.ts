@@ -57,6 +57,8 @@ export const accessResponse = z.object({
   role: z.enum(USER_ROLES),
   /** The label file format chosen in Account Setting: downloads follow it. */
   labelFormat: z.enum(LABEL_FORMATS),
+  /** The shop's time zone (SHOP_TIME_ZONE): ship dates are its days (setShopTimeZone). */
+  timeZone: z.string(),
 });
 export type AccessUser = z.infer<typeof accessResponse>;
 

@@ -398,8 +398,11 @@ export const fedexFileQuery = z.object({ expires: z.string().max(20).optional(),
 export const adminFedexOrderSchema = fedexOrderSchema.extend({ owner: userRefSchema, updatedAt: z.string() });
 export type AdminFedexOrder = z.infer<typeof adminFedexOrderSchema>;
 
-/** GET /admin/fedex-orders?page=&limit=: pending orders, oldest first. */
-export const adminFedexQueueQuery = fedexListQuery.omit({ search: true });
+export const ADMIN_FEDEX_STATES = ['pending', 'done'] as const;
+/** GET /admin/fedex-orders?state=&page=&limit=: pending orders, oldest first (the queue); state=done: completed and cancelled ones, newest first (the history). */
+export const adminFedexQueueQuery = fedexListQuery.omit({ search: true }).extend({
+  state: z.preprocess((v) => emptyAsUndefined(v) ?? 'pending', z.enum(ADMIN_FEDEX_STATES, { error: `State must be one of ${ADMIN_FEDEX_STATES.join(', ')}` })),
+});
 export const adminFedexQueueResponse = z.object({ orders: z.array(adminFedexOrderSchema), totalPages: z.number(), total: z.number() });
 export type AdminFedexQueueResponse = z.infer<typeof adminFedexQueueResponse>;
 

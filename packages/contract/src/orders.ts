@@ -18,7 +18,7 @@ import {
   SHIP_DATE_DAYS_AHEAD,
   referenceMaxFor,
   shipDateRangeMessage,
-  utcDay,
+  shopDay,
   TEMPLATE_REQUIRED,
   TEMPLATE_INVALID,
   USPS_V9_DIMENSIONS_MESSAGE,
@@ -61,7 +61,7 @@ const dimension = (label: string) =>
 const reference = (label: string) => z.preprocess((v) => (typeof v === 'number' ? String(v) : v), optional(label, REFERENCE_MAX));
 
 /**
- * The day the parcel is handed over, YYYY-MM-DD: today (UTC) up to SHIP_DATE_DAYS_AHEAD days ahead. Optional: an
+ * The day the parcel is handed over, YYYY-MM-DD: today (a day of the shop's time zone) up to SHIP_DATE_DAYS_AHEAD days ahead. Optional: an
  * order without one ships today. Checked against the clock when it is read.
  */
 const shipDate = z.preprocess(
@@ -73,7 +73,7 @@ const shipDate = z.preprocess(
       message: 'Ship Date must be a date like 2026-12-01',
       abort: true,
     })
-    .refine((d) => d >= utcDay() && d <= utcDay(SHIP_DATE_DAYS_AHEAD), { error: () => shipDateRangeMessage() })
+    .refine((d) => d >= shopDay() && d <= shopDay(SHIP_DATE_DAYS_AHEAD), { error: () => shipDateRangeMessage() })
     .optional(),
 );
 

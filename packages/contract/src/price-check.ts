@@ -65,7 +65,9 @@ export const referencePackageChangeResponse = z.object({ message: z.string(), pa
 export const priceCheckRowSchema = z.object({
   labelType: z.object({ uid: z.string(), name: z.string() }),
   package: z.object({ _id: z.string(), name: z.string() }),
-  /** What the type is bought as upstream (its mapping), or null when it has none. */
+  /** The upstream whose rate is shown (the cheapest of the shop's), null with no rate. */
+  upstream: z.string().nullable(),
+  /** What the type is bought as there (its mapping; with no rate, at the first upstream that maps it), or null when it has none. */
   carrier: z.string().nullable(),
   service: z.string().nullable(),
   /** The upstream's rate (null when it gave none), our price for the package's weight, price - cost and its share of the price in %. */

@@ -246,7 +246,7 @@ export const resellerCreateOrderBody = createOrderRequest
   .meta({
     id: 'ResellerCreateOrder',
     description:
-      'Weights are pounds (ounces for ground_oz; with a quoteId or strategy, in WeightUnit). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, UTC) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS.',
+      "Weights are pounds (ounces for ground_oz; with a quoteId or strategy, in WeightUnit). Length, Width and Height are inches (always 15 for uspsv9). Country is fixed by the label type (Canada for UPS, United States otherwise). Phone is kept for fedex_ground only. ShipDate (YYYY-MM-DD, a day of the shop's time zone) is today (the default) up to 7 days ahead; the label is dated with it. Reference and Reference2 are printed on the label, at most 25 characters each for the USPS types, 30 for fedex_ground and 35 for UPS.",
     examples: [
       {
         labelType: 'priority',

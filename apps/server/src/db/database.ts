@@ -265,3 +265,11 @@ export async function withMigrator<T>(db: Db, work: (migrator: Migrator) => Prom
 }
 
 export const isPostgres = (db: DbOrTrx): boolean => db.getExecutor().adapter.constructor.name.startsWith('Postgres');
+
+/**
+ * Holds the user's row until the transaction ends, so that changes of theirs that check something first (a balance, an
+ * address book's twins and size) go one at a time. SQLite needs none: its transactions take the write lock as they begin.
+ */
+export async function lockUser(trx: DbOrTrx, userId: string): Promise<void> {
+  if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+}

@@ -106,7 +106,7 @@ it(`on ${testDbKind}, the UPS (Canada) types still on their first defaults (US s
         ).rows.map((r) => [r.uid, [r.c, r.s, r.a]]),
       );
 
-    await migrateToLatest(db);
+    await migrateToLatest(db, name);
     expect(await mapping()).toEqual({
       priority: ['USPS', 'Priority', null],
       ups_standard: ['UPS', 'UPSStandard', null],
@@ -115,6 +115,23 @@ it(`on ${testDbKind}, the UPS (Canada) types still on their first defaults (US s
       ups_express_early: ['UPS', 'Express', null],
       ups_expedited: ['Canpar', '2ndDayAir', null],
     });
+
+    // Several upstreams: each mapping moves, as it was, to EasyPost's row of upstream_services; Shippo's defaults join it.
+    await migrateToLatest(db);
+    const moved = await sql<{ uid: string; upstream: string; carrier: string; service: string; account: string | null }>`
+      select t.uid, u.upstream, u.carrier, u.service, u.carrier_account as account
+      from upstream_services u join label_types t on t.id = u.label_type_id order by t.uid, u.upstream`.execute(db);
+    const easypost = Object.fromEntries(moved.rows.filter((r) => r.upstream === 'easypost').map((r) => [r.uid, [r.carrier, r.service, r.account]]));
+    expect(easypost).toEqual({
+      priority: ['USPS', 'Priority', null],
+      ups_standard: ['UPS', 'UPSStandard', null],
+      ups_express: ['UPS', 'Express', 'ca_ups_1'],
+      ups_express_saver: ['UPS', 'UPSSaver', null],
+      ups_express_early: ['UPS', 'Express', null],
+      ups_expedited: ['Canpar', '2ndDayAir', null],
+    });
+    expect(moved.rows.find((r) => r.uid === 'ups_standard' && r.upstream === 'shippo')).toMatchObject({ carrier: 'UPS', service: 'ups_standard' });
+    expect(moved.rows.filter((r) => r.upstream === 'shippo')).toHaveLength(rows.length);
 
     await withMigrator(db, (migrator) => migrator.migrateTo(before));
     expect(await mapping()).toEqual(Object.fromEntries(rows.map(([uid, carrier, service, account]) => [uid, [carrier, service, account]])));

@@ -89,7 +89,8 @@ export interface Database {
   content: ContentTable;
   faqs: FaqsTable;
   label_types: LabelTypesTable;
-  easypost_events: EasypostEventsTable;
+  upstream_events: UpstreamEventsTable;
+  upstream_services: UpstreamServicesTable;
   tracking_events: TrackingEventsTable;
   label_type_prices: LabelTypePricesTable;
   catalog_version: CatalogVersionTable;
@@ -330,10 +331,15 @@ export interface LabelTypesTable {
   status: Flag;
   position: number;
   created_at: Timestamp;
-  /** What the type is bought as upstream (EasyPost's carrier and service names, an optional carrier account); unset: not offered with EasyPost. */
-  upstream_carrier: string | null;
-  upstream_service: string | null;
-  upstream_carrier_account: string | null;
+}
+
+/** What a label type is bought as at one upstream (its carrier and service names there, an optional carrier account). */
+export interface UpstreamServicesTable {
+  label_type_id: string;
+  upstream: string;
+  carrier: string;
+  service: string;
+  carrier_account: string | null;
 }
 
 /** One weight tier of a label type: from_weight <= weight <= to_weight costs price_cents. */
@@ -397,8 +403,13 @@ export interface OrdersTable {
    * Past the first, an earlier try may have bought its label and died before recording it: it is looked up first.
    */
   claims: number;
-  /** The upstream's Shipment (EasyPost), recorded before it is bought: a retry retrieves it instead of buying again. */
-  shipment_id: string | null;
+  /**
+   * The upstream shipment the order buys (at orders.provider), recorded before it is bought: a retry asks that upstream
+   * about it instead of buying again. Null while no upstream was chosen.
+   */
+  upstream_ref: string | null;
+  /** When its purchase was last asked of that upstream: no second purchase is asked while the first may still land. */
+  upstream_asked_at: string | null;
   /** What the label cost upstream, once bought, with the carrier and service bought. */
   upstream_cost_cents: number | null;
   upstream_carrier: string | null;
@@ -428,7 +439,7 @@ export interface OrdersTable {
 }
 
 /** The EasyPost webhook events taken, by id: a replayed event changes nothing. */
-export interface EasypostEventsTable {
+export interface UpstreamEventsTable {
   id: string;
   received_at: Timestamp;
 }

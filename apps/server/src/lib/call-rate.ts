@@ -3,6 +3,7 @@ import { createRedis } from './redis.ts';
 
 /** A rate of calls to an upstream that every process shares: take() waits for a free slot. */
 export interface CallRate {
+  readonly perSecond: number;
   take(): Promise<void>;
   close(): Promise<void>;
 }
@@ -30,6 +31,7 @@ export function createCallRate(options: { perSecond: number; redisUrl?: string; 
   if (!options.redisUrl) {
     let next = 0;
     return {
+      perSecond: options.perSecond,
       take() {
         const now = performance.now() * 1000;
         const slot = Math.max(now, next);
@@ -42,6 +44,7 @@ export function createCallRate(options: { perSecond: number; redisUrl?: string; 
   const redis = createRedis(options.redisUrl, { name: `${options.name} call rate`, log: options.log });
   const key = `${options.keyPrefix}:rate:${options.name}`;
   return {
+    perSecond: options.perSecond,
     async take() {
       await wait(Number(await redis.eval(TAKE_SLOT, 1, key, intervalUs)));
     },

@@ -1,5 +1,6 @@
-import { ADMIN_PAGE_SIZE, FEDEX_PAGE_SIZE } from '@portal/contract';
+import { ADMIN_PAGE_SIZE, FEDEX_PAGE_SIZE, type SELLING_UPSTREAMS } from '@portal/contract';
 import type {
+  GoingLive,
   AdjustBalanceBody,
   AdminContent,
   AdminFedexQueueResponse,
@@ -13,6 +14,7 @@ import type {
   UpdateLabelTypeBody,
   UpdateUpstreamServiceBody,
   AdminUpstreamServices,
+  AdminUpstreamHealth,
   UserRole,
   adjustBalanceResponse,
   adminBulkOrdersResponse,
@@ -63,8 +65,12 @@ export function queryString(params: Record<string, string | number | undefined>)
 
 const id = (value: string) => encodeURIComponent(value);
 
+/** An upstream that sells postage, whose mappings the console edits. */
+export type SellingUpstream = (typeof SELLING_UPSTREAMS)[number];
+
 // ---- Overview ----
 export const readOverview = () => request<Overview>('/admin/overview');
+export const readGoingLive = () => request<GoingLive>('/admin/going-live');
 
 // ---- Users ----
 export type UsersFilter = { search?: string; page: number };
@@ -87,8 +93,10 @@ export const readAdminLabelTypes = () => request<Answer<typeof adminLabelTypesRe
 export const updateLabelType = (typeId: string, body: UpdateLabelTypeBody) =>
   request<Answer<typeof adminLabelTypeChangeResponse>>(`/admin/label-types/${id(typeId)}`, { method: 'PUT', body });
 export const readUpstreamServices = () => request<AdminUpstreamServices>('/admin/upstream-services');
-export const updateUpstreamService = (typeId: string, body: UpdateUpstreamServiceBody) =>
-  request<Answer<typeof adminUpstreamServiceChangeResponse>>(`/admin/label-types/${id(typeId)}/upstream`, { method: 'PUT', body });
+export const readUpstreamHealth = () => request<AdminUpstreamHealth>('/admin/upstream-health');
+/** What a label type is bought as at one selling upstream (easypost, shippo). */
+export const updateUpstreamService = (typeId: string, upstream: SellingUpstream, body: UpdateUpstreamServiceBody) =>
+  request<Answer<typeof adminUpstreamServiceChangeResponse>>(`/admin/label-types/${id(typeId)}/upstream/${id(upstream)}`, { method: 'PUT', body });
 export const readFedexPrice = () => request<Answer<typeof fedexPriceResponse>>('/admin/fedex-price');
 export const updateFedexPrice = (price: number) => request<Answer<typeof fedexPriceResponse>>('/admin/fedex-price', { method: 'PUT', body: { price } });
 
@@ -132,7 +140,9 @@ export const readAdminBulkOrders = (filter: OwnedListFilter) => request<Answer<t
 export const readAdminInvoices = (filter: OwnedListFilter) => request<Answer<typeof adminInvoicesResponse>>(`/admin/invoices${queryString(filter)}`);
 
 // ---- FedEx hand-made queue ----
-export const readFedexQueue = (page: number, limit: number) => request<AdminFedexQueueResponse>(`/admin/fedex-orders${queryString({ page, limit })}`);
+/** The queue (pending, oldest first) or the history (state done: completed and cancelled, newest first). */
+export const readFedexQueue = (page: number, limit: number, state: 'pending' | 'done' = 'pending') =>
+  request<AdminFedexQueueResponse>(`/admin/fedex-orders${queryString({ state, page, limit })}`);
 /** Any order's commercial invoice. */
 export const downloadAdminFedexInvoice = (order: { _id: string; uuid: string }) =>
   download(`/admin/fedex-orders/${id(order._id)}/invoice`, `commercial-invoice-${order.uuid}.pdf`);
@@ -162,7 +172,10 @@ export const userStatementQuery = (userId: string, page: number) =>
 export const userInvoicesQuery = (userId: string, page: number) =>
   queryOptions({ queryKey: adminKey('user', userId, 'invoices', page), queryFn: () => readUserInvoices(userId, page) });
 export const adminLabelTypesQuery = () => queryOptions({ queryKey: adminKey('label-types'), queryFn: readAdminLabelTypes });
+/** The upstreams' health and policy, and every type's mapping at each selling upstream (one call answers both). */
 export const upstreamServicesQuery = () => queryOptions({ queryKey: adminKey('upstream-services'), queryFn: readUpstreamServices });
+export const goingLiveQuery = () => queryOptions({ queryKey: adminKey('going-live'), queryFn: readGoingLive });
+export const upstreamHealthQuery = () => queryOptions({ queryKey: adminKey('upstream-health'), queryFn: readUpstreamHealth });
 export const priceCheckQuery = () => queryOptions({ queryKey: adminKey('price-check'), queryFn: () => readPriceCheck() });
 export const referencePackagesQuery = () => queryOptions({ queryKey: adminKey('reference-packages'), queryFn: readReferencePackages });
 export const adminFedexPriceQuery = () => queryOptions({ queryKey: adminKey('fedex-price'), queryFn: readFedexPrice });
@@ -182,6 +195,8 @@ export const adminInvoicesQuery = (filter: OwnedFilter, page: number) =>
   queryOptions({ queryKey: adminKey('invoices', filter, page), queryFn: () => readAdminInvoices({ ...filter, page }) });
 export const fedexQueueQuery = (page: number) =>
   queryOptions({ queryKey: adminKey('fedex-queue', page), queryFn: () => readFedexQueue(page, FEDEX_PAGE_SIZE) });
+export const fedexHistoryQuery = (page: number) =>
+  queryOptions({ queryKey: adminKey('fedex-history', page), queryFn: () => readFedexQueue(page, FEDEX_PAGE_SIZE, 'done') });
 export const auditQuery = (filter: Omit<AuditFilter, 'page'>, page: number) =>
   queryOptions({ queryKey: adminKey('audit', filter, page), queryFn: () => readAudit({ ...filter, page }) });
 export const outboxQuery = (page: number) => queryOptions({ queryKey: adminKey('outbox', page), queryFn: () => readOutbox(page) });
@@ -217,10 +232,14 @@ export const useUpdateLabelType = () =>
     successToast: serverMessage,
   });
 
-/** What a label type is bought as upstream (EasyPost); an unmapped type leaves the customers' type lists. */
+/**
+ * What a label type is bought as at one upstream; empty, it is not bought there (a type no upstream of the shop maps
+ * leaves the customers' type lists).
+ */
 export const useUpdateUpstreamService = () =>
   useApiMutation({
-    call: ({ typeId, body }: { typeId: string; body: UpdateUpstreamServiceBody }) => updateUpstreamService(typeId, body),
+    call: ({ typeId, upstream, body }: { typeId: string; upstream: SellingUpstream; body: UpdateUpstreamServiceBody }) =>
+      updateUpstreamService(typeId, upstream, body),
     invalidates: [ADMIN_QUERY_KEY, labelTypesQuery().queryKey],
     invalidateOnError: true,
     successToast: serverMessage,
@@ -232,7 +251,7 @@ export const useRunPriceCheck = () => {
   return useApiMutation({
     call: () => readPriceCheck(true),
     onSuccess: (check) => queryClient.setQueryData(priceCheckQuery().queryKey, check),
-    invalidates: [overviewQuery().queryKey, upstreamServicesQuery().queryKey],
+    invalidates: [overviewQuery().queryKey, upstreamServicesQuery().queryKey, upstreamHealthQuery().queryKey],
     successToast: () => 'Prices checked',
   });
 };

@@ -1,4 +1,13 @@
-import type { AccessUser, ForgotPasswordBody, LoginBody, PublicConfig, RegisterBody, ResetPasswordBody, VerifyEmailBody } from '@portal/contract';
+import {
+  setShopTimeZone,
+  type AccessUser,
+  type ForgotPasswordBody,
+  type LoginBody,
+  type PublicConfig,
+  type RegisterBody,
+  type ResetPasswordBody,
+  type VerifyEmailBody,
+} from '@portal/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from './client.ts';
 import { removeToken } from './session.ts';
@@ -6,7 +15,12 @@ import { removeToken } from './session.ts';
 type Message = { message: string };
 type Token = { message: string; accessToken: string };
 
-export const readAccess = () => request<AccessUser>('/auth/access', { redirectOn401: false });
+/** The access check; its answer also names the shop's time zone, whose days the order forms' ship dates are. */
+export const readAccess = () =>
+  request<AccessUser>('/auth/access', { redirectOn401: false }).then((access) => {
+    setShopTimeZone(access.timeZone);
+    return access;
+  });
 export const login = (body: LoginBody) => request<Token>('/auth/login', { method: 'POST', body, auth: false });
 export const register = (body: RegisterBody) => request<Message>('/auth/register', { method: 'POST', body, auth: false });
 export const forgotPassword = (body: ForgotPasswordBody) => request<Message>('/auth/forgotPassword', { method: 'POST', body, auth: false });

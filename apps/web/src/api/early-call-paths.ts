@@ -13,7 +13,7 @@ export function earlyCallPaths(pathname: string, search: string): string[] {
   const calls = ['/auth/access'];
   // The history's own page (?page=2, a search) is read by the screen itself.
   if (screen === '/') calls.push(...DASHBOARD, ...(search ? [] : ['/order/read?search=&status=all&sort=desc&page=1&limit=10']));
-  if (screen === '/createorders') calls.push('/labeltype/read', '/address/readAll');
+  if (screen === '/createorders') calls.push('/labeltype/read', '/address/readAll', '/packages');
   return calls;
 }
 
@@ -24,7 +24,12 @@ export function earlyCallPaths(pathname: string, search: string): string[] {
 export const EARLY_SCREEN_MODULES: Record<string, string[]> = {
   '/': ['components/layout.tsx', 'features/dashboard/dashboard-page.tsx'],
   '/createorders': ['components/layout.tsx', 'features/create-order/create-order-page.tsx'],
+  // A visitor's / and /login: no data to ask for, but the form's chunks come beside React's, not after it.
+  'sign-in': ['features/auth/sign-in-page.tsx'],
 };
 
-/** The screen of a path as the tables above name it. */
-export const screenOf = (pathname: string) => pathname.replace(/\/+$/, '').toLowerCase() || '/';
+/** The screen of a path as the tables above name it, for a signed-in user or a visitor. */
+export function screenOf(pathname: string, signedIn = true): string {
+  const path = pathname.replace(/\/+$/, '').toLowerCase() || '/';
+  return signedIn ? path : path === '/' || path === '/login' ? 'sign-in' : path;
+}

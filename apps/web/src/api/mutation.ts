@@ -14,6 +14,8 @@ export type ApiMutationOptions<Vars, Data> = {
   invalidateOnError?: boolean;
   /** The success toast, when the screen has one; `serverMessage` shows the answer's own. */
   successToast?: (data: Data, vars: Vars) => ReactNode;
+  /** The kind of that toast when the answer is not all good news (some of what was asked refused): a warning or an error. */
+  successKind?: (data: Data, vars: Vars) => 'success' | 'warn' | 'error';
   /** The error toast: the server's message, unless this says more (or, returning null, nothing). */
   errorToast?: (error: unknown, vars: Vars) => ReactNode | Promise<ReactNode>;
   /** The warning toast for a call asked for while one is on its way (which is refused either way). */
@@ -41,7 +43,7 @@ export function useApiMutation<Vars = void, Data = unknown>(options: ApiMutation
     onSuccess: async (data, vars) => {
       await options.onSuccess?.(data, vars);
       await refresh();
-      if (options.successToast) toast.success(options.successToast(data, vars));
+      if (options.successToast) toast[options.successKind?.(data, vars) ?? 'success'](options.successToast(data, vars));
     },
     onError: async (error, vars) => {
       if (options.invalidateOnError) await refresh();

@@ -117,21 +117,36 @@ export const refundOrder = (id: string) => request<RefundResult>(`/order/refund/
 /** Asks for the refunds of several labels; each order is answered on its own. */
 export const refundOrders = (ids: string[]) => request<RefundResultsResponse>('/order/refund', { method: 'POST', body: { ids } });
 
-/** 'Request refund' of one label (Order Details). The list, the details and the balance are read again. */
+/** 'Request refund' of one label (Order Details). The list, the details and the balance are read again; a refusal is an error toast. */
 export const useRefundOrder = () =>
-  useApiMutation({ call: refundOrder, invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey], successToast: (result) => result.message });
+  useApiMutation({
+    call: refundOrder,
+    invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey],
+    successToast: (result) => result.message,
+    successKind: (result) => (result.ok ? 'success' : 'error'),
+  });
 
-/** What a refund of several labels came to, in one line: how many were asked, and why the others were not. */
-export function refundSummary(results: RefundResult[], shortIdOf: (id: string) => string = (id) => id.slice(0, 8).toUpperCase()): string {
+/** The short order number of an order id (the history's Order ID). */
+const shortId = (id: string) => id.slice(0, 8).toUpperCase();
+
+/** What a refund of several labels came to, in one line: how many were asked, and each refused label (by `nameOf`) with why. */
+export function refundSummary(results: RefundResult[], nameOf: (id: string) => string = shortId): string {
   const asked = results.filter((r) => r.ok).length;
-  const refused = results.filter((r) => !r.ok).map((r) => `${shortIdOf(r.orderId)}: ${r.message}`);
-  return [`${asked} of ${results.length} refunds requested`, ...refused].join('. ');
+  const refused = results.filter((r) => !r.ok).map((r) => `${nameOf(r.orderId)}: ${r.message}`);
+  return [`${asked} of ${results.length} ${results.length === 1 ? 'refund' : 'refunds'} requested`, ...refused].join('. ');
 }
 
-/** 'Request refund' of the orders selected in Order History. */
-export const useRefundOrders = () =>
+/** A success when every refund was asked; a warning when some were refused, an error when none was asked. */
+export function refundSummaryKind(results: RefundResult[]): 'success' | 'warn' | 'error' {
+  const asked = results.filter((r) => r.ok).length;
+  return asked === results.length ? 'success' : asked === 0 ? 'error' : 'warn';
+}
+
+/** 'Request refund' of the orders selected in Order History; a refused label is named by `nameOf` (its order number and tracking). */
+export const useRefundOrders = (nameOf?: (id: string) => string) =>
   useApiMutation({
     call: refundOrders,
     invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey],
-    successToast: (data) => refundSummary(data.results),
+    successToast: (data) => refundSummary(data.results, nameOf),
+    successKind: (data) => refundSummaryKind(data.results),
   });

@@ -16,7 +16,14 @@ export function priceRange(type: Pick<LabelType, 'prices'>): string {
   return low === high ? money(low) : `${money(low)}–${money(high)}`;
 }
 
-/** The label type list, by _id, with an empty 'Select type' choice first; each type with its price range. */
+/** A type as the Type list names it: its name and price range ('UPS Standard (Canada) · $9.50–$36.00'). */
+export const typeChoiceText = (type: Pick<LabelType, 'name' | 'prices'>) => (priceRange(type) ? `${type.name} · ${priceRange(type)}` : type.name);
+
+/**
+ * The label type list, by _id, with an empty 'Select type' choice first; each type with its price range. A closed
+ * select shows what fits its width, so it goes in a column wide enough for the longest choice at md and up; on a
+ * phone the form says the chosen type in full under it (ChosenTypeText).
+ */
 export const LabelTypeSelect = forwardRef<HTMLSelectElement, SelectProps & { labelTypes: LabelType[] }>(function LabelTypeSelect(
   { labelTypes, ...props },
   ref,
@@ -26,12 +33,22 @@ export const LabelTypeSelect = forwardRef<HTMLSelectElement, SelectProps & { lab
       <option value="">Select type</option>
       {labelTypes.map((type: LabelType) => (
         <option key={type._id} value={type._id}>
-          {priceRange(type) ? `${type.name} · ${priceRange(type)}` : type.name}
+          {typeChoiceText(type)}
         </option>
       ))}
     </Form.Select>
   );
 });
+
+/** The chosen type in full under its select on a phone, where the closed select cuts a long choice short. */
+export function ChosenTypeText({ type }: { type: Pick<LabelType, 'name' | 'prices'> | undefined }) {
+  if (!type) return null;
+  return (
+    <Form.Text className="d-block d-md-none" data-testid="chosen-type">
+      {typeChoiceText(type)}
+    </Form.Text>
+  );
+}
 
 /** The priority label templates (pitney, normal, evs). */
 export const TemplateSelect = forwardRef<HTMLSelectElement, SelectProps>(function TemplateSelect(props, ref) {

@@ -8,6 +8,7 @@ export const NAV_ITEMS = [
   { label: 'Deposits', path: '/deposits', icon: '$' },
   { label: 'Addresses', path: '/address', icon: '⌂' },
   { label: 'Packages', path: '/packages', icon: '▤' },
+  { label: 'Prices', path: '/prices', icon: '¤' },
   { label: 'FAQs', path: '/faqs', icon: '?' },
   { label: 'Reseller API', path: '/api-docs', icon: '⌘' },
 ] as const;

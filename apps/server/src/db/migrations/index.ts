@@ -31,6 +31,7 @@ import * as rates from './2026-11-29-20-rates.ts';
 import * as savedPackages from './2026-11-29-30-saved-packages.ts';
 import * as shipDateReference from './2026-11-29-40-ship-date-reference.ts';
 import * as priceCheck from './2026-11-29-60-price-check.ts';
+import * as upstreamList from './2026-11-29-70-upstream-list.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-50-ups-canada-services': upsCanadaServices,
   '2026-11-29-40-ship-date-reference': shipDateReference,
   '2026-11-29-60-price-check': priceCheck,
+  '2026-11-29-70-upstream-list': upstreamList,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,15 +7,6 @@ export type AddressFields = Omit<AddressRow, 'id' | 'user_id' | 'created_at'>;
 export const listOwnAddresses = (db: DbOrTrx, userId: string) =>
   db.selectFrom('addresses').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 
-export async function countOwnAddresses(db: DbOrTrx, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('addresses')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export const insertAddress = (db: DbOrTrx, row: AddressRow) => db.insertInto('addresses').values(row).execute();
 
 /** Changes the user's own address; false when there is none with this id for this user. */

@@ -2,6 +2,7 @@ import {
   ADDRESS_CHECK_UNAVAILABLE,
   ADDRESS_CORRECTED,
   ADDRESS_COUNTRY,
+  ADDRESS_DUPLICATE,
   ADDRESS_LIMIT,
   ADDRESS_LIMIT_REACHED,
   ADDRESS_NOT_CHECKED,
@@ -16,8 +17,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LabelParty, LabelProvider } from '../../providers/labels/label-provider.ts';
 import type { addressBody } from '@portal/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/database.ts';
-import { badRequest, notFound } from '../../lib/http-errors.ts';
+import { lockUser, type Db } from '../../db/database.ts';
+import { badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
 import * as repo from './repository.ts';
 
@@ -47,17 +48,42 @@ const fieldsOf = (input: AddressInput): repo.AddressFields => ({
   country: ADDRESS_COUNTRY,
 });
 
+/** The lines that make an entry of the book, compared without case and with runs of spaces as one. */
+const ENTRY_KEYS = ['name', 'company', 'street', 'street2', 'city', 'state', 'zip'] as const;
+const entryKey = (fields: Pick<repo.AddressFields, (typeof ENTRY_KEYS)[number]>) =>
+  ENTRY_KEYS.map((key) => fields[key].trim().replace(/\s+/g, ' ').toLowerCase()).join('\n');
+
 export function createAddressService(db: Db) {
+  /** Refuses (409) an entry the user has saved already under another id. */
+  const refuseDuplicate = (rows: repo.AddressRow[], fields: repo.AddressFields, exceptId?: string) => {
+    const key = entryKey(fields);
+    if (rows.some((row) => row.id !== exceptId && entryKey(row) === key)) throw conflict(ADDRESS_DUPLICATE);
+  };
   return {
     async list(userId: string): Promise<Address[]> {
       return (await repo.listOwnAddresses(db, userId)).map(toAddress);
     },
+    // A user's saves go one at a time (lockUser): two at once could each find no twin, or room for one more, and both save.
     async create(userId: string, input: AddressInput): Promise<void> {
-      if ((await repo.countOwnAddresses(db, userId)) >= ADDRESS_LIMIT) throw badRequest(ADDRESS_LIMIT_REACHED);
-      await repo.insertAddress(db, { id: newId(), user_id: userId, created_at: nowIso(), ...fieldsOf(input) });
+      await db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
+        // At most ADDRESS_LIMIT rows: the book is read whole to find an entry saved twice.
+        const rows = await repo.listOwnAddresses(trx, userId);
+        if (rows.length >= ADDRESS_LIMIT) throw badRequest(ADDRESS_LIMIT_REACHED);
+        const fields = fieldsOf(input);
+        refuseDuplicate(rows, fields);
+        await repo.insertAddress(trx, { id: newId(), user_id: userId, created_at: nowIso(), ...fields });
+      });
     },
     async update(userId: string, id: string, input: AddressInput): Promise<void> {
-      if (!(await repo.updateOwnAddress(db, userId, id, fieldsOf(input)))) throw notFound(ADDRESS_NOT_FOUND);
+      await db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
+        const rows = await repo.listOwnAddresses(trx, userId);
+        if (!rows.some((row) => row.id === id)) throw notFound(ADDRESS_NOT_FOUND);
+        const fields = fieldsOf(input);
+        refuseDuplicate(rows, fields, id);
+        if (!(await repo.updateOwnAddress(trx, userId, id, fields))) throw notFound(ADDRESS_NOT_FOUND);
+      });
     },
     async remove(userId: string, id: string): Promise<void> {
       if (!(await repo.deleteOwnAddress(db, userId, id))) throw notFound(ADDRESS_NOT_FOUND);

@@ -34,7 +34,9 @@ function everyAdminRoute(target: string): [string, string, unknown?][] {
     ['GET', '/label-types'],
     ['PUT', '/label-types/priority', { name: 'Hacked', maxWeight: 70, status: false, prices: [{ fromWeight: 0, toWeight: 70, price: 0.01 }] }],
     ['GET', '/upstream-services'],
-    ['PUT', '/label-types/priority/upstream', { carrier: 'USPS', service: 'Express', carrierAccount: '' }],
+    ['GET', '/upstream-health'],
+    ['GET', '/going-live'],
+    ['PUT', '/label-types/priority/upstream/easypost', { carrier: 'USPS', service: 'Express', carrierAccount: '' }],
     ['GET', '/fedex-price'],
     ['PUT', '/fedex-price', { price: 0.01 }],
     ['GET', '/content'],
@@ -69,7 +71,9 @@ function everyAdminRoute(target: string): [string, string, unknown?][] {
 
 describe('the admin guard', () => {
   it('the list below holds every route under /api/v1/admin', () => {
-    const listed = everyAdminRoute(':id').map(([method, path]) => `${method} ${path.replace('/priority', '/:id')}`);
+    const listed = everyAdminRoute(':id').map(
+      ([method, path]) => `${method} ${path.replace('/priority', '/:id').replace('/upstream/easypost', '/upstream/:upstream')}`,
+    );
     expect(listed.sort()).toEqual(adminRoutesOf(t.app));
   });
 
@@ -219,5 +223,18 @@ describe('last activity', () => {
     const user = await signUpCustomer(t);
     const shown = (await adminCall(t.app, admin.headers, 'GET', `/users/${user.userId}`)).json().user;
     expect(Date.now() - Date.parse(shown.lastActiveAt)).toBeLessThan(60_000);
+  });
+
+  it('is the last request, to the minute: a request a minute after the last one moves it, one within the minute does not', async () => {
+    const user = await signUpCustomer(t);
+    const setLastActive = (at: string) => t.db.updateTable('users').set({ last_active_at: at }).where('id', '=', user.userId).execute();
+    const lastActive = async () => (await adminCall(t.app, admin.headers, 'GET', `/users/${user.userId}`)).json().user.lastActiveAt as string;
+    const recent = new Date(Date.now() - 20_000).toISOString();
+    await setLastActive(recent);
+    expect((await access(user.headers)).statusCode).toBe(200);
+    expect(await lastActive()).toBe(recent);
+    await setLastActive(new Date(Date.now() - 2 * 60_000).toISOString());
+    expect((await access(user.headers)).statusCode).toBe(200);
+    expect(Date.now() - Date.parse(await lastActive())).toBeLessThan(10_000);
   });
 });

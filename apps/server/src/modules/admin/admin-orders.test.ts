@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { changeBalance, ledgerSumCents } from '../billing/service.ts';
 import { createFromCsv, csvText, usRows } from '../../../test/bulk-fixtures.ts';
 import { orderPayload } from '../../../test/order-fixtures.ts';
-import { ORDER_NOT_WAITING } from '../orders/service.ts';
+import { ORDER_NOT_WAITING } from '../orders/label-pipeline.ts';
 import { adminCall, auditRowsFor, signUpAdmin, signUpCustomer, type Headers } from '../../../test/admin-fixtures.ts';
 import { BAD_DAY } from './service.ts';
 

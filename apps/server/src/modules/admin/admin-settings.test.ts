@@ -83,6 +83,11 @@ describe('label types and prices', () => {
     expect(row).toMatchObject({ admin_id: admin.userId, action: 'label_type.update', target_type: 'label_type' });
     expect(JSON.parse(row.before_json!).prices).toEqual(before.prices);
     expect(JSON.parse(row.after_json!).prices).toEqual(tiers([0, 1, 4.5], [1, 5, 9.99], [5, 70, 20]));
+    // The console's audit log names the type; a user row has no such name.
+    const [entry] = (await adminCall(t.app, admin.headers, 'GET', `/audit?target=${before._id}`)).json().entries;
+    expect(entry).toMatchObject({ targetType: 'label_type', targetId: before._id, targetName: 'USPS Priority Mail' });
+    const adjusted = (await adminCall(t.app, admin.headers, 'GET', `/audit?target=${customer.userId}`)).json().entries;
+    expect(adjusted[0]).toMatchObject({ targetType: 'user', targetName: null });
   });
 
   it('a disabled type is listed in the console but no longer offered or orderable; its name and max weight change', async () => {

@@ -33,16 +33,34 @@ export async function userTotals(db: DbOrTrx, activeSince: string): Promise<{ us
   return { users: Number(all.users), active: Number(active.n), balanceCents: Number(all.balance) };
 }
 
-/** Sums of these ledger kinds per UTC day in [from, until), read from the (kind, created_at, amount_cents) index alone. */
-export async function ledgerByDay(db: DbOrTrx, kinds: string[], from: string, until?: string): Promise<{ day: string; kind: string; cents: number }[]> {
-  const day = sql<string>`substr(created_at, 1, 10)`;
-  let query = db
-    .selectFrom('ledger')
-    .select((eb) => [day.as('day'), 'kind', eb.fn.sum<number>('amount_cents').as('cents')])
-    .where('kind', 'in', kinds)
-    .where('created_at', '>=', from);
-  if (until) query = query.where('created_at', '<', until);
-  const rows = await query.groupBy([day, 'kind']).execute();
+/**
+ * Sums of these ledger kinds per day, the days given as their [from, until) bounds in the shop's zone (oldest first):
+ * each row is given its day in a subquery, so PostgreSQL and SQLite group the same value (a CASE with parameters in GROUP BY is another expression to PostgreSQL). Read from the (kind, created_at,
+ * amount_cents) index alone.
+ */
+export async function ledgerByDay(
+  db: DbOrTrx,
+  kinds: string[],
+  days: { day: string; from: string; until: string }[],
+): Promise<{ day: string; kind: string; cents: number }[]> {
+  if (days.length === 0) return [];
+  const day = sql<string>`case ${sql.join(
+    days.map((d) => sql`when created_at >= ${d.from} and created_at < ${d.until} then ${d.day}`),
+    sql` `,
+  )} end`;
+  const rows = await db
+    .selectFrom((qb) =>
+      qb
+        .selectFrom('ledger')
+        .select([day.as('day'), 'kind', 'amount_cents'])
+        .where('kind', 'in', kinds)
+        .where('created_at', '>=', days[0].from)
+        .where('created_at', '<', days.at(-1)!.until)
+        .as('stamped'),
+    )
+    .select((eb) => ['stamped.day', 'stamped.kind', eb.fn.sum<number>('stamped.amount_cents').as('cents')])
+    .groupBy(['stamped.day', 'stamped.kind'])
+    .execute();
   return rows.map((r) => ({ day: r.day, kind: r.kind, cents: Number(r.cents) }));
 }
 
@@ -148,7 +166,10 @@ export async function listOutbox(db: DbOrTrx, page: Page) {
   return { rows, total: Number(count.n) };
 }
 
-/** Labels bought upstream and completed since `since`: how many, their upstream cost and their price, in cents. */
+/**
+ * Labels bought upstream and completed since `since`, net of those voided (refunded: the customer has the price back,
+ * the shop its cost): how many, their upstream cost and their price, in cents.
+ */
 export async function upstreamTotals(db: DbOrTrx, since: string): Promise<{ labels: number; costCents: number; priceCents: number }> {
   const row = await db
     .selectFrom('orders')
@@ -156,6 +177,7 @@ export async function upstreamTotals(db: DbOrTrx, since: string): Promise<{ labe
     .where('status', '=', 'completed')
     .where('created_at', '>=', since)
     .where('upstream_cost_cents', 'is not', null)
+    .where((eb) => eb.or([eb('refund_status', 'is', null), eb('refund_status', '<>', 'refunded')]))
     .executeTakeFirstOrThrow();
   return { labels: Number(row.labels), costCents: Number(row.cost ?? 0), priceCents: Number(row.price ?? 0) };
 }

@@ -35,9 +35,13 @@ import {
   messageResponse,
   outboxResponse,
   overviewResponse,
+  goingLiveResponse,
   adminUpstreamServicesResponse,
+  adminUpstreamHealthResponse,
   adminUpstreamServiceChangeResponse,
   updateUpstreamServiceBody,
+  upstreamParams,
+  UPSTREAM_TITLES,
   tosBody,
   TOS_BODY_MAX_BYTES,
   tosChangeResponse,
@@ -46,6 +50,7 @@ import {
   userStatusBody,
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
+import { linkOrigin } from '../../lib/link-origin.ts';
 
 /** Another module's console routes, registered inside the guarded scope (paths relative to /api/v1/admin). */
 export type AdminRoutePlugin = (scope: Api, ctx: AppContext) => Promise<void>;
@@ -63,6 +68,10 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
       scope.addHook('onRequest', requireAdmin);
 
       scope.get('/overview', { schema: { response: { 200: overviewResponse } } }, () => admin.overview());
+      // The checklist says what links made for this very request would point to (Add Balance's payment page).
+      scope.get('/going-live', { schema: { response: { 200: goingLiveResponse } } }, (request) =>
+        admin.goingLive({ requestOrigin: `${request.protocol}://${request.host}`, linkOrigin: linkOrigin(ctx.config, request) }),
+      );
 
       // ---- Users ----
       scope.get('/users', { schema: { querystring: adminUsersQuery, response: { 200: adminUsersResponse } } }, (request) => admin.users(request.query));
@@ -104,13 +113,18 @@ export async function adminRoutes(api: Api, ctx: AppContext, more: AdminRoutePlu
         }),
       );
       scope.get('/upstream-services', { schema: { response: { 200: adminUpstreamServicesResponse } } }, () => admin.upstreamServices());
+      scope.get('/upstream-health', { schema: { response: { 200: adminUpstreamHealthResponse } } }, () => admin.upstreamHealth());
       scope.put(
-        '/label-types/:id/upstream',
-        { schema: { params: idParams, body: updateUpstreamServiceBody, response: { 200: adminUpstreamServiceChangeResponse } } },
+        '/label-types/:id/upstream/:upstream',
+        { schema: { params: upstreamParams, body: updateUpstreamServiceBody, response: { 200: adminUpstreamServiceChangeResponse } } },
         async (request) => {
-          const upstream = await admin.updateUpstreamService(request.userId, request.params.id, request.body);
+          const { id, upstream: name } = request.params;
+          const upstream = await admin.updateUpstreamService(request.userId, id, name, request.body);
+          const title = UPSTREAM_TITLES[name];
           return {
-            message: upstream ? 'Upstream service saved; new orders are bought as it' : 'Upstream service removed; the type is not offered with EasyPost',
+            message: upstream
+              ? `${title} service saved; new orders bought at ${title} are bought as it`
+              : `${title} service removed; the type is not bought at ${title}`,
             upstream,
           };
         },

@@ -9,13 +9,18 @@ import {
   type AdminUser,
   type AuditEntry,
   type Overview,
+  type GoingLive,
   type AdminRefundsResponse,
   type UserRef,
   type UserRole,
+  SELLING_UPSTREAMS,
+  type AdminUpstreamServices,
 } from '@portal/contract';
+import type { UpstreamHealthView } from '../../providers/labels/upstream-health.ts';
 import type { Db } from '../../db/database.ts';
 import { badRequest, conflict, notFound } from '../../lib/http-errors.ts';
 import { nowIso } from '../../lib/ids.ts';
+import { dayBounds, dayIn, dayStartIn, nextDay } from '../../lib/shop-time.ts';
 import type { JobQueue } from '../../queue/job-queue.ts';
 import type { AuthService } from '../auth/service.ts';
 import { USER_NOT_FOUND } from '../auth/service.ts';
@@ -28,7 +33,11 @@ import type { PriceCheckService } from '../price-check/service.ts';
 import { toOrder, type OrderService } from '../orders/service.ts';
 import type { RefundFilter, RefundService } from '../orders/service.ts';
 import { auditBy } from './audit.ts';
+import { lastBackup } from '../../lib/backup-stamp.ts';
+import { goingLiveItems, type GoingLiveSettings } from './going-live.ts';
 import * as repo from './repository.ts';
+
+export { supervisorOf } from './going-live.ts';
 
 export const CANNOT_DISABLE_SELF = 'You cannot disable your own account';
 export const CANNOT_DEMOTE_SELF = 'You cannot take the admin role from yourself';
@@ -41,6 +50,7 @@ export const LABEL_SOLD_NOT_VOIDED =
   'The label had already been bought upstream and the carrier refused to void it: the order is completed with that label, and nothing was refunded';
 
 const DAY_MS = 24 * 60 * 60_000;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const OVERVIEW_DAYS = 30;
 /** Ledger kinds of label sales: their charges and refunds (so sales are net of refunds). */
 const SALE_KINDS = ['order_charge', 'order_refund', 'label_refund', 'bulk_charge', 'bulk_refund', 'fedex_charge', 'fedex_refund'];
@@ -66,17 +76,15 @@ type PageQuery = { page: number; limit: number };
 const pageOf = (query: PageQuery): repo.Page => ({ offset: (query.page - 1) * query.limit, limit: query.limit });
 const totalPages = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
 
-/** yyyy-mm-dd days (UTC, both inclusive) as a created_at range; 400 for a day that does not exist. */
-export function dayRange(from?: string, to?: string): repo.TimeRange {
-  const start = (day: string) => {
+/** yyyy-mm-dd days of the shop's zone (SHOP_TIME_ZONE, both inclusive) as a created_at range; 400 for a day that does not exist. */
+export function dayRange(timeZone: string, from?: string, to?: string): repo.TimeRange {
+  const checked = (day: string) => {
     const ms = Date.parse(`${day}T00:00:00.000Z`);
-    if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== day) throw badRequest(BAD_DAY);
-    return ms;
+    if (!DAY.test(day) || !Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== day) throw badRequest(BAD_DAY);
+    return day;
   };
-  return {
-    from: from ? new Date(start(from)).toISOString() : undefined,
-    to: to ? new Date(start(to) + DAY_MS).toISOString() : undefined,
-  };
+  const start = (day: string) => new Date(dayStartIn(timeZone, day)).toISOString();
+  return { from: from ? start(checked(from)) : undefined, to: to ? start(nextDay(checked(to))) : undefined };
 }
 
 export function toAdminUser(row: repo.AdminUserRow): AdminUser {
@@ -113,11 +121,18 @@ export function createAdminService(deps: {
   fedex: FedexService;
   refunds: RefundService;
   priceCheck: PriceCheckService;
+  /** The shop's upstreams (names in order of preference, each one's health) and the policy of where to buy. */
+  upstreams: { names: string[]; healthViews(): UpstreamHealthView[] };
+  policy: AdminUpstreamServices['policy'];
+  /** SHOP_TIME_ZONE: the days the overview counts and the console's date filters name. */
+  timeZone: string;
+  /** The running settings the Going live checklist ticks. */
+  goingLive: GoingLiveSettings;
 }) {
   const { db, auth, billing, catalog, content, orders, bulk, queue, fedex, refunds, priceCheck } = deps;
 
   /**
-   * Sales and deposits (cents) of each closed UTC day: every day before yesterday. Ledger rows are
+   * Sales and deposits (cents) of each closed day (in the shop's zone): every day before yesterday. Ledger rows are
    * stamped when written and never edited, so a closed day's sums never change: each is read once
    * per process, and only yesterday and today are summed on every overview.
    */
@@ -128,8 +143,7 @@ export function createAdminService(deps: {
   async function fillClosedDays(days: string[]): Promise<void> {
     const missing = days.filter((d) => !closedDays.has(d));
     if (missing.length === 0) return;
-    const until = new Date(Date.parse(`${missing.at(-1)}T00:00:00.000Z`) + DAY_MS).toISOString();
-    const sums = moneyByDay(missing, await repo.ledgerByDay(db, MONEY_KINDS, `${missing[0]}T00:00:00.000Z`, until));
+    const sums = moneyByDay(missing, await repo.ledgerByDay(db, MONEY_KINDS, dayBounds(deps.timeZone, missing)));
     for (const day of missing) closedDays.set(day, sums.get(day)!);
     for (const day of closedDays.keys()) if (day < days[0]) closedDays.delete(day);
   }
@@ -142,7 +156,7 @@ export function createAdminService(deps: {
       filling ??= fillClosedDays(closed).finally(() => (filling = null));
       await filling;
     }
-    const live = moneyByDay(days.slice(-2), await repo.ledgerByDay(db, MONEY_KINDS, `${days.at(-2)}T00:00:00.000Z`));
+    const live = moneyByDay(days.slice(-2), await repo.ledgerByDay(db, MONEY_KINDS, dayBounds(deps.timeZone, days.slice(-2))));
     return new Map(days.map((d) => [d, closedDays.get(d) ?? live.get(d)!]));
   }
 
@@ -153,8 +167,8 @@ export function createAdminService(deps: {
   }
 
   async function computeOverview(now = Date.now()): Promise<Overview> {
-    const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`);
-    const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => new Date(today - (OVERVIEW_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+    const today = dayIn(deps.timeZone, now);
+    const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => nextDay(today, i - (OVERVIEW_DAYS - 1)));
     const [users, byDay, statuses, jobs, fedexWaiting, upstream, refundCounts, lastCheck] = await Promise.all([
       repo.userTotals(db, new Date(now - OVERVIEW_DAYS * DAY_MS).toISOString()),
       money(days),
@@ -184,6 +198,7 @@ export function createAdminService(deps: {
         margin30d: centsToDollars(upstream.priceCents - upstream.costCents),
       },
       daily: days.map((date) => ({ date, sales: centsToDollars(byDay.get(date)!.sales), deposits: centsToDollars(byDay.get(date)!.deposits) })),
+      timeZone: deps.timeZone,
       priceCheck: lastCheck && {
         checkedAt: lastCheck.checkedAt,
         negative: lastCheck.negative,
@@ -212,6 +227,13 @@ export function createAdminService(deps: {
     overview(): Promise<Overview> {
       overviewInFlight ??= computeOverview().finally(() => (overviewInFlight = null));
       return overviewInFlight;
+    },
+
+    /** The Going live checklist, for an operator who opened the console at `origins.requestOrigin`. */
+    async goingLive(origins: { requestOrigin: string; linkOrigin: string }): Promise<GoingLive> {
+      const check = await priceCheck.lastKept();
+      const facts = { ...origins, priceCheck: check, now: Date.now() };
+      return { items: goingLiveItems(deps.goingLive, facts, lastBackup(deps.goingLive.dataDir)) };
     },
 
     // ---- Users --------------------------------------------------------------------------------
@@ -279,30 +301,47 @@ export function createAdminService(deps: {
       return (await catalog.allTypes()).map(toLabelType);
     },
 
-    /** Each type's mapping, with the services the last price check saw the upstream rate on the type's route. */
-    async upstreamServices() {
+    /**
+     * The upstreams with their health, and each type's mapping at every selling upstream, with the services the last
+     * price check saw that upstream rate on the type's route.
+     */
+    async upstreamServices(): Promise<AdminUpstreamServices> {
       const [types, check] = await Promise.all([catalog.allTypes(), priceCheck.latest()]);
+      const configured = new Set(deps.upstreams.names);
       return {
-        labelProvider: orders.providerName,
-        services: types.map((type) => {
-          const offered = check.offered[countryFor(type.uid)];
-          const mapped = type.upstream;
-          return {
-            _id: type.id,
-            uid: type.uid,
-            name: type.name,
-            upstream: mapped,
-            offered,
-            rated: offered && mapped ? offered.some((o) => o.carrier === mapped.carrier && o.service === mapped.service) : null,
-          };
-        }),
+        upstreams: deps.upstreams.healthViews(),
+        policy: deps.policy,
+        services: types.map((type) => ({
+          _id: type.id,
+          uid: type.uid,
+          name: type.name,
+          mappings: SELLING_UPSTREAMS.map((upstream) => {
+            const seen = check.offered[countryFor(type.uid)];
+            // A check made with one upstream tagged nothing: its services are that upstream's.
+            const offered =
+              seen && configured.has(upstream)
+                ? seen.filter((o) => (o.upstream ?? deps.upstreams.names[0]) === upstream).map(({ carrier, service }) => ({ carrier, service }))
+                : null;
+            const mapping = type.upstreams[upstream] ?? null;
+            return {
+              upstream,
+              configured: configured.has(upstream),
+              mapping,
+              offered: offered?.length ? offered : null,
+              rated: offered?.length && mapping ? offered.some((o) => o.carrier === mapping.carrier && o.service === mapping.service) : null,
+            };
+          }),
+        })),
       };
     },
 
-    async updateUpstreamService(adminId: string, ref: string, change: { carrier: string; service: string; carrierAccount: string }) {
-      const type = await catalog.updateUpstream(ref, change, auditBy(adminId, { action: 'label_type.upstream', targetType: 'label_type' }));
+    /** The upstreams' health, in order of preference, and the policy: no price check is read or run. */
+    upstreamHealth: () => ({ upstreams: deps.upstreams.healthViews(), policy: deps.policy }),
+
+    async updateUpstreamService(adminId: string, ref: string, upstream: string, change: { carrier: string; service: string; carrierAccount: string }) {
+      const type = await catalog.updateUpstream(ref, upstream, change, auditBy(adminId, { action: 'label_type.upstream', targetType: 'label_type' }));
       await priceCheck.forget();
-      return type.upstream;
+      return type.upstreams[upstream] ?? null;
     },
 
     async updateLabelType(adminId: string, ref: string, change: LabelTypeChange) {
@@ -352,7 +391,7 @@ export function createAdminService(deps: {
     async orders(query: PageQuery & Omit<repo.OrderListFilter, 'from' | 'to'> & { from?: string; to?: string }) {
       const { user, ...filter } = query;
       const userIds = user ? await repo.userIdsNamed(db, user) : undefined;
-      const { rows, total } = await orders.listAll({ ...filter, userIds, ...dayRange(query.from, query.to) }, pageOf(query));
+      const { rows, total } = await orders.listAll({ ...filter, userIds, ...dayRange(deps.timeZone, query.from, query.to) }, pageOf(query));
       const ownerOf = await owners(rows.map((r) => r.user_id));
       return { orders: rows.map((row) => asAdminOrder(row, ownerOf(row.user_id))), totalPages: totalPages(total, query.limit), total };
     },
@@ -362,9 +401,9 @@ export function createAdminService(deps: {
       const ownerOf = await owners([order.user]);
       const cost = row?.upstream_cost_cents ?? null;
       const upstream =
-        row && (row.shipment_id || cost !== null)
+        row && (row.upstream_ref || cost !== null)
           ? {
-              shipmentId: row.shipment_id,
+              shipmentId: row.upstream_ref,
               carrier: row.upstream_carrier,
               service: row.upstream_service,
               cost: cost === null ? null : centsToDollars(cost),
@@ -442,7 +481,7 @@ export function createAdminService(deps: {
 
     // ---- FedEx hand-made orders ---------------------------------------------------------------
 
-    fedexQueue: (query: PageQuery) => fedex.queue(query.page, query.limit),
+    fedexQueue: (query: PageQuery & { state?: 'pending' | 'done' }) => fedex.queue(query.page, query.limit, query.state),
     fedexInvoice: (orderId: string) => fedex.adminInvoice(orderId),
     completeFedexOrder: (adminId: string, orderId: string, upload: { label: Buffer; note: string }) =>
       fedex.complete(orderId, upload, auditBy(adminId, { action: 'fedex_order.complete', targetType: 'fedex_order' })),
@@ -454,9 +493,17 @@ export function createAdminService(deps: {
     async audit(
       query: PageQuery & { admin?: string; target?: string; from?: string; to?: string },
     ): Promise<{ entries: AuditEntry[]; totalPages: number; total: number }> {
-      const { rows, total } = await repo.listAudit(db, { admin: query.admin, target: query.target, ...dayRange(query.from, query.to) }, pageOf(query));
+      const { rows, total } = await repo.listAudit(
+        db,
+        { admin: query.admin, target: query.target, ...dayRange(deps.timeZone, query.from, query.to) },
+        pageOf(query),
+      );
       const userTargets = rows.flatMap((r) => (r.target_type === 'user' && r.target_id ? [r.target_id] : []));
       const adminOf = await owners([...rows.flatMap((r) => (r.admin_id ? [r.admin_id] : [])), ...userTargets]);
+      // Label types are named as the console names them (the catalog is kept in memory).
+      const typeNames = rows.some((r) => r.target_type === 'label_type')
+        ? new Map((await catalog.allTypes()).map((type) => [type.id, type.name]))
+        : new Map<string, string>();
       return {
         entries: rows.map((row) => ({
           _id: row.id,
@@ -466,6 +513,7 @@ export function createAdminService(deps: {
           targetType: row.target_type,
           targetId: row.target_id,
           targetUser: row.target_type === 'user' && row.target_id ? adminOf(row.target_id) : null,
+          targetName: row.target_type === 'label_type' && row.target_id ? (typeNames.get(row.target_id) ?? null) : null,
           before: parse(row.before_json),
           after: parse(row.after_json),
         })),

@@ -9,6 +9,7 @@ import {
   OTP_MAX_ATTEMPTS,
   OTP_TTL_MINUTES,
   centsToDollars,
+  getShopTimeZone,
   type AccessUser,
   type UserRole,
   DEFAULT_LABEL_FORMAT,
@@ -38,8 +39,8 @@ export const USER_NOT_FOUND = 'User not found';
  * CPU). Tests build their apps with a cheaper one (ServiceOverrides.passwordCost): a sign-up costs two hashes.
  */
 export type PasswordCost = { memoryCost: number; timeCost: number; parallelism: number };
-/** Last activity is written at most this often per user. */
-const ACTIVITY_STEP_MS = 60 * 60_000;
+/** Last activity is written at most this often per user: the console's "Last active" is the last request, to the minute. */
+const ACTIVITY_STEP_MS = 60_000;
 const newApiKey = () => `lp_${randomToken(24)}`;
 /** A user's API key is sealed with its user id as context, so a sealed key copied to another row does not open. */
 const apiKeyContext = (userId: string) => `api-key:${userId}`;
@@ -55,6 +56,7 @@ export function toAccessUser(user: users.UserRow, apiKey: string): AccessUser {
     api_key: apiKey,
     role: user.role,
     labelFormat: user.label_format,
+    timeZone: getShopTimeZone(),
   };
 }
 
@@ -108,7 +110,7 @@ export function createAuthService(deps: {
     return new Map(asked.map(([userId, tokenId], i) => [keys[i], { user: byId.get(userId), revoked: revoked.has(tokenId) }]));
   });
 
-  /** Notes that the user signed in or used the account, at most once an hour (the console's active users). */
+  /** Notes that the user signed in or used the account, at most once a minute (the console's active users and Last active). */
   async function noteActivity(user: users.UserRow, force = false): Promise<void> {
     const now = Date.now();
     if (!force && user.last_active_at && Date.parse(user.last_active_at) > now - ACTIVITY_STEP_MS) return;

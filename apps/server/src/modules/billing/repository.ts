@@ -1,4 +1,4 @@
-import { isPostgres, type DbOrTrx } from '../../db/database.ts';
+import type { DbOrTrx } from '../../db/database.ts';
 import type { InvoicesTable } from '../../db/schema.ts';
 
 export type InvoiceRow = InvoicesTable;
@@ -57,14 +57,6 @@ export async function listLedger(db: DbOrTrx, userId: string, offset: number, li
 /** The ledger row of a cause (its kind and reference), or undefined. */
 export const findLedgerEntry = (db: DbOrTrx, kind: string, reference: string) =>
   db.selectFrom('ledger').selectAll().where('kind', '=', kind).where('reference', '=', reference).executeTakeFirst();
-
-/**
- * Holds the customer's row until the transaction ends, so that changes to their balance that check something first
- * go one at a time. SQLite needs none: its transactions take the write lock as they begin.
- */
-export async function lockUser(trx: DbOrTrx, userId: string): Promise<void> {
-  if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
-}
 
 export const balanceCentsOf = async (db: DbOrTrx, userId: string): Promise<number> =>
   (await db.selectFrom('users').select('balance_cents').where('id', '=', userId).executeTakeFirst())?.balance_cents ?? 0;

@@ -12,7 +12,7 @@ import {
   type PaymentMethod,
   type StatementResponse,
 } from '@portal/contract';
-import type { Db } from '../../db/database.ts';
+import { lockUser, type Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { HttpError, badRequest, conflict, notFound, providerUnavailable, unauthorized } from '../../lib/http-errors.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing, sha256Hex } from '../../lib/ids.ts';
@@ -209,7 +209,7 @@ export function createBillingService(deps: {
         const reference = idempotencyKey === undefined ? newId() : idOf(`adjustment\n${idempotencyKey}`);
         if (idempotencyKey !== undefined) {
           // Requests with one key go one at a time from here: the second finds the first's row.
-          await repo.lockUser(trx, userId);
+          await lockUser(trx, userId);
           const made = await repo.findLedgerEntry(trx, 'adjustment', reference);
           if (made) {
             if (made.user_id !== userId || Number(made.amount_cents) !== amountCents || made.note !== input.reason)

@@ -42,7 +42,7 @@ export type BulkFileRow = {
   priceCents: number;
   type?: CatalogType;
   strategy?: Strategy;
-  quote?: { quoteId: string; quoted: { shipmentRef: string; rateId: string } | null };
+  quote?: { quoteId: string; quoted: { upstream: string; shipmentRef: string; rateId: string } | null };
 };
 export type BulkFile = { header: string[]; rows: BulkFileRow[]; totalCents: number };
 

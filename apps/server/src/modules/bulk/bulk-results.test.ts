@@ -129,7 +129,16 @@ describe('the streamed merged PDF', () => {
           width: null,
           height: null,
         };
-        return (await inlineRenderer().render({ ...request, from: party, to: { ...party, name, zip: '90210' }, createdAt: '2026-11-24T10:00:00.000Z' })).pdf;
+        return (
+          await inlineRenderer().render({
+            ...request,
+            upstream: 'sandbox',
+            chosen: null,
+            from: party,
+            to: { ...party, name, zip: '90210' },
+            createdAt: '2026-11-24T10:00:00.000Z',
+          })
+        ).pdf;
       }),
     );
     for (const label of labels) expect(PlainPdf.read(label)).not.toBeNull();

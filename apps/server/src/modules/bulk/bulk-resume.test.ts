@@ -88,14 +88,21 @@ describe.each(engines)('kill and resume on the %s queue', (engine) => {
         ).n,
       );
     const first = startWorker();
-    // Killed while labels are being asked for: some bought and not yet recorded on their rows (they are recorded 50 at a time).
+    // Killed while labels are being asked for, with at least 10 bought and not yet recorded on their rows (they are
+    // recorded 50 at a time), and at once: on a loaded machine a kill a moment later could fall just after a record.
     await expect
-      .poll(async () => count('create') >= KILL_AT && (await made()) >= 5, { timeout: 60_000, interval: 10, message: `${KILL_AT} labels asked for` })
+      .poll(
+        async () => {
+          const bought = count('create');
+          return bought >= KILL_AT && bought - (await made()) >= 10 && (await made()) >= 5;
+        },
+        { timeout: 60_000, interval: 10, message: `${KILL_AT} labels asked for, 10 of them not recorded` },
+      )
       .toBe(true);
-    // A second worker starts beside the first, which holds the job's lease. Nothing resets the job after the kill:
-    // the live worker takes it once the dead one's lease runs out.
-    startWorker();
     first.kill('SIGKILL');
+    // A second worker starts while the first's lease still holds the job. Nothing resets the job after the kill: the live
+    // worker takes it once the dead one's lease runs out.
+    startWorker();
     await exited(first);
     const before = await db
       .selectFrom('orders')

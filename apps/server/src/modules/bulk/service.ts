@@ -41,7 +41,7 @@ import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQu
 import { openFileWriter, type FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
 import type { CatalogService, CatalogType } from '../catalog/service.ts';
-import { isRefundHeld, orderRowFor, readLabel, type LabelOutcome, type OnCharged, type OrderService } from '../orders/service.ts';
+import { isRefundHeld, orderRowFor, readLabel, type BulkOrderPort, type LabelOutcome, type OnCharged } from '../orders/service.ts';
 import type { OrdersTable as OrderRow } from '../../db/schema.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
 import { CsvFileError, checkBulkRows, readBulkFile, readCsvTable, type BulkFileRow } from './bulk-file.ts';
@@ -95,7 +95,7 @@ const SIGNED_LINK_SECONDS = 300;
 export function createBulkService(deps: {
   db: Db;
   catalog: CatalogService;
-  orders: OrderService;
+  orders: BulkOrderPort;
   /** Rows whose Service is a strategy (cheapest, fastest) are quoted one by one. */
   rates: RatesService;
   files: FileStore;

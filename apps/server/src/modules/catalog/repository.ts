@@ -30,14 +30,30 @@ export async function replacePriceRows(db: DbOrTrx, labelTypeId: string, rows: L
   if (rows.length) await db.insertInto('label_type_prices').values(rows).execute();
 }
 
-/** What the label type is bought as upstream (EasyPost's carrier, service and account), or null for none. */
-export const setUpstream = (db: DbOrTrx, id: string, upstream: { carrier: string; service: string; carrierAccount: string | null } | null) =>
-  db
+/** What the label types are bought as at each upstream. */
+export const listUpstreamServiceRows = (db: DbOrTrx, labelTypeIds: string[]) =>
+  labelTypeIds.length === 0 ? Promise.resolve([]) : db.selectFrom('upstream_services').selectAll().where('label_type_id', 'in', labelTypeIds).execute();
+
+/**
+ * What the label type is bought as at one upstream (its carrier, service and account there), or null for none. The
+ * type's row is touched too, so the catalog's version moves (its triggers watch label_types) and every process reads
+ * the new mapping.
+ */
+export async function setUpstream(
+  db: DbOrTrx,
+  id: string,
+  upstream: string,
+  mapped: { carrier: string; service: string; carrierAccount: string | null } | null,
+): Promise<void> {
+  await db.deleteFrom('upstream_services').where('label_type_id', '=', id).where('upstream', '=', upstream).execute();
+  if (mapped)
+    await db
+      .insertInto('upstream_services')
+      .values({ label_type_id: id, upstream, carrier: mapped.carrier, service: mapped.service, carrier_account: mapped.carrierAccount })
+      .execute();
+  await db
     .updateTable('label_types')
-    .set({
-      upstream_carrier: upstream?.carrier ?? null,
-      upstream_service: upstream?.service ?? null,
-      upstream_carrier_account: upstream?.carrierAccount ?? null,
-    })
+    .set((eb) => ({ status: eb.ref('status') }))
     .where('id', '=', id)
     .execute();
+}

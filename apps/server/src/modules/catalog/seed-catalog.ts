@@ -1,7 +1,7 @@
 import type { LabelTypeUid } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
-import { DEFAULT_EASYPOST_SERVICES } from '../../providers/labels/easypost.ts';
+import { DEFAULT_UPSTREAM_SERVICES } from '../../providers/labels/default-services.ts';
 
 type SeedType = { uid: LabelTypeUid; name: string; maxWeight: number; tiers: [from: number, to: number, dollars: number][] };
 
@@ -129,13 +129,16 @@ export async function seedCatalog(db: Db): Promise<void> {
           status: 1,
           position: SEED_LABEL_TYPES.indexOf(type),
           created_at: nowIso(),
-          upstream_carrier: DEFAULT_EASYPOST_SERVICES[type.uid]?.carrier ?? null,
-          upstream_service: DEFAULT_EASYPOST_SERVICES[type.uid]?.service ?? null,
-          upstream_carrier_account: null,
         })
         .onConflict((oc) => oc.column('uid').doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) continue; // another process seeded it first
+      const mapped = Object.entries(DEFAULT_UPSTREAM_SERVICES).flatMap(([upstream, services]) =>
+        services[type.uid]
+          ? [{ label_type_id: id, upstream, carrier: services[type.uid].carrier, service: services[type.uid].service, carrier_account: null }]
+          : [],
+      );
+      if (mapped.length) await trx.insertInto('upstream_services').values(mapped).execute();
       await trx
         .insertInto('label_type_prices')
         .values(

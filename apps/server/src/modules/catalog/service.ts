@@ -12,7 +12,7 @@ import {
   type PriceTier,
 } from '@portal/contract';
 import type { Db, DbOrTrx } from '../../db/database.ts';
-import type { LabelTypePricesTable, LabelTypesTable } from '../../db/schema.ts';
+import type { LabelTypePricesTable, LabelTypesTable, UpstreamServicesTable } from '../../db/schema.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/http-errors.ts';
 import { batchedReads } from '../../lib/batched-reads.ts';
@@ -22,7 +22,16 @@ import * as repo from './repository.ts';
 export type Tier = { fromWeight: number; toWeight: number; priceCents: number };
 /** What a label type is bought as upstream (EasyPost's carrier and service names, and a carrier account or null for any). */
 export type UpstreamService = { carrier: string; service: string; carrierAccount: string | null };
-export type CatalogType = { id: string; uid: string; name: string; maxWeight: number; enabled: boolean; tiers: Tier[]; upstream: UpstreamService | null };
+export type CatalogType = {
+  id: string;
+  uid: string;
+  name: string;
+  maxWeight: number;
+  enabled: boolean;
+  tiers: Tier[];
+  /** What the type is bought as, by upstream name (a type no upstream maps is bought only by the sandbox). */
+  upstreams: Record<string, UpstreamService>;
+};
 export type Quote = { type: CatalogType; priceCents: number };
 
 const toTier = (price: Pick<LabelTypePricesTable, 'from_weight' | 'to_weight' | 'price_cents'>): Tier => ({
@@ -31,17 +40,14 @@ const toTier = (price: Pick<LabelTypePricesTable, 'from_weight' | 'to_weight' | 
   priceCents: Number(price.price_cents),
 });
 
-const toCatalogType = (row: LabelTypesTable, tiers: Tier[]): CatalogType => ({
+const toCatalogType = (row: LabelTypesTable, tiers: Tier[], mapped: UpstreamServicesTable[]): CatalogType => ({
   id: row.id,
   uid: row.uid,
   name: row.name,
   maxWeight: row.max_weight,
   enabled: row.status === 1,
   tiers,
-  upstream:
-    row.upstream_carrier && row.upstream_service
-      ? { carrier: row.upstream_carrier, service: row.upstream_service, carrierAccount: row.upstream_carrier_account }
-      : null,
+  upstreams: Object.fromEntries(mapped.map((m) => [m.upstream, { carrier: m.carrier, service: m.service, carrierAccount: m.carrier_account }])),
 });
 
 export const toLabelType = (type: CatalogType): LabelType => ({
@@ -81,18 +87,23 @@ export function tiersProblem(prices: PriceTier[], maxWeight: number): string | n
 }
 
 /**
- * requireUpstream (LABEL_PROVIDER=easypost): a type with no upstream carrier and service is not offered, as if
- * disabled, since nothing could be bought for it.
+ * mappedAt (the shop's upstreams that sell postage, when it has no sandbox among them): a type none of them maps is not
+ * offered, as if disabled, since nothing could be bought for it.
  */
-export function createCatalogService(db: Db, options: { requireUpstream?: boolean } = {}) {
-  const offered = (type: CatalogType) => type.enabled && (!options.requireUpstream || type.upstream !== null);
+export function createCatalogService(db: Db, options: { mappedAt?: string[] } = {}) {
+  const mappedAt = options.mappedAt;
+  const offered = (type: CatalogType) => type.enabled && (!mappedAt || mappedAt.some((name) => type.upstreams[name]));
   const withTiers = (rows: LabelTypesTable[]) => withTiersIn(db, rows);
   async function withTiersIn(from: DbOrTrx, rows: LabelTypesTable[]): Promise<CatalogType[]> {
-    const prices = await repo.listPriceRows(
-      from,
-      rows.map((r) => r.id),
+    const ids = rows.map((r) => r.id);
+    const [prices, mapped] = await Promise.all([repo.listPriceRows(from, ids), repo.listUpstreamServiceRows(from, ids)]);
+    return rows.map((row) =>
+      toCatalogType(
+        row,
+        prices.filter((p) => p.label_type_id === row.id).map(toTier),
+        mapped.filter((m) => m.label_type_id === row.id),
+      ),
     );
-    return rows.map((row) => toCatalogType(row, prices.filter((p) => p.label_type_id === row.id).map(toTier)));
   }
 
   /**
@@ -111,6 +122,8 @@ export function createCatalogService(db: Db, options: { requireUpstream?: boolea
     for (const type of types) {
       type.tiers.forEach((tier) => Object.freeze(tier));
       Object.freeze(type.tiers);
+      Object.values(type.upstreams).forEach((mapped) => Object.freeze(mapped));
+      Object.freeze(type.upstreams);
       Object.freeze(type);
     }
     // By id and by uid; where an id of one names another's uid, the type with the lower id is taken.
@@ -169,27 +182,39 @@ export function createCatalogService(db: Db, options: { requireUpstream?: boolea
       });
     },
 
-    /** What the label type uid is bought as upstream, or null when it has no mapping. */
-    async upstreamOf(uid: string): Promise<UpstreamService | null> {
-      return (await catalogNow()).byRef.get(uid)?.upstream ?? null;
+    /** What the label type uid is bought as, by upstream name (none: no upstream maps it). */
+    async mappingOf(uid: string): Promise<Record<string, UpstreamService>> {
+      return (await catalogNow()).byRef.get(uid)?.upstreams ?? {};
     },
 
     /**
-     * An operator's change of what a label type (id or uid) is bought as upstream; an empty carrier or service unmaps
-     * it (not offered with EasyPost). Audited with the mapping before and after. 404 for an unknown type.
+     * An operator's change of what a label type (id or uid) is bought as at one upstream; an empty carrier and service
+     * unmaps it there (not bought there). Audited with the mapping before and after. 404 for an unknown type.
      */
-    async updateUpstream(ref: string, change: { carrier: string; service: string; carrierAccount: string }, audit: AuditHook): Promise<CatalogType> {
+    async updateUpstream(
+      ref: string,
+      upstream: string,
+      change: { carrier: string; service: string; carrierAccount: string },
+      audit: AuditHook,
+    ): Promise<CatalogType> {
       const carrier = change.carrier.trim();
       const service = change.service.trim();
-      if (Boolean(carrier) !== Boolean(service)) throw badRequest('Set both the carrier and the service, or neither to stop offering the type with EasyPost');
-      const upstream: UpstreamService | null = carrier ? { carrier, service, carrierAccount: change.carrierAccount.trim() || null } : null;
+      if (Boolean(carrier) !== Boolean(service)) throw badRequest(`Set both the carrier and the service, or neither to stop buying the type at ${upstream}`);
+      const mapped: UpstreamService | null = carrier ? { carrier, service, carrierAccount: change.carrierAccount.trim() || null } : null;
       return db.transaction().execute(async (trx) => {
         const row = await repo.findLabelTypeRow(trx, ref);
         if (!row) throw notFound(LABEL_TYPE_NOT_FOUND);
         const [before] = await withTiersIn(trx, [row]);
-        await repo.setUpstream(trx, row.id, upstream);
-        await audit(trx, { targetId: row.id, before: { uid: row.uid, upstream: before.upstream }, after: { uid: row.uid, upstream } });
-        return { ...before, upstream };
+        await repo.setUpstream(trx, row.id, upstream, mapped);
+        const upstreams = { ...before.upstreams };
+        if (mapped) upstreams[upstream] = mapped;
+        else delete upstreams[upstream];
+        await audit(trx, {
+          targetId: row.id,
+          before: { uid: row.uid, upstream, mapping: before.upstreams[upstream] ?? null },
+          after: { uid: row.uid, upstream, mapping: mapped },
+        });
+        return { ...before, upstreams };
       });
     },
 

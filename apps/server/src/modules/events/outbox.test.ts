@@ -86,10 +86,15 @@ it('an order the balance cannot cover writes no event', async () => {
 it('its migration goes down (no outbox, no Telegram claims) and up again', async () => {
   const { db, drop } = await createTestDb();
   try {
-    // PostgreSQL lists every schema's tables: the test's own is the connection's current one.
-    const schema = isPostgres(db) ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0].name : undefined;
-    const columns = async (table: string) =>
-      (await db.introspection.getTables()).find((t) => t.name === table && t.schema === schema)?.columns.map((c) => c.name);
+    // A table's columns in this test's database alone (PostgreSQL: the connection's current schema). Kysely's
+    // introspection reads every schema's tables, and failed when another test dropped its own schema meanwhile.
+    const columns = async (table: string) => {
+      const { rows } = isPostgres(db)
+        ? await sql<{ name: string }>`select column_name as name from information_schema.columns
+            where table_schema = current_schema() and table_name = ${table} order by ordinal_position`.execute(db)
+        : await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
+      return rows.length > 0 ? rows.map((r) => r.name) : undefined;
+    };
     expect(await columns('shop_events')).toEqual(['id', 'type', 'user_id', 'subject_id', 'data', 'created_at']);
     expect(await columns('telegram_messages')).toContain('claimed_until');
     await migrateToLatest(db, '2026-11-28-20-revoked-tokens');

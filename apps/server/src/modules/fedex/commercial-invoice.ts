@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { FEDEX_PURPOSE_CODES, SHIPMENT_PURPOSE_LABELS, countryName, type FedexAddress, type FedexOrder } from '@portal/contract';
 import { printedAs } from '@portal/contract/printed-as';
+import { dayIn } from '../../lib/shop-time.ts';
 
 /** US Letter in PDF points. */
 const W = 612;
@@ -67,7 +68,7 @@ function fact(doc: Doc, label: string, value: string, x: number, y: number, widt
  * the total value in the order's currency, the purpose with FedEx's code, and a signature line.
  * Country of manufacture is the sender's country (INTEGRATIONS section 11).
  */
-export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
+export function renderCommercialInvoice(order: FedexOrder, timeZone: string): Promise<Buffer> {
   const doc = new PDFDocument({
     size: [W, H],
     margin: 0,
@@ -88,7 +89,7 @@ export function renderCommercialInvoice(order: FedexOrder): Promise<Buffer> {
   const half = (W - 2 * M - 20) / 2;
   let y = M + 30;
   fact(doc, 'Invoice number', order.uuid, M, y, half);
-  fact(doc, 'Date', order.createdAt.slice(0, 10), M + half + 20, y, half);
+  fact(doc, 'Date', dayIn(timeZone, Date.parse(order.createdAt)), M + half + 20, y, half);
   y += 14;
   fact(doc, 'Purpose', `${SHIPMENT_PURPOSE_LABELS[order.shipmentPurpose]} (${FEDEX_PURPOSE_CODES[order.shipmentPurpose]})`, M, y, half);
   fact(doc, 'Currency', order.currency, M + half + 20, y, half);

@@ -122,6 +122,30 @@ describe('the operator FedEx queue', () => {
     );
   });
 
+  it('lists the history apart (state=done): completed and cancelled orders newest first, a completed one with its label link; never in the queue', async () => {
+    const done = await placeOrder(buyer);
+    const dropped = await placeOrder(buyer);
+    const waiting = await placeOrder(buyer);
+    expect((await complete(done._id, { note: 'Tracking 7946' }, pdfFile(await labelPdf()))).statusCode).toBe(200);
+    expect((await cancel(dropped._id, { note: 'No pickup there' })).statusCode).toBe(200);
+    const history = (await queue(admin.headers, '?state=done&limit=100')).json();
+    const ids = history.orders.map((o: any) => o._id);
+    expect(ids).not.toContain(waiting._id);
+    expect(ids.indexOf(dropped._id)).toBeGreaterThan(-1);
+    // Newest first.
+    const created = history.orders.map((o: any) => o.createdAt as string);
+    expect(created).toEqual([...created].sort().reverse());
+    expect(history.orders.every((o: any) => o.status === 'completed' || o.status === 'cancelled')).toBe(true);
+    expect(history.orders.find((o: any) => o._id === done._id)).toMatchObject({ status: 'completed', note: 'Tracking 7946', owner: { _id: buyer.userId } });
+    expect(history.orders.find((o: any) => o._id === done._id).file).toMatch(/^\/api\/v1\/fed\/file\/.+\?expires=\d+&signature=/);
+    expect(history.orders.find((o: any) => o._id === dropped._id)).toMatchObject({ status: 'cancelled', note: 'No pickup there', file: null });
+    const pending = (await queue(admin.headers, '?limit=100')).json().orders.map((o: any) => o._id);
+    expect(pending).toContain(waiting._id);
+    expect(pending).not.toContain(done._id);
+    expect(pending).not.toContain(dropped._id);
+    expect((await queue(admin.headers, '?state=everything')).statusCode).toBe(400);
+  });
+
   it('gives the operator the commercial invoice of any order', async () => {
     const order = await placeOrder(buyer);
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/admin/fedex-orders/${order._id}/invoice`, headers: admin.headers });

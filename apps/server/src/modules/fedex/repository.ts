@@ -34,30 +34,41 @@ export async function listOwnFedexOrders(db: DbOrTrx, userId: string, filter: Fe
   return { rows, total: Number(count.n) };
 }
 
-/** Pending orders with their owners, oldest first. */
-export async function listPendingFedexOrders(db: DbOrTrx, page: number, limit: number): Promise<{ rows: FedexOrderWithOwner[]; total: number }> {
+/** The statuses of an operator's list: the queue (pending) or the history (done: completed and cancelled). */
+const STATUSES_OF: Record<'pending' | 'done', FedexOrderRow['status'][]> = { pending: ['pending'], done: ['completed', 'cancelled'] };
+
+/** Orders with their owners: the queue (pending) oldest first, or the history (completed and cancelled) newest first. */
+export async function listFedexOrdersIn(
+  db: DbOrTrx,
+  state: keyof typeof STATUSES_OF,
+  page: number,
+  limit: number,
+): Promise<{ rows: FedexOrderWithOwner[]; total: number }> {
+  const direction = state === 'pending' ? 'asc' : 'desc';
   const rows = await db
     .selectFrom('fedex_orders')
     .innerJoin('users', 'users.id', 'fedex_orders.user_id')
     .selectAll('fedex_orders')
     .select(['users.tg_id as owner_tg_id', 'users.username as owner_username'])
-    .where('fedex_orders.status', '=', 'pending')
-    .orderBy('fedex_orders.created_at', 'asc')
-    .orderBy('fedex_orders.id', 'asc')
+    .where('fedex_orders.status', 'in', STATUSES_OF[state])
+    .orderBy('fedex_orders.created_at', direction)
+    .orderBy('fedex_orders.id', direction)
     .limit(limit)
     .offset((page - 1) * limit)
     .execute();
-  return { rows, total: await countPendingFedexOrders(db) };
+  return { rows, total: await countFedexOrdersIn(db, STATUSES_OF[state]) };
 }
 
-export async function countPendingFedexOrders(db: DbOrTrx): Promise<number> {
+async function countFedexOrdersIn(db: DbOrTrx, statuses: FedexOrderRow['status'][]): Promise<number> {
   const row = await db
     .selectFrom('fedex_orders')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'pending')
+    .where('status', 'in', statuses)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export const countPendingFedexOrders = (db: DbOrTrx): Promise<number> => countFedexOrdersIn(db, ['pending']);
 
 /** Moves a pending order to completed with its label; false when it was no longer pending (another operator acted first). */
 export async function markFedexCompleted(db: DbOrTrx, id: string, done: { fileKey: string; note: string | null; at: string }): Promise<boolean> {

@@ -69,6 +69,8 @@ export type FedexDeps = {
   now?: () => number;
   /** Told when an operator completes or cancels an order. */
   outbox?: ShopEventOutbox;
+  /** SHOP_TIME_ZONE: the commercial invoice is dated with the day the order was placed there (UTC when unset). */
+  timeZone?: string;
 };
 
 function toFedexOrder(row: repo.FedexOrderRow, file: string | null): FedexOrder {
@@ -214,7 +216,7 @@ export function createFedexService(deps: FedexDeps) {
 
   const invoiceFile = async (row: repo.FedexOrderRow) => ({
     fileName: `commercial-invoice-${shortId(row.id)}.pdf`,
-    data: await (await import('./commercial-invoice.ts')).renderCommercialInvoice(toFedexOrder(row, null)),
+    data: await (await import('./commercial-invoice.ts')).renderCommercialInvoice(toFedexOrder(row, null), deps.timeZone ?? 'UTC'),
   });
 
   return {
@@ -270,11 +272,11 @@ export function createFedexService(deps: FedexDeps) {
     /** How many orders wait for an operator (the console overview's fedexWaiting). */
     waitingCount: (): Promise<number> => repo.countPendingFedexOrders(db),
 
-    /** Pending orders, oldest first, with their owners. */
-    async queue(page: number, limit: number): Promise<AdminFedexQueueResponse> {
-      const { rows, total } = await repo.listPendingFedexOrders(db, page, limit);
+    /** Pending orders, oldest first, or (state done) completed and cancelled ones, newest first; with their owners. */
+    async queue(page: number, limit: number, state: 'pending' | 'done' = 'pending'): Promise<AdminFedexQueueResponse> {
+      const { rows, total } = await repo.listFedexOrdersIn(db, state, page, limit);
       const orders = rows.map((row): AdminFedexOrder => ({
-        ...toFedexOrder(row, null),
+        ...toFedexOrder(row, fileLink(row)),
         invoice: adminFedexInvoicePath(row.id),
         owner: { _id: row.user_id, tgId: row.owner_tg_id, username: row.owner_username },
         updatedAt: row.updated_at,

@@ -12,7 +12,7 @@ import { createSandboxLabelProvider } from '../../providers/labels/sandbox.ts';
 import type { LabelProvider } from '../../providers/labels/label-provider.ts';
 import { createLocalFileStore, type FileStore } from '../../providers/storage/file-store.ts';
 import { insertOrders, markAllCompleted } from './repository.ts';
-import { orderRowFor } from './service.ts';
+import { orderRowFor } from './placing.ts';
 
 let dir: string;
 let local: FileStore;

@@ -30,8 +30,8 @@ export const labelRequestFor = (row: OrderRow): LabelRequest => ({
   to: partyOf(row, 'to'),
   createdAt: row.created_at,
   priceCents: Number(row.price_cents),
-  // Only the first take buys the quote's rate at once; a later one asks the upstream what became of the shipment.
-  quoted: row.upstream_rate_id && row.shipment_id && row.claims <= 1 ? { shipmentRef: row.shipment_id, rateId: row.upstream_rate_id } : undefined,
+  upstream: row.provider,
+  chosen: row.upstream_ref ? { shipmentRef: row.upstream_ref, rateId: row.upstream_rate_id } : null,
   shipDate: row.ship_date,
   reference: row.reference1,
   reference2: row.reference2,

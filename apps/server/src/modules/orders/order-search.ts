@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres, type Db, type DbOrTrx } from '../../db/database.ts';
 import { escapeLike } from '../../db/like.ts';
@@ -249,4 +250,24 @@ async function trigramCounts(db: DbOrTrx, trigrams: string[], range: RawBuilder<
   }
   while (kept.size > TRIGRAM_COUNTS_KEPT) kept.delete(kept.keys().next().value!);
   return counts;
+}
+
+/** How often the order search's index takes in the orders made or changed since its last pass. */
+const SEARCH_INDEX_EVERY_MS = 200;
+
+/**
+ * Brings the order search's index up to date every SEARCH_INDEX_EVERY_MS (indexPendingOrders), off the requests
+ * that make orders; answers a stop that waits for a pass under way. Every process on the database may run one.
+ */
+export function keepSearchIndexed(db: Db, log: FastifyBaseLogger): () => Promise<void> {
+  let pass: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    pass ??= indexPendingOrders(db)
+      .catch((error) => log.error({ err: error }, 'the order search index could not be brought up to date'))
+      .finally(() => (pass = null));
+  }, SEARCH_INDEX_EVERY_MS).unref();
+  return async () => {
+    clearInterval(timer);
+    await pass;
+  };
 }

@@ -6,6 +6,7 @@ import {
   REFUND_ONLY_COMPLETED,
   REFUND_REQUESTED,
   REFUND_STATUS_LABELS,
+  SCANNED_TRACKING_STATUSES,
   centsToDollars,
   refundScanned,
   refundWindowPassed,
@@ -24,7 +25,7 @@ import * as repo from './repository.ts';
 import { labelRequestFor } from './label-request.ts';
 
 /** Tracking statuses that mean the carrier has the package (EasyPost's tracker statuses beyond pre_transit). */
-const SCANNED = ['in_transit', 'out_for_delivery', 'delivered', 'available_for_pickup', 'return_to_sender', 'failure'];
+const SCANNED: readonly string[] = SCANNED_TRACKING_STATUSES;
 const DAY_MS = 86_400_000;
 const SWEEP_BATCH = 50;
 
@@ -230,11 +231,11 @@ export function createRefundService(deps: {
     },
 
     /**
-     * The upstream's word on a refund, from its webhook (EasyPost): the requested refund of the order whose Shipment it
-     * is, settled once. A replayed or late event finds it settled and changes nothing.
+     * An upstream's word on a refund, from its webhook: the requested refund of the order bought there as that shipment,
+     * settled once. A replayed or late event finds it settled and changes nothing.
      */
-    async upstreamSaid(shipmentId: string, status: string): Promise<boolean> {
-      const order = await repo.findByShipment(db, shipmentId);
+    async upstreamSaid(upstream: string, shipmentRef: string, status: string): Promise<boolean> {
+      const order = await repo.findByUpstreamRef(db, upstream, shipmentRef);
       if (!order || order.refund_status !== 'requested') return false;
       if (status === 'refunded') return settle(order, 'refunded', { upstream: status });
       if (status === 'rejected' || status === 'not_applicable')

@@ -416,8 +416,51 @@ export const claimRefund = (db: DbOrTrx, id: string, until: string, now: string)
     .returningAll()
     .executeTakeFirst();
 
-/** The order bought as this upstream Shipment. */
-export const findByShipment = (db: DbOrTrx, shipmentId: string) => db.selectFrom('orders').selectAll().where('shipment_id', '=', shipmentId).executeTakeFirst();
+/** The order bought at an upstream as this shipment. */
+export const findByUpstreamRef = (db: DbOrTrx, upstream: string, ref: string) =>
+  db.selectFrom('orders').selectAll().where('upstream_ref', '=', ref).where('provider', '=', upstream).executeTakeFirst();
+
+/**
+ * Records the upstream, shipment and rate an order buys, only while it still holds `from` (null: none chosen yet), so
+ * two processes never record two; `chosen` null lets go of one known to have bought nothing. False: it held another.
+ */
+export async function chooseUpstream(
+  db: DbOrTrx,
+  orderId: string,
+  upstream: string,
+  chosen: { shipmentRef: string; rateId: string | null } | null,
+  from: { shipmentRef: string } | null,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('orders')
+    .set({ provider: upstream, upstream_ref: chosen?.shipmentRef ?? null, upstream_rate_id: chosen?.rateId ?? null, upstream_asked_at: null })
+    .where('id', '=', orderId)
+    .where((eb) => (from ? eb('upstream_ref', '=', from.shipmentRef) : eb('upstream_ref', 'is', null)))
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/**
+ * Marks the order's purchase asked at `now`, unless one was asked after `settledBefore` (it may still land upstream):
+ * false then. See UpstreamChoiceStore.askPurchase.
+ */
+export async function askPurchase(db: DbOrTrx, orderId: string, now: string, settledBefore: string): Promise<boolean> {
+  const updated = await db
+    .updateTable('orders')
+    .set({ upstream_asked_at: now })
+    .where('id', '=', orderId)
+    .where((eb) => eb.or([eb('upstream_asked_at', 'is', null), eb('upstream_asked_at', '<=', settledBefore)]))
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** What the order's label cost upstream, with the carrier and service bought. */
+export const recordPurchase = (db: DbOrTrx, orderId: string, bought: { costCents: number; carrier: string; service: string }) =>
+  db
+    .updateTable('orders')
+    .set({ upstream_cost_cents: bought.costCents, upstream_carrier: bought.carrier, upstream_service: bought.service })
+    .where('id', '=', orderId)
+    .execute();
 
 /** The columns of the console's refund queue. */
 const REFUND_COLUMNS = [
@@ -502,22 +545,31 @@ export const sandboxTrackingDue = (db: DbOrTrx, due: { after: string; upTo: stri
     .where('updated_at', '>', due.after)
     .where('updated_at', '<=', due.upTo)
     .where('provider', '=', 'sandbox')
+    // A label whose void was asked or made never reaches the carrier: its tracking stays where it was.
+    .where((eb) => eb.or([eb('refund_status', 'is', null), eb('refund_status', '=', 'rejected')]))
     .where((eb) => eb.or([eb('tracking_status', 'is', null), eb('tracking_status', 'in', due.statuses)]))
     .orderBy('updated_at')
     .limit(due.limit)
     .execute();
 
-export const trackedByShipment = (db: DbOrTrx, shipmentId: string) =>
-  db.selectFrom('orders').select(TRACKED_COLUMNS).where('shipment_id', '=', shipmentId).execute();
+/** The completed orders an upstream's webhook names: by its shipment, or by the tracking number it sold. */
+export const trackedAt = (db: DbOrTrx, upstream: string, by: { shipmentRef?: string; trackingNumber?: string }) =>
+  db
+    .selectFrom('orders')
+    .select(TRACKED_COLUMNS)
+    .where('provider', '=', upstream)
+    .where((eb) => (by.shipmentRef ? eb('upstream_ref', '=', by.shipmentRef) : eb('tracking', '=', by.trackingNumber ?? '')))
+    .execute();
 
-export async function easyPostEventSeen(db: DbOrTrx, id: string): Promise<boolean> {
-  return (await db.selectFrom('easypost_events').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+/** Whether an upstream's event (`upstream:eventId`) was taken before. */
+export async function upstreamEventSeen(db: DbOrTrx, id: string): Promise<boolean> {
+  return (await db.selectFrom('upstream_events').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-/** Keeps the EasyPost event's id; false when it was kept before (a replay). */
-export async function takeEasyPostEvent(db: DbOrTrx, id: string, at: string): Promise<boolean> {
+/** Keeps an upstream's event id (`upstream:eventId`); false when it was kept before (a replay). */
+export async function takeUpstreamEvent(db: DbOrTrx, id: string, at: string): Promise<boolean> {
   const inserted = await db
-    .insertInto('easypost_events')
+    .insertInto('upstream_events')
     .values({ id, received_at: at })
     .onConflict((oc) => oc.column('id').doNothing())
     .executeTakeFirst();

@@ -17,11 +17,13 @@ import {
   refundResultSchema,
   refundResultsResponse,
 } from '@portal/contract';
+import { z } from 'zod';
 import type { Api, AppContext } from '../../app-context.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES, parseJsonBody } from '../../lib/json-body.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { idempotencyOf, sendAnswer, type ApiAnswer } from '../../lib/idempotency-key.ts';
-import type { LabelFile, OnCharged, PlaceResult } from './service.ts';
+import type { LabelFile } from './label-files.ts';
+import type { OnCharged, PlaceResult } from './placing.ts';
 
 export async function orderRoutes(api: Api, ctx: AppContext) {
   const { orders, auth } = ctx;
@@ -116,14 +118,26 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
   );
 }
 
-/** EasyPost's tracking events: no sign-in, the event's signature over the raw body is the key. */
+const upstreamWebhookParams = z.object({ upstream: z.string().max(20) });
+/** Shippo's webhook URL carries a token of ours; the rest of a query is ignored. */
+const upstreamWebhookQuery = z.record(z.string(), z.string().max(200));
+
+/** Each upstream's webhook events: no sign-in; its adapter checks the event's signature (or secret token) over the raw body. */
 export async function labelWebhookRoutes(api: Api, ctx: AppContext) {
   // Its own plugin, so the raw-body parser (the signature covers the exact bytes) applies to the webhook alone.
   await api.register(async (plugin) => {
     plugin.removeAllContentTypeParsers();
     plugin.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    plugin.post('/labels/webhook/easypost', { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { response: { 200: messageResponse } } }, (request) =>
-      ctx.easypostEvent(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), request.headers),
+    plugin.post(
+      '/labels/webhook/:upstream',
+      { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { params: upstreamWebhookParams, querystring: upstreamWebhookQuery, response: { 200: messageResponse } } },
+      (request) =>
+        ctx.upstreamEvent(
+          (request.params as z.infer<typeof upstreamWebhookParams>).upstream,
+          Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          request.headers,
+          request.query as z.infer<typeof upstreamWebhookQuery>,
+        ),
     );
   });
 }

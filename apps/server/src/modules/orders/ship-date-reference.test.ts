@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { ORDER_CREATED, utcDay } from '@portal/contract';
+import { ORDER_CREATED, shopDay } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { orderPayload } from '../../../test/order-fixtures.ts';
 import { fundedCustomer } from '../../../test/customers.ts';
@@ -37,13 +37,13 @@ async function pdfText(pdf: Uint8Array): Promise<string> {
 describe('ship date', () => {
   it('takes today and 7 days ahead, refuses yesterday, 8 days ahead and a day that does not exist with a 400 naming Ship Date', async () => {
     const user = await fundedCustomer(t.app, 10_000, t.db);
-    for (const day of [utcDay(0), utcDay(7)]) {
+    for (const day of [shopDay(0), shopDay(7)]) {
       const res = await create(user, orderPayload('priority', { ShipDate: day }));
       expect(res.json()).toMatchObject({ message: ORDER_CREATED });
       expect(await newest(user.userId)).toMatchObject({ ship_date: day, status: 'completed' });
     }
-    const range = `Ship Date must be from today to 7 days ahead (${utcDay(0)} to ${utcDay(7)}, UTC)`;
-    for (const day of [utcDay(-1), utcDay(8)]) {
+    const range = `Ship Date must be from today to 7 days ahead (${shopDay(0)} to ${shopDay(7)}, UTC)`;
+    for (const day of [shopDay(-1), shopDay(8)]) {
       const res = await create(user, orderPayload('priority', { ShipDate: day }));
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(range);
@@ -57,22 +57,22 @@ describe('ship date', () => {
     const user = await fundedCustomer(t.app, 10_000, t.db);
     expect((await create(user, orderPayload('ground_oz', { Reference: 'Kept' }))).statusCode).toBe(200);
     const first = await newest(user.userId);
-    expect(first.ship_date).toBe(utcDay(0));
+    expect(first.ship_date).toBe(shopDay(0));
     // As if it was made days ago.
     await t.db
       .updateTable('orders')
-      .set({ ship_date: utcDay(-3) })
+      .set({ ship_date: shopDay(-3) })
       .where('id', '=', first.id)
       .execute();
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${first.id}`, headers: user.headers })).statusCode).toBe(200);
-    expect(await newest(user.userId)).toMatchObject({ ship_date: utcDay(0), reference1: 'Kept' });
+    expect(await newest(user.userId)).toMatchObject({ ship_date: shopDay(0), reference1: 'Kept' });
 
-    expect((await create(user, orderPayload('ground_oz', { ShipDate: utcDay(5), Reference: 'A', Reference2: 'B' }))).statusCode).toBe(200);
+    expect((await create(user, orderPayload('ground_oz', { ShipDate: shopDay(5), Reference: 'A', Reference2: 'B' }))).statusCode).toBe(200);
     const later = await newest(user.userId);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${later.id}`, headers: user.headers })).statusCode).toBe(200);
     const copy = await newest(user.userId);
     expect(copy.id).not.toBe(later.id);
-    expect(copy).toMatchObject({ ship_date: utcDay(5), reference1: 'A', reference2: 'B' });
+    expect(copy).toMatchObject({ ship_date: shopDay(5), reference1: 'A', reference2: 'B' });
   });
 });
 
@@ -109,7 +109,7 @@ describe('reference lines', () => {
 
   it('prints the ship date and both lines on the sandbox label, as PDF and as ZPL, and shows them in the history and details', async () => {
     const user = await fundedCustomer(t.app, 10_000, t.db);
-    const day = utcDay(2);
+    const day = shopDay(2);
     const res = await create(user, orderPayload('fedex_ground', { ShipDate: day, Reference: 'PO 4471-Núñez', Reference2: 'Dock 7' }));
     expect(res.json()).toMatchObject({ message: ORDER_CREATED });
     const order = await newest(user.userId);
@@ -176,15 +176,15 @@ describe('bulk CSV and reseller API', () => {
       t.app,
       user.headers,
       priority,
-      csvText([usRow(1, { Reference: 'x'.repeat(26) }), usRow(2, { ShipDate: utcDay(8) }), usRow(3, { Reference2: 'ok' })]),
+      csvText([usRow(1, { Reference: 'x'.repeat(26) }), usRow(2, { ShipDate: shopDay(8) }), usRow(3, { Reference2: 'ok' })]),
     );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([
       { row: 1, column: 'Reference', message: 'Reference must be at most 25 characters for USPS labels', value: 'x'.repeat(26) },
-      { row: 2, column: 'ShipDate', message: `Ship Date must be from today to 7 days ahead (${utcDay(0)} to ${utcDay(7)}, UTC)`, value: utcDay(8) },
+      { row: 2, column: 'ShipDate', message: `Ship Date must be from today to 7 days ahead (${shopDay(0)} to ${shopDay(7)}, UTC)`, value: shopDay(8) },
     ]);
 
-    const rows = [usRow(1, { ShipDate: utcDay(3), Reference: 'CSV-A', Reference2: 'Shelf 2' }), usRow(2, { Reference: '' })];
+    const rows = [usRow(1, { ShipDate: shopDay(3), Reference: 'CSV-A', Reference2: 'Shelf 2' }), usRow(2, { Reference: '' })];
     const valid = await validateCsv(t.app, user.headers, priority, csvText(rows));
     expect(valid.statusCode, valid.body).toBe(200);
     const made = await createFromCsv(t.app, user.headers, { type: priority, total_price: valid.json().totalPrice, design: 'normal' }, csvText(rows));
@@ -197,18 +197,18 @@ describe('bulk CSV and reseller API', () => {
       .orderBy('bulk_row')
       .execute();
     expect(orders).toEqual([
-      { bulk_row: 1, ship_date: utcDay(3), reference1: 'CSV-A', reference2: 'Shelf 2', status: 'completed' },
-      { bulk_row: 2, ship_date: utcDay(0), reference1: '', reference2: '', status: 'completed' },
+      { bulk_row: 1, ship_date: shopDay(3), reference1: 'CSV-A', reference2: 'Shelf 2', status: 'completed' },
+      { bulk_row: 2, ship_date: shopDay(0), reference1: '', reference2: '', status: 'completed' },
     ]);
   });
 
   it('the reseller API takes ShipDate, Reference and Reference2 and answers them; a line past the limit is a 400 naming it', async () => {
     const user = await resellerUser(t.app, t.db, 10_000);
     const made = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', {
-      payload: labelFields({ ShipDate: utcDay(1), Reference: 'API-REF-1', Reference2: 'second' }),
+      payload: labelFields({ ShipDate: shopDay(1), Reference: 'API-REF-1', Reference2: 'second' }),
     });
     expect(made.statusCode, made.body).toBe(200);
-    expect(made.json().order).toMatchObject({ status: 'completed', shipDate: utcDay(1), reference: 'API-REF-1', reference2: 'second' });
+    expect(made.json().order).toMatchObject({ status: 'completed', shipDate: shopDay(1), reference: 'API-REF-1', reference2: 'second' });
     const pdf = await callApi(t.app, user.apiKey, 'GET', `/order/download/${made.json().order.id}`);
     expect(await pdfText(pdf.rawPayload)).toContain('REF1: API-REF-1');
 
@@ -218,7 +218,7 @@ describe('bulk CSV and reseller API', () => {
       type: 'error',
       errors: [{ field: 'Reference', message: 'Reference must be at most 25 characters for USPS labels' }],
     });
-    const late = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ShipDate: utcDay(-1) }) });
+    const late = await callApi(t.app, user.apiKey, 'POST', '/order/create-order', { payload: labelFields({ ShipDate: shopDay(-1) }) });
     expect(late.statusCode).toBe(400);
     expect(late.json().errors).toEqual([{ field: 'ShipDate', message: expect.stringContaining('Ship Date must be from today to 7 days ahead') }]);
 
@@ -238,14 +238,14 @@ describe('sent upstream to EasyPost', () => {
     fake.rates = { ...RATES_UNDER_PRICES };
     try {
       const user = await fundedCustomer(shop.app, 10_000, shop.db);
-      const day = utcDay(4);
+      const day = shopDay(4);
       const payload = orderPayload('priority', { ShipDate: day, Reference: 'EP-REF-25-CHARACTERS-XYZ', Reference2: 'Line two' });
       expect((await shop.app.inject({ method: 'POST', url: '/api/v1/order/create', payload, headers: user.headers })).json()).toMatchObject({
         message: ORDER_CREATED,
       });
       const order = await settledOrder(shop.db, user.userId);
       expect(order.status).toBe('completed');
-      expect(fake.shipments.get(order.shipment_id!).options).toMatchObject({
+      expect(fake.shipments.get(order.upstream_ref!).options).toMatchObject({
         label_date: `${day}T12:00:00Z`,
         print_custom_1: 'EP-REF-25-CHARACTERS-XYZ',
         print_custom_2: 'Line two',
@@ -256,8 +256,8 @@ describe('sent upstream to EasyPost', () => {
       expect(
         (await shop.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('fedex_ground'), headers: plain.headers })).statusCode,
       ).toBe(200);
-      const options = fake.shipments.get((await settledOrder(shop.db, plain.userId)).shipment_id!).options;
-      expect(options).toMatchObject({ label_date: `${utcDay(0)}T12:00:00Z` });
+      const options = fake.shipments.get((await settledOrder(shop.db, plain.userId)).upstream_ref!).options;
+      expect(options).toMatchObject({ label_date: `${shopDay(0)}T12:00:00Z` });
       expect(options).not.toHaveProperty('print_custom_1');
       expect(options).not.toHaveProperty('print_custom_2');
     } finally {

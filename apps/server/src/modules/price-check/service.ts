@@ -4,7 +4,7 @@ import {
   REFERENCE_PACKAGES_MAX,
   centsToDollars,
   countryFor,
-  utcDay,
+  shopDay,
   type PriceCheck,
   type PriceCheckRow,
   type ReferencePackage,
@@ -15,7 +15,7 @@ import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/http-errors.ts';
 import { newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
-import { LabelProviderError, type LabelParty, type LabelProvider, type QuoteRequest } from '../../providers/labels/label-provider.ts';
+import { LabelProviderError, type LabelParty, type LabelProvider, type OfferedService, type QuoteRequest } from '../../providers/labels/label-provider.ts';
 import type { CatalogService, CatalogType } from '../catalog/service.ts';
 import { countryOf, localAnswer } from '../rates/service.ts';
 import * as repo from './repository.ts';
@@ -24,7 +24,7 @@ export const REFERENCE_PACKAGE_NOT_FOUND = 'Reference package not found';
 export const TOO_MANY_REFERENCE_PACKAGES = `At most ${REFERENCE_PACKAGES_MAX} reference packages`;
 
 type Country = ReferencePackage['country'];
-type Service = { carrier: string; service: string };
+type Service = OfferedService;
 /** What is kept of a check: its answer, and the carrier and service pairs the upstream rated on each route (null: not asked). */
 export type StoredPriceCheck = PriceCheck & { offered: Record<Country, Service[] | null> };
 
@@ -62,11 +62,15 @@ const percentOf = (marginCents: number, priceCents: number) => (priceCents > 0 ?
  * (the US types with the US packages, the UPS (Canada) types with the Canadian ones), against our price for the
  * package's weight. The last answer is kept, so the overview reads it without asking the upstream.
  */
-export function createPriceCheckService(deps: { db: Db; catalog: CatalogService; labels: LabelProvider; log: FastifyBaseLogger }) {
+export function createPriceCheckService(deps: { db: Db; catalog: CatalogService; labels: LabelProvider & { names: string[] }; log: FastifyBaseLogger }) {
   const { db, catalog, labels, log } = deps;
+  const upstreamNames = labels.names;
   let running: Promise<StoredPriceCheck> | null = null;
   // Moved by every change that makes a check under way out of date: its answer is then not kept.
   let generation = 0;
+
+  /** The type's mapping at the first of the shop's upstreams that maps it. */
+  const firstMapping = (type: CatalogType) => upstreamNames.map((name) => type.upstreams[name]).find(Boolean) ?? null;
 
   /** One package's rows: one upstream quote for every type of its route that can take it (weight, size). */
   async function checkPackage(pkg: ReferencePackage, types: CatalogType[]): Promise<{ rows: PriceCheckRow[]; offered: Service[] | null }> {
@@ -75,13 +79,14 @@ export function createPriceCheckService(deps: { db: Db; catalog: CatalogService;
       if (countryFor(type.uid) !== pkg.country) continue;
       const answer = localAnswer(type, pkg, [pkg.country, pkg.country]);
       // A type that does not take the package (too heavy, too big) has no price for it to compare.
-      if ('priceCents' in answer) wanted.push({ uid: type.uid, upstream: type.upstream, priceCents: answer.priceCents, type });
+      if ('priceCents' in answer) wanted.push({ uid: type.uid, upstream: null, priceCents: answer.priceCents, type });
     }
     const row = (want: (typeof wanted)[number]): PriceCheckRow => ({
       labelType: { uid: want.uid, name: want.type.name },
       package: { _id: pkg._id, name: pkg.name },
-      carrier: want.upstream?.carrier ?? null,
-      service: want.upstream?.service ?? null,
+      upstream: null,
+      carrier: firstMapping(want.type)?.carrier ?? null,
+      service: firstMapping(want.type)?.service ?? null,
       cost: null,
       price: centsToDollars(want.priceCents),
       margin: null,
@@ -101,7 +106,7 @@ export function createPriceCheckService(deps: { db: Db; catalog: CatalogService;
         length: pkg.length,
         width: pkg.width,
         height: pkg.height,
-        shipDate: utcDay(),
+        shipDate: shopDay(),
         wanted: wanted.map(({ uid, upstream, priceCents }) => ({ uid, upstream, priceCents })),
       });
       const rates = new Map(answer.rates.map((r) => [r.uid, r]));
@@ -110,8 +115,13 @@ export function createPriceCheckService(deps: { db: Db; catalog: CatalogService;
         const rate = rates.get(want.uid);
         if (rate?.status === 'rated') {
           const marginCents = want.priceCents - rate.costCents;
+          const at = rate.upstream ?? labels.name;
           return {
             ...shown,
+            // Where the rate was found (the cheapest of the upstreams), as that upstream names its service.
+            upstream: at,
+            carrier: want.type.upstreams[at]?.carrier ?? shown.carrier,
+            service: want.type.upstreams[at]?.service ?? shown.service,
             cost: centsToDollars(rate.costCents),
             margin: centsToDollars(marginCents),
             marginPercent: percentOf(marginCents, want.priceCents),
@@ -119,7 +129,8 @@ export function createPriceCheckService(deps: { db: Db; catalog: CatalogService;
           };
         }
         if (rate?.status === 'unavailable') return { ...shown, unavailable: true, message: rate.message ?? NOT_AVAILABLE_RIGHT_NOW };
-        const mapped = want.upstream ? `${want.upstream.carrier} ${want.upstream.service}` : 'No upstream service';
+        const mapping = firstMapping(want.type);
+        const mapped = mapping ? `${mapping.carrier} ${mapping.service}` : 'No upstream service';
         return { ...shown, notRated: true, message: `${mapped} is not rated for this route` };
       });
       return { rows, offered: answer.offered };
@@ -151,8 +162,8 @@ export function createPriceCheckService(deps: { db: Db; catalog: CatalogService;
     });
     const result: StoredPriceCheck = {
       checkedAt: nowIso(),
-      labelProvider: labels.name,
-      sandbox: labels.name === 'sandbox',
+      labelProvider: labels.names.join(', '),
+      sandbox: labels.freeLabels === true,
       rows,
       negative: rows.filter((r) => r.negative).length,
       notRated: rows.filter((r) => r.notRated).length,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_TYPE_TAKES_PACKAGE, QUOTE_EXPIRED, QUOTE_NOT_FOUND, QUOTE_PACKAGE_CHANGED, QUOTE_USED, deliveryDate, utcDay, type Rate } from '@portal/contract';
+import { NO_TYPE_TAKES_PACKAGE, QUOTE_EXPIRED, QUOTE_NOT_FOUND, QUOTE_PACKAGE_CHANGED, QUOTE_USED, deliveryDate, shopDay, type Rate } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { fundedCustomer } from '../../../test/customers.ts';
 import { ledgerSumCents } from '../billing/service.ts';
@@ -41,13 +41,13 @@ describe('POST /order/rates', () => {
     const res = await rates(user, { Weight: 2, Length: 10, Width: 8, Height: 4, FromZip: SENDER.zip, ToZip: FAR.ToZip });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ sandbox: true, shipDate: utcDay(), cheapest: 'fedex_ground', fastest: 'priority' });
+    expect(body).toMatchObject({ sandbox: true, shipDate: shopDay(), cheapest: 'fedex_ground', fastest: 'priority' });
     const all = byUid(body.rates);
     expect(Object.keys(all).sort()).toEqual(
       ['fedex_ground', 'ground_oz', 'priority', 'ups_expedited', 'ups_express', 'ups_express_early', 'ups_express_saver', 'ups_standard', 'uspsv9'].sort(),
     );
     // New York to Beverly Hills is zone 7 of the sandbox: Priority 3 days, FedEx Ground 4.
-    expect(all.priority).toMatchObject({ available: true, price: 6.75, days: 3, deliveryDate: deliveryDate(utcDay(), 3), reason: null });
+    expect(all.priority).toMatchObject({ available: true, price: 6.75, days: 3, deliveryDate: deliveryDate(shopDay(), 3), reason: null });
     expect(all.fedex_ground).toMatchObject({ available: true, price: 6.5, days: 4 });
     expect(all.ground_oz).toMatchObject({ available: false, price: null, reason: 'weight' });
     expect(all.ground_oz.message).toMatch(/at most 15.99 oz/);

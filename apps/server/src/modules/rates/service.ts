@@ -16,7 +16,6 @@ import {
   deliveryDate,
   sizeLimitOf,
   sizeProblem,
-  utcDay,
   weightFor,
   type CreateOrderInput,
   type CreateOrderRequest,
@@ -25,6 +24,7 @@ import {
   type RatesResponse,
   type Strategy,
   type UnavailableReason,
+  shopDay,
 } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Trx } from '../../db/database.ts';
@@ -44,6 +44,9 @@ export type RateRecord = {
   costCents: number | null;
   days: number | null;
   rateId: string | null;
+  /** The upstream the rate was found at and its shipment (unset in quotes kept before several upstreams: the quote row's). */
+  upstream?: string | null;
+  shipmentRef?: string | null;
   reason: UnavailableReason | null;
   message: string | null;
 };
@@ -66,8 +69,8 @@ export type QuotedChoice = {
   type: CatalogType;
   priceCents: number;
   quoteId: string;
-  /** The quote's upstream shipment and rate, when the order is what the shipment was made with. */
-  quoted: { shipmentRef: string; rateId: string } | null;
+  /** The quote's upstream, shipment and rate, when the order is what the shipment was made with. */
+  quoted: { upstream: string; shipmentRef: string; rateId: string } | null;
 };
 
 /** The country a ZIP code is of, by its shape, or the one named beside it. */
@@ -157,8 +160,16 @@ export const toRate = (record: RateRecord, shipDate: string): Rate => ({
  * maxCostRatio (LABEL_MAX_COST_RATIO): a type whose upstream rate is above its price times this is 'not available
  * right now', as buying it would be refused.
  */
-export function createRatesService(deps: { db: Db; catalog: CatalogService; labels: LabelProvider; log: FastifyBaseLogger; maxCostRatio: number }) {
+export function createRatesService(deps: {
+  db: Db;
+  catalog: CatalogService;
+  labels: LabelProvider & { names: string[] };
+  log: FastifyBaseLogger;
+  maxCostRatio: number;
+}) {
   const { db, catalog, labels, log, maxCostRatio } = deps;
+  /** The type's mapping at the first of the shop's upstreams that maps it (what a rate row names before it is rated). */
+  const firstMapping = (type: CatalogType) => labels.names.map((name) => type.upstreams[name]).find(Boolean) ?? null;
 
   /** Quotes nobody used are deleted a day after they expired, by a quote made at most once an hour (a used one stays with its order). */
   let lastPurge = 0;
@@ -182,7 +193,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       height: input.Height ?? null,
       fromZip: input.FromZip,
       toZip: input.ToZip,
-      shipDate: input.ShipDate ?? utcDay(),
+      shipDate: input.ShipDate ?? shopDay(),
     };
     const id = newId();
     const types = await catalog.enabledTypes();
@@ -193,8 +204,8 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       const record: RateRecord = {
         uid: type.uid,
         name: type.name,
-        carrier: type.upstream?.carrier ?? sizeLimitOf(type.uid).carrier,
-        service: type.upstream?.service ?? type.name,
+        carrier: firstMapping(type)?.carrier ?? sizeLimitOf(type.uid).carrier,
+        service: firstMapping(type)?.service ?? type.name,
         priceCents: null,
         costCents: null,
         days: null,
@@ -205,7 +216,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       if ('reason' in answer) Object.assign(record, answer);
       else {
         record.priceCents = answer.priceCents;
-        wanted.push({ uid: type.uid, upstream: type.upstream, priceCents: answer.priceCents });
+        wanted.push({ uid: type.uid, upstream: null, priceCents: answer.priceCents });
       }
       records.push(record);
     }
@@ -237,7 +248,17 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
           const record = byUid.get(rate.uid)!;
           if (rate.status === 'rated') {
             if (rate.costCents > record.priceCents! * maxCostRatio) unavailable(record);
-            else Object.assign(record, { costCents: rate.costCents, days: rate.days, rateId: rate.rateId });
+            else {
+              const mapped = rate.upstream ? types.find((t) => t.uid === rate.uid)?.upstreams[rate.upstream] : undefined;
+              Object.assign(record, {
+                costCents: rate.costCents,
+                days: rate.days,
+                rateId: rate.rateId,
+                upstream: rate.upstream ?? labels.name,
+                shipmentRef: rate.shipmentRef ?? answer.shipmentRef,
+                ...(mapped && { carrier: mapped.carrier, service: mapped.service }),
+              });
+            }
           } else if (rate.status === 'route')
             Object.assign(record, { reason: 'route', message: `${record.carrier} does not offer ${record.service} for this route`, priceCents: null });
           else unavailable(record, rate.message);
@@ -268,7 +289,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
     quoteId: row.id,
     expiresAt: row.expires_at,
     shipDate: pkg.shipDate,
-    sandbox: labels.name === 'sandbox',
+    sandbox: labels.freeLabels === true,
     cheapest: choose(records, 'cheapest')?.uid ?? null,
     fastest: choose(records, 'fastest')?.uid ?? null,
     rates: records.map((r) => toRate(r, pkg.shipDate)),
@@ -331,8 +352,10 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
     };
     const fromCountry = countryOf(pkg.fromZip, request.FromCountry)!;
     const toCountry = countryOf(pkg.toZip, request.ToCountry)!;
+    // A record kept before several upstreams names its shipment on the quote row.
+    const shipmentRef = record.shipmentRef ?? row.shipment_ref;
     const sameShipment =
-      row.shipment_ref !== null &&
+      shipmentRef !== null &&
       record.rateId !== null &&
       type.uid !== 'uspsv9' &&
       fingerprintOf(
@@ -348,7 +371,7 @@ export function createRatesService(deps: { db: Db; catalog: CatalogService; labe
       type,
       priceCents: record.priceCents!,
       quoteId: row.id,
-      quoted: sameShipment ? { shipmentRef: row.shipment_ref!, rateId: record.rateId! } : null,
+      quoted: sameShipment ? { upstream: record.upstream ?? labels.name, shipmentRef: shipmentRef!, rateId: record.rateId! } : null,
     };
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_BODY_MAX_BYTES, BULK_MAX_ROWS, CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX, referenceMaxFor, utcDay } from '@portal/contract';
+import { BULK_BODY_MAX_BYTES, BULK_MAX_ROWS, CITY_MAX, COMPANY_MAX, NAME_MAX, STREET_MAX, referenceMaxFor, shopDay } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { JSON_TOO_DEEP, JSON_TOO_WIDE } from '../../lib/json-body.ts';
 import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
@@ -22,7 +22,7 @@ const longestRow = (i: number) =>
     // The reference lines at the longest a USPS label (uspsv9 below) prints.
     Reference: 'é'.repeat(referenceMaxFor('uspsv9')),
     Reference2: 'é'.repeat(referenceMaxFor('uspsv9')),
-    ShipDate: utcDay(7),
+    ShipDate: shopDay(7),
   });
 
 describe('JSON bodies are bounded before they are parsed', () => {

@@ -73,6 +73,9 @@ it('documents every call completely: summary, description, parameters, bodies, e
       tagged: Object.values(RESELLER_TAGS).includes(op.tags?.[0]),
     }).toEqual({ call, summary: true, description: true, tagged: true });
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
+    // Every JSON body has an example: the docs page's curl sends it.
+    const body = op.requestBody?.content?.['application/json'];
+    if (body) expect(body.example, `${call} request example`).toBeDefined();
     for (const [status, response] of Object.entries<any>(op.responses)) {
       expect(response.description, `${call} ${status}`).not.toBe('Default Response');
       const json = response.content?.['application/json'];
@@ -206,6 +209,11 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   // The price of a type and weight, the balance it is charged to, and the webhook URL.
   const price = await client.POST('/order/price', { body: { labelType: 'uspsv9', weight: 2 } });
   expect(price.data).toEqual({ type: 'success', message: 'Price', price: order.price, labelType: { uid: 'uspsv9', name: order.labelType.name }, weight: 2 });
+  // The documented example (the body the docs page's curl sends), sent as it is, is priced.
+  const example = document.paths['/order/price'].post.requestBody.content['application/json'].example;
+  expect(example).toEqual({ labelType: 'priority', weight: 2 });
+  const documented = await client.POST('/order/price', { body: example });
+  expect(documented.data).toMatchObject({ type: 'success', message: 'Price', price: expect.any(Number), labelType: { uid: 'priority' }, weight: 2 });
   const noPrice = await client.POST('/order/price', { body: { labelType: 'uspsv9', weight: 0 } });
   expect(noPrice.response.status).toBe(400);
   expect(noPrice.error!.errors).toEqual([{ field: 'weight', message: 'Weight must be greater than 0' }]);

@@ -14,6 +14,10 @@ import {
   resellerCreateOrderBody,
   resellerError,
   resellerPackageBody,
+  resellerPriceBody,
+  resellerRatesBody,
+  resellerRefundsBody,
+  resellerWebhookBody,
   WEBHOOK_EVENT_HEADER,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_SIGNATURE_HEADER,
@@ -144,12 +148,24 @@ const ERROR_DOCS: Record<number, { description: string; example: Record<string, 
 /** Error answers of a route: { type: 'error', message, errors? } (their examples are added to the document by finishDocument). */
 export const errorResponses = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, ok(resellerError, ERROR_DOCS[code].description)]));
 
-/** Request examples, from the body schemas' own metadata (zod leaves examples out of input schemas). */
-const REQUEST_EXAMPLES: Record<string, unknown> = {
-  ResellerCreateOrderInput: (resellerCreateOrderBody.meta()?.examples as unknown[] | undefined)?.[0],
-  ResellerCreateBulkOrderInput: (createBulkOrderBody.meta()?.examples as unknown[] | undefined)?.[0],
-  ResellerSavePackageInput: (resellerPackageBody.meta()?.examples as unknown[] | undefined)?.[0],
-};
+/** Request examples of every body, by component name, from the body schemas' own metadata (zod leaves examples out of input schemas). */
+const REQUEST_EXAMPLES: Record<string, unknown> = Object.fromEntries(
+  (
+    [
+      resellerCreateOrderBody,
+      createBulkOrderBody,
+      resellerPackageBody,
+      resellerPriceBody,
+      resellerRatesBody,
+      resellerRefundsBody,
+      resellerWebhookBody,
+    ] as z.ZodType[]
+  ).flatMap((body) => {
+    const meta = body.meta() as { id?: string; examples?: unknown[] } | undefined;
+    // The component of an input schema is named after its id, with Input added where its output differs.
+    return meta?.id ? [meta.id, `${meta.id}Input`].map((name) => [name, meta.examples?.[0]]) : [];
+  }),
+);
 
 const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; description: string; data: string }> = {
   'order.completed': {

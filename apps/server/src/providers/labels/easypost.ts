@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type EasyPostClient from '@easypost/api';
-import { NOT_AVAILABLE_RIGHT_NOW } from '@portal/contract';
-import type { CallRate } from '../../lib/call-rate.ts';
+import { isRefusedConnection, limiter, processingLimitMessage, retryLater, upstreamCall, UpstreamUnavailable, type UpstreamOptions } from './upstream-call.ts';
 import {
   LabelProviderError,
   type AddressCheck,
@@ -14,66 +13,13 @@ import {
   type QuoteRequest,
   type RefundAnswer,
   type UpstreamService,
+  type WebhookNews,
+  WebhookRefused,
   uniqueServices,
 } from './label-provider.ts';
 
-/**
- * The defaults, by spec label type uid; a type missing here is not offered while the provider is EasyPost. The UPS
- * types ship inside Canada: EasyPost's Canadian UPS services (its US names, Ground, NextDayAir..., get no rate there).
- */
-export const DEFAULT_EASYPOST_SERVICES: Record<string, UpstreamService> = {
-  priority: { carrier: 'USPS', service: 'Priority' },
-  uspsv9: { carrier: 'USPS', service: 'Priority' },
-  ground_oz: { carrier: 'USPS', service: 'GroundAdvantage' },
-  fedex_ground: { carrier: 'FedEx', service: 'FEDEX_GROUND' },
-  ups_standard: { carrier: 'UPS', service: 'UPSStandard' },
-  ups_express: { carrier: 'UPS', service: 'Express' },
-  ups_express_saver: { carrier: 'UPS', service: 'UPSSaver' },
-  ups_express_early: { carrier: 'UPS', service: 'ExpressPlus' },
-  ups_expedited: { carrier: 'UPS', service: 'Expedited' },
-};
-
-/** Where the adapter keeps, by our order id, the Shipment it made (before buying it) and what the purchase cost. */
-export type ShipmentStore = {
-  shipmentOf(orderId: string): Promise<string | null>;
-  recordShipment(orderId: string, shipmentId: string): Promise<void>;
-  recordPurchase(orderId: string, purchase: { costCents: number; carrier: string; service: string }): Promise<void>;
-};
-
-/** A rate above what the shop may pay is refused in the customer's words: nothing about costs reaches them (the audit row has it). */
-export const COST_ABOVE_PRICE = NOT_AVAILABLE_RIGHT_NOW;
-export const processingLimitMessage = (minutes: number) => `the label was not made within ${minutes} minutes; the order was refunded`;
-
-/** A fault worth trying again later (timeout, 5xx, network, a 429 still there): the order stays Processing. */
-class UpstreamUnavailable extends Error {
-  constructor(
-    message: string,
-    /** What a 429's Retry-After asked for. */
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-  }
-}
-
-/** Retries of an upstream fault back off: 1 s, 2 s, 4 s... at most 5 minutes (the reference counts the tries). */
-const RETRY_BASE_MS = 1000;
-const RETRY_MAX_MS = 5 * 60_000;
-const triesIn = (providerRef: string | undefined) => Number(/^easypost:retry:(\d+)$/.exec(providerRef ?? '')?.[1] ?? 0);
-function later(error: UpstreamUnavailable, providerRef?: string): LabelPending {
-  const tries = triesIn(providerRef) + 1;
-  return {
-    status: 'processing',
-    providerRef: `easypost:retry:${tries}`,
-    retryInMs: Math.max(error.retryAfterMs ?? 0, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (tries - 1))),
-  };
-}
-
 /** The answer of the upstream call under way, as its response hook saw it. */
 const callUnderWay = new AsyncLocalStorage<{ retryAfter?: string }>();
-
-/** How a 429 is waited out in the call that met it before the order is left Processing. */
-const RATE_LIMITED_TRIES = 3;
-const MAX_RETRY_AFTER_MS = 30_000;
 
 const COUNTRY_CODES: Record<string, string> = { 'United States': 'US', Canada: 'CA' };
 
@@ -120,42 +66,7 @@ function plainMessage(error: { message?: string; errors?: unknown }): string {
   return text ? `the carrier refused the label: ${text}` : 'the carrier refused the label';
 }
 
-/** At most `concurrency` calls at once in this process; a purchase starts when the shared rate (if any) lets it. */
-function limiter(concurrency: number, rate?: CallRate) {
-  let running = 0;
-  const queue: (() => void)[] = [];
-  const release = () => {
-    running--;
-    queue.shift()?.();
-  };
-  return async <T>(work: () => Promise<T>, purchase = false): Promise<T> => {
-    if (running >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
-    running++;
-    try {
-      if (purchase) await rate?.take();
-      return await work();
-    } finally {
-      release();
-    }
-  };
-}
-
-export type EasyPostOptions = {
-  apiKey: string;
-  apiUrl: string;
-  timeoutMs: number;
-  concurrency: number;
-  /** EASYPOST_MAX_PER_SECOND: purchases a second, shared by every process (lib/call-rate); none: no limit. */
-  rate?: CallRate;
-  maxCostRatio: number;
-  processingLimitMinutes: number;
-  /** How long after a refund is submitted it is asked about again (REFUND_POLL_INTERVAL_MS); webhooks usually tell first. */
-  refundPollMs?: number;
-  store: ShipmentStore;
-  services: (uid: string) => Promise<UpstreamService | null>;
-  /** Told of a rate refused for its cost (the operator's audit row). */
-  onCostRefused?: (request: LabelRequest, costCents: number) => Promise<void>;
-};
+export type EasyPostOptions = UpstreamOptions;
 
 /**
  * A Shipment's options: the label as a PDF, dated with the ship date (label_date, an ISO date-time: noon UTC of that
@@ -172,21 +83,22 @@ export function shipmentOptions(request: Pick<LabelRequest, 'shipDate' | 'refere
 }
 
 /**
- * Real postage through EasyPost's official client. A label is bought in three steps: a Shipment made with reference =
- * our order id and its id recorded on the order; the rate of the type's mapped carrier and service chosen; the
- * Shipment bought and its label file fetched. Whatever ran before (a retry, a process that died), a recorded
- * Shipment is retrieved first and its postage_label used if it has one, so a label is never bought twice.
+ * Real postage through EasyPost's official client. The upstream list chooses and records what an order buys before it
+ * is bought: `quote` makes a Shipment (reference = our order id) and rates it; `createLabel` buys the chosen rate of
+ * that Shipment and fetches its label file. Whatever ran before (a retry, a process that died), `findLabel` retrieves
+ * the chosen Shipment and answers its postage_label if it has one, so a label is never bought twice.
  * Upstream 4xx answers refuse the label (LabelProviderError: cancelled and refunded); timeouts, 5xx and network
  * errors leave it Processing, asked about again by the completion sweep; a 429 is waited out as its Retry-After asks.
  */
 export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProvider {
   const limit = limiter(options.concurrency, options.rate);
+  const health = options.health;
 
   let shared: Promise<InstanceType<typeof EasyPostClient>> | undefined;
   /**
    * The client every call of this provider shares. Loaded with the first call: the client and its HTTP library are
-   * 22 MB of a process's memory, which a shop on the sandbox never needs (catalog seeding imports this file for its
-   * defaults). The client keeps its `timeout` option but does not apply it (8.9): each request's deadline is set here.
+   * 22 MB of a process's memory, which a shop on the sandbox never needs. The client keeps its `timeout` option but does
+   * not apply it (8.9): each request's deadline is set here.
    */
   function client() {
     shared ??= import('@easypost/api').then(({ default: Client }) => {
@@ -205,27 +117,24 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     return shared;
   }
 
-  /** One API call; a 429 is waited out as its Retry-After asks, RATE_LIMITED_TRIES times at most. */
+  /** One API call, timed for the health view; a 429 is waited out as its Retry-After asks (upstream-call.ts). */
   async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>, purchase = false): Promise<T> {
     const easypost = await client();
-    for (let tries = 1; ; tries++) {
-      const answered: { retryAfter?: string } = {};
-      try {
-        return await callUnderWay.run(answered, () => limit(() => work(easypost), purchase));
-      } catch (error) {
-        const status = (error as { statusCode?: number }).statusCode;
-        const seconds = Number(answered.retryAfter);
-        const waitMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
-        if (status === 429 && tries < RATE_LIMITED_TRIES && waitMs <= MAX_RETRY_AFTER_MS) {
-          await new Promise((r) => setTimeout(r, waitMs));
-          continue;
-        }
-        if (status === 429) throw new UpstreamUnavailable((error as Error).message, waitMs);
-        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429)
-          throw new LabelProviderError(plainMessage(error as { message?: string }));
-        throw new UpstreamUnavailable((error as Error).message);
-      }
-    }
+    const answered: { retryAfter?: string } = {};
+    const answer = await upstreamCall({
+      limit,
+      health,
+      purchase,
+      work: () => callUnderWay.run(answered, () => work(easypost)),
+      failure: (error) => ({
+        status: (error as { statusCode?: number }).statusCode,
+        retryAfter: answered.retryAfter,
+        refusedConnection: isRefusedConnection(error),
+      }),
+      refusal: (error) => new LabelProviderError(plainMessage(error as { message?: string })),
+    });
+    if (purchase) health.purchased();
+    return answer;
   }
 
   /** A label file the upstream links to. */
@@ -239,66 +148,49 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     }
   }
 
-  /** The bought Shipment's label: its file fetched while the purchase is kept on the order (made whether the file comes or not). */
-  async function labelOf(request: LabelRequest, shipment: any): Promise<LabelReady> {
+  /** The bought Shipment's label, with what the purchase cost. */
+  async function labelOf(shipment: any): Promise<LabelReady> {
     const postage = shipment.postage_label;
     const rate = shipment.selected_rate ?? {};
-    const [pdf] = await Promise.all([
-      fileAt(postage.label_pdf_url || postage.label_url),
-      options.store.recordPurchase(request.orderId, {
-        costCents: Math.round(Number(rate.rate) * 100),
-        carrier: String(rate.carrier ?? ''),
-        service: String(rate.service ?? ''),
-      }),
-    ]);
-    return { status: 'completed', tracking: String(shipment.tracking_code), pdf };
+    return {
+      status: 'completed',
+      tracking: String(shipment.tracking_code),
+      pdf: await fileAt(postage.label_pdf_url || postage.label_url),
+      bought: { costCents: Math.round(Number(rate.rate) * 100), carrier: String(rate.carrier ?? ''), service: String(rate.service ?? '') },
+    };
   }
 
-  /** The recorded Shipment of the order, or null when none was made. */
-  async function recorded(request: LabelRequest): Promise<any | null> {
-    const id = await options.store.shipmentOf(request.orderId);
-    return id ? call((client) => client.Shipment.retrieve(id)) : null;
-  }
+  /** The order's chosen Shipment as EasyPost has it now, or null when none was chosen. */
+  const recorded = (request: LabelRequest): Promise<any | null> =>
+    request.chosen ? call((client) => client.Shipment.retrieve(request.chosen!.shipmentRef)) : Promise.resolve(null);
 
+  /** Buys the chosen rate of the chosen Shipment (EASYPOST_MAX_PER_SECOND counts purchases, the limit kept to upstream). */
   async function buy(request: LabelRequest): Promise<LabelReady> {
-    // A quote's Shipment, recorded on the order with its charge, and its rate (priced against the order's price then):
-    // bought at once, no second rating call.
-    if (request.quoted) return labelOf(request, await call((client) => client.Shipment.buy(request.quoted!.shipmentRef, request.quoted!.rateId), true));
-    const mapped = await options.services(request.uid);
-    if (!mapped) throw new LabelProviderError(`${request.serviceName} is not offered at the moment`);
-    let shipment = await recorded(request);
-    if (shipment?.postage_label) return labelOf(request, shipment);
-    if (!shipment) {
-      shipment = await call((client) => client.Shipment.create(shipmentParams(request.orderId, request) as any));
-      // Recorded before it is bought: a retry retrieves it, and finds the label if the purchase went through.
-      await options.store.recordShipment(request.orderId, shipment.id);
-    }
-    const rate = rateFor(shipment, mapped);
-    if (!rate) throw new LabelProviderError(`${mapped.carrier} ${mapped.service} is not available for this shipment`);
-    const costCents = Math.round(Number(rate.rate) * 100);
-    if (request.priceCents !== undefined && costCents > request.priceCents * options.maxCostRatio) {
-      await options.onCostRefused?.(request, costCents);
-      throw new LabelProviderError(COST_ABOVE_PRICE);
-    }
-    // EASYPOST_MAX_PER_SECOND counts purchases, the limit a shop keeps to upstream (a label takes three calls).
-    return labelOf(request, await call((client) => client.Shipment.buy(shipment.id, rate.id), true));
+    const chosen = request.chosen;
+    if (!chosen?.rateId) throw new Error('no EasyPost rate was chosen for this order');
+    return labelOf(await call((client) => client.Shipment.buy(chosen.shipmentRef, chosen.rateId!), true));
   }
 
   /** The label, or Processing while the upstream cannot be reached. */
-  async function attempt(request: LabelRequest, providerRef?: string): Promise<LabelReady | LabelPending> {
+  async function attempt(work: () => Promise<LabelReady>, providerRef?: string): Promise<LabelReady | LabelPending> {
     try {
-      return await buy(request);
+      return await work();
     } catch (error) {
-      if (error instanceof UpstreamUnavailable) return later(error, providerRef);
+      if (error instanceof UpstreamUnavailable) return retryLater('easypost', error, providerRef);
       throw error;
     }
   }
 
+  /** A retry: the Shipment retrieved first (a lost answer may have bought it), bought only if it has no postage. */
+  async function findOrBuy(request: LabelRequest): Promise<LabelReady> {
+    const shipment = await recorded(request);
+    return shipment?.postage_label ? labelOf(shipment) : buy(request);
+  }
+
   /** The bought label converted to ZPL by EasyPost (GET shipments/:id/label?file_format=ZPL) and its file fetched. */
   async function zplLabel(request: LabelRequest): Promise<Uint8Array> {
-    const id = await options.store.shipmentOf(request.orderId);
-    if (!id) throw new LabelProviderError('the upstream has no shipment for this order');
-    const shipment: any = await call((client) => client.Shipment.convertLabelFormat(id, 'ZPL'));
+    if (!request.chosen) throw new LabelProviderError('the upstream has no shipment for this order');
+    const shipment: any = await call((client) => client.Shipment.convertLabelFormat(request.chosen!.shipmentRef, 'ZPL'));
     const url: string | undefined = shipment.postage_label?.label_zpl_url;
     if (!url) throw new UpstreamUnavailable('the upstream gave no ZPL file');
     return fileAt(url);
@@ -321,8 +213,8 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   }
 
   /**
-   * One Shipment (reference = our quote id) prices every type asked: each type's mapped rate with its days, 'route' for
-   * a service the carrier does not rate here, 'unavailable' for a carrier that answered a rate error.
+   * One Shipment (reference = our quote or order id) prices every type asked: each type's mapped rate with its days,
+   * 'route' for a service the carrier does not rate here, 'unavailable' for a carrier that answered a rate error.
    */
   async function quote(request: QuoteRequest): Promise<QuoteAnswer> {
     const shipment: any = await call((client) => client.Shipment.create(shipmentParams(request.quoteId, request) as any));
@@ -344,10 +236,9 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     quote,
     zplLabel,
     async requestRefund(request) {
-      const id = await options.store.shipmentOf(request.orderId);
-      if (!id) return { status: 'rejected', reason: 'no label was bought upstream for this order' };
+      if (!request.chosen) return { status: 'rejected', reason: 'no label was bought upstream for this order' };
       try {
-        const shipment = await call((client) => client.Shipment.refund(id));
+        const shipment = await call((client) => client.Shipment.refund(request.chosen!.shipmentRef));
         return refundAnswer(shipment) ?? { status: 'submitted', checkInMs: options.refundPollMs };
       } catch (error) {
         // A 4xx is EasyPost's refusal (already refunded, no postage...): the refund is rejected with its words.
@@ -361,14 +252,16 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
       return refundAnswer(shipment) ?? { status: 'none' };
     },
     freeLabels: false,
+    mapsServices: true,
+    purchaseWaitMs: () => limit.purchaseWaitMs(),
     concurrency: options.concurrency,
-    createLabel: (request) => attempt(request),
+    createLabel: (request) => attempt(() => buy(request)),
     async findLabel(request) {
       try {
         const shipment = await recorded(request);
-        return shipment?.postage_label ? await labelOf(request, shipment) : null;
+        return shipment?.postage_label ? await labelOf(shipment) : null;
       } catch (error) {
-        if (error instanceof UpstreamUnavailable) return later(error);
+        if (error instanceof UpstreamUnavailable) return retryLater('easypost', error);
         throw error;
       }
     },
@@ -377,13 +270,11 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         if (Date.now() - Date.parse(request.createdAt) > options.processingLimitMinutes * 60_000) {
           // Past the limit nothing more is bought: the label is used if the upstream has it, else the order is refunded.
           const shipment = await recorded(request);
-          return shipment?.postage_label
-            ? await labelOf(request, shipment)
-            : { status: 'failed', message: processingLimitMessage(options.processingLimitMinutes) };
+          return shipment?.postage_label ? await labelOf(shipment) : { status: 'failed', message: processingLimitMessage(options.processingLimitMinutes) };
         }
-        return await attempt(request, providerRef);
+        return await attempt(() => findOrBuy(request), providerRef);
       } catch (error) {
-        if (error instanceof UpstreamUnavailable) return later(error, providerRef);
+        if (error instanceof UpstreamUnavailable) return retryLater('easypost', error, providerRef);
         if (error instanceof LabelProviderError) return { status: 'failed', message: error.message };
         throw error;
       }
@@ -409,8 +300,48 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         throw error;
       }
     },
+    parseWebhook: (rawBody, headers) => parseEasyPostEvent(rawBody, headers, options.webhookSecret),
     async close() {
       await options.rate?.close();
     },
   };
+}
+
+export const EASYPOST_WEBHOOK_OFF = 'EasyPost webhooks are not set up (EASYPOST_WEBHOOK_SECRET)';
+export const EASYPOST_SIGNATURE_INVALID = 'The webhook signature does not match';
+
+const REFUND_STATUSES = ['submitted', 'refunded', 'rejected', 'not_applicable'];
+
+/** The Shipment and refund status an event's result tells, if it is about a refund. */
+function refundOf(result: any): { shipmentRef: string; status: string } | null {
+  if (result?.object === 'Refund' && typeof result.shipment_id === 'string' && REFUND_STATUSES.includes(result.status))
+    return { shipmentRef: result.shipment_id, status: result.status };
+  if (result?.object === 'Shipment' && typeof result.id === 'string' && REFUND_STATUSES.includes(result.refund_status))
+    return { shipmentRef: result.id, status: result.refund_status };
+  return null;
+}
+
+/**
+ * An EasyPost webhook event. The X-Hmac-Signature over the raw body is checked by the official client's
+ * validateWebhook (NFKD-normalised secret, constant time): a forged event is refused (401) before anything is read.
+ * A refund's word (a Refund object, or a Shipment with its refund_status), or a tracker.updated's status of the
+ * Shipment it tracks; anything else is news of nothing.
+ */
+async function parseEasyPostEvent(rawBody: Buffer, headers: Record<string, unknown>, secret: string | undefined): Promise<WebhookNews> {
+  if (!secret) throw new WebhookRefused(401, EASYPOST_WEBHOOK_OFF);
+  let event: any;
+  try {
+    // validateWebhook needs a client only for its Utils; no call is made. Loaded with the first event: the client is
+    // 22 MB of a process that may never receive one.
+    const { default: Client } = await import('@easypost/api');
+    event = new Client('webhook-check').Utils.validateWebhook(rawBody, headers as Record<string, string>, secret);
+  } catch {
+    throw new WebhookRefused(401, EASYPOST_SIGNATURE_INVALID);
+  }
+  if (!event || typeof event.id !== 'string') throw new WebhookRefused(400, 'The event has no id');
+  const refund = refundOf(event.result);
+  if (refund) return { eventId: event.id, refund };
+  const tracker = event.result;
+  if (event.description !== 'tracker.updated' || typeof tracker?.status !== 'string' || typeof tracker.shipment_id !== 'string') return null;
+  return { eventId: event.id, tracking: { shipmentRef: tracker.shipment_id, status: tracker.status } };
 }

@@ -31,16 +31,25 @@ export type LabelRequest = {
   /** What the customer pays for it: an upstream rate above it (times LABEL_MAX_COST_RATIO) is refused before buying. */
   priceCents?: number;
   /**
-   * The upstream shipment and rate a quote priced for this order, on its first take: bought as they are, with no
-   * second rating call (a later take asks the upstream what became of the shipment first).
+   * The upstream the order is bought at (orders.provider): where it was bought, or is being bought, once `chosen` is
+   * set; before that, the shop's preferred upstream. Refunds, ZPL and tracking go to it.
    */
-  quoted?: { shipmentRef: string; rateId: string };
+  upstream: string;
+  /**
+   * The upstream shipment and rate this order buys, recorded on the order before it is bought (orders.upstream_ref and
+   * upstream_rate_id): after a crash or a lost answer only that upstream is asked what became of it. Null while no
+   * upstream was chosen (nothing can have been bought). The sandbox's shipmentRef is its own name, its rateId null.
+   */
+  chosen: ChosenRate | null;
   /** The day the parcel ships (YYYY-MM-DD); unset for orders made before ship dates: the day it was made. */
   shipDate?: string | null;
   /** The reference lines the label prints ('' or unset: none). */
   reference?: string;
   reference2?: string;
 };
+
+/** The shipment and rate an order buys at its upstream. */
+export type ChosenRate = { shipmentRef: string; rateId: string | null };
 
 /** What a label type is bought as upstream: a carrier, a service and (optionally) a carrier account. */
 export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
@@ -54,9 +63,20 @@ export type QuoteRequest = Pick<LabelRequest, 'weight' | 'weightUnit' | 'length'
   wanted: { uid: string; upstream: UpstreamService | null; priceCents: number }[];
 };
 /** One type's upstream rate: its cost, business days in transit when known, and the rate to buy. */
-export type UpstreamRate = { uid: string; status: 'rated'; costCents: number; days: number | null; rateId: string | null };
+export type UpstreamRate = {
+  uid: string;
+  status: 'rated';
+  costCents: number;
+  days: number | null;
+  rateId: string | null;
+  /** Where the rate was found and the shipment it belongs to (set by the upstream list, which asks each upstream). */
+  upstream?: string;
+  shipmentRef?: string | null;
+};
 /** No rate for the type: the upstream does not offer its service on this route, or the carrier cannot rate it now. */
 export type NoRate = { uid: string; status: 'route' | 'unavailable'; message?: string };
+/** A carrier and service an upstream rated (the upstream list tags each with its upstream). */
+export type OfferedService = { carrier: string; service: string; upstream?: string };
 export type QuoteAnswer = {
   /** The upstream shipment the rates belong to (bought later by an order that matches it), or null. */
   shipmentRef: string | null;
@@ -65,16 +85,27 @@ export type QuoteAnswer = {
    * Every carrier and service the upstream rated for this package (whether a type wants it or not): the names the
    * console's mapping editor offers. The sandbox rates whatever it is asked, so it names the services asked for.
    */
-  offered: { carrier: string; service: string }[];
+  offered: OfferedService[];
 };
 
-export type LabelReady = { status: 'completed'; tracking: string; pdf: Uint8Array };
+export type LabelReady = {
+  status: 'completed';
+  tracking: string;
+  pdf: Uint8Array;
+  /** What the purchase cost upstream, and the carrier and service it bought (an upstream that sells; not the sandbox). */
+  bought?: { costCents: number; carrier: string; service: string };
+};
 /** The upstream accepted the order and will have the label later; `providerRef` is how to ask again. */
 export type LabelPending = {
   status: 'processing';
   providerRef: string;
   /** When to ask again (an upstream fault backs off); the order poll interval when unset. */
   retryInMs?: number;
+  /**
+   * The ask never reached the upstream (a refused connection), so nothing can have been bought: the order may be
+   * bought elsewhere at once. Unset: the upstream may have sold the label, and only it is asked again.
+   */
+  notSold?: boolean;
 };
 export type LabelFailed = { status: 'failed'; message: string };
 
@@ -85,6 +116,24 @@ export type AddressCheck = { verified: true; address: LabelParty } | { verified:
  * refunded, or rejected with the reason. An upstream that cannot be reached throws; the sweep asks again later.
  */
 export type RefundAnswer = { status: 'submitted'; checkInMs?: number } | { status: 'refunded' } | { status: 'rejected'; reason: string };
+
+/** What an upstream's webhook tells, once verified: a tracking status or a refund's word about one of its labels. */
+export type WebhookNews = {
+  /** The upstream's event id (each is taken once). */
+  eventId: string;
+  tracking?: { shipmentRef?: string; trackingNumber?: string; status: string };
+  refund?: { shipmentRef: string; status: string };
+} | null;
+
+/** A webhook refused before anything is read: a forged or unsigned event (401), or one that is not an event (400). */
+export class WebhookRefused extends Error {
+  constructor(
+    readonly statusCode: 401 | 400,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
 export class LabelProviderError extends Error {}
@@ -98,6 +147,16 @@ export interface LabelProvider {
    * charged before it asks, so no label is bought for a customer who cannot pay.
    */
   readonly freeLabels?: boolean;
+  /**
+   * True when each label type is bought as a carrier service the console maps at this upstream (EasyPost, Shippo): a
+   * type it has no mapping for is not bought there. Unset: it makes every type as it is (the sandbox).
+   */
+  readonly mapsServices?: boolean;
+  /**
+   * How long a purchase asked now would wait for its slot under the upstream's purchase rate (its backlog): the upstream
+   * list buys elsewhere when the cheapest upstream is saturated. Unset: never waits.
+   */
+  purchaseWaitMs?(): number;
   /** How many labels a bulk order asks for at once (an upstream's bounded concurrency); unset: the bulk default. */
   readonly concurrency?: number;
   /**
@@ -132,6 +191,11 @@ export interface LabelProvider {
    * caller asks then. Asked first by a process that takes a refund another took, so a refund is never asked twice.
    */
   checkRefund?(request: LabelRequest): Promise<RefundAnswer | { status: 'none' }>;
+  /**
+   * Verifies and reads one of the upstream's webhook events (POST /api/v1/labels/webhook/:upstream): null for an event
+   * the shop does not act on. Throws WebhookRefused for a forged one. Unset: the upstream sends none.
+   */
+  parseWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, query: Record<string, string>): Promise<WebhookNews>;
   /** Lets go of what it holds open (files, connections); called as the services close. */
   close?(): Promise<void>;
 }

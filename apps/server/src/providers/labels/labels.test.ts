@@ -27,6 +27,8 @@ const request = (uid: string, design: string | null = null): LabelRequest => {
   const ups = uid.startsWith('ups_');
   return {
     orderId: '0b7f3c2a-5d1e-4f7a-9c3b-2e8d6a1f4b90',
+    upstream: 'sandbox',
+    chosen: null,
     uid,
     serviceName: uid,
     design,

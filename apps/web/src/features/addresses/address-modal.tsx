@@ -2,7 +2,7 @@ import { useLayoutEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Col, Form, Modal, Row, Spinner } from 'react-bootstrap';
-import { ADDRESS_COUNTRY, addressBody, type Address, type AddressBody } from '@portal/contract';
+import { ADDRESS_COUNTRY, ADDRESS_DUPLICATE, addressBody, type Address, type AddressBody } from '@portal/contract';
 import { useSaveAddress } from '../../api/addresses.ts';
 import { RegionOptions } from '../../components/region-options.tsx';
 import { PrintsAs } from '../../components/prints-as.tsx';
@@ -23,8 +23,8 @@ const valuesOf = (address: Address | null): AddressBody =>
       }
     : EMPTY;
 
-const placeKey = (a: Partial<AddressBody>) =>
-  [a.street, a.street2, a.city, a.state, a.zip]
+const keyOf = (parts: unknown[]) =>
+  parts
     .map((part) =>
       String(part ?? '')
         .trim()
@@ -32,7 +32,10 @@ const placeKey = (a: Partial<AddressBody>) =>
         .replace(/\s+/g, ' '),
     )
     .join('|');
+const placeKey = (a: Partial<AddressBody>) => keyOf([a.street, a.street2, a.city, a.state, a.zip]);
 const samePlace = (a: Partial<AddressBody>, b: Partial<AddressBody>) => placeKey(a) === placeKey(b);
+/** The whole entry, as the server compares it to refuse saving it twice (409). */
+const sameEntry = (a: Partial<AddressBody>, b: Partial<AddressBody>) => keyOf([a.name, a.company]) === keyOf([b.name, b.company]) && samePlace(a, b);
 
 type AddressModalProps = {
   show: boolean;
@@ -43,12 +46,15 @@ type AddressModalProps = {
   onClose: () => void;
 };
 
-/** 'Add Address' or 'Update Address': state from the 50 states plus DC and PR, Country fixed to United States, ZIP numeric. */
+/** 'Add Address' or 'Update Address': state from the 50 states plus DC and PR, Country fixed to United States, ZIP or ZIP+4. */
 export function AddressModal({ show, address, saved, onClose }: AddressModalProps) {
   const { register, handleSubmit, reset, formState, control, setValue } = useForm<AddressBody>({ resolver: zodResolver(addressBody), defaultValues: EMPTY });
-  // The same place saved already (another entry): said, not refused (two names for one address can be meant).
+  // The same place saved already (another entry): said, not refused (two names for one address can be meant); the
+  // same name and company too is the same entry, which the server refuses: said, and Save waits for a change.
   const typed = useWatch({ control });
-  const twin = typed.street && typed.zip ? saved.find((other) => other._id !== address?._id && samePlace(other, typed)) : undefined;
+  const others = typed.street && typed.zip ? saved.filter((other) => other._id !== address?._id) : [];
+  const copy = others.find((other) => sameEntry(other, typed));
+  const twin = copy ?? others.find((other) => samePlace(other, typed));
   const { errors } = formState;
   const save = useSaveAddress();
   const addressCheck = useAddressCheck<'address'>();
@@ -88,8 +94,8 @@ export function AddressModal({ show, address, saved, onClose }: AddressModalProp
         </Modal.Header>
         <Modal.Body>
           {twin && (
-            <Alert variant="warning" className="py-2" data-testid="duplicate-address">
-              This address is already saved as “{twin.name}”.
+            <Alert variant={copy ? 'danger' : 'warning'} className="py-2" data-testid="duplicate-address">
+              {copy ? `${ADDRESS_DUPLICATE}: change it, or cancel.` : `This address is already saved as “${twin.name}”.`}
             </Alert>
           )}
           <AddressCheckNote title="Address" checked={addressCheck.checks.address} onUse={takeSuggested} className="mb-3" />
@@ -111,7 +117,7 @@ export function AddressModal({ show, address, saved, onClose }: AddressModalProp
             <Col sm={6}>
               <Form.Group controlId="address-zip">
                 <Form.Label>ZIP</Form.Label>
-                <Form.Control inputMode="numeric" pattern="[0-9]*" maxLength={5} isInvalid={!!errors.zip} {...register('zip')} />
+                <Form.Control inputMode="numeric" maxLength={10} placeholder="12345 or 12345-6789" isInvalid={!!errors.zip} {...register('zip')} />
                 <Form.Control.Feedback type="invalid">{errors.zip?.message}</Form.Control.Feedback>
               </Form.Group>
             </Col>
@@ -127,7 +133,7 @@ export function AddressModal({ show, address, saved, onClose }: AddressModalProp
           <Button variant="secondary" onClick={onClose} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={busy || !!copy}>
             {busy && <Spinner animation="border" size="sm" className="me-2" />}
             {address ? 'Update' : 'Save'}
           </Button>

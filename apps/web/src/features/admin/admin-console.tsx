@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { Nav } from 'react-bootstrap';
 
@@ -39,13 +40,21 @@ const isActive = (path: string, pathname: string) =>
 /** Heading and sub-menu above every console page, inside the portal's layout. */
 export function AdminLayout() {
   const { pathname } = useLocation();
+  // On a phone the row scrolls sideways: the open page's tab is brought into it.
+  const tabs = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const bar = tabs.current;
+    const active = bar?.querySelector<HTMLElement>('.nav-link.active');
+    if (bar && active && (active.offsetLeft < bar.scrollLeft || active.offsetLeft + active.offsetWidth > bar.scrollLeft + bar.clientWidth))
+      bar.scrollLeft = active.offsetLeft - (bar.clientWidth - active.offsetWidth) / 2;
+  }, [pathname]);
   return (
     <>
       <div className="d-flex flex-wrap align-items-baseline gap-3 mb-3">
         <h1 className="h4 mb-0">Operator console</h1>
         <span className="text-muted small">Users, money, prices, content and orders of the whole shop</span>
       </div>
-      <Nav variant="tabs" className="mb-4" as="nav" aria-label="Operator console">
+      <Nav ref={tabs} variant="tabs" className="mb-4 console-tabs" as="nav" aria-label="Operator console">
         {ADMIN_NAV.map((item) => {
           const active = isActive(item.path, pathname);
           return (

@@ -27,7 +27,7 @@ const pagedLists = () => ({
   bulkOrders: [(page: number) => q.adminBulkOrdersQuery({}, page), (page: number) => q.adminBulkOrdersQuery({ status: 'failed' }, page)],
   invoices: [(page: number) => q.adminInvoicesQuery({}, page), (page: number) => q.adminInvoicesQuery({ user: 'u1' }, page)],
   audit: [(page: number) => q.auditQuery({}, page), (page: number) => q.auditQuery({ admin: '@op' }, page)],
-  fedexQueue: [q.fedexQueueQuery],
+  fedexQueue: [q.fedexQueueQuery, q.fedexHistoryQuery],
   outbox: [q.outboxQuery],
 });
 const singles = () => [
@@ -46,7 +46,7 @@ describe("the console's read factories", () => {
   it('give every read a key of its own, all starting alike, as no customer key does', () => {
     const pages = Object.values(pagedLists()).flatMap((lists) => lists.flatMap((list) => [list(1), list(2)]));
     const keys = [...singles(), ...pages].map((options) => options.queryKey);
-    expect(keys.length).toBe(9 + 2 * 18);
+    expect(keys.length).toBe(9 + 2 * 19);
     expect(new Set(keys.map(hashKey)).size).toBe(keys.length);
     expect(new Set(keys.map((key) => key[0])).size).toBe(1);
     const customer = [q.accessQuery(), q.orderCountQuery(), q.orderHistoryQuery({ search: '', status: 'all', sort: 'desc' }, 1)];

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, Col, Form, Row, Spinner } from 'react-bootstrap';
-import { toast } from '../../components/toast.tsx';
-import { ADDRESS_COUNTRY, AMAZON_CSV_FILE_NAME, AMAZON_PDF_REQUIRED, type Address, type UnreadablePage } from '@portal/contract';
+import { ADDRESS_COUNTRY, AMAZON_CSV_FILE_NAME, AMAZON_PDF_REQUIRED, amazonCsvFields, type Address, type UnreadablePage } from '@portal/contract';
 import { useSavedAddresses } from '../../api/addresses.ts';
 import { handOverCsvFile } from '../../api/bulk.ts';
 import { unreadablePages, useGenerateAmazonCsv, type AmazonCsvForm, type AmazonCsvResult } from '../../api/amazon.ts';
@@ -23,7 +22,8 @@ const pageList = (pages: number[]) => pages.join(', ');
 export function AmazonCsvPage() {
   const navigate = useNavigate();
   const addresses = useSavedAddresses();
-  const { register, getValues, setValue } = useForm<FormValues>({ defaultValues: EMPTY });
+  const { register, getValues, setValue, setError, clearErrors, formState } = useForm<FormValues>({ defaultValues: EMPTY });
+  const { errors } = formState;
   const generation = useGenerateAmazonCsv();
   const busy = generation.isPending;
   const [result, setResult] = useState<AmazonCsvResult | null>(null);
@@ -36,21 +36,34 @@ export function AmazonCsvPage() {
     setValue('fromCity', address.city);
     setValue('fromState', address.state);
     setValue('fromZip', address.zip);
+    clearErrors(['fromName', 'fromStreet1', 'fromStreet2', 'fromCity', 'fromState', 'fromZip']);
   };
 
-  // A new file or new details ask for a new file: the last answer no longer applies.
-  const changed = () => {
+  // A new file or new details ask for a new file: the last answer no longer applies, nor the field's own message.
+  const changed = (name: keyof FormValues) => () => {
     setResult(null);
     setUnreadable(null);
+    clearErrors(name);
+  };
+
+  /** Every missing or bad field marked under itself at once, by the server's own rules, before anything is sent; false when one is. */
+  const checked = (form: AmazonCsvForm, pdf: File | undefined): boolean => {
+    const parsed = amazonCsvFields.safeParse(form);
+    const issues = parsed.success ? [] : parsed.error.issues.map((issue) => ({ field: String(issue.path[0]) as keyof FormValues, message: issue.message }));
+    if (!pdf) issues.unshift({ field: 'pdf', message: AMAZON_PDF_REQUIRED });
+    const marked = new Set<string>();
+    for (const { field, message } of issues) {
+      if (!marked.has(field)) setError(field, { type: 'validate', message });
+      marked.add(field);
+    }
+    return issues.length === 0;
   };
 
   const generate = (skipUnreadable: boolean) => {
     const { pdf: files, ...form } = getValues();
     const pdf = files?.[0];
-    if (!pdf) {
-      toast.error(AMAZON_PDF_REQUIRED);
-      return;
-    }
+    clearErrors();
+    if (!checked(form, pdf) || !pdf) return;
     setResult(null);
     generation.mutate(
       { pdf, form, skipUnreadable },
@@ -67,7 +80,8 @@ export function AmazonCsvPage() {
   const text = (name: Exclude<keyof AmazonCsvForm, 'fromState'>, label: string, placeholder?: string) => (
     <Form.Group controlId={`amazon-${name}`}>
       <Form.Label>{label}</Form.Label>
-      <Form.Control placeholder={placeholder} {...register(name, { onChange: changed })} />
+      <Form.Control placeholder={placeholder} isInvalid={!!errors[name]} {...register(name, { onChange: changed(name) })} />
+      <Form.Control.Feedback type="invalid">{errors[name]?.message}</Form.Control.Feedback>
     </Form.Group>
   );
 
@@ -81,7 +95,8 @@ export function AmazonCsvPage() {
               <Col md={8}>
                 <Form.Group controlId="amazon-pdf">
                   <Form.Label>Select File</Form.Label>
-                  <Form.Control type="file" accept=".pdf,application/pdf" {...register('pdf', { onChange: changed })} />
+                  <Form.Control type="file" accept=".pdf,application/pdf" isInvalid={!!errors.pdf} {...register('pdf', { onChange: changed('pdf') })} />
+                  <Form.Control.Feedback type="invalid">{errors.pdf?.message}</Form.Control.Feedback>
                   <Form.Text muted>The packing slips printed from Seller Central as one PDF.</Form.Text>
                 </Form.Group>
               </Col>
@@ -97,9 +112,10 @@ export function AmazonCsvPage() {
               <Col sm={6}>
                 <Form.Group controlId="amazon-fromState">
                   <Form.Label>State</Form.Label>
-                  <Form.Select {...register('fromState', { onChange: changed })}>
+                  <Form.Select isInvalid={!!errors.fromState} {...register('fromState', { onChange: changed('fromState') })}>
                     <RegionOptions />
                   </Form.Select>
+                  <Form.Control.Feedback type="invalid">{errors.fromState?.message}</Form.Control.Feedback>
                 </Form.Group>
               </Col>
               <Col sm={6}>{text('fromZip', 'Zip')}</Col>

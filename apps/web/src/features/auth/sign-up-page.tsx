@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { Form, InputGroup } from 'react-bootstrap';
 import { toast } from '../../components/toast.tsx';
-import { ACCOUNT_CREATED, NAME_REQUIRED, PASSWORD_REQUIRED, TG_ID_REQUIRED } from '@portal/contract';
+import { ACCOUNT_CREATED, NAME_REQUIRED, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_REQUIRED, TG_ID_REQUIRED } from '@portal/contract';
 import { register as registerAccount } from '../../api/auth.ts';
 import { errorMessage } from '../../api/client.ts';
 import { Captcha, type CaptchaHandle } from '../../components/captcha.tsx';
@@ -64,7 +64,12 @@ export function SignUpPage() {
           autoComplete="new-password"
           required
           error={errors.password?.message}
-          {...register('password', { required: PASSWORD_REQUIRED })}
+          hint={`At least ${PASSWORD_MIN} characters.`}
+          {...register('password', {
+            required: PASSWORD_REQUIRED,
+            minLength: { value: PASSWORD_MIN, message: `Password must be at least ${PASSWORD_MIN} characters` },
+            maxLength: { value: PASSWORD_MAX, message: `Password must be at most ${PASSWORD_MAX} characters` },
+          })}
         />
         <p className="small text-muted">
           By signing up you agree to our <Link to="/tos">Terms of Service</Link>.

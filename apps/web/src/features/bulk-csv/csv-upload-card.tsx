@@ -7,7 +7,7 @@ import { ApiError } from '../../api/client.ts';
 import { takeHandedOverCsvFile, csvRowErrors, usePayCsv, useValidateCsv, type CsvProblems, type ValidateCsvResult } from '../../api/bulk.ts';
 import { money } from '../../components/format.ts';
 import { useLabelTypes } from '../../api/catalog.ts';
-import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
+import { CHOOSE_TYPE_FOR_PRICE, ChosenTypeText, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { CsvRowErrors } from './csv-row-errors.tsx';
 
 type CsvFormValues = { labelType: string; design: string; csv: FileList | undefined };
@@ -28,6 +28,8 @@ export function CsvUploadCard() {
   const [validated, setValidated] = useState<ValidateCsvResult | null>(null);
   const [rowErrors, setRowErrors] = useState<CsvProblems | null>(null);
   const [templateMissing, setTemplateMissing] = useState(false);
+  // What Validate or Pay found missing before sending (no type, no file, an empty file): under its field until it changes.
+  const [missing, setMissing] = useState<{ field: 'labelType' | 'csv'; message: string } | null>(null);
   // One call at a time: a second Validate or Pay while one is on its way is refused ('Request already sent').
   const validate = useValidateCsv();
   const pay = usePayCsv();
@@ -45,6 +47,7 @@ export function CsvUploadCard() {
     choice.current++;
     setValidated(null);
     setRowErrors(null);
+    setMissing(null);
   };
 
   // A file handed over by another page (the Amazon CSV Generator) is chosen as if the user had picked it.
@@ -58,23 +61,19 @@ export function CsvUploadCard() {
     if (input) input.files = files.files;
   }, [setValue]);
 
-  /** The chosen type and file, or null after telling the user what is missing. */
+  /** The chosen type and file, or null after saying under its field what is missing. */
   const chosen = (): { labelType: string; file: File } | null => {
     const { labelType, csv } = getValues();
-    if (!labelType) {
-      toast.error(PLEASE_SELECT_LABEL_TYPE);
-      return null;
-    }
     const file = csv?.[0];
-    if (!file) {
-      toast.error(PLEASE_SELECT_CSV_FILE);
-      return null;
-    }
-    if (file.size === 0) {
-      toast.error(CSV_FILE_EMPTY);
-      return null;
-    }
-    return { labelType, file };
+    const problem: typeof missing = !labelType
+      ? { field: 'labelType', message: PLEASE_SELECT_LABEL_TYPE }
+      : !file
+        ? { field: 'csv', message: PLEASE_SELECT_CSV_FILE }
+        : file.size === 0
+          ? { field: 'csv', message: CSV_FILE_EMPTY }
+          : null;
+    setMissing(problem);
+    return problem || !file ? null : { labelType, file };
   };
 
   const onValidate = () => {
@@ -129,10 +128,13 @@ export function CsvUploadCard() {
       <Card.Body>
         <Form ref={formRef} noValidate onSubmit={(event) => event.preventDefault()} data-testid="csv-form">
           <Row className="g-3 mb-3">
-            <Col md={6}>
+            {/* The whole row: the card is narrow, and a type's name and price range must not be cut short. */}
+            <Col xs={12}>
               <Form.Group controlId="csv-label-type">
                 <Form.Label>Label Type</Form.Label>
-                <LabelTypeSelect labelTypes={labelTypes} {...register('labelType', { onChange: choiceChanged })} />
+                <LabelTypeSelect labelTypes={labelTypes} isInvalid={missing?.field === 'labelType'} {...register('labelType', { onChange: choiceChanged })} />
+                <Form.Control.Feedback type="invalid">{missing?.field === 'labelType' && missing.message}</Form.Control.Feedback>
+                <ChosenTypeText type={labelTypes.find((type) => type._id === labelTypeId)} />
               </Form.Group>
             </Col>
             {templateRequired(uid) && (
@@ -147,7 +149,10 @@ export function CsvUploadCard() {
             <Col xs={12}>
               <Form.Group controlId="csv-file">
                 <Form.Label>CSV File</Form.Label>
-                <Form.Control type="file" accept=".csv,text/csv" {...register('csv', { onChange: choiceChanged })} />
+                <Form.Control type="file" accept=".csv,text/csv" isInvalid={missing?.field === 'csv'} {...register('csv', { onChange: choiceChanged })} />
+                <Form.Control.Feedback type="invalid" data-testid="csv-file-problem">
+                  {missing?.field === 'csv' && missing.message}
+                </Form.Control.Feedback>
               </Form.Group>
             </Col>
           </Row>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useForm, useWatch, type Control, type FieldErrors, type Resolver, type UseFormRegister } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import { countryFor, regionsFor, utcDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType, type Rate } from '@portal/contract';
+import { countryFor, regionsFor, shopDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType, type Rate } from '@portal/contract';
 import {
   LabelTypeFields,
   SubmitOrderButton,
@@ -143,7 +143,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
       Weight: start.Weight,
       ...sideValues('From', start.from),
       ...sideValues('To', start.to),
-      ShipDate: utcDay(),
+      ShipDate: shopDay(),
     } as CreateOrderBody,
   });
   const { submit, busy } = useSubmitOrder((issues) => {
@@ -264,7 +264,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         ))}
       </Row>
       <CompareRates rates={rates} ready={pkg !== null} selectedUid={uid} onChoose={chooseRate} />
-      <SubmitOrderButton price={rates.price ?? price} busy={busy || addressCheck.checking} typeChosen={!!selected} />
+      <SubmitOrderButton price={rates.price ?? price} busy={busy || addressCheck.checking} selected={selected} weight={weight} />
       {leavePrompt}
     </Form>
   );

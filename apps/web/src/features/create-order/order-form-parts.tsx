@@ -18,7 +18,7 @@ import {
 import { priceQuery } from '../../api/catalog.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { orderIssues, useCreateOrder, type CreateOrderCall } from '../../api/orders.ts';
-import { CHOOSE_TYPE_FOR_PRICE, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
+import { CHOOSE_TYPE_FOR_PRICE, ChosenTypeText, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
 import { money } from '../../components/format.ts';
 import { PackagePicker } from '../../components/package-picker.tsx';
 import { FORM_SENT } from '../../components/unsaved-input.tsx';
@@ -179,15 +179,17 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
   const outside = selected && Number.isFinite(amount) ? weightOutsideTiers(selected, amount) : null;
   return (
     <Row className="g-3 mb-3">
-      <Col md={4}>
+      {/* Wide enough that the longest choice ('USPS Priority Mail V9 (15x15x15) · $7.25–$23.50') is not cut short. */}
+      <Col md={12} lg={8}>
         <Form.Group controlId={`${idPrefix}-type`}>
           <Form.Label>Type</Form.Label>
           <LabelTypeSelect labelTypes={labelTypes} isInvalid={!!errors.labelType} {...fields.labelType} />
           <Form.Control.Feedback type="invalid">{errors.labelType?.message}</Form.Control.Feedback>
+          <ChosenTypeText type={selected} />
         </Form.Group>
       </Col>
       {templateRequired(uid) && (
-        <Col md={4}>
+        <Col md={6} lg={4}>
           <Form.Group controlId={`${idPrefix}-template`}>
             <Form.Label>Template</Form.Label>
             <TemplateSelect isInvalid={!!errors.design} {...fields.design} />
@@ -195,7 +197,7 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
           </Form.Group>
         </Col>
       )}
-      <Col md={4}>
+      <Col md={6} lg={4}>
         <Form.Group controlId={`${idPrefix}-weight`}>
           <Form.Label>Weight</Form.Label>
           <InputGroup hasValidation>
@@ -216,7 +218,7 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
           )}
         </Form.Group>
       </Col>
-      <Col md={4}>
+      <Col md={6} lg={4}>
         <PackagePicker id={`${idPrefix}-package`} className="" onPick={onPickPackage} />
       </Col>
       {/* Optional dimensions (Compare rates checks each carrier's size); USPS v9 is always the 15-inch box. */}
@@ -253,16 +255,31 @@ export function LabelTypeFields({ idPrefix, labelTypes, selected, fields, errors
 }
 
 /**
- * 'Create Order $price', disabled with a spinner while the order is being sent, and the balance beside it.
- * Before a type is chosen there is no price to show, and it says so instead of '$0.00'.
+ * Why the chosen type cannot be ordered at this weight, as the Create button says it instead of a price: no weight
+ * yet, more than the type's maximum, or a weight none of its tiers holds; null when it has a price (or no type is chosen).
  */
-export function SubmitOrderButton({ price, busy, typeChosen }: { price: number; busy: boolean; typeChosen: boolean }) {
+export function weightProblem(selected: Pick<LabelType, 'name' | 'uid' | 'maxWeight' | 'weightUnit' | 'prices'> | undefined, weight: unknown): string | null {
+  if (!selected) return null;
+  const text = draftText(weight).trim();
+  const amount = text === '' ? NaN : Number(text);
+  if (!Number.isFinite(amount) || amount <= 0) return 'Enter a weight';
+  if (amount > selected.maxWeight) return `Too heavy for ${selected.name}: at most ${selected.maxWeight} ${selected.weightUnit}`;
+  return weightOutsideTiers(selected, amount);
+}
+
+/**
+ * 'Create Order $price', disabled with a spinner while the order is being sent, and the balance beside it.
+ * Before a type is chosen there is no price to show, and it says so instead of '$0.00'; with a type but a weight it
+ * has no price for, it says what is wrong with the weight and is disabled.
+ */
+export function SubmitOrderButton({ price, busy, selected, weight }: { price: number; busy: boolean; selected: LabelType | undefined; weight: unknown }) {
   const { user } = useCurrentUser();
+  const problem = weightProblem(selected, weight);
   return (
     <div className="d-flex flex-wrap align-items-center gap-3">
-      <Button type="submit" size="lg" disabled={busy} data-testid="create-order">
+      <Button type="submit" size="lg" disabled={busy || problem !== null} data-testid="create-order">
         {busy && <Spinner animation="border" size="sm" className="me-2" />}
-        {typeChosen ? `Create Order ${money(price)}` : CHOOSE_TYPE_FOR_PRICE}
+        {!selected ? CHOOSE_TYPE_FOR_PRICE : (problem ?? `Create Order ${money(price)}`)}
       </Button>
       {user && (
         <span className={price > user.balance ? 'text-danger' : 'text-muted'} data-testid="order-balance">

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
+import { useForm, useWatch, type Control, type FieldErrors, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { Card, Col, Form, Row } from 'react-bootstrap';
-import { countryFor, utcDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType, type Rate } from '@portal/contract';
+import { countryFor, shopDay, type Address, type CreateOrderBody, type CreateOrderInput, type LabelType, type Rate } from '@portal/contract';
 import { ADDRESS_TEXT_EXAMPLE, formatAddressText, parseAddressText, readAddressText, type ParseResult } from './parse-address.ts';
 import {
   LabelTypeFields,
@@ -19,6 +19,7 @@ import {
 } from './order-form-parts.tsx';
 import { useSavedAddresses } from '../../api/addresses.ts';
 import { SavedAddressSelect } from '../../components/saved-address-select.tsx';
+import { PrintsAs } from '../../components/prints-as.tsx';
 import { useLabelTypes } from '../../api/catalog.ts';
 import { toastError } from '../../api/mutation.ts';
 import { ShipDateReferenceFields } from './ship-date-reference-fields.tsx';
@@ -64,6 +65,7 @@ const quickField = (field: string) =>
 
 type AddressTextCardProps = {
   side: 'From' | 'To';
+  control: Control<QuickValues, unknown, CreateOrderInput>;
   text: UseFormRegisterReturn;
   phone: UseFormRegisterReturn;
   showPhone: boolean;
@@ -73,7 +75,7 @@ type AddressTextCardProps = {
   onPick: (address: Address) => void;
 };
 
-function AddressTextCard({ side, text, phone, showPhone, errors, addresses, country, onPick }: AddressTextCardProps) {
+function AddressTextCard({ side, control, text, phone, showPhone, errors, addresses, country, onPick }: AddressTextCardProps) {
   const key = side === 'From' ? 'fromText' : 'toText';
   const phoneError = errors[`${side}Phone`];
   return (
@@ -87,7 +89,9 @@ function AddressTextCard({ side, text, phone, showPhone, errors, addresses, coun
           <Form.Label>{side} Address Data</Form.Label>
           <Form.Control as="textarea" rows={4} placeholder={ADDRESS_TEXT_EXAMPLE} isInvalid={!!errors[key]} {...text} />
           <Form.Control.Feedback type="invalid">{errors[key]?.message}</Form.Control.Feedback>
-          <Form.Text>Line 1 name; line 2 street and optional ", street 2"; line 3 "city, state"; line 4 ZIP.</Form.Text>
+          {/* The lines a label prints otherwise (王小明 prints as Wang Xiao Ming), as Normal Order says under each field. */}
+          <PrintsAs control={control} name={key} lines />
+          <Form.Text className="d-block">Line 1 name; line 2 street and optional ", street 2"; line 3 "city, state"; line 4 ZIP.</Form.Text>
         </Form.Group>
         {showPhone && (
           <Form.Group controlId={`quick-${side.toLowerCase()}-phone`}>
@@ -135,7 +139,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
       toText: textOf(start.to),
       FromPhone: start.from.Phone ?? '',
       ToPhone: start.to.Phone ?? '',
-      ShipDate: utcDay(),
+      ShipDate: shopDay(),
     },
   });
   const { submit, busy } = useSubmitOrder((issues) => {
@@ -221,6 +225,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
           <Col md={6} key={side}>
             <AddressTextCard
               side={side}
+              control={control}
               text={register(side === 'From' ? 'fromText' : 'toText')}
               phone={register(`${side}Phone`)}
               showPhone={selected?.uid === 'fedex_ground'}
@@ -233,7 +238,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         ))}
       </Row>
       <CompareRates rates={rates} ready={pkg !== null} selectedUid={selected?.uid ?? ''} onChoose={chooseRate} />
-      <SubmitOrderButton price={rates.price ?? price} busy={busy} typeChosen={!!selected} />
+      <SubmitOrderButton price={rates.price ?? price} busy={busy} selected={selected} weight={weight} />
     </Form>
   );
 }

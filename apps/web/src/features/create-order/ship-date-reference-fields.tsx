@@ -1,6 +1,6 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Col, Form, Row } from 'react-bootstrap';
-import { REFERENCE_MAX, SHIP_DATE_DAYS_AHEAD, referenceMaxFor, utcDay } from '@portal/contract';
+import { REFERENCE_MAX, SHIP_DATE_DAYS_AHEAD, getShopTimeZone, referenceMaxFor, shopDay } from '@portal/contract';
 
 type Props = {
   idPrefix: string;
@@ -13,7 +13,7 @@ type Props = {
 const CARRIER_WORD = (uid: string) => (uid.startsWith('ups_') ? 'UPS' : uid.startsWith('fedex') ? 'FedEx' : 'USPS');
 
 /**
- * Ship date (today to SHIP_DATE_DAYS_AHEAD days ahead, counted in UTC as the server counts them) and the two reference
+ * Ship date (today to SHIP_DATE_DAYS_AHEAD days ahead, days of the shop's time zone, as the server counts them) and the two reference
  * lines the label prints, each with the chosen carrier's limit. Three columns on a wide screen, one under the other on a
  * phone.
  */
@@ -35,9 +35,11 @@ export function ShipDateReferenceFields({ idPrefix, uid, fields, errors }: Props
       <Col sm={4}>
         <Form.Group controlId={`${idPrefix}-ship-date`}>
           <Form.Label>Ship date</Form.Label>
-          <Form.Control type="date" min={utcDay(0)} max={utcDay(SHIP_DATE_DAYS_AHEAD)} isInvalid={!!errors.ShipDate} {...fields.ShipDate} />
+          <Form.Control type="date" min={shopDay(0)} max={shopDay(SHIP_DATE_DAYS_AHEAD)} isInvalid={!!errors.ShipDate} {...fields.ShipDate} />
           <Form.Control.Feedback type="invalid">{errors.ShipDate?.message}</Form.Control.Feedback>
-          <Form.Text>Today to {SHIP_DATE_DAYS_AHEAD} days ahead (UTC)</Form.Text>
+          <Form.Text>
+            Today to {SHIP_DATE_DAYS_AHEAD} days ahead (days of the shop's time zone, {getShopTimeZone()})
+          </Form.Text>
         </Form.Group>
       </Col>
       {reference('Reference', 'Reference')}

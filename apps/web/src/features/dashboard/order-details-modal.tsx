@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
-import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, weightUnitFor } from '@portal/contract';
+import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, refundBlocked, weightUnitFor } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { orderDetailsQuery, useRefundOrder } from '../../api/orders.ts';
 import { ConfirmModal, type Confirmation } from '../../components/confirm-modal.tsx';
@@ -43,6 +43,12 @@ function RefundAction({ orderId }: { orderId: string }) {
   );
 }
 
+/** What the label prints of one side's lines that print otherwise than typed (printedAs is keyed by CSV column: ToName...). */
+const printedOf = (printedAs: Record<string, string>, side: 'From' | 'To') =>
+  Object.entries(printedAs)
+    .filter(([column]) => column.startsWith(side))
+    .map(([, printed]) => printed);
+
 /** An order of the Order History, whole: addresses, package, type and template, tracking, price, its ledger rows, why it failed, its CSV order. */
 export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
   const detail = useQuery({ ...orderDetailsQuery(orderId), refetchOnMount: 'always' });
@@ -72,10 +78,10 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
             )}
             <Row className="g-3 mb-3 small">
               <Col md={6}>
-                <OrderAddress title="From" party={order.from} testId="order-from" />
+                <OrderAddress title="From" party={order.from} testId="order-from" printed={printedOf(order.printedAs, 'From')} />
               </Col>
               <Col md={6}>
-                <OrderAddress title="To" party={order.to} testId="order-to" />
+                <OrderAddress title="To" party={order.to} testId="order-to" printed={printedOf(order.printedAs, 'To')} />
               </Col>
             </Row>
             <Table size="sm" className="small mb-3" data-testid="order-facts">
@@ -87,7 +93,7 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                 {order.status === 'completed' && (
                   <Fact name="Refund">
                     <span data-testid="order-refund">
-                      {order.refundStatus === null && <RefundAction orderId={order._id} />}
+                      {order.refundStatus === null && (refundBlocked(order) ?? <RefundAction orderId={order._id} />)}
                       {order.refundStatus === 'requested' && 'Requested: the carrier decides; the label cannot be downloaded meanwhile.'}
                       {order.refundStatus === 'refunded' && 'Refunded to your balance; the label can no longer be used.'}
                       {order.refundStatus === 'rejected' && `Rejected: ${order.refundNote ?? 'no reason given'}`}

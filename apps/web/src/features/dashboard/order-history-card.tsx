@@ -104,9 +104,8 @@ export function OrderHistoryCard() {
   const { query: orders, page } = history;
   const rows = orders.data?.orders ?? [];
   const selection = useOrderSelection();
-  const shownIds = rows.map((o) => o._id);
   const select = (order: Order) => (
-    <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order._id)} />
+    <SelectBox label={`Select order ${order.OrderId}`} checked={selection.has(order._id)} onChange={() => selection.toggle(order)} />
   );
   const columns: Columns<Order> = [
     {
@@ -115,8 +114,8 @@ export function OrderHistoryCard() {
         <span className="d-inline-flex align-items-center gap-2">
           <SelectBox
             label="Select every order shown"
-            checked={rows.length > 0 && shownIds.every(selection.has)}
-            onChange={() => selection.toggleAll(shownIds)}
+            checked={rows.length > 0 && rows.every((order) => selection.has(order._id))}
+            onChange={() => selection.toggleAll(rows)}
           />
           #
         </span>
@@ -257,7 +256,7 @@ export function OrderHistoryCard() {
           <Button size="sm" variant="success" disabled={merged.saving !== undefined} onClick={() => merged.download(selection.ids)}>
             Download selected ({selection.size})
           </Button>
-          <RefundSelectedButton ids={selection.ids} onDone={selection.clear} />
+          <RefundSelectedButton orders={selection.orders(rows)} onDone={selection.clear} />
         </OrderSelectionBar>
         <PagedTable
           query={orders}

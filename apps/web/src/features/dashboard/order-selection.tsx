@@ -1,30 +1,33 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Form } from 'react-bootstrap';
+import type { Order } from '@portal/contract';
 
-/** The orders picked in Order History, by id; kept across pages, so a selection can span them. */
+/** The orders picked in Order History, by id, each as it was last shown; kept across pages, so a selection can span them. */
 export function useOrderSelection() {
-  const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
-  const change = (update: (next: Set<string>) => void) =>
-    setIds((current) => {
-      const next = new Set(current);
+  const [picked, setPicked] = useState<ReadonlyMap<string, Order>>(new Map());
+  const change = (update: (next: Map<string, Order>) => void) =>
+    setPicked((current) => {
+      const next = new Map(current);
       update(next);
       return next;
     });
   return {
-    ids: [...ids],
-    size: ids.size,
-    has: (id: string) => ids.has(id),
-    toggle: (id: string) => change((next) => (next.has(id) ? next.delete(id) : next.add(id))),
-    /** Selects every id shown, or clears them when all are already selected. */
-    toggleAll: (shown: string[]) =>
+    ids: [...picked.keys()],
+    /** The selected orders; those on the page shown (`shown`) as it shows them now. */
+    orders: (shown: Order[] = []) => [...picked.values()].map((order) => shown.find((o) => o._id === order._id) ?? order),
+    size: picked.size,
+    has: (id: string) => picked.has(id),
+    toggle: (order: Order) => change((next) => (next.has(order._id) ? next.delete(order._id) : next.set(order._id, order))),
+    /** Selects every order shown, or clears them when all are already selected. */
+    toggleAll: (shown: Order[]) =>
       change((next) => {
-        const all = shown.every((id) => next.has(id));
-        for (const id of shown) {
-          if (all) next.delete(id);
-          else next.add(id);
+        const all = shown.every((order) => next.has(order._id));
+        for (const order of shown) {
+          if (all) next.delete(order._id);
+          else next.set(order._id, order);
         }
       }),
-    clear: () => setIds(new Set()),
+    clear: () => setPicked(new Map()),
   };
 }
 export type OrderSelection = ReturnType<typeof useOrderSelection>;

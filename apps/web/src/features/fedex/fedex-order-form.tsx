@@ -36,9 +36,10 @@ const capitalized = (key: string) => key[0]!.toUpperCase() + key.slice(1);
 /** fromName, fromStreet, ... (or toName, ...) for each address line. */
 const sideNames = (side: 'from' | 'to') =>
   Object.fromEntries(ADDRESS_KEYS.map((key) => [key, `${side}${capitalized(key)}`])) as Record<AddressKey, Path<FedexForm>>;
-const PICKUP_NAMES = Object.fromEntries(ADDRESS_KEYS.filter((key) => key !== 'email').map((key) => [key, `pickupInfo.${key}`])) as Partial<
-  Record<AddressKey, Path<FedexForm>>
->;
+/** The pickup's address lines (all but email), which 'Same as sender' copies from the sender's. */
+const PICKUP_KEYS = ADDRESS_KEYS.filter((key) => key !== 'email');
+
+const PICKUP_NAMES = Object.fromEntries(PICKUP_KEYS.map((key) => [key, `pickupInfo.${key}`])) as Partial<Record<AddressKey, Path<FedexForm>>>;
 
 const emptySide = (side: 'from' | 'to') => Object.fromEntries(ADDRESS_KEYS.map((key) => [`${side}${capitalized(key)}`, '']));
 
@@ -118,7 +119,7 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
   const price = useFedexPrice();
   const create = useCreateFedexOrder();
   const busy = create.isPending;
-  const { register, handleSubmit, control, trigger, setValue, formState } = useForm<FedexForm, unknown, CreateFedexOrderInput>({
+  const { register, handleSubmit, control, trigger, setValue, getValues, formState } = useForm<FedexForm, unknown, CreateFedexOrderInput>({
     resolver,
     defaultValues: defaultValues(),
   });
@@ -137,6 +138,12 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
     if (timeZone !== zone) setValue('timeZone', zone);
   }, [zone, timeZone, setValue]);
   const range = pickupDateRange(String(timeZone ?? '')) ?? undefined;
+  // The pickup is most often at the sender's: its address lines are copied in one click (and checked again once the form was sent).
+  const pickupFromSender = () => {
+    const sender = sideNames('from');
+    for (const key of PICKUP_KEYS)
+      setValue(`pickupInfo.${key}` as Path<FedexForm>, String(getValues(sender[key]) ?? ''), { shouldDirty: true, shouldValidate: formState.isSubmitted });
+  };
   const message = (name: Path<FedexForm>) => (get(errors, name) as { message?: string } | undefined)?.message;
 
   const submit = handleSubmit((order) =>
@@ -243,7 +250,12 @@ export function FedexOrderForm({ onCreated }: { onCreated: () => void }) {
                     {message('timeZone') && <div className="text-danger">{message('timeZone')}</div>}
                   </Col>
                 </Row>
-                <h6 className="small text-uppercase text-muted">Pickup Address</h6>
+                <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+                  <h6 className="small text-uppercase text-muted mb-0 me-auto">Pickup Address</h6>
+                  <Button size="sm" variant="outline-secondary" onClick={pickupFromSender}>
+                    Same as sender
+                  </Button>
+                </div>
                 <AddressFields idPrefix="fedex-pickup" names={PICKUP_NAMES} control={control} register={register} errors={errors} />
               </div>
             )}

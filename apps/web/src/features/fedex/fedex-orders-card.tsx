@@ -19,15 +19,20 @@ export function FedexOrdersCard() {
   const list = usePagedList({ query: (page) => fedexOrdersQuery(search, page) });
   const { query: orders, page } = list;
   const columns: Columns<FedexOrder> = [
-    { header: '#', cell: (_, index) => (page - 1) * FEDEX_PAGE_SIZE + index + 1 },
-    { header: 'OrderId', td: { className: 'font-monospace' }, cell: (order) => order.uuid },
-    { header: 'Status', cell: (order) => <StatusBadge status={order.status} /> },
-    { header: 'Price', className: 'text-end', cell: (order) => money(order.price) },
-    { header: 'Status Note', td: { 'data-testid': 'fedex-status-note' }, cell: (order) => order.note ?? '' },
-    { header: 'Created At', td: { className: 'text-nowrap' }, cell: (order) => formatDate(order.createdAt) },
+    // On phones a row is a card (as the dashboard's): the order id on top, each cell named, the actions at the bottom.
+    { header: '#', td: { className: 'stack-hide' }, cell: (_, index) => (page - 1) * FEDEX_PAGE_SIZE + index + 1 },
+    { header: 'OrderId', td: { className: 'font-monospace stack-key' }, cell: (order) => order.uuid },
+    { header: 'Status', td: { 'data-label': 'Status' }, cell: (order) => <StatusBadge status={order.status} /> },
+    { header: 'Price', className: 'text-end', td: { 'data-label': 'Price' }, cell: (order) => money(order.price) },
+    {
+      header: 'Status Note',
+      td: (order) => ({ 'data-testid': 'fedex-status-note', 'data-label': 'Status Note', className: order.note ? undefined : 'stack-hide' }),
+      cell: (order) => order.note ?? '',
+    },
+    { header: 'Created At', td: { className: 'text-nowrap', 'data-label': 'Created At' }, cell: (order) => formatDate(order.createdAt) },
     {
       header: 'Action',
-      td: { className: 'text-nowrap' },
+      td: { className: 'text-nowrap stack-actions' },
       cell: (order) => (
         <>
           <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setViewing(order)}>
@@ -55,8 +60,7 @@ export function FedexOrdersCard() {
           type="search"
           aria-label="Search FedEx orders"
           placeholder="OrderId, name or city"
-          className="w-auto"
-          style={{ minWidth: 240 }}
+          className="order-search"
           value={searchText}
           onChange={(event) => setSearchText(event.target.value)}
         />
@@ -71,6 +75,7 @@ export function FedexOrdersCard() {
           testId="fedex-orders-table"
           rowProps={(order) => ({ 'data-testid': 'fedex-order-row', 'data-order-id': order._id })}
           compact
+          stack
           pager={{ label: 'FedEx orders pages', ...list.pager }}
         />
       </Card.Body>

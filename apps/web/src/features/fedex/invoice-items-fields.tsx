@@ -61,7 +61,8 @@ export function InvoiceItemsFields({ control, register, errors }: Props) {
           </Form.Group>
         </Col>
       </Row>
-      <Table responsive size="sm" className="align-top mb-2" data-testid="invoice-items">
+      {/* On phones each item is a card (invoice-items in styles.css): its fields two by two under their names, its number and ✕ on top. */}
+      <Table responsive size="sm" className="align-top mb-2 invoice-items" data-testid="invoice-items">
         <thead>
           <tr>
             <th>#</th>
@@ -76,12 +77,15 @@ export function InvoiceItemsFields({ control, register, errors }: Props) {
         <tbody>
           {fields.map((field, index) => (
             <tr key={field.id} data-testid="invoice-item">
-              <td className="pt-2">{index + 1}</td>
+              <td className="pt-2 item-number">
+                <span className="d-md-none">Item </span>
+                {index + 1}
+              </td>
               {COLUMNS.map((column) => {
                 const name = `invoiceItems.${index}.${column.key}` as const;
                 const error = get(errors, name) as { message?: string } | undefined;
                 return (
-                  <td key={column.key}>
+                  <td key={column.key} data-label={column.label} className={column.key === 'description' ? 'item-wide' : undefined}>
                     <Form.Control
                       size="sm"
                       type={column.type}
@@ -95,7 +99,7 @@ export function InvoiceItemsFields({ control, register, errors }: Props) {
                   </td>
                 );
               })}
-              <td>
+              <td className="item-remove">
                 <Button size="sm" variant="outline-danger" aria-label={`Remove item ${index + 1}`} disabled={fields.length <= 1} onClick={() => remove(index)}>
                   ✕
                 </Button>

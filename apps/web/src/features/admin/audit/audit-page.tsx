@@ -6,6 +6,7 @@ import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate } from '../../../components/format.ts';
 import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
 import { useDebounced } from '../../../components/use-debounced.ts';
+import { DayRange } from '../day-range.tsx';
 
 const orEmpty = (value: string) => (value.trim() === '' ? undefined : value.trim());
 const asJson = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value, null, 1));
@@ -22,7 +23,13 @@ const COLUMNS: Columns<AuditEntry> = [
       <>
         {entry.targetType}
         {entry.targetUser?.tgId && <span data-testid="audit-target-user"> @{entry.targetUser.tgId}</span>}
-        {entry.targetId && <div className="font-monospace text-muted">{entry.targetId}</div>}
+        {entry.targetName !== null ? (
+          <div data-testid="audit-target-name" title={entry.targetId ?? undefined}>
+            {entry.targetName}
+          </div>
+        ) : (
+          entry.targetId && <div className="font-monospace text-muted">{entry.targetId}</div>
+        )}
       </>
     ),
   },
@@ -99,11 +106,8 @@ export function AuditPage() {
               onChange={(e) => setTarget(e.target.value)}
             />
           </Col>
-          <Col xs={6} md={3}>
-            <Form.Control size="sm" type="date" aria-label="From date" title="From (UTC day)" value={from} onChange={(e) => setFrom(e.target.value)} />
-          </Col>
-          <Col xs={6} md={3}>
-            <Form.Control size="sm" type="date" aria-label="To date" title="To (UTC day)" value={to} onChange={(e) => setTo(e.target.value)} />
+          <Col xs={12} md="auto">
+            <DayRange from={from} to={to} onFrom={setFrom} onTo={setTo} />
           </Col>
         </Row>
         <AuditRows filter={filter} />

@@ -8,6 +8,7 @@ import { usePagedList } from '../../../api/paged-list.ts';
 import { formatDate, money } from '../../../components/format.ts';
 import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
+import { RefundBadge } from '../../../components/refund-badge.tsx';
 import { CancelOrderModal, type CancellableOrder } from './cancel-order-modal.tsx';
 import { OrderModal, isCancellable } from './order-modal.tsx';
 
@@ -28,16 +29,45 @@ export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrd
     poll: (data) => (data.orders.some((o) => isProcessingStatus(o.status)) ? ORDER_POLL_MS : false),
   });
   const orders = list.query;
+  // Weight under the type and tracking under the order id: the list fits its card at 1366 px, its actions on screen.
   const columns: Columns<AdminOrder> = [
-    { header: 'Order ID', td: { className: 'font-monospace' }, cell: (order) => order.OrderId },
+    {
+      header: 'Order ID',
+      cell: (order) => (
+        <>
+          <span className="font-monospace">{order.OrderId}</span>
+          {order.tracking && (
+            <span className="d-block font-monospace text-muted" data-testid="admin-order-tracking">
+              {order.tracking}
+            </span>
+          )}
+        </>
+      ),
+    },
     showOwner && { header: 'Customer', cell: (order) => <Link to={`/admin/users/${encodeURIComponent(order.owner._id)}`}>@{order.owner.tgId}</Link> },
-    { header: 'Type', cell: (order) => order.labelType.name },
+    {
+      header: 'Type',
+      cell: (order) => (
+        <>
+          {order.labelType.name}
+          <span className="d-block text-muted" data-testid="admin-order-weight">
+            {order.weight} {weightUnitFor(order.labelType.uid)}
+          </span>
+        </>
+      ),
+    },
     { header: 'From', cell: (order) => order.fromName },
     { header: 'To', cell: (order) => order.toName },
-    { header: 'Weight', cell: (order) => `${order.weight} ${weightUnitFor(order.labelType.uid)}` },
     { header: 'Price', className: 'text-end', cell: (order) => money(order.price) },
-    { header: 'Status', cell: (order) => <StatusBadge status={order.status} title={order.note ?? undefined} /> },
-    { header: 'Tracking', td: { className: 'font-monospace' }, cell: (order) => order.tracking ?? '' },
+    {
+      header: 'Status',
+      cell: (order) => (
+        <>
+          <StatusBadge status={order.status} title={order.note ?? undefined} />
+          <RefundBadge status={order.refundStatus} note={order.refundNote} />
+        </>
+      ),
+    },
     { header: 'Created', cell: (order) => formatDate(order.createdAt) },
     {
       header: 'Action',
@@ -47,7 +77,8 @@ export function LabelOrdersList({ filter, showOwner = true }: { filter: LabelOrd
           <Button size="sm" variant="outline-primary" className="me-1" onClick={() => setOpened(order._id)}>
             Open
           </Button>
-          {order.status === 'completed' && (
+          {/* No label to download while its refund is asked or once it is refunded (pdf is null then). */}
+          {order.status === 'completed' && order.pdf && (
             <Button size="sm" variant="outline-success" className="me-1" disabled={label.saving?._id === order._id} onClick={() => label.download(order)}>
               Download
             </Button>

@@ -6,6 +6,7 @@ import { ledgerKindLabel, weightUnitFor, type AdminOrderDetail } from '@portal/c
 import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money, signedMoney } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
+import { RefundBadge } from '../../../components/refund-badge.tsx';
 import { adminOrderQuery } from '../../../api/admin.ts';
 import { OrderAddress } from '../../../components/order-address.tsx';
 
@@ -57,6 +58,17 @@ export function OrderModal({
                         )}
                       </td>
                     </tr>
+                    {order.refundStatus && (
+                      <tr>
+                        <th>Refund</th>
+                        <td data-testid="order-refund">
+                          <RefundBadge status={order.refundStatus} note={order.refundNote} />{' '}
+                          {order.refundStatus === 'requested' && 'Asked; the label cannot be downloaded meanwhile'}
+                          {order.refundStatus === 'refunded' && 'The label was voided and its price credited; it can no longer be downloaded'}
+                          {order.refundStatus === 'rejected' && (order.refundNote ?? 'No reason given')}
+                        </td>
+                      </tr>
+                    )}
                     <tr>
                       <th>Customer</th>
                       <td>
@@ -163,7 +175,7 @@ export function OrderModal({
         )}
       </Modal.Body>
       <Modal.Footer>
-        {order?.status === 'completed' && (
+        {order?.status === 'completed' && order.pdf && (
           <Button variant="outline-success" onClick={() => onDownload(order)}>
             Download label
           </Button>

@@ -7,6 +7,7 @@ import { adminLabelTypesQuery } from '../../../api/admin.ts';
 import { useDebounced } from '../../../components/use-debounced.ts';
 import { LabelOrdersList, type LabelOrdersFilter } from './label-orders-list.tsx';
 import { BulkOrdersList, InvoicesList } from './owned-lists.tsx';
+import { DayRange } from '../day-range.tsx';
 
 const orEmpty = (value: string) => (value.trim() === '' ? undefined : value.trim());
 
@@ -94,11 +95,8 @@ function LabelOrdersTab() {
             ))}
           </Form.Select>
         </Col>
-        <Col xs={3} md>
-          <Form.Control size="sm" type="date" aria-label="From date" title="From (UTC day)" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </Col>
-        <Col xs={3} md>
-          <Form.Control size="sm" type="date" aria-label="To date" title="To (UTC day)" value={to} onChange={(e) => setTo(e.target.value)} />
+        <Col xs={12} md="auto">
+          <DayRange from={from} to={to} onFrom={setFrom} onTo={setTo} />
         </Col>
       </Row>
       <LabelOrdersList filter={filter} />

@@ -7,6 +7,8 @@ import { errorMessage } from '../../../api/client.ts';
 import { formatDate, money } from '../../../components/format.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { overviewQuery } from '../../../api/admin.ts';
+import { UpstreamHealthCard } from './upstream-health-card.tsx';
+import { GoingLiveCard } from './going-live-card.tsx';
 
 // The chart library is only fetched when the overview draws its chart.
 const DailyChart = lazy(() => import('./daily-chart.tsx').then((m) => ({ default: m.DailyChart })));
@@ -65,6 +67,9 @@ export function OverviewPage() {
     <>
       <h2 className="h5 mb-3">Overview</h2>
       {check && (check.negative > 0 || check.notRated > 0) && <PriceCheckWarning check={check} />}
+      {/* First on the page an operator opens first: an upstream's outage is what needs them now. */}
+      <UpstreamHealthCard />
+      <GoingLiveCard />
       <Row className="g-3 mb-3" xs={1} md={2} xl={4}>
         <Col>
           <Figure title="Users" testId="overview-users" value={data.users}>
@@ -143,7 +148,8 @@ export function OverviewPage() {
         </Col>
         <Col>
           <Figure title="Upstream margin, 30 days" testId="overview-upstream-margin" value={money(data.upstream.margin30d)}>
-            {data.upstream.labels30d} labels bought upstream: price {money(data.upstream.price30d)}, cost {money(data.upstream.cost30d)}
+            {times(data.upstream.labels30d, 'label')} bought upstream: price {money(data.upstream.price30d)}, cost {money(data.upstream.cost30d)}; voided labels
+            not counted
           </Figure>
         </Col>
       </Row>
@@ -158,7 +164,7 @@ export function OverviewPage() {
             <Table size="sm" responsive className="small mt-2 mb-0" data-testid="daily-table">
               <thead>
                 <tr>
-                  <th>Day (UTC)</th>
+                  <th>Day ({data.timeZone})</th>
                   <th className="text-end">Sales</th>
                   <th className="text-end">Deposits</th>
                 </tr>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Button, Card, Spinner, Table } from 'react-bootstrap';
-import type { PriceCheckRow } from '@portal/contract';
+import { UPSTREAM_TITLES, type PriceCheckRow } from '@portal/contract';
 import { formatDate, money } from '../../../components/format.ts';
 import { LoadError } from '../../../components/load-error.tsx';
 import { priceCheckQuery, useRunPriceCheck } from '../../../api/admin.ts';
@@ -56,8 +56,8 @@ export function PriceCheckPage() {
               </p>
               {data.sandbox && (
                 <Alert variant="info" className="py-2 small" data-testid="sandbox-rates-note">
-                  Sandbox rates: the label provider is the sandbox, whose costs are a made-up share of our price. Set LABEL_PROVIDER=easypost to see a
-                  carrier&apos;s rates.
+                  Sandbox rates: the shop&apos;s upstream is the sandbox, whose costs are a made-up share of our price. Set LABEL_UPSTREAMS (easypost, shippo)
+                  to see carriers&apos; rates.
                 </Alert>
               )}
               <Table size="sm" className="align-middle small mb-0 table-stack" data-testid="price-check-table">
@@ -65,6 +65,7 @@ export function PriceCheckPage() {
                   <tr>
                     <th>Label type</th>
                     <th>Package</th>
+                    <th>Upstream</th>
                     <th>Upstream service</th>
                     <th className="text-end">Upstream cost</th>
                     <th className="text-end">Our price</th>
@@ -75,7 +76,7 @@ export function PriceCheckPage() {
                 <tbody>
                   {data.rows.length === 0 && (
                     <tr>
-                      <td colSpan={7} className="text-muted">
+                      <td colSpan={8} className="text-muted">
                         No enabled label type takes any reference package.
                       </td>
                     </tr>
@@ -89,6 +90,9 @@ export function PriceCheckPage() {
                     >
                       <td className="stack-key">{row.labelType.name}</td>
                       <td data-label="Package">{row.package.name}</td>
+                      <td data-label="Upstream" data-testid="upstream">
+                        {row.upstream ? (UPSTREAM_TITLES[row.upstream] ?? row.upstream) : <span className="text-muted">none</span>}
+                      </td>
                       <td data-label="Upstream service">{row.carrier ? `${row.carrier} ${row.service}` : <span className="text-muted">none</span>}</td>
                       <td data-label="Upstream cost" className="text-end" data-testid="cost">
                         {row.cost === null ? '—' : money(row.cost)}

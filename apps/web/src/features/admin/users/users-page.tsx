@@ -18,7 +18,10 @@ const COLUMNS: Columns<User> = [
   { header: 'Role', cell: (user) => <UserBadges user={user} /> },
   { header: 'Balance', className: 'text-end', cell: (user) => money(user.balance) },
   { header: 'Joined', cell: (user) => formatDate(user.createdAt) },
-  { header: 'Last active', cell: (user) => (user.lastActiveAt ? formatDate(user.lastActiveAt) : 'Never') },
+  {
+    header: <span title="The account's last request (page or API), to the minute">Last active</span>,
+    cell: (user) => (user.lastActiveAt ? formatDate(user.lastActiveAt) : 'Never'),
+  },
 ];
 
 /** /admin/users: every account, newest first; search by name, Telegram username or email. Search and page live in the address, so Back returns to them. */

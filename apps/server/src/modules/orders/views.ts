@@ -1,0 +1,136 @@
+import {
+  CSV_PRINTED_COLUMNS,
+  ORDER_NOT_FOUND,
+  STARTING_AFTER_NOT_FOUND,
+  centsToDollars,
+  type Order,
+  type OrderDetail,
+  type TrackingStatus,
+} from '@portal/contract';
+import type { Db } from '../../db/database.ts';
+import { badRequest, notFound } from '../../lib/http-errors.ts';
+import * as repo from './repository.ts';
+import { partyOf } from './label-request.ts';
+import { isRefundHeld } from './label-files.ts';
+
+const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
+
+export function toOrder(row: repo.OrderListRow): Order {
+  return {
+    _id: row.id,
+    uuid: row.id,
+    OrderId: row.id.slice(0, 8).toUpperCase(),
+    user: row.user_id,
+    labelType: { name: row.label_type_name, uid: row.label_type_uid },
+    design: row.design,
+    fromName: row.from_name,
+    toName: row.to_name,
+    weight: row.weight,
+    price: centsToDollars(Number(row.price_cents)),
+    status: row.status,
+    tracking: row.tracking,
+    trackingStatus: row.tracking_status as TrackingStatus | null,
+    // A label whose refund is asked or made is not offered for download.
+    pdf: row.status === 'completed' && row.pdf_key && !isRefundHeld(row.refund_status) ? downloadPath(row.id) : null,
+    note: row.note,
+    createdAt: row.created_at,
+    refundStatus: row.refund_status,
+    refundNote: row.refund_note,
+    shipDate: row.ship_date,
+    reference: row.reference1,
+    reference2: row.reference2,
+  };
+}
+
+/**
+ * The names and address lines of an order that its label prints otherwise than typed, by their CSV column names. The
+ * transliteration tables (3 MB) load with the first order read whole, not with the process.
+ */
+export const printedAsOf = async (row: repo.OrderRow) =>
+  (await import('@portal/contract/printed-as')).printedDifferently(
+    {
+      FromName: row.from_name,
+      FromCompany: row.from_company,
+      FromStreet: row.from_street,
+      FromStreet2: row.from_street2,
+      FromCity: row.from_city,
+      ToName: row.to_name,
+      ToCompany: row.to_company,
+      ToStreet: row.to_street,
+      ToStreet2: row.to_street2,
+      ToCity: row.to_city,
+    },
+    CSV_PRINTED_COLUMNS,
+  );
+
+/** The reads of orders: the customer's history pages, one order, one order whole with its ledger rows, and the console's. */
+export function createOrderViews(db: Db) {
+  return {
+    async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {
+      const { rows, total } = await repo.listOwnOrders(db, userId, filter);
+      return { orders: rows.map(toOrder), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total };
+    },
+
+    /** A page of the user's orders after one of theirs (keyset paging, the reseller API's starting_after); 400 when `afterId` is not theirs. */
+    async listAfter(
+      userId: string,
+      filter: repo.OrderFilter,
+      afterId: string,
+    ): Promise<{ orders: Order[]; totalPages: number; total: number; hasMore: boolean }> {
+      const after = await repo.findOwnOrder(db, userId, afterId);
+      if (!after) throw badRequest(STARTING_AFTER_NOT_FOUND);
+      const { rows, total, hasMore } = await repo.listOwnOrdersAfter(db, userId, filter, after);
+      return { orders: rows.map(toOrder), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total, hasMore };
+    },
+
+    /** The user's own order as the history lists it; 404 for another user's. */
+    async getOwn(userId: string, orderId: string): Promise<Order> {
+      const order = await repo.findOwnOrder(db, userId, orderId);
+      if (!order) throw notFound(ORDER_NOT_FOUND);
+      return toOrder(order);
+    },
+
+    /**
+     * The whole order with the ledger rows it caused: the user's own (another user's is not found),
+     * or with userId null any customer's (the console).
+     */
+    async detail(userId: string | null, orderId: string): Promise<OrderDetail> {
+      const row = userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId);
+      if (!row) throw notFound(ORDER_NOT_FOUND);
+      const ledger = await repo.ledgerOfOrder(db, row);
+      return {
+        order: {
+          ...toOrder(row),
+          from: partyOf(row, 'from'),
+          to: partyOf(row, 'to'),
+          length: row.length,
+          width: row.width,
+          height: row.height,
+          bulkOrderId: row.bulk_order_id,
+          bulkRow: row.bulk_order_id ? row.bulk_row : null,
+          updatedAt: row.updated_at,
+          printedAs: await printedAsOf(row),
+        },
+        ledger: ledger.map((l) => ({
+          _id: l.id,
+          createdAt: l.created_at,
+          kind: l.kind,
+          amount: centsToDollars(Number(l.amount_cents)),
+          reference: l.reference,
+          note: l.note,
+        })),
+      };
+    },
+
+    /** Everyone's orders, filtered, newest first, a page of them and how many in all (the console). */
+    listAll: (filter: repo.AllOrdersFilter, page: { offset: number; limit: number }) => repo.listAllOrders(db, filter, page),
+
+    /** Every status with its orders, everyone's (the console's overview). */
+    countByStatus: () => repo.countByStatus(db),
+
+    /** Any customer's order (the console), or undefined. */
+    find(orderId: string): Promise<repo.OrderRow | undefined> {
+      return repo.findOrder(db, orderId);
+    },
+  };
+}
