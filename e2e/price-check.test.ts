@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { adminSession, newPage, useShop } from './harness.ts';
+import type { Overview } from '@portal/contract';
+import { adminSession, api, newPage, useShop } from './harness.ts';
 import { RATES_UNDER_PRICES } from '../apps/server/test/easypost-fixtures.ts';
 
 const shop = useShop({ easyPost: true, env: { RATE_LIMIT_MAX: '1000' } });
@@ -24,6 +25,8 @@ it('the price check page shows a margin below cost in red, the overview warns of
   expect(await fedex.getByTestId('cost').textContent()).toBe('$7.20');
   expect(await fedex.getByTestId('price').textContent()).toBe('$6.50');
   expect(await fedex.getByText('Negative margin').count()).toBe(1);
+  // Where the rate was found.
+  expect(await fedex.getByTestId('upstream').textContent()).toBe('EasyPost');
   expect(await colorOf(page, 'fedex_ground', 'ref-us-1lb')).toBe(RED);
   expect(await row(page, 'priority', 'ref-us-1lb').getByTestId('margin').textContent()).toBe('$2.10 (46.7%)');
   expect(await colorOf(page, 'priority', 'ref-us-1lb')).not.toBe(RED);
@@ -57,35 +60,34 @@ it('the price check page shows a margin below cost in red, the overview warns of
 });
 
 it('the overview warns of a mapped service the upstream does not rate for its route; the reference packages are edited on the page', async () => {
-  const { page } = await adminSession(shop.browser, shop.server);
+  const { page, token } = await adminSession(shop.browser, shop.server);
   await page.goto(`${shop.server.url}/admin/label-types`);
-  const upsRow = page.locator('[data-testid="upstream-row"][data-uid="ups_expedited"]');
-  const service = upsRow.getByRole('combobox', { name: 'Service of ups_expedited', exact: true });
+  const upsRow = page.locator('[data-testid="upstream-mapping"][data-uid="ups_expedited"][data-upstream="easypost"]');
+  const service = upsRow.getByRole('combobox', { name: 'Service of ups_expedited at EasyPost', exact: true });
   await service.waitFor();
   // The editor offers the names the upstream rated; a name it does not rate can only be kept, not chosen. Map the
   // type to another carrier's service name, which the upstream never rates for UPS.
-  await upsRow.getByRole('textbox', { name: 'Carrier of ups_expedited', exact: true }).fill('UPS');
+  await upsRow.getByRole('textbox', { name: 'Carrier of ups_expedited at EasyPost', exact: true }).fill('UPS');
   const offered = await service.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
   expect(offered.length).toBeGreaterThan(0);
   // A carrier the upstream does not rate there: none of its services is offered, only the saved name, marked.
-  await upsRow.getByRole('textbox', { name: 'Carrier of ups_expedited', exact: true }).fill('NoSuchCarrier');
+  await upsRow.getByRole('textbox', { name: 'Carrier of ups_expedited at EasyPost', exact: true }).fill('NoSuchCarrier');
   const kept = service.locator('option', { hasText: 'not rated for this route' });
   expect(await kept.count()).toBe(1);
   expect(await service.locator('option').evaluateAll((options) => options.filter((o) => (o as HTMLOptionElement).value).length)).toBe(1);
   await service.selectOption((await kept.getAttribute('value'))!);
-  await upsRow.getByRole('button', { name: 'Save the upstream service of ups_expedited' }).click();
-  await page.getByRole('alert').filter({ hasText: 'Upstream service saved' }).waitFor();
+  await upsRow.getByRole('button', { name: 'Save the EasyPost service of ups_expedited' }).click();
+  await page.getByRole('alert').filter({ hasText: 'EasyPost service saved' }).waitFor();
   await upsRow.getByTestId('not-rated').waitFor();
 
+  // The mapping change made the kept check out of date: a read of the overview runs one in the background, for its
+  // next read. Wait for that state through the API (reloading the page in a loop would race each load), then open it.
+  await expect.poll(async () => (await api<Overview>(shop.server.url, '/admin/overview', undefined, token)).priceCheck?.notRated ?? 0).toBeGreaterThan(0);
   await page.getByRole('navigation', { name: 'Operator console' }).getByRole('link', { name: 'Overview', exact: true }).click();
-  // The mapping change made the kept check out of date: the overview runs one for its next read.
-  await expect
-    .poll(async () => {
-      await page.reload();
-      await page.getByTestId('overview-users').waitFor();
-      return page.getByTestId('price-check-warning').textContent();
-    })
-    .toMatch(/mapped services? the upstream does not rate for the route/);
+  await page
+    .getByTestId('price-check-warning')
+    .filter({ hasText: /mapped services? the upstream does not rate for the route/ })
+    .waitFor();
 
   // Reference packages: add one on the page; the check prices with it.
   await page.goto(`${shop.server.url}/admin/price-check`);
