@@ -38,7 +38,16 @@ import { createContentService } from './modules/content/service.ts';
 import { EVENT_SWEEP_JOB, eventSweepJob } from './modules/events/jobs.ts';
 import { createEventOutbox } from './modules/events/outbox.ts';
 import { createFedexService } from './modules/fedex/service.ts';
-import { LABEL_REFUND_JOB, ORDER_COMPLETION_JOB, labelRefundJob, orderCompletionJob } from './modules/orders/jobs.ts';
+import {
+  LABEL_REFUND_JOB,
+  ORDER_COMPLETION_JOB,
+  SCAN_FORM_JOB,
+  SCAN_FORM_SWEEP_JOB,
+  labelRefundJob,
+  orderCompletionJob,
+  scanFormJob,
+  scanFormSweepJob,
+} from './modules/orders/jobs.ts';
 import { createRefundService } from './modules/orders/refunds.ts';
 import { createOrderService } from './modules/orders/service.ts';
 import { keepSearchIndexed } from './modules/orders/order-search.ts';
@@ -46,6 +55,7 @@ import { createOpsService } from './modules/ops/service.ts';
 import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
 import { createResellerService } from './modules/reseller/service.ts';
 import { createWebhookService } from './modules/reseller/webhooks.ts';
+import { createScanFormService } from './modules/orders/scan-forms.ts';
 import { telegramMessageJob, telegramWebhookJob } from './modules/telegram/jobs.ts';
 import type { Update } from 'grammy/types';
 import { TELEGRAM_WEBHOOK_JOB, createTelegramService } from './modules/telegram/service.ts';
@@ -203,6 +213,16 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = await createJobQueue(config, db, log);
   closers.push(() => queue.close());
+  const scanForms = createScanFormService({
+    db,
+    labels,
+    files,
+    log,
+    outbox,
+    enqueue: async (formId) => void (await queue.enqueue(SCAN_FORM_JOB, { formId }, { jobId: `scan-form-${formId}` })),
+    claimMs: config.LABEL_CLAIM_MS,
+    retryMs: config.ORDER_POLL_INTERVAL_MS,
+  });
   // The limits on clients (attempts, the reseller API's requests) are counted in one store, shared by every process
   // through Redis when it is configured. Its client connects on first use, so a worker, which serves no request, opens
   // none; and it gives up quickly, as a request waits on it.
@@ -236,6 +256,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     sealedBox,
     orders,
     bulk,
+    scanForms,
     log,
     publicUrl: config.PUBLIC_URL,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
@@ -272,6 +293,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(bulkSweepJob(bulk));
   queue.define(orderCompletionJob(orders));
   queue.define(labelRefundJob(refunds));
+  queue.define(scanFormJob(scanForms));
+  queue.define(scanFormSweepJob(scanForms));
   queue.define(webhookDeliveryJob(webhooks));
   queue.define(telegramMessageJob(telegram));
   queue.define(telegramWebhookJob(telegram));
@@ -313,6 +336,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     queue,
     bulk,
     content,
+    /** SCAN forms: a day's labels of one from address in one carrier scan. */
+    scanForms,
     addresses: createAddressService(db),
     /** Saved packages; packages.packageNamed(userId, name) finds one by its name, as an order names it. */
     packages: createPackageService(db),
@@ -372,6 +397,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     async startWorkers(): Promise<void> {
       await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(LABEL_REFUND_JOB, config.ORDER_POLL_INTERVAL_MS);
+      await queue.schedule(SCAN_FORM_SWEEP_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(BULK_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       await queue.schedule(EVENT_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       // A round every quarter step: each label moves within a quarter step of its due time.

@@ -63,6 +63,11 @@ const customerRoutes: Call[] = [
   ['GET', '/fed/read'],
   ['GET', '/fed/invoice/:id'],
   ['POST', '/amazon/generate-csv'],
+  ['POST', '/scan-form'],
+  ['GET', '/scan-form/today'],
+  ['GET', '/scan-form/read'],
+  ['GET', '/scan-form/:id'],
+  ['GET', '/scan-form/:id/pdf'],
   ['POST', '/auth/logout'],
 ];
 

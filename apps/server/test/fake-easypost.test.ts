@@ -149,6 +149,41 @@ describe('the fake EasyPost', () => {
     expect(bought.selected_rate).toMatchObject({ carrier: 'USPS', service: 'Priority', rate: '2.05' });
   });
 
+  it('makes a ScanForm only of bought, unrefunded Shipments of one from address and carrier account dated today or later, each on one form', async () => {
+    const bought = async (from: Party, service = 'Priority', more: Record<string, unknown> = {}) => {
+      const shipment = await ship(from, RECIPIENT, { weight: 16 }, more);
+      const rate = shipment.rates.find((r: any) => r.service === service);
+      return (await client.Shipment.buy(shipment.id, rate.id)) as any;
+    };
+    const refusal = (shipments: any[]) =>
+      client.ScanForm.create({ shipments } as any).then(
+        () => 'made',
+        (error: { message: string }) => error.message,
+      );
+    const [a, b] = [await bought(SENDER), await bought(SENDER)];
+    // Let through: two labels of one sender.
+    const form: any = await client.ScanForm.create({ shipments: [a, b] } as any);
+    expect(form).toMatchObject({ object: 'ScanForm', status: 'created', tracking_codes: [a.tracking_code, b.tracking_code] });
+    expect(form.form_url).toMatch(/\.pdf$/);
+    // Refused: a label already on a form, two from addresses, two carrier accounts, a refunded label, one not bought, a past date.
+    expect(await refusal([a])).toMatch(/already on ScanForm/);
+    const other = { ...SENDER, street: '99 Other Street' };
+    expect(await refusal([await bought(SENDER), await bought(other)])).toMatch(/same from address/);
+    expect(await refusal([await bought(SENDER), await bought(SENDER, 'FEDEX_GROUND')])).toMatch(/same carrier account/);
+    const refunded = await bought(SENDER);
+    await client.Shipment.refund(refunded.id);
+    expect(await refusal([refunded])).toMatch(/was refunded/);
+    expect(await refusal([await ship(SENDER, RECIPIENT, { weight: 16 })])).toMatch(/has no postage/);
+    expect(await refusal([await bought(SENDER, 'Priority', { options: { label_date: '2020-01-02T12:00:00Z' } })])).toMatch(/label_date in the past/);
+    // A form made in the background is created when it is next read, and listed newest first.
+    fake.scanFormStatus = 'creating';
+    const later: any = await client.ScanForm.create({ shipments: [await bought(SENDER)] } as any);
+    fake.scanFormStatus = 'created';
+    expect(later).toMatchObject({ status: 'creating', form_url: null });
+    expect(await client.ScanForm.retrieve(later.id)).toMatchObject({ status: 'created' });
+    expect(((await client.ScanForm.all({ page_size: 1 } as any)) as any).scan_forms.map((f: any) => f.id)).toEqual([later.id]);
+  });
+
   it('refuses connections while it does not listen, and takes them again on the same port', async () => {
     await fake.listen(false);
     const refused = await ship(SENDER, RECIPIENT, { weight: 32 }).catch((error) => error);

@@ -3,13 +3,14 @@ import http from 'node:http';
 import { PDFDocument } from 'pdf-lib';
 
 /** Which calls a fault hits. */
-export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verify' | 'file' | 'convert';
+export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verify' | 'file' | 'convert' | 'form' | 'form-retrieve' | 'form-list';
 
 /**
  * A switch: the next `count` calls of `on` (any call when omitted) answer 500, answer 429 with Retry-After, never answer
  * (the client times out), or (buy only) are bought and then the answer is lost (the connection is dropped) or garbled
  * (200 with the Shipment as it was before the purchase, no postage_label: an answer the client cannot use), or
- * (refund only) are refused with a 422 as a carrier that does not void the label, or are handled `delayMs` late ('slow'),
+ * (refund only) are refused with a 422 as a carrier that does not void the label, or (form only) are made and then the
+ * answer is lost, or are handled `delayMs` late ('slow'),
  * or once `until` settles (a test's gate: the call is held exactly as long as the test needs, whatever the machine's speed).
  */
 export type FakeEasyPostFault = {
@@ -51,6 +52,13 @@ export type FakeEasyPost = {
    */
   answeredInMs: Map<string, number>;
   faults: FakeEasyPostFault[];
+  /** ScanForms made, by id; each Shipment is on one at most. */
+  scanForms: Map<string, any>;
+  /**
+   * What a new ScanForm answers: 'created' at once (its form_url set), or 'creating' until it is next retrieved (or
+   * listed), as EasyPost makes a large form in the background.
+   */
+  scanFormStatus: 'created' | 'creating';
   /** A street1 the fake cannot verify or rate: creating a shipment to it answers 422, as EasyPost does for an unknown address. */
   unverifiableStreet: string;
   /**
@@ -249,6 +257,9 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     if (method === 'POST' && /^\/v2\/shipments\/[^/]+\/refund$/.test(path)) return 'refund';
     if (method === 'POST' && path === '/v2/addresses/create_and_verify') return 'verify';
     if (method === 'GET' && /^\/v2\/shipments\/[^/]+\/label$/.test(path)) return 'convert';
+    if (method === 'POST' && path === '/v2/scan_forms') return 'form';
+    if (method === 'GET' && path === '/v2/scan_forms') return 'form-list';
+    if (method === 'GET' && /^\/v2\/scan_forms\/[^/]+$/.test(path)) return 'form-retrieve';
     if (method === 'GET' && /^\/files\/[^/]+\.pdf$/.test(path)) return 'file';
     if (method === 'GET' && /^\/files\/[^/]+\.zpl$/.test(path)) return 'file';
     return null;
@@ -301,6 +312,18 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       body = raw ? JSON.parse(raw) : {};
     } catch {
       return refuse(res, 400, 'BAD_REQUEST', 'The request could not be parsed.');
+    }
+    if (call === 'form') return makeScanForm(res, body, fault);
+    if (call === 'form-list') {
+      // Newest first, page_size at most 100 (EasyPost's list calls).
+      const size = Math.min(100, Number(new URL(req.url ?? '', origin).searchParams.get('page_size') ?? 20) || 20);
+      const forms = [...fake.scanForms.values()].reverse().map(ripen);
+      return send(res, 200, { scan_forms: forms.slice(0, size), has_more: forms.length > size });
+    }
+    if (call === 'form-retrieve') {
+      const form = fake.scanForms.get(path.split('/')[3]);
+      if (!form) return refuse(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
+      return send(res, 200, ripen(form));
     }
     const shipmentId = path.split('/')[3];
 
@@ -451,6 +474,60 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     return send(res, 200, shipment);
   }
 
+  /** A form made 'creating' is created when it is next read. */
+  function ripen(form: any) {
+    if (form.status === 'creating') {
+      form.status = 'created';
+      form.form_url = `${origin}/files/${form.id}.pdf`;
+    }
+    return form;
+  }
+
+  /**
+   * POST /scan_forms ({scan_form: {shipments: [{id}]}}, as the official client sends it): refused (422) unless every
+   * Shipment is bought, not refunded, on no other form, dated today or later, and all share one from address and one
+   * carrier account; EasyPost's rules for a form the carrier scans as one.
+   */
+  function makeScanForm(res: http.ServerResponse, body: any, fault: FakeEasyPostFault | undefined) {
+    const asked: unknown[] = (body.scan_form ?? body).shipments ?? [];
+    const refuseForm = (message: string) => refuse(res, 422, 'SCAN_FORM.INVALID', message);
+    if (!Array.isArray(asked) || asked.length === 0) return refuseForm('A ScanForm needs at least one shipment.');
+    const shipments: any[] = [];
+    for (const entry of asked) {
+      const shipment = fake.shipments.get(typeof entry === 'string' ? entry : ((entry as { id?: string })?.id ?? ''));
+      if (!shipment) return refuse(res, 404, 'SHIPMENT.NOT_FOUND', 'The requested resource could not be found.');
+      if (!shipment.postage_label) return refuseForm(`Shipment ${shipment.id} has no postage.`);
+      if (shipment.refund_status) return refuseForm(`Shipment ${shipment.id} was refunded (${shipment.refund_status}) and cannot be on a ScanForm.`);
+      if (formOfShipment.has(shipment.id)) return refuseForm(`Shipment ${shipment.id} is already on ScanForm ${formOfShipment.get(shipment.id)}.`);
+      const labelDay = String(shipment.options?.label_date ?? shipment.created_at).slice(0, 10);
+      if (labelDay < new Date().toISOString().slice(0, 10)) return refuseForm(`Shipment ${shipment.id} has a label_date in the past (${labelDay}).`);
+      shipments.push(shipment);
+    }
+    const addressOf = (s: any) =>
+      JSON.stringify(['name', 'company', 'street1', 'street2', 'city', 'state', 'zip', 'country'].map((k) => String(s.from_address?.[k] ?? '').toUpperCase()));
+    if (new Set(shipments.map(addressOf)).size > 1) return refuseForm('All shipments of a ScanForm must have the same from address.');
+    if (new Set(shipments.map((s) => s.selected_rate?.carrier_account_id)).size > 1)
+      return refuseForm('All shipments of a ScanForm must use the same carrier account.');
+    const form: any = {
+      id: id('sf'),
+      object: 'ScanForm',
+      status: fake.scanFormStatus,
+      message: null,
+      address: { id: id('adr'), object: 'Address', ...shipments[0].from_address },
+      tracking_codes: shipments.map((s) => s.tracking_code),
+      form_url: null,
+      form_file_type: null,
+      batch_id: id('batch'),
+      created_at: new Date().toISOString(),
+    };
+    if (form.status === 'created') form.form_url = `${origin}/files/${form.id}.pdf`;
+    for (const shipment of shipments) formOfShipment.set(shipment.id, form.id);
+    fake.scanForms.set(form.id, form);
+    if (fault?.kind === 'lose') return res.socket?.destroy(); // made upstream; the answer never arrives
+    return send(res, 200, form);
+  }
+
+  const formOfShipment = new Map<string, string>();
   let trackingSerial = 0;
   const zplFiles = new Map<string, string>();
   /** The Shipment each answer is about (answeredInMs), and each label file's. */
@@ -499,6 +576,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     buysArrived: [],
     answeredInMs: new Map(),
     faults: [],
+    scanForms: new Map(),
+    scanFormStatus: 'created',
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},
     rateErrors: new Set(),

@@ -252,6 +252,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scan-form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make SCAN forms for your labels
+         * @description Puts completed labels (by `order_ids`, or a bulk order's by `bulk_order_id`) on SCAN forms (USPS Form 5630, a carrier's manifest): one barcode the carrier scans for all of them. The labels are grouped as the carrier takes them on one form (one from address, carrier and ship date; shipping today or later; not refunded; each label on one form), and one form is made a group (at most 1,000 labels). Each form starts `creating`; follow it with read-scan-form or the `scan_form.created` webhook. `refused` names each label that could not go on a form, and why; 422 when none could. A label on a form can no longer be refunded through the shop.
+         */
+        post: operations["createScanForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scan-form/{scan_form_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a SCAN form
+         * @description Your SCAN form: `creating`, then `created` with `pdf_url`, or `failed` with the carrier's `message` (its labels are then free to refund or put on another form).
+         */
+        get: operations["readScanForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scan-form/{scan_form_id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a SCAN form
+         * @description The PDF of your created SCAN form, to print and hand to the carrier with the parcels. 409 until it is created.
+         */
+        get: operations["downloadScanForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/create-bulk-order": {
         parameters: {
             query?: never;
@@ -448,6 +508,26 @@ export interface webhooks {
          * @description Every row of a bulk order was made or failed (failed rows are refunded): `data.bulkOrder` holds the counts and the ZIP download URL. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
          */
         post: operations["onBulkCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "scan_form.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A SCAN form is ready
+         * @description A SCAN form you asked for was made by the carrier: `data.scanForm` holds its orders, tracking codes and the PDF URL to print and hand over. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
+         */
+        post: operations["onScanFormCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -765,16 +845,50 @@ export interface components {
             downloadUrl: string | null;
             completedAt: string | null;
         };
+        ResellerScanForm: {
+            id: string;
+            /** @description SF- and the first 8 characters of the id, as the form prints it */
+            name: string;
+            /**
+             * @description creating (asked of the carrier), created (download it) or failed (see message)
+             * @enum {string}
+             */
+            status: "creating" | "created" | "failed";
+            carrier: string;
+            /** @description YYYY-MM-DD */
+            ship_date: string;
+            from: {
+                name: string;
+                company: string;
+                street: string;
+                street2: string;
+                city: string;
+                state: string;
+                zip: string;
+                country: string;
+            };
+            label_count: number;
+            /** @description The orders on the form (a failed form's labels are free again: empty) */
+            order_ids: string[];
+            tracking_codes: string[];
+            bulk_order_id: string | null;
+            /** @description Why it failed, in the carrier's words */
+            message: string | null;
+            /** @description The form PDF to print and hand over, once created */
+            pdf_url: string | null;
+            created_at: string;
+        };
         ResellerWebhookEvent: {
             /** @description Unique per event: deduplicate on it (a delivery may arrive more than once) */
             id: string;
             /** @enum {string} */
-            type: "order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed";
+            type: "order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created";
             /** @description Unix seconds */
             created: number;
             data: {
                 order?: components["schemas"]["ResellerOrder"];
                 bulkOrder?: components["schemas"]["ResellerBulkSummary"];
+                scanForm?: components["schemas"]["ResellerScanForm"];
             };
         };
         /** @description A saved package: its weight in lb or oz, and its length, width and height in inches (all three, or null when it has none). */
@@ -787,6 +901,110 @@ export interface components {
             length: number | null;
             width: number | null;
             height: number | null;
+        };
+        /**
+         * @example {
+         *       "type": "success",
+         *       "message": "1 SCAN form asked for 2 labels",
+         *       "forms": [
+         *         {
+         *           "id": "7b1e4c2a-9d3f-4a6b-8c5e-1f2a3b4c5d6e",
+         *           "name": "SF-7B1E4C2A",
+         *           "status": "creating",
+         *           "carrier": "USPS",
+         *           "ship_date": "2026-12-01",
+         *           "from": {
+         *             "name": "Jane Sender",
+         *             "company": "",
+         *             "street": "123 Main Street",
+         *             "street2": "",
+         *             "city": "New York",
+         *             "state": "NY",
+         *             "zip": "10001",
+         *             "country": "United States"
+         *           },
+         *           "label_count": 2,
+         *           "order_ids": [
+         *             "0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41",
+         *             "5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13"
+         *           ],
+         *           "tracking_codes": [
+         *             "9405511899223197428490",
+         *             "9405511899223197428506"
+         *           ],
+         *           "bulk_order_id": null,
+         *           "message": null,
+         *           "pdf_url": null,
+         *           "created_at": "2026-12-01T21:04:11.000Z"
+         *         }
+         *       ],
+         *       "refused": [
+         *         {
+         *           "order_id": "9c8b7a6d-5e4f-4321-8765-0fedcba98765",
+         *           "reason": "A refunded label (or one with a refund asked) cannot go on a SCAN form"
+         *         }
+         *       ]
+         *     }
+         */
+        ResellerScanFormsAnswer: {
+            /**
+             * @description Always 'success' on a 2xx answer
+             * @constant
+             */
+            type: "success";
+            message: string;
+            /** @description One form for each group of labels the carrier takes together (one from address, carrier and ship date) */
+            forms: components["schemas"]["ResellerScanForm"][];
+            /** @description Each label that could not go on a form, and why */
+            refused: {
+                order_id: string;
+                reason: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "type": "success",
+         *       "message": "SCAN form",
+         *       "form": {
+         *         "id": "7b1e4c2a-9d3f-4a6b-8c5e-1f2a3b4c5d6e",
+         *         "name": "SF-7B1E4C2A",
+         *         "status": "created",
+         *         "carrier": "USPS",
+         *         "ship_date": "2026-12-01",
+         *         "from": {
+         *           "name": "Jane Sender",
+         *           "company": "",
+         *           "street": "123 Main Street",
+         *           "street2": "",
+         *           "city": "New York",
+         *           "state": "NY",
+         *           "zip": "10001",
+         *           "country": "United States"
+         *         },
+         *         "label_count": 2,
+         *         "order_ids": [
+         *           "0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41",
+         *           "5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13"
+         *         ],
+         *         "tracking_codes": [
+         *           "9405511899223197428490",
+         *           "9405511899223197428506"
+         *         ],
+         *         "bulk_order_id": null,
+         *         "message": null,
+         *         "pdf_url": "https://labels.acme-shipping.test/api/reseller/v1/scan-form/7b1e4c2a-9d3f-4a6b-8c5e-1f2a3b4c5d6e/pdf",
+         *         "created_at": "2026-12-01T21:04:11.000Z"
+         *       }
+         *     }
+         */
+        ResellerScanFormAnswer: {
+            /**
+             * @description Always 'success' on a 2xx answer
+             * @constant
+             */
+            type: "success";
+            message: string;
+            form: components["schemas"]["ResellerScanForm"];
         };
     };
     responses: never;
@@ -1861,7 +2079,7 @@ export interface operations {
                         hasSecret: boolean;
                         /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
                         secret?: string;
-                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed")[];
+                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created")[];
                     };
                 };
             };
@@ -1975,7 +2193,7 @@ export interface operations {
                         hasSecret: boolean;
                         /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
                         secret?: string;
-                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed")[];
+                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created")[];
                     };
                 };
             };
@@ -3104,6 +3322,463 @@ export interface operations {
             };
         };
     };
+    createScanForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order_ids": [
+                 *         "0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41",
+                 *         "5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Up to 1000 of your completed orders */
+                    order_ids?: string[];
+                    /** @description A bulk order's id: all its completed labels */
+                    bulk_order_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The forms asked */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "1 SCAN form asked for 2 labels",
+                     *       "forms": [
+                     *         {
+                     *           "id": "7b1e4c2a-9d3f-4a6b-8c5e-1f2a3b4c5d6e",
+                     *           "name": "SF-7B1E4C2A",
+                     *           "status": "creating",
+                     *           "carrier": "USPS",
+                     *           "ship_date": "2026-12-01",
+                     *           "from": {
+                     *             "name": "Jane Sender",
+                     *             "company": "",
+                     *             "street": "123 Main Street",
+                     *             "street2": "",
+                     *             "city": "New York",
+                     *             "state": "NY",
+                     *             "zip": "10001",
+                     *             "country": "United States"
+                     *           },
+                     *           "label_count": 2,
+                     *           "order_ids": [
+                     *             "0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41",
+                     *             "5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13"
+                     *           ],
+                     *           "tracking_codes": [
+                     *             "9405511899223197428490",
+                     *             "9405511899223197428506"
+                     *           ],
+                     *           "bulk_order_id": null,
+                     *           "message": null,
+                     *           "pdf_url": null,
+                     *           "created_at": "2026-12-01T21:04:11.000Z"
+                     *         }
+                     *       ],
+                     *       "refused": [
+                     *         {
+                     *           "order_id": "9c8b7a6d-5e4f-4321-8765-0fedcba98765",
+                     *           "reason": "A refunded label (or one with a refund asked) cannot go on a SCAN form"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerScanFormsAnswer"];
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    readScanForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id create-scan-form answered */
+                scan_form_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "SCAN form",
+                     *       "form": {
+                     *         "id": "7b1e4c2a-9d3f-4a6b-8c5e-1f2a3b4c5d6e",
+                     *         "name": "SF-7B1E4C2A",
+                     *         "status": "created",
+                     *         "carrier": "USPS",
+                     *         "ship_date": "2026-12-01",
+                     *         "from": {
+                     *           "name": "Jane Sender",
+                     *           "company": "",
+                     *           "street": "123 Main Street",
+                     *           "street2": "",
+                     *           "city": "New York",
+                     *           "state": "NY",
+                     *           "zip": "10001",
+                     *           "country": "United States"
+                     *         },
+                     *         "label_count": 2,
+                     *         "order_ids": [
+                     *           "0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41",
+                     *           "5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13"
+                     *         ],
+                     *         "tracking_codes": [
+                     *           "9405511899223197428490",
+                     *           "9405511899223197428506"
+                     *         ],
+                     *         "bulk_order_id": null,
+                     *         "message": null,
+                     *         "pdf_url": "https://labels.acme-shipping.test/api/reseller/v1/scan-form/7b1e4c2a-9d3f-4a6b-8c5e-1f2a3b4c5d6e/pdf",
+                     *         "created_at": "2026-12-01T21:04:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerScanFormAnswer"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    downloadScanForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id create-scan-form answered */
+                scan_form_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form PDF */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not ready yet, a refund already asked or decided, a request with this Idempotency-Key still running, or a package of this name already saved */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "The label is not ready yet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
     createBulkOrder: {
         parameters: {
             query?: never;
@@ -3872,6 +4547,37 @@ export interface operations {
                  */
                 "x-portal-signature": string;
                 "x-portal-event": "bulk.completed";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onScanFormCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "scan_form.created";
                 /** @description The delivery id (the same on every retry) */
                 "x-portal-delivery": string;
             };

@@ -31,3 +31,5 @@ export * from './rates.ts';
 export * from './packages-values.ts';
 export * from './packages.ts';
 export * from './price-check.ts';
+export * from './scan-forms-values.ts';
+export * from './scan-forms.ts';

@@ -1,6 +1,7 @@
 // Address limits, order messages, statuses and list sizes, without zod (see index.ts).
 import { USPS_V9_DIMENSION } from './catalog-values.ts';
 import { REGIONS } from './regions.ts';
+import { refundOnScanForm } from './scan-forms-values.ts';
 
 export const STREET_MAX = 35;
 export const NAME_MAX = 100;
@@ -126,8 +127,14 @@ export const SCANNED_TRACKING_STATUSES: readonly TrackingStatus[] = TRACKING_STA
  * Why a completed label not yet refunded cannot be asked to be (the screens show it in place of 'Request refund'), or
  * null when it can be asked. The server has the last word (its window of days for USPS labels).
  */
-export function refundBlocked(order: { status: string; refundStatus: RefundStatus | null; trackingStatus: TrackingStatus | null }): string | null {
+export function refundBlocked(order: {
+  status: string;
+  refundStatus: RefundStatus | null;
+  trackingStatus: TrackingStatus | null;
+  scanFormId?: string | null;
+}): string | null {
   if (order.status !== 'completed' || order.refundStatus !== null) return null;
+  if (order.scanFormId) return refundOnScanForm(order.scanFormId);
   if (order.trackingStatus && SCANNED_TRACKING_STATUSES.includes(order.trackingStatus))
     return `Cannot be refunded: the carrier has scanned it (${TRACKING_STATUS_LABELS[order.trackingStatus]})`;
   return null;

@@ -299,6 +299,8 @@ export const orderSchema = z.object({
   /** The reference lines printed on the label ('' when none). */
   reference: z.string(),
   reference2: z.string(),
+  /** The SCAN form the label is on, else null (a label on one is no longer refunded through the shop). */
+  scanFormId: z.string().nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

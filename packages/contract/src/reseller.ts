@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SCAN_FORM_IDS_MAX, SCAN_FORM_STATUSES } from './scan-forms-values.ts';
+import { scanFormFromSchema } from './scan-forms.ts';
 import { labelFormatSchema } from './label-format.ts';
 import { idText } from './common.ts';
 import { BULK_MAX_ROWS, bulkService } from './bulk.ts';
@@ -47,6 +49,7 @@ export const RESELLER_TAGS = {
   orders: 'Orders',
   bulkOrders: 'Bulk orders',
   packages: 'Saved packages',
+  scanForms: 'SCAN forms',
   queue: 'Queue',
   errors: 'Errors, idempotency and limits',
 } as const;
@@ -531,7 +534,15 @@ export const queueStatsAnswer = z
 
 // ---- webhooks (Account Setting, signed-in user) -----------------------------------------------
 
-export const WEBHOOK_EVENTS = ['order.completed', 'order.cancelled', 'order.tracking', 'order.refunded', 'order.refund_rejected', 'bulk.completed'] as const;
+export const WEBHOOK_EVENTS = [
+  'order.completed',
+  'order.cancelled',
+  'order.tracking',
+  'order.refunded',
+  'order.refund_rejected',
+  'bulk.completed',
+  'scan_form.created',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_SIGNATURE_HEADER = 'x-portal-signature';
 export const WEBHOOK_EVENT_HEADER = 'x-portal-event';
@@ -600,13 +611,33 @@ export const resellerBulkSummary = z
   })
   .meta({ id: 'ResellerBulkSummary' });
 
+/** A SCAN form as the reseller API shows it. */
+export const resellerScanForm = z
+  .object({
+    id: z.string(),
+    name: z.string().describe('SF- and the first 8 characters of the id, as the form prints it'),
+    status: z.enum(SCAN_FORM_STATUSES).describe('creating (asked of the carrier), created (download it) or failed (see message)'),
+    carrier: z.string(),
+    ship_date: z.string().describe('YYYY-MM-DD'),
+    from: scanFormFromSchema,
+    label_count: z.number().int(),
+    order_ids: z.array(z.string()).describe("The orders on the form (a failed form's labels are free again: empty)"),
+    tracking_codes: z.array(z.string()),
+    bulk_order_id: z.string().nullable(),
+    message: z.string().nullable().describe("Why it failed, in the carrier's words"),
+    pdf_url: z.string().nullable().describe('The form PDF to print and hand over, once created'),
+    created_at: z.string(),
+  })
+  .meta({ id: 'ResellerScanForm' });
+export type ResellerScanForm = z.infer<typeof resellerScanForm>;
+
 /** The JSON body of a webhook POST. */
 export const webhookEventSchema = z
   .object({
     id: z.string().describe('Unique per event: deduplicate on it (a delivery may arrive more than once)'),
     type: z.enum(WEBHOOK_EVENTS),
     created: z.number().int().describe('Unix seconds'),
-    data: z.object({ order: resellerOrder.optional(), bulkOrder: resellerBulkSummary.optional() }),
+    data: z.object({ order: resellerOrder.optional(), bulkOrder: resellerBulkSummary.optional(), scanForm: resellerScanForm.optional() }),
   })
   .meta({ id: 'ResellerWebhookEvent' });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
@@ -705,3 +736,50 @@ export const resellerPackageAnswer = z
 export const resellerPackageDeletedAnswer = z
   .object({ type: success, message: z.string() })
   .meta({ examples: [{ type: 'success', message: PACKAGE_DELETED }] });
+
+// ---- SCAN forms -------------------------------------------------------------------------------
+
+export const resellerScanFormBody = z
+  .object({
+    order_ids: z.array(idText()).min(1).max(SCAN_FORM_IDS_MAX).optional().describe(`Up to ${SCAN_FORM_IDS_MAX} of your completed orders`),
+    bulk_order_id: idText().optional().describe("A bulk order's id: all its completed labels"),
+  })
+  .refine((body) => (body.order_ids ? 1 : 0) + (body.bulk_order_id ? 1 : 0) === 1, { message: 'Send either order_ids or bulk_order_id' })
+  .meta({ examples: [{ order_ids: ['0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41', '5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13'] }] });
+const SCAN_FORM_EXAMPLE = {
+  id: '7b1e4c2a-9d3f-4a6b-8c5e-1f2a3b4c5d6e',
+  name: 'SF-7B1E4C2A',
+  status: 'created' as const,
+  carrier: 'USPS',
+  ship_date: '2026-12-01',
+  from: { name: 'Jane Sender', company: '', street: '123 Main Street', street2: '', city: 'New York', state: 'NY', zip: '10001', country: 'United States' },
+  label_count: 2,
+  order_ids: ['0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41', '5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13'],
+  tracking_codes: ['9405511899223197428490', '9405511899223197428506'],
+  bulk_order_id: null,
+  message: null,
+  pdf_url: 'https://labels.acme-shipping.test/api/reseller/v1/scan-form/7b1e4c2a-9d3f-4a6b-8c5e-1f2a3b4c5d6e/pdf',
+  created_at: '2026-12-01T21:04:11.000Z',
+};
+export const resellerScanFormsAnswer = z
+  .object({
+    type: success,
+    message: z.string(),
+    forms: z.array(resellerScanForm).describe('One form for each group of labels the carrier takes together (one from address, carrier and ship date)'),
+    refused: z.array(z.object({ order_id: z.string(), reason: z.string() })).describe('Each label that could not go on a form, and why'),
+  })
+  .meta({
+    id: 'ResellerScanFormsAnswer',
+    examples: [
+      {
+        type: 'success',
+        message: '1 SCAN form asked for 2 labels',
+        forms: [{ ...SCAN_FORM_EXAMPLE, status: 'creating', pdf_url: null }],
+        refused: [{ order_id: '9c8b7a6d-5e4f-4321-8765-0fedcba98765', reason: 'A refunded label (or one with a refund asked) cannot go on a SCAN form' }],
+      },
+    ],
+  });
+export const resellerScanFormAnswer = z
+  .object({ type: success, message: z.string(), form: resellerScanForm })
+  .meta({ id: 'ResellerScanFormAnswer', examples: [{ type: 'success', message: 'SCAN form', form: SCAN_FORM_EXAMPLE }] });
+export const scanFormIdParams = z.object({ scan_form_id: idText().describe('The id create-scan-form answered') });

@@ -107,6 +107,7 @@ export interface Database {
   quotes: QuotesTable;
   reference_packages: ReferencePackagesTable;
   price_checks: PriceChecksTable;
+  scan_forms: ScanFormsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -436,6 +437,37 @@ export interface OrdersTable {
   /** The reference lines the label prints ('' when none); searchable. */
   reference1: string;
   reference2: string;
+  /** The SCAN form the label is on (set before the upstream is asked, cleared if the form fails), else null. */
+  scan_form_id: string | null;
+}
+
+/** A SCAN form (2026-11-30-10-scan-forms): one carrier scan for a day's labels of one from address. */
+export interface ScanFormsTable {
+  id: string;
+  user_id: string;
+  status: 'creating' | 'created' | 'failed';
+  /** The upstream asked (orders.provider of its labels). */
+  provider: string;
+  carrier: string;
+  /** YYYY-MM-DD: the labels' ship date. */
+  ship_date: string;
+  /** The from address (a LabelParty) as JSON. */
+  from_json: string;
+  label_count: number;
+  /** The bulk order whose labels it holds, when asked for one. */
+  bulk_order_id: string | null;
+  /** The form at the upstream, once it answered. */
+  upstream_ref: string | null;
+  /** When the upstream was first asked: a later take asks what became of that before asking again. */
+  upstream_asked_at: string | null;
+  pdf_key: string | null;
+  /** Why it failed, in the upstream's words. */
+  message: string | null;
+  /** When a process next asks the upstream about it (while creating); until then it is another process's. */
+  due_at: string | null;
+  claims: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /** The EasyPost webhook events taken, by id: a replayed event changes nothing. */

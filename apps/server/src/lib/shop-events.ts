@@ -14,6 +14,8 @@ export type ShopEvent =
   /** A label's tracking status changed (EasyPost's tracker, or the sandbox's timer); `bulk`: a bulk order's row. */
   | { type: 'order.tracking'; userId: string; orderId: string; status: TrackingStatus; bulk: boolean }
   | { type: 'bulk.completed'; userId: string; bulkOrderId: string }
+  /** A SCAN form was made: its PDF can be downloaded. */
+  | { type: 'scan_form.created'; userId: string; scanFormId: string }
   | { type: 'fedex.completed' | 'fedex.cancelled'; userId: string; fedexOrderId: string }
   /** A paid deposit: the amounts as credited and the balance the credit left behind. */
   | { type: 'deposit.credited'; userId: string; invoiceId: string; amountCents: number; bonusPercent: number; bonusCents: number; balanceCents: number };
@@ -31,6 +33,8 @@ function subjectOf(event: ShopEvent): string {
       return event.orderId;
     case 'bulk.completed':
       return event.bulkOrderId;
+    case 'scan_form.created':
+      return event.scanFormId;
     case 'fedex.completed':
     case 'fedex.cancelled':
       return event.fedexOrderId;
@@ -71,6 +75,8 @@ export function eventOf(row: ShopEventRow): ShopEvent {
     }
     case 'bulk.completed':
       return { type, userId, bulkOrderId: row.subject_id };
+    case 'scan_form.created':
+      return { type, userId, scanFormId: row.subject_id };
     case 'fedex.completed':
     case 'fedex.cancelled':
       return { type, userId, fedexOrderId: row.subject_id };

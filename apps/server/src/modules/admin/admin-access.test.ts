@@ -66,6 +66,8 @@ function everyAdminRoute(target: string): [string, string, unknown?][] {
     ['POST', '/reference-packages', referencePackage],
     ['PUT', `/reference-packages/${target}`, referencePackage],
     ['DELETE', `/reference-packages/${target}`],
+    ['GET', '/scan-forms'],
+    ['GET', `/scan-forms/${target}/pdf`],
   ];
 }
 

@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import { noPayload, type JobDefinition } from '../../queue/job-queue.ts';
 import type { OrderService } from './service.ts';
 import type { RefundService } from './refunds.ts';
+import type { ScanFormService } from './scan-forms.ts';
 
 export const ORDER_COMPLETION_JOB = 'order-completion';
 
@@ -18,4 +20,21 @@ export const labelRefundJob = (refunds: RefundService): JobDefinition<Record<str
   name: LABEL_REFUND_JOB,
   payload: noPayload,
   handle: async () => void (await refunds.completeRefunds()),
+});
+
+export const SCAN_FORM_JOB = 'scan-form';
+export const SCAN_FORM_SWEEP_JOB = 'scan-form-sweep';
+
+/** Asks the upstream for one form, as soon as it is asked for. */
+export const scanFormJob = (forms: ScanFormService): JobDefinition<{ formId: string }> => ({
+  name: SCAN_FORM_JOB,
+  payload: z.object({ formId: z.string().min(1).max(64) }).strict(),
+  handle: async ({ formId }) => forms.advance(formId),
+});
+
+/** Scheduled: asks again about forms still being made, or whose process died or could not reach the upstream. */
+export const scanFormSweepJob = (forms: ScanFormService): JobDefinition<Record<string, never>> => ({
+  name: SCAN_FORM_SWEEP_JOB,
+  payload: noPayload,
+  handle: async () => void (await forms.sweep()),
 });

@@ -10,6 +10,7 @@ import {
   centsToDollars,
   refundScanned,
   refundWindowPassed,
+  refundOnScanForm,
   type RefundResult,
   type RefundStatus,
 } from '@portal/contract';
@@ -70,6 +71,8 @@ export function createRefundService(deps: {
     if (order.refund_status === 'refunded') return conflict(REFUND_ALREADY_REFUNDED);
     if (order.refund_status === 'rejected') return conflict(`${REFUND_ALREADY_REJECTED}: ${order.refund_note ?? 'no reason given'}`);
     if (order.status !== 'completed') return conflict(REFUND_ONLY_COMPLETED);
+    // The carrier scans a form's labels as one: the shop no longer voids them (a failed form lets them go).
+    if (order.scan_form_id) return new HttpError(422, refundOnScanForm(order.scan_form_id));
     const carrier = carrierOf(order);
     if (order.tracking_status && SCANNED.includes(order.tracking_status)) return new HttpError(422, refundScanned(carrier));
     if (carrier === 'USPS' && Date.now() - Date.parse(order.created_at) > deps.windowDaysUsps * DAY_MS)

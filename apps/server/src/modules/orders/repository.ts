@@ -31,6 +31,7 @@ export const LIST_COLUMNS = [
   'ship_date',
   'reference1',
   'reference2',
+  'scan_form_id',
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
@@ -371,6 +372,7 @@ export const requestRefund = (db: DbOrTrx, id: string, at: string, dueAt: string
     .where('id', '=', id)
     .where('status', '=', 'completed')
     .where('refund_status', 'is', null)
+    .where('scan_form_id', 'is', null)
     .returningAll()
     .executeTakeFirst();
 

@@ -70,3 +70,4 @@ export { isRefundHeld, readLabel } from './label-files.ts';
 export { toOrder } from './views.ts';
 /** Label refunds live in refunds.ts; other modules reach them through here. */
 export type { RefundFilter, RefundService } from './refunds.ts';
+export type { ScanFormService } from './scan-forms.ts';

@@ -39,6 +39,7 @@ export function toOrder(row: repo.OrderListRow): Order {
     shipDate: row.ship_date,
     reference: row.reference1,
     reference2: row.reference2,
+    scanFormId: row.scan_form_id,
   };
 }
 

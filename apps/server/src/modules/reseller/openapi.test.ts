@@ -7,7 +7,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import createClient from 'openapi-fetch';
 import { unzipSync } from 'fflate';
-import { RESELLER_TAGS } from '@portal/contract';
+import { RESELLER_TAGS, WEBHOOK_EVENTS } from '@portal/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { callApi, resellerUser } from '../../../test/reseller-fixtures.ts';
 import type { paths } from '../../../test/reseller-api.generated.ts';
@@ -63,6 +63,9 @@ it('documents every call completely: summary, description, parameters, bodies, e
       'POST /packages',
       'PUT /packages/{package_id}',
       'DELETE /packages/{package_id}',
+      'POST /scan-form',
+      'GET /scan-form/{scan_form_id}',
+      'GET /scan-form/{scan_form_id}/pdf',
     ].sort(),
   );
   for (const { call, op } of operations) {
@@ -127,6 +130,7 @@ it('documents every call completely: summary, description, parameters, bodies, e
     'order.refund_rejected',
     'order.refunded',
     'order.tracking',
+    'scan_form.created',
   ]);
   // The refund states are documented on the order.
   expect(document.components.schemas.ResellerOrder.properties.refundStatus.description).toContain('requested');
@@ -134,7 +138,7 @@ it('documents every call completely: summary, description, parameters, bodies, e
     Object.values<any>(document.webhooks)
       .map((hook) => hook.post.operationId)
       .sort(),
-  ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted', 'onOrderRefundRejected', 'onOrderRefunded', 'onOrderTracking']);
+  ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted', 'onOrderRefundRejected', 'onOrderRefunded', 'onOrderTracking', 'onScanFormCreated']);
   expect(document.info.license).toEqual({ name: expect.any(String), url: 'https://labels.acme-shipping.test/tos' });
   // Every operation has an operationId, and every answer declares the rate limit's headers; a 429 its Retry-After, a create's 200 Idempotent-Replayed.
   expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
@@ -227,7 +231,7 @@ it('drives a whole flow through the generated client over real HTTP', async () =
     message: expect.any(String),
     url: 'http://localhost:9/labels',
     hasSecret: true,
-    events: ['order.completed', 'order.cancelled', 'order.tracking', 'order.refunded', 'order.refund_rejected', 'bulk.completed'],
+    events: [...WEBHOOK_EVENTS],
   });
   const badHook = await client.PUT('/account/webhook', { body: { url: 'ftp://hooks.example.com' } });
   expect(badHook.response.status).toBe(400);

@@ -68,6 +68,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   [RESELLER_TAGS.bulkOrders]: `Up to ${BULK_MAX_ROWS.toLocaleString('en-US')} labels of one type in one call, checked row by row like a CSV order (every bad row and field is named, and nothing is charged), paid with one charge and made by a background job. Follow the job with bulk-job-status (${BULK_POLL_ADVICE}) or the \`bulk.completed\` webhook, then download the ZIP: every label as \`{tracking}.pdf\` plus \`label.csv\` (every row with its tracking number, price and status).`,
   [RESELLER_TAGS.packages]:
     'Named weights and sizes you keep, the same as on the Packages page: at most 100, each name unique without regard to case, a weight of at most 150 lb (2400 oz), and a length, width and height in inches (each at most 200) or none.',
+  [RESELLER_TAGS.scanForms]:
+    "End of day: put a day's labels of one from address on a SCAN form (USPS Form 5630, a carrier's manifest), one barcode the carrier scans for all of them. Follow the form with read-scan-form or the `scan_form.created` webhook, then print its PDF. A label on a form is no longer refunded through the shop.",
   [RESELLER_TAGS.queue]: "The shop's job queue: how many background jobs (bulk orders, webhook deliveries) wait, run, finished or failed.",
   [RESELLER_TAGS.errors]: `**Errors** are \`{"type": "error", "message": "...", "errors": [{"field": "ToZip", "row": 3, "message": "..."}]}\` with the status: 400 (the request is not valid: every bad field, and row of a bulk order, is listed in \`errors\`), 401 (no or wrong API key), 402 (balance too low; nothing is charged), 403 (account disabled), 404 (not found, or not yours), 409 (not ready yet, an Idempotency-Key still running, or a saved package's name already taken), 422 (an Idempotency-Key reused with another request), 429 (rate limit), 502 (the carrier refused the label; it is refunded).
 
@@ -206,6 +208,12 @@ const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; descrip
     summary: 'A bulk order is done',
     description: 'Every row of a bulk order was made or failed (failed rows are refunded): `data.bulkOrder` holds the counts and the ZIP download URL.',
     data: 'bulkOrder',
+  },
+  'scan_form.created': {
+    tag: RESELLER_TAGS.scanForms,
+    summary: 'A SCAN form is ready',
+    description: 'A SCAN form you asked for was made by the carrier: `data.scanForm` holds its orders, tracking codes and the PDF URL to print and hand over.',
+    data: 'scanForm',
   },
 };
 

@@ -43,9 +43,16 @@ import {
   resellerCreateOrderBody,
   resellerOrderListQuery,
   type ResellerError,
+  SCAN_FORM_IDS_MAX,
+  SCAN_FORM_MAX_LABELS,
+  SCAN_FORM_NOT_FOUND,
+  resellerScanFormAnswer,
+  resellerScanFormBody,
+  resellerScanFormsAnswer,
+  scanFormIdParams,
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
-import { HttpError, publicError, tooManyRequests, validationIssues } from '../../lib/http-errors.ts';
+import { HttpError, notFound, publicError, tooManyRequests, validationIssues } from '../../lib/http-errors.ts';
 import { sha256Hex } from '../../lib/ids.ts';
 import { linkOrigin } from '../../lib/link-origin.ts';
 import { RateLimiterRes } from '../../lib/rate-limit.ts';
@@ -134,7 +141,7 @@ const bulkEnvelope = z.object({
 
 /** The reseller API under /api/reseller/v1: its own errors, x-api-key on every call, a rate limit per key, urlencoded bodies and its OpenAPI document. */
 export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { reseller, config, limiter, counters, packages } = ctx;
+  const { reseller, config, limiter, counters, packages, scanForms } = ctx;
   const originOf = (request: FastifyRequest) => linkOrigin(config, request);
   /** A saved package named in the body fills its weight and dimensions before the body is checked. */
   const withSavedPackage = (request: FastifyRequest) => packages.fillFromPackage(request as FastifyRequest & { userId: string });
@@ -477,6 +484,74 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
         async (request) => {
           const results = await reseller.refunds.requestMany(request.userId, request.body.order_ids);
           return { type: 'success' as const, message: `${results.filter((r) => r.ok).length} of ${results.length} refunds requested`, results };
+        },
+      );
+
+      api.post(
+        '/scan-form',
+        {
+          bodyLimit: SCAN_FORM_IDS_MAX * 70 + 1024,
+          schema: {
+            operationId: 'createScanForm',
+            tags: [RESELLER_TAGS.scanForms],
+            summary: 'Make SCAN forms for your labels',
+            description: `Puts completed labels (by \`order_ids\`, or a bulk order's by \`bulk_order_id\`) on SCAN forms (USPS Form 5630, a carrier's manifest): one barcode the carrier scans for all of them. The labels are grouped as the carrier takes them on one form (one from address, carrier and ship date; shipping today or later; not refunded; each label on one form), and one form is made a group (at most ${SCAN_FORM_MAX_LABELS.toLocaleString('en-US')} labels). Each form starts \`creating\`; follow it with read-scan-form or the \`scan_form.created\` webhook. \`refused\` names each label that could not go on a form, and why; 422 when none could. A label on a form can no longer be refunded through the shop.`,
+            body: resellerScanFormBody,
+            response: { 200: ok(resellerScanFormsAnswer, 'The forms asked'), ...errorResponses(400, 404, 422, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => {
+          const body = request.body;
+          const result = await scanForms.request(request.userId, body.order_ids ? { orderIds: body.order_ids } : { bulkOrderId: body.bulk_order_id! });
+          const forms = await Promise.all(result.forms.map((f) => scanForms.resellerView(request.userId, f._id, originOf(request))));
+          return {
+            type: 'success' as const,
+            message: result.message,
+            forms: forms.filter((f) => f !== null),
+            refused: result.refused.map((r) => ({ order_id: r.orderId, reason: r.reason })),
+          };
+        },
+      );
+
+      api.get(
+        '/scan-form/:scan_form_id',
+        {
+          schema: {
+            operationId: 'readScanForm',
+            tags: [RESELLER_TAGS.scanForms],
+            summary: 'Follow a SCAN form',
+            description:
+              "Your SCAN form: `creating`, then `created` with `pdf_url`, or `failed` with the carrier's `message` (its labels are then free to refund or put on another form).",
+            params: scanFormIdParams,
+            response: { 200: ok(resellerScanFormAnswer, 'The form'), ...errorResponses(404, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => {
+          const form = await scanForms.resellerView(request.userId, request.params.scan_form_id, originOf(request));
+          if (!form) throw notFound(SCAN_FORM_NOT_FOUND);
+          return { type: 'success' as const, message: 'SCAN form', form };
+        },
+      );
+
+      api.get(
+        '/scan-form/:scan_form_id/pdf',
+        {
+          schema: {
+            operationId: 'downloadScanForm',
+            tags: [RESELLER_TAGS.scanForms],
+            summary: 'Download a SCAN form',
+            description: 'The PDF of your created SCAN form, to print and hand to the carrier with the parcels. 409 until it is created.',
+            params: scanFormIdParams,
+            response: { 200: binary('application/pdf', 'The form PDF'), ...errorResponses(404, 409, ...AUTH_ERRORS) },
+          },
+        },
+        async (request, reply) => {
+          const file = await scanForms.pdf(request.userId, request.params.scan_form_id);
+          return reply
+            .type('application/pdf')
+            .header('content-disposition', `attachment; filename="${file.fileName}"`)
+            .header('cache-control', 'private, no-store')
+            .send(file.data);
         },
       );
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WAIT, uniqueId } from '../../../test/basics.ts';
-import { WEBHOOK_URL_INVALID, WEBHOOK_URL_PRIVATE } from '@portal/contract';
+import { WEBHOOK_EVENTS, WEBHOOK_URL_INVALID, WEBHOOK_URL_PRIVATE } from '@portal/contract';
 import { startTestApp, type TestApp, dropRedisPrefix } from '../../../test/harness.ts';
 import { createSealedBox } from '../../lib/sealed-box.ts';
 import { bulkRow, callApi, labelFields, resellerUser } from '../../../test/reseller-fixtures.ts';
@@ -36,7 +36,7 @@ describe.each(engines)('webhooks on the %s queue', (engine) => {
       message: 'Webhook',
       url: null,
       hasSecret: false,
-      events: ['order.completed', 'order.cancelled', 'order.tracking', 'order.refunded', 'order.refund_rejected', 'bulk.completed'],
+      events: [...WEBHOOK_EVENTS],
       deliveries: [],
     });
     const saved = (await saveUrl(t, user, 'http://localhost:9/hook')).json();

@@ -25,7 +25,7 @@ import type { SealedBox } from '../../lib/sealed-box.ts';
 import { eventOf, type ShopEvent, type ShopEventRow } from '../../lib/shop-events.ts';
 import type { JobContext, JobQueue, RetryPolicy } from '../../queue/job-queue.ts';
 import type { BulkService } from '../bulk/service.ts';
-import type { OrderService } from '../orders/service.ts';
+import type { OrderService, ScanFormService } from '../orders/service.ts';
 import { parseWebhookUrl, publicAddressesOf, systemLookup, type Lookup } from './address-guard.ts';
 import { bulkSummaryOf, resellerOrderOf } from './answers.ts';
 import * as repo from './repository.ts';
@@ -64,6 +64,7 @@ export function createWebhookService(deps: {
   sealedBox: SealedBox;
   orders: OrderService;
   bulk: BulkService;
+  scanForms: Pick<ScanFormService, 'resellerView'>;
   log: FastifyBaseLogger;
   /** PUBLIC_URL: download links in events are absolute with it, paths without. */
   publicUrl?: string;
@@ -114,6 +115,10 @@ export function createWebhookService(deps: {
     if (event.type === 'bulk.completed') {
       const own = await bulk.findOwn(event.userId, event.bulkOrderId);
       return own && { id: `${event.type}-${event.bulkOrderId}`, type: event.type, created, data: { bulkOrder: bulkSummaryOf(own, base) } };
+    }
+    if (event.type === 'scan_form.created') {
+      const form = await deps.scanForms.resellerView(event.userId, event.scanFormId, base);
+      return form && { id: `${event.type}-${event.scanFormId}`, type: event.type, created, data: { scanForm: form } };
     }
     const order = await orders.getOwn(event.userId, event.orderId).catch((error) => {
       if (error instanceof HttpError && error.statusCode === 404) return null;

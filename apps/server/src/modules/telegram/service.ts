@@ -40,6 +40,7 @@ const TOPIC_OF: Record<ShopEvent['type'], TelegramTopic> = {
   'order.refunded': 'labelRefunds',
   'order.refund_rejected': 'labelRefunds',
   'bulk.completed': 'bulkCompleted',
+  'scan_form.created': 'bulkCompleted',
   'fedex.completed': 'fedexOrders',
   'fedex.cancelled': 'fedexOrders',
   'deposit.credited': 'deposits',
@@ -159,6 +160,9 @@ export function createTelegramService(deps: {
       }
       case 'deposit.credited':
         return { eventId: `${event.type}:${event.invoiceId}`, text: eventTexts.depositCredited(event, shopUrl) };
+      // The customer asked for the form on the page (or the API, which has its webhook): no message.
+      case 'scan_form.created':
+        return null;
     }
   }
 

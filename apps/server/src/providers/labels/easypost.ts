@@ -12,6 +12,8 @@ import {
   type QuoteAnswer,
   type QuoteRequest,
   type RefundAnswer,
+  type ScanFormAnswer,
+  type ScanFormRequest,
   type UpstreamService,
   type WebhookNews,
   WebhookRefused,
@@ -58,12 +60,12 @@ const rateFor = (shipment: any, mapped: UpstreamService) =>
   );
 
 /** A refusal's message as the customer reads it: the upstream's words, with the fields it names. */
-function plainMessage(error: { message?: string; errors?: unknown }): string {
+function plainMessage(error: { message?: string; errors?: unknown }, what = 'the label'): string {
   const details = Array.isArray(error.errors)
     ? error.errors.map((e: { field?: string; message?: string }) => (e && e.message ? (e.field ? `${e.field}: ${e.message}` : e.message) : '')).filter(Boolean)
     : [];
   const text = [error.message, ...details].filter(Boolean).join('; ');
-  return text ? `the carrier refused the label: ${text}` : 'the carrier refused the label';
+  return text ? `the carrier refused ${what}: ${text}` : `the carrier refused ${what}`;
 }
 
 export type EasyPostOptions = UpstreamOptions;
@@ -118,7 +120,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   }
 
   /** One API call, timed for the health view; a 429 is waited out as its Retry-After asks (upstream-call.ts). */
-  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>, purchase = false): Promise<T> {
+  async function call<T>(work: (client: InstanceType<typeof EasyPostClient>) => Promise<T>, purchase = false, what = 'the label'): Promise<T> {
     const easypost = await client();
     const answered: { retryAfter?: string } = {};
     const answer = await upstreamCall({
@@ -131,7 +133,7 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
         retryAfter: answered.retryAfter,
         refusedConnection: isRefusedConnection(error),
       }),
-      refusal: (error) => new LabelProviderError(plainMessage(error as { message?: string })),
+      refusal: (error) => new LabelProviderError(plainMessage(error as { message?: string }, what)),
     });
     if (purchase) health.purchased();
     return answer;
@@ -231,9 +233,41 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     };
   }
 
+  /** A ScanForm as our answer: its PDF fetched once created. */
+  async function formAnswer(form: any): Promise<ScanFormAnswer> {
+    if (form.status === 'failed') return { status: 'failed', message: `the carrier refused the SCAN form${form.message ? `: ${form.message}` : ''}` };
+    if (form.status === 'created' && form.form_url) return { status: 'created', ref: form.id, pdf: await fileAt(form.form_url) };
+    return { status: 'creating', ref: form.id, checkInMs: options.refundPollMs };
+  }
+
+  /** POST /scan_forms with the labels' Shipments; a refusal (422: two from addresses, a refunded label...) fails the form. */
+  async function createScanForm(request: ScanFormRequest): Promise<ScanFormAnswer> {
+    const shipments = request.labels.map((label) => label.shipmentRef).filter((ref): ref is string => Boolean(ref));
+    try {
+      return await formAnswer(await call((client) => client.ScanForm.create({ shipments } as any), false, 'the SCAN form'));
+    } catch (error) {
+      if (error instanceof LabelProviderError) return { status: 'failed', message: error.message };
+      throw error;
+    }
+  }
+
+  /**
+   * A form asked before: retrieved by its id, or (its answer was lost) found among the newest ScanForms as the one whose
+   * tracking codes are these labels'. EasyPost keeps each Shipment on one form, so that form is ours.
+   */
+  async function findScanForm(request: ScanFormRequest, ref: string | null): Promise<ScanFormAnswer | null> {
+    if (ref) return formAnswer(await call((client) => client.ScanForm.retrieve(ref)));
+    const page: any = await call((client) => client.ScanForm.all({ page_size: 100 } as any));
+    const ours = new Set(request.labels.map((label) => label.tracking));
+    const form = ((page.scan_forms ?? []) as any[]).find((f) => Array.isArray(f.tracking_codes) && f.tracking_codes.some((code: string) => ours.has(code)));
+    return form ? formAnswer(form) : null;
+  }
+
   return {
     name: 'easypost',
     quote,
+    createScanForm,
+    findScanForm,
     zplLabel,
     async requestRefund(request) {
       if (!request.chosen) return { status: 'rejected', reason: 'no label was bought upstream for this order' };

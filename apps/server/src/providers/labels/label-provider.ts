@@ -135,6 +135,18 @@ export class WebhookRefused extends Error {
   }
 }
 
+/** A SCAN form to make: our form id (the upstream's reference where it keeps one), its from address, day and labels. */
+export type ScanFormRequest = {
+  formId: string;
+  from: LabelParty;
+  shipDate: string;
+  carrier: string;
+  labels: { orderId: string; shipmentRef: string | null; tracking: string }[];
+};
+/** What the upstream says of a form: still being made (ask again later), made (its PDF), or refused with its reason. */
+export type ScanFormAnswer =
+  { status: 'creating'; ref: string; checkInMs?: number } | { status: 'created'; ref: string; pdf: Uint8Array } | { status: 'failed'; message: string };
+
 /** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
 export class LabelProviderError extends Error {}
 
@@ -196,6 +208,16 @@ export interface LabelProvider {
    * the shop does not act on. Throws WebhookRefused for a forged one. Unset: the upstream sends none.
    */
   parseWebhook?(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, query: Record<string, string>): Promise<WebhookNews>;
+  /**
+   * Makes a SCAN form (USPS Form 5630, a manifest) of bought labels. Throws UpstreamUnavailable when the upstream cannot
+   * be asked (asked again later) and LabelProviderError when it refuses the form. Unset: the upstream makes none.
+   */
+  createScanForm?(request: ScanFormRequest): Promise<ScanFormAnswer>;
+  /**
+   * What became of a form asked before: by its reference when the upstream answered one, else (the answer was lost) the
+   * upstream's form that holds these labels; null when it has none, and the form is asked for again.
+   */
+  findScanForm?(request: ScanFormRequest, ref: string | null): Promise<ScanFormAnswer | null>;
   /** Lets go of what it holds open (files, connections); called as the services close. */
   close?(): Promise<void>;
 }

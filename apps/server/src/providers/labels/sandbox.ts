@@ -11,6 +11,8 @@ import {
 } from './label-provider.ts';
 import type { LabelRenderer } from './render-pool.ts';
 import { renderZpl } from './render-zpl.ts';
+import { renderScanForm } from './render-scan-form.ts';
+import { scanFormName } from '@portal/contract';
 
 export type SandboxMode = 'instant' | 'processing' | 'fail';
 
@@ -187,6 +189,13 @@ export function createSandboxLabelProvider(options: {
       if (await memory.recall(`scan:${request.orderId}`)) return { status: 'rejected', reason: SANDBOX_SCANNED };
       const readyAt = Number(asked);
       return Date.now() < readyAt ? { status: 'submitted', checkInMs: readyAt - Date.now() } : { status: 'refunded' };
+    },
+    // A SAMPLE form made here at once: the same request always makes the same file, so a retry needs no memory.
+    async createScanForm(request) {
+      return { status: 'created', ref: `sandbox-form:${request.formId}`, pdf: await renderScanForm(request, scanFormName(request.formId)) };
+    },
+    async findScanForm(request, ref) {
+      return ref ? { status: 'created', ref, pdf: await renderScanForm(request, scanFormName(request.formId)) } : null;
     },
     markScanned(orderId) {
       memory.remember(`scan:${orderId}`, 'scanned');
