@@ -14,12 +14,12 @@ export const CREATE_ORDER_BODY = JSON.stringify({ labelType: 'priority', design:
 export const RATES_BODY = JSON.stringify({ Weight: 2, ...ORDER_PARTIES });
 
 /** A file of `rows` valid rows (priority, 1-20 lb), about 200 bytes a row. */
-export function csvFile(rows: number): Buffer {
+export function csvFile(rows: number, oneSender = false): Buffer {
   const lines = [CSV_COLUMNS.join(',')];
   for (let i = 1; i <= rows; i++) {
     const cells: Record<string, string> = {
       ...ORDER_PARTIES,
-      FromName: `Bench Sender ${i}`,
+      FromName: oneSender ? 'Bench Sender' : `Bench Sender ${i}`,
       FromCompany: '"Bench, Inc."',
       FromStreet2: 'Suite 100',
       ToName: `Receiver ${i}`,

@@ -38,9 +38,10 @@ try {
   const token = await createTokenService(readOrCreateSecret(dataDir, 'jwt-secret', undefined), 24).issue({ userId, tokenVersion: 0 });
   const headers = { authorization: `Bearer ${token}` };
 
-  /** Pays a file of `rows` rows and waits until its files are ready: seconds from the payment. */
+  let lastBulkId = '';
+  /** Pays a file of `rows` rows (all from one sender: one SCAN form takes them) and waits until its files are ready: seconds from the payment. */
   async function bulk(rows: number): Promise<number> {
-    const file = csvFile(rows);
+    const file = csvFile(rows, true);
     const form = await multipart({ labeltype: 'priority' }, file);
     const valid = await app.inject({
       method: 'POST',
@@ -53,6 +54,7 @@ try {
     const res = await app.inject({ method: 'POST', url: '/api/v1/order/createOrderFromCSV', headers: { ...headers, 'content-type': contentType }, payload });
     if (res.statusCode !== 200) throw new Error(`createOrderFromCSV ${res.statusCode}: ${res.body}`);
     const { id } = await db.selectFrom('bulk_orders').select('id').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    lastBulkId = id;
     for (;;) {
       const row = await db.selectFrom('bulk_orders').select(['status', 'made_orders']).where('id', '=', id).executeTakeFirstOrThrow();
       if (row.status === 'completed') {
@@ -64,6 +66,20 @@ try {
   }
 
   const json = { ...headers, 'content-type': 'application/json' };
+
+  /** Asks for the SCAN forms of the last bulk order and waits until every one is created: seconds, and how many forms. */
+  async function scanForm(): Promise<{ seconds: number; forms: number }> {
+    const t0 = performance.now();
+    const res = await app.inject({ method: 'POST', url: '/api/v1/scan-form', headers: json, payload: { bulkOrderId: lastBulkId } });
+    if (res.statusCode !== 200) throw new Error(`scan-form ${res.statusCode}: ${res.body}`);
+    const ids: string[] = res.json().forms.map((f: { _id: string }) => f._id);
+    for (;;) {
+      const rows = await db.selectFrom('scan_forms').select('status').where('id', 'in', ids).execute();
+      if (rows.some((r) => r.status === 'failed')) throw new Error('a SCAN form failed');
+      if (rows.every((r) => r.status === 'created')) return { seconds: (performance.now() - t0) / 1000, forms: ids.length };
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
   /** The package of an order to `name`, as quoted and bought. */
   const packageTo = (name: string) => ({ ...JSON.parse(RATES_BODY), ToName: name });
 
@@ -90,6 +106,7 @@ try {
   process.send!({ port: (app.server.address() as { port: number }).port, token });
   for await (const [message] of on(process, 'message')) {
     if (message.bulk) process.send!({ seconds: await bulk(message.bulk) });
+    if (message.scanForm) process.send!(await scanForm());
     if (message.quote) process.send!({ quoteId: await quote(message.quote) });
     if (message.buyQuoted) process.send!({ ms: await buyQuoted(message.buyQuoted.name, message.buyQuoted.quoteId) });
     if (message.done) {

@@ -1,9 +1,10 @@
 // Real postage across a crash: a shop process is killed with SIGKILL in the middle of a bulk order bought through
 // EasyPost (the fake), and a new one finishes it. Every completed row was bought exactly once, refused rows never.
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ORDERS_CREATED } from '@portal/contract';
 import { engines } from './harness.ts';
+import { orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
 import { createFromCsv, csvText, readBulkOrders, usRows, validateCsv } from './bulk-fixtures.ts';
 import { RATES_UNDER_PRICES, startEasyPostApp } from './easypost-fixtures.ts';
@@ -80,4 +81,58 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
     // No Shipment was ever bought a second time (the fake refuses that with 422, which would cancel a row).
     expect(fake.requests.filter((r) => r.endsWith('/buy')).length).toBe(completed.length);
   }, 240_000);
+
+  it('a SCAN form whose process is killed while the upstream makes it is found there by the next process: one form', async () => {
+    const {
+      t,
+      fake,
+      env: shopEnv,
+      close,
+    } = await startEasyPostApp(engine, 'easypost-kill-form', () => ({
+      QUEUE_RUN_WORKERS: 'false',
+      // A dead process's hold on the form runs out after a second.
+      LABEL_CLAIM_MS: '1000',
+      ORDER_POLL_INTERVAL_MS: '100',
+    }));
+    closers.push(close);
+    fake.rates = { ...RATES_UNDER_PRICES };
+    const startShop = () => startShopChild(children, { dataDir: t.config.dataDir, databaseUrl: t.databaseUrl, engine, env: shopEnv });
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    const labels = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+      expect(res.json()).toMatchObject({ message: expect.any(String) });
+      labels.push(await t.db.selectFrom('orders').selectAll().where('id', '=', res.json().orderId).executeTakeFirstOrThrow());
+    }
+    expect(labels.map((l) => l.status)).toEqual(['completed', 'completed']);
+    // The upstream holds the form's call until the process that asked is dead; then it makes the form, and its answer is lost.
+    let release = () => {};
+    fake.faults.push({ kind: 'slow', on: 'form', count: 1, until: new Promise<void>((resolve) => (release = resolve)) });
+    const asked = await t.app.inject({ method: 'POST', url: '/api/v1/scan-form', payload: { orderIds: labels.map((l) => l.id) }, headers: user.headers });
+    const formId: string = asked.json().forms[0]._id;
+    const first = await startShop();
+    await expect.poll(() => fake.requests.includes('POST /v2/scan_forms'), { timeout: 30_000, interval: 10, message: 'the form asked upstream' }).toBe(true);
+    first.kill('SIGKILL');
+    await exited(first);
+    release();
+    const ours = () => [...fake.scanForms.values()].filter((f) => labels.some((l) => f.tracking_codes.includes(l.tracking)));
+    await expect.poll(() => ours().length, { timeout: 10_000, interval: 10, message: 'the form made upstream' }).toBe(1);
+
+    await startShop();
+    const form = await vi.waitFor(
+      async () => {
+        const row = await t.db.selectFrom('scan_forms').selectAll().where('id', '=', formId).executeTakeFirstOrThrow();
+        if (row.status === 'creating') throw new Error('still creating');
+        return row;
+      },
+      { timeout: 30_000, interval: 25 },
+    );
+    expect(form).toMatchObject({ status: 'created', upstream_ref: ours()[0].id, label_count: 2 });
+    expect(ours()).toHaveLength(1);
+    expect(fake.requests.filter((r) => r === 'POST /v2/scan_forms')).toHaveLength(1);
+    for (const label of labels)
+      expect((await t.db.selectFrom('orders').select('scan_form_id').where('id', '=', label.id).executeTakeFirstOrThrow()).scan_form_id).toBe(formId);
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/v1/scan-form/${formId}/pdf`, headers: user.headers });
+    expect(pdf.statusCode).toBe(200);
+  }, 120_000);
 });
