@@ -98,11 +98,12 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
     fake.rates = { ...RATES_UNDER_PRICES };
     const startShop = () => startShopChild(children, { dataDir: t.config.dataDir, databaseUrl: t.databaseUrl, engine, env: shopEnv });
     const user = await fundedCustomer(t.app, 10_000, t.db);
-    const labels = [];
+    const orderNow = (id: string) => t.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const labels: Awaited<ReturnType<typeof orderNow>>[] = [];
     for (let i = 0; i < 2; i++) {
       const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
       expect(res.json()).toMatchObject({ message: expect.any(String) });
-      labels.push(await t.db.selectFrom('orders').selectAll().where('id', '=', res.json().orderId).executeTakeFirstOrThrow());
+      labels.push(await orderNow(res.json().orderId));
     }
     expect(labels.map((l) => l.status)).toEqual(['completed', 'completed']);
     // The upstream holds the form's call until the process that asked is dead; then it makes the form, and its answer is lost.

@@ -1,5 +1,7 @@
 import { ADMIN_PAGE_SIZE, FEDEX_PAGE_SIZE, type SELLING_UPSTREAMS } from '@portal/contract';
 import type {
+  AdminScanFormsResponse,
+  ScanFormStatus,
   GoingLive,
   AdjustBalanceBody,
   AdminContent,
@@ -155,6 +157,13 @@ export function completeFedexOrder(orderId: string, label: File, note: string) {
 }
 export const cancelFedexOrder = (orderId: string, note: string) =>
   request<MessageResponse>(`/admin/fedex-orders/${id(orderId)}/cancel`, { method: 'POST', body: { note } });
+
+// ---- SCAN forms ----
+/** Every customer's newest SCAN forms (a status picks some). */
+export const readAdminScanForms = (status?: ScanFormStatus) => request<AdminScanFormsResponse>(`/admin/scan-forms${queryString(status ? { status } : {})}`);
+export const adminScanFormsQuery = (status?: ScanFormStatus) =>
+  queryOptions({ queryKey: adminKey('scan-forms', status ?? 'all'), queryFn: () => readAdminScanForms(status) });
+export const downloadAdminScanForm = (form: { _id: string; name: string }) => download(`/admin/scan-forms/${id(form._id)}/pdf`, `${form.name}.pdf`);
 
 // ---- Audit log and outbox ----
 export type AuditFilter = { admin?: string; target?: string; from?: string; to?: string; page: number };

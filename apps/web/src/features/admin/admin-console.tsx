@@ -15,6 +15,7 @@ export { FedexPricePage } from './prices/fedex-price-page.tsx';
 export { ContentPage } from './content/content-page.tsx';
 export { FedexQueuePage } from './fedex-queue/fedex-queue-page.tsx';
 export { RefundsPage } from './refunds/refunds-page.tsx';
+export { ScanFormsPage } from './scan-forms/scan-forms-page.tsx';
 export { OutboxPage } from './outbox/outbox-page.tsx';
 export { AuditPage } from './audit/audit-page.tsx';
 
@@ -29,6 +30,7 @@ const ADMIN_NAV = [
   { label: 'Content', path: '/admin/content' },
   { label: 'FedEx queue', path: '/admin/fedex-queue' },
   { label: 'Refunds', path: '/admin/refunds' },
+  { label: 'SCAN forms', path: '/admin/scan-forms' },
   { label: 'Outbox', path: '/admin/outbox' },
   { label: 'Audit log', path: '/admin/audit' },
 ] as const;

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, ButtonGroup, Card } from 'react-bootstrap';
+import { SCAN_FORM_STATUSES, SCAN_FORM_STATUS_LABELS, type AdminScanFormsResponse, type ScanFormStatus } from '@portal/contract';
+import { adminScanFormsQuery, downloadAdminScanForm } from '../../../api/admin.ts';
+import { formatDate } from '../../../components/format.ts';
+import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
+
+type Form = AdminScanFormsResponse['forms'][number];
+const BADGES: Record<ScanFormStatus, string> = { creating: 'secondary', created: 'success', failed: 'danger' };
+
+const COLUMNS: Columns<Form> = [
+  { header: 'Asked', cell: (form) => formatDate(form.createdAt) },
+  { header: 'Customer', cell: (form) => <Link to={`/admin/users/${encodeURIComponent(form.owner._id)}`}>@{form.owner.tgId}</Link> },
+  { header: 'Form', td: (form) => ({ className: 'font-monospace', title: form._id }), cell: (form) => form.name },
+  { header: 'Carrier', cell: (form) => form.carrier },
+  { header: 'Ship date', cell: (form) => form.shipDate },
+  { header: 'From', cell: (form) => `${form.from.name}, ${form.from.street}, ${form.from.city} ${form.from.state} ${form.from.zip}` },
+  { header: 'Labels', className: 'text-end', cell: (form) => form.labelCount },
+  {
+    header: 'Status',
+    cell: (form) => (
+      <>
+        <Badge bg={BADGES[form.status]}>{SCAN_FORM_STATUS_LABELS[form.status]}</Badge>
+        {form.message && <div className="text-muted">{form.message}</div>}
+      </>
+    ),
+  },
+  {
+    header: 'PDF',
+    cell: (form) =>
+      form.pdf && (
+        <Button size="sm" variant="outline-primary" onClick={() => void downloadAdminScanForm(form)}>
+          Download
+        </Button>
+      ),
+  },
+];
+
+/**
+ * /admin/scan-forms: every customer's newest SCAN forms, a failed one with the upstream's reason (its labels went
+ * back to the customer, to refund or put on another form).
+ */
+export function ScanFormsPage() {
+  const [status, setStatus] = useState<ScanFormStatus | undefined>(undefined);
+  const query = useQuery(adminScanFormsQuery(status));
+  return (
+    <Card>
+      <Card.Header className="d-flex flex-wrap align-items-baseline gap-2">
+        <h2 className="h6 mb-0 me-auto">SCAN forms</h2>
+        <ButtonGroup size="sm" aria-label="SCAN form status">
+          {[undefined, ...SCAN_FORM_STATUSES].map((s) => (
+            <Button key={s ?? 'all'} variant={s === status ? 'primary' : 'outline-primary'} onClick={() => setStatus(s)} aria-pressed={s === status}>
+              {s ? SCAN_FORM_STATUS_LABELS[s] : 'All'}
+            </Button>
+          ))}
+        </ButtonGroup>
+      </Card.Header>
+      <Card.Body>
+        <PagedTable
+          query={query}
+          rows={query.data?.forms ?? []}
+          columns={COLUMNS}
+          what="the SCAN forms"
+          empty="No SCAN forms."
+          testId="scan-forms-table"
+          rowProps={(form) => ({ 'data-testid': 'scan-form-row', 'data-id': form._id })}
+          compact
+          stack
+        />
+      </Card.Body>
+    </Card>
+  );
+}
