@@ -59,6 +59,7 @@ const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
       { path: 'packages', lazy: screen(() => import('./features/packages/packages-page.tsx'), 'PackagesPage'), handle: { title: 'Packages' } },
       { path: 'deposits', lazy: screen(() => import('./features/deposits/deposits-page.tsx'), 'DepositsPage'), handle: { title: 'Deposits' } },
       { path: 'csv-orders', lazy: screen(() => import('./features/bulk-csv/csv-orders-page.tsx'), 'CsvOrdersPage'), handle: { title: 'USPS CSV' } },
+      { path: 'scan-forms', lazy: screen(() => import('./features/scan-forms/scan-forms-page.tsx'), 'ScanFormsPage'), handle: { title: 'End of day' } },
       { path: 'api-docs', lazy: screen(() => import('./features/api-docs/api-docs-page.tsx'), 'ApiDocsPage'), handle: { title: 'Reseller API' } },
       { path: 'fedex-order', lazy: screen(() => import('./features/fedex/fedex-order-page.tsx'), 'FedexOrderPage'), handle: { title: 'FedEx - Handmade' } },
       { path: 'prices', lazy: screen(() => import('./features/prices/prices-page.tsx'), 'PricesPage'), handle: { title: 'Prices' } },

@@ -3,6 +3,7 @@ export const NAV_ITEMS = [
   { label: 'Dashboard', path: '/', icon: '▦' },
   { label: 'Instant - USPS/FedEx (US)', path: '/createOrders', icon: '✚' },
   { label: 'USPS CSV', path: '/csv-orders', icon: '⇪' },
+  { label: 'End of day', path: '/scan-forms', icon: '☰' },
   { label: 'FedEx - Handmade', path: '/fedex-order', icon: '✈' },
   { label: 'Amazon CSV Generator', path: '/amazon-csv', icon: '⇄' },
   { label: 'Deposits', path: '/deposits', icon: '$' },

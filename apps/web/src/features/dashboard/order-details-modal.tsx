@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
-import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, refundBlocked, weightUnitFor } from '@portal/contract';
+import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, onScanForm, refundBlocked, weightUnitFor } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { orderDetailsQuery, useRefundOrder } from '../../api/orders.ts';
 import { ConfirmModal, type Confirmation } from '../../components/confirm-modal.tsx';
@@ -98,6 +98,11 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                       {order.refundStatus === 'refunded' && 'Refunded to your balance; the label can no longer be used.'}
                       {order.refundStatus === 'rejected' && `Rejected: ${order.refundNote ?? 'no reason given'}`}
                     </span>
+                  </Fact>
+                )}
+                {order.scanFormId && (
+                  <Fact name="SCAN form">
+                    <span data-testid="order-scan-form">{onScanForm(order.scanFormId)}</span>
                   </Fact>
                 )}
                 <Fact name="Label type">{order.labelType.name}</Fact>

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Button, Card, Form } from 'react-bootstrap';
+import { Badge, Button, Card, Form } from 'react-bootstrap';
 import {
   DASHBOARD_PAGE_SIZE,
   ORDER_POLL_MS,
   TRACKING_STATUS_LABELS,
   isProcessingStatus,
+  onScanForm,
   weightUnitFor,
   type Order,
   type OrderListQuery,
@@ -21,6 +22,7 @@ import { RefundBadge } from '../../components/refund-badge.tsx';
 import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
 import { OrderSelectionBar, SelectBox, useOrderSelection } from './order-selection.tsx';
 import { RefundSelectedButton } from './refund-selected-button.tsx';
+import { ScanFormSelectedButton } from './scan-form-selected-button.tsx';
 import { OrderDetailsModal } from './order-details-modal.tsx';
 
 // The history's rows show dates; the formatter is made while the first page is on its way.
@@ -195,6 +197,11 @@ export function OrderHistoryCard() {
             </span>
           )}
           <RefundBadge status={order.refundStatus} note={order.refundNote} />
+          {order.scanFormId && (
+            <Badge bg="info" text="dark" className="ms-1" title={onScanForm(order.scanFormId)} data-testid="order-scan-form-badge">
+              SCAN form
+            </Badge>
+          )}
         </>
       ),
     },
@@ -256,6 +263,7 @@ export function OrderHistoryCard() {
           <Button size="sm" variant="success" disabled={merged.saving !== undefined} onClick={() => merged.download(selection.ids)}>
             Download selected ({selection.size})
           </Button>
+          <ScanFormSelectedButton orders={selection.orders(rows)} onDone={selection.clear} />
           <RefundSelectedButton orders={selection.orders(rows)} onDone={selection.clear} />
         </OrderSelectionBar>
         <PagedTable

@@ -1,0 +1,13 @@
+import { TodayLabelsCard } from './today-labels-card.tsx';
+import { ScanFormsCard } from './scan-forms-card.tsx';
+
+/** /scan-forms: the end of a shipping day. Today's labels grouped as SCAN forms take them, and the forms made. */
+export function ScanFormsPage() {
+  return (
+    <>
+      <h1 className="h4 mb-4">End of day</h1>
+      <TodayLabelsCard />
+      <ScanFormsCard />
+    </>
+  );
+}
