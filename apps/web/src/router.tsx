@@ -34,6 +34,7 @@ const adminRoute: RouteObject = {
     { path: 'content', lazy: fromConsole('ContentPage') },
     { path: 'fedex-queue', lazy: fromConsole('FedexQueuePage') },
     { path: 'refunds', lazy: fromConsole('RefundsPage') },
+    { path: 'scan-forms', lazy: fromConsole('ScanFormsPage') },
     { path: 'outbox', lazy: fromConsole('OutboxPage') },
     { path: 'audit', lazy: fromConsole('AuditPage') },
     { path: '*', element: <Navigate to="/admin" replace /> },

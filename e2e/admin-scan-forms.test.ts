@@ -1,0 +1,43 @@
+import { expect, it } from 'vitest';
+import { orderParties } from '../apps/server/test/sample-addresses.ts';
+import { adminSession, api, fundedAccount, newPage, useShop, withServerDb } from './harness.ts';
+
+const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
+const ORDER = { labelType: 'priority', design: 'normal', Weight: 2, ...orderParties() };
+
+it("the console's SCAN forms page lists every customer's forms, a failed one with its reason, and downloads a ready one; a phone does not scroll sideways", async () => {
+  const account = await fundedAccount(shop.server, 10_000);
+  const ids: string[] = [];
+  for (const ToName of ['Form One', 'Form Two'])
+    ids.push((await api<{ orderId: string }>(shop.server.url, '/order/create', { ...ORDER, ToName }, account.token)).orderId);
+  const [ready, failing] = (
+    await Promise.all(ids.map((id) => api<{ forms: { _id: string }[] }>(shop.server.url, '/scan-form', { orderIds: [id] }, account.token)))
+  ).map((r) => r.forms[0]._id);
+  await expect.poll(async () => (await api<{ status: string }>(shop.server.url, `/scan-form/${ready}`, undefined, account.token)).status).toBe('created');
+  // A form the upstream refused, as the sweep records it (the sandbox refuses none).
+  await withServerDb(shop.server, (db) =>
+    db.updateTable('scan_forms').set({ status: 'failed', message: 'the carrier refused the SCAN form: test' }).where('id', '=', failing).execute(),
+  );
+
+  const { page } = await adminSession(shop.browser, shop.server);
+  await page.goto(`${shop.server.url}/admin/scan-forms`);
+  const row = (id: string) => page.locator(`[data-testid="scan-form-row"][data-id="${id}"]`);
+  await row(ready).getByText('Ready').waitFor();
+  expect(await row(ready).innerText()).toContain(`@${account.tgId}`);
+  expect(await row(failing).innerText()).toContain('the carrier refused the SCAN form: test');
+  const download = page.waitForEvent('download');
+  await row(ready).getByRole('button', { name: 'Download' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^SF-[0-9A-F]{8}\.pdf$/);
+  // The Failed filter shows the failed one only.
+  await page.getByRole('group', { name: 'SCAN form status' }).getByRole('button', { name: 'Failed' }).click();
+  await row(ready).waitFor({ state: 'detached' });
+  expect(await row(failing).count()).toBe(1);
+
+  const phone = await newPage(shop.browser, { viewport: { width: 390, height: 844 }, storageState: await page.context().storageState() });
+  await phone.goto(`${shop.server.url}/admin/scan-forms`);
+  await phone.locator(`[data-testid="scan-form-row"][data-id="${ready}"]`).waitFor();
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await phone.context().close();
+  await page.context().close();
+});
