@@ -123,6 +123,7 @@ for (let i = 0; i < ORDERS; i++) {
     refund_due_at: null,
     refund_claims: 0,
     scan_form_id: null,
+    pickup_id: null,
     refund_upstream: null,
     quote_id: null,
     upstream_rate_id: null,

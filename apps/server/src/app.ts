@@ -15,7 +15,7 @@ import { accountRoutes } from './modules/account/routes.ts';
 import { contentRoutes, publicContentRoutes } from './modules/content/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { labelWebhookRoutes, orderRoutes } from './modules/orders/routes.ts';
-import { adminScanFormRoutes, scanFormRoutes } from './modules/orders/scan-form-routes.ts';
+import { adminScanFormRoutes, pickupRoutes, scanFormRoutes } from './modules/orders/scan-form-routes.ts';
 import { addressRoutes } from './modules/addresses/routes.ts';
 import { packageRoutes } from './modules/packages/routes.ts';
 import { amazonRoutes } from './modules/amazon/routes.ts';
@@ -174,6 +174,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
           await fedexRoutes(customer, ctx);
           await amazonRoutes(customer, ctx);
           await scanFormRoutes(customer, ctx);
+          await pickupRoutes(customer, ctx);
         });
         // The operator console, /api/v1/admin, behind its own guard (an admin's token).
         await adminRoutes(typed, ctx, [adminFedexRoutes, adminPriceCheckRoutes, adminScanFormRoutes]);

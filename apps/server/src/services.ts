@@ -43,6 +43,8 @@ import {
   ORDER_COMPLETION_JOB,
   SCAN_FORM_JOB,
   SCAN_FORM_SWEEP_JOB,
+  PICKUP_SWEEP_JOB,
+  pickupSweepJob,
   labelRefundJob,
   orderCompletionJob,
   scanFormJob,
@@ -56,6 +58,7 @@ import { webhookDeliveryJob } from './modules/reseller/jobs.ts';
 import { createResellerService } from './modules/reseller/service.ts';
 import { createWebhookService } from './modules/reseller/webhooks.ts';
 import { createScanFormService } from './modules/orders/scan-forms.ts';
+import { createPickupService } from './modules/orders/pickups.ts';
 import { telegramMessageJob, telegramWebhookJob } from './modules/telegram/jobs.ts';
 import type { Update } from 'grammy/types';
 import { TELEGRAM_WEBHOOK_JOB, createTelegramService } from './modules/telegram/service.ts';
@@ -213,6 +216,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
   const queue = await createJobQueue(config, db, log);
   closers.push(() => queue.close());
+  const pickups = createPickupService({ db, labels, log, outbox, claimMs: config.LABEL_CLAIM_MS, retryMs: config.ORDER_POLL_INTERVAL_MS });
   const scanForms = createScanFormService({
     db,
     labels,
@@ -277,6 +281,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     orders,
     bulk,
     fedex,
+    pickups,
     log,
     bot: bot && { api: bot.api, username: config.TELEGRAM_BOT_USERNAME! },
     publicUrl: config.PUBLIC_URL,
@@ -294,6 +299,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(orderCompletionJob(orders));
   queue.define(labelRefundJob(refunds));
   queue.define(scanFormJob(scanForms));
+  queue.define(pickupSweepJob(pickups));
   queue.define(scanFormSweepJob(scanForms));
   queue.define(webhookDeliveryJob(webhooks));
   queue.define(telegramMessageJob(telegram));
@@ -338,6 +344,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     content,
     /** SCAN forms: a day's labels of one from address in one carrier scan. */
     scanForms,
+    /** Carrier pickups of a customer's labels, their fees charged and refunded once. */
+    pickups,
     addresses: createAddressService(db),
     /** Saved packages; packages.packageNamed(userId, name) finds one by its name, as an order names it. */
     packages: createPackageService(db),
@@ -398,6 +406,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
       await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(LABEL_REFUND_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(SCAN_FORM_SWEEP_JOB, config.ORDER_POLL_INTERVAL_MS);
+      await queue.schedule(PICKUP_SWEEP_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(BULK_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       await queue.schedule(EVENT_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);
       // A round every quarter step: each label moves within a quarter step of its due time.

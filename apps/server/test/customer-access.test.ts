@@ -68,6 +68,10 @@ const customerRoutes: Call[] = [
   ['GET', '/scan-form/read'],
   ['GET', '/scan-form/:id'],
   ['GET', '/scan-form/:id/pdf'],
+  ['POST', '/pickup/rates'],
+  ['POST', '/pickup'],
+  ['POST', '/pickup/:id/cancel'],
+  ['GET', '/pickup/read'],
   ['POST', '/auth/logout'],
 ];
 

@@ -136,4 +136,61 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
     const pdf = await t.app.inject({ method: 'GET', url: `/api/v1/scan-form/${formId}/pdf`, headers: user.headers });
     expect(pdf.statusCode).toBe(200);
   }, 120_000);
+
+  it('a pickup whose process is killed while the upstream books it is found booked by the next process: booked and charged once', async () => {
+    const { t, fake, env: shopEnv, close } = await startEasyPostApp(engine, 'easypost-kill-pickup', () => ({ QUEUE_RUN_WORKERS: 'false' }));
+    closers.push(close);
+    fake.rates = { ...RATES_UNDER_PRICES };
+    const startShop = () => startShopChild(children, { dataDir: t.config.dataDir, databaseUrl: t.databaseUrl, engine, env: shopEnv });
+    const user = await fundedCustomer(t.app, 20_000, t.db);
+    const label = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('ups_standard'), headers: user.headers });
+    const rated = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/pickup/rates',
+      headers: user.headers,
+      payload: {
+        orderIds: [label.json().orderId],
+        minDatetime: new Date(Date.now() + 20 * 3_600_000).toISOString(),
+        maxDatetime: new Date(Date.now() + 24 * 3_600_000).toISOString(),
+      },
+    });
+    const pickupId: string = rated.json().pickup._id;
+    // The upstream holds the purchase until the process that asked is dead; then it books it, and its answer is lost.
+    let release = () => {};
+    fake.faults.push({ kind: 'slow', on: 'pickup-buy', count: 1, until: new Promise<void>((resolve) => (release = resolve)) });
+    const first = await startShop();
+    const asked = fetch(`${first.url}/api/v1/pickup`, {
+      method: 'POST',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ pickupId, service: 'Same-Day Pickup' }),
+    }).catch(() => null);
+    await expect
+      .poll(() => fake.requests.some((r) => /^POST \/v2\/pickups\/[^/]+\/buy$/.test(r)), { timeout: 30_000, interval: 10, message: 'the purchase asked' })
+      .toBe(true);
+    first.kill('SIGKILL');
+    await exited(first);
+    await asked;
+    release();
+    const upstream = () => [...fake.pickups.values()].find((p) => p.reference === pickupId);
+    await expect.poll(() => upstream()?.status, { timeout: 10_000, interval: 10 }).toBe('scheduled');
+
+    await startShop();
+    const row = await vi.waitFor(
+      async () => {
+        const now = await t.db.selectFrom('pickups').selectAll().where('id', '=', pickupId).executeTakeFirstOrThrow();
+        if (now.status === 'booking') throw new Error('still booking');
+        return now;
+      },
+      { timeout: 30_000, interval: 25 },
+    );
+    expect(row).toMatchObject({ status: 'booked', confirmation: upstream().confirmation });
+    expect(fake.pickupPurchases).toBe(1);
+    const ledger = await t.db
+      .selectFrom('ledger')
+      .select(['kind', 'amount_cents'])
+      .where('user_id', '=', user.userId)
+      .where('kind', 'like', 'pickup_%')
+      .execute();
+    expect(ledger).toEqual([{ kind: 'pickup_fee', amount_cents: -850 }]);
+  }, 120_000);
 });

@@ -3,7 +3,21 @@ import http from 'node:http';
 import { PDFDocument } from 'pdf-lib';
 
 /** Which calls a fault hits. */
-export type FakeEasyPostCall = 'create' | 'buy' | 'retrieve' | 'refund' | 'verify' | 'file' | 'convert' | 'form' | 'form-retrieve' | 'form-list';
+export type FakeEasyPostCall =
+  | 'create'
+  | 'buy'
+  | 'retrieve'
+  | 'refund'
+  | 'verify'
+  | 'file'
+  | 'convert'
+  | 'form'
+  | 'form-retrieve'
+  | 'form-list'
+  | 'pickup'
+  | 'pickup-buy'
+  | 'pickup-cancel'
+  | 'pickup-retrieve';
 
 /**
  * A switch: the next `count` calls of `on` (any call when omitted) answer 500, answer 429 with Retry-After, never answer
@@ -52,6 +66,10 @@ export type FakeEasyPost = {
    */
   answeredInMs: Map<string, number>;
   faults: FakeEasyPostFault[];
+  /** Pickups made, by id, with what each was bought and cancelled. */
+  pickups: Map<string, any>;
+  /** Pickups bought (scheduled), each once. */
+  pickupPurchases: number;
   /** ScanForms made, by id; each Shipment is on one at most. */
   scanForms: Map<string, any>;
   /**
@@ -257,6 +275,10 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     if (method === 'POST' && /^\/v2\/shipments\/[^/]+\/refund$/.test(path)) return 'refund';
     if (method === 'POST' && path === '/v2/addresses/create_and_verify') return 'verify';
     if (method === 'GET' && /^\/v2\/shipments\/[^/]+\/label$/.test(path)) return 'convert';
+    if (method === 'POST' && path === '/v2/pickups') return 'pickup';
+    if (method === 'POST' && /^\/v2\/pickups\/[^/]+\/buy$/.test(path)) return 'pickup-buy';
+    if (method === 'POST' && /^\/v2\/pickups\/[^/]+\/cancel$/.test(path)) return 'pickup-cancel';
+    if (method === 'GET' && /^\/v2\/pickups\/[^/]+$/.test(path)) return 'pickup-retrieve';
     if (method === 'POST' && path === '/v2/scan_forms') return 'form';
     if (method === 'GET' && path === '/v2/scan_forms') return 'form-list';
     if (method === 'GET' && /^\/v2\/scan_forms\/[^/]+$/.test(path)) return 'form-retrieve';
@@ -314,6 +336,26 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
       return refuse(res, 400, 'BAD_REQUEST', 'The request could not be parsed.');
     }
     if (call === 'form') return makeScanForm(res, body, fault);
+    if (call === 'pickup') return makePickup(res, body.pickup ?? body);
+    if (call === 'pickup-buy' || call === 'pickup-cancel' || call === 'pickup-retrieve') {
+      const pickup = fake.pickups.get(path.split('/')[3]);
+      if (!pickup) return refuse(res, 404, 'NOT_FOUND', 'The requested resource could not be found.');
+      if (call === 'pickup-retrieve') return send(res, 200, pickup);
+      if (call === 'pickup-buy') {
+        if (pickup.status !== 'unknown') return refuse(res, 422, 'PICKUP.ALREADY_BOOKED', `The pickup is ${pickup.status}.`);
+        const rate = pickup.pickup_rates.find((r: any) => r.carrier === body.carrier && r.service === body.service);
+        if (!rate) return refuse(res, 422, 'PICKUP.RATE.INVALID', 'No pickup rate of this carrier and service.');
+        pickup.status = 'scheduled';
+        pickup.confirmation = `WTC${String(++pickupSerial).padStart(8, '0')}`;
+        fake.pickupPurchases++;
+        if (fault?.kind === 'lose') return res.socket?.destroy(); // booked upstream; the answer never arrives
+        return send(res, 200, pickup);
+      }
+      if (pickup.status !== 'scheduled') return refuse(res, 422, 'PICKUP.CANCEL.INVALID', `A ${pickup.status} pickup cannot be cancelled.`);
+      if (Date.parse(pickup.min_datetime) <= Date.now()) return refuse(res, 422, 'PICKUP.CANCEL.TOO_LATE', 'The pickup window has started.');
+      pickup.status = 'canceled';
+      return send(res, 200, pickup);
+    }
     if (call === 'form-list') {
       // Newest first, page_size at most 100 (EasyPost's list calls).
       const size = Math.min(100, Number(new URL(req.url ?? '', origin).searchParams.get('page_size') ?? 20) || 20);
@@ -527,6 +569,56 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     return send(res, 200, form);
   }
 
+  /** A carrier's pickup fee, as EasyPost rates it: USPS picks up for free, UPS and FedEx for a fee. */
+  const PICKUP_SERVICES: Record<string, [string, string][]> = {
+    USPS: [['NextDay', '0.00']],
+    UPS: [
+      ['Same-Day Pickup', '8.50'],
+      ['Future-Day Pickup', '6.50'],
+    ],
+    FedEx: [['FDXG', '4.50']],
+  };
+
+  /**
+   * POST /pickups: refused (422) without an address, a bought Shipment, or a window that starts in the future and ends
+   * after it starts; rated with the services of the Shipment's carrier.
+   */
+  function makePickup(res: http.ServerResponse, p: any) {
+    const shipment = fake.shipments.get(p.shipment?.id ?? '');
+    if (!p.address?.street1 || !p.address?.zip) return refuse(res, 422, 'PICKUP.ADDRESS.INVALID', 'A pickup needs an address.');
+    if (!shipment?.postage_label) return refuse(res, 422, 'PICKUP.SHIPMENT.INVALID', 'A pickup needs a bought shipment.');
+    const from = Date.parse(p.min_datetime);
+    const to = Date.parse(p.max_datetime);
+    if (!(from > Date.now() && to > from)) return refuse(res, 422, 'PICKUP.DATETIME.INVALID', 'min_datetime must be in the future and before max_datetime.');
+    const carrier = shipment.selected_rate.carrier;
+    const pickup = {
+      id: id('pickup'),
+      object: 'Pickup',
+      reference: p.reference ?? null,
+      status: 'unknown',
+      confirmation: null as string | null,
+      address: { id: id('adr'), object: 'Address', ...p.address },
+      min_datetime: new Date(from).toISOString(),
+      max_datetime: new Date(to).toISOString(),
+      instructions: p.instructions ?? null,
+      is_account_address: Boolean(p.is_account_address),
+      pickup_rates: [] as any[],
+      messages: [],
+    };
+    pickup.pickup_rates = (PICKUP_SERVICES[carrier] ?? []).map(([service, rate]) => ({
+      id: id('pickuprate'),
+      object: 'PickupRate',
+      carrier,
+      service,
+      rate,
+      currency: 'USD',
+      pickup_id: pickup.id,
+    }));
+    fake.pickups.set(pickup.id, pickup);
+    return send(res, 200, pickup);
+  }
+  let pickupSerial = 0;
+
   const formOfShipment = new Map<string, string>();
   let trackingSerial = 0;
   const zplFiles = new Map<string, string>();
@@ -577,6 +669,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     answeredInMs: new Map(),
     faults: [],
     scanForms: new Map(),
+    pickups: new Map(),
+    pickupPurchases: 0,
     scanFormStatus: 'created',
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},

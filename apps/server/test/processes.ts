@@ -47,7 +47,7 @@ export const bareShopEnv = (dataDir: string, port: number, more: Record<string, 
 export async function startShopChild(
   children: ChildProcess[],
   shop: { dataDir: string; databaseUrl?: string; engine: string; env: Record<string, string> },
-): Promise<ChildProcess> {
+): Promise<ChildProcess & { url: string }> {
   const port = await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -69,8 +69,9 @@ export async function startShopChild(
   if (shop.engine === 'embedded') delete env.REDIS_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
-  await untilServing(child, `http://127.0.0.1:${port}`, undefined, 90_000);
-  return child;
+  const url = `http://127.0.0.1:${port}`;
+  await untilServing(child, url, undefined, 90_000);
+  return Object.assign(child, { url });
 }
 
 export const freePort = () =>

@@ -109,6 +109,7 @@ describe.each(engines)('tracking statuses of sandbox labels, on the %s queue', (
       labelRefunds: true,
       bulkCompleted: true,
       fedexOrders: true,
+      pickups: true,
       deposits: true,
     };
     expect((await t.app.inject({ method: 'PUT', url: '/api/v1/account/telegram', headers: user.headers, payload: { topics } })).statusCode).toBe(200);

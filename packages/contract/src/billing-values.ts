@@ -57,6 +57,8 @@ export const LEDGER_KIND_LABELS: Record<string, string> = {
   fedex_charge: 'FedEx order',
   fedex_refund: 'FedEx order refund',
   label_refund: 'Label refund',
+  pickup_fee: 'Pickup',
+  pickup_refund: 'Pickup refund',
   adjustment: 'Adjustment',
 };
 export const ledgerKindLabel = (kind: string): string => LEDGER_KIND_LABELS[kind] ?? kind;

@@ -33,3 +33,5 @@ export * from './packages.ts';
 export * from './price-check.ts';
 export * from './scan-forms-values.ts';
 export * from './scan-forms.ts';
+export * from './pickups-values.ts';
+export * from './pickups.ts';

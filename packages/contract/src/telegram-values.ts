@@ -3,7 +3,16 @@
 // ---- Telegram order messages (Account Setting and the Orders card, signed-in user) ------------
 
 /** The kinds of message a linked chat gets, each turned on or off in Account Setting (all on by default). */
-export const TELEGRAM_TOPICS = ['orderCompleted', 'orderDelivered', 'orderCancelled', 'labelRefunds', 'bulkCompleted', 'fedexOrders', 'deposits'] as const;
+export const TELEGRAM_TOPICS = [
+  'orderCompleted',
+  'orderDelivered',
+  'orderCancelled',
+  'labelRefunds',
+  'bulkCompleted',
+  'fedexOrders',
+  'pickups',
+  'deposits',
+] as const;
 export type TelegramTopic = (typeof TELEGRAM_TOPICS)[number];
 export const TELEGRAM_TOPIC_LABELS: Record<TelegramTopic, string> = {
   orderCompleted: 'A label order completed',
@@ -12,6 +21,7 @@ export const TELEGRAM_TOPIC_LABELS: Record<TelegramTopic, string> = {
   labelRefunds: 'A label refund approved or rejected',
   bulkCompleted: 'A bulk (CSV) order done',
   fedexOrders: 'A FedEx hand-made order completed or cancelled',
+  pickups: 'A carrier pickup booked or cancelled',
   deposits: 'A deposit credited',
 };
 

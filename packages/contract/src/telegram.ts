@@ -8,6 +8,8 @@ export const telegramTopicsSchema = z.object({
   labelRefunds: z.boolean(),
   bulkCompleted: z.boolean(),
   fedexOrders: z.boolean(),
+  /** Added later: a client that does not send it keeps it on. */
+  pickups: z.boolean().default(true),
   deposits: z.boolean(),
 }) satisfies z.ZodType<Record<TelegramTopic, boolean>>;
 export type TelegramTopics = z.infer<typeof telegramTopicsSchema>;

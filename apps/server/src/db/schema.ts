@@ -108,6 +108,7 @@ export interface Database {
   reference_packages: ReferencePackagesTable;
   price_checks: PriceChecksTable;
   scan_forms: ScanFormsTable;
+  pickups: PickupsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -439,6 +440,37 @@ export interface OrdersTable {
   reference2: string;
   /** The SCAN form the label is on (set before the upstream is asked, cleared if the form fails), else null. */
   scan_form_id: string | null;
+  /** The carrier pickup booked (or being booked) for the label, else null. */
+  pickup_id: string | null;
+}
+
+/** A carrier pickup (2026-11-30-20-pickups). */
+export interface PickupsTable {
+  id: string;
+  user_id: string;
+  status: 'rated' | 'booking' | 'booked' | 'failed' | 'cancelling' | 'cancelled';
+  provider: string;
+  carrier: string;
+  from_json: string;
+  min_datetime: string;
+  max_datetime: string;
+  instructions: string;
+  /** The labels asked for, as a JSON array of order ids. */
+  order_ids_json: string;
+  label_count: number;
+  /** The upstream's pickup, which the rates and the purchase belong to. */
+  upstream_ref: string | null;
+  /** The upstream's offers: [{service, feeCents}]. */
+  rates_json: string;
+  service: string | null;
+  fee_cents: number | null;
+  confirmation: string | null;
+  message: string | null;
+  /** When a process next asks the upstream about a booking or a cancel; until then it is another process's. */
+  due_at: string | null;
+  claims: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /** A SCAN form (2026-11-30-10-scan-forms): one carrier scan for a day's labels of one from address. */

@@ -16,6 +16,8 @@ export type ShopEvent =
   | { type: 'bulk.completed'; userId: string; bulkOrderId: string }
   /** A SCAN form was made: its PDF can be downloaded. */
   | { type: 'scan_form.created'; userId: string; scanFormId: string }
+  /** A carrier pickup was booked, or cancelled (its fee refunded). */
+  | { type: 'pickup.booked' | 'pickup.cancelled'; userId: string; pickupId: string }
   | { type: 'fedex.completed' | 'fedex.cancelled'; userId: string; fedexOrderId: string }
   /** A paid deposit: the amounts as credited and the balance the credit left behind. */
   | { type: 'deposit.credited'; userId: string; invoiceId: string; amountCents: number; bonusPercent: number; bonusCents: number; balanceCents: number };
@@ -35,6 +37,9 @@ function subjectOf(event: ShopEvent): string {
       return event.bulkOrderId;
     case 'scan_form.created':
       return event.scanFormId;
+    case 'pickup.booked':
+    case 'pickup.cancelled':
+      return event.pickupId;
     case 'fedex.completed':
     case 'fedex.cancelled':
       return event.fedexOrderId;
@@ -77,6 +82,9 @@ export function eventOf(row: ShopEventRow): ShopEvent {
       return { type, userId, bulkOrderId: row.subject_id };
     case 'scan_form.created':
       return { type, userId, scanFormId: row.subject_id };
+    case 'pickup.booked':
+    case 'pickup.cancelled':
+      return { type, userId, pickupId: row.subject_id };
     case 'fedex.completed':
     case 'fedex.cancelled':
       return { type, userId, fedexOrderId: row.subject_id };

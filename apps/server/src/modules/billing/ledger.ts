@@ -17,6 +17,8 @@ export type LedgerKind =
   | 'fedex_charge'
   | 'fedex_refund'
   | 'label_refund'
+  | 'pickup_fee'
+  | 'pickup_refund'
   | 'adjustment';
 
 export type BalanceChange = {

@@ -3,6 +3,7 @@ import { noPayload, type JobDefinition } from '../../queue/job-queue.ts';
 import type { OrderService } from './service.ts';
 import type { RefundService } from './refunds.ts';
 import type { ScanFormService } from './scan-forms.ts';
+import type { PickupService } from './pickups.ts';
 
 export const ORDER_COMPLETION_JOB = 'order-completion';
 
@@ -37,4 +38,13 @@ export const scanFormSweepJob = (forms: ScanFormService): JobDefinition<Record<s
   name: SCAN_FORM_SWEEP_JOB,
   payload: noPayload,
   handle: async () => void (await forms.sweep()),
+});
+
+export const PICKUP_SWEEP_JOB = 'pickup-sweep';
+
+/** Scheduled: asks again about pickups being booked or cancelled (an upstream away, a lost answer, a process that died). */
+export const pickupSweepJob = (pickups: PickupService): JobDefinition<Record<string, never>> => ({
+  name: PICKUP_SWEEP_JOB,
+  payload: noPayload,
+  handle: async () => void (await pickups.sweep()),
 });

@@ -148,6 +148,7 @@ export function orderRowFor(
     refund_due_at: null,
     refund_claims: 0,
     scan_form_id: null,
+    pickup_id: null,
     refund_upstream: null,
     // An order given no ship date ships on the day it is placed, a day of the shop's time zone (SHOP_TIME_ZONE).
     ship_date: input.ShipDate ?? shopDay(0, Date.parse(extra.createdAt)),

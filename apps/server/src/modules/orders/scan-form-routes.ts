@@ -3,6 +3,10 @@ import {
   adminScanFormsQuery,
   adminScanFormsResponse,
   idParams,
+  pickupAnswerSchema,
+  pickupBuyBody,
+  pickupListResponse,
+  pickupRatesBody,
   scanFormDetailSchema,
   scanFormListResponse,
   scanFormRequestBody,
@@ -45,4 +49,17 @@ export async function adminScanFormRoutes(scope: Api, ctx: AppContext) {
     forms: await scanForms.adminList(request.query.status),
   }));
   scope.get('/scan-forms/:id/pdf', { schema: { params: idParams } }, async (request, reply) => sendPdf(reply, await scanForms.adminPdf(request.params.id)));
+}
+
+/** A customer's carrier pickups: rates for some labels, booking one (its fee charged), cancelling it, the list. */
+export async function pickupRoutes(api: Api, ctx: AppContext) {
+  const { pickups } = ctx;
+  api.post('/pickup/rates', { bodyLimit: REQUEST_BODY_LIMIT, schema: { body: pickupRatesBody, response: { 200: pickupAnswerSchema } } }, (request) =>
+    pickups.rates(request.userId, request.body),
+  );
+  api.post('/pickup', { schema: { body: pickupBuyBody, response: { 200: pickupAnswerSchema } } }, (request) => pickups.buy(request.userId, request.body));
+  api.post('/pickup/:id/cancel', { schema: { params: idParams, response: { 200: pickupAnswerSchema } } }, (request) =>
+    pickups.cancel(request.userId, request.params.id),
+  );
+  api.get('/pickup/read', { schema: { response: { 200: pickupListResponse } } }, async (request) => ({ pickups: await pickups.list(request.userId) }));
 }

@@ -39,7 +39,7 @@ export const scanFormPdfPath = (id: string) => `/api/v1/scan-form/${id}/pdf`;
 const pdfKeyOf = (id: string) => `scan-forms/${id}.pdf`;
 
 /** The from address of an order, as a form groups by it (the phone is not part of the address). */
-function fromOf(order: orderRepo.OrderRow): ScanFormFrom {
+export function fromOf(order: orderRepo.OrderRow): ScanFormFrom {
   return {
     name: order.from_name,
     company: order.from_company,
@@ -53,6 +53,9 @@ function fromOf(order: orderRepo.OrderRow): ScanFormFrom {
 }
 /** The same address however it was typed in case and spacing. */
 const addressKey = (from: ScanFormFrom) => JSON.stringify(Object.values(from).map((value) => value.trim().replace(/\s+/g, ' ').toUpperCase()));
+
+/** The labels one pickup takes together: one upstream, carrier and from address. */
+export const groupKeyOf = (order: orderRepo.OrderRow) => JSON.stringify([order.provider, carrierOf(order), addressKey(fromOf(order))]);
 
 const shipDayOf = (order: orderRepo.OrderRow) => order.ship_date ?? shopDay(0, Date.parse(order.created_at));
 

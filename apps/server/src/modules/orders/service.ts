@@ -71,3 +71,4 @@ export { toOrder } from './views.ts';
 /** Label refunds live in refunds.ts; other modules reach them through here. */
 export type { RefundFilter, RefundService } from './refunds.ts';
 export type { ScanFormService } from './scan-forms.ts';
+export type { PickupService } from './pickups.ts';

@@ -19,7 +19,7 @@ import { eventOf, type ShopEvent, type ShopEventRow } from '../../lib/shop-event
 import { RetryLaterError, type JobContext, type JobQueue, type RetryPolicy } from '../../queue/job-queue.ts';
 import type { BulkService } from '../bulk/service.ts';
 import type { FedexService } from '../fedex/service.ts';
-import type { OrderService } from '../orders/service.ts';
+import type { OrderService, PickupService } from '../orders/service.ts';
 import * as repo from './repository.ts';
 import { botTexts, eventTexts } from './texts.ts';
 
@@ -41,6 +41,8 @@ const TOPIC_OF: Record<ShopEvent['type'], TelegramTopic> = {
   'order.refund_rejected': 'labelRefunds',
   'bulk.completed': 'bulkCompleted',
   'scan_form.created': 'bulkCompleted',
+  'pickup.booked': 'pickups',
+  'pickup.cancelled': 'pickups',
   'fedex.completed': 'fedexOrders',
   'fedex.cancelled': 'fedexOrders',
   'deposit.credited': 'deposits',
@@ -74,6 +76,7 @@ export function createTelegramService(deps: {
   orders: OrderService;
   bulk: BulkService;
   fedex: FedexService;
+  pickups: Pick<PickupService, 'view'>;
   log: FastifyBaseLogger;
   /** The Bot API client and the bot's username, or null when Telegram is not configured. */
   bot: { api: Api; username: string } | null;
@@ -163,6 +166,15 @@ export function createTelegramService(deps: {
       // The customer asked for the form on the page (or the API, which has its webhook): no message.
       case 'scan_form.created':
         return null;
+      case 'pickup.booked':
+      case 'pickup.cancelled': {
+        const pickup = await deps.pickups.view(event.userId, event.pickupId);
+        if (!pickup) return null;
+        return {
+          eventId: `${event.type}:${event.pickupId}`,
+          text: event.type === 'pickup.booked' ? eventTexts.pickupBooked(pickup, shopUrl) : eventTexts.pickupCancelled(pickup, shopUrl),
+        };
+      }
     }
   }
 

@@ -54,7 +54,16 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
       linked: false,
       chatUsername: null,
       linkedAt: null,
-      topics: { orderCompleted: true, orderDelivered: true, orderCancelled: true, labelRefunds: true, bulkCompleted: true, fedexOrders: true, deposits: true },
+      topics: {
+        orderCompleted: true,
+        orderDelivered: true,
+        orderCancelled: true,
+        labelRefunds: true,
+        bulkCompleted: true,
+        fedexOrders: true,
+        pickups: true,
+        deposits: true,
+      },
     });
     const link = await linkOf(t.app, user.headers);
     expect(link.url).toBe(`https://t.me/${tg.username}?start=${link.token}`);
@@ -240,6 +249,7 @@ describe.each(engines)('Telegram on the %s queue', (engine) => {
       labelRefunds: true,
       bulkCompleted: true,
       fedexOrders: true,
+      pickups: true,
       deposits: true,
     };
     const saved = await t.app.inject({ method: 'PUT', url: '/api/v1/account/telegram', headers: user.headers, payload: { topics } });
@@ -393,6 +403,7 @@ describe('a message job run twice at once', () => {
       db: t.db,
       queue: {} as JobQueue,
       orders: unused,
+      pickups: unused,
       bulk: unused,
       fedex: unused,
       log: pino({ level: 'silent' }),

@@ -1,4 +1,13 @@
-import { ACCOUNT_DISABLED, TELEGRAM_LINK_TEXT, TELEGRAM_LINK_TTL_MINUTES, centsToDollars, formatDollars, type FedexOrder, type Order } from '@portal/contract';
+import {
+  ACCOUNT_DISABLED,
+  TELEGRAM_LINK_TEXT,
+  TELEGRAM_LINK_TTL_MINUTES,
+  centsToDollars,
+  formatDollars,
+  type FedexOrder,
+  type Order,
+  type Pickup,
+} from '@portal/contract';
 
 // Everything the bot says, as plain text (no parse mode, so names and notes need no escaping).
 
@@ -100,6 +109,20 @@ export const eventTexts = {
       `FedEx order ${shortId(order._id)} cancelled and refunded (${dollars(order.price)})`,
       `Note: ${order.note ?? 'not given'}`,
       linkLine('Dashboard', shopUrl, '/fedex-order'),
+    ),
+
+  pickupBooked: (pickup: Pickup, shopUrl: string | null) =>
+    lines(
+      `${pickup.carrier} pickup booked: confirmation ${pickup.confirmation ?? 'pending'}`,
+      `Window: ${pickup.minDatetime} to ${pickup.maxDatetime}`,
+      `${pickup.labelCount} label${pickup.labelCount === 1 ? '' : 's'}, fee ${dollars(pickup.fee ?? 0)}`,
+      linkLine('End of day', shopUrl, '/scan-forms'),
+    ),
+
+  pickupCancelled: (pickup: Pickup, shopUrl: string | null) =>
+    lines(
+      `${pickup.carrier} pickup ${pickup.confirmation ?? ''} cancelled; fee refunded (${dollars(pickup.fee ?? 0)})`,
+      linkLine('End of day', shopUrl, '/scan-forms'),
     ),
 
   depositCredited: (deposit: { amountCents: number; bonusPercent: number; bonusCents: number; balanceCents: number }, shopUrl: string | null) =>

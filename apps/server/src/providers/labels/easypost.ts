@@ -12,6 +12,9 @@ import {
   type QuoteAnswer,
   type QuoteRequest,
   type RefundAnswer,
+  type PickupOffer,
+  type PickupRequest,
+  type PickupState,
   type ScanFormAnswer,
   type ScanFormRequest,
   type UpstreamService,
@@ -263,9 +266,45 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
     return form ? formAnswer(form) : null;
   }
 
+  /** An EasyPost Pickup's state: scheduled (booked, its confirmation), canceled, or not bought. */
+  const pickupState = (pickup: any): PickupState =>
+    pickup.status === 'scheduled'
+      ? { status: 'booked', confirmation: String(pickup.confirmation ?? '') }
+      : pickup.status === 'canceled'
+        ? { status: 'cancelled' }
+        : { status: 'unbooked' };
+
+  async function ratePickup(request: PickupRequest): Promise<PickupOffer> {
+    const shipment = request.labels.find((label) => label.shipmentRef)?.shipmentRef;
+    const pickup: any = await call(
+      (client) =>
+        client.Pickup.create({
+          reference: request.pickupId,
+          address: addressOf(request.from),
+          shipment: { id: shipment },
+          min_datetime: request.minDatetime,
+          max_datetime: request.maxDatetime,
+          instructions: request.instructions || undefined,
+          is_account_address: false,
+        } as any),
+      false,
+      'the pickup',
+    );
+    return {
+      ref: pickup.id,
+      rates: ((pickup.pickup_rates ?? []) as any[])
+        .filter((rate) => rate.carrier === request.carrier)
+        .map((rate) => ({ service: String(rate.service), feeCents: Math.round(Number(rate.rate) * 100) })),
+    };
+  }
+
   return {
     name: 'easypost',
     quote,
+    ratePickup,
+    buyPickup: async (ref, carrier, service) => pickupState(await call((client) => client.Pickup.buy(ref, carrier, service), false, 'the pickup')),
+    findPickup: async (ref) => pickupState(await call((client) => client.Pickup.retrieve(ref))),
+    cancelPickup: async (ref) => pickupState(await call((client) => client.Pickup.cancel(ref), false, 'the cancel')),
     createScanForm,
     findScanForm,
     zplLabel,

@@ -147,6 +147,21 @@ export type ScanFormRequest = {
 export type ScanFormAnswer =
   { status: 'creating'; ref: string; checkInMs?: number } | { status: 'created'; ref: string; pdf: Uint8Array } | { status: 'failed'; message: string };
 
+/** A pickup to rate or book: our pickup id (the upstream's reference), where and when, and the labels it takes. */
+export type PickupRequest = {
+  pickupId: string;
+  from: LabelParty;
+  carrier: string;
+  minDatetime: string;
+  maxDatetime: string;
+  instructions: string;
+  labels: { orderId: string; shipmentRef: string | null; tracking: string }[];
+};
+/** The upstream's pickup (`ref`) and its offers for the carrier, each with its fee. */
+export type PickupOffer = { ref: string; rates: { service: string; feeCents: number }[] };
+/** Where a pickup stands at the upstream: booked (its confirmation), cancelled, or not booked. */
+export type PickupState = { status: 'booked'; confirmation: string } | { status: 'cancelled' } | { status: 'unbooked' };
+
 /** A refusal the user may read (bad address, service unavailable...); the order is cancelled and refunded. */
 export class LabelProviderError extends Error {}
 
@@ -218,6 +233,14 @@ export interface LabelProvider {
    * upstream's form that holds these labels; null when it has none, and the form is asked for again.
    */
   findScanForm?(request: ScanFormRequest, ref: string | null): Promise<ScanFormAnswer | null>;
+  /** The upstream's pickup offers for these labels (EasyPost: a Pickup and its pickup_rates). Unset: no pickups. */
+  ratePickup?(request: PickupRequest): Promise<PickupOffer>;
+  /** Books one offer; throws LabelProviderError when refused, UpstreamUnavailable when it cannot be asked. */
+  buyPickup?(ref: string, carrier: string, service: string): Promise<PickupState>;
+  /** Where the pickup stands now (asked before buying or cancelling again). */
+  findPickup?(ref: string): Promise<PickupState>;
+  /** Cancels a booked pickup; throws LabelProviderError when refused (its window started). */
+  cancelPickup?(ref: string): Promise<PickupState>;
   /** Lets go of what it holds open (files, connections); called as the services close. */
   close?(): Promise<void>;
 }

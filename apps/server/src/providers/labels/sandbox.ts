@@ -197,6 +197,26 @@ export function createSandboxLabelProvider(options: {
     async findScanForm(request, ref) {
       return ref ? { status: 'created', ref, pdf: await renderScanForm(request, scanFormName(request.formId)) } : null;
     },
+    // Pickups: USPS's is free (as with a SCAN form), the others' a flat fee; booked and cancelled at once, by the ref.
+    async ratePickup(request) {
+      return { ref: `sandbox-pickup:${request.pickupId}`, rates: [{ service: 'Sandbox pickup', feeCents: request.carrier === 'USPS' ? 0 : 450 }] };
+    },
+    async buyPickup(ref) {
+      memory.remember(ref, 'booked');
+      return { status: 'booked', confirmation: `SANDBOX-${ref.slice(-8).toUpperCase()}` };
+    },
+    async findPickup(ref) {
+      const state = await memory.recall(ref);
+      return state === 'booked'
+        ? { status: 'booked', confirmation: `SANDBOX-${ref.slice(-8).toUpperCase()}` }
+        : state === 'cancelled'
+          ? { status: 'cancelled' }
+          : { status: 'unbooked' };
+    },
+    async cancelPickup(ref) {
+      memory.remember(ref, 'cancelled');
+      return { status: 'cancelled' };
+    },
     markScanned(orderId) {
       memory.remember(`scan:${orderId}`, 'scanned');
     },
