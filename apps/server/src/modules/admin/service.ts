@@ -53,7 +53,17 @@ const DAY_MS = 24 * 60 * 60_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const OVERVIEW_DAYS = 30;
 /** Ledger kinds of label sales: their charges and refunds (so sales are net of refunds). */
-const SALE_KINDS = ['order_charge', 'order_refund', 'label_refund', 'bulk_charge', 'bulk_refund', 'fedex_charge', 'fedex_refund', 'pickup_fee', 'pickup_refund'];
+const SALE_KINDS = [
+  'order_charge',
+  'order_refund',
+  'label_refund',
+  'bulk_charge',
+  'bulk_refund',
+  'fedex_charge',
+  'fedex_refund',
+  'pickup_fee',
+  'pickup_refund',
+];
 /** Money customers paid in (bonuses and an operator's adjustments are not deposits). */
 const DEPOSIT_KINDS = ['deposit'];
 const MONEY_KINDS = [...SALE_KINDS, ...DEPOSIT_KINDS];
