@@ -6,6 +6,7 @@ import { errorMessage } from '../../api/client.ts';
 import { todayLabelsQuery, useCreateScanForm } from '../../api/scan-forms.ts';
 import { LoadError } from '../../components/load-error.tsx';
 import { fromLine } from './from-line.ts';
+import { PickupForm } from './pickup-form.tsx';
 
 type Group = TodayLabelsResponse['groups'][number];
 type Label = Group['labels'][number];
@@ -59,6 +60,8 @@ export function TodayLabelsCard() {
   const create = useCreateScanForm({ errorToast: () => null });
   const [asking, setAsking] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // The group whose pickup form is open (one at a time: each asks its own rates).
+  const [pickupFor, setPickupFor] = useState<string | null>(null);
   const groups = today.data?.groups ?? [];
 
   const ask = (group: Group) => {
@@ -81,7 +84,8 @@ export function TodayLabelsCard() {
       <Card.Body>
         <p className="small text-muted">
           Completed labels shipping today or later that are on no SCAN form yet, grouped as one form takes them. The carrier scans the form&apos;s one barcode
-          for all its parcels; a label on a form can no longer be refunded here.
+          for all its parcels; a label on a form can no longer be refunded here. Schedule pickup asks the carrier to collect a group&apos;s parcels, for its
+          fee.
         </p>
         {outcome && <OutcomeAlerts outcome={outcome} onClose={() => setOutcome(null)} />}
         <LoadError query={today} what="today's labels" />
@@ -106,9 +110,17 @@ export function TodayLabelsCard() {
                 </li>
               ))}
             </ul>
-            <Button size="sm" disabled={create.isPending && asking === groupKey(group)} onClick={() => ask(group)}>
-              Create SCAN form
-            </Button>
+            <div className="d-flex flex-wrap gap-2">
+              <Button size="sm" disabled={create.isPending && asking === groupKey(group)} onClick={() => ask(group)}>
+                Create SCAN form
+              </Button>
+              {pickupFor !== groupKey(group) && (
+                <Button size="sm" variant="outline-primary" onClick={() => setPickupFor(groupKey(group))}>
+                  Schedule pickup
+                </Button>
+              )}
+            </div>
+            {pickupFor === groupKey(group) && <PickupForm orderIds={group.labels.map((label) => label._id)} onClose={() => setPickupFor(null)} />}
           </div>
         ))}
       </Card.Body>
