@@ -261,6 +261,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     orders,
     bulk,
     scanForms,
+    pickups,
     log,
     publicUrl: config.PUBLIC_URL,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,

@@ -4,6 +4,8 @@ import { WAIT } from './basics.ts';
 import { engines, startTestApp, type TestApp } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
+import { callApi, resellerUser } from './reseller-fixtures.ts';
+import { startReceiver, verifySignature } from './webhook-receiver.ts';
 import { ledgerSumCents } from '../src/modules/billing/service.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { RATES_UNDER_PRICES, startEasyPostApp } from './easypost-fixtures.ts';
@@ -158,7 +160,7 @@ describe('carrier pickups on the sandbox', () => {
   let t: TestApp;
   const { completed, post, rated, ledger } = pickupsOf(() => t);
   beforeAll(async () => {
-    t = await startTestApp({ LABEL_SANDBOX_TRACKING_STEP_MS: '0' });
+    t = await startTestApp({ LABEL_SANDBOX_TRACKING_STEP_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true' });
   });
   afterAll(() => t?.close());
 
@@ -177,5 +179,30 @@ describe('carrier pickups on the sandbox', () => {
     ]);
     const list = (await t.app.inject({ method: 'GET', url: '/api/v1/pickup/read', headers: user.headers })).json();
     expect(list.pickups.map((p: { _id: string }) => p._id)).toEqual([pickup._id]);
+  });
+
+  it('the reseller API rates, books and cancels a pickup; pickup.booked and pickup.cancelled reach the webhook once each, signed', async () => {
+    const receiver = await startReceiver();
+    try {
+      const user = await resellerUser(t.app, t.db, 20_000);
+      const { secret } = (await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } })).json();
+      const label = await completed(user, 'ups_standard');
+      const rates = await callApi(t.app, user.apiKey, 'POST', '/pickup-rates', { payload: { orderIds: [label], ...window() } });
+      expect(rates.statusCode).toBe(200);
+      const pickupId: string = rates.json().pickup._id;
+      const booked = await callApi(t.app, user.apiKey, 'POST', '/pickup', { payload: { pickupId, service: 'Sandbox pickup' } });
+      expect(booked.json()).toMatchObject({ type: 'success', pickup: { status: 'booked', fee: 4.5 } });
+      const other = await resellerUser(t.app, t.db, 0);
+      expect((await callApi(t.app, other.apiKey, 'POST', `/pickup/${pickupId}/cancel`)).statusCode).toBe(404);
+      expect((await callApi(t.app, user.apiKey, 'POST', `/pickup/${pickupId}/cancel`)).json().pickup.status).toBe('cancelled');
+      const types = () => receiver.received.map((r) => JSON.parse(r.body).type as string).filter((type) => type.startsWith('pickup.'));
+      await vi.waitFor(() => expect(types().sort()).toEqual(['pickup.booked', 'pickup.cancelled']), WAIT);
+      for (const delivery of receiver.received.filter((r) => JSON.parse(r.body).type.startsWith('pickup.'))) {
+        expect(verifySignature(delivery.headers['x-portal-signature'], delivery.body, secret)).toBe(true);
+        expect(JSON.parse(delivery.body).data.pickup).toMatchObject({ _id: pickupId, carrier: 'UPS' });
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 });

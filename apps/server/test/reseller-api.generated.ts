@@ -312,6 +312,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pickup-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for pickup rates
+         * @description The carrier's pickup offers for your completed labels (one carrier and one from address) in a window that starts in the future, within 7 days, and lasts at most a day: a `rated` pickup with each service and its fee. Nothing is charged. 422 with the reason for labels of several carriers or addresses, or a window out of bounds.
+         */
+        post: operations["ratePickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pickup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a pickup
+         * @description Books one service of a rated pickup: its fee is charged to your balance once (a `pickup_fee` row), then the carrier is asked. `status` is `booked` with the carrier's `confirmation`, `booking` while the carrier is slow (event `pickup.booked` when it confirms), or `failed` with `message` (the fee refunded). 409 when it was booked already; 402 when the balance is too low.
+         */
+        post: operations["bookPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pickup/{pickup_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pickup
+         * @description Cancels a booked pickup before its window starts: its fee is refunded once (a `pickup_refund` row, event `pickup.cancelled`). 409 once the window started or when it is not booked; 422 with the reason when the carrier refuses.
+         */
+        post: operations["cancelPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/create-bulk-order": {
         parameters: {
             query?: never;
@@ -528,6 +588,46 @@ export interface webhooks {
          * @description A SCAN form you asked for was made by the carrier: `data.scanForm` holds its orders, tracking codes and the PDF URL to print and hand over. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
          */
         post: operations["onScanFormCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup.booked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A carrier pickup is booked
+         * @description A pickup you booked was confirmed by the carrier: `data.pickup` holds its window, fee and the carrier's confirmation number. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
+         */
+        post: operations["onPickupBooked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A carrier pickup is cancelled
+         * @description A pickup you cancelled before its window was cancelled by the carrier, and its fee refunded to your balance (a `pickup_refund` row on your statement): `data.pickup`. The JSON body is signed: verify `x-portal-signature` (HMAC-SHA256 of `<t>.<raw body>` with your webhook secret, compared in constant time; refuse a `t` older than 5 minutes) before trusting it, and deduplicate on `id`.
+         */
+        post: operations["onPickupCancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -878,17 +978,80 @@ export interface components {
             pdf_url: string | null;
             created_at: string;
         };
+        /**
+         * @example {
+         *       "_id": "3c2b1a09-8f7e-4d6c-b5a4-938271605f4e",
+         *       "status": "booked",
+         *       "carrier": "UPS",
+         *       "from": {
+         *         "name": "Jane Sender",
+         *         "company": "",
+         *         "street": "123 Main Street",
+         *         "street2": "",
+         *         "city": "New York",
+         *         "state": "NY",
+         *         "zip": "10001",
+         *         "country": "United States"
+         *       },
+         *       "minDatetime": "2026-12-02T14:00:00.000Z",
+         *       "maxDatetime": "2026-12-02T18:00:00.000Z",
+         *       "instructions": "Back door",
+         *       "labelCount": 2,
+         *       "rates": [
+         *         {
+         *           "service": "Future-Day Pickup",
+         *           "fee": 6.5
+         *         }
+         *       ],
+         *       "service": "Future-Day Pickup",
+         *       "fee": 6.5,
+         *       "confirmation": "WTC00000001",
+         *       "message": null,
+         *       "createdAt": "2026-12-01T21:04:11.000Z"
+         *     }
+         */
+        ResellerPickup: {
+            _id: string;
+            /** @enum {string} */
+            status: "rated" | "booking" | "booked" | "failed" | "cancelling" | "cancelled";
+            carrier: string;
+            from: {
+                name: string;
+                company: string;
+                street: string;
+                street2: string;
+                city: string;
+                state: string;
+                zip: string;
+                country: string;
+            };
+            minDatetime: string;
+            maxDatetime: string;
+            instructions: string;
+            labelCount: number;
+            rates: {
+                service: string;
+                /** @description Dollars */
+                fee: number;
+            }[];
+            service: string | null;
+            fee: number | null;
+            confirmation: string | null;
+            message: string | null;
+            createdAt: string;
+        };
         ResellerWebhookEvent: {
             /** @description Unique per event: deduplicate on it (a delivery may arrive more than once) */
             id: string;
             /** @enum {string} */
-            type: "order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created";
+            type: "order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created" | "pickup.booked" | "pickup.cancelled";
             /** @description Unix seconds */
             created: number;
             data: {
                 order?: components["schemas"]["ResellerOrder"];
                 bulkOrder?: components["schemas"]["ResellerBulkSummary"];
                 scanForm?: components["schemas"]["ResellerScanForm"];
+                pickup?: components["schemas"]["ResellerPickup"];
             };
         };
         /** @description A saved package: its weight in lb or oz, and its length, width and height in inches (all three, or null when it has none). */
@@ -1005,6 +1168,51 @@ export interface components {
             type: "success";
             message: string;
             form: components["schemas"]["ResellerScanForm"];
+        };
+        /**
+         * @example {
+         *       "type": "success",
+         *       "message": "Pickup booked",
+         *       "pickup": {
+         *         "_id": "3c2b1a09-8f7e-4d6c-b5a4-938271605f4e",
+         *         "status": "booked",
+         *         "carrier": "UPS",
+         *         "from": {
+         *           "name": "Jane Sender",
+         *           "company": "",
+         *           "street": "123 Main Street",
+         *           "street2": "",
+         *           "city": "New York",
+         *           "state": "NY",
+         *           "zip": "10001",
+         *           "country": "United States"
+         *         },
+         *         "minDatetime": "2026-12-02T14:00:00.000Z",
+         *         "maxDatetime": "2026-12-02T18:00:00.000Z",
+         *         "instructions": "Back door",
+         *         "labelCount": 2,
+         *         "rates": [
+         *           {
+         *             "service": "Future-Day Pickup",
+         *             "fee": 6.5
+         *           }
+         *         ],
+         *         "service": "Future-Day Pickup",
+         *         "fee": 6.5,
+         *         "confirmation": "WTC00000001",
+         *         "message": null,
+         *         "createdAt": "2026-12-01T21:04:11.000Z"
+         *       }
+         *     }
+         */
+        ResellerPickupAnswer: {
+            /**
+             * @description Always 'success' on a 2xx answer
+             * @constant
+             */
+            type: "success";
+            message: string;
+            pickup: components["schemas"]["ResellerPickup"];
         };
     };
     responses: never;
@@ -2079,7 +2287,7 @@ export interface operations {
                         hasSecret: boolean;
                         /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
                         secret?: string;
-                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created")[];
+                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created" | "pickup.booked" | "pickup.cancelled")[];
                     };
                 };
             };
@@ -2193,7 +2401,7 @@ export interface operations {
                         hasSecret: boolean;
                         /** @description The signing secret, only in the answer that created it (the first URL set): keep it, it is not shown again */
                         secret?: string;
-                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created")[];
+                        events: ("order.completed" | "order.cancelled" | "order.tracking" | "order.refunded" | "order.refund_rejected" | "bulk.completed" | "scan_form.created" | "pickup.booked" | "pickup.cancelled")[];
                     };
                 };
             };
@@ -3779,6 +3987,591 @@ export interface operations {
             };
         };
     };
+    ratePickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "orderIds": [
+                 *         "0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41",
+                 *         "5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13"
+                 *       ],
+                 *       "minDatetime": "2026-12-02T09:00:00-05:00",
+                 *       "maxDatetime": "2026-12-02T13:00:00-05:00",
+                 *       "instructions": "Back door"
+                 *     }
+                 */
+                "application/json": {
+                    orderIds: string[];
+                    /** Format: date-time */
+                    minDatetime: string;
+                    /** Format: date-time */
+                    maxDatetime: string;
+                    /** @default  */
+                    instructions?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The rated pickup */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Pickup booked",
+                     *       "pickup": {
+                     *         "_id": "3c2b1a09-8f7e-4d6c-b5a4-938271605f4e",
+                     *         "status": "booked",
+                     *         "carrier": "UPS",
+                     *         "from": {
+                     *           "name": "Jane Sender",
+                     *           "company": "",
+                     *           "street": "123 Main Street",
+                     *           "street2": "",
+                     *           "city": "New York",
+                     *           "state": "NY",
+                     *           "zip": "10001",
+                     *           "country": "United States"
+                     *         },
+                     *         "minDatetime": "2026-12-02T14:00:00.000Z",
+                     *         "maxDatetime": "2026-12-02T18:00:00.000Z",
+                     *         "instructions": "Back door",
+                     *         "labelCount": 2,
+                     *         "rates": [
+                     *           {
+                     *             "service": "Future-Day Pickup",
+                     *             "fee": 6.5
+                     *           }
+                     *         ],
+                     *         "service": "Future-Day Pickup",
+                     *         "fee": 6.5,
+                     *         "confirmation": "WTC00000001",
+                     *         "message": null,
+                     *         "createdAt": "2026-12-01T21:04:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerPickupAnswer"];
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    bookPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pickupId": "3c2b1a09-8f7e-4d6c-b5a4-938271605f4e",
+                 *       "service": "Future-Day Pickup"
+                 *     }
+                 */
+                "application/json": {
+                    pickupId: string;
+                    service: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The pickup */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Pickup booked",
+                     *       "pickup": {
+                     *         "_id": "3c2b1a09-8f7e-4d6c-b5a4-938271605f4e",
+                     *         "status": "booked",
+                     *         "carrier": "UPS",
+                     *         "from": {
+                     *           "name": "Jane Sender",
+                     *           "company": "",
+                     *           "street": "123 Main Street",
+                     *           "street2": "",
+                     *           "city": "New York",
+                     *           "state": "NY",
+                     *           "zip": "10001",
+                     *           "country": "United States"
+                     *         },
+                     *         "minDatetime": "2026-12-02T14:00:00.000Z",
+                     *         "maxDatetime": "2026-12-02T18:00:00.000Z",
+                     *         "instructions": "Back door",
+                     *         "labelCount": 2,
+                     *         "rates": [
+                     *           {
+                     *             "service": "Future-Day Pickup",
+                     *             "fee": 6.5
+                     *           }
+                     *         ],
+                     *         "service": "Future-Day Pickup",
+                     *         "fee": 6.5,
+                     *         "confirmation": "WTC00000001",
+                     *         "message": null,
+                     *         "createdAt": "2026-12-01T21:04:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerPickupAnswer"];
+                };
+            };
+            /** @description The request is not valid: `errors` names every bad field (and row) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "2 fields are not valid: To ZIP must be a US ZIP code like 12345 or 12345-6789; Weight is required",
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "field": "ToZip",
+                     *           "message": "To ZIP must be a US ZIP code like 12345 or 12345-6789"
+                     *         },
+                     *         {
+                     *           "row": 7,
+                     *           "field": "Weight",
+                     *           "message": "Weight is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The balance does not cover the price; nothing was charged */
+            402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Insufficient balance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not ready yet, a refund already asked or decided, a request with this Idempotency-Key still running, or a package of this name already saved */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "The label is not ready yet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    cancelPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The pickup id pickup-rates answered */
+                pickup_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pickup */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Pickup booked",
+                     *       "pickup": {
+                     *         "_id": "3c2b1a09-8f7e-4d6c-b5a4-938271605f4e",
+                     *         "status": "booked",
+                     *         "carrier": "UPS",
+                     *         "from": {
+                     *           "name": "Jane Sender",
+                     *           "company": "",
+                     *           "street": "123 Main Street",
+                     *           "street2": "",
+                     *           "city": "New York",
+                     *           "state": "NY",
+                     *           "zip": "10001",
+                     *           "country": "United States"
+                     *         },
+                     *         "minDatetime": "2026-12-02T14:00:00.000Z",
+                     *         "maxDatetime": "2026-12-02T18:00:00.000Z",
+                     *         "instructions": "Back door",
+                     *         "labelCount": 2,
+                     *         "rates": [
+                     *           {
+                     *             "service": "Future-Day Pickup",
+                     *             "fee": 6.5
+                     *           }
+                     *         ],
+                     *         "service": "Future-Day Pickup",
+                     *         "fee": 6.5,
+                     *         "confirmation": "WTC00000001",
+                     *         "message": null,
+                     *         "createdAt": "2026-12-01T21:04:11.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerPickupAnswer"];
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not ready yet, a refund already asked or decided, a request with this Idempotency-Key still running, or a package of this name already saved */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "The label is not ready yet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
     createBulkOrder: {
         parameters: {
             query?: never;
@@ -4578,6 +5371,68 @@ export interface operations {
                  */
                 "x-portal-signature": string;
                 "x-portal-event": "scan_form.created";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPickupBooked: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "pickup.booked";
+                /** @description The delivery id (the same on every retry) */
+                "x-portal-delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResellerWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within 10 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPickupCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`
+                 * @example t=1795430400,v1=5f2b…
+                 */
+                "x-portal-signature": string;
+                "x-portal-event": "pickup.cancelled";
                 /** @description The delivery id (the same on every retry) */
                 "x-portal-delivery": string;
             };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SCAN_FORM_IDS_MAX, SCAN_FORM_STATUSES } from './scan-forms-values.ts';
 import { scanFormFromSchema } from './scan-forms.ts';
+import { pickupBuyBody, pickupRatesBody, pickupSchema } from './pickups.ts';
 import { labelFormatSchema } from './label-format.ts';
 import { idText } from './common.ts';
 import { BULK_MAX_ROWS, bulkService } from './bulk.ts';
@@ -50,6 +51,7 @@ export const RESELLER_TAGS = {
   bulkOrders: 'Bulk orders',
   packages: 'Saved packages',
   scanForms: 'SCAN forms',
+  pickups: 'Pickups',
   queue: 'Queue',
   errors: 'Errors, idempotency and limits',
 } as const;
@@ -542,6 +544,8 @@ export const WEBHOOK_EVENTS = [
   'order.refund_rejected',
   'bulk.completed',
   'scan_form.created',
+  'pickup.booked',
+  'pickup.cancelled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_SIGNATURE_HEADER = 'x-portal-signature';
@@ -631,13 +635,41 @@ export const resellerScanForm = z
   .meta({ id: 'ResellerScanForm' });
 export type ResellerScanForm = z.infer<typeof resellerScanForm>;
 
+/** A carrier pickup as the reseller API shows it (the web's Pickup, fees in dollars). */
+export const resellerPickup = pickupSchema.meta({
+  id: 'ResellerPickup',
+  examples: [
+    {
+      _id: '3c2b1a09-8f7e-4d6c-b5a4-938271605f4e',
+      status: 'booked',
+      carrier: 'UPS',
+      from: { name: 'Jane Sender', company: '', street: '123 Main Street', street2: '', city: 'New York', state: 'NY', zip: '10001', country: 'United States' },
+      minDatetime: '2026-12-02T14:00:00.000Z',
+      maxDatetime: '2026-12-02T18:00:00.000Z',
+      instructions: 'Back door',
+      labelCount: 2,
+      rates: [{ service: 'Future-Day Pickup', fee: 6.5 }],
+      service: 'Future-Day Pickup',
+      fee: 6.5,
+      confirmation: 'WTC00000001',
+      message: null,
+      createdAt: '2026-12-01T21:04:11.000Z',
+    },
+  ],
+});
+
 /** The JSON body of a webhook POST. */
 export const webhookEventSchema = z
   .object({
     id: z.string().describe('Unique per event: deduplicate on it (a delivery may arrive more than once)'),
     type: z.enum(WEBHOOK_EVENTS),
     created: z.number().int().describe('Unix seconds'),
-    data: z.object({ order: resellerOrder.optional(), bulkOrder: resellerBulkSummary.optional(), scanForm: resellerScanForm.optional() }),
+    data: z.object({
+      order: resellerOrder.optional(),
+      bulkOrder: resellerBulkSummary.optional(),
+      scanForm: resellerScanForm.optional(),
+      pickup: resellerPickup.optional(),
+    }),
   })
   .meta({ id: 'ResellerWebhookEvent' });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
@@ -783,3 +815,21 @@ export const resellerScanFormAnswer = z
   .object({ type: success, message: z.string(), form: resellerScanForm })
   .meta({ id: 'ResellerScanFormAnswer', examples: [{ type: 'success', message: 'SCAN form', form: SCAN_FORM_EXAMPLE }] });
 export const scanFormIdParams = z.object({ scan_form_id: idText().describe('The id create-scan-form answered') });
+
+// ---- Pickups ----------------------------------------------------------------------------------
+
+export const resellerPickupRatesBody = pickupRatesBody.meta({
+  examples: [
+    {
+      orderIds: ['0d6f1c8e-5b7a-4f1e-9a53-2c1f0b7e6a41', '5e2a9d04-7c3b-4e8f-b1a6-9f0c2d4e8b13'],
+      minDatetime: '2026-12-02T09:00:00-05:00',
+      maxDatetime: '2026-12-02T13:00:00-05:00',
+      instructions: 'Back door',
+    },
+  ],
+});
+export const resellerPickupBuyBody = pickupBuyBody.meta({ examples: [{ pickupId: '3c2b1a09-8f7e-4d6c-b5a4-938271605f4e', service: 'Future-Day Pickup' }] });
+export const resellerPickupAnswer = z
+  .object({ type: success, message: z.string(), pickup: resellerPickup })
+  .meta({ id: 'ResellerPickupAnswer', examples: [{ type: 'success', message: 'Pickup booked', pickup: (resellerPickup.meta()?.examples as unknown[])[0] }] });
+export const pickupIdParams = z.object({ pickup_id: idText().describe('The pickup id pickup-rates answered') });

@@ -66,6 +66,9 @@ it('documents every call completely: summary, description, parameters, bodies, e
       'POST /scan-form',
       'GET /scan-form/{scan_form_id}',
       'GET /scan-form/{scan_form_id}/pdf',
+      'POST /pickup-rates',
+      'POST /pickup',
+      'POST /pickup/{pickup_id}/cancel',
     ].sort(),
   );
   for (const { call, op } of operations) {
@@ -130,6 +133,8 @@ it('documents every call completely: summary, description, parameters, bodies, e
     'order.refund_rejected',
     'order.refunded',
     'order.tracking',
+    'pickup.booked',
+    'pickup.cancelled',
     'scan_form.created',
   ]);
   // The refund states are documented on the order.
@@ -138,7 +143,17 @@ it('documents every call completely: summary, description, parameters, bodies, e
     Object.values<any>(document.webhooks)
       .map((hook) => hook.post.operationId)
       .sort(),
-  ).toEqual(['onBulkCompleted', 'onOrderCancelled', 'onOrderCompleted', 'onOrderRefundRejected', 'onOrderRefunded', 'onOrderTracking', 'onScanFormCreated']);
+  ).toEqual([
+    'onBulkCompleted',
+    'onOrderCancelled',
+    'onOrderCompleted',
+    'onOrderRefundRejected',
+    'onOrderRefunded',
+    'onOrderTracking',
+    'onPickupBooked',
+    'onPickupCancelled',
+    'onScanFormCreated',
+  ]);
   expect(document.info.license).toEqual({ name: expect.any(String), url: 'https://labels.acme-shipping.test/tos' });
   // Every operation has an operationId, and every answer declares the rate limit's headers; a 429 its Retry-After, a create's 200 Idempotent-Replayed.
   expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);

@@ -70,6 +70,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'Named weights and sizes you keep, the same as on the Packages page: at most 100, each name unique without regard to case, a weight of at most 150 lb (2400 oz), and a length, width and height in inches (each at most 200) or none.',
   [RESELLER_TAGS.scanForms]:
     "End of day: put a day's labels of one from address on a SCAN form (USPS Form 5630, a carrier's manifest), one barcode the carrier scans for all of them. Follow the form with read-scan-form or the `scan_form.created` webhook, then print its PDF. A label on a form is no longer refunded through the shop.",
+  [RESELLER_TAGS.pickups]:
+    'Carrier pickups of labels of one carrier and one from address: ask for the rates of a window (pickup-rates), book one (its fee charged to your balance once, a `pickup_fee` row), cancel it before the window (the fee refunded once). USPS picks up for free.',
   [RESELLER_TAGS.queue]: "The shop's job queue: how many background jobs (bulk orders, webhook deliveries) wait, run, finished or failed.",
   [RESELLER_TAGS.errors]: `**Errors** are \`{"type": "error", "message": "...", "errors": [{"field": "ToZip", "row": 3, "message": "..."}]}\` with the status: 400 (the request is not valid: every bad field, and row of a bulk order, is listed in \`errors\`), 401 (no or wrong API key), 402 (balance too low; nothing is charged), 403 (account disabled), 404 (not found, or not yours), 409 (not ready yet, an Idempotency-Key still running, or a saved package's name already taken), 422 (an Idempotency-Key reused with another request), 429 (rate limit), 502 (the carrier refused the label; it is refunded).
 
@@ -214,6 +216,19 @@ const WEBHOOKS: Record<WebhookEventType, { tag: string; summary: string; descrip
     summary: 'A SCAN form is ready',
     description: 'A SCAN form you asked for was made by the carrier: `data.scanForm` holds its orders, tracking codes and the PDF URL to print and hand over.',
     data: 'scanForm',
+  },
+  'pickup.booked': {
+    tag: RESELLER_TAGS.pickups,
+    summary: 'A carrier pickup is booked',
+    description: "A pickup you booked was confirmed by the carrier: `data.pickup` holds its window, fee and the carrier's confirmation number.",
+    data: 'pickup',
+  },
+  'pickup.cancelled': {
+    tag: RESELLER_TAGS.pickups,
+    summary: 'A carrier pickup is cancelled',
+    description:
+      'A pickup you cancelled before its window was cancelled by the carrier, and its fee refunded to your balance (a `pickup_refund` row on your statement): `data.pickup`.',
+    data: 'pickup',
   },
 };
 

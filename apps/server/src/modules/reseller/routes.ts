@@ -50,6 +50,10 @@ import {
   resellerScanFormBody,
   resellerScanFormsAnswer,
   scanFormIdParams,
+  pickupIdParams,
+  resellerPickupAnswer,
+  resellerPickupBuyBody,
+  resellerPickupRatesBody,
 } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 import { HttpError, notFound, publicError, tooManyRequests, validationIssues } from '../../lib/http-errors.ts';
@@ -141,7 +145,7 @@ const bulkEnvelope = z.object({
 
 /** The reseller API under /api/reseller/v1: its own errors, x-api-key on every call, a rate limit per key, urlencoded bodies and its OpenAPI document. */
 export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { reseller, config, limiter, counters, packages, scanForms } = ctx;
+  const { reseller, config, limiter, counters, packages, scanForms, pickups } = ctx;
   const originOf = (request: FastifyRequest) => linkOrigin(config, request);
   /** A saved package named in the body fills its weight and dimensions before the body is checked. */
   const withSavedPackage = (request: FastifyRequest) => packages.fillFromPackage(request as FastifyRequest & { userId: string });
@@ -553,6 +557,55 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
             .header('cache-control', 'private, no-store')
             .send(file.data);
         },
+      );
+
+      api.post(
+        '/pickup-rates',
+        {
+          bodyLimit: SCAN_FORM_IDS_MAX * 70 + 1024,
+          schema: {
+            operationId: 'ratePickup',
+            tags: [RESELLER_TAGS.pickups],
+            summary: 'Ask for pickup rates',
+            description:
+              "The carrier's pickup offers for your completed labels (one carrier and one from address) in a window that starts in the future, within 7 days, and lasts at most a day: a `rated` pickup with each service and its fee. Nothing is charged. 422 with the reason for labels of several carriers or addresses, or a window out of bounds.",
+            body: resellerPickupRatesBody,
+            response: { 200: ok(resellerPickupAnswer, 'The rated pickup'), ...errorResponses(400, 422, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({ type: 'success' as const, ...(await pickups.rates(request.userId, request.body)) }),
+      );
+
+      api.post(
+        '/pickup',
+        {
+          schema: {
+            operationId: 'bookPickup',
+            tags: [RESELLER_TAGS.pickups],
+            summary: 'Book a pickup',
+            description:
+              "Books one service of a rated pickup: its fee is charged to your balance once (a `pickup_fee` row), then the carrier is asked. `status` is `booked` with the carrier's `confirmation`, `booking` while the carrier is slow (event `pickup.booked` when it confirms), or `failed` with `message` (the fee refunded). 409 when it was booked already; 402 when the balance is too low.",
+            body: resellerPickupBuyBody,
+            response: { 200: ok(resellerPickupAnswer, 'The pickup'), ...errorResponses(400, 402, 404, 409, 422, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({ type: 'success' as const, ...(await pickups.buy(request.userId, request.body)) }),
+      );
+
+      api.post(
+        '/pickup/:pickup_id/cancel',
+        {
+          schema: {
+            operationId: 'cancelPickup',
+            tags: [RESELLER_TAGS.pickups],
+            summary: 'Cancel a pickup',
+            description:
+              'Cancels a booked pickup before its window starts: its fee is refunded once (a `pickup_refund` row, event `pickup.cancelled`). 409 once the window started or when it is not booked; 422 with the reason when the carrier refuses.',
+            params: pickupIdParams,
+            response: { 200: ok(resellerPickupAnswer, 'The pickup'), ...errorResponses(404, 409, 422, ...AUTH_ERRORS) },
+          },
+        },
+        async (request) => ({ type: 'success' as const, ...(await pickups.cancel(request.userId, request.params.pickup_id)) }),
       );
 
       api.post(

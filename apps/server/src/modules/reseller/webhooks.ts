@@ -25,7 +25,7 @@ import type { SealedBox } from '../../lib/sealed-box.ts';
 import { eventOf, type ShopEvent, type ShopEventRow } from '../../lib/shop-events.ts';
 import type { JobContext, JobQueue, RetryPolicy } from '../../queue/job-queue.ts';
 import type { BulkService } from '../bulk/service.ts';
-import type { OrderService, ScanFormService } from '../orders/service.ts';
+import type { OrderService, PickupService, ScanFormService } from '../orders/service.ts';
 import { parseWebhookUrl, publicAddressesOf, systemLookup, type Lookup } from './address-guard.ts';
 import { bulkSummaryOf, resellerOrderOf } from './answers.ts';
 import * as repo from './repository.ts';
@@ -65,6 +65,7 @@ export function createWebhookService(deps: {
   orders: OrderService;
   bulk: BulkService;
   scanForms: Pick<ScanFormService, 'resellerView'>;
+  pickups: Pick<PickupService, 'view'>;
   log: FastifyBaseLogger;
   /** PUBLIC_URL: download links in events are absolute with it, paths without. */
   publicUrl?: string;
@@ -115,6 +116,10 @@ export function createWebhookService(deps: {
     if (event.type === 'bulk.completed') {
       const own = await bulk.findOwn(event.userId, event.bulkOrderId);
       return own && { id: `${event.type}-${event.bulkOrderId}`, type: event.type, created, data: { bulkOrder: bulkSummaryOf(own, base) } };
+    }
+    if ('pickupId' in event) {
+      const pickup = await deps.pickups.view(event.userId, event.pickupId);
+      return pickup && { id: `${event.type}-${event.pickupId}`, type: event.type, created, data: { pickup } };
     }
     if (event.type === 'scan_form.created') {
       const form = await deps.scanForms.resellerView(event.userId, event.scanFormId, base);
