@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
-import { orderParties } from '../apps/server/test/sample-addresses.ts';
+import { CA_RECIPIENT, CA_SENDER, orderParties } from '../apps/server/test/sample-addresses.ts';
 import { adminSession, api, fundedAccount, newPage, useShop, withServerDb } from './harness.ts';
 
 const shop = useShop({ env: { RATE_LIMIT_MAX: '1000' } });
 const ORDER = { labelType: 'priority', design: 'normal', Weight: 2, ...orderParties() };
 
-it("the console's SCAN forms page lists every customer's forms, a failed one with its reason, and downloads a ready one; a phone does not scroll sideways", async () => {
+it("the console's End of day page lists every customer's forms (a failed one with its reason, a ready one downloaded) and pickups; a phone does not scroll sideways", async () => {
   const account = await fundedAccount(shop.server, 10_000);
   const ids: string[] = [];
   for (const ToName of ['Form One', 'Form Two'])
@@ -19,6 +19,17 @@ it("the console's SCAN forms page lists every customer's forms, a failed one wit
     db.updateTable('scan_forms').set({ status: 'failed', message: 'the carrier refused the SCAN form: test' }).where('id', '=', failing).execute(),
   );
 
+  // A UPS pickup booked through the API (the sandbox's fee: $4.50).
+  const ups = await api<{ orderId: string }>(
+    shop.server.url,
+    '/order/create',
+    { labelType: 'ups_standard', Weight: 2, ...orderParties(CA_SENDER, CA_RECIPIENT) },
+    account.token,
+  );
+  const window = { minDatetime: new Date(Date.now() + 20 * 3_600_000).toISOString(), maxDatetime: new Date(Date.now() + 24 * 3_600_000).toISOString() };
+  const { pickup } = await api<{ pickup: { _id: string } }>(shop.server.url, '/pickup/rates', { orderIds: [ups.orderId], ...window }, account.token);
+  await api(shop.server.url, '/pickup', { pickupId: pickup._id, service: 'Sandbox pickup' }, account.token);
+
   const { page } = await adminSession(shop.browser, shop.server);
   await page.goto(`${shop.server.url}/admin/scan-forms`);
   const row = (id: string) => page.locator(`[data-testid="scan-form-row"][data-id="${id}"]`);
@@ -29,6 +40,9 @@ it("the console's SCAN forms page lists every customer's forms, a failed one wit
   await row(ready).getByRole('button', { name: 'Download' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^SF-[0-9A-F]{8}\.pdf$/);
+  const booked = page.locator(`[data-testid="admin-pickup-row"][data-id="${pickup._id}"]`);
+  await booked.getByText('Booked').waitFor();
+  expect(await booked.innerText()).toMatch(new RegExp(`@${account.tgId}[\\s\\S]*UPS[\\s\\S]*\\$4\\.50[\\s\\S]*SANDBOX-`));
   // The Failed filter shows the failed one only.
   await page.getByRole('group', { name: 'SCAN form status' }).getByRole('button', { name: 'Failed' }).click();
   await row(ready).waitFor({ state: 'detached' });

@@ -45,3 +45,9 @@ export const pickupAnswerSchema = z.object({ message: z.string(), pickup: pickup
 export type PickupAnswer = z.infer<typeof pickupAnswerSchema>;
 export const pickupListResponse = z.object({ pickups: z.array(pickupSchema) });
 export type PickupListResponse = z.infer<typeof pickupListResponse>;
+
+/** GET /admin/pickups: every customer's newest pickups, with the owner (a failed one with the upstream's reason). */
+export const adminPickupsResponse = z.object({
+  pickups: z.array(pickupSchema.extend({ owner: z.object({ _id: z.string(), tgId: z.string(), username: z.string() }) })),
+});
+export type AdminPickupsResponse = z.infer<typeof adminPickupsResponse>;

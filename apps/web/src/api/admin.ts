@@ -1,5 +1,6 @@
 import { ADMIN_PAGE_SIZE, FEDEX_PAGE_SIZE, type SELLING_UPSTREAMS } from '@portal/contract';
 import type {
+  AdminPickupsResponse,
   AdminScanFormsResponse,
   ScanFormStatus,
   GoingLive,
@@ -163,6 +164,8 @@ export const cancelFedexOrder = (orderId: string, note: string) =>
 export const readAdminScanForms = (status?: ScanFormStatus) => request<AdminScanFormsResponse>(`/admin/scan-forms${queryString(status ? { status } : {})}`);
 export const adminScanFormsQuery = (status?: ScanFormStatus) =>
   queryOptions({ queryKey: adminKey('scan-forms', status ?? 'all'), queryFn: () => readAdminScanForms(status) });
+export const readAdminPickups = () => request<AdminPickupsResponse>('/admin/pickups');
+export const adminPickupsQuery = () => queryOptions({ queryKey: adminKey('pickups'), queryFn: readAdminPickups });
 export const downloadAdminScanForm = (form: { _id: string; name: string }) => download(`/admin/scan-forms/${id(form._id)}/pdf`, `${form.name}.pdf`);
 
 // ---- Audit log and outbox ----

@@ -67,6 +67,7 @@ function everyAdminRoute(target: string): [string, string, unknown?][] {
     ['PUT', `/reference-packages/${target}`, referencePackage],
     ['DELETE', `/reference-packages/${target}`],
     ['GET', '/scan-forms'],
+    ['GET', '/pickups'],
     ['GET', `/scan-forms/${target}/pdf`],
   ];
 }

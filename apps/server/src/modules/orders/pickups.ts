@@ -308,6 +308,19 @@ export function createPickupService(deps: {
       return row ? toPickup(row) : null;
     },
 
+    /** The console: every customer's newest pickups, with the owner. */
+    async adminList() {
+      const rows = await db
+        .selectFrom('pickups')
+        .innerJoin('users', 'users.id', 'pickups.user_id')
+        .selectAll('pickups')
+        .select(['users.tg_id as owner_tg_id', 'users.username as owner_username'])
+        .orderBy('pickups.created_at', 'desc')
+        .limit(LIST_LIMIT)
+        .execute();
+      return rows.map((row) => ({ ...toPickup(row), owner: { _id: row.user_id, tgId: row.owner_tg_id, username: row.owner_username } }));
+    },
+
     async list(userId: string): Promise<Pickup[]> {
       const rows = await db.selectFrom('pickups').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').limit(LIST_LIMIT).execute();
       return rows.map(toPickup);

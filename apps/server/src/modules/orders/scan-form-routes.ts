@@ -2,6 +2,7 @@ import {
   SCAN_FORM_IDS_MAX,
   adminScanFormsQuery,
   adminScanFormsResponse,
+  adminPickupsResponse,
   idParams,
   pickupAnswerSchema,
   pickupBuyBody,
@@ -48,6 +49,7 @@ export async function adminScanFormRoutes(scope: Api, ctx: AppContext) {
   scope.get('/scan-forms', { schema: { querystring: adminScanFormsQuery, response: { 200: adminScanFormsResponse } } }, async (request) => ({
     forms: await scanForms.adminList(request.query.status),
   }));
+  scope.get('/pickups', { schema: { response: { 200: adminPickupsResponse } } }, async () => ({ pickups: await ctx.pickups.adminList() }));
   scope.get('/scan-forms/:id/pdf', { schema: { params: idParams } }, async (request, reply) => sendPdf(reply, await scanForms.adminPdf(request.params.id)));
 }
 

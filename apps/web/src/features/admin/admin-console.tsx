@@ -30,7 +30,7 @@ const ADMIN_NAV = [
   { label: 'Content', path: '/admin/content' },
   { label: 'FedEx queue', path: '/admin/fedex-queue' },
   { label: 'Refunds', path: '/admin/refunds' },
-  { label: 'SCAN forms', path: '/admin/scan-forms' },
+  { label: 'End of day', path: '/admin/scan-forms' },
   { label: 'Outbox', path: '/admin/outbox' },
   { label: 'Audit log', path: '/admin/audit' },
 ] as const;

@@ -2,9 +2,16 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, ButtonGroup, Card } from 'react-bootstrap';
-import { SCAN_FORM_STATUSES, SCAN_FORM_STATUS_LABELS, type AdminScanFormsResponse, type ScanFormStatus } from '@portal/contract';
-import { adminScanFormsQuery, downloadAdminScanForm } from '../../../api/admin.ts';
-import { formatDate } from '../../../components/format.ts';
+import {
+  PICKUP_STATUS_LABELS,
+  SCAN_FORM_STATUSES,
+  SCAN_FORM_STATUS_LABELS,
+  type AdminPickupsResponse,
+  type AdminScanFormsResponse,
+  type ScanFormStatus,
+} from '@portal/contract';
+import { adminPickupsQuery, adminScanFormsQuery, downloadAdminScanForm } from '../../../api/admin.ts';
+import { formatDate, money } from '../../../components/format.ts';
 import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
 
 type Form = AdminScanFormsResponse['forms'][number];
@@ -38,6 +45,51 @@ const COLUMNS: Columns<Form> = [
   },
 ];
 
+type PickupRow = AdminPickupsResponse['pickups'][number];
+const PICKUP_COLUMNS: Columns<PickupRow> = [
+  { header: 'Asked', cell: (pickup) => formatDate(pickup.createdAt) },
+  { header: 'Customer', cell: (pickup) => <Link to={`/admin/users/${encodeURIComponent(pickup.owner._id)}`}>@{pickup.owner.tgId}</Link> },
+  { header: 'Carrier', cell: (pickup) => pickup.carrier },
+  { header: 'Window', cell: (pickup) => `${formatDate(pickup.minDatetime)} – ${formatDate(pickup.maxDatetime)}` },
+  { header: 'Labels', className: 'text-end', cell: (pickup) => pickup.labelCount },
+  { header: 'Fee', className: 'text-end', cell: (pickup) => (pickup.fee === null ? '' : money(pickup.fee)) },
+  {
+    header: 'Status',
+    cell: (pickup) => (
+      <>
+        <Badge bg={pickup.status === 'failed' ? 'danger' : pickup.status === 'booked' ? 'success' : 'secondary'}>{PICKUP_STATUS_LABELS[pickup.status]}</Badge>
+        {pickup.confirmation && <div className="font-monospace">{pickup.confirmation}</div>}
+        {pickup.message && <div className="text-muted">{pickup.message}</div>}
+      </>
+    ),
+  },
+];
+
+/** Every customer's newest carrier pickups: fees, confirmations, a failed one with the upstream's reason. */
+function PickupsCard() {
+  const query = useQuery(adminPickupsQuery());
+  return (
+    <Card className="mt-3">
+      <Card.Header>
+        <h2 className="h6 mb-0">Pickups</h2>
+      </Card.Header>
+      <Card.Body>
+        <PagedTable
+          query={query}
+          rows={query.data?.pickups ?? []}
+          columns={PICKUP_COLUMNS}
+          what="the pickups"
+          empty="No pickups."
+          testId="admin-pickups-table"
+          rowProps={(pickup) => ({ 'data-testid': 'admin-pickup-row', 'data-id': pickup._id })}
+          compact
+          stack
+        />
+      </Card.Body>
+    </Card>
+  );
+}
+
 /**
  * /admin/scan-forms: every customer's newest SCAN forms, a failed one with the upstream's reason (its labels went
  * back to the customer, to refund or put on another form).
@@ -46,30 +98,33 @@ export function ScanFormsPage() {
   const [status, setStatus] = useState<ScanFormStatus | undefined>(undefined);
   const query = useQuery(adminScanFormsQuery(status));
   return (
-    <Card>
-      <Card.Header className="d-flex flex-wrap align-items-baseline gap-2">
-        <h2 className="h6 mb-0 me-auto">SCAN forms</h2>
-        <ButtonGroup size="sm" aria-label="SCAN form status">
-          {[undefined, ...SCAN_FORM_STATUSES].map((s) => (
-            <Button key={s ?? 'all'} variant={s === status ? 'primary' : 'outline-primary'} onClick={() => setStatus(s)} aria-pressed={s === status}>
-              {s ? SCAN_FORM_STATUS_LABELS[s] : 'All'}
-            </Button>
-          ))}
-        </ButtonGroup>
-      </Card.Header>
-      <Card.Body>
-        <PagedTable
-          query={query}
-          rows={query.data?.forms ?? []}
-          columns={COLUMNS}
-          what="the SCAN forms"
-          empty="No SCAN forms."
-          testId="scan-forms-table"
-          rowProps={(form) => ({ 'data-testid': 'scan-form-row', 'data-id': form._id })}
-          compact
-          stack
-        />
-      </Card.Body>
-    </Card>
+    <>
+      <Card>
+        <Card.Header className="d-flex flex-wrap align-items-baseline gap-2">
+          <h2 className="h6 mb-0 me-auto">SCAN forms</h2>
+          <ButtonGroup size="sm" aria-label="SCAN form status">
+            {[undefined, ...SCAN_FORM_STATUSES].map((s) => (
+              <Button key={s ?? 'all'} variant={s === status ? 'primary' : 'outline-primary'} onClick={() => setStatus(s)} aria-pressed={s === status}>
+                {s ? SCAN_FORM_STATUS_LABELS[s] : 'All'}
+              </Button>
+            ))}
+          </ButtonGroup>
+        </Card.Header>
+        <Card.Body>
+          <PagedTable
+            query={query}
+            rows={query.data?.forms ?? []}
+            columns={COLUMNS}
+            what="the SCAN forms"
+            empty="No SCAN forms."
+            testId="scan-forms-table"
+            rowProps={(form) => ({ 'data-testid': 'scan-form-row', 'data-id': form._id })}
+            compact
+            stack
+          />
+        </Card.Body>
+      </Card>
+      <PickupsCard />
+    </>
   );
 }
