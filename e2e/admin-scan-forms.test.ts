@@ -26,8 +26,8 @@ it("the console's End of day page lists every customer's forms (a failed one wit
     { labelType: 'ups_standard', Weight: 2, ...orderParties(CA_SENDER, CA_RECIPIENT) },
     account.token,
   );
-  const window = { minDatetime: new Date(Date.now() + 20 * 3_600_000).toISOString(), maxDatetime: new Date(Date.now() + 24 * 3_600_000).toISOString() };
-  const { pickup } = await api<{ pickup: { _id: string } }>(shop.server.url, '/pickup/rates', { orderIds: [ups.orderId], ...window }, account.token);
+  const slot = { minDatetime: new Date(Date.now() + 20 * 3_600_000).toISOString(), maxDatetime: new Date(Date.now() + 24 * 3_600_000).toISOString() };
+  const { pickup } = await api<{ pickup: { _id: string } }>(shop.server.url, '/pickup/rates', { orderIds: [ups.orderId], ...slot }, account.token);
   await api(shop.server.url, '/pickup', { pickupId: pickup._id, service: 'Sandbox pickup' }, account.token);
 
   const { page } = await adminSession(shop.browser, shop.server);
