@@ -187,7 +187,7 @@ describe('carrier pickups on the sandbox', () => {
       const user = await resellerUser(t.app, t.db, 20_000);
       const { secret } = (await t.app.inject({ method: 'PUT', url: '/api/v1/account/webhook', headers: user.headers, payload: { url: receiver.url } })).json();
       const label = await completed(user, 'ups_standard');
-      const rates = await callApi(t.app, user.apiKey, 'POST', '/pickup-rates', { payload: { orderIds: [label], ...window() } });
+      const rates = await callApi(t.app, user.apiKey, 'POST', '/pickup/rates', { payload: { orderIds: [label], ...window() } });
       expect(rates.statusCode).toBe(200);
       const pickupId: string = rates.json().pickup._id;
       const booked = await callApi(t.app, user.apiKey, 'POST', '/pickup', { payload: { pickupId, service: 'Sandbox pickup' } });

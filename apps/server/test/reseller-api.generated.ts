@@ -312,7 +312,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/pickup-rates": {
+    "/pickup/rates": {
         parameters: {
             query?: never;
             header?: never;

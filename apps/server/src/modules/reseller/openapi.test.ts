@@ -66,7 +66,7 @@ it('documents every call completely: summary, description, parameters, bodies, e
       'POST /scan-form',
       'GET /scan-form/{scan_form_id}',
       'GET /scan-form/{scan_form_id}/pdf',
-      'POST /pickup-rates',
+      'POST /pickup/rates',
       'POST /pickup',
       'POST /pickup/{pickup_id}/cancel',
     ].sort(),

@@ -560,7 +560,7 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       );
 
       api.post(
-        '/pickup-rates',
+        '/pickup/rates',
         {
           bodyLimit: SCAN_FORM_IDS_MAX * 70 + 1024,
           schema: {
