@@ -71,7 +71,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   [RESELLER_TAGS.scanForms]:
     "End of day: put a day's labels of one from address on a SCAN form (USPS Form 5630, a carrier's manifest), one barcode the carrier scans for all of them. Follow the form with read-scan-form or the `scan_form.created` webhook, then print its PDF. A label on a form is no longer refunded through the shop.",
   [RESELLER_TAGS.pickups]:
-    'Carrier pickups of labels of one carrier and one from address: ask for the rates of a window (pickup-rates), book one (its fee charged to your balance once, a `pickup_fee` row), cancel it before the window (the fee refunded once). USPS picks up for free.',
+    'Carrier pickups of labels of one carrier and one from address: ask for the rates of a window (`POST /pickup/rates`), book one (its fee charged to your balance once, a `pickup_fee` row), cancel it before the window (the fee refunded once). USPS picks up for free.',
   [RESELLER_TAGS.queue]: "The shop's job queue: how many background jobs (bulk orders, webhook deliveries) wait, run, finished or failed.",
   [RESELLER_TAGS.errors]: `**Errors** are \`{"type": "error", "message": "...", "errors": [{"field": "ToZip", "row": 3, "message": "..."}]}\` with the status: 400 (the request is not valid: every bad field, and row of a bulk order, is listed in \`errors\`), 401 (no or wrong API key), 402 (balance too low; nothing is charged), 403 (account disabled), 404 (not found, or not yours), 409 (not ready yet, an Idempotency-Key still running, or a saved package's name already taken), 422 (an Idempotency-Key reused with another request), 429 (rate limit), 502 (the carrier refused the label; it is refunded).
 
