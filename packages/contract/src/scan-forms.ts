@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idText } from './common.ts';
+import { orderPartySchema } from './orders.ts';
 import { SCAN_FORM_IDS_MAX, SCAN_FORM_STATUSES } from './scan-forms-values.ts';
 
 /** POST /scan-form: the labels to put on forms, by order ids or as a bulk order's. */
@@ -12,17 +13,8 @@ export const scanFormRequestBody = z
   .refine((body) => (body.orderIds ? 1 : 0) + (body.bulkOrderId ? 1 : 0) === 1, { message: 'Name either orderIds or a bulkOrderId' });
 export type ScanFormRequestBody = z.infer<typeof scanFormRequestBody>;
 
-/** The from address a form is made for. */
-export const scanFormFromSchema = z.object({
-  name: z.string(),
-  company: z.string(),
-  street: z.string(),
-  street2: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zip: z.string(),
-  country: z.string(),
-});
+/** The from address a form is made for: an order's party without its phone. */
+export const scanFormFromSchema = orderPartySchema.omit({ phone: true });
 export type ScanFormFrom = z.infer<typeof scanFormFromSchema>;
 
 export const scanFormSchema = z.object({
