@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { SCAN_FORM_REFUSALS, onScanForm, scanFormName, scanFormsMade } from '@portal/contract';
+import { RESELLER_API_PREFIX, SCAN_FORM_REFUSALS, onScanForm, scanFormName, scanFormsMade } from '@portal/contract';
 import { orderParties } from '../apps/server/test/sample-addresses.ts';
+import { bulkRow } from '../apps/server/test/reseller-fixtures.ts';
 import { api, fundedSession, useShop } from './harness.ts';
 
 const shop = useShop({ env: { RATE_LIMIT_MAX: '1000', ORDER_POLL_INTERVAL_MS: '200' } });
@@ -92,5 +93,25 @@ describe('End of day: SCAN forms', () => {
     await warning.waitFor();
     expect(await warning.innerText()).toContain(SCAN_FORM_REFUSALS.onForm(made!._id));
     await row(page, 'Lone Label').getByTestId('order-scan-form-badge').waitFor();
+  });
+
+  it("puts a bulk order's labels on a form from its row in CSV Orders", async () => {
+    const { page, token } = await fundedSession(shop.browser, shop.server, 10_000, { viewport: DESKTOP });
+    const { api_key: apiKey } = await api<{ api_key: string }>(shop.server.url, '/auth/access', undefined, token);
+    const placed = await fetch(`${shop.server.url}${RESELLER_API_PREFIX}/order/create-bulk-order`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ labelType: 'priority', design: 'normal', data: [1, 2].map((i) => bulkRow(i, { FromName: 'One Sender' })) }),
+    });
+    expect(placed.status).toBe(200);
+    await page.goto(`${shop.server.url}/csv-orders`);
+    const button = page.getByRole('button', { name: 'SCAN form', exact: true });
+    // Offered once the bulk order is done.
+    await button.waitFor({ timeout: 30_000 });
+    await button.click();
+    await page
+      .locator('.Toastify__toast--success')
+      .filter({ hasText: scanFormsMade(1, 2) })
+      .waitFor();
   });
 });

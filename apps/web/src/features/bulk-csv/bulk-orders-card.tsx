@@ -7,6 +7,7 @@ import { useDownload } from '../../api/mutation.ts';
 import { usePagedList } from '../../api/paged-list.ts';
 import { formatDate, money } from '../../components/format.ts';
 import { PagedTable, type Columns } from '../../components/paged-table.tsx';
+import { ScanFormButton } from '../../components/scan-form-button.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 
 /** Spec section 4: a bulk order is completed, processing, or otherwise pending. */
@@ -98,6 +99,12 @@ export function BulkOrdersCard() {
             {file.label}
           </Button>
         )),
+    },
+    {
+      header: 'SCAN form',
+      td: { className: 'stack-actions' },
+      // A finished order with labels: its labels on forms, one a from address.
+      cell: (order) => isBulkFinished(bulkStatus(order.status)) && order.pdf && <ScanFormButton body={{ bulkOrderId: order._id }} />,
     },
   ];
 

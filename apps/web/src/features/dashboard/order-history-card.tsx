@@ -22,7 +22,7 @@ import { RefundBadge } from '../../components/refund-badge.tsx';
 import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
 import { OrderSelectionBar, SelectBox, useOrderSelection } from './order-selection.tsx';
 import { RefundSelectedButton } from './refund-selected-button.tsx';
-import { ScanFormSelectedButton } from './scan-form-selected-button.tsx';
+import { ScanFormButton } from '../../components/scan-form-button.tsx';
 import { OrderDetailsModal } from './order-details-modal.tsx';
 
 // The history's rows show dates; the formatter is made while the first page is on its way.
@@ -263,7 +263,7 @@ export function OrderHistoryCard() {
           <Button size="sm" variant="success" disabled={merged.saving !== undefined} onClick={() => merged.download(selection.ids)}>
             Download selected ({selection.size})
           </Button>
-          <ScanFormSelectedButton orders={selection.orders(rows)} onDone={selection.clear} />
+          <ScanFormButton body={{ orderIds: selection.ids }} orders={selection.orders(rows)} onDone={selection.clear} />
           <RefundSelectedButton orders={selection.orders(rows)} onDone={selection.clear} />
         </OrderSelectionBar>
         <PagedTable
