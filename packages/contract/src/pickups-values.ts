@@ -1,3 +1,5 @@
+import { SCAN_FORM_REFUSALS } from './scan-forms-values.ts';
+
 /**
  * A carrier pickup's states: rated (the upstream's rates asked, nothing bought), booking (the fee charged, the purchase
  * asked), booked (its confirmation), failed (refused: the fee refunded), cancelling, cancelled (the fee refunded).
@@ -19,7 +21,7 @@ export const PICKUP_WINDOW_DAYS_AHEAD = 7;
 
 export const PICKUP_NOT_FOUND = 'Pickup not found';
 export const PICKUP_REFUSALS = {
-  notFound: 'No such order of yours',
+  notFound: SCAN_FORM_REFUSALS.notFound,
   notCompleted: 'Only a completed label can be picked up',
   refunded: 'A refunded label (or one with a refund asked) is not picked up',
   onPickup: 'This label already has a pickup booked',

@@ -188,9 +188,7 @@ export function createPickupService(deps: {
       .returningAll()
       .executeTakeFirst();
 
-  async function answer(id: string, message: string): Promise<PickupAnswer> {
-    return { message, pickup: toPickup((await db.selectFrom('pickups').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as PickupRow) };
-  }
+  const answer = (row: PickupRow, message: string): PickupAnswer => ({ message, pickup: toPickup(row) });
 
   return {
     /** The upstream's offers for a pickup of these labels in this window: a `rated` pickup, nothing charged. */
@@ -230,33 +228,31 @@ export function createPickupService(deps: {
         throw error;
       }
       const at = nowIso();
-      await db
-        .insertInto('pickups')
-        .values({
-          id,
-          user_id: userId,
-          status: 'rated',
-          provider: first.provider,
-          carrier: request.carrier,
-          from_json: JSON.stringify(from),
-          min_datetime: request.minDatetime,
-          max_datetime: request.maxDatetime,
-          instructions: request.instructions,
-          order_ids_json: JSON.stringify(orders.map((o) => o.id)),
-          label_count: orders.length,
-          upstream_ref: offer.ref,
-          rates_json: JSON.stringify(offer.rates),
-          service: null,
-          fee_cents: null,
-          confirmation: null,
-          message: null,
-          due_at: null,
-          claims: 0,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-      return answer(id, `${offer.rates.length} pickup rate${offer.rates.length === 1 ? '' : 's'}`);
+      const row: PickupRow = {
+        id,
+        user_id: userId,
+        status: 'rated',
+        provider: first.provider,
+        carrier: request.carrier,
+        from_json: JSON.stringify(from),
+        min_datetime: request.minDatetime,
+        max_datetime: request.maxDatetime,
+        instructions: request.instructions,
+        order_ids_json: JSON.stringify(orders.map((o) => o.id)),
+        label_count: orders.length,
+        upstream_ref: offer.ref,
+        rates_json: JSON.stringify(offer.rates),
+        service: null,
+        fee_cents: null,
+        confirmation: null,
+        message: null,
+        due_at: null,
+        claims: 0,
+        created_at: at,
+        updated_at: at,
+      };
+      await db.insertInto('pickups').values(row).execute();
+      return answer(row, `${offer.rates.length} pickup rate${offer.rates.length === 1 ? '' : 's'}`);
     },
 
     /** Books a rated pickup's service: its fee charged once, then the upstream asked (and, if need be, the sweep). */
@@ -284,11 +280,8 @@ export function createPickupService(deps: {
       });
       if (!taken) throw conflict(PICKUP_ALREADY_BOOKED);
       await book({ ...row, ...{ status: 'booking', service: rate.service, fee_cents: rate.feeCents, claims: 1 } });
-      const now = await findOwn(db, userId, row.id);
-      return answer(
-        row.id,
-        now?.status === 'booked' ? PICKUP_BOOKED : now?.status === 'failed' ? `The pickup was refused: ${now.message}` : 'Booking the pickup',
-      );
+      const now = (await findOwn(db, userId, row.id))!;
+      return answer(now, now.status === 'booked' ? PICKUP_BOOKED : now.status === 'failed' ? `The pickup was refused: ${now.message}` : 'Booking the pickup');
     },
 
     /** Cancels a booked pickup before its window: the fee refunded once when the upstream cancels it. */
@@ -298,8 +291,8 @@ export function createPickupService(deps: {
       if (!(await move(db, row.id, ['booked'], { status: 'cancelling', message: null, due_at: isoIn(deps.claimMs), claims: 1, updated_at: nowIso() })))
         throw conflict(PICKUP_NOT_CANCELLABLE);
       await cancelAtUpstream({ ...row, status: 'cancelling', claims: 1 });
-      const now = await findOwn(db, userId, id);
-      return answer(id, now?.status === 'cancelled' ? PICKUP_CANCELLED : 'Cancelling the pickup');
+      const now = (await findOwn(db, userId, id))!;
+      return answer(now, now.status === 'cancelled' ? PICKUP_CANCELLED : 'Cancelling the pickup');
     },
 
     /** One of the user's pickups, or null (an event's message reads it). */

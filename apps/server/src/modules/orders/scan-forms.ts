@@ -374,13 +374,7 @@ export function createScanFormService(deps: {
 
     async detail(userId: string, id: string): Promise<ScanFormDetail> {
       const form = await ownForm(userId, id);
-      const rows = await db
-        .selectFrom('orders')
-        .select(['id', 'tracking', 'to_name'])
-        .where('scan_form_id', '=', id)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      const rows = await repo.formLabels(db, id);
       return {
         ...toScanForm(form),
         labels: rows.map((r) => ({ _id: r.id, OrderId: r.id.slice(0, 8).toUpperCase(), tracking: r.tracking, toName: r.to_name })),
