@@ -33,6 +33,7 @@ describe('the fake Shippo', () => {
     fake.queued = null;
     fake.faults = [];
     fake.purchasesPerSecond = 0;
+    fake.manifestQueued = null;
   });
 
   const ship = (from: Party, to: Party, ounces = 32) =>
@@ -144,6 +145,60 @@ describe('the fake Shippo', () => {
     fake.refundDecision = 'approve';
     expect((await sdk.transactions.get(txn.objectId!)).status).toBe('REFUNDED');
     await expect(sdk.refunds.create({ transaction: 'nope', async: false })).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('makes a manifest of bought labels of one carrier account, day and from address, each label on one manifest only', async () => {
+    fake.manifestQueued = null;
+    const buy = async (from: Party, metadata: string) => {
+      const shipment = await ship(from, RECIPIENT);
+      const rate = shipment.rates.find((r) => r.servicelevel.token === 'usps_priority')!;
+      const txn = await sdk.transactions.create({ rate: rate.objectId, async: false, metadata });
+      return { txn: txn.objectId!, account: rate.carrierAccount, day: String(shipment.shipmentDate).slice(0, 10) };
+    };
+    const [a, b] = [await buy(SENDER, 'm-a'), await buy(SENDER, 'm-b')];
+    const elsewhere = await buy({ ...SENDER, street: '99 Other Street' }, 'm-c');
+    const refunded = await buy(SENDER, 'm-d');
+    await sdk.refunds.create({ transaction: refunded.txn, async: false });
+    const ask = (transactions: string[], overrides: Record<string, unknown> = {}) =>
+      sdk.manifests.create({
+        carrierAccount: a.account,
+        shipmentDate: `${a.day}T12:00:00Z`,
+        addressFrom: address(SENDER),
+        transactions,
+        async: false,
+        ...overrides,
+      });
+    const refusal = async (promise: Promise<unknown>) =>
+      ((await promise.then(
+        () => null,
+        (e) => e,
+      )) as { statusCode: number; body: string }) ?? { statusCode: 0, body: '' };
+
+    // Refused, with Shippo's field words: two from addresses, a refunded label, another account or day, nothing required.
+    expect(await refusal(ask([a.txn, elsewhere.txn]))).toMatchObject({ statusCode: 400, body: expect.stringContaining('ships from another address') });
+    expect(await refusal(ask([a.txn, refunded.txn]))).toMatchObject({ statusCode: 400, body: expect.stringContaining('is not a bought label') });
+    expect(await refusal(ask([a.txn], { carrierAccount: 'someone_else' }))).toMatchObject({ body: expect.stringContaining('another carrier account') });
+    expect(await refusal(ask([a.txn], { shipmentDate: '2001-01-01T12:00:00Z' }))).toMatchObject({ body: expect.stringContaining('ships on another day') });
+    expect(await refusal(ask([a.txn], { shipmentDate: 'tomorrow' }))).toMatchObject({ body: expect.stringContaining('ISO 8601') });
+    expect(fake.manifests.size).toBe(0);
+
+    // Let through: the two labels of one address, at once with "async": false, its PDF behind documents[0].
+    const manifest = await ask([a.txn, b.txn]);
+    expect(manifest).toMatchObject({ status: 'SUCCESS', transactions: [a.txn, b.txn], carrierAccount: a.account });
+    const file = await fetch(manifest.documents[0]);
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(fake.manifestPdf);
+    expect((await sdk.manifests.get(manifest.objectId)).status).toBe('SUCCESS');
+    expect((await sdk.manifests.list(1, 100)).results?.[0].objectId).toBe(manifest.objectId);
+    // A label is on one manifest only; the other address's label makes its own.
+    expect(await refusal(ask([b.txn]))).toMatchObject({ statusCode: 400, body: expect.stringContaining(`is already on manifest ${manifest.objectId}`) });
+    expect((await ask([elsewhere.txn], { addressFrom: address({ ...SENDER, street: '99 Other Street' }) })).status).toBe('SUCCESS');
+
+    // Asked in the background (the default), it is QUEUED until looked at; one the carrier refuses is ERROR with its words.
+    fake.manifestQueued = { afterLooks: 1, then: 'ERROR', errors: ['USPS: SCAN form service unavailable'] };
+    const queued = await ask([(await buy(SENDER, 'm-e')).txn], { async: undefined });
+    expect(queued.status).toBe('QUEUED');
+    expect(await sdk.manifests.get(queued.objectId)).toMatchObject({ status: 'ERROR', errors: ['USPS: SCAN form service unavailable'] });
+    fake.manifestQueued = null;
   });
 
   it('validates addresses: a known one corrected, an unknown one with its message', async () => {

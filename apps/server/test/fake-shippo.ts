@@ -4,7 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { fakeDeliveryDays, fakeRate } from './fake-easypost.ts';
 
 /** Which calls a fault hits. */
-export type FakeShippoCall = 'shipment' | 'buy' | 'transaction' | 'transactions' | 'rate' | 'refund' | 'address' | 'file';
+export type FakeShippoCall = 'shipment' | 'buy' | 'transaction' | 'transactions' | 'rate' | 'refund' | 'address' | 'file' | 'manifest' | 'manifests';
 
 /**
  * A switch: the next `count` calls of `call` (any call when omitted) answer 500, answer 429 with Retry-After, never
@@ -58,6 +58,15 @@ export type FakeShippo = {
   refundDecision: 'approve' | 'reject' | 'hold';
   /** Refunds asked for and accepted. */
   refunds: number;
+  /** Manifests (SCAN forms) made, by object_id. */
+  manifests: Map<string, any>;
+  /** The file every manifest's documents[] links to. */
+  manifestPdf: Buffer;
+  /**
+   * How the next manifests come out: null (SUCCESS at once when asked with "async": false, else QUEUED until looked at
+   * once), or QUEUED until looked at (GET /manifests/:id or the list) `afterLooks` times, then SUCCESS or ERROR with `errors`.
+   */
+  manifestQueued: null | { afterLooks: number; then: 'SUCCESS' | 'ERROR'; errors?: string[] };
   /** A track_updated event of a bought label's tracking number, as Shippo posts it. */
   trackEvent(trackingNumber: string, status: 'UNKNOWN' | 'PRE_TRANSIT' | 'TRANSIT' | 'DELIVERED' | 'RETURNED' | 'FAILURE'): Record<string, unknown>;
   /** Posts an event to `url` (which carries our ?token=...), as Shippo's webhooks do (unsigned): the receiver's status. */
@@ -123,9 +132,10 @@ const CA_POSTAL_CODE = /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i;
 const id = () => crypto.randomBytes(16).toString('hex');
 const now = () => new Date().toISOString();
 
-async function labelPdf(): Promise<Buffer> {
+async function labelPdf(title = 'label', size: [number, number] = [288, 432]): Promise<Buffer> {
   const doc = await PDFDocument.create();
-  doc.addPage([288, 432]);
+  doc.setTitle(title);
+  doc.addPage(size);
   return Buffer.from(await doc.save());
 }
 
@@ -136,7 +146,7 @@ const LABEL_FIELDS = ['name', 'street1', 'city', 'zip', 'country'];
  * A local stand-in for the documented subset of Shippo's API the official SDK calls: POST /shipments (rated at once,
  * `async: false` only), GET /rates/:id, POST /transactions (buy a rate), GET /transactions/:id, GET /transactions
  * (?rate=, ?object_status=, results, page), POST /refunds, POST /addresses (validate: true), the label file
- * (GET /files/:id.pdf), and track_updated webhooks. `Authorization: ShippoToken <key>`; 4xx bodies as Shippo's
+ * (GET /files/:id.pdf), POST /manifests, GET /manifests(/:id), and track_updated webhooks. `Authorization: ShippoToken <key>`; 4xx bodies as Shippo's
  * ({"field": ["message"]}, {"detail": "..."}). Shippo has no idempotency on purchase: a rate bought twice is sold twice
  * (both counted), which is why the adapter looks for the order's transaction before it buys again.
  */
@@ -144,6 +154,7 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
   const apiKey = options.apiKey ?? 'shippo_test_fake0123456789';
   const webhookSecret = options.webhookSecret ?? 'fake-shippo-webhook-token';
   const pdf = await labelPdf();
+  const manifestPdf = await labelPdf('manifest', [612, 792]);
   let origin = '';
   let port = 0;
   let trackingSerial = 0;
@@ -152,6 +163,9 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
   /** Each refund's transaction, and how many looks a queued transaction still waits. */
   const pollsLeft = new Map<string, { left: number; then: 'SUCCESS' | 'ERROR' }>();
   const buysArrived: number[] = [];
+  /** The manifest each transaction is on, and how many looks a queued manifest still waits. */
+  const manifestOf = new Map<string, string>();
+  const manifestLooks = new Map<string, { left: number; then: 'SUCCESS' | 'ERROR'; errors?: string[] }>();
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if ((res as any).lose) return void res.socket?.destroy(); // done here; the answer never arrives
@@ -174,6 +188,8 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
     if (method === 'POST' && path === '/refunds') return 'refund';
     if (method === 'POST' && path === '/addresses') return 'address';
     if (method === 'GET' && /^\/files\/[^/]+\.pdf$/.test(path)) return 'file';
+    if (method === 'POST' && path === '/manifests') return 'manifest';
+    if (method === 'GET' && /^\/manifests(\/[^/]+)?$/.test(path)) return 'manifests';
     return null;
   };
 
@@ -368,6 +384,97 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
     return send(res, 201, shown(txn));
   }
 
+  /** The fields that make two addresses one place (Shippo's address_from must be the labels' own). */
+  const placeOf = (a: any) =>
+    ['name', 'street1', 'city', 'state', 'zip', 'country']
+      .map((f) =>
+        String(a?.[f] ?? '')
+          .trim()
+          .toUpperCase(),
+      )
+      .join('|');
+  /** An address_from given by object id: one of the shipments' (the fake keeps no other addresses). */
+  const addressById = (objectId: string) => [...fake.shipments.values()].map((s) => s.address_from).find((a) => a.object_id === objectId);
+  const manifestDone = (manifest: any, then: 'SUCCESS' | 'ERROR', errors: string[] = []) => {
+    manifest.status = then;
+    manifest.object_updated = now();
+    if (then === 'SUCCESS') manifest.documents = [`${origin}/files/manifest-${manifest.object_id}.pdf`];
+    else {
+      manifest.errors = errors.length ? errors : ['The carrier could not create the manifest.'];
+      for (const txnId of manifest.transactions) manifestOf.delete(txnId); // a failed manifest holds no label
+    }
+  };
+  /** A look at a manifest: a queued one moves on. */
+  function lookAtManifest(manifest: any) {
+    const queued = manifestLooks.get(manifest.object_id);
+    if (queued && --queued.left <= 0) {
+      manifestLooks.delete(manifest.object_id);
+      manifestDone(manifest, queued.then, queued.errors);
+    }
+    return manifest;
+  }
+
+  /**
+   * POST /manifests, as Shippo documents it: carrier_account, shipment_date (ISO 8601) and address_from (an object or an
+   * address object id) required; every transaction bought (SUCCESS, not refunded), under that carrier account, of a
+   * shipment of that day from that address, and on no other manifest. Without `transactions`, every such transaction
+   * not yet on one. 400 with Shippo's field messages otherwise.
+   */
+  function createManifest(body: any, res: http.ServerResponse) {
+    const errors: Record<string, string[]> = {};
+    for (const field of ['carrier_account', 'shipment_date', 'address_from']) if (!body[field]) errors[field] = ['This field is required.'];
+    if (body.shipment_date && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(String(body.shipment_date)))
+      errors.shipment_date = ['Datetime has wrong format. Use ISO 8601.'];
+    if (body.transactions !== undefined && !Array.isArray(body.transactions)) errors.transactions = ['Expected a list of items.'];
+    if (Object.keys(errors).length) return send(res, 400, errors);
+    const from = typeof body.address_from === 'string' ? addressById(body.address_from) : body.address_from;
+    if (!from) return send(res, 400, { address_from: [`Address with object_id ${body.address_from} not found.`] });
+    const day = String(body.shipment_date).slice(0, 10);
+    const fits = (txn: any) => {
+      const rate = rates.get(txn.rate);
+      const shipment = fake.shipments.get(rate?.shipment);
+      if (txn.status !== 'SUCCESS') return 'is not a bought label (refunded, refund pending or not successful)';
+      if (manifestOf.has(txn.object_id)) return `is already on manifest ${manifestOf.get(txn.object_id)}`;
+      if (rate.carrier_account !== body.carrier_account) return `was bought under another carrier account (${rate.carrier_account})`;
+      if (String(shipment.shipment_date).slice(0, 10) !== day) return `ships on another day (${String(shipment.shipment_date).slice(0, 10)})`;
+      if (placeOf(shipment.address_from) !== placeOf(from)) return 'ships from another address';
+      return null;
+    };
+    let ids: string[];
+    if (Array.isArray(body.transactions)) {
+      const refused: string[] = [];
+      for (const txnId of body.transactions) {
+        const txn = fake.transactions.get(String(txnId));
+        const why = txn ? fits(txn) : 'was not found';
+        if (why) refused.push(`Transaction ${txnId} ${why}.`);
+      }
+      if (refused.length) return send(res, 400, { transactions: refused });
+      ids = [...new Set(body.transactions.map(String))] as string[];
+    } else ids = [...fake.transactions.values()].filter((t) => !fits(t)).map((t) => t.object_id);
+    if (!ids.length) return send(res, 400, { transactions: ['No transactions to put on a manifest for this carrier account, day and address.'] });
+    const created = now();
+    const manifest: any = {
+      object_id: id(),
+      object_owner: 'fake@shippo.test',
+      object_created: created,
+      object_updated: created,
+      status: 'QUEUED',
+      carrier_account: body.carrier_account,
+      shipment_date: body.shipment_date,
+      address_from: typeof body.address_from === 'string' ? body.address_from : id(),
+      transactions: ids,
+      documents: [],
+      errors: [],
+    };
+    fake.manifests.set(manifest.object_id, manifest);
+    for (const txnId of ids) manifestOf.set(txnId, manifest.object_id);
+    if (fake.manifestQueued)
+      manifestLooks.set(manifest.object_id, { left: fake.manifestQueued.afterLooks, then: fake.manifestQueued.then, errors: fake.manifestQueued.errors });
+    else if (body.async === false) manifestDone(manifest, 'SUCCESS');
+    else manifestLooks.set(manifest.object_id, { left: 1, then: 'SUCCESS' });
+    return send(res, 201, manifest);
+  }
+
   function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string, arrivedAt: number, delayed = false) {
     const url = new URL(req.url ?? '/', origin);
     const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -386,10 +493,11 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
     if (fault?.kind === '429') return send(res, 429, { detail: 'Request was throttled.' }, { 'retry-after': String(fault.retryAfterSeconds ?? 1) });
     if (fault?.kind === 'lose') (res as any).lose = true;
     if (call === 'file') {
-      const txn = fake.transactions.get(path.slice('/files/'.length, -'.pdf'.length));
-      if (!txn?.label_url) return send(res, 404, { detail: 'Not found.' });
+      const name = path.slice('/files/'.length, -'.pdf'.length);
+      const file = fake.transactions.get(name)?.label_url ? pdf : fake.manifests.get(name.replace(/^manifest-/, ''))?.documents.length ? manifestPdf : null;
+      if (!file) return send(res, 404, { detail: 'Not found.' });
       res.writeHead(200, { 'content-type': 'application/pdf' });
-      return res.end(pdf);
+      return res.end(file);
     }
     if (req.headers.authorization !== `ShippoToken ${apiKey}`) return send(res, 401, { detail: 'Invalid token.' });
     let body: any = {};
@@ -446,6 +554,20 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
         txn.status = 'REFUNDPENDING';
         fake.refunds++;
         return send(res, 201, txn.refund);
+      }
+      case 'manifest':
+        return createManifest(body, res);
+      case 'manifests': {
+        const manifestId = path.split('/')[2];
+        if (manifestId) {
+          const manifest = fake.manifests.get(manifestId);
+          return manifest ? send(res, 200, lookAtManifest(manifest)) : send(res, 404, { detail: 'Not found.' });
+        }
+        const results = Math.min(100, Number(url.searchParams.get('results') ?? 5) || 5);
+        const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
+        const all = [...fake.manifests.values()].reverse().map(lookAtManifest); // newest first
+        const next = all.length > page * results ? `${origin}/manifests?page=${page + 1}&results=${results}` : undefined;
+        return send(res, 200, { ...(next ? { next } : {}), results: all.slice((page - 1) * results, page * results) });
       }
       case 'address': {
         if (!body.country) return send(res, 400, { country: ['This field is required.'] });
@@ -524,6 +646,9 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
     unverifiableStreet: '1 Nowhere Lane',
     refundDecision: 'approve',
     refunds: 0,
+    manifests: new Map(),
+    manifestPdf,
+    manifestQueued: null,
     trackEvent(trackingNumber, status) {
       const txn = [...fake.transactions.values()].find((t) => t.tracking_number === trackingNumber);
       return {

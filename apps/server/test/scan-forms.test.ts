@@ -10,6 +10,7 @@ import { bulkRow, callApi, resellerUser } from './reseller-fixtures.ts';
 import { startReceiver, verifySignature } from './webhook-receiver.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { RATES_UNDER_PRICES, startEasyPostApp } from './easypost-fixtures.ts';
+import { SHIPPO_RATES_UNDER_PRICES, startUpstreamsApp, type UpstreamsApp } from './upstream-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedCustomer>>;
 
@@ -174,6 +175,71 @@ describe.each(engines)('SCAN forms through EasyPost (the official client against
     expect((await ask(user, {})).statusCode).toBe(400);
     expect((await ask(user, { orderIds: ['x'], bulkOrderId: 'y' })).statusCode).toBe(400);
     expect((await ask(user, { orderIds: Array.from({ length: 1001 }, (_, i) => `id-${i}`) })).statusCode).toBe(400);
+  });
+});
+
+describe.each(engines)('SCAN forms through Shippo manifests, beside EasyPost, on the %s queue', (engine) => {
+  let up: UpstreamsApp;
+  const { completed, ask, decided, orderRow } = formsOf(() => up.t);
+  beforeAll(async () => {
+    up = await startUpstreamsApp(engine, 'scan-forms-shippo', {
+      EASYPOST_TIMEOUT_MS: '500',
+      SHIPPO_TIMEOUT_MS: '500',
+      ORDER_POLL_INTERVAL_MS: '100',
+      REFUND_POLL_INTERVAL_MS: '100',
+    });
+  });
+  afterAll(() => up.close());
+
+  it("makes one form an upstream: Shippo's labels on a manifest (its PDF stored), EasyPost's on a ScanForm; a lost manifest answer makes no second", async () => {
+    const { t, shippo, easypost } = up;
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    // Shippo rates under EasyPost, so these two are bought there; then EasyPost is the cheaper for the third.
+    const [a, b] = [await completed(user), await completed(user)];
+    shippo.rates = { ...shippo.rates, usps_priority: '99.00' };
+    const atEasyPost = await completed(user);
+    shippo.rates = { ...SHIPPO_RATES_UNDER_PRICES };
+    expect([a.provider, b.provider, atEasyPost.provider]).toEqual(['shippo', 'shippo', 'easypost']);
+
+    shippo.faults.push({ kind: 'lose', call: 'manifest', count: 1 });
+    const result = (await ask(user, { orderIds: [a.id, b.id, atEasyPost.id] })).json() as ScanFormResult;
+    expect(result.forms).toHaveLength(2);
+    const forms = await Promise.all(result.forms.map((f) => decided(user, f._id)));
+    expect(forms.map((f) => f.status)).toEqual(['created', 'created']);
+    const atShippo = forms.find((f) => f.labelCount === 2)!;
+    expect(atShippo.labels.map((l) => l.tracking).sort()).toEqual([a.tracking, b.tracking].sort());
+
+    // One manifest, though its first answer was lost: the transactions of both labels, under their carrier account.
+    expect(shippo.manifests.size).toBe(1);
+    const [manifest] = shippo.manifests.values();
+    const txnOf = (orderId: string) => [...shippo.transactions.values()].find((txn) => txn.metadata === orderId).object_id;
+    expect(manifest).toMatchObject({ carrier_account: 'fake_usps_account', status: 'SUCCESS' });
+    expect([...manifest.transactions].sort()).toEqual([txnOf(a.id), txnOf(b.id)].sort());
+    expect([...easypost.scanForms.values()].some((f) => f.tracking_codes.includes(atEasyPost.tracking))).toBe(true);
+
+    const pdf = await t.app.inject({ method: 'GET', url: atShippo.pdf!, headers: user.headers });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.rawPayload).toEqual(shippo.manifestPdf);
+    expect((await orderRow(a.id)).scan_form_id).toBe(atShippo._id);
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/order/refund/${a.id}`, headers: user.headers })).statusCode).toBe(422);
+  });
+
+  it('a manifest Shippo refuses fails with its words and lets the label go', async () => {
+    const { t, shippo } = up;
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    const label = await completed(user);
+    expect(label.provider).toBe('shippo');
+    shippo.manifestQueued = { afterLooks: 1, then: 'ERROR', errors: ['USPS: SCAN form service unavailable'] };
+    try {
+      const [form] = (await ask(user, { orderIds: [label.id] })).json().forms;
+      expect(await decided(user, form._id)).toMatchObject({
+        status: 'failed',
+        message: 'the carrier refused the SCAN form: USPS: SCAN form service unavailable',
+      });
+      expect((await orderRow(label.id)).scan_form_id).toBeNull();
+    } finally {
+      shippo.manifestQueued = null;
+    }
   });
 });
 

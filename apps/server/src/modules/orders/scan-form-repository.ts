@@ -30,7 +30,7 @@ export const releaseLabels = (db: DbOrTrx, formId: string) => db.updateTable('or
 export const formLabels = (db: DbOrTrx, formId: string) =>
   db
     .selectFrom('orders')
-    .select(['id', 'tracking', 'upstream_ref', 'to_name'])
+    .select(['id', 'tracking', 'upstream_ref', 'upstream_rate_id', 'to_name'])
     .where('scan_form_id', '=', formId)
     .orderBy('created_at')
     .orderBy('id')

@@ -222,7 +222,7 @@ export function createScanFormService(deps: {
       from: party,
       shipDate: form.ship_date,
       carrier: form.carrier,
-      labels: rows.map((r) => ({ orderId: r.id, shipmentRef: r.upstream_ref, tracking: r.tracking ?? '' })),
+      labels: rows.map((r) => ({ orderId: r.id, shipmentRef: r.upstream_ref, rateRef: r.upstream_rate_id, tracking: r.tracking ?? '' })),
     };
   }
 

@@ -141,7 +141,8 @@ export type ScanFormRequest = {
   from: LabelParty;
   shipDate: string;
   carrier: string;
-  labels: { orderId: string; shipmentRef: string | null; tracking: string }[];
+  /** Each label's upstream shipment and rate (Shippo finds the label's transaction by its rate) and tracking number. */
+  labels: { orderId: string; shipmentRef: string | null; rateRef: string | null; tracking: string }[];
 };
 /** What the upstream says of a form: still being made (ask again later), made (its PDF), or refused with its reason. */
 export type ScanFormAnswer =

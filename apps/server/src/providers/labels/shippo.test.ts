@@ -3,8 +3,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeShippo, type FakeShippo } from '../../../test/fake-shippo.ts';
 import { CA_RECIPIENT, CA_SENDER, RECIPIENT, SENDER, type Party } from '../../../test/sample-addresses.ts';
-import { processingLimitMessage } from './upstream-call.ts';
-import { LabelProviderError, WebhookRefused, type LabelParty, type LabelProvider, type LabelRequest, type QuoteRequest } from './label-provider.ts';
+import { UpstreamUnavailable, processingLimitMessage } from './upstream-call.ts';
+import {
+  LabelProviderError,
+  WebhookRefused,
+  type LabelParty,
+  type LabelProvider,
+  type LabelRequest,
+  type QuoteRequest,
+  type ScanFormRequest,
+} from './label-provider.ts';
 import { createShippoLabelProvider } from './shippo.ts';
 import { DEFAULT_UPSTREAM_SERVICES } from './default-services.ts';
 import { UpstreamHealth } from './upstream-health.ts';
@@ -42,6 +50,7 @@ describe('the Shippo label provider', () => {
     fake.rates = {};
     fake.rateErrors.clear();
     fake.refundDecision = 'approve';
+    fake.manifestQueued = null;
     await provider.close?.();
     make();
   });
@@ -282,6 +291,82 @@ describe('the Shippo label provider', () => {
 
     make({ webhookSecret: undefined });
     await expect(provider.parseWebhook!(raw, {}, { token: fake.webhookSecret })).rejects.toBeInstanceOf(WebhookRefused);
+  });
+
+  /** A SCAN form request of bought labels (each label's rate as the order records it), shipping on the quote's day. */
+  async function boughtForm(count: number, from = SENDER): Promise<ScanFormRequest> {
+    const labels = [];
+    for (let i = 0; i < count; i++) {
+      const request = await order();
+      if (from !== SENDER) request.from = party(from);
+      const label = await provider.createLabel(request);
+      if (label.status !== 'completed') throw new Error('not bought');
+      labels.push({ orderId: request.orderId, shipmentRef: request.chosen!.shipmentRef, rateRef: request.chosen!.rateId, tracking: label.tracking });
+    }
+    return { formId: `form-${++serial}`, from: party(from), shipDate: '2026-12-01', carrier: 'USPS', labels };
+  }
+
+  it('makes a SCAN form as a Shippo manifest of the labels’ transactions under their carrier account, its PDF fetched', async () => {
+    const request = await boughtForm(2);
+    const answer = await provider.createScanForm!(request);
+    expect(answer).toMatchObject({ status: 'created', ref: expect.any(String) });
+    if (answer.status !== 'created') throw new Error('not created');
+    expect(Buffer.from(answer.pdf)).toEqual(fake.manifestPdf);
+    const manifest = fake.manifests.get(answer.ref);
+    const txns = request.labels.map((l) => [...fake.transactions.values()].find((t) => t.metadata === l.orderId).object_id);
+    expect(manifest).toMatchObject({ transactions: txns, carrier_account: 'fake_usps_account', shipment_date: '2026-12-01T12:00:00Z' });
+    // Asked by its reference, it is the same form; the same labels again are refused with Shippo's words.
+    expect(await provider.findScanForm!(request, answer.ref)).toMatchObject({ status: 'created', ref: answer.ref });
+    expect(await provider.createScanForm!(request)).toEqual({
+      status: 'failed',
+      message: expect.stringMatching(/^the carrier refused the SCAN form: transactions: Transaction \w+ is already on manifest/),
+    });
+  });
+
+  it('after a lost answer, finds the manifest holding the labels instead of asking for a second', async () => {
+    const request = await boughtForm(1);
+    fake.faults = [{ kind: 'lose', call: 'manifest', count: 1 }];
+    await expect(provider.createScanForm!(request)).rejects.toBeInstanceOf(UpstreamUnavailable);
+    expect(fake.manifests.size).toBeGreaterThan(0);
+    const before = fake.manifests.size;
+    expect(await provider.findScanForm!(request, null)).toMatchObject({ status: 'created' });
+    expect(fake.manifests.size).toBe(before);
+    // Labels on no manifest are found on none: the form is asked for then.
+    expect(await provider.findScanForm!(await boughtForm(1), null)).toBeNull();
+  });
+
+  it('follows a queued manifest to created or failed; a refunded label or another address fails the form with the reason', async () => {
+    fake.manifestQueued = { afterLooks: 1, then: 'SUCCESS' };
+    const later = await boughtForm(1);
+    const queued = await provider.createScanForm!(later);
+    expect(queued).toMatchObject({ status: 'creating', ref: expect.any(String), checkInMs: 60_000 });
+    expect(await provider.findScanForm!(later, (queued as { ref: string }).ref)).toMatchObject({ status: 'created' });
+    fake.manifestQueued = { afterLooks: 1, then: 'ERROR', errors: ['USPS: SCAN form service unavailable'] };
+    const refusedLater = await boughtForm(1);
+    const failing = await provider.createScanForm!(refusedLater);
+    expect(await provider.findScanForm!(refusedLater, (failing as { ref: string }).ref)).toEqual({
+      status: 'failed',
+      message: 'the carrier refused the SCAN form: USPS: SCAN form service unavailable',
+    });
+    fake.manifestQueued = null;
+
+    const refunded = await boughtForm(1);
+    const [label] = refunded.labels;
+    const refund = await provider.requestRefund!({
+      ...(await order()),
+      orderId: label.orderId,
+      chosen: { shipmentRef: label.shipmentRef!, rateId: label.rateRef },
+    });
+    expect(refund).toMatchObject({ status: 'submitted' });
+    expect(await provider.createScanForm!(refunded)).toEqual({
+      status: 'failed',
+      message: `the carrier refused the SCAN form: Shippo holds no bought label for ${label.tracking}`,
+    });
+    const moved = await boughtForm(1);
+    expect(await provider.createScanForm!({ ...moved, from: { ...moved.from, street: '99 Other Street' } })).toEqual({
+      status: 'failed',
+      message: expect.stringContaining('ships from another address'),
+    });
   });
 
   it('validates an address: corrected when known, the validator’s words when not', async () => {

@@ -14,6 +14,8 @@ import {
   type QuoteAnswer,
   type QuoteRequest,
   type RefundAnswer,
+  type ScanFormAnswer,
+  type ScanFormRequest,
   type UpstreamService,
   type WebhookNews,
   uniqueServices,
@@ -88,8 +90,10 @@ const messagesOf = (messages: { source?: string; text?: string }[] | undefined) 
     .join('; ');
 
 const REFUSED_PREFIX = 'the carrier refused the label: ';
+const FORM_REFUSED_PREFIX = 'the carrier refused the SCAN form: ';
 
 type Transaction = Awaited<ReturnType<Shippo['transactions']['get']>>;
+type Manifest = Awaited<ReturnType<Shippo['manifests']['get']>>;
 
 /**
  * Real postage through Shippo's official SDK. The orders domain chooses the shipment and rate (request.chosen, from a
@@ -189,19 +193,81 @@ export function createShippoLabelProvider(options: ShippoOptions): LabelProvider
   }
 
   /** The transaction Shippo made for this order's chosen rate: a sold one first, else one still queued; null: none. */
-  async function transactionOf(request: LabelRequest): Promise<Transaction | null> {
-    const rateId = request.chosen?.rateId;
+  async function transactionOf(orderId: string, rateId: string | null | undefined): Promise<Transaction | null> {
     if (!rateId) return null;
     const list = await call((sdk) => sdk.transactions.list({ rate: rateId, results: 100 }));
     // A quote's rate may be bought by more than one order: only this order's (metadata = our order id) counts.
-    const mine = (list.results ?? []).filter((t) => t.metadata === request.orderId);
+    const mine = (list.results ?? []).filter((t) => t.metadata === orderId);
     return mine.find((t) => t.status && SOLD.has(t.status)) ?? mine.find((t) => t.status && QUEUED.has(t.status)) ?? null;
   }
 
   /** The label Shippo sold for the order, Processing while it is queued, or null (none, or only ERRORs: nothing sold). */
   async function found(request: LabelRequest): Promise<LabelReady | LabelPending | null> {
-    const txn = await transactionOf(request);
+    const txn = await transactionOf(request.orderId, request.chosen?.rateId);
     return txn ? outcome(txn) : null;
+  }
+
+  /** A manifest as our answer: its PDF fetched once SUCCESS, asked again while QUEUED, refused with Shippo's errors. */
+  async function formAnswer(manifest: Manifest): Promise<ScanFormAnswer> {
+    if (manifest.status === 'ERROR') return { status: 'failed', message: `${FORM_REFUSED_PREFIX}${(manifest.errors ?? []).join('; ') || 'no reason given'}` };
+    if (manifest.status === 'SUCCESS' && manifest.documents[0]) return { status: 'created', ref: manifest.objectId, pdf: await fileAt(manifest.documents[0]) };
+    return { status: 'creating', ref: manifest.objectId, checkInMs: options.refundPollMs };
+  }
+
+  /**
+   * The form's labels as Shippo knows them: each one's sold transaction, and the one carrier account they were bought
+   * under (a manifest is one account's); a string says why no manifest can hold them.
+   */
+  async function soldLabels(request: ScanFormRequest): Promise<{ transactions: string[]; carrierAccount: string } | string> {
+    const sold = await Promise.all(
+      request.labels.map(async (label) => {
+        const txn = await transactionOf(label.orderId, label.rateRef);
+        if (txn?.status !== 'SUCCESS') return null;
+        const rate = typeof txn.rate === 'object' && txn.rate?.carrierAccount ? txn.rate : await call((sdk) => sdk.rates.get(String(label.rateRef)));
+        return { transaction: String(txn.objectId), carrierAccount: String(rate.carrierAccount) };
+      }),
+    );
+    const missing = request.labels.filter((_, i) => !sold[i]).map((label) => label.tracking || label.orderId);
+    if (missing.length) return `Shippo holds no bought label for ${missing.join(', ')}`;
+    const accounts = new Set(sold.map((s) => s!.carrierAccount));
+    if (accounts.size > 1) return `the labels were bought under ${accounts.size} Shippo carrier accounts; a manifest takes one`;
+    return { transactions: sold.map((s) => s!.transaction), carrierAccount: [...accounts][0] };
+  }
+
+  /** POST /manifests with the labels' transactions; a refusal (400: another address, day or account...) fails the form. */
+  async function createScanForm(request: ScanFormRequest): Promise<ScanFormAnswer> {
+    const labels = await soldLabels(request);
+    if (typeof labels === 'string') return { status: 'failed', message: FORM_REFUSED_PREFIX + labels };
+    try {
+      const manifest = await call((sdk) =>
+        sdk.manifests.create({
+          carrierAccount: labels.carrierAccount,
+          // The day the labels were rated for (quote's shipmentDate), as Shippo's ISO 8601.
+          shipmentDate: `${request.shipDate}T12:00:00Z`,
+          addressFrom: addressOf(request.from),
+          transactions: labels.transactions,
+          async: false,
+        }),
+      );
+      return await formAnswer(manifest);
+    } catch (error) {
+      if (error instanceof LabelProviderError) return { status: 'failed', message: error.message.replace(REFUSED_PREFIX, FORM_REFUSED_PREFIX) };
+      throw error;
+    }
+  }
+
+  /**
+   * A form asked before: the manifest by its id, or (its answer was lost) the newest manifest holding these labels'
+   * transactions. Shippo keeps each transaction on one manifest, so that manifest is ours.
+   */
+  async function findScanForm(request: ScanFormRequest, ref: string | null): Promise<ScanFormAnswer | null> {
+    if (ref) return formAnswer(await call((sdk) => sdk.manifests.get(ref)));
+    const labels = await soldLabels(request);
+    if (typeof labels === 'string') return null;
+    const ours = new Set(labels.transactions);
+    const page = await call((sdk) => sdk.manifests.list(1, 100));
+    const manifest = (page.results ?? []).find((m) => m.status !== 'ERROR' && (m.transactions ?? []).some((t) => ours.has(t)));
+    return manifest ? formAnswer(manifest) : null;
   }
 
   const pastLimit = (request: LabelRequest) => Date.now() - Date.parse(request.createdAt) > options.processingLimitMinutes * 60_000;
@@ -339,7 +405,7 @@ export function createShippoLabelProvider(options: ShippoOptions): LabelProvider
       }
     },
     async requestRefund(request) {
-      const txn = await transactionOf(request);
+      const txn = await transactionOf(request.orderId, request.chosen?.rateId);
       if (!txn || txn.status !== 'SUCCESS') return refundOf(txn?.status) ?? { status: 'rejected', reason: 'no label was bought upstream for this order' };
       try {
         const refund = await call((sdk) => sdk.refunds.create({ transaction: String(txn.objectId), async: false }));
@@ -353,7 +419,7 @@ export function createShippoLabelProvider(options: ShippoOptions): LabelProvider
       }
     },
     async checkRefund(request) {
-      const txn = await transactionOf(request);
+      const txn = await transactionOf(request.orderId, request.chosen?.rateId);
       return refundOf(txn?.status) ?? { status: 'none' };
     },
     async parseWebhook(rawBody, _headers, query): Promise<WebhookNews> {
@@ -378,6 +444,8 @@ export function createShippoLabelProvider(options: ShippoOptions): LabelProvider
       const eventId = `shippo:${crypto.createHash('sha256').update(rawBody).digest('hex')}`;
       return { eventId, tracking: { trackingNumber, status: TRACKING[status] ?? 'unknown' } };
     },
+    createScanForm,
+    findScanForm,
     async close() {
       await options.rate?.close();
     },
