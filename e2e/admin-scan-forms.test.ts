@@ -55,3 +55,38 @@ it("the console's End of day page lists every customer's forms (a failed one wit
   await phone.context().close();
   await page.context().close();
 });
+
+it("a customer's page in the console shows their SCAN forms and pickups only, with the fee", async () => {
+  // Two customers, each with a form and a UPS pickup.
+  const made = [];
+  for (const name of ['Alice', 'Bob']) {
+    const account = await fundedAccount(shop.server, 10_000);
+    const { orderId } = await api<{ orderId: string }>(shop.server.url, '/order/create', { ...ORDER, ToName: `${name} Form` }, account.token);
+    const form = (await api<{ forms: { _id: string }[] }>(shop.server.url, '/scan-form', { orderIds: [orderId] }, account.token)).forms[0]._id;
+    const ups = await api<{ orderId: string }>(
+      shop.server.url,
+      '/order/create',
+      { labelType: 'ups_standard', Weight: 2, ...orderParties(CA_SENDER, CA_RECIPIENT) },
+      account.token,
+    );
+    const slot = { minDatetime: new Date(Date.now() + 20 * 3_600_000).toISOString(), maxDatetime: new Date(Date.now() + 24 * 3_600_000).toISOString() };
+    const { pickup } = await api<{ pickup: { _id: string } }>(shop.server.url, '/pickup/rates', { orderIds: [ups.orderId], ...slot }, account.token);
+    await api(shop.server.url, '/pickup', { pickupId: pickup._id, service: 'Sandbox pickup' }, account.token);
+    made.push({ account, form, pickup: pickup._id });
+  }
+  const [alice, bob] = made;
+
+  const { page } = await adminSession(shop.browser, shop.server);
+  await page.goto(`${shop.server.url}/admin/users/${encodeURIComponent(alice.account.userId)}`);
+  await page.getByRole('tab', { name: 'End of day' }).click();
+  await page.locator(`[data-testid="scan-form-row"][data-id="${alice.form}"]`).waitFor();
+  const pickup = page.locator(`[data-testid="admin-pickup-row"][data-id="${alice.pickup}"]`);
+  await pickup.getByText('Booked').waitFor();
+  expect(await pickup.innerText()).toMatch(/UPS[\s\S]*\$4\.50[\s\S]*SANDBOX-/);
+  // Only hers: one form and one pickup, none of Bob's, and no Customer column (it is her page).
+  expect(await page.locator('[data-testid="scan-form-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual([alice.form]);
+  expect(await page.locator('[data-testid="admin-pickup-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual([alice.pickup]);
+  expect(await page.locator(`[data-id="${bob.form}"], [data-id="${bob.pickup}"]`).count()).toBe(0);
+  expect(await page.getByTestId('admin-pickups-table').innerText()).not.toContain(`@${alice.account.tgId}`);
+  await page.context().close();
+});

@@ -1,7 +1,7 @@
 // Carrier pickups on the End of day page: a group of UPS labels rated, booked (its fee charged) and cancelled (its
 // fee refunded) through the sandbox, which answers at once; then the page on a phone, with nothing scrolling sideways.
 import { describe, expect, it } from 'vitest';
-import { PICKUP_CANCELLED } from '@portal/contract';
+import { PICKUP_CANCELLED, nextUspsPickupDay, setShopTimeZone, shopDay } from '@portal/contract';
 import { orderPayload } from '../apps/server/test/order-fixtures.ts';
 import { api, fundedSession, useShop } from './harness.ts';
 
@@ -63,5 +63,46 @@ describe('End of day: carrier pickups', () => {
     await form.getByRole('button', { name: 'See pickup rates' }).click();
     await form.getByLabel('Sandbox pickup — $4.50').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
+
+  it("a USPS pickup's form offers USPS's next business day; once booked, its labels show the confirmation and the window", async () => {
+    const { page, token } = await fundedSession(shop.browser, shop.server, 10_000, { viewport: DESKTOP });
+    // The shop's day, as the server counts it.
+    setShopTimeZone((await api<{ timeZone: string }>(shop.server.url, '/auth/access', undefined, token)).timeZone);
+    await api(shop.server.url, '/order/create', orderPayload('priority', { ToName: 'Usps Pickup' }), token);
+    await expect
+      .poll(async () => (await api<{ orders: { status: string }[] }>(shop.server.url, '/order/read', undefined, token)).orders.map((o) => o.status))
+      .toEqual(['completed']);
+
+    await page.goto(`${shop.server.url}/scan-forms`);
+    const group = page.getByTestId('scan-group').filter({ hasText: 'USPS' });
+    await group.getByRole('button', { name: 'Schedule pickup' }).click();
+    const form = group.getByTestId('pickup-form');
+    const day = nextUspsPickupDay(shopDay());
+    expect(await form.getByLabel('Pickup date').inputValue()).toBe(day);
+    await form.getByRole('button', { name: 'See pickup rates' }).click();
+    await form.getByLabel('Sandbox pickup — Free').waitFor();
+    await form.getByRole('button', { name: 'Book pickup' }).click();
+    const booked = form.getByTestId('pickup-success').filter({ hasText: /^Pickup booked, confirmation SANDBOX-\w+$/ });
+    await booked.waitFor();
+    const confirmation = (await booked.innerText()).split(' ').pop()!;
+
+    // Order History's row, and Order Details: "Pickup <confirmation>, <the window in the reader's locale>".
+    await page.goto(`${shop.server.url}/`);
+    const row = page.getByTestId('order-row').filter({ hasText: 'Usps Pickup' });
+    await row
+      .getByTestId('order-pickup-badge')
+      .filter({ hasText: `Pickup ${confirmation}` })
+      .waitFor();
+    await row.getByRole('button', { name: 'Details' }).click();
+    const said = await page.getByTestId('order-details').getByTestId('order-pickup').innerText();
+    // The window as the page's own locale writes it: 09:00 to 13:00 of that day.
+    const windowShown = await page.evaluate((ymd) => {
+      const [y, m, d] = ymd.split('-').map(Number);
+      const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+      const at = (hour: number) => clock.format(new Date(y, m - 1, d, hour));
+      return `${new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y, m - 1, d))}, ${at(9)} – ${at(13)}`;
+    }, day);
+    expect(said).toBe(`Pickup ${confirmation}, ${windowShown}`);
   });
 });

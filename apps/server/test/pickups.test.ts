@@ -1,8 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PICKUP_NOT_CANCELLABLE, PICKUP_REFUSALS, PICKUP_WINDOW_INVALID, type PickupAnswer } from '@portal/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  PICKUP_NOT_CANCELLABLE,
+  PICKUP_REFUSALS,
+  PICKUP_WINDOW_INVALID,
+  getShopTimeZone,
+  nextUspsPickupDay,
+  shopDay,
+  uspsPickupDayRequired,
+  type Order,
+  type PickupAnswer,
+} from '@portal/contract';
+import { dayStartIn } from '../src/lib/shop-time.ts';
 import { WAIT } from './basics.ts';
 import { engines, startTestApp, type TestApp } from './harness.ts';
 import { orderPayload } from './order-fixtures.ts';
+import { adminCall, signUpAdmin } from './admin-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
 import { callApi, resellerUser } from './reseller-fixtures.ts';
 import { startReceiver, verifySignature } from './webhook-receiver.ts';
@@ -12,8 +24,14 @@ import { RATES_UNDER_PRICES, startEasyPostApp } from './easypost-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedCustomer>>;
 const HOUR = 3_600_000;
-/** A window tomorrow (well within a day and a week). */
-const window = () => ({ minDatetime: new Date(Date.now() + 20 * HOUR).toISOString(), maxDatetime: new Date(Date.now() + 24 * HOUR).toISOString() });
+const DAY = 24 * HOUR;
+/** 09:00 to 13:00 of a day of the shop's time zone (YYYY-MM-DD). */
+const windowOn = (day: string) => {
+  const start = dayStartIn(getShopTimeZone(), day);
+  return { minDatetime: new Date(start + 9 * HOUR).toISOString(), maxDatetime: new Date(start + 13 * HOUR).toISOString() };
+};
+/** A window every carrier takes: on USPS's next pickup day after the shop's today (at most a few days ahead). */
+const window = () => windowOn(nextUspsPickupDay(shopDay()));
 
 function pickupsOf(get: () => TestApp) {
   const completed = async (user: User, type = 'priority', overrides: Record<string, unknown> = {}) => {
@@ -164,15 +182,30 @@ describe('carrier pickups on the sandbox', () => {
   });
   afterAll(() => t?.close());
 
-  it('rates, books and cancels through the same path, a UPS fee charged and refunded once', async () => {
+  /** Each of the user's orders' pickup, by order id, as the history's page shows them. */
+  const pickupsInHistory = async (user: User) =>
+    Object.fromEntries(
+      ((await t.app.inject({ method: 'GET', url: '/api/v1/order/read', headers: user.headers })).json().orders as Order[]).map((o) => [o._id, o.pickup]),
+    );
+  const details = async (user: User, id: string) =>
+    (await t.app.inject({ method: 'GET', url: `/api/v1/order/details/${id}`, headers: user.headers })).json().order as Order;
+
+  it('rates, books and cancels through the same path, a UPS fee charged and refunded once; the labels show the booked pickup', async () => {
     const user = await fundedCustomer(t.app, 20_000, t.db);
-    const pickup = await rated(user, [await completed(user, 'ups_standard')]);
+    const label = await completed(user, 'ups_standard');
+    const other = await completed(user, 'ups_standard');
+    const pickup = await rated(user, [label]);
     expect(pickup.rates).toEqual([{ service: 'Sandbox pickup', fee: 4.5 }]);
-    expect((await post(user, '/pickup', { pickupId: pickup._id, service: 'Sandbox pickup' })).json().pickup).toMatchObject({
-      status: 'booked',
-      confirmation: expect.stringMatching(/^SANDBOX-/),
-    });
+    const booked = (await post(user, '/pickup', { pickupId: pickup._id, service: 'Sandbox pickup' })).json().pickup;
+    expect(booked).toMatchObject({ status: 'booked', confirmation: expect.stringMatching(/^SANDBOX-/) });
+    // Its labels show the pickup: confirmation and window, in the history's page and in the order's details.
+    const onLabel = { _id: pickup._id, status: 'booked', confirmation: booked.confirmation, minDatetime: pickup.minDatetime, maxDatetime: pickup.maxDatetime };
+    expect(await pickupsInHistory(user)).toEqual({ [label]: onLabel, [other]: null });
+    expect((await details(user, label)).pickup).toEqual(onLabel);
     expect((await post(user, `/pickup/${pickup._id}/cancel`)).json().pickup.status).toBe('cancelled');
+    // A cancelled pickup lets its labels go: they show none (and may get another).
+    expect(await pickupsInHistory(user)).toEqual({ [label]: null, [other]: null });
+    expect((await details(user, label)).pickup).toBeNull();
     expect(await ledger(user.userId)).toEqual([
       { kind: 'pickup_fee', amount_cents: -450 },
       { kind: 'pickup_refund', amount_cents: 450 },
@@ -204,5 +237,85 @@ describe('carrier pickups on the sandbox', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("the console lists one customer's forms and pickups by userId (an id checked), and counts pickup fees in the day's sales", async () => {
+    const admin = await signUpAdmin(t);
+    const consoleCall = async (path: string) => {
+      const res = await adminCall(t.app, admin.headers, 'GET', path);
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    };
+    const salesToday = async () => (await consoleCall('/overview')).sales.today as number;
+    const [alice, bob] = [await fundedCustomer(t.app, 20_000, t.db), await fundedCustomer(t.app, 20_000, t.db)];
+    const made: Record<string, { pickup: string; form: string }> = {};
+    for (const user of [alice, bob]) {
+      const pickup = await rated(user, [await completed(user, 'ups_standard')]);
+      const before = await salesToday();
+      expect((await post(user, '/pickup', { pickupId: pickup._id, service: 'Sandbox pickup' })).json().pickup.status).toBe('booked');
+      // The $4.50 fee is a sale of the day (pickup_fee is one of the overview's sale kinds).
+      expect(await salesToday()).toBeCloseTo(before + 4.5, 2);
+      const form = await post(user, '/scan-form', { orderIds: [await completed(user)] });
+      expect(form.statusCode).toBe(200);
+      made[user.userId] = { pickup: pickup._id, form: form.json().forms[0]._id };
+    }
+    for (const user of [alice, bob]) {
+      const { pickups } = await consoleCall(`/pickups?userId=${user.userId}`);
+      expect(pickups.map((p: { _id: string; owner: { _id: string } }) => [p._id, p.owner._id])).toEqual([[made[user.userId].pickup, user.userId]]);
+      expect(pickups[0]).toMatchObject({ status: 'booked', fee: 4.5 });
+      const { forms } = await consoleCall(`/scan-forms?userId=${user.userId}`);
+      expect(forms.map((f: { _id: string; owner: { _id: string } }) => [f._id, f.owner._id])).toEqual([[made[user.userId].form, user.userId]]);
+    }
+    // Without the filter, everyone's: both customers' are there.
+    const everyone = (await consoleCall('/pickups')).pickups.map((p: { _id: string }) => p._id);
+    expect(everyone).toEqual(expect.arrayContaining([made[alice.userId].pickup, made[bob.userId].pickup]));
+    const allForms = (await consoleCall('/scan-forms')).forms.map((f: { _id: string }) => f._id);
+    expect(allForms).toEqual(expect.arrayContaining([made[alice.userId].form, made[bob.userId].form]));
+    // A customer with none has an empty list; a malformed id is refused.
+    const nobody = await fundedCustomer(t.app, 0, t.db);
+    expect((await consoleCall(`/pickups?userId=${nobody.userId}`)).pickups).toEqual([]);
+    expect((await consoleCall(`/scan-forms?userId=${nobody.userId}`)).forms).toEqual([]);
+    for (const path of ['/pickups?userId=', '/scan-forms?userId=a%20b']) expect((await adminCall(t.app, admin.headers, 'GET', path)).statusCode).toBe(400);
+    // A customer cannot read the console's lists.
+    expect((await adminCall(t.app, alice.headers, 'GET', `/pickups?userId=${alice.userId}`)).statusCode).toBe(403);
+  });
+
+  describe("a USPS pickup is on USPS's next business day of the shop", () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('today (whatever day it is): the next pickup day taken, the day after it refused naming the day', async () => {
+      const user = await fundedCustomer(t.app, 20_000, t.db);
+      const label = await completed(user);
+      const day = nextUspsPickupDay(shopDay());
+      const dayAfter = new Date(Date.parse(`${day}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
+      const late = await post(user, '/pickup/rates', { orderIds: [label], ...windowOn(dayAfter) });
+      expect(late.statusCode).toBe(422);
+      expect(late.json().message).toBe(uspsPickupDayRequired(day));
+      expect((await t.db.selectFrom('pickups').select('id').where('user_id', '=', user.userId).execute()).length).toBe(0);
+      const taken = await post(user, '/pickup/rates', { orderIds: [label], ...windowOn(day) });
+      expect(taken.statusCode).toBe(200);
+      expect(taken.json().pickup).toMatchObject({ status: 'rated', carrier: 'USPS' });
+    });
+
+    it("on a Saturday: Monday's window taken, Sunday's and Tuesday's refused, a window running into Tuesday refused; UPS takes Tuesday", async () => {
+      // Saturday 5 December 2026, 15:00 in the shop (UTC): Sunday is no pickup day, so Monday is the next one.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-12-05T15:00:00Z'), shouldAdvanceTime: true });
+      const user = await fundedCustomer(t.app, 20_000, t.db);
+      const label = await completed(user);
+      const rate = (window: { minDatetime: string; maxDatetime: string }, orderIds = [label]) => post(user, '/pickup/rates', { orderIds, ...window });
+      for (const wrong of [
+        windowOn('2026-12-06'),
+        windowOn('2026-12-08'),
+        { minDatetime: '2026-12-07T20:00:00.000Z', maxDatetime: '2026-12-08T02:00:00.000Z' },
+      ]) {
+        const refused = await rate(wrong);
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json().message).toBe(uspsPickupDayRequired('2026-12-07'));
+      }
+      expect((await rate(windowOn('2026-12-07'))).json().pickup).toMatchObject({ status: 'rated', minDatetime: '2026-12-07T09:00:00.000Z' });
+      const ups = await rate(windowOn('2026-12-08'), [await completed(user, 'ups_standard')]);
+      expect(ups.statusCode).toBe(200);
+      expect(ups.json().pickup).toMatchObject({ status: 'rated', carrier: 'UPS' });
+    });
   });
 });

@@ -323,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for pickup rates
-         * @description The carrier's pickup offers for your completed labels (one carrier and one from address) in a window that starts in the future, within 7 days, and lasts at most a day: a `rated` pickup with each service and its fee. Nothing is charged. 422 with the reason for labels of several carriers or addresses, or a window out of bounds.
+         * @description The carrier's pickup offers for your completed labels (one carrier and one from address) in a window that starts in the future, within 7 days, and lasts at most a day (USPS: on its next business day, Monday to Saturday but federal holidays, in the shop's time zone): a `rated` pickup with each service and its fee. Nothing is charged. 422 with the reason for labels of several carriers or addresses, or a window out of bounds.
          */
         post: operations["ratePickup"];
         delete?: never;

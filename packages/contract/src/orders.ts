@@ -29,6 +29,7 @@ import {
   DASHBOARD_PAGE_SIZE,
   regionIdFor,
 } from './orders-values.ts';
+import { PICKUP_STATUSES } from './pickups-values.ts';
 
 export const US_ZIP = /^\d{5}(-\d{4})?$/;
 export const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/;
@@ -301,8 +302,23 @@ export const orderSchema = z.object({
   reference2: z.string(),
   /** The SCAN form the label is on, else null (a label on one is no longer refunded through the shop). */
   scanFormId: z.string().nullable(),
+  /**
+   * The carrier pickup the label is on (booking, booked or cancelling), else null: a pickup that failed or was cancelled
+   * lets its labels go, so they show none and may get another.
+   */
+  pickup: z
+    .object({
+      _id: z.string(),
+      status: z.enum(PICKUP_STATUSES),
+      /** The carrier's confirmation number, once booked. */
+      confirmation: z.string().nullable(),
+      minDatetime: z.string(),
+      maxDatetime: z.string(),
+    })
+    .nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
+export type OrderPickup = NonNullable<Order['pickup']>;
 
 /** POST /order/refund: several of the user's own orders at once (Order History's multi-select). */
 export const refundOrdersBody = z.object({

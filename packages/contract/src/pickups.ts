@@ -46,6 +46,9 @@ export type PickupAnswer = z.infer<typeof pickupAnswerSchema>;
 export const pickupListResponse = z.object({ pickups: z.array(pickupSchema) });
 export type PickupListResponse = z.infer<typeof pickupListResponse>;
 
+/** GET /admin/pickups: every customer's newest pickups, or one customer's (`userId`, their page in the console). */
+export const adminPickupsQuery = z.object({ userId: idText().optional() });
+export type AdminPickupsQuery = z.infer<typeof adminPickupsQuery>;
 /** GET /admin/pickups: every customer's newest pickups, with the owner (a failed one with the upstream's reason). */
 export const adminPickupsResponse = z.object({
   pickups: z.array(pickupSchema.extend({ owner: z.object({ _id: z.string(), tgId: z.string(), username: z.string() }) })),

@@ -68,7 +68,9 @@ export const todayLabelsResponse = z.object({
 export type TodayLabelsResponse = z.infer<typeof todayLabelsResponse>;
 
 /** GET /admin/scan-forms: every customer's newest forms, with the owner (a failed one with the upstream's reason). */
-export const adminScanFormsQuery = z.object({ status: z.enum(SCAN_FORM_STATUSES).optional() });
+/** GET /admin/scan-forms: every customer's newest forms, or one customer's (`userId`, their page in the console). */
+export const adminScanFormsQuery = z.object({ status: z.enum(SCAN_FORM_STATUSES).optional(), userId: idText().optional() });
+export type AdminScanFormsQuery = z.infer<typeof adminScanFormsQuery>;
 export const adminScanFormsResponse = z.object({
   forms: z.array(scanFormSchema.extend({ owner: z.object({ _id: z.string(), tgId: z.string(), username: z.string() }) })),
 });

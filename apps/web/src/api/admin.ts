@@ -160,12 +160,15 @@ export const cancelFedexOrder = (orderId: string, note: string) =>
   request<MessageResponse>(`/admin/fedex-orders/${id(orderId)}/cancel`, { method: 'POST', body: { note } });
 
 // ---- SCAN forms ----
-/** Every customer's newest SCAN forms (a status picks some). */
-export const readAdminScanForms = (status?: ScanFormStatus) => request<AdminScanFormsResponse>(`/admin/scan-forms${queryString(status ? { status } : {})}`);
-export const adminScanFormsQuery = (status?: ScanFormStatus) =>
-  queryOptions({ queryKey: adminKey('scan-forms', status ?? 'all'), queryFn: () => readAdminScanForms(status) });
-export const readAdminPickups = () => request<AdminPickupsResponse>('/admin/pickups');
-export const adminPickupsQuery = () => queryOptions({ queryKey: adminKey('pickups'), queryFn: readAdminPickups });
+/** Every customer's newest SCAN forms, or one customer's (userId); a status picks some. */
+export const readAdminScanForms = (status?: ScanFormStatus, userId?: string) =>
+  request<AdminScanFormsResponse>(`/admin/scan-forms${queryString({ status, userId })}`);
+export const adminScanFormsQuery = (status?: ScanFormStatus, userId?: string) =>
+  queryOptions({ queryKey: adminKey('scan-forms', status ?? 'all', userId ?? 'everyone'), queryFn: () => readAdminScanForms(status, userId) });
+/** Every customer's newest pickups, or one customer's (userId). */
+export const readAdminPickups = (userId?: string) => request<AdminPickupsResponse>(`/admin/pickups${queryString({ userId })}`);
+export const adminPickupsQuery = (userId?: string) =>
+  queryOptions({ queryKey: adminKey('pickups', userId ?? 'everyone'), queryFn: () => readAdminPickups(userId) });
 export const downloadAdminScanForm = (form: { _id: string; name: string }) => download(`/admin/scan-forms/${id(form._id)}/pdf`, `${form.name}.pdf`);
 
 // ---- Audit log and outbox ----

@@ -30,7 +30,7 @@ import { toLabelType, type CatalogService, type LabelTypeChange } from '../catal
 import type { ContentService } from '../content/service.ts';
 import type { FedexService } from '../fedex/service.ts';
 import type { PriceCheckService } from '../price-check/service.ts';
-import { toOrder, type OrderService } from '../orders/service.ts';
+import { toOrder, type OrderPickups, type OrderService } from '../orders/service.ts';
 import type { RefundFilter, RefundService } from '../orders/service.ts';
 import { auditBy } from './audit.ts';
 import { lastBackup } from '../../lib/backup-stamp.ts';
@@ -224,8 +224,8 @@ export function createAdminService(deps: {
     return (id) => refs.get(id) ?? { _id: id, tgId: '', username: '' };
   }
 
-  const asAdminOrder = (row: Parameters<typeof toOrder>[0], owner: UserRef): AdminOrder => {
-    const order = toOrder(row);
+  const asAdminOrder = (row: Parameters<typeof toOrder>[0], owner: UserRef, pickups: OrderPickups): AdminOrder => {
+    const order = toOrder(row, pickups);
     return { ...order, pdf: order.pdf ? adminLabelPath(row.id) : null, owner };
   };
 
@@ -402,8 +402,8 @@ export function createAdminService(deps: {
       const { user, ...filter } = query;
       const userIds = user ? await repo.userIdsNamed(db, user) : undefined;
       const { rows, total } = await orders.listAll({ ...filter, userIds, ...dayRange(deps.timeZone, query.from, query.to) }, pageOf(query));
-      const ownerOf = await owners(rows.map((r) => r.user_id));
-      return { orders: rows.map((row) => asAdminOrder(row, ownerOf(row.user_id))), totalPages: totalPages(total, query.limit), total };
+      const [ownerOf, pickups] = await Promise.all([owners(rows.map((r) => r.user_id)), orders.pickupsOf(rows)]);
+      return { orders: rows.map((row) => asAdminOrder(row, ownerOf(row.user_id), pickups)), totalPages: totalPages(total, query.limit), total };
     },
 
     async order(orderId: string): Promise<AdminOrderDetail> {
@@ -428,10 +428,10 @@ export function createAdminService(deps: {
     /** The refund queue: a page of orders in one refund state, with their owners. */
     async refunds(query: PageQuery & { state: RefundFilter }): Promise<AdminRefundsResponse> {
       const { rows, total } = await refunds.list(query.state, pageOf(query));
-      const ownerOf = await owners(rows.map((r) => r.user_id));
+      const [ownerOf, pickups] = await Promise.all([owners(rows.map((r) => r.user_id)), orders.pickupsOf(rows)]);
       return {
         refunds: rows.map((row) => ({
-          ...asAdminOrder(row, ownerOf(row.user_id)),
+          ...asAdminOrder(row, ownerOf(row.user_id), pickups),
           refundRequestedAt: row.refund_requested_at,
           refundUpdatedAt: row.refund_updated_at,
           refundUpstream: row.refund_upstream,

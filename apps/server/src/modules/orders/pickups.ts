@@ -10,6 +10,9 @@ import {
   PICKUP_WINDOW_INVALID,
   UPSTREAM_TITLES,
   centsToDollars,
+  nextUspsPickupDay,
+  shopDay,
+  uspsPickupDayRequired,
   type Pickup,
   type PickupAnswer,
   type PickupBuyBody,
@@ -207,6 +210,11 @@ export function createPickupService(deps: {
       }
       if (new Set(orders.map(groupKeyOf)).size > 1) throw new HttpError(422, PICKUP_REFUSALS.mixed);
       const first = orders[0];
+      if (carrierOf(first) === 'USPS') {
+        // USPS collects on its next business day only; the day is the shop's (SHOP_TIME_ZONE), as ship dates are.
+        const day = nextUspsPickupDay(shopDay());
+        if (shopDay(0, min) !== day || shopDay(0, max) !== day) throw new HttpError(422, uspsPickupDayRequired(day));
+      }
       const upstream = labels.named(first.provider);
       if (!upstream?.ratePickup) throw new HttpError(422, PICKUP_REFUSALS.noPickups(UPSTREAM_TITLES[first.provider] ?? first.provider));
       const id = newId();
@@ -301,16 +309,15 @@ export function createPickupService(deps: {
       return row ? toPickup(row) : null;
     },
 
-    /** The console: every customer's newest pickups, with the owner. */
-    async adminList() {
-      const rows = await db
+    /** The console: every customer's newest pickups, or one customer's (their page), with the owner. */
+    async adminList(userId?: string) {
+      let query = db
         .selectFrom('pickups')
         .innerJoin('users', 'users.id', 'pickups.user_id')
         .selectAll('pickups')
-        .select(['users.tg_id as owner_tg_id', 'users.username as owner_username'])
-        .orderBy('pickups.created_at', 'desc')
-        .limit(LIST_LIMIT)
-        .execute();
+        .select(['users.tg_id as owner_tg_id', 'users.username as owner_username']);
+      if (userId) query = query.where('pickups.user_id', '=', userId);
+      const rows = await query.orderBy('pickups.created_at', 'desc').orderBy('pickups.id', 'desc').limit(LIST_LIMIT).execute();
       return rows.map((row) => ({ ...toPickup(row), owner: { _id: row.user_id, tgId: row.owner_tg_id, username: row.owner_username } }));
     },
 

@@ -32,6 +32,7 @@ export const LIST_COLUMNS = [
   'reference1',
   'reference2',
   'scan_form_id',
+  'pickup_id',
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
@@ -57,6 +58,12 @@ export const findOwnOrder = (db: DbOrTrx, userId: string, id: string) =>
 /** The user's own orders among `ids` (others' and unknown ids are left out). */
 export const findOwnOrders = (db: DbOrTrx, userId: string, ids: string[]) =>
   ids.length === 0 ? Promise.resolve([]) : db.selectFrom('orders').selectAll().where('id', 'in', ids).where('user_id', '=', userId).execute();
+
+/** What an order shows of the pickups it is on, by pickup id: one read for a page of orders. */
+export const pickupsByIds = (db: DbOrTrx, ids: string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('pickups').select(['id', 'status', 'confirmation', 'min_datetime', 'max_datetime']).where('id', 'in', ids).execute();
 
 export type OrderFilter = { search: string; status: 'all' | Status; sort: 'asc' | 'desc'; page: number; limit: number };
 

@@ -43,14 +43,15 @@ export const findOwnForm = (db: DbOrTrx, userId: string, id: string) =>
 export const listOwnForms = (db: DbOrTrx, userId: string, limit: number) =>
   db.selectFrom('scan_forms').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 
-/** Every customer's newest forms (the console), a failed one with its reason. */
-export const listForms = (db: DbOrTrx, limit: number, status?: ScanFormRow['status']) => {
+/** Every customer's newest forms (the console), or one customer's (their page), a failed one with its reason. */
+export const listForms = (db: DbOrTrx, limit: number, filter: { status?: ScanFormRow['status']; userId?: string }) => {
   let query = db
     .selectFrom('scan_forms')
     .innerJoin('users', 'users.id', 'scan_forms.user_id')
     .selectAll('scan_forms')
     .select(['users.tg_id as owner_tg_id', 'users.username as owner_username']);
-  if (status) query = query.where('scan_forms.status', '=', status);
+  if (filter.status) query = query.where('scan_forms.status', '=', filter.status);
+  if (filter.userId) query = query.where('scan_forms.user_id', '=', filter.userId);
   return query.orderBy('scan_forms.created_at', 'desc').orderBy('scan_forms.id', 'desc').limit(limit).execute();
 };
 

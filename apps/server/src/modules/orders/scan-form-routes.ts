@@ -2,6 +2,7 @@ import {
   SCAN_FORM_IDS_MAX,
   adminScanFormsQuery,
   adminScanFormsResponse,
+  adminPickupsQuery,
   adminPickupsResponse,
   idParams,
   pickupAnswerSchema,
@@ -47,9 +48,11 @@ export async function scanFormRoutes(api: Api, ctx: AppContext) {
 export async function adminScanFormRoutes(scope: Api, ctx: AppContext) {
   const { scanForms } = ctx;
   scope.get('/scan-forms', { schema: { querystring: adminScanFormsQuery, response: { 200: adminScanFormsResponse } } }, async (request) => ({
-    forms: await scanForms.adminList(request.query.status),
+    forms: await scanForms.adminList(request.query),
   }));
-  scope.get('/pickups', { schema: { response: { 200: adminPickupsResponse } } }, async () => ({ pickups: await ctx.pickups.adminList() }));
+  scope.get('/pickups', { schema: { querystring: adminPickupsQuery, response: { 200: adminPickupsResponse } } }, async (request) => ({
+    pickups: await ctx.pickups.adminList(request.query.userId),
+  }));
   scope.get('/scan-forms/:id/pdf', { schema: { params: idParams } }, async (request, reply) => sendPdf(reply, await scanForms.adminPdf(request.params.id)));
 }
 

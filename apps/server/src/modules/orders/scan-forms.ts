@@ -403,9 +403,9 @@ export function createScanFormService(deps: {
       return due.length;
     },
 
-    /** The console: every customer's newest forms, with the owner. */
-    async adminList(status?: repo.ScanFormRow['status']) {
-      return (await repo.listForms(db, LIST_LIMIT, status)).map((row) => ({
+    /** The console: every customer's newest forms (or one customer's), with the owner. */
+    async adminList(filter: { status?: repo.ScanFormRow['status']; userId?: string }) {
+      return (await repo.listForms(db, LIST_LIMIT, filter)).map((row) => ({
         ...toScanForm(row),
         pdf: row.status === 'created' && row.pdf_key ? `/api/v1/admin/scan-forms/${row.id}/pdf` : null,
         owner: { _id: row.user_id, tgId: row.owner_tg_id, username: row.owner_username },

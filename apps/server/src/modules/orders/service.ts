@@ -49,6 +49,7 @@ export function createOrderService(deps: OrderDeps) {
     getOwn: views.getOwn,
     detail: views.detail,
     listAll: views.listAll,
+    pickupsOf: views.pickupsOf,
     countByStatus: views.countByStatus,
     find: views.find,
   };
@@ -67,7 +68,7 @@ export type BulkOrderPort = Pick<Placing, 'insertRows'> &
 export { orderRowFor, type OnCharged } from './placing.ts';
 export type { LabelOutcome } from './label-pipeline.ts';
 export { isRefundHeld, readLabel } from './label-files.ts';
-export { toOrder } from './views.ts';
+export { toOrder, type OrderPickups } from './views.ts';
 /** Label refunds live in refunds.ts; other modules reach them through here. */
 export type { RefundFilter, RefundService } from './refunds.ts';
 export type { ScanFormService } from './scan-forms.ts';

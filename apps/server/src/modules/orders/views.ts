@@ -5,6 +5,7 @@ import {
   centsToDollars,
   type Order,
   type OrderDetail,
+  type OrderPickup,
   type TrackingStatus,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
@@ -15,7 +16,20 @@ import { isRefundHeld } from './label-files.ts';
 
 const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
 
-export function toOrder(row: repo.OrderListRow): Order {
+/** The pickups a page of orders is on, by id (pickupsOf). */
+export type OrderPickups = ReadonlyMap<string, OrderPickup>;
+
+/** The pickups these orders are on, read at once (not one read an order). */
+export async function pickupsOf(db: Db, rows: Pick<repo.OrderListRow, 'pickup_id'>[]): Promise<OrderPickups> {
+  const ids = [...new Set(rows.flatMap((row) => (row.pickup_id ? [row.pickup_id] : [])))];
+  const found = await repo.pickupsByIds(db, ids);
+  return new Map(
+    found.map((p) => [p.id, { _id: p.id, status: p.status, confirmation: p.confirmation, minDatetime: p.min_datetime, maxDatetime: p.max_datetime }]),
+  );
+}
+
+/** An order as the history lists it, with the pickup it is on from `pickups` (pickupsOf of its page). */
+export function toOrder(row: repo.OrderListRow, pickups: OrderPickups): Order {
   return {
     _id: row.id,
     uuid: row.id,
@@ -40,6 +54,7 @@ export function toOrder(row: repo.OrderListRow): Order {
     reference: row.reference1,
     reference2: row.reference2,
     scanFormId: row.scan_form_id,
+    pickup: (row.pickup_id && pickups.get(row.pickup_id)) || null,
   };
 }
 
@@ -66,10 +81,14 @@ export const printedAsOf = async (row: repo.OrderRow) =>
 
 /** The reads of orders: the customer's history pages, one order, one order whole with its ledger rows, and the console's. */
 export function createOrderViews(db: Db) {
+  const toOrders = async (rows: repo.OrderListRow[]) => {
+    const pickups = await pickupsOf(db, rows);
+    return rows.map((row) => toOrder(row, pickups));
+  };
   return {
     async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {
       const { rows, total } = await repo.listOwnOrders(db, userId, filter);
-      return { orders: rows.map(toOrder), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total };
+      return { orders: await toOrders(rows), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total };
     },
 
     /** A page of the user's orders after one of theirs (keyset paging, the reseller API's starting_after); 400 when `afterId` is not theirs. */
@@ -81,14 +100,14 @@ export function createOrderViews(db: Db) {
       const after = await repo.findOwnOrder(db, userId, afterId);
       if (!after) throw badRequest(STARTING_AFTER_NOT_FOUND);
       const { rows, total, hasMore } = await repo.listOwnOrdersAfter(db, userId, filter, after);
-      return { orders: rows.map(toOrder), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total, hasMore };
+      return { orders: await toOrders(rows), totalPages: Math.max(1, Math.ceil(total / filter.limit)), total, hasMore };
     },
 
     /** The user's own order as the history lists it; 404 for another user's. */
     async getOwn(userId: string, orderId: string): Promise<Order> {
       const order = await repo.findOwnOrder(db, userId, orderId);
       if (!order) throw notFound(ORDER_NOT_FOUND);
-      return toOrder(order);
+      return (await toOrders([order]))[0];
     },
 
     /**
@@ -98,10 +117,10 @@ export function createOrderViews(db: Db) {
     async detail(userId: string | null, orderId: string): Promise<OrderDetail> {
       const row = userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId);
       if (!row) throw notFound(ORDER_NOT_FOUND);
-      const ledger = await repo.ledgerOfOrder(db, row);
+      const [ledger, [order]] = await Promise.all([repo.ledgerOfOrder(db, row), toOrders([row])]);
       return {
         order: {
-          ...toOrder(row),
+          ...order,
           from: partyOf(row, 'from'),
           to: partyOf(row, 'to'),
           length: row.length,
@@ -122,6 +141,9 @@ export function createOrderViews(db: Db) {
         })),
       };
     },
+
+    /** The pickups a page of orders is on (the console's lists, for toOrder). */
+    pickupsOf: (rows: Pick<repo.OrderListRow, 'pickup_id'>[]) => pickupsOf(db, rows),
 
     /** Everyone's orders, filtered, newest first, a page of them and how many in all (the console). */
     listAll: (filter: repo.AllOrdersFilter, page: { offset: number; limit: number }) => repo.listAllOrders(db, filter, page),

@@ -9,6 +9,7 @@ import { RefundBadge } from '../../components/refund-badge.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { OrderAddress } from '../../components/order-address.tsx';
+import { orderPickupText } from '../../components/pickup-window.ts';
 
 const templateName = (design: string | null) => PRIORITY_TEMPLATES.find((t) => t.value === design)?.label ?? design;
 
@@ -103,6 +104,11 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                 {order.scanFormId && (
                   <Fact name="SCAN form">
                     <span data-testid="order-scan-form">{onScanForm(order.scanFormId)}</span>
+                  </Fact>
+                )}
+                {order.pickup && (
+                  <Fact name="Pickup">
+                    <span data-testid="order-pickup">{orderPickupText(order.pickup)}</span>
                   </Fact>
                 )}
                 <Fact name="Label type">{order.labelType.name}</Fact>

@@ -17,6 +17,7 @@ import { usePagedList } from '../../api/paged-list.ts';
 import { formatDate, money, prepareDateFormat } from '../../components/format.ts';
 import { PagedTable, type Columns } from '../../components/paged-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
+import { orderPickupBadge, orderPickupText } from '../../components/pickup-window.ts';
 import { useDebounced } from '../../components/use-debounced.ts';
 import { RefundBadge } from '../../components/refund-badge.tsx';
 import { DuplicateOrderModal } from './duplicate-order-modal.tsx';
@@ -200,6 +201,11 @@ export function OrderHistoryCard() {
           {order.scanFormId && (
             <Badge bg="info" text="dark" className="ms-1" title={onScanForm(order.scanFormId)} data-testid="order-scan-form-badge">
               SCAN form
+            </Badge>
+          )}
+          {order.pickup && (
+            <Badge bg="info" text="dark" className="ms-1" title={orderPickupText(order.pickup)} data-testid="order-pickup-badge">
+              {orderPickupBadge(order.pickup)}
             </Badge>
           )}
         </>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Col, Form, Row, Spinner } from 'react-bootstrap';
-import { PICKUP_INSTRUCTIONS_MAX, type Pickup, type PickupAnswer } from '@portal/contract';
+import { PICKUP_INSTRUCTIONS_MAX, nextUspsPickupDay, shopDay, type Pickup, type PickupAnswer } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
 import { useBookPickup, useRatePickup } from '../../api/pickups.ts';
 import { pickupFee } from './pickup-fee.ts';
@@ -16,6 +16,9 @@ function tomorrow(): string {
   return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
 }
 
+/** The day a pickup is first offered: USPS's next business day after the shop's today (the only day it takes), else tomorrow. */
+const firstDay = (carrier: string) => (carrier === 'USPS' ? nextUspsPickupDay(shopDay()) : tomorrow());
+
 /** A local date and time of day as the ISO moment the server takes. */
 const moment = (date: string, time: string) => new Date(`${date}T${time}`).toISOString();
 
@@ -27,8 +30,8 @@ function bookedOutcome({ pickup }: PickupAnswer): Outcome {
 }
 
 /** 'Schedule pickup' of one group's labels: the window, the carrier's rates for it, then the booking of one. */
-export function PickupForm({ orderIds, onClose }: { orderIds: string[]; onClose: () => void }) {
-  const [date, setDate] = useState(tomorrow);
+export function PickupForm({ carrier, orderIds, onClose }: { carrier: string; orderIds: string[]; onClose: () => void }) {
+  const [date, setDate] = useState(() => firstDay(carrier));
   const [start, setStart] = useState('09:00');
   const [end, setEnd] = useState('13:00');
   const [instructions, setInstructions] = useState('');
@@ -108,6 +111,7 @@ export function PickupForm({ orderIds, onClose }: { orderIds: string[]; onClose:
           <Form.Group controlId={`pickup-date-${orderIds[0]}`}>
             <Form.Label className="small mb-1">Pickup date</Form.Label>
             <Form.Control size="sm" type="date" value={date} onChange={edit(setDate)} />
+            {carrier === 'USPS' && <Form.Text className="small">USPS picks up on its next business day</Form.Text>}
           </Form.Group>
         </Col>
         <Col xs={6} sm={4}>

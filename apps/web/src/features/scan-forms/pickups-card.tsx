@@ -5,7 +5,7 @@ import { PICKUP_STATUS_LABELS, type Pickup, type PickupStatus } from '@portal/co
 import { errorMessage } from '../../api/client.ts';
 import { pickupsQuery, useCancelPickup } from '../../api/pickups.ts';
 import { ConfirmModal, type Confirmation } from '../../components/confirm-modal.tsx';
-import { formatClock, formatDay } from '../../components/format.ts';
+import { pickupWindowText } from '../../components/pickup-window.ts';
 import { PagedTable, type Columns } from '../../components/paged-table.tsx';
 import { pickupFee } from './pickup-fee.ts';
 
@@ -21,18 +21,6 @@ const VARIANTS: Record<PickupStatus, string> = {
   cancelling: 'warning',
   cancelled: 'secondary',
 };
-
-const pad = (n: number) => String(n).padStart(2, '0');
-const localDay = (at: Date) => `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
-const localClock = (at: Date) => formatClock(`${pad(at.getHours())}:${pad(at.getMinutes())}`);
-
-/** The window in the reader's time: Dec 1, 2026, 09:00 AM – 01:00 PM (the end's day too when it is another one). */
-function windowText(pickup: Pickup): string {
-  const from = new Date(pickup.minDatetime);
-  const until = new Date(pickup.maxDatetime);
-  const end = localDay(until) === localDay(from) ? localClock(until) : `${formatDay(localDay(until))}, ${localClock(until)}`;
-  return `${formatDay(localDay(from))}, ${localClock(from)} – ${end}`;
-}
 
 /** The server cancels only a booked pickup whose window has not started: the button shows only then. */
 const cancellable = (pickup: Pickup) => pickup.status === 'booked' && new Date(pickup.minDatetime).getTime() > Date.now();
@@ -68,7 +56,7 @@ export function PickupsCard() {
   const askCancel = (pickup: Pickup) =>
     setConfirmation({
       title: 'Cancel pickup',
-      body: `Cancel the ${pickup.carrier} pickup of ${windowText(pickup)}? Its fee goes back to your balance.`,
+      body: `Cancel the ${pickup.carrier} pickup of ${pickupWindowText(pickup)}? Its fee goes back to your balance.`,
       confirmLabel: 'Cancel pickup',
       cancelLabel: 'Keep it',
       variant: 'danger',
@@ -85,7 +73,7 @@ export function PickupsCard() {
 
   const columns: Columns<Pickup> = [
     { header: 'Carrier', td: { className: 'stack-key' }, cell: (pickup) => pickup.carrier },
-    { header: 'Window', td: { 'data-label': 'Window', className: 'small' }, cell: windowText },
+    { header: 'Window', td: { 'data-label': 'Window', className: 'small' }, cell: pickupWindowText },
     { header: 'Labels', className: 'text-end', td: { 'data-label': 'Labels' }, cell: (pickup) => pickup.labelCount },
     // On a phone an empty field (a pickup not booked) is left out of its card.
     {

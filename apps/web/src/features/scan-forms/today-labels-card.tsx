@@ -120,7 +120,9 @@ export function TodayLabelsCard() {
                 </Button>
               )}
             </div>
-            {pickupFor === groupKey(group) && <PickupForm orderIds={group.labels.map((label) => label._id)} onClose={() => setPickupFor(null)} />}
+            {pickupFor === groupKey(group) && (
+              <PickupForm carrier={group.carrier} orderIds={group.labels.map((label) => label._id)} onClose={() => setPickupFor(null)} />
+            )}
           </div>
         ))}
       </Card.Body>

@@ -17,9 +17,13 @@ import { PagedTable, type Columns } from '../../../components/paged-table.tsx';
 type Form = AdminScanFormsResponse['forms'][number];
 const BADGES: Record<ScanFormStatus, string> = { creating: 'secondary', created: 'success', failed: 'danger' };
 
+const customerColumn = <Row extends { owner: { _id: string; tgId: string } }>(): Columns<Row>[number] => ({
+  header: 'Customer',
+  cell: (row) => <Link to={`/admin/users/${encodeURIComponent(row.owner._id)}`}>@{row.owner.tgId}</Link>,
+});
+
 const COLUMNS: Columns<Form> = [
   { header: 'Asked', cell: (form) => formatDate(form.createdAt) },
-  { header: 'Customer', cell: (form) => <Link to={`/admin/users/${encodeURIComponent(form.owner._id)}`}>@{form.owner.tgId}</Link> },
   { header: 'Form', td: (form) => ({ className: 'font-monospace', title: form._id }), cell: (form) => form.name },
   { header: 'Carrier', cell: (form) => form.carrier },
   { header: 'Ship date', cell: (form) => form.shipDate },
@@ -48,7 +52,6 @@ const COLUMNS: Columns<Form> = [
 type PickupRow = AdminPickupsResponse['pickups'][number];
 const PICKUP_COLUMNS: Columns<PickupRow> = [
   { header: 'Asked', cell: (pickup) => formatDate(pickup.createdAt) },
-  { header: 'Customer', cell: (pickup) => <Link to={`/admin/users/${encodeURIComponent(pickup.owner._id)}`}>@{pickup.owner.tgId}</Link> },
   { header: 'Carrier', cell: (pickup) => pickup.carrier },
   { header: 'Window', cell: (pickup) => `${formatDate(pickup.minDatetime)} – ${formatDate(pickup.maxDatetime)}` },
   { header: 'Labels', className: 'text-end', cell: (pickup) => pickup.labelCount },
@@ -65,9 +68,13 @@ const PICKUP_COLUMNS: Columns<PickupRow> = [
   },
 ];
 
-/** Every customer's newest carrier pickups: fees, confirmations, a failed one with the upstream's reason. */
-function PickupsCard() {
-  const query = useQuery(adminPickupsQuery());
+/** The Customer column second, on the list of every customer's (one customer's page leaves it out). */
+const withCustomer = <Row extends { owner: { _id: string; tgId: string } }>(columns: Columns<Row>, userId?: string): Columns<Row> =>
+  userId ? columns : [columns[0], customerColumn<Row>(), ...columns.slice(1)];
+
+/** Carrier pickups, every customer's newest or one customer's (userId): fees, confirmations, a failed one with the upstream's reason. */
+export function AdminPickupsCard({ userId }: { userId?: string }) {
+  const query = useQuery(adminPickupsQuery(userId));
   return (
     <Card className="mt-3">
       <Card.Header>
@@ -77,7 +84,7 @@ function PickupsCard() {
         <PagedTable
           query={query}
           rows={query.data?.pickups ?? []}
-          columns={PICKUP_COLUMNS}
+          columns={withCustomer(PICKUP_COLUMNS, userId)}
           what="the pickups"
           empty="No pickups."
           testId="admin-pickups-table"
@@ -90,41 +97,48 @@ function PickupsCard() {
   );
 }
 
+/** SCAN forms, every customer's newest or one customer's (userId), by status: a failed one with the upstream's reason, a created one's PDF. */
+export function AdminScanFormsCard({ userId }: { userId?: string }) {
+  const [status, setStatus] = useState<ScanFormStatus | undefined>(undefined);
+  const query = useQuery(adminScanFormsQuery(status, userId));
+  return (
+    <Card>
+      <Card.Header className="d-flex flex-wrap align-items-baseline gap-2">
+        <h2 className="h6 mb-0 me-auto">SCAN forms</h2>
+        <ButtonGroup size="sm" aria-label="SCAN form status">
+          {[undefined, ...SCAN_FORM_STATUSES].map((s) => (
+            <Button key={s ?? 'all'} variant={s === status ? 'primary' : 'outline-primary'} onClick={() => setStatus(s)} aria-pressed={s === status}>
+              {s ? SCAN_FORM_STATUS_LABELS[s] : 'All'}
+            </Button>
+          ))}
+        </ButtonGroup>
+      </Card.Header>
+      <Card.Body>
+        <PagedTable
+          query={query}
+          rows={query.data?.forms ?? []}
+          columns={withCustomer(COLUMNS, userId)}
+          what="the SCAN forms"
+          empty="No SCAN forms."
+          testId="scan-forms-table"
+          rowProps={(form) => ({ 'data-testid': 'scan-form-row', 'data-id': form._id })}
+          compact
+          stack
+        />
+      </Card.Body>
+    </Card>
+  );
+}
+
 /**
  * /admin/scan-forms: every customer's newest SCAN forms, a failed one with the upstream's reason (its labels went
- * back to the customer, to refund or put on another form).
+ * back to the customer, to refund or put on another form), and their pickups. A customer's own are on their page.
  */
 export function ScanFormsPage() {
-  const [status, setStatus] = useState<ScanFormStatus | undefined>(undefined);
-  const query = useQuery(adminScanFormsQuery(status));
   return (
     <>
-      <Card>
-        <Card.Header className="d-flex flex-wrap align-items-baseline gap-2">
-          <h2 className="h6 mb-0 me-auto">SCAN forms</h2>
-          <ButtonGroup size="sm" aria-label="SCAN form status">
-            {[undefined, ...SCAN_FORM_STATUSES].map((s) => (
-              <Button key={s ?? 'all'} variant={s === status ? 'primary' : 'outline-primary'} onClick={() => setStatus(s)} aria-pressed={s === status}>
-                {s ? SCAN_FORM_STATUS_LABELS[s] : 'All'}
-              </Button>
-            ))}
-          </ButtonGroup>
-        </Card.Header>
-        <Card.Body>
-          <PagedTable
-            query={query}
-            rows={query.data?.forms ?? []}
-            columns={COLUMNS}
-            what="the SCAN forms"
-            empty="No SCAN forms."
-            testId="scan-forms-table"
-            rowProps={(form) => ({ 'data-testid': 'scan-form-row', 'data-id': form._id })}
-            compact
-            stack
-          />
-        </Card.Body>
-      </Card>
-      <PickupsCard />
+      <AdminScanFormsCard />
+      <AdminPickupsCard />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { formatDate, money } from '../../../components/format.ts';
 import { useChangeAccount, userQuery, type AccountChange } from '../../../api/admin.ts';
 import { ConfirmModal, type Confirmation } from '../../../components/confirm-modal.tsx';
 import { LabelOrdersList } from '../orders/label-orders-list.tsx';
+import { AdminPickupsCard, AdminScanFormsCard } from '../scan-forms/scan-forms-page.tsx';
 import { AdjustBalanceForm } from './adjust-balance-form.tsx';
 import { UserBadges } from './user-badges.tsx';
 import { UserInvoices, UserStatement } from './user-history.tsx';
@@ -94,7 +95,7 @@ function AccountActions({ user }: { user: AdminUser }) {
   );
 }
 
-/** /admin/users/:userId: balance, role and state, credit or debit, and the user's statement, orders and invoices. */
+/** /admin/users/:userId: balance, role and state, credit or debit, and the user's statement, orders, invoices, SCAN forms and pickups. */
 export function UserPage() {
   const userId = useParams().userId ?? '';
   const query = useQuery({ ...userQuery(userId), refetchOnMount: 'always' });
@@ -152,6 +153,10 @@ export function UserPage() {
                 </Tab>
                 <Tab eventKey="invoices" title="Invoices">
                   <UserInvoices userId={user._id} />
+                </Tab>
+                <Tab eventKey="end-of-day" title="End of day">
+                  <AdminScanFormsCard userId={user._id} />
+                  <AdminPickupsCard userId={user._id} />
                 </Tab>
               </Tabs>
             </Card.Body>
