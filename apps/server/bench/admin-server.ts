@@ -125,6 +125,7 @@ for (let i = 0; i < ORDERS; i++) {
     scan_form_id: null,
     pickup_id: null,
     refund_upstream: null,
+    refund_auto: 0,
     quote_id: null,
     upstream_rate_id: null,
     ship_date: null,

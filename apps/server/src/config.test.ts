@@ -28,6 +28,12 @@ describe('loadConfig', () => {
       LABEL_PROCESSING_LIMIT_MINUTES: 60,
     });
     expect(() => loadConfig({ LABEL_PROVIDER: 'easypost' })).toThrowError(/EASYPOST_API_KEY: required when EasyPost is an upstream/);
+    // Automatic voids run inside the USPS refund window, or not at all.
+    expect(() => loadConfig({ AUTO_VOID_DAYS_USPS: '28', REFUND_WINDOW_DAYS_USPS: '28' })).toThrowError(
+      /AUTO_VOID_DAYS_USPS: must be under REFUND_WINDOW_DAYS_USPS/,
+    );
+    expect(loadConfig({ AUTO_VOID_DAYS_USPS: '27', REFUND_WINDOW_DAYS_USPS: '28' }).AUTO_VOID_DAYS_USPS).toBe(27);
+    expect(loadConfig({ AUTO_VOID_DAYS_USPS: '0', REFUND_WINDOW_DAYS_USPS: '0' }).AUTO_VOID_DAYS_USPS).toBe(0);
     expect(() => loadConfig({ LABEL_PROVIDER: 'shippo' })).toThrowError(/LABEL_PROVIDER/);
     expect(() =>
       loadConfig({ LABEL_PROVIDER: 'easypost', EASYPOST_API_KEY: 'EZTK1', EASYPOST_API_URL: 'http://127.0.0.1:9/v2', LABEL_MAX_COST_RATIO: '0' }),

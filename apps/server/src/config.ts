@@ -153,6 +153,17 @@ const envSchema = z.object({
   LABEL_SANDBOX_REFUND_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
   /** USPS labels can be refunded (voided) within this many days of purchase while unscanned; UPS and FedEx until scanned. */
   REFUND_WINDOW_DAYS_USPS: z.coerce.number().int().min(0).default(28),
+  /**
+   * Automatic voids: the shop asks the refund of a USPS label unused (no carrier scan, on no SCAN form or pickup) this
+   * many days after purchase, inside REFUND_WINDOW_DAYS_USPS (0: never). Customers may turn it off in Account Setting.
+   */
+  AUTO_VOID_DAYS_USPS: z.coerce.number().int().min(0).default(25),
+  /** The same for UPS and FedEx labels, inside their 90 days (0: never). */
+  AUTO_VOID_DAYS_UPS_FEDEX: z.coerce.number().int().min(0).max(89).default(80),
+  /** Labels one run of the automatic voids asks about at most (the next run takes the rest). */
+  AUTO_VOID_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
+  /** How often the automatic voids run (a scheduled queue job). */
+  AUTO_VOID_INTERVAL_MS: z.coerce.number().int().min(50).default(3_600_000),
   /** How often a submitted upstream refund is asked about again (EasyPost's webhook events usually tell first). */
   REFUND_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(600_000),
   /** A refund still requested this long after it was asked shows as stuck in the console's refund queue. */
@@ -345,6 +356,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error('Invalid configuration:\n  EASYPOST_API_KEY: required when EasyPost is an upstream (LABEL_UPSTREAMS or LABEL_PROVIDER=easypost)');
   if (upstreams.includes('shippo') && !config.SHIPPO_API_KEY)
     throw new Error('Invalid configuration:\n  SHIPPO_API_KEY: required when Shippo is an upstream (LABEL_UPSTREAMS or LABEL_PROVIDER=shippo)');
+  if (config.AUTO_VOID_DAYS_USPS > 0 && config.AUTO_VOID_DAYS_USPS >= config.REFUND_WINDOW_DAYS_USPS)
+    throw new Error('Invalid configuration:\n  AUTO_VOID_DAYS_USPS: must be under REFUND_WINDOW_DAYS_USPS (USPS refunds nothing after it), or 0');
   if (config.TELEGRAM_WEBHOOK_URL && !config.TELEGRAM_BOT_TOKEN)
     throw new Error('Invalid configuration:\n  TELEGRAM_WEBHOOK_URL: needs TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_USERNAME');
   return { ...config, upstreams, dataDir: path.resolve(config.DATA_DIR) };

@@ -40,12 +40,14 @@ import { createEventOutbox } from './modules/events/outbox.ts';
 import { createFedexService } from './modules/fedex/service.ts';
 import {
   LABEL_REFUND_JOB,
+  AUTO_VOID_JOB,
   ORDER_COMPLETION_JOB,
   SCAN_FORM_JOB,
   SCAN_FORM_SWEEP_JOB,
   PICKUP_SWEEP_JOB,
   pickupSweepJob,
   labelRefundJob,
+  autoVoidJob,
   orderCompletionJob,
   scanFormJob,
   scanFormSweepJob,
@@ -211,6 +213,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     retryMs: config.ORDER_POLL_INTERVAL_MS,
     windowDaysUsps: config.REFUND_WINDOW_DAYS_USPS,
     stuckHours: config.REFUND_STUCK_HOURS,
+    autoVoid: { daysUsps: config.AUTO_VOID_DAYS_USPS, daysOthers: config.AUTO_VOID_DAYS_UPS_FEDEX, batch: config.AUTO_VOID_BATCH },
   });
   closers.push(keepSearchIndexed(db, log));
   // Closed first (closers run last-in first-out), so running jobs finish while the renderer and database are still open.
@@ -299,6 +302,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(bulkSweepJob(bulk));
   queue.define(orderCompletionJob(orders));
   queue.define(labelRefundJob(refunds));
+  queue.define(autoVoidJob(refunds));
   queue.define(scanFormJob(scanForms));
   queue.define(pickupSweepJob(pickups));
   queue.define(scanFormSweepJob(scanForms));
@@ -406,6 +410,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     async startWorkers(): Promise<void> {
       await queue.schedule(ORDER_COMPLETION_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(LABEL_REFUND_JOB, config.ORDER_POLL_INTERVAL_MS);
+      await queue.schedule(AUTO_VOID_JOB, config.AUTO_VOID_INTERVAL_MS);
       await queue.schedule(SCAN_FORM_SWEEP_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(PICKUP_SWEEP_JOB, config.ORDER_POLL_INTERVAL_MS);
       await queue.schedule(BULK_SWEEP_JOB, config.QUEUE_SWEEP_INTERVAL_MS);

@@ -193,4 +193,52 @@ describe.each(engines)('EasyPost purchases across a kill -9, on the %s queue', (
       .execute();
     expect(ledger).toEqual([{ kind: 'pickup_fee', amount_cents: -850 }]);
   }, 120_000);
+
+  it('automatic voids whose process is killed while EasyPost voids a label are finished by the next process: one void and one credit a label', async () => {
+    // A dead process's hold on a refund runs out after 5 s; the voids and the refund sweep run often.
+    const often = { LABEL_CLAIM_MS: '5000', ORDER_POLL_INTERVAL_MS: '100', REFUND_POLL_INTERVAL_MS: '100', AUTO_VOID_INTERVAL_MS: '100' };
+    const { t, fake, env, close } = await startEasyPostApp(engine, 'easypost-kill-void', () => ({ QUEUE_RUN_WORKERS: 'false' }));
+    closers.push(close);
+    fake.rates = { ...RATES_UNDER_PRICES };
+    const startShop = () => startShopChild(children, { dataDir: t.config.dataDir, databaseUrl: t.databaseUrl, engine, env: { ...env, ...often } });
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/order/create', payload: orderPayload('priority'), headers: user.headers });
+      ids.push(res.json().orderId);
+    }
+    const orders = () => t.db.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
+    expect((await orders()).map((o) => o.status)).toEqual(['completed', 'completed', 'completed']);
+    const makeDue = (some: string[]) =>
+      t.db
+        .updateTable('orders')
+        .set({ created_at: new Date(Date.now() - 26 * 86_400_000).toISOString() })
+        .where('id', 'in', some)
+        .execute();
+    // EasyPost holds the first label's void until the process that asked is dead; then it voids it, and its answer is lost.
+    let release = () => {};
+    fake.faults.push({ kind: 'slow', on: 'refund', count: 1, until: new Promise<void>((resolve) => (release = resolve)) });
+    const voids = () => fake.requests.filter((r) => /^POST \/v2\/shipments\/[^/]+\/refund$/.test(r));
+    await makeDue([ids[0]]);
+    const first = await startShop();
+    await expect.poll(() => voids().length, { timeout: 30_000, interval: 10, message: 'the void asked upstream' }).toBeGreaterThan(0);
+    first.kill('SIGKILL');
+    await exited(first);
+    expect(voids()).toHaveLength(1);
+    release();
+
+    // The next process finds the first label's void made (asks before asking again) and voids the two others.
+    await makeDue(ids.slice(1));
+    await startShop();
+    await vi.waitFor(
+      async () => {
+        if ((await orders()).some((o) => o.refund_status !== 'refunded')) throw new Error('not all refunded');
+      },
+      { timeout: 30_000, interval: 25 },
+    );
+    expect(voids()).toHaveLength(3);
+    expect(new Set(voids()).size).toBe(3);
+    const credits = await t.db.selectFrom('ledger').select(['reference']).where('kind', '=', 'label_refund').where('reference', 'in', ids).execute();
+    expect(credits.map((c) => c.reference).sort()).toEqual([...ids].sort());
+  }, 120_000);
 });

@@ -57,12 +57,15 @@ export const accessResponse = z.object({
   role: z.enum(USER_ROLES),
   /** The label file format chosen in Account Setting: downloads follow it. */
   labelFormat: z.enum(LABEL_FORMATS),
+  /** Account Setting: the shop asks the refund of the user's unused labels by itself (on unless turned off). */
+  autoVoid: z.boolean(),
   /** The shop's time zone (SHOP_TIME_ZONE): ship dates are its days (setShopTimeZone). */
   timeZone: z.string(),
 });
 export type AccessUser = z.infer<typeof accessResponse>;
 
 export const changeEmailBody = z.object({ email: emailSchema });
+export const autoVoidBody = z.object({ autoVoid: z.boolean() }).strict();
 export const changePasswordBody = z.object({
   currentPassword: stringField('Current password').min(1, 'Current password is required').max(PASSWORD_MAX),
   newPassword: passwordSchema,

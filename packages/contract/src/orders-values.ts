@@ -139,3 +139,7 @@ export function refundBlocked(order: {
     return `Cannot be refunded: the carrier has scanned it (${TRACKING_STATUS_LABELS[order.trackingStatus]})`;
   return null;
 }
+
+/** Account Setting's answers to turning the automatic voids of unused labels on or off. */
+export const AUTO_VOID_ON = 'Unused labels will be refunded automatically';
+export const AUTO_VOID_OFF = 'Unused labels will not be refunded automatically';

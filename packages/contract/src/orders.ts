@@ -334,6 +334,9 @@ export const refundResultSchema = z.object({
 });
 export type RefundResult = z.infer<typeof refundResultSchema>;
 export const refundResultsResponse = z.object({ results: z.array(refundResultSchema) });
+/** What the automatic voids of unused labels credited the user this month (the shop's month, from `since`). */
+export const autoVoidSavedResponse = z.object({ saved: z.number(), count: z.number().int(), since: z.string() });
+export type AutoVoidSaved = z.infer<typeof autoVoidSavedResponse>;
 export type RefundResultsResponse = z.infer<typeof refundResultsResponse>;
 
 export const orderListResponse = z.object({ orders: z.array(orderSchema), totalPages: z.number(), total: z.number() });

@@ -29,6 +29,8 @@ export interface UsersTable {
   last_active_at: Timestamp | null;
   /** The label file format chosen in Account Setting: 'pdf' (4x6), 'pdf-letter' or 'zpl'. */
   label_format: ColumnType<LabelFormat, LabelFormat | undefined, LabelFormat>;
+  /** 1: the shop asks the refund of the customer's unused labels by itself (AUTO_VOID_DAYS_*); 0: turned off. */
+  auto_void: ColumnType<number, number | undefined, number>;
 }
 
 /** Every change of a balance, with the balance it left behind. */
@@ -433,6 +435,8 @@ export interface OrdersTable {
   refund_claims: number;
   /** The upstream's last answer about the refund (EasyPost refund_status: submitted, refunded, rejected). */
   refund_upstream: string | null;
+  /** 1 when the refund was asked by the automatic voids of unused labels, not by the customer. */
+  refund_auto: number;
   /** The day the parcel ships, YYYY-MM-DD (UTC); null for orders made before ship dates (they shipped the day they were made). */
   ship_date: string | null;
   /** The reference lines the label prints ('' when none); searchable. */

@@ -9,6 +9,7 @@ import { setStoredEmail, setToken } from './session.ts';
 export const changeEmail = (email: string) => request<{ message: string }>('/account/email', { method: 'POST', body: { email } });
 export const changePassword = (body: ChangePasswordBody) => request<{ message: string; accessToken: string }>('/account/password', { method: 'POST', body });
 export const setLabelFormat = (labelFormat: LabelFormat) => request<{ message: string }>('/account/label-format', { method: 'POST', body: { labelFormat } });
+export const setAutoVoid = (autoVoid: boolean) => request<{ message: string }>('/account/auto-void', { method: 'POST', body: { autoVoid } });
 export const regenerateApiKey = () => request<{ message: string; api_key: string }>('/account/api-key', { method: 'POST' });
 
 /** Send OTP: a code mailed to the new address, which the verify screen asks for. */
@@ -24,3 +25,6 @@ export const useRegenerateApiKey = () =>
 
 /** Label format: downloads (single, bulk, selected) come in it from now on. */
 export const useSetLabelFormat = () => useApiMutation({ call: setLabelFormat, invalidates: [accessQuery().queryKey], successToast: serverMessage });
+
+/** Automatic voids of unused labels: on or off for the account. */
+export const useSetAutoVoid = () => useApiMutation({ call: setAutoVoid, invalidates: [accessQuery().queryKey], successToast: serverMessage });

@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { queryOptions, skipToken, useQueryClient } from '@tanstack/react-query';
 import {
   DASHBOARD_PAGE_SIZE,
+  type AutoVoidSaved,
   type CreateOrderBody,
   type MessageResponse,
   type Order,
@@ -50,6 +51,10 @@ export const orderHistoryQuery = (filter: OrderHistoryFilter, page: number) =>
     queryFn: () => readOrders({ search: filter.search, status: filter.status, sort: filter.sort, page, limit: DASHBOARD_PAGE_SIZE }),
   });
 /** How many orders the user has, whatever the history's search shows. */
+/** What the automatic voids of unused labels credited this month (the dashboard's line). */
+export const autoVoidSavedQuery = () =>
+  queryOptions({ queryKey: [...ORDERS_QUERY_KEY, 'auto-voids'], queryFn: () => request<AutoVoidSaved>('/order/auto-voids') });
+
 export const orderCountQuery = () =>
   queryOptions({ queryKey: [...ORDERS_QUERY_KEY, 'count'], queryFn: () => readOrders({ search: '', status: 'all', sort: 'desc', page: 1, limit: 1 }) });
 

@@ -34,6 +34,7 @@ import * as priceCheck from './2026-11-29-60-price-check.ts';
 import * as upstreamList from './2026-11-29-70-upstream-list.ts';
 import * as scanForms from './2026-11-30-10-scan-forms.ts';
 import * as pickups from './2026-11-30-20-pickups.ts';
+import * as autoVoid from './2026-11-30-30-auto-void.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-70-upstream-list': upstreamList,
   '2026-11-30-10-scan-forms': scanForms,
   '2026-11-30-20-pickups': pickups,
+  '2026-11-30-30-auto-void': autoVoid,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,4 @@
-import { apiKeyResponse, changeEmailBody, changePasswordBody, labelFormatBody, messageResponse, tokenResponse } from '@portal/contract';
+import { apiKeyResponse, autoVoidBody, changeEmailBody, changePasswordBody, labelFormatBody, messageResponse, tokenResponse } from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 
 export async function accountRoutes(api: Api, ctx: AppContext) {
@@ -16,6 +16,10 @@ export async function accountRoutes(api: Api, ctx: AppContext) {
 
   api.post('/account/label-format', { schema: { body: labelFormatBody, response: { 200: messageResponse } } }, (request) =>
     auth.setLabelFormat(request.userId, request.body.labelFormat),
+  );
+
+  api.post('/account/auto-void', { schema: { body: autoVoidBody, response: { 200: messageResponse } } }, (request) =>
+    auth.setAutoVoid(request.userId, request.body.autoVoid),
   );
 
   api.post('/account/api-key', { schema: { response: { 200: apiKeyResponse } } }, (request) => auth.regenerateApiKey(request.userId));

@@ -14,6 +14,8 @@ import {
   type UserRole,
   DEFAULT_LABEL_FORMAT,
   LABEL_FORMAT_SAVED,
+  AUTO_VOID_OFF,
+  AUTO_VOID_ON,
   type LabelFormat,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
@@ -56,6 +58,7 @@ export function toAccessUser(user: users.UserRow, apiKey: string): AccessUser {
     api_key: apiKey,
     role: user.role,
     labelFormat: user.label_format,
+    autoVoid: user.auto_void === 1,
     timeZone: getShopTimeZone(),
   };
 }
@@ -309,6 +312,10 @@ export function createAuthService(deps: {
     async setLabelFormat(userId: string, labelFormat: LabelFormat): Promise<{ message: string }> {
       await users.updateUser(db, userId, { label_format: labelFormat });
       return { message: LABEL_FORMAT_SAVED };
+    },
+    async setAutoVoid(userId: string, autoVoid: boolean): Promise<{ message: string }> {
+      await users.updateUser(db, userId, { auto_void: autoVoid ? 1 : 0 });
+      return { message: autoVoid ? AUTO_VOID_ON : AUTO_VOID_OFF };
     },
     async labelFormatOf(userId: string): Promise<LabelFormat> {
       return (await users.findUserById(db, userId))?.label_format ?? DEFAULT_LABEL_FORMAT;

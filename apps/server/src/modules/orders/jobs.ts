@@ -23,6 +23,15 @@ export const labelRefundJob = (refunds: RefundService): JobDefinition<Record<str
   handle: async () => void (await refunds.completeRefunds()),
 });
 
+export const AUTO_VOID_JOB = 'auto-void';
+
+/** Scheduled: asks the refund of unused labels old enough (AUTO_VOID_DAYS_USPS, AUTO_VOID_DAYS_UPS_FEDEX). */
+export const autoVoidJob = (refunds: RefundService): JobDefinition<Record<string, never>> => ({
+  name: AUTO_VOID_JOB,
+  payload: noPayload,
+  handle: async () => void (await refunds.autoVoid()),
+});
+
 export const SCAN_FORM_JOB = 'scan-form';
 export const SCAN_FORM_SWEEP_JOB = 'scan-form-sweep';
 

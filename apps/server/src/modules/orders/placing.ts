@@ -150,6 +150,7 @@ export function orderRowFor(
     scan_form_id: null,
     pickup_id: null,
     refund_upstream: null,
+    refund_auto: 0,
     // An order given no ship date ships on the day it is placed, a day of the shop's time zone (SHOP_TIME_ZONE).
     ship_date: input.ShipDate ?? shopDay(0, Date.parse(extra.createdAt)),
     reference1: input.Reference,

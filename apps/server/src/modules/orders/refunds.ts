@@ -8,6 +8,7 @@ import {
   REFUND_STATUS_LABELS,
   SCANNED_TRACKING_STATUSES,
   centsToDollars,
+  getShopTimeZone,
   refundScanned,
   refundWindowPassed,
   refundOnScanForm,
@@ -19,6 +20,7 @@ import type { Db } from '../../db/database.ts';
 import type { AuditHook } from '../../lib/audit.ts';
 import { HttpError, conflict, notFound } from '../../lib/http-errors.ts';
 import { isoIn, nowIso } from '../../lib/ids.ts';
+import { dayIn, dayStartIn } from '../../lib/shop-time.ts';
 import { eventRow, idleOutbox, recordEvents, type ShopEventOutbox } from '../../lib/shop-events.ts';
 import type { LabelProvider, RefundAnswer } from '../../providers/labels/label-provider.ts';
 import { changeBalance } from '../billing/service.ts';
@@ -29,6 +31,8 @@ import { labelRequestFor } from './label-request.ts';
 const SCANNED: readonly string[] = SCANNED_TRACKING_STATUSES;
 const DAY_MS = 86_400_000;
 const SWEEP_BATCH = 50;
+/** UPS and FedEx refund an unused label within 90 days of purchase. */
+const UPS_FEDEX_WINDOW_DAYS = 90;
 
 /** The carrier a label was bought from: as bought upstream, else by its label type. */
 export function carrierOf(order: Pick<repo.OrderRow, 'upstream_carrier' | 'label_type_uid'>): string {
@@ -61,6 +65,8 @@ export function createRefundService(deps: {
   retryMs: number;
   windowDaysUsps: number;
   stuckHours: number;
+  /** Automatic voids: days after purchase for USPS labels and for UPS/FedEx ones (0: never), and labels a run. */
+  autoVoid?: { daysUsps: number; daysOthers: number; batch: number };
 }) {
   const { db, labels, log } = deps;
   const outbox = deps.outbox ?? idleOutbox;
@@ -155,16 +161,23 @@ export function createRefundService(deps: {
     }
   }
 
+  /**
+   * Marks the order requested (one conditional update: a customer's request and an automatic void of one label make one
+   * refund) and asks the provider. Held by this process while it asks (refund_due_at is its claim); without a provider
+   * that voids, an operator decides. Undefined when the order was no longer refundable.
+   */
+  async function requestAndAsk(order: repo.OrderRow, automatic: boolean): Promise<repo.OrderRow | undefined> {
+    const taken = await repo.requestRefund(db, order.id, nowIso(), labels.requestRefund ? isoIn(deps.claimMs) : null, automatic);
+    if (taken) await ask(taken);
+    return taken;
+  }
+
   async function request(userId: string, orderId: string): Promise<RefundResult> {
     const order = await repo.findOwnOrder(db, userId, orderId);
     if (!order) throw notFound(ORDER_NOT_FOUND);
     const refused = refusal(order);
     if (refused) throw refused;
-    const at = nowIso();
-    // Held by this request while it asks (refund_due_at is its claim); without a provider that voids, an operator decides.
-    const taken = await repo.requestRefund(db, order.id, at, labels.requestRefund ? isoIn(deps.claimMs) : null);
-    if (!taken) throw conflict(REFUND_ALREADY_REQUESTED);
-    await ask(taken);
+    if (!(await requestAndAsk(order, false))) throw conflict(REFUND_ALREADY_REQUESTED);
     const now = (await repo.findOrder(db, order.id))!;
     const status = now.refund_status;
     const message =
@@ -200,6 +213,40 @@ export function createRefundService(deps: {
       });
       if (taken) await ask(taken);
       return (await repo.findOrder(db, orderId))?.refund_status ?? null;
+    },
+
+    /**
+     * One run of the automatic voids (a scheduled queue job): asks the refund of each unused label old enough (see
+     * repo.autoVoidCandidates), oldest first, at most `batch` a run, one at a time (the upstream's own limit paces the
+     * asks), through the customer's path: the same refusals, claim, events and one credit. A rejected refund is final
+     * (refund_status 'rejected'), so that label is not asked again. Answers how many it asked for.
+     */
+    async autoVoid(): Promise<number> {
+      const settings = deps.autoVoid;
+      if (!settings || !labels.requestRefund) return 0;
+      const boughtBetween = (days: number, windowDays: number) =>
+        days > 0 ? { before: new Date(Date.now() - days * DAY_MS).toISOString(), after: new Date(Date.now() - windowDays * DAY_MS).toISOString() } : null;
+      const candidates = await repo.autoVoidCandidates(
+        db,
+        { usps: boughtBetween(settings.daysUsps, deps.windowDaysUsps), others: boughtBetween(settings.daysOthers, UPS_FEDEX_WINDOW_DAYS) },
+        SCANNED,
+        settings.batch,
+      );
+      let asked = 0;
+      for (const order of candidates) {
+        if (refusal(order)) continue;
+        if (await requestAndAsk(order, true)) asked++;
+      }
+      if (asked) log.info({ asked }, 'automatic voids: refunds asked for unused labels');
+      return asked;
+    },
+
+    /** What the automatic voids credited the user since the start of the shop's month. */
+    async savedByAutoVoids(userId: string): Promise<{ saved: number; count: number; since: string }> {
+      const zone = getShopTimeZone();
+      const since = new Date(dayStartIn(zone, `${dayIn(zone).slice(0, 8)}01`)).toISOString();
+      const { cents, count } = await repo.autoVoidSaved(db, userId, since);
+      return { saved: centsToDollars(cents), count, since };
     },
 
     /** Several of the user's orders, each on its own: an order that cannot be refunded says why and does not stop the others. */

@@ -372,16 +372,82 @@ export const claimableOrders = (db: DbOrTrx, now: string, limit: number) =>
 // ---- label refunds (refunds.ts) ---------------------------------------------------------------
 
 /** Marks a completed order's refund requested, held until `dueAt` (null: an operator decides); the row, or undefined when it was asked already. */
-export const requestRefund = (db: DbOrTrx, id: string, at: string, dueAt: string | null): Promise<OrderRow | undefined> =>
+export const requestRefund = (db: DbOrTrx, id: string, at: string, dueAt: string | null, automatic = false): Promise<OrderRow | undefined> =>
   db
     .updateTable('orders')
-    .set({ refund_status: 'requested', refund_note: null, refund_requested_at: at, refund_updated_at: at, refund_due_at: dueAt, refund_claims: 1 })
+    .set({
+      refund_status: 'requested',
+      refund_note: null,
+      refund_requested_at: at,
+      refund_updated_at: at,
+      refund_due_at: dueAt,
+      refund_claims: 1,
+      refund_auto: automatic ? 1 : 0,
+    })
     .where('id', '=', id)
     .where('status', '=', 'completed')
     .where('refund_status', 'is', null)
     .where('scan_form_id', 'is', null)
     .returningAll()
     .executeTakeFirst();
+
+/** A window of purchase times: bought before `before` and after `after` (ISO). */
+export type BoughtBetween = { before: string; after: string };
+
+/**
+ * Labels the automatic voids ask about, oldest first: completed, never asked to be refunded, on no SCAN form or
+ * pickup, no carrier scan, of an account that did not turn them off, USPS ones bought in `usps` and the others in
+ * `others` (a null window: none of that kind).
+ */
+export function autoVoidCandidates(
+  db: DbOrTrx,
+  windows: { usps: BoughtBetween | null; others: BoughtBetween | null },
+  scanned: readonly string[],
+  limit: number,
+) {
+  return db
+    .selectFrom('orders')
+    .innerJoin('users', 'users.id', 'orders.user_id')
+    .selectAll('orders')
+    .where('orders.status', '=', 'completed')
+    .where('orders.refund_status', 'is', null)
+    .where('orders.scan_form_id', 'is', null)
+    .where('orders.pickup_id', 'is', null)
+    .where('users.auto_void', '=', 1)
+    .where((eb) => eb.or([eb('orders.tracking_status', 'is', null), eb('orders.tracking_status', 'not in', [...scanned])]))
+    .where((eb) => {
+      // The carrier as carrierOf tells it: as bought upstream, else by the label type (ups_*, fedex*; USPS otherwise).
+      const usps = eb.or([
+        eb('orders.upstream_carrier', '=', 'USPS'),
+        eb.and([
+          eb('orders.upstream_carrier', 'is', null),
+          eb(eb.fn('substr', ['orders.label_type_uid', eb.lit(1), eb.lit(4)]), '!=', 'ups_'),
+          eb(eb.fn('substr', ['orders.label_type_uid', eb.lit(1), eb.lit(5)]), '!=', 'fedex'),
+        ]),
+      ]);
+      const within = (w: BoughtBetween) => eb.and([eb('orders.created_at', '<', w.before), eb('orders.created_at', '>', w.after)]);
+      const kinds = [];
+      if (windows.usps) kinds.push(eb.and([usps, within(windows.usps)]));
+      if (windows.others) kinds.push(eb.and([eb.not(usps), within(windows.others)]));
+      return kinds.length ? eb.or(kinds) : eb.val(false);
+    })
+    .orderBy('orders.created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** What the automatic voids credited a user since a moment: the refunded labels' prices, and how many. */
+export async function autoVoidSaved(db: DbOrTrx, userId: string, since: string): Promise<{ cents: number; count: number }> {
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('price_cents'), eb.val(0)).as('cents'), eb.fn.countAll<number>().as('count')])
+    .where('user_id', '=', userId)
+    .where('refund_auto', '=', 1)
+    .where('refund_status', '=', 'refunded')
+    .where('refund_updated_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return { cents: Number(row.cents), count: Number(row.count) };
+}
 
 /** Moves a refund from one of `from` to its decision; false when it was no longer in `from`. */
 export async function settleRefund(

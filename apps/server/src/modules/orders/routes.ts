@@ -16,6 +16,7 @@ import {
   refundOrdersBody,
   refundResultSchema,
   refundResultsResponse,
+  autoVoidSavedResponse,
 } from '@portal/contract';
 import { z } from 'zod';
 import type { Api, AppContext } from '../../app-context.ts';
@@ -91,6 +92,8 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
   api.post('/order/refund', { schema: { body: refundOrdersBody, response: { 200: refundResultsResponse } } }, async (request) => ({
     results: await ctx.refunds.requestMany(request.userId, request.body.ids),
   }));
+
+  api.get('/order/auto-voids', { schema: { response: { 200: autoVoidSavedResponse } } }, (request) => ctx.refunds.savedByAutoVoids(request.userId));
 
   api.get('/order/read', { schema: { querystring: orderListQuery, response: { 200: orderListResponse } } }, (request) =>
     orders.list(request.userId, request.query),

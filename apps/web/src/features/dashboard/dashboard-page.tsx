@@ -5,7 +5,7 @@ import { Alert, Card, Col, Row } from 'react-bootstrap';
 import { publicConfigQuery } from '../../api/auth.ts';
 import { announcementQuery } from '../../api/content.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
-import { orderCountQuery } from '../../api/orders.ts';
+import { autoVoidSavedQuery, orderCountQuery } from '../../api/orders.ts';
 import { money } from '../../components/format.ts';
 import { OrderHistoryCard } from './order-history-card.tsx';
 import { TelegramLink } from './telegram-link.tsx';
@@ -17,6 +17,7 @@ export function DashboardPage() {
   // Every order of the user, whatever the history's search shows.
   const count = useQuery({ ...orderCountQuery(), refetchOnMount: 'always' });
   const config = useQuery(publicConfigQuery());
+  const autoVoids = useQuery(autoVoidSavedQuery());
   useEffect(() => {
     if (announcement.error) console.error('Failed to load announcement', announcement.error);
     if (count.error) console.error('Failed to load the order count', count.error);
@@ -53,6 +54,11 @@ export function DashboardPage() {
               <Card.Title as="h3" data-testid="balance">
                 {user ? money(user.balance) : '…'}
               </Card.Title>
+              {autoVoids.data && autoVoids.data.count > 0 && (
+                <Card.Text className="small text-muted mb-0" data-testid="auto-void-saved">
+                  Saved by automatic voids: {money(autoVoids.data.saved)} this month
+                </Card.Text>
+              )}
             </Card.Body>
           </Card>
         </Col>

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Badge, Button, Card, Col, Form, InputGroup, Row } from 'react-bootstrap';
 import { toast } from '../../components/toast.tsx';
 import { LABEL_FORMATS, LABEL_FORMAT_NAMES, PASSWORDS_DO_NOT_MATCH, type LabelFormat } from '@portal/contract';
-import { useChangeEmail, useChangePassword, useRegenerateApiKey, useSetLabelFormat } from '../../api/account.ts';
+import { useChangeEmail, useChangePassword, useRegenerateApiKey, useSetAutoVoid, useSetLabelFormat } from '../../api/account.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
@@ -110,6 +110,29 @@ function LabelFormatCard() {
   );
 }
 
+function AutoVoidCard() {
+  const { user } = useCurrentUser();
+  const save = useSetAutoVoid();
+  return (
+    <Card className="mb-4">
+      <Card.Header as="h6">Unused Labels</Card.Header>
+      <Card.Body>
+        <Form.Check
+          type="switch"
+          id="auto-void"
+          label="Refund unused labels automatically"
+          checked={user?.autoVoid ?? true}
+          disabled={!user || save.isPending}
+          onChange={(event) => save.mutate(event.currentTarget.checked)}
+        />
+        <Form.Text>
+          A label the carrier never scanned is refunded to your balance before its refund window closes, unless it is on a SCAN form or a pickup.
+        </Form.Text>
+      </Card.Body>
+    </Card>
+  );
+}
+
 function PasswordCard() {
   const { register, handleSubmit, reset } = useForm<{ currentPassword: string; newPassword: string; confirmPassword: string }>();
   const change = useChangePassword();
@@ -162,6 +185,7 @@ export function SettingsPage() {
         <Col lg={6}>
           <ApiKeyCard />
           <LabelFormatCard />
+          <AutoVoidCard />
           <PasswordCard />
         </Col>
       </Row>
