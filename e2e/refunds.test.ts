@@ -144,4 +144,26 @@ describe('label refunds', () => {
     await admin.page.getByRole('button', { name: 'Refunded', exact: true }).click();
     await admin.page.getByTestId('refund-row').filter({ hasText: order.OrderId }).waitFor();
   });
+
+  it('makes a return label from Order Details: charged like its type, a Return badge in the history, linked both ways', async () => {
+    const { page, orders, token } = await customerWithOrders(['Return Receiver']);
+    const original = orders[0]!;
+    const balance = async () => (await api<{ balance: number }>(shop.server.url, '/auth/access', undefined, token)).balance;
+    const before = await balance();
+    await row(page, 'Return Receiver').getByRole('button', { name: 'Details' }).click();
+    const details = page.getByTestId('order-details');
+    await details.getByRole('button', { name: 'Create return label' }).click();
+    const confirm = page.getByTestId('confirm-modal');
+    await confirm.getByRole('button', { name: 'Create return label' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await details.getByTestId('order-return').filter({ hasText: 'Return label made' }).waitFor();
+    await page.keyboard.press('Escape');
+    // The return ships from the receiver back to the sender: its row names the original sender as its receiver.
+    const back = page.getByTestId('order-row').filter({ has: page.getByTestId('order-return-badge') });
+    await back.first().waitFor();
+    expect(await back.count()).toBe(1);
+    await expect.poll(balance).toBe(Math.round((before - original.price) * 100) / 100);
+    await back.getByRole('button', { name: 'Details' }).click();
+    expect(await details.getByTestId('order-return').innerText()).toBe(`Return label of order ${original.OrderId}`);
+  });
 });

@@ -126,11 +126,15 @@ for (let i = 0; i < ORDERS; i++) {
     pickup_id: null,
     refund_upstream: null,
     refund_auto: 0,
+    return_of: null,
+    return_order_id: null,
     quote_id: null,
     upstream_rate_id: null,
     ship_date: null,
     reference1: '',
     reference2: '',
+    tracking_token: null,
+    to_email: null,
   });
   if (batch.length === 500) batches.push(batch.splice(0));
 }

@@ -15,6 +15,7 @@ import { accountRoutes } from './modules/account/routes.ts';
 import { contentRoutes, publicContentRoutes } from './modules/content/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { labelWebhookRoutes, orderRoutes } from './modules/orders/routes.ts';
+import { trackingPageRoutes } from './modules/orders/tracking-page-routes.ts';
 import { adminScanFormRoutes, pickupRoutes, scanFormRoutes } from './modules/orders/scan-form-routes.ts';
 import { addressRoutes } from './modules/addresses/routes.ts';
 import { packageRoutes } from './modules/packages/routes.ts';
@@ -155,6 +156,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         await labelWebhookRoutes(typed, ctx);
         await telegramWebhookRoutes(typed, ctx);
         await fedexLinkRoutes(typed, ctx);
+        await trackingPageRoutes(typed, ctx);
         // The signed-in customer's calls: one guard for the whole scope, run first on every request (before the body
         // is read or checked): 401 without a valid token, 403 for a disabled account.
         await api.register(async (scope) => {

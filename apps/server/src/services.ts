@@ -9,6 +9,9 @@ import { isoIn, nowIso } from './lib/ids.ts';
 import { createUpstreamList } from './modules/orders/upstreams.ts';
 import * as ordersRepo from './modules/orders/repository.ts';
 import { SANDBOX_TRACKING_JOB, sandboxTrackingJob } from './modules/orders/tracking.ts';
+import { createTrackingPages } from './modules/orders/tracking-page.ts';
+import { createRecipientMails, recipientMailJob } from './modules/orders/recipient-mails.ts';
+import { linkOrigin } from './lib/link-origin.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -295,6 +298,9 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   });
   if (bot) telegramBot!.addCommands(bot, telegram, log);
   outbox.deliverTo(telegram);
+  // Status mails to recipients, off the same events; their links use PUBLIC_URL (else http://localhost:PORT: no request to ask).
+  const recipientMails = createRecipientMails({ db, queue, mailer, log, linkBase: linkOrigin(config, { protocol: 'http', host: '' }) });
+  outbox.deliverTo(recipientMails);
   closers.push(() => outbox.flush()); // events handed over still being dispatched, before the queue closes
   const reseller = createResellerService({ db, auth, catalog, orders, bulk, webhooks, refunds, log });
   // Every job the shop runs; work that answers no request runs only here, where workers run.
@@ -309,6 +315,7 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   queue.define(webhookDeliveryJob(webhooks));
   queue.define(telegramMessageJob(telegram));
   queue.define(telegramWebhookJob(telegram));
+  queue.define(recipientMailJob(recipientMails));
   queue.define(eventSweepJob(outbox, Math.min(EVENT_LEFTOVER_MS, config.QUEUE_SWEEP_INTERVAL_MS)));
   const sandboxTracking = config.upstreams.includes('sandbox') && config.LABEL_SANDBOX_TRACKING_STEP_MS > 0;
   if (sandboxTracking) queue.define(sandboxTrackingJob(db, outbox, config.LABEL_SANDBOX_TRACKING_STEP_MS));
@@ -355,6 +362,8 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
     /** Saved packages; packages.packageNamed(userId, name) finds one by its name, as an order names it. */
     packages: createPackageService(db),
     addressVerifier,
+    /** The recipient's public tracking page of a label (/t/<token>) and its unsubscribe link. */
+    trackingPages: createTrackingPages({ db, rates }),
     /** An upstream's webhook events (tracking statuses, refunds), verified by its adapter. */
     upstreamEvent: (upstream: string, rawBody: Buffer, headers: IncomingHttpHeaders, query: Record<string, string>) =>
       handleUpstreamEvent(db, outbox, labels.named(upstream), rawBody, headers, query, refunds.upstreamSaid),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_DISABLED, FEDEX_LINK_INVALID } from '@portal/contract';
+import { ACCOUNT_DISABLED, FEDEX_LINK_INVALID, TRACKING_LINK_INVALID } from '@portal/contract';
 import { OTP_INVALID } from '../src/modules/auth/service.ts';
 import { INVALID_SIGNATURE } from '../src/modules/billing/service.ts';
 import { UPSTREAM_WEBHOOK_UNKNOWN } from '../src/modules/orders/tracking-webhook.ts';
@@ -21,6 +21,7 @@ const customerRoutes: Call[] = [
   ['POST', '/account/api-key'],
   ['POST', '/account/label-format'],
   ['POST', '/account/auto-void'],
+  ['POST', '/account/recipient-emails'],
   ['GET', '/account/webhook'],
   ['PUT', '/account/webhook'],
   ['POST', '/account/webhook/secret'],
@@ -40,6 +41,7 @@ const customerRoutes: Call[] = [
   ['POST', '/order/refund'],
   ['GET', '/order/read'],
   ['GET', '/order/auto-voids'],
+  ['POST', '/order/return/:id'],
   ['GET', '/order/details/:id'],
   ['GET', '/order/download/:id'],
   ['POST', '/order/download-selected'],
@@ -90,6 +92,9 @@ const publicRoutes: Call[] = [
   ['POST', '/invoices/webhook/:provider'],
   ['POST', '/labels/webhook/:upstream'],
   ['GET', '/fed/file/:id'],
+  ['GET', '/track/:token'],
+  ['GET', '/track/:token/unsubscribe'],
+  ['POST', '/track/:token/unsubscribe'],
 ];
 
 const call = (method: Call[0], path: string, headers: Record<string, string> = {}, payload?: Record<string, unknown>) =>
@@ -166,6 +171,10 @@ describe('the public calls', () => {
       ['POST /invoices/webhook/:provider', 401, INVALID_SIGNATURE],
       ['POST /labels/webhook/:upstream', 404, UPSTREAM_WEBHOOK_UNKNOWN],
       ['GET /fed/file/:id', 403, FEDEX_LINK_INVALID],
+      // The recipient's tracking link is its key: ':token' is no token.
+      ['GET /track/:token', 400, TRACKING_LINK_INVALID],
+      ['GET /track/:token/unsubscribe', 400, TRACKING_LINK_INVALID],
+      ['POST /track/:token/unsubscribe', 400, TRACKING_LINK_INVALID],
     ]);
   });
 });

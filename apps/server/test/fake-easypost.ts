@@ -396,6 +396,8 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
         object: 'Shipment',
         mode: apiKey.startsWith('EZTK') ? 'test' : 'production',
         reference: s.reference ?? null,
+        // A return keeps the addresses as sent (the original shipment's); its label goes from to_address to from_address.
+        is_return: s.is_return === true,
         to_address: { id: id('adr'), object: 'Address', ...s.to_address },
         from_address: { id: id('adr'), object: 'Address', ...s.from_address },
         parcel: { id: id('prcl'), object: 'Parcel', ...s.parcel },
@@ -409,9 +411,10 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
         messages: [] as { carrier: string; carrier_account_id: string; type: 'rate_error'; message: string }[],
         created_at: new Date().toISOString(),
       };
-      const fromZip = String(s.from_address.zip ?? '');
-      const toZip = String(s.to_address.zip ?? '');
-      const route = routeOf(countryOf(s.from_address), countryOf(s.to_address));
+      const [origin, destination] = shipment.is_return ? [s.to_address, s.from_address] : [s.from_address, s.to_address];
+      const fromZip = String(origin.zip ?? '');
+      const toZip = String(destination.zip ?? '');
+      const route = routeOf(countryOf(origin), countryOf(destination));
       const zone = zoneOf(fromZip, toZip);
       const services = route ? TARIFFS[route] : [];
       // Each carrier of the route rates its services, or leaves a message saying why it cannot.

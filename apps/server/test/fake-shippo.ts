@@ -239,8 +239,10 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
     if (body.async !== false) return send(res, 400, { async: ['This fake rates synchronously only: send "async": false.'] });
     const parcel = body.parcels[0];
     const ounces = Number(parcel.weight) * OUNCES[parcel.mass_unit];
-    const fromZip = String(body.address_from.zip ?? '');
-    const toZip = String(body.address_to.zip ?? '');
+    // A return (extra.is_return) keeps the addresses as sent (the original shipment's); its parcel travels the other way.
+    const [origin, destination] = body.extra?.is_return === true ? [body.address_to, body.address_from] : [body.address_from, body.address_to];
+    const fromZip = String(origin.zip ?? '');
+    const toZip = String(destination.zip ?? '');
     const created = now();
     const shipment = {
       object_id: id(),
@@ -261,8 +263,8 @@ export async function startFakeShippo(options: { apiKey?: string; webhookSecret?
     };
     // A rate needs the route's ZIPs and countries: each carrier of the route rates its services or says why not.
     const routeKnown =
-      (US_ZIP.test(fromZip) && body.address_from.country === 'US') || (CA_POSTAL_CODE.test(fromZip) && body.address_from.country === 'CA')
-        ? (US_ZIP.test(toZip) && body.address_to.country === 'US') || (CA_POSTAL_CODE.test(toZip) && body.address_to.country === 'CA')
+      (US_ZIP.test(fromZip) && origin.country === 'US') || (CA_POSTAL_CODE.test(fromZip) && origin.country === 'CA')
+        ? (US_ZIP.test(toZip) && destination.country === 'US') || (CA_POSTAL_CODE.test(toZip) && destination.country === 'CA')
         : false;
     const offered = routeKnown ? SERVICES.filter((s) => fakeDeliveryDays(s.carrier, s.easypost, fromZip, toZip) !== null) : [];
     for (const carrier of new Set(offered.map((s) => s.carrier))) {

@@ -679,6 +679,7 @@ export interface components {
             ToZip: string;
             ToCountry?: string | null;
             ToPhone?: string | null;
+            ToEmail?: string;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -731,6 +732,7 @@ export interface components {
             ToZip: string;
             ToCountry?: string | null;
             ToPhone?: string | null;
+            ToEmail?: string;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -776,6 +778,7 @@ export interface components {
             ToZip: string;
             ToCountry?: string | null;
             ToPhone?: string | null;
+            ToEmail?: string;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -850,6 +853,8 @@ export interface components {
             tracking: string | null;
             /** @description Where the parcel is as the carrier tracks it (null until the first scan); each change is told by the order.tracking webhook */
             trackingStatus: ("pre_transit" | "in_transit" | "out_for_delivery" | "delivered" | "available_for_pickup" | "return_to_sender" | "failure" | "cancelled" | "error" | "unknown") | null;
+            /** @description The recipient's public tracking page once the label is completed (no sign-in; carrier, status history and the two cities only), else null. Hand it to your customer */
+            trackingUrl: string | null;
             fromName: string;
             toName: string;
             /** @description Why a cancelled order failed */
@@ -1422,6 +1427,7 @@ export interface operations {
                      *         "price": 6.75,
                      *         "tracking": "9405500000000000000001",
                      *         "trackingStatus": null,
+                     *         "trackingUrl": "https://shop.example.com/t/Qm9vZ2xlX3RyYWNraW5n",
                      *         "fromName": "Jane Sender",
                      *         "toName": "John Receiver",
                      *         "note": null,
@@ -1672,6 +1678,7 @@ export interface operations {
                      *           "price": 6.75,
                      *           "tracking": "9405500000000000000001",
                      *           "trackingStatus": null,
+                     *           "trackingUrl": "https://shop.example.com/t/Qm9vZ2xlX3RyYWNraW5n",
                      *           "fromName": "Jane Sender",
                      *           "toName": "John Receiver",
                      *           "note": null,

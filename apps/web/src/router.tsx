@@ -15,6 +15,15 @@ const fromConsole = (name: keyof typeof import('./features/admin/admin-console.t
 const verifyEmail = screen(() => import('./features/auth/verify-email-page.tsx'), 'VerifyEmailPage');
 const signIn = screen(() => import('./features/auth/sign-in-page.tsx'), 'SignInPage');
 
+/** A label's public tracking page (/t/:token): the same screen signed in or not, outside the app shell. */
+const trackingRoute: RouteObject = {
+  path: '/t/:token',
+  element: <TitledOutlet />,
+  errorElement: <RouteErrorPage />,
+  hydrateFallbackElement: <FullPageSpinner />,
+  children: [{ index: true, lazy: screen(() => import('./features/tracking/tracking-page.tsx'), 'TrackingPageScreen'), handle: { title: 'Tracking' } }],
+};
+
 /**
  * The operator console, for admins only: one chunk of its own (all its pages), so customers never download it.
  * Customers' routers do not have this route: their /admin/* leads to the dashboard.
@@ -43,6 +52,7 @@ const adminRoute: RouteObject = {
 
 /** The portal for a signed-in user: every screen inside the sidebar layout; /admin too for an admin. */
 const loggedInRoutes = ({ admin }: { admin: boolean }): RouteObject[] => [
+  trackingRoute,
   {
     path: '/',
     lazy: screen(() => import('./components/layout.tsx'), 'Layout'),
@@ -98,6 +108,7 @@ export function preloadScreen(pathname: string, signedIn: boolean): void {
 
 /** A visitor: the auth screens and terms; any other path is the sign-in page. */
 const loggedOutRoutes = (): RouteObject[] => [
+  trackingRoute,
   {
     element: <TitledOutlet />,
     errorElement: <RouteErrorPage />,

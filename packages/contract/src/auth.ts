@@ -59,6 +59,8 @@ export const accessResponse = z.object({
   labelFormat: z.enum(LABEL_FORMATS),
   /** Account Setting: the shop asks the refund of the user's unused labels by itself (on unless turned off). */
   autoVoid: z.boolean(),
+  /** Account Setting: recipients with a ToEmail get status mails (in transit, out for delivery, delivered); off unless turned on. */
+  recipientEmails: z.boolean(),
   /** The shop's time zone (SHOP_TIME_ZONE): ship dates are its days (setShopTimeZone). */
   timeZone: z.string(),
 });
@@ -66,6 +68,7 @@ export type AccessUser = z.infer<typeof accessResponse>;
 
 export const changeEmailBody = z.object({ email: emailSchema });
 export const autoVoidBody = z.object({ autoVoid: z.boolean() }).strict();
+export const recipientEmailsBody = z.object({ on: z.boolean() }).strict();
 export const changePasswordBody = z.object({
   currentPassword: stringField('Current password').min(1, 'Current password is required').max(PASSWORD_MAX),
   newPassword: passwordSchema,

@@ -27,6 +27,7 @@ export const CSV_COLUMNS = [
   'ToState',
   'ToZip',
   'ToPhone',
+  'ToEmail',
   'Weight',
   'Length',
   'Width',

@@ -35,3 +35,5 @@ export * from './scan-forms-values.ts';
 export * from './scan-forms.ts';
 export * from './pickups-values.ts';
 export * from './pickups.ts';
+export * from './tracking-page-values.ts';
+export * from './tracking-page.ts';

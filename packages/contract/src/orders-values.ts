@@ -11,6 +11,8 @@ export const STATE_MAX = 40;
 export const ZIP_MAX = 10;
 export const COUNTRY_MAX = 40;
 export const PHONE_MAX = 30;
+/** A recipient's email (ToEmail), as mail addresses go. */
+export const TO_EMAIL_MAX = 254;
 
 /** A reference line printed on the label: at most this many characters for any carrier (UPS), fewer for some (referenceMaxFor). */
 export const REFERENCE_MAX = 35;
@@ -48,6 +50,11 @@ export const shipDateRangeMessage = (now = Date.now()) =>
 
 export const ORDER_CREATED = 'Order created successfully';
 export const ORDER_DUPLICATED = 'Order duplicated successfully';
+export const RETURN_CREATED = 'Return label created';
+export const RETURN_EXISTS = 'A return label was already made for this order';
+export const RETURN_ONLY_COMPLETED = 'Only a completed label gets a return label';
+export const RETURN_OF_RETURN = 'A return label gets no return label of its own';
+export const RETURN_REFUNDED = 'A refunded label gets no return label';
 export const ORDER_NOT_FOUND = 'Order not found';
 export const LABEL_NOT_READY = 'The label is not ready yet';
 export const ORDER_CANCELLED_NO_LABEL = 'This order was cancelled and has no label';
@@ -143,3 +150,5 @@ export function refundBlocked(order: {
 /** Account Setting's answers to turning the automatic voids of unused labels on or off. */
 export const AUTO_VOID_ON = 'Unused labels will be refunded automatically';
 export const AUTO_VOID_OFF = 'Unused labels will not be refunded automatically';
+export const RECIPIENT_EMAILS_ON = 'Recipients with an email will be told when their parcel moves';
+export const RECIPIENT_EMAILS_OFF = 'Recipients will not be mailed';

@@ -14,6 +14,7 @@ import {
   ZIP_MAX,
   COUNTRY_MAX,
   PHONE_MAX,
+  TO_EMAIL_MAX,
   REFERENCE_MAX,
   SHIP_DATE_DAYS_AHEAD,
   referenceMaxFor,
@@ -78,6 +79,17 @@ const shipDate = z.preprocess(
     .optional(),
 );
 
+/** The recipient's email (ToEmail): optional ('' or null is none), at most 254 characters, kept in lower case. */
+const recipientEmail = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : typeof v === 'string' ? v.trim() : v),
+  z
+    .string({ error: 'To Email must be text' })
+    .max(TO_EMAIL_MAX, `To Email must be at most ${TO_EMAIL_MAX} characters`)
+    .pipe(z.email('To Email must be a valid email address'))
+    .transform((email) => email.toLowerCase())
+    .optional(),
+);
+
 /** POST /order/create (and the shape a duplicate repeats). Country may be left out: it is fixed by the label type. */
 export const createOrderBody = z.object({
   labelType: labelTypeRef,
@@ -105,6 +117,8 @@ export const createOrderBody = z.object({
   ToZip: zip('To ZIP'),
   ToCountry: optional('To Country', COUNTRY_MAX),
   ToPhone: phone('To Phone'),
+  /** The recipient's email for status mails (when the customer turned them on in Account Setting); optional. */
+  ToEmail: recipientEmail,
   // Ship date and reference lines (issue 47): optional, so every caller before them is unchanged.
   ShipDate: shipDate,
   /** Printed on the label and sent upstream; the carrier's limit (referenceMaxFor) is a rule of the label type. */
@@ -286,6 +300,8 @@ export const orderSchema = z.object({
   tracking: z.string().nullable(),
   /** Where the parcel is (TRACKING_STATUSES), once the carrier tracks it; else null. */
   trackingStatus: z.enum(TRACKING_STATUSES).nullable(),
+  /** The recipient's public tracking page, a path on the shop (/t/<token>), once the label is completed; else null. */
+  trackingPage: z.string().nullable(),
   /** The download path of the label PDF once completed, else null. */
   pdf: z.string().nullable(),
   /** Why a cancelled order failed, else null. */
@@ -302,6 +318,10 @@ export const orderSchema = z.object({
   reference2: z.string(),
   /** The SCAN form the label is on, else null (a label on one is no longer refunded through the shop). */
   scanFormId: z.string().nullable(),
+  /** A return label: the order it returns (its addresses swapped), else null. */
+  returnOf: z.string().nullable(),
+  /** The return label made for this order, else null. */
+  returnId: z.string().nullable(),
   /**
    * The carrier pickup the label is on (booking, booked or cancelling), else null: a pickup that failed or was cancelled
    * lets its labels go, so they show none and may get another.
@@ -367,6 +387,10 @@ export const orderDetailSchema = orderSchema.extend({
   updatedAt: z.string(),
   /** The names and address lines the label prints otherwise than typed (CSV column names: ToName...), with what it prints. */
   printedAs: z.record(z.string(), z.string()),
+  /** The recipient's email for status mails, else null. */
+  toEmail: z.string().nullable(),
+  /** The public tracking page as a link on the shop's address (PUBLIC_URL), once the label is completed; else null. */
+  trackingUrl: z.string().nullable(),
 });
 /** The ledger rows an order caused (its charge, its refund), oldest first. */
 export const orderLedgerSchema = z.array(statementEntrySchema.omit({ balance: true }));

@@ -20,6 +20,7 @@ import {
   REFERENCE_MAX,
   ORDER_STATUSES,
   PHONE_MAX,
+  TO_EMAIL_MAX,
   REFUND_IDS_MAX,
   REFUND_STATUSES,
   STATE_MAX,
@@ -130,6 +131,12 @@ export const resellerOrder = z
       .enum(TRACKING_STATUSES)
       .nullable()
       .describe('Where the parcel is as the carrier tracks it (null until the first scan); each change is told by the order.tracking webhook'),
+    trackingUrl: z
+      .string()
+      .nullable()
+      .describe(
+        "The recipient's public tracking page once the label is completed (no sign-in; carrier, status history and the two cities only), else null. Hand it to your customer",
+      ),
     fromName: z.string(),
     toName: z.string(),
     note: z.string().nullable().describe('Why a cancelled order failed'),
@@ -168,6 +175,7 @@ const exampleOrder: ResellerOrder = {
   price: 6.75,
   tracking: '9405500000000000000001',
   trackingStatus: null,
+  trackingUrl: 'https://shop.example.com/t/Qm9vZ2xlX3RyYWNraW5n',
   fromName: 'Jane Sender',
   toName: 'John Receiver',
   note: null,
@@ -383,6 +391,7 @@ const BULK_ROW_FIELD_MAX: Record<keyof z.input<typeof resellerBulkRow>, number> 
   ToZip: ZIP_MAX,
   ToCountry: COUNTRY_MAX,
   ToPhone: PHONE_MAX,
+  ToEmail: TO_EMAIL_MAX,
   Weight: 20,
   Length: 20,
   Width: 20,

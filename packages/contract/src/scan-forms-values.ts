@@ -21,6 +21,7 @@ export const scanFormsMade = (forms: number, labels: number) =>
 export const SCAN_FORM_REFUSALS = {
   notFound: 'No such order of yours',
   notCompleted: 'Only a completed label can go on a SCAN form',
+  returnLabel: 'A return label is handed over by its receiver, not on your SCAN form',
   refunded: 'A refunded label (or one with a refund asked) cannot go on a SCAN form',
   scanned: 'The carrier has already scanned this label',
   shipDatePassed: (day: string) => `Its ship date (${day}) has passed: a SCAN form takes labels shipping today or later`,

@@ -31,6 +31,8 @@ export interface UsersTable {
   label_format: ColumnType<LabelFormat, LabelFormat | undefined, LabelFormat>;
   /** 1: the shop asks the refund of the customer's unused labels by itself (AUTO_VOID_DAYS_*); 0: turned off. */
   auto_void: ColumnType<number, number | undefined, number>;
+  /** 1: the recipients of the customer's labels with a ToEmail get status mails (in transit, out for delivery, delivered); 0 (default): none. */
+  recipient_emails: ColumnType<number, number | undefined, number>;
 }
 
 /** Every change of a balance, with the balance it left behind. */
@@ -120,6 +122,8 @@ export interface Database {
   leases: LeasesTable;
   revoked_tokens: RevokedTokensTable;
   shop_events: ShopEventsTable;
+  recipient_mails: RecipientMailsTable;
+  recipient_unsubscribes: RecipientUnsubscribesTable;
 }
 
 /**
@@ -437,6 +441,10 @@ export interface OrdersTable {
   refund_upstream: string | null;
   /** 1 when the refund was asked by the automatic voids of unused labels, not by the customer. */
   refund_auto: number;
+  /** A return label: the order it returns (its addresses swapped), else null. */
+  return_of: string | null;
+  /** The return label made for this order, else null (one an order). */
+  return_order_id: string | null;
   /** The day the parcel ships, YYYY-MM-DD (UTC); null for orders made before ship dates (they shipped the day they were made). */
   ship_date: string | null;
   /** The reference lines the label prints ('' when none); searchable. */
@@ -446,6 +454,32 @@ export interface OrdersTable {
   scan_form_id: string | null;
   /** The carrier pickup booked (or being booked) for the label, else null. */
   pickup_id: string | null;
+  /** The public tracking page's token (/t/<token>): random, unique, made on the first read of the completed order. */
+  tracking_token: string | null;
+  /** The recipient's email for status mails (ToEmail), else null. */
+  to_email: string | null;
+}
+
+/** A status mail to a label's recipient: one row per order and status, taken (state 'sending') before it is sent. */
+export interface RecipientMailsTable {
+  id: string;
+  order_id: string;
+  user_id: string;
+  /** The tracking status it tells: in_transit, out_for_delivery or delivered. */
+  status: string;
+  state: 'pending' | 'sending' | 'sent' | 'retrying' | 'failed' | 'dropped';
+  attempts: number;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A recipient address (lower case) that asked one customer's labels to mail it no more. */
+export interface RecipientUnsubscribesTable {
+  user_id: string;
+  email: string;
+  created_at: Timestamp;
 }
 
 /** A carrier pickup (2026-11-30-20-pickups). */

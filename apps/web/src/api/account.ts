@@ -10,6 +10,7 @@ export const changeEmail = (email: string) => request<{ message: string }>('/acc
 export const changePassword = (body: ChangePasswordBody) => request<{ message: string; accessToken: string }>('/account/password', { method: 'POST', body });
 export const setLabelFormat = (labelFormat: LabelFormat) => request<{ message: string }>('/account/label-format', { method: 'POST', body: { labelFormat } });
 export const setAutoVoid = (autoVoid: boolean) => request<{ message: string }>('/account/auto-void', { method: 'POST', body: { autoVoid } });
+export const setRecipientEmails = (on: boolean) => request<{ message: string }>('/account/recipient-emails', { method: 'POST', body: { on } });
 export const regenerateApiKey = () => request<{ message: string; api_key: string }>('/account/api-key', { method: 'POST' });
 
 /** Send OTP: a code mailed to the new address, which the verify screen asks for. */
@@ -28,3 +29,6 @@ export const useSetLabelFormat = () => useApiMutation({ call: setLabelFormat, in
 
 /** Automatic voids of unused labels: on or off for the account. */
 export const useSetAutoVoid = () => useApiMutation({ call: setAutoVoid, invalidates: [accessQuery().queryKey], successToast: serverMessage });
+
+/** Status mails to the recipients of the account's labels (those with a ToEmail): on or off. */
+export const useSetRecipientEmails = () => useApiMutation({ call: setRecipientEmails, invalidates: [accessQuery().queryKey], successToast: serverMessage });

@@ -69,6 +69,20 @@ export const downloadSelectedLabels = (ids: string[]) => download('/order/downlo
 export const duplicateOrder = (id: string, idempotencyKey: string) =>
   request<MessageResponse>(`/order/duplicate/${encodeURIComponent(id)}`, { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
 
+/** A return label of a completed order (its addresses swapped), charged like any label of its type. */
+export const returnOrder = (id: string, idempotencyKey: string) =>
+  request<MessageResponse>(`/order/return/${encodeURIComponent(id)}`, { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
+
+export function useReturnOrder() {
+  const keys = useSubmissionKeys();
+  return useApiMutation({
+    call: (id: string) => keys.send(id, (key) => returnOrder(id, key)),
+    invalidates: [ORDERS_QUERY_KEY, accessQuery().queryKey],
+    invalidateOnError: true,
+    successToast: serverMessage,
+  });
+}
+
 /** One of the user's orders whole: both addresses, dimensions, its bulk order and its ledger rows. */
 export const readOrderDetails = (id: string) => request<OrderDetail>(`/order/details/${encodeURIComponent(id)}`);
 /** One order's details, or none asked for while no order is open. */

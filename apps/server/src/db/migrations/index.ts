@@ -35,6 +35,8 @@ import * as upstreamList from './2026-11-29-70-upstream-list.ts';
 import * as scanForms from './2026-11-30-10-scan-forms.ts';
 import * as pickups from './2026-11-30-20-pickups.ts';
 import * as autoVoid from './2026-11-30-30-auto-void.ts';
+import * as recipientTracking from './2026-11-30-50-recipient-tracking.ts';
+import * as returnLabels from './2026-11-30-40-return-labels.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
 const migrations: Record<string, Migration> = {
@@ -74,6 +76,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-30-10-scan-forms': scanForms,
   '2026-11-30-20-pickups': pickups,
   '2026-11-30-30-auto-void': autoVoid,
+  '2026-11-30-40-return-labels': returnLabels,
+  '2026-11-30-50-recipient-tracking': recipientTracking,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

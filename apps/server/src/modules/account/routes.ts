@@ -1,4 +1,13 @@
-import { apiKeyResponse, autoVoidBody, changeEmailBody, changePasswordBody, labelFormatBody, messageResponse, tokenResponse } from '@portal/contract';
+import {
+  apiKeyResponse,
+  autoVoidBody,
+  changeEmailBody,
+  changePasswordBody,
+  labelFormatBody,
+  messageResponse,
+  recipientEmailsBody,
+  tokenResponse,
+} from '@portal/contract';
 import type { Api, AppContext } from '../../app-context.ts';
 
 export async function accountRoutes(api: Api, ctx: AppContext) {
@@ -20,6 +29,10 @@ export async function accountRoutes(api: Api, ctx: AppContext) {
 
   api.post('/account/auto-void', { schema: { body: autoVoidBody, response: { 200: messageResponse } } }, (request) =>
     auth.setAutoVoid(request.userId, request.body.autoVoid),
+  );
+
+  api.post('/account/recipient-emails', { schema: { body: recipientEmailsBody, response: { 200: messageResponse } } }, (request) =>
+    auth.setRecipientEmails(request.userId, request.body.on),
   );
 
   api.post('/account/api-key', { schema: { response: { 200: apiKeyResponse } } }, (request) => auth.regenerateApiKey(request.userId));

@@ -66,6 +66,7 @@ function expectedRow(slip: Slip, state = slip.shipTo.state): string[] {
     ToState: state,
     ToZip: a.zip,
     ToPhone: '',
+    ToEmail: '',
     Weight: '2',
     Length: '',
     Width: '',

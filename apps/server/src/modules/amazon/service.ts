@@ -38,6 +38,7 @@ function csvRow(fields: AmazonCsvFields, { orderId, shipTo }: SlipRow): string[]
     FromPhone: '',
     ...shipTo,
     ToPhone: '',
+    ToEmail: '',
     Weight: String(fields.weight),
     Length: '',
     Width: '',

@@ -16,6 +16,8 @@ import {
   LABEL_FORMAT_SAVED,
   AUTO_VOID_OFF,
   AUTO_VOID_ON,
+  RECIPIENT_EMAILS_OFF,
+  RECIPIENT_EMAILS_ON,
   type LabelFormat,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
@@ -59,6 +61,7 @@ export function toAccessUser(user: users.UserRow, apiKey: string): AccessUser {
     role: user.role,
     labelFormat: user.label_format,
     autoVoid: user.auto_void === 1,
+    recipientEmails: user.recipient_emails === 1,
     timeZone: getShopTimeZone(),
   };
 }
@@ -316,6 +319,11 @@ export function createAuthService(deps: {
     async setAutoVoid(userId: string, autoVoid: boolean): Promise<{ message: string }> {
       await users.updateUser(db, userId, { auto_void: autoVoid ? 1 : 0 });
       return { message: autoVoid ? AUTO_VOID_ON : AUTO_VOID_OFF };
+    },
+    /** POST /account/recipient-emails: status mails to the recipients of the user's labels with a ToEmail, on or off. */
+    async setRecipientEmails(userId: string, on: boolean): Promise<{ message: string }> {
+      await users.updateUser(db, userId, { recipient_emails: on ? 1 : 0 });
+      return { message: on ? RECIPIENT_EMAILS_ON : RECIPIENT_EMAILS_OFF };
     },
     async labelFormatOf(userId: string): Promise<LabelFormat> {
       return (await users.findUserById(db, userId))?.label_format ?? DEFAULT_LABEL_FORMAT;

@@ -35,4 +35,5 @@ export const labelRequestFor = (row: OrderRow): LabelRequest => ({
   shipDate: row.ship_date,
   reference: row.reference1,
   reference2: row.reference2,
+  isReturn: row.return_of !== null,
 });

@@ -13,9 +13,13 @@ import {
   type CreateOrderInput,
   type CreateOrderRequest,
   type OrderIssue,
+  RETURN_EXISTS,
+  RETURN_OF_RETURN,
+  RETURN_ONLY_COMPLETED,
+  RETURN_REFUNDED,
 } from '@portal/contract';
 import type { Trx } from '../../db/database.ts';
-import { HttpError, notFound, paymentRequired } from '../../lib/http-errors.ts';
+import { HttpError, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
 import { batchedReads } from '../../lib/batched-reads.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
 import { idleOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
@@ -56,11 +60,33 @@ const inputFrom = (row: repo.OrderRow): CreateOrderInput => ({
   ToZip: row.to_zip,
   ToCountry: row.to_country,
   ToPhone: row.to_phone,
+  ToEmail: row.to_email ?? undefined,
   // A ship date now past is not repeated: the duplicate ships today.
   ShipDate: row.ship_date && row.ship_date >= shopDay() ? row.ship_date : undefined,
   Reference: row.reference1,
   Reference2: row.reference2,
 });
+
+const PARTY_FIELDS = ['Name', 'Company', 'Street', 'Street2', 'City', 'State', 'Zip', 'Country', 'Phone'] as const;
+
+/** The input with its sender and receiver swapped: a return label's. */
+function swapParties(input: CreateOrderInput): CreateOrderInput {
+  const swapped: Record<string, unknown> = { ...input };
+  for (const field of PARTY_FIELDS) {
+    swapped[`From${field}`] = input[`To${field}`];
+    swapped[`To${field}`] = input[`From${field}`];
+  }
+  return swapped as CreateOrderInput;
+}
+
+/** Why an order gets no return label now (409: not completed or one made; 422: a return, or refunded); null when it can. */
+function returnRefusal(order: repo.OrderRow): HttpError | null {
+  if (order.status !== 'completed') return conflict(RETURN_ONLY_COMPLETED);
+  if (order.return_order_id) return conflict(RETURN_EXISTS);
+  if (order.return_of) return new HttpError(422, RETURN_OF_RETURN);
+  if (order.refund_status === 'requested' || order.refund_status === 'refunded') return new HttpError(422, RETURN_REFUNDED);
+  return null;
+}
 
 /** What placing an order came to: the label is made (or on its way), or the provider refused it and the order was refunded. */
 export type PlaceResult = ({ ok: true } | { ok: false; message: string }) & { orderId: string; labelType: string };
@@ -84,6 +110,8 @@ export function orderRowFor(
     /** The quote it is bought under, and the quote's upstream shipment and rate when the order can reuse them. */
     quoteId?: string;
     quoted?: { upstream: string; shipmentRef: string; rateId: string } | null;
+    /** The order this one returns (a return label). */
+    returnOf?: string;
   },
 ): repo.OrderRow {
   const country = countryFor(type.uid);
@@ -151,10 +179,14 @@ export function orderRowFor(
     pickup_id: null,
     refund_upstream: null,
     refund_auto: 0,
+    return_of: extra.returnOf ?? null,
+    return_order_id: null,
     // An order given no ship date ships on the day it is placed, a day of the shop's time zone (SHOP_TIME_ZONE).
     ship_date: input.ShipDate ?? shopDay(0, Date.parse(extra.createdAt)),
     reference1: input.Reference,
     reference2: input.Reference2,
+    tracking_token: null,
+    to_email: input.ToEmail ?? null,
   };
 }
 
@@ -261,7 +293,7 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
    * first, and the order written once, as its answer left it: the customer's balance is read before (balanceOf), so a
    * customer who cannot pay never has labels rendered and stored. Any other provider is asked once the order is paid.
    */
-  async function place(userId: string, request: CreateOrderRequest, options: { onCharged?: OnCharged } = {}): Promise<PlaceResult> {
+  async function place(userId: string, request: CreateOrderRequest, options: { onCharged?: OnCharged; returnOf?: string } = {}): Promise<PlaceResult> {
     const chosen = request.quoteId || request.strategy ? await deps.rates.forOrder(userId, request) : null;
     if (!chosen && !request.labelType) throw invalidOrder([{ field: 'labelType', message: LABEL_TYPE_REQUIRED }]);
     // A weight given in another unit than the type's (a saved package's, in ounces for a type in pounds) is converted.
@@ -275,6 +307,7 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
       claimedUntil: isoIn(claimMs),
       quoteId: chosen?.quoteId,
       quoted: chosen?.quoted,
+      returnOf: options.returnOf,
     });
     // The quote is the order's in the transaction that charges it, so two orders never buy one quote.
     const onCharged: OnCharged | undefined = chosen
@@ -348,6 +381,26 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
       const original = await repo.findOwnOrder(db, userId, orderId);
       if (!original) throw notFound(ORDER_NOT_FOUND);
       return place(userId, inputFrom(original), { onCharged });
+    },
+
+    /**
+     * A return label of the user's completed order: the same type, parcel and references, the addresses swapped (the
+     * recipient sends it back to the sender), priced and charged like any label of its type. The original names its
+     * return in the return's charge transaction, by a conditional update: a second return of one order is a 409 and
+     * charges nothing. An upstream is asked for it as a return (EasyPost and Shippo: is_return, the addresses as the
+     * original had them).
+     */
+    async placeReturn(userId: string, orderId: string, onCharged?: OnCharged): Promise<PlaceResult> {
+      const original = await repo.findOwnOrder(db, userId, orderId);
+      if (!original) throw notFound(ORDER_NOT_FOUND);
+      const refused = returnRefusal(original);
+      if (refused) throw refused;
+      const link: OnCharged = async (trx, returnId) => {
+        if (!(await repo.linkReturn(trx, original.id, returnId))) throw conflict(RETURN_EXISTS);
+        await onCharged?.(trx, returnId);
+      };
+      // The original's recipient email is the return's sender's: the return mails no one.
+      return place(userId, { ...swapParties(inputFrom(original)), ToEmail: undefined }, { onCharged: link, returnOf: original.id });
     },
 
     /** Writes paid order rows in the caller's transaction: a bulk order writes its rows with its charge. */

@@ -33,6 +33,9 @@ export const LIST_COLUMNS = [
   'reference2',
   'scan_form_id',
   'pickup_id',
+  'tracking_token',
+  'return_of',
+  'return_order_id',
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
@@ -390,6 +393,17 @@ export const requestRefund = (db: DbOrTrx, id: string, at: string, dueAt: string
     .where('scan_form_id', 'is', null)
     .returningAll()
     .executeTakeFirst();
+
+/** Names an order's return label, once: false when it has one already. */
+export async function linkReturn(db: DbOrTrx, orderId: string, returnId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ return_order_id: returnId })
+    .where('id', '=', orderId)
+    .where('return_order_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
 
 /** A window of purchase times: bought before `before` and after `after` (ISO). */
 export type BoughtBetween = { before: string; after: string };

@@ -1,6 +1,7 @@
 import {
   ORDER_CREATED,
   ORDER_DUPLICATED,
+  RETURN_CREATED,
   createOrderRequest,
   placedResponse,
   ratesBody,
@@ -22,6 +23,7 @@ import { z } from 'zod';
 import type { Api, AppContext } from '../../app-context.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES, parseJsonBody } from '../../lib/json-body.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { linkOrigin } from '../../lib/link-origin.ts';
 import { idempotencyOf, sendAnswer, type ApiAnswer } from '../../lib/idempotency-key.ts';
 import type { LabelFile } from './label-files.ts';
 import type { OnCharged, PlaceResult } from './placing.ts';
@@ -82,6 +84,10 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
     scope.post('/order/duplicate/:id', { schema: { params: idParams, response: placed } }, async (request, reply) =>
       placeOnce(request, reply, (onCharged) => orders.duplicate(request.userId, request.params.id, onCharged), ORDER_DUPLICATED),
     );
+    // A return label of a completed order (its addresses swapped): 409 when one was made or it is not completed.
+    scope.post('/order/return/:id', { schema: { params: idParams, response: placed } }, async (request, reply) =>
+      placeOnce(request, reply, (onCharged) => orders.placeReturn(request.userId, request.params.id, onCharged), RETURN_CREATED),
+    );
     // A label's refund (void): 409 when it was asked before or is not completed, 422 outside the carrier's window.
     scope.post('/order/refund/:id', { schema: { params: idParams, response: { 200: refundResultSchema } } }, (request) =>
       ctx.refunds.request(request.userId, request.params.id),
@@ -100,7 +106,7 @@ export async function orderRoutes(api: Api, ctx: AppContext) {
   );
 
   api.get('/order/details/:id', { schema: { params: idParams, response: { 200: orderDetailResponse } } }, (request) =>
-    orders.detail(request.userId, request.params.id),
+    orders.detail(request.userId, request.params.id, linkOrigin(ctx.config, request)),
   );
 
   // Labels come in the format chosen in Account Setting unless ?format= (or the body's format) names another.

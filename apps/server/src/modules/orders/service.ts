@@ -24,6 +24,7 @@ export function createOrderService(deps: OrderDeps) {
     place: placing.place,
     invalidBody: placing.invalidBody,
     duplicate: placing.duplicate,
+    placeReturn: placing.placeReturn,
     insertRows: placing.insertRows,
 
     // The label pipeline (label-pipeline.ts).

@@ -183,6 +183,7 @@ export function createUpstreamList(deps: {
           shipDate: request.shipDate ?? request.createdAt.slice(0, 10),
           reference: request.reference,
           reference2: request.reference2,
+          isReturn: request.isReturn,
         },
         skip,
         true,

@@ -7,12 +7,14 @@ import {
   type OrderDetail,
   type OrderPickup,
   type TrackingStatus,
+  trackingPagePath,
 } from '@portal/contract';
 import type { Db } from '../../db/database.ts';
 import { badRequest, notFound } from '../../lib/http-errors.ts';
 import * as repo from './repository.ts';
 import { partyOf } from './label-request.ts';
 import { isRefundHeld } from './label-files.ts';
+import { trackingTokensOf } from './tracking-page.ts';
 
 const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
 
@@ -44,6 +46,7 @@ export function toOrder(row: repo.OrderListRow, pickups: OrderPickups): Order {
     status: row.status,
     tracking: row.tracking,
     trackingStatus: row.tracking_status as TrackingStatus | null,
+    trackingPage: row.tracking_token ? trackingPagePath(row.tracking_token) : null,
     // A label whose refund is asked or made is not offered for download.
     pdf: row.status === 'completed' && row.pdf_key && !isRefundHeld(row.refund_status) ? downloadPath(row.id) : null,
     note: row.note,
@@ -54,6 +57,8 @@ export function toOrder(row: repo.OrderListRow, pickups: OrderPickups): Order {
     reference: row.reference1,
     reference2: row.reference2,
     scanFormId: row.scan_form_id,
+    returnOf: row.return_of,
+    returnId: row.return_order_id,
     pickup: (row.pickup_id && pickups.get(row.pickup_id)) || null,
   };
 }
@@ -82,8 +87,9 @@ export const printedAsOf = async (row: repo.OrderRow) =>
 /** The reads of orders: the customer's history pages, one order, one order whole with its ledger rows, and the console's. */
 export function createOrderViews(db: Db) {
   const toOrders = async (rows: repo.OrderListRow[]) => {
-    const pickups = await pickupsOf(db, rows);
-    return rows.map((row) => toOrder(row, pickups));
+    // A completed label read for the first time gets its tracking page's token here (trackingTokensOf).
+    const [pickups, tokens] = await Promise.all([pickupsOf(db, rows), trackingTokensOf(db, rows)]);
+    return rows.map((row) => toOrder({ ...row, tracking_token: tokens.get(row.id) ?? null }, pickups));
   };
   return {
     async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {
@@ -114,7 +120,7 @@ export function createOrderViews(db: Db) {
      * The whole order with the ledger rows it caused: the user's own (another user's is not found),
      * or with userId null any customer's (the console).
      */
-    async detail(userId: string | null, orderId: string): Promise<OrderDetail> {
+    async detail(userId: string | null, orderId: string, linkBase = ''): Promise<OrderDetail> {
       const row = userId === null ? await repo.findOrder(db, orderId) : await repo.findOwnOrder(db, userId, orderId);
       if (!row) throw notFound(ORDER_NOT_FOUND);
       const [ledger, [order]] = await Promise.all([repo.ledgerOfOrder(db, row), toOrders([row])]);
@@ -130,6 +136,9 @@ export function createOrderViews(db: Db) {
           bulkRow: row.bulk_order_id ? row.bulk_row : null,
           updatedAt: row.updated_at,
           printedAs: await printedAsOf(row),
+          toEmail: row.to_email,
+          // On the shop's address (linkBase: PUBLIC_URL, or the request's own), for the customer to hand on.
+          trackingUrl: order.trackingPage && `${linkBase}${order.trackingPage}`,
         },
         ledger: ledger.map((l) => ({
           _id: l.id,

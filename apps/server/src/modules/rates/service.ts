@@ -383,6 +383,12 @@ export function createRatesService(deps: {
     async use(trx: Trx, quoteId: string, orderId: string): Promise<void> {
       if (!(await repo.useQuote(trx, quoteId, orderId, nowIso()))) throw conflict(QUOTE_USED);
     },
+    /** The day a label bought under a quote is expected delivered: its type's days in the quote from `shipDate`; null when the quote named none. */
+    async deliveryDateOf(userId: string, quoteId: string, uid: string, shipDate: string): Promise<string | null> {
+      const row = await repo.findOwnQuote(db, userId, quoteId);
+      const days = row ? (JSON.parse(row.rates_json) as RateRecord[]).find((record) => record.uid === uid)?.days : null;
+      return typeof days === 'number' ? deliveryDate(shipDate, days) : null;
+    },
   };
 }
 export type RatesService = ReturnType<typeof createRatesService>;

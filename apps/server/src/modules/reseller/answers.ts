@@ -25,6 +25,7 @@ export function resellerOrderOf(order: Order, base: string): ResellerOrder {
     price: order.price,
     tracking: order.tracking,
     trackingStatus: order.trackingStatus,
+    trackingUrl: order.trackingPage && `${base}${order.trackingPage}`,
     fromName: order.fromName,
     toName: order.toName,
     note: order.note,

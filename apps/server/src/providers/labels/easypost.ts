@@ -44,10 +44,13 @@ const addressOf = (party: LabelParty) => ({
 /** The Shipment of a label or a quote: its reference (our order or quote id), parties and parcel (weight in ounces). */
 function shipmentParams(reference: string, request: QuoteRequest | LabelRequest) {
   const ounces = request.weightUnit === 'lb' ? request.weight * 16 : request.weight;
+  // A return is sent with the original shipment's addresses and is_return: EasyPost swaps them on the label.
+  const [to, from] = request.isReturn ? [request.from, request.to] : [request.to, request.from];
   return {
     reference,
-    to_address: addressOf(request.to),
-    from_address: addressOf(request.from),
+    ...(request.isReturn ? { is_return: true } : {}),
+    to_address: addressOf(to),
+    from_address: addressOf(from),
     parcel: {
       weight: Math.round(ounces * 10) / 10,
       ...(request.length && request.width && request.height ? { length: request.length, width: request.width, height: request.height } : {}),

@@ -46,6 +46,11 @@ export type LabelRequest = {
   /** The reference lines the label prints ('' or unset: none). */
   reference?: string;
   reference2?: string;
+  /**
+   * A return label: `from` is the original receiver sending it back, `to` the original sender. An upstream that swaps
+   * the addresses itself (EasyPost, Shippo: is_return) is sent them as the original shipment had them.
+   */
+  isReturn?: boolean;
 };
 
 /** The shipment and rate an order buys at its upstream. */
@@ -55,7 +60,10 @@ export type ChosenRate = { shipmentRef: string; rateId: string | null };
 export type UpstreamService = { carrier: string; service: string; carrierAccount?: string | null };
 
 /** A package to price: the parties (whole, or only ZIP and country), the parcel and its ship date, for each type wanted. */
-export type QuoteRequest = Pick<LabelRequest, 'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to' | 'reference' | 'reference2'> & {
+export type QuoteRequest = Pick<
+  LabelRequest,
+  'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to' | 'reference' | 'reference2' | 'isReturn'
+> & {
   /** Our quote id (the upstream shipment's reference). */
   quoteId: string;
   /** YYYY-MM-DD. */

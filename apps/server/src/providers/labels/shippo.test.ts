@@ -127,6 +127,15 @@ describe('the Shippo label provider', () => {
     expect(canada.rates.map((r) => r.status)).toEqual(['rated', 'rated', 'route']);
   });
 
+  it('quotes a return as Shippo takes one: the original shipment’s addresses and extra.is_return, rated on the way back', async () => {
+    // The return goes from the original receiver (its `from`) back to the original sender (its `to`).
+    const request = { ...quoteRequest(RECIPIENT, SENDER), isReturn: true };
+    const answer = await provider.quote(request);
+    const shipment = fake.shipments.get(answer.shipmentRef!);
+    expect(shipment).toMatchObject({ extra: { is_return: true }, address_from: { zip: SENDER.zip }, address_to: { zip: RECIPIENT.zip } });
+    expect(answer.rates.find((r) => r.uid === 'priority')).toMatchObject({ status: 'rated' });
+  });
+
   it('buys the chosen rate once, with its cost, carrier and service, and reports the purchase', async () => {
     const request = await order();
     const label = await provider.createLabel(request);

@@ -315,13 +315,16 @@ export function createShippoLabelProvider(options: ShippoOptions): LabelProvider
     const extra = {
       ...(request.reference ? { reference1: request.reference } : {}),
       ...(request.reference2 ? { reference2: request.reference2 } : {}),
+      ...(request.isReturn ? { isReturn: true } : {}),
     };
+    // A return is sent with the original shipment's addresses and extra.is_return: Shippo swaps them on the label.
+    const [to, from] = request.isReturn ? [request.from, request.to] : [request.to, request.from];
     const shipment = await call((sdk) =>
       sdk.shipments.create({
         async: false,
         metadata: request.quoteId,
-        addressFrom: addressOf(request.from),
-        addressTo: addressOf(request.to),
+        addressFrom: addressOf(from),
+        addressTo: addressOf(to),
         parcels: [{ ...sides, distanceUnit: 'in', weight: String(Math.round(ounces * 10) / 10), massUnit: 'oz' }],
         shipmentDate: `${request.shipDate}T12:00:00Z`,
         ...(Object.keys(extra).length ? { extra } : {}),

@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, Modal, Row, Spinner, Table } from 'react-bootstrap';
 import { PRIORITY_TEMPLATES, TRACKING_STATUS_LABELS, ledgerKindLabel, onScanForm, refundBlocked, weightUnitFor } from '@portal/contract';
 import { errorMessage } from '../../api/client.ts';
-import { orderDetailsQuery, useRefundOrder } from '../../api/orders.ts';
+import { orderDetailsQuery, useRefundOrder, useReturnOrder } from '../../api/orders.ts';
 import { ConfirmModal, type Confirmation } from '../../components/confirm-modal.tsx';
 import { RefundBadge } from '../../components/refund-badge.tsx';
 import { formatDate, money, signedMoney } from '../../components/format.ts';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { OrderAddress } from '../../components/order-address.tsx';
+import { CopyButton } from '../../components/copy-button.tsx';
 import { orderPickupText } from '../../components/pickup-window.ts';
 
 const templateName = (design: string | null) => PRIORITY_TEMPLATES.find((t) => t.value === design)?.label ?? design;
@@ -40,6 +41,27 @@ function RefundAction({ orderId }: { orderId: string }) {
         Request refund
       </Button>
       <ConfirmModal confirmation={confirmation} busy={refund.isPending} onClose={() => setConfirmation(null)} />
+    </>
+  );
+}
+
+/** 'Create return label': a label of the same type from the receiver back to the sender, charged like any label. */
+function ReturnAction({ orderId, price }: { orderId: string; price: number }) {
+  const makeReturn = useReturnOrder();
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const ask = () =>
+    setConfirmation({
+      title: 'Create return label',
+      body: `Make a label of the same type from the receiver back to the sender? About ${money(price)} is charged to your balance, as for any label of its type.`,
+      confirmLabel: 'Create return label',
+      run: (done) => makeReturn.mutate(orderId, { onSuccess: done }),
+    });
+  return (
+    <>
+      <Button size="sm" variant="outline-primary" onClick={ask}>
+        Create return label
+      </Button>
+      <ConfirmModal confirmation={confirmation} busy={makeReturn.isPending} onClose={() => setConfirmation(null)} />
     </>
   );
 }
@@ -101,6 +123,25 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                     </span>
                   </Fact>
                 )}
+                {order.returnOf ? (
+                  <Fact name="Return">
+                    <span data-testid="order-return">Return label of order {order.returnOf.slice(0, 8).toUpperCase()}</span>
+                  </Fact>
+                ) : (
+                  order.status === 'completed' && (
+                    <Fact name="Return">
+                      <span data-testid="order-return">
+                        {order.returnId ? (
+                          `Return label made: order ${order.returnId.slice(0, 8).toUpperCase()}`
+                        ) : order.refundStatus === 'requested' || order.refundStatus === 'refunded' ? (
+                          'None (the label was refunded)'
+                        ) : (
+                          <ReturnAction orderId={order._id} price={order.price} />
+                        )}
+                      </span>
+                    </Fact>
+                  )
+                )}
                 {order.scanFormId && (
                   <Fact name="SCAN form">
                     <span data-testid="order-scan-form">{onScanForm(order.scanFormId)}</span>
@@ -133,6 +174,18 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                     <span data-testid="order-tracking-status">{order.trackingStatus ? TRACKING_STATUS_LABELS[order.trackingStatus] : 'Not scanned yet'}</span>
                   </Fact>
                 )}
+                {order.trackingUrl && (
+                  <Fact name="Tracking page">
+                    {/* The recipient's public page: no sign-in, no names or streets; hand the link on. */}
+                    <a href={order.trackingUrl} target="_blank" rel="noreferrer" className="text-break me-2" data-testid="order-tracking-page">
+                      {order.trackingUrl}
+                    </a>
+                    <CopyButton text={order.trackingUrl} copied="Tracking link copied" size="sm" className="py-0">
+                      Copy
+                    </CopyButton>
+                  </Fact>
+                )}
+                {order.toEmail && <Fact name="Recipient email">{order.toEmail}</Fact>}
                 <Fact name="Price">
                   {money(order.price)}
                   {refunded > 0 && <span className="text-success ms-2">Refunded {money(refunded)}</span>}

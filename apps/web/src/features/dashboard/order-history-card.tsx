@@ -198,6 +198,11 @@ export function OrderHistoryCard() {
             </span>
           )}
           <RefundBadge status={order.refundStatus} note={order.refundNote} />
+          {order.returnOf && (
+            <Badge bg="secondary" className="ms-1" title={`Return label of order ${order.returnOf.slice(0, 8).toUpperCase()}`} data-testid="order-return-badge">
+              Return
+            </Badge>
+          )}
           {order.scanFormId && (
             <Badge bg="info" text="dark" className="ms-1" title={onScanForm(order.scanFormId)} data-testid="order-scan-form-badge">
               SCAN form

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Badge, Button, Card, Col, Form, InputGroup, Row } from 'react-bootstrap';
 import { toast } from '../../components/toast.tsx';
 import { LABEL_FORMATS, LABEL_FORMAT_NAMES, PASSWORDS_DO_NOT_MATCH, type LabelFormat } from '@portal/contract';
-import { useChangeEmail, useChangePassword, useRegenerateApiKey, useSetAutoVoid, useSetLabelFormat } from '../../api/account.ts';
+import { useChangeEmail, useChangePassword, useRegenerateApiKey, useSetAutoVoid, useSetLabelFormat, useSetRecipientEmails } from '../../api/account.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { ConfirmModal } from '../../components/confirm-modal.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
@@ -133,6 +133,30 @@ function AutoVoidCard() {
   );
 }
 
+function RecipientEmailsCard() {
+  const { user } = useCurrentUser();
+  const save = useSetRecipientEmails();
+  return (
+    <Card className="mb-4">
+      <Card.Header as="h6">Recipient Emails</Card.Header>
+      <Card.Body>
+        <Form.Check
+          type="switch"
+          id="recipient-emails"
+          label="Email recipients when their parcel moves"
+          checked={user?.recipientEmails ?? false}
+          disabled={!user || save.isPending}
+          onChange={(event) => save.mutate(event.currentTarget.checked)}
+        />
+        <Form.Text>
+          A label with a recipient email (ToEmail: a column of CSV orders, a field of the API) mails its recipient once in transit, once out for delivery and
+          once delivered, with its tracking page and a link to stop the mails.
+        </Form.Text>
+      </Card.Body>
+    </Card>
+  );
+}
+
 function PasswordCard() {
   const { register, handleSubmit, reset } = useForm<{ currentPassword: string; newPassword: string; confirmPassword: string }>();
   const change = useChangePassword();
@@ -186,6 +210,7 @@ export function SettingsPage() {
           <ApiKeyCard />
           <LabelFormatCard />
           <AutoVoidCard />
+          <RecipientEmailsCard />
           <PasswordCard />
         </Col>
       </Row>
