@@ -212,6 +212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/order/return-order/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a return label
+         * @description Buys a return label of your completed order: the same label type, parcel and references, from its receiver back to its sender, charged to your balance like any label of its type. The two are linked: the return's `returnOf` names the order, the order's `returnId` its return. One return an order (409 for a second, charging nothing); 422 for a return label or a refunded one. Send an `Idempotency-Key` to retry safely.
+         */
+        post: operations["returnOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/order/refund-order/{order_id}": {
         parameters: {
             query?: never;
@@ -873,6 +893,10 @@ export interface components {
             reference: string;
             /** @description The label's second reference line ('' when none) */
             reference2: string;
+            /** @description A return label: the id of the order it returns (its addresses swapped), else null */
+            returnOf: string | null;
+            /** @description The id of the return label made for this order (return-order), else null */
+            returnId: string | null;
             /** @description In the create-order answer: the names and address lines the label prints otherwise than sent, by field (ToName...), with what it prints. Labels print Windows-1252; other scripts are transliterated to Latin, emoji dropped. Empty when all print as sent. */
             printedAs?: {
                 [key: string]: string;
@@ -1435,6 +1459,8 @@ export interface operations {
                      *         "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
                      *         "refundStatus": null,
                      *         "refundNote": null,
+                     *         "returnOf": null,
+                     *         "returnId": null,
                      *         "shipDate": "2026-11-24",
                      *         "reference": "INV-1042",
                      *         "reference2": ""
@@ -1686,6 +1712,8 @@ export interface operations {
                      *           "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
                      *           "refundStatus": null,
                      *           "refundNote": null,
+                     *           "returnOf": null,
+                     *           "returnId": null,
                      *           "shipDate": "2026-11-24",
                      *           "reference": "INV-1042",
                      *           "reference2": ""
@@ -3227,6 +3255,222 @@ export interface operations {
                      * @example {
                      *       "type": "error",
                      *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+        };
+    };
+    returnOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h answers the first answer again, without a new order or charge */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The order id */
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return label order, paid */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "success",
+                     *       "message": "Label created successfully",
+                     *       "order": {
+                     *         "id": "5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
+                     *         "orderId": "5F0D2C4E",
+                     *         "status": "completed",
+                     *         "labelType": {
+                     *           "uid": "priority",
+                     *           "name": "USPS Priority"
+                     *         },
+                     *         "design": "normal",
+                     *         "weight": 2,
+                     *         "price": 6.75,
+                     *         "tracking": "9405500000000000000001",
+                     *         "trackingStatus": null,
+                     *         "trackingUrl": "https://shop.example.com/t/Qm9vZ2xlX3RyYWNraW5n",
+                     *         "fromName": "Jane Sender",
+                     *         "toName": "John Receiver",
+                     *         "note": null,
+                     *         "createdAt": "2026-11-23T10:00:00.000Z",
+                     *         "downloadUrl": "https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d",
+                     *         "refundStatus": null,
+                     *         "refundNote": null,
+                     *         "returnOf": null,
+                     *         "returnId": null,
+                     *         "shipDate": "2026-11-24",
+                     *         "reference": "INV-1042",
+                     *         "reference2": ""
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always 'success' on a 2xx answer
+                         * @enum {string}
+                         */
+                        type: "success";
+                        message: string;
+                        order: components["schemas"]["ResellerOrder"];
+                    };
+                };
+            };
+            /** @description No API key, or a wrong one */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The balance does not cover the price; nothing was charged */
+            402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Insufficient balance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This account is disabled; contact the shop for help"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Order not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Not ready yet, a refund already asked or decided, a request with this Idempotency-Key still running, or a package of this name already saved */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "The label is not ready yet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request, or the label is past its refund window (scanned by the carrier, or a USPS label older than the window) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description Rate limit reached: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "Too many requests, retry in 42 s"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResellerError"];
+                };
+            };
+            /** @description The carrier refused the label: the order is cancelled and refunded */
+            502: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "error",
+                     *       "message": "The label could not be created: address not deliverable. The order was cancelled and its price refunded to your balance."
                      *     }
                      */
                     "application/json": components["schemas"]["ResellerError"];

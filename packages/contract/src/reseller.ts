@@ -155,6 +155,8 @@ export const resellerOrder = z
     shipDate: z.string().nullable().describe('The day the parcel ships (YYYY-MM-DD); null for orders made before ship dates'),
     reference: z.string().describe("The label's first reference line ('' when none)"),
     reference2: z.string().describe("The label's second reference line ('' when none)"),
+    returnOf: z.string().nullable().describe('A return label: the id of the order it returns (its addresses swapped), else null'),
+    returnId: z.string().nullable().describe('The id of the return label made for this order (return-order), else null'),
     printedAs: z
       .record(z.string(), z.string())
       .optional()
@@ -183,6 +185,8 @@ const exampleOrder: ResellerOrder = {
   downloadUrl: 'https://shop.example.com/api/reseller/v1/order/download/5f0d2c4e-6a1b-4b8e-9c3d-2e7f8a9b0c1d',
   refundStatus: null,
   refundNote: null,
+  returnOf: null,
+  returnId: null,
   shipDate: '2026-11-24',
   reference: 'INV-1042',
   reference2: '',

@@ -36,6 +36,8 @@ export function resellerOrderOf(order: Order, base: string): ResellerOrder {
     shipDate: order.shipDate,
     reference: order.reference,
     reference2: order.reference2,
+    returnOf: order.returnOf,
+    returnId: order.returnId,
   };
 }
 

@@ -53,6 +53,7 @@ it('documents every call completely: summary, description, parameters, bodies, e
       'GET /order/bulk-queue-stats',
       'GET /order/download-bulk-order/{bulkorder_id}',
       'POST /order/refund-order/{order_id}',
+      'POST /order/return-order/{order_id}',
       'POST /order/refund-orders',
       'POST /order/price',
       'POST /order/rates',
@@ -164,7 +165,9 @@ it('documents every call completely: summary, description, parameters, bodies, e
         'RateLimit-Remaining',
         'RateLimit-Reset',
         ...(status === '429' ? ['Retry-After'] : []),
-        ...(['POST /order/create-order', 'POST /order/create-bulk-order'].includes(call) && status === '200' ? ['Idempotent-Replayed'] : []),
+        ...(['POST /order/create-order', 'POST /order/create-bulk-order', 'POST /order/return-order/{order_id}'].includes(call) && status === '200'
+          ? ['Idempotent-Replayed']
+          : []),
       ];
       expect(Object.keys(response.headers ?? {}), `${call} ${status}`).toEqual(expected);
     }
@@ -277,6 +280,14 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   expect(zpl.response.headers.get('content-type')).toContain('application/zpl');
   expect(zpl.data).toMatch(/^\^XA[\s\S]*\^XZ\s*$/);
 
+  // A return label of it: the addresses swapped, linked both ways; a second is a 409.
+  const returned = await client.POST('/order/return-order/{order_id}', { params: { path: { order_id: order.id } } });
+  expect(returned.data).toMatchObject({ type: 'success', order: { returnOf: order.id, returnId: null, status: 'completed' } });
+  const again = await client.POST('/order/return-order/{order_id}', { params: { path: { order_id: order.id } } });
+  expect(again.response.status).toBe(409);
+  const linked = await client.GET('/order/read-orders', { params: { query: { page: 1, limit: 5, status: 'completed', search: '' } } });
+  expect(linked.data!.orders.find((o) => o.id === order.id)).toMatchObject({ returnId: returned.data!.order.id });
+
   // A refund (void) of the label: requested, and the label is no longer downloadable; the list form answers each order.
   const refunded = await client.POST('/order/refund-order/{order_id}', { params: { path: { order_id: order.id } } });
   expect(refunded.data).toEqual({
@@ -292,7 +303,7 @@ it('drives a whole flow through the generated client over real HTTP', async () =
     { orderId: 'no-such-order', ok: false, message: 'Order not found', refundStatus: null },
   ]);
   const listed = await client.GET('/order/read-orders', { params: { query: { page: 1, limit: 5, status: 'completed', search: '' } } });
-  expect(listed.data!.orders[0]).toMatchObject({ id: order.id, refundStatus: 'requested', downloadUrl: null });
+  expect(listed.data!.orders.find((o) => o.id === order.id)).toMatchObject({ refundStatus: 'requested', downloadUrl: null });
 
   const bulk = await client.POST('/order/create-bulk-order', {
     body: { labelType: 'uspsv9', data: [1, 2, 3].map((i) => ({ ...parties, ToName: `Receiver ${i}`, Weight: 1 + i, Reference: `R-${i}` })) },

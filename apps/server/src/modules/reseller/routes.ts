@@ -454,6 +454,24 @@ export async function resellerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       );
 
       api.post(
+        '/order/return-order/:order_id',
+        {
+          schema: {
+            operationId: 'returnOrder',
+            tags: [RESELLER_TAGS.orders],
+            summary: 'Create a return label',
+            description:
+              "Buys a return label of your completed order: the same label type, parcel and references, from its receiver back to its sender, charged to your balance like any label of its type. The two are linked: the return's `returnOf` names the order, the order's `returnId` its return. One return an order (409 for a second, charging nothing); 422 for a return label or a refunded one. Send an `Idempotency-Key` to retry safely.",
+            headers: idempotencyHeaders,
+            params: orderIdParams,
+            response: { 200: ok(createOrderAnswer, 'The return label order, paid'), ...errorResponses(402, 404, 409, 422, 502, ...AUTH_ERRORS) },
+          },
+        },
+        async (request, reply) =>
+          sendAnswer(reply, await reseller.createReturn(request.userId, request.params.order_id, originOf(request), idempotencyOf(request))),
+      );
+
+      api.post(
         '/order/refund-order/:order_id',
         {
           schema: {

@@ -196,6 +196,20 @@ export function createResellerService(deps: {
       );
     },
 
+    /** A return label of a completed order (its addresses swapped), placed and charged as createOrder is. */
+    createReturn(userId: string, orderId: string, base: string, idempotency?: Idempotency): Promise<ApiAnswer> {
+      return idempotent(
+        userId,
+        idempotency,
+        async (onCharged) => {
+          const placed = await orders.placeReturn(userId, orderId, onCharged);
+          if (!placed.ok) return { statusCode: 502, body: { type: 'error', message: placed.message } };
+          return whenAvailable(() => orderAnswer(userId, placed.orderId, base), ANSWER_READ_MS);
+        },
+        (returnId) => orderAnswer(userId, returnId, base),
+      );
+    },
+
     /** A page of orders: by page number, or after the order `startingAfter` names (keyset paging). */
     async listOrders(
       userId: string,
