@@ -39,7 +39,7 @@ export const LIST_COLUMNS = [
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
-/** Rows of one multi-row insert: SQLite binds at most 32,766 values, and an order has about 40. */
+/** Rows of one multi-row insert: SQLite binds at most 32,766 values, and an order has about 70. */
 const INSERT_CHUNK = 200;
 
 /** Inserts many orders (a bulk order's rows), in the caller's transaction. */
