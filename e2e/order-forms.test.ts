@@ -35,7 +35,7 @@ function countCreateCalls(page: Page) {
 const storedPhones = (token: string) =>
   withServerDb(shop.server, async (db) => {
     const { _id } = await api<{ _id: string }>(shop.server.url, '/auth/access', undefined, token);
-    return db.selectFrom('orders').select(['from_phone', 'to_phone', 'to_state']).where('user_id', '=', _id).execute();
+    return db.selectFrom('orders').select(['from_phone', 'to_phone', 'to_state', 'to_email']).where('user_id', '=', _id).execute();
   });
 
 /** The closed select's chosen text, measured in its own font, fits inside it (padding and arrow aside): nothing is cut short. */
@@ -107,7 +107,7 @@ describe('order forms', () => {
     await submitWithPrice(page, '26.00').waitFor();
   });
 
-  it('takes phones as people write them (stored as E.164) and full state names, and names a bad phone', async () => {
+  it("takes phones as people write them (stored as E.164), full state names and the recipient's email, and names a bad phone or email", async () => {
     const { page, token } = await openCreateOrder(10_000);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'FedEx Ground');
     await page.getByLabel('Weight').fill('1');
@@ -117,13 +117,17 @@ describe('order forms', () => {
     const fromPhone = page.getByTestId('from-card').getByLabel('Phone');
     await fromPhone.fill('call me');
     await page.getByTestId('to-card').getByLabel('Phone').fill('+1 214 555 0100');
+    const toEmail = page.getByTestId('to-card').getByLabel('Email');
+    await toEmail.fill('not an email');
     await submitButton(page).click();
     await expect.poll(() => feedbackOf(fromPhone).textContent()).toBe('From Phone must be a valid phone number');
+    await expect.poll(() => feedbackOf(toEmail).textContent()).toBe('To Email must be a valid email address');
     await fromPhone.fill('(214) 555-0100');
+    await toEmail.fill(' Recipient@Example.com ');
     await submitButton(page).click();
     await toast(page, 'Order created successfully').waitFor();
     await page.waitForURL(`${shop.server.url}/`);
-    expect(await storedPhones(token)).toEqual([{ from_phone: '+12145550100', to_phone: '+12145550100', to_state: 'TX' }]);
+    expect(await storedPhones(token)).toEqual([{ from_phone: '+12145550100', to_phone: '+12145550100', to_state: 'TX', to_email: 'recipient@example.com' }]);
   });
 
   it('says under a field what a name in another script prints as, before paying, and the order keeps what was typed', async () => {

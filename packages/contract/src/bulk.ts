@@ -27,7 +27,6 @@ export const CSV_COLUMNS = [
   'ToState',
   'ToZip',
   'ToPhone',
-  'ToEmail',
   'Weight',
   'Length',
   'Width',
@@ -36,6 +35,8 @@ export const CSV_COLUMNS = [
   'Reference2',
   'ShipDate',
   'Service',
+  // Added after the others (a file made for the earlier columns keeps its positions).
+  'ToEmail',
 ] as const;
 export const CSV_REQUIRED_COLUMNS = [
   'FromName',

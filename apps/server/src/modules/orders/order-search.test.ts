@@ -236,6 +236,7 @@ describe('order search', () => {
     const many: OrderRow[] = Array.from({ length: 450 }, (_, i) => ({
       ...template,
       id: newId(),
+      tracking_token: null,
       to_name: `Common Name ${i}`,
       tracking: `94055${String(i).padStart(17, '0')}`,
       created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
@@ -260,6 +261,7 @@ describe('order search', () => {
       Array.from({ length: 20 }, (_, i) => ({
         ...template,
         id: newId(),
+        tracking_token: null,
         to_name: `Kept Count ${i}`,
         created_at: new Date(Date.UTC(2026, 1, 1, 0, i)).toISOString(),
       })),

@@ -104,6 +104,15 @@ function AddressCard({ side, uid, register, control, errors, addresses, onPick }
             </Form.Group>
           </Col>
           {uid === 'fedex_ground' && <Col sm={6}>{field('Phone', 'Phone', { type: 'tel', placeholder: 'Optional, e.g. (214) 555-0100' })}</Col>}
+          {side === 'To' && (
+            <Col sm={12}>
+              <Form.Group controlId={id('email')}>
+                <Form.Label>Email</Form.Label>
+                <Form.Control type="email" placeholder="Optional: the recipient is mailed the tracking" isInvalid={!!errors.ToEmail} {...register('ToEmail')} />
+                <Form.Control.Feedback type="invalid">{errors.ToEmail?.message}</Form.Control.Feedback>
+              </Form.Group>
+            </Col>
+          )}
         </Row>
       </Card.Body>
     </Card>

@@ -56,7 +56,7 @@ export const draftText = (value: unknown): string => (typeof value === 'string' 
  * (Canada for UPS, United States otherwise), phone only for fedex_ground, 15 x 15 x 15 for uspsv9.
  */
 export function orderPayload(
-  base: Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'ShipDate' | 'Reference' | 'Reference2'>,
+  base: Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'ShipDate' | 'Reference' | 'Reference2' | 'ToEmail'>,
   uid: string,
   from: OrderSide,
   to: OrderSide,
@@ -89,6 +89,8 @@ export function orderPayload(
     ShipDate: base.ShipDate || undefined,
     Reference: base.Reference ?? '',
     Reference2: base.Reference2 ?? '',
+    // The recipient's email for status mails (sent when Account Setting turns them on); empty: none.
+    ToEmail: base.ToEmail || undefined,
   };
 }
 

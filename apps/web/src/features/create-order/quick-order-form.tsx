@@ -27,7 +27,7 @@ import { CompareRates, chosenFields, ratesPackage, useCompareRates } from './com
 
 type QuickValues = Pick<
   CreateOrderBody,
-  'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'FromPhone' | 'ToPhone' | 'ShipDate' | 'Reference' | 'Reference2'
+  'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'FromPhone' | 'ToPhone' | 'ToEmail' | 'ShipDate' | 'Reference' | 'Reference2'
 > & {
   fromText: string;
   toText: string;
@@ -59,9 +59,15 @@ function draftSide(text: string, phone: unknown, before: OrderSide): OrderSide {
   };
 }
 
-/** An issue about a From or To field belongs under that side's text, except the phone, which has its own input. */
+/** An issue about a From or To field belongs under that side's text, except the phones and email, which have their own inputs. */
 const quickField = (field: string) =>
-  field === 'FromPhone' || field === 'ToPhone' ? field : field.startsWith('From') ? 'fromText' : field.startsWith('To') ? 'toText' : field;
+  field === 'FromPhone' || field === 'ToPhone' || field === 'ToEmail'
+    ? field
+    : field.startsWith('From')
+      ? 'fromText'
+      : field.startsWith('To')
+        ? 'toText'
+        : field;
 
 type AddressTextCardProps = {
   side: 'From' | 'To';
@@ -69,13 +75,15 @@ type AddressTextCardProps = {
   text: UseFormRegisterReturn;
   phone: UseFormRegisterReturn;
   showPhone: boolean;
+  /** The recipient's email input (the To side only). */
+  email?: UseFormRegisterReturn;
   errors: FieldErrors<QuickValues>;
   addresses: Address[];
   country: string;
   onPick: (address: Address) => void;
 };
 
-function AddressTextCard({ side, control, text, phone, showPhone, errors, addresses, country, onPick }: AddressTextCardProps) {
+function AddressTextCard({ side, control, text, phone, showPhone, email, errors, addresses, country, onPick }: AddressTextCardProps) {
   const key = side === 'From' ? 'fromText' : 'toText';
   const phoneError = errors[`${side}Phone`];
   return (
@@ -98,6 +106,13 @@ function AddressTextCard({ side, control, text, phone, showPhone, errors, addres
             <Form.Label>Phone</Form.Label>
             <Form.Control type="tel" placeholder="Optional, e.g. (214) 555-0100" isInvalid={!!phoneError} {...phone} />
             <Form.Control.Feedback type="invalid">{phoneError?.message}</Form.Control.Feedback>
+          </Form.Group>
+        )}
+        {email && (
+          <Form.Group controlId={`quick-${side.toLowerCase()}-email`} className={showPhone ? 'mt-3' : undefined}>
+            <Form.Label>Email</Form.Label>
+            <Form.Control type="email" placeholder="Optional: the recipient is mailed the tracking" isInvalid={!!errors.ToEmail} {...email} />
+            <Form.Control.Feedback type="invalid">{errors.ToEmail?.message}</Form.Control.Feedback>
           </Form.Group>
         )}
       </Card.Body>
@@ -229,6 +244,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
               text={register(side === 'From' ? 'fromText' : 'toText')}
               phone={register(`${side}Phone`)}
               showPhone={selected?.uid === 'fedex_ground'}
+              email={side === 'To' ? register('ToEmail') : undefined}
               errors={errors}
               addresses={addresses}
               country={countryFor(selected?.uid ?? '')}
