@@ -110,26 +110,40 @@ function LabelFormatCard() {
   );
 }
 
+/** An account switch saved as it is flipped (its answer read back with the access check). */
+function SwitchCard(props: { title: string; id: string; label: string; checked: boolean; busy: boolean; onChange: (on: boolean) => void; help: string }) {
+  const { user } = useCurrentUser();
+  return (
+    <Card className="mb-4">
+      <Card.Header as="h6">{props.title}</Card.Header>
+      <Card.Body>
+        <Form.Check
+          type="switch"
+          id={props.id}
+          label={props.label}
+          checked={props.checked}
+          disabled={!user || props.busy}
+          onChange={(event) => props.onChange(event.currentTarget.checked)}
+        />
+        <Form.Text>{props.help}</Form.Text>
+      </Card.Body>
+    </Card>
+  );
+}
+
 function AutoVoidCard() {
   const { user } = useCurrentUser();
   const save = useSetAutoVoid();
   return (
-    <Card className="mb-4">
-      <Card.Header as="h6">Unused Labels</Card.Header>
-      <Card.Body>
-        <Form.Check
-          type="switch"
-          id="auto-void"
-          label="Refund unused labels automatically"
-          checked={user?.autoVoid ?? true}
-          disabled={!user || save.isPending}
-          onChange={(event) => save.mutate(event.currentTarget.checked)}
-        />
-        <Form.Text>
-          A label the carrier never scanned is refunded to your balance before its refund window closes, unless it is on a SCAN form or a pickup.
-        </Form.Text>
-      </Card.Body>
-    </Card>
+    <SwitchCard
+      title="Unused Labels"
+      id="auto-void"
+      label="Refund unused labels automatically"
+      checked={user?.autoVoid ?? true}
+      busy={save.isPending}
+      onChange={(on) => save.mutate(on)}
+      help="A label the carrier never scanned is refunded to your balance before its refund window closes, unless it is on a SCAN form or a pickup."
+    />
   );
 }
 
@@ -137,23 +151,15 @@ function RecipientEmailsCard() {
   const { user } = useCurrentUser();
   const save = useSetRecipientEmails();
   return (
-    <Card className="mb-4">
-      <Card.Header as="h6">Recipient Emails</Card.Header>
-      <Card.Body>
-        <Form.Check
-          type="switch"
-          id="recipient-emails"
-          label="Email recipients when their parcel moves"
-          checked={user?.recipientEmails ?? false}
-          disabled={!user || save.isPending}
-          onChange={(event) => save.mutate(event.currentTarget.checked)}
-        />
-        <Form.Text>
-          A label with a recipient email (ToEmail: a column of CSV orders, a field of the API) mails its recipient once in transit, once out for delivery and
-          once delivered, with its tracking page and a link to stop the mails.
-        </Form.Text>
-      </Card.Body>
-    </Card>
+    <SwitchCard
+      title="Recipient Emails"
+      id="recipient-emails"
+      label="Email recipients when their parcel moves"
+      checked={user?.recipientEmails ?? false}
+      busy={save.isPending}
+      onChange={(on) => save.mutate(on)}
+      help="A label with a recipient email (the To side's Email on Create Order, the ToEmail column of CSV orders, a field of the API) mails its recipient once in transit, once out for delivery and once delivered, with its tracking page and a link to stop the mails."
+    />
   );
 }
 
