@@ -54,7 +54,8 @@ describe(`purchases at two upstreams across a kill -9, on the ${engine} queue`, 
     first.kill('SIGKILL');
     await exited(first);
     expect(shippo.purchases).toBeLessThan(ROWS); // killed in the middle
-    expect(easypost.purchases).toBe(0);
+    // Not asserted: none at EasyPost yet. On a loaded machine Shippo's backlog can pass its wait, and the upstream list
+    // then buys a row at EasyPost (CI, 2026-11-30): legitimate, and the checks below hold either way.
     // EasyPost is the cheaper upstream from now on.
     easypost.rates.Priority = '3.00';
 
