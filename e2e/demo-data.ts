@@ -91,8 +91,8 @@ export async function copyOrders(server: RunningServer, orderId: string, count: 
       id: crypto.randomUUID(),
       bulk_order_id: null,
       bulk_row: null,
-      // Each copy is a label of its own: its tracking page token is made when it is first read.
-      tracking_token: null,
+      // Each copy is a label of its own, with a tracking page of its own.
+      tracking_token: crypto.randomUUID().replaceAll('-', ''),
       created_at: new Date(start + i * 1000).toISOString(),
     }));
     await db.transaction().execute((trx) => insertOrders(trx, copies));

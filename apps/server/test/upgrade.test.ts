@@ -157,6 +157,10 @@ describe(`upgrading a ${testDbKind} database the first release made`, () => {
       expect(history.orders.map((o: { _id: string; status: string; tracking: string; price: number }) => [o._id, o.status, o.tracking, o.price])).toEqual([
         ['o1', 'completed', '9405500000000000000001', 6.75],
       ]);
+      // The label made before the tracking pages has one too (the migration's token: 128 random bits, in hex).
+      expect(history.orders[0].trackingPage).toMatch(/^\/t\/[0-9a-f]{32}$/);
+      const page = await app.inject({ method: 'GET', url: `/api/v1/track/${history.orders[0].trackingPage.slice(3)}` });
+      expect([page.statusCode, page.json().trackingNumber]).toEqual([200, '9405500000000000000001']);
       expect(
         (await get('/api/v1/order/read-bulk-orders')).json().orders.map((b: { _id: string; status: string; orders: string[] }) => [b._id, b.status, b.orders]),
       ).toEqual([['b1', 'completed', ['o1']]]);

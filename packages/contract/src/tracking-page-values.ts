@@ -1,7 +1,10 @@
 // The recipient's public tracking page (/t/<token>) and its status mails: constants a screen shows without zod.
 
-/** A tracking page's token: 128 random bits as base64url, 22 characters. */
-export const TRACKING_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+/**
+ * A tracking page's token: 128 random bits as base64url, 22 characters; the labels made before the tracking pages were
+ * given theirs by the database (the migration 2026-11-30-50), as 32 lower-case hex digits.
+ */
+export const TRACKING_TOKEN_PATTERN = /^(?:[A-Za-z0-9_-]{22}|[0-9a-f]{32})$/;
 /** The web path of a label's tracking page. */
 export const trackingPagePath = (token: string) => `/t/${token}`;
 export const TRACKING_PAGE_NOT_FOUND = 'Tracking page not found';

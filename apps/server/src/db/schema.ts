@@ -454,7 +454,7 @@ export interface OrdersTable {
   scan_form_id: string | null;
   /** The carrier pickup booked (or being booked) for the label, else null. */
   pickup_id: string | null;
-  /** The public tracking page's token (/t/<token>): random, unique, made on the first read of the completed order. */
+  /** The public tracking page's token (/t/<token>): random, unique, made with the order (shown once it is completed). */
   tracking_token: string | null;
   /** The recipient's email for status mails (ToEmail), else null. */
   to_email: string | null;

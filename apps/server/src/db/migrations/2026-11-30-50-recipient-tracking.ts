@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * The recipient (issue 51, part 4). A completed label's public tracking page is found by orders.tracking_token (random,
- * made on the first read of the completed order; unique). orders.to_email is the recipient's address for status mails,
+ * made with the order; unique). The orders before it are given one here, from the database's own strong random source:
+ * 122 bits of gen_random_uuid() on PostgreSQL, 128 of randomblob() on SQLite. orders.to_email is the recipient's address for status mails,
  * which a customer turns on (users.recipient_emails, off by default). recipient_mails holds one row per label and
  * status, taken before its mail is sent, so a status is mailed at most once; recipient_unsubscribes holds the addresses
  * that asked a customer's labels to stop mailing them.
@@ -10,6 +11,8 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').addColumn('tracking_token', 'text').execute();
   await db.schema.alterTable('orders').addColumn('to_email', 'text').execute();
+  const random = db.getExecutor().adapter instanceof PostgresAdapter ? sql`replace(gen_random_uuid()::text, '-', '')` : sql`lower(hex(randomblob(16)))`;
+  await db.updateTable('orders').set({ tracking_token: random }).execute();
   await db.schema.createIndex('orders_tracking_token').unique().on('orders').column('tracking_token').execute();
   await db.schema
     .alterTable('users')

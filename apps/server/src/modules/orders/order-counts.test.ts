@@ -61,6 +61,7 @@ describe('settled order counts', () => {
     const rows: OrderRow[] = Array.from({ length: 300 }, (_, i) => ({
       ...mine[3],
       id: newId(),
+      tracking_token: null,
       bulk_row: i + 1,
       created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
     }));

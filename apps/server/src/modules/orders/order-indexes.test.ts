@@ -44,7 +44,7 @@ async function ordersOfNewCustomer(rows: number): Promise<{ single: OrderRow; bu
     },
     ...{ made_orders: 0, failed_orders: 0, refunded_cents: 0, note: null, created_at: at, updated_at: at, completed_at: null },
   });
-  const bulk = Array.from({ length: rows }, (_, i) => ({ ...single, id: newId(), bulk_order_id: bulkId, bulk_row: i + 1 }));
+  const bulk = Array.from({ length: rows }, (_, i) => ({ ...single, id: newId(), tracking_token: null, bulk_order_id: bulkId, bulk_row: i + 1 }));
   await t.db.transaction().execute((trx) => insertOrders(trx, bulk));
   return { single, bulk };
 }
@@ -55,12 +55,12 @@ describe('order indexes', () => {
     await expect(
       t.db
         .insertInto('orders')
-        .values({ ...bulk[1], id: newId() })
+        .values({ ...bulk[1], id: newId(), tracking_token: null })
         .execute(),
     ).rejects.toThrow(/unique|duplicate/i);
     await t.db
       .insertInto('orders')
-      .values({ ...bulk[1], id: newId(), bulk_row: 3 })
+      .values({ ...bulk[1], id: newId(), tracking_token: null, bulk_row: 3 })
       .execute();
   });
 

@@ -225,7 +225,7 @@ describe('order search', () => {
     // In its place: the user's kept order count stays right.
     await t.db
       .insertInto('orders')
-      .values({ ...row, id: newId(), to_name: 'Someone Else' })
+      .values({ ...row, id: newId(), tracking_token: null, to_name: 'Someone Else' })
       .execute();
     expect(await found(user, 'zoë')).toEqual([]);
     expect(await found(user, 'someone else')).toEqual(['Someone Else']);
@@ -322,7 +322,10 @@ describe('order search while the index catches up (SQLite)', () => {
         .execute();
       const copied = await t.db.selectFrom('orders').selectAll().where('user_id', 'in', [user.userId, other.userId]).execute();
       // More than one pass takes (500).
-      const orders = [...copied, ...Array.from({ length: 600 - copied.length }, (_, i) => ({ ...copied[0], id: newId(), to_name: `Extra Order ${i}` }))];
+      const orders = [
+        ...copied,
+        ...Array.from({ length: 600 - copied.length }, (_, i) => ({ ...copied[0], id: newId(), tracking_token: null, to_name: `Extra Order ${i}` })),
+      ];
       await insertOrders(own.db, orders);
       const terms = ['john', 'josé', 'ÉMILE', '100%', 'common name 4', 'someone', 'extra order 5', ids['JOHN SMITH'].slice(0, 8), '7777123456', '88881234'];
       const same = async (state: string) => {
@@ -389,7 +392,7 @@ describe('order search while the index catches up (PostgreSQL)', () => {
       const copied = await t.db.selectFrom('orders').selectAll().where('user_id', 'in', [user.userId, other.userId]).execute();
       await insertOrders(own.db, [
         ...copied,
-        ...Array.from({ length: 600 - copied.length }, (_, i) => ({ ...copied[0], id: newId(), to_name: `Extra Order ${i}` })),
+        ...Array.from({ length: 600 - copied.length }, (_, i) => ({ ...copied[0], id: newId(), tracking_token: null, to_name: `Extra Order ${i}` })),
       ]);
       const terms = ['john', 'josé', 'ÉMILE', '100%', 'extra order 5', ids['JOHN SMITH'].slice(0, 8)];
       const same = async (state: string) => {

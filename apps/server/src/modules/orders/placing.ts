@@ -21,7 +21,7 @@ import {
 import type { Trx } from '../../db/database.ts';
 import { HttpError, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
 import { batchedReads } from '../../lib/batched-reads.ts';
-import { isoIn, newId, nowIso, nowIsoIncreasing } from '../../lib/ids.ts';
+import { isoIn, newId, nowIso, nowIsoIncreasing, randomToken } from '../../lib/ids.ts';
 import { idleOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
 import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
@@ -185,7 +185,8 @@ export function orderRowFor(
     ship_date: input.ShipDate ?? shopDay(0, Date.parse(extra.createdAt)),
     reference1: input.Reference,
     reference2: input.Reference2,
-    tracking_token: null,
+    // Its public tracking page's link (shown once the label is made): 128 random bits, the page is found by it alone.
+    tracking_token: randomToken(16),
     to_email: input.ToEmail ?? null,
   };
 }

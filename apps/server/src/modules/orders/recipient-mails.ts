@@ -7,7 +7,7 @@ import { eventOf, type ShopEventRow } from '../../lib/shop-events.ts';
 import type { Mailer } from '../../providers/mail/mailer.ts';
 import { MAX_ATTEMPTS, type JobContext, type JobDefinition, type JobQueue } from '../../queue/job-queue.ts';
 import * as repo from './recipient-repository.ts';
-import { carrierOf, trackingTokensOf } from './tracking-page.ts';
+import { carrierOf } from './tracking-page.ts';
 
 export const RECIPIENT_MAIL_JOB = 'recipient-mail';
 
@@ -96,9 +96,8 @@ export function createRecipientMails(deps: { db: Db; queue: Pick<JobQueue, 'enqu
       if (!(await repo.takeMail(db, mailId, nowIso()))) return;
       const attempts = mail.attempts + 1;
       try {
-        const token = (await trackingTokensOf(db, [{ id: order.id, status: 'completed', tracking_token: order.tracking_token }])).get(order.id)!;
         const status = mail.status as (typeof RECIPIENT_MAIL_STATUSES)[number];
-        await deps.mailer.send({ to: order.to_email, subject: SUBJECTS[status], text: mailText(order, status, deps.linkBase, token) });
+        await deps.mailer.send({ to: order.to_email, subject: SUBJECTS[status], text: mailText(order, status, deps.linkBase, order.tracking_token!) });
         await repo.updateMail(db, mailId, { state: 'sent', attempts, last_error: null, sent_at: nowIso(), updated_at: nowIso() });
       } catch (error) {
         const last = Math.max(job.attempt, attempts) >= MAX_ATTEMPTS;

@@ -3,32 +3,6 @@ import type { RecipientMailsTable } from '../../db/schema.ts';
 
 // The SQL of the recipient's side of a label: its public tracking page (orders.tracking_token) and its status mails.
 
-/**
- * Gives each of these completed orders without a tracking token the token made for it, by one conditional update each
- * (only while it has none): two first reads at once make one token, the one written first. Answers every order's token.
- */
-export async function fillTrackingTokens(db: DbOrTrx, made: { id: string; token: string }[]): Promise<Map<string, string>> {
-  if (made.length === 0) return new Map();
-  for (const { id, token } of made)
-    await db
-      .updateTable('orders')
-      .set({ tracking_token: token })
-      .where('id', '=', id)
-      .where('status', '=', 'completed')
-      .where('tracking_token', 'is', null)
-      .execute();
-  const rows = await db
-    .selectFrom('orders')
-    .select(['id', 'tracking_token'])
-    .where(
-      'id',
-      'in',
-      made.map((m) => m.id),
-    )
-    .execute();
-  return new Map(rows.flatMap((row) => (row.tracking_token ? [[row.id, row.tracking_token] as const] : [])));
-}
-
 /** What the public page shows of a label, found by its token: never a name, street, ZIP, phone or price. */
 export const findByToken = (db: DbOrTrx, token: string) =>
   db

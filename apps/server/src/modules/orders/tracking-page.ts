@@ -1,27 +1,9 @@
 import { isUpsLabelType, TRACKING_PAGE_NOT_FOUND, type TrackingPage, type TrackingStatus } from '@portal/contract';
-import type { Db, DbOrTrx } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { notFound } from '../../lib/http-errors.ts';
-import { nowIso, randomToken } from '../../lib/ids.ts';
+import { nowIso } from '../../lib/ids.ts';
 import type { RatesService } from '../rates/service.ts';
 import * as repo from './recipient-repository.ts';
-
-/** 128 random bits (base64url, 22 characters): a tracking page cannot be found but by its link. */
-const newTrackingToken = () => randomToken(16);
-
-/**
- * The tracking tokens of these orders: their own, and for a completed order without one a token made now (the first
- * read of a completed label makes it; concurrent first reads make one, fillTrackingTokens). Others have none.
- */
-export async function trackingTokensOf(db: DbOrTrx, rows: { id: string; status: string; tracking_token: string | null }[]): Promise<Map<string, string>> {
-  const tokens = new Map(rows.flatMap((row) => (row.tracking_token ? [[row.id, row.tracking_token] as const] : [])));
-  const missing = rows.filter((row) => row.status === 'completed' && !row.tracking_token);
-  for (const [id, token] of await repo.fillTrackingTokens(
-    db,
-    missing.map((row) => ({ id: row.id, token: newTrackingToken() })),
-  ))
-    tokens.set(id, token);
-  return tokens;
-}
 
 /** The carrier of a label: the one it was bought at, else its label type's. */
 export const carrierOf = (label: { upstream_carrier: string | null; label_type_uid: string }) =>

@@ -14,7 +14,6 @@ import { badRequest, notFound } from '../../lib/http-errors.ts';
 import * as repo from './repository.ts';
 import { partyOf } from './label-request.ts';
 import { isRefundHeld } from './label-files.ts';
-import { trackingTokensOf } from './tracking-page.ts';
 
 const downloadPath = (id: string) => `/api/v1/order/download/${id}`;
 
@@ -46,7 +45,7 @@ export function toOrder(row: repo.OrderListRow, pickups: OrderPickups): Order {
     status: row.status,
     tracking: row.tracking,
     trackingStatus: row.tracking_status as TrackingStatus | null,
-    trackingPage: row.tracking_token ? trackingPagePath(row.tracking_token) : null,
+    trackingPage: row.status === 'completed' && row.tracking_token ? trackingPagePath(row.tracking_token) : null,
     // A label whose refund is asked or made is not offered for download.
     pdf: row.status === 'completed' && row.pdf_key && !isRefundHeld(row.refund_status) ? downloadPath(row.id) : null,
     note: row.note,
@@ -87,9 +86,8 @@ export const printedAsOf = async (row: repo.OrderRow) =>
 /** The reads of orders: the customer's history pages, one order, one order whole with its ledger rows, and the console's. */
 export function createOrderViews(db: Db) {
   const toOrders = async (rows: repo.OrderListRow[]) => {
-    // A completed label read for the first time gets its tracking page's token here (trackingTokensOf).
-    const [pickups, tokens] = await Promise.all([pickupsOf(db, rows), trackingTokensOf(db, rows)]);
-    return rows.map((row) => toOrder({ ...row, tracking_token: tokens.get(row.id) ?? null }, pickups));
+    const pickups = await pickupsOf(db, rows);
+    return rows.map((row) => toOrder(row, pickups));
   };
   return {
     async list(userId: string, filter: repo.OrderFilter): Promise<{ orders: Order[]; totalPages: number; total: number }> {
