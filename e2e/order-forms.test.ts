@@ -130,6 +130,35 @@ describe('order forms', () => {
     expect(await storedPhones(token)).toEqual([{ from_phone: '+12145550100', to_phone: '+12145550100', to_state: 'TX', to_email: 'recipient@example.com' }]);
   });
 
+  it('insures a parcel: its price shown before buying and added to the button, a value above the limit named, the order showing it', async () => {
+    const { page, token } = await openCreateOrder(10_000);
+    await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');
+    await page.getByLabel('Template').selectOption({ label: 'Normal' });
+    await page.getByLabel('Weight').fill('2');
+    await page.getByLabel('From Address Data').fill(FROM_TEXT);
+    await page.getByLabel('To Address Data').fill(TO_TEXT);
+    await expect.poll(() => submitButton(page).textContent()).toMatch(/^Create Order \$\d+\.\d\d$/);
+    const label = Number((await submitButton(page).textContent())!.replace('Create Order $', ''));
+    const insurance = page.getByLabel('Insurance');
+    // Above the shop's limit (INSURANCE_MAX, $5,000): named before anything is sent.
+    await insurance.fill('6000');
+    await expect.poll(() => feedbackOf(insurance).textContent()).toBe('Insurance must be at most 5,000 dollars');
+    // $250 at the defaults (1.5 %, at least $1.50): $3.75, said under the field and added to the button.
+    await insurance.fill('250');
+    await page.getByTestId('quick-insurance-price').filter({ hasText: "Insurance costs $3.75, added to the label's price" }).waitFor();
+    await submitWithPrice(page, (label + 3.75).toFixed(2)).waitFor();
+    await submitButton(page).click();
+    await toast(page, 'Order created successfully').waitFor();
+    await page.waitForURL(`${shop.server.url}/`);
+    const stored = await withServerDb(shop.server, async (db) => {
+      const { _id } = await api<{ _id: string }>(shop.server.url, '/auth/access', undefined, token);
+      return db.selectFrom('orders').select(['insured_cents', 'insurance_cents', 'price_cents']).where('user_id', '=', _id).execute();
+    });
+    expect(stored).toEqual([{ insured_cents: 25_000, insurance_cents: 375, price_cents: Math.round(label * 100) + 375 }]);
+    await page.getByTestId('order-row').first().getByRole('button', { name: 'Details' }).click();
+    await page.getByTestId('order-insurance').filter({ hasText: '$250.00 declared, $3.75 of the price' }).waitFor();
+  });
+
   it('says under a field what a name in another script prints as, before paying, and the order keeps what was typed', async () => {
     const { page, token } = await openCreateOrder(10_000);
     await selectLabelType(page.getByLabel('Type', { exact: true }), 'USPS Priority Mail');

@@ -135,6 +135,9 @@ for (let i = 0; i < ORDERS; i++) {
     reference1: '',
     reference2: '',
     tracking_token: null,
+    insured_cents: null,
+    insurance_cents: 0,
+    insurance_cost_cents: null,
     to_email: null,
   });
   if (batch.length === 500) batches.push(batch.splice(0));

@@ -164,6 +164,14 @@ const envSchema = z.object({
   AUTO_VOID_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
   /** How often the automatic voids run (a scheduled queue job). */
   AUTO_VOID_INTERVAL_MS: z.coerce.number().int().min(50).default(3_600_000),
+  /**
+   * Insurance sold with a label: its price is this percent of the declared value (Insurance), at least INSURANCE_MIN
+   * dollars; a declared value above INSURANCE_MAX dollars is refused (0: no insurance is sold). Bought upstream with the
+   * label (EasyPost: 1 % of the value, at least $1).
+   */
+  INSURANCE_RATE_PERCENT: z.coerce.number().min(0).max(100).default(1.5),
+  INSURANCE_MIN: z.coerce.number().min(0).max(1000).default(1.5),
+  INSURANCE_MAX: z.coerce.number().int().min(0).max(100_000).default(5000),
   /** How often a submitted upstream refund is asked about again (EasyPost's webhook events usually tell first). */
   REFUND_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(600_000),
   /** A refund still requested this long after it was asked shows as stuck in the console's refund queue. */

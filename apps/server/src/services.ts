@@ -1,6 +1,6 @@
 // The composition root: every service of the shop is built here, from the config plus test
 // overrides. The web server (app.ts), `npm run worker`, the tests and the benchmarks all start here.
-import { centsToDollars, setShopTimeZone } from '@portal/contract';
+import { centsToDollars, dollarsToCents, setShopTimeZone } from '@portal/contract';
 import { SYSTEM, auditBy } from './modules/admin/audit.ts';
 import { createRatesService } from './modules/rates/service.ts';
 import { createPriceCheckService } from './modules/price-check/service.ts';
@@ -134,13 +134,22 @@ async function build(config: Config, log: FastifyBaseLogger, overrides: ServiceO
   if (!overrides.files) closers.push(() => files.close());
   const renderer = createLabelRenderer(config);
   closers.push(() => renderer.close());
+  const health = new Map(config.upstreams.map((name) => [name, healthFor(config, name)]));
+  const upstreams = overrides.labels ? [overrides.labels] : config.upstreams.map((name) => createUpstream(name, config, renderer, log, health.get(name)!));
   // A label type is offered only once an upstream that sells postage maps it (the sandbox makes every type itself).
-  const catalog = createCatalogService(db, { mappedAt: overrides.labels || config.upstreams.includes('sandbox') ? undefined : config.upstreams });
+  // Insurance is sold while an upstream can buy it with the label.
+  const catalog = createCatalogService(db, {
+    mappedAt: overrides.labels || config.upstreams.includes('sandbox') ? undefined : config.upstreams,
+    insurance: {
+      ratePercent: config.INSURANCE_RATE_PERCENT,
+      minCents: dollarsToCents(config.INSURANCE_MIN),
+      maxCents: upstreams.some((u) => u.insures !== false) ? config.INSURANCE_MAX * 100 : 0,
+    },
+  });
   // A purchase may land upstream until its call times out: for twice the upstream's timeout no second one is asked.
   const settleMs = (upstream: string) => 2 * (upstream === 'shippo' ? config.SHIPPO_TIMEOUT_MS : config.EASYPOST_TIMEOUT_MS);
-  const health = new Map(config.upstreams.map((name) => [name, healthFor(config, name)]));
   const labels = createUpstreamList({
-    upstreams: overrides.labels ? [overrides.labels] : config.upstreams.map((name) => createUpstream(name, config, renderer, log, health.get(name)!)),
+    upstreams,
     health,
     policy: config.LABEL_UPSTREAM_POLICY,
     quoteDeadlineMs: config.UPSTREAM_QUOTE_DEADLINE_MS,

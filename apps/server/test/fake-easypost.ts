@@ -77,6 +77,11 @@ export type FakeEasyPost = {
    * listed), as EasyPost makes a large form in the background.
    */
   scanFormStatus: 'created' | 'creating';
+  /**
+   * The largest declared value it insures on buy (dollars): a buy asking more is refused (422) and buys nothing, as a
+   * carrier's cap or an excluded item refuses insurance. Insurance costs 1 % of the value, at least $1 (EasyPost's price).
+   */
+  insuranceCap: number;
   /** A street1 the fake cannot verify or rate: creating a shipment to it answers 422, as EasyPost does for an unknown address. */
   unverifiableStreet: string;
   /**
@@ -492,8 +497,26 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     if (shipment.postage_label) return refuse(res, 422, 'SHIPMENT.POSTAGE.EXISTS', 'Postage already exists for this shipment.');
     const rate = shipment.rates.find((r: any) => r.id === body.rate?.id);
     if (!rate) return refuse(res, 422, 'SHIPMENT.RATE.INVALID', 'The rate is not a rate of this shipment.');
+    // Insurance on buy: a dollar amount as text ("249.99"), bought with the postage or the whole buy refused.
+    const insured = body.insurance === undefined || body.insurance === null ? null : Number(body.insurance);
+    if (insured !== null && !(insured > 0 && /^\d+(\.\d{1,2})?$/.test(String(body.insurance))))
+      return refuse(res, 422, 'SHIPMENT.INSURANCE.INVALID', 'Insurance must be a dollar amount such as "249.99".');
+    if (insured !== null && insured > fake.insuranceCap)
+      return refuse(
+        res,
+        422,
+        'SHIPMENT.INSURANCE.INVALID',
+        `Insurance of $${insured.toFixed(2)} is above the maximum of $${fake.insuranceCap.toFixed(2)} for this shipment.`,
+      );
     const labelId = id('pl');
     shipment.selected_rate = rate;
+    shipment.insurance = insured === null ? null : insured.toFixed(2);
+    const fee = (type: string, amount: number) => ({ object: 'Fee', type, amount: amount.toFixed(5), charged: true, refunded: false });
+    shipment.fees = [
+      fee('LabelFee', 0),
+      fee('PostageFee', Number(rate.rate)),
+      ...(insured === null ? [] : [fee('InsuranceFee', Math.max(1, Math.round(insured) / 100))]),
+    ];
     shipment.tracking_code = `EZ${String(++trackingSerial).padStart(10, '0')}`;
     shipment.postage_label = {
       id: labelId,
@@ -675,6 +698,7 @@ export async function startFakeEasyPost(options: { apiKey?: string; webhookSecre
     pickups: new Map(),
     pickupPurchases: 0,
     scanFormStatus: 'created',
+    insuranceCap: 5000,
     unverifiableStreet: '1 Nowhere Lane',
     rates: {},
     rateErrors: new Set(),

@@ -700,6 +700,7 @@ export interface components {
             ToCountry?: string | null;
             ToPhone?: string | null;
             ToEmail?: string;
+            Insurance?: number;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -753,6 +754,7 @@ export interface components {
             ToCountry?: string | null;
             ToPhone?: string | null;
             ToEmail?: string;
+            Insurance?: number;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -799,6 +801,7 @@ export interface components {
             ToCountry?: string | null;
             ToPhone?: string | null;
             ToEmail?: string;
+            Insurance?: number;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -897,6 +900,11 @@ export interface components {
             returnOf: string | null;
             /** @description The id of the return label made for this order (return-order), else null */
             returnId: string | null;
+            /** @description The insurance bought with the label (create-order `Insurance`): the declared value and its price in dollars, a part of `price`; else null */
+            insurance: {
+                value: number;
+                price: number;
+            } | null;
             /** @description In the create-order answer: the names and address lines the label prints otherwise than sent, by field (ToName...), with what it prints. Labels print Windows-1252; other scripts are transliterated to Latin, emoji dropped. Empty when all print as sent. */
             printedAs?: {
                 [key: string]: string;
@@ -1461,6 +1469,7 @@ export interface operations {
                      *         "refundNote": null,
                      *         "returnOf": null,
                      *         "returnId": null,
+                     *         "insurance": null,
                      *         "shipDate": "2026-11-24",
                      *         "reference": "INV-1042",
                      *         "reference2": ""
@@ -1714,6 +1723,7 @@ export interface operations {
                      *           "refundNote": null,
                      *           "returnOf": null,
                      *           "returnId": null,
+                     *           "insurance": null,
                      *           "shipDate": "2026-11-24",
                      *           "reference": "INV-1042",
                      *           "reference2": ""
@@ -3314,6 +3324,7 @@ export interface operations {
                      *         "refundNote": null,
                      *         "returnOf": null,
                      *         "returnId": null,
+                     *         "insurance": null,
                      *         "shipDate": "2026-11-24",
                      *         "reference": "INV-1042",
                      *         "reference2": ""

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idText, stringField, requiredText } from './common.ts';
+import { dollars, idText, stringField, requiredText } from './common.ts';
 import { labelTypeSchema, priceTier } from './catalog.ts';
 import { orderDetailSchema, orderLedgerSchema, orderSchema } from './orders.ts';
 import { ORDER_STATUSES } from './orders-values.ts';
@@ -29,11 +29,6 @@ const optionalDay = z.preprocess(
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are yyyy-mm-dd')
     .optional(),
 );
-const dollars = (label: string) =>
-  z.coerce
-    .number({ error: `${label} must be a number` })
-    .refine((n) => Number.isFinite(n) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} must have at most 2 decimal places`);
-
 /** ?page=&limit= of every admin list: page size ADMIN_PAGE_SIZE, at most 100. */
 export const adminPageQuery = z.object({
   page: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1, 'Page must be at least 1').default(1)),
@@ -60,8 +55,19 @@ export const overviewResponse = z.object({
   fedexWaiting: z.number(),
   /** Label refunds by state; stuck: requested longer than REFUND_STUCK_HOURS. */
   refunds: z.object({ requested: z.number(), stuck: z.number(), refunded: z.number(), rejected: z.number() }),
-  /** Labels bought upstream (EasyPost) and completed in the last 30 days, voided ones left out: what they cost upstream, sold for, and the margin. */
-  upstream: z.object({ labels30d: z.number(), cost30d: z.number(), price30d: z.number(), margin30d: z.number() }),
+  /**
+   * Labels bought upstream and completed in the last 30 days, voided ones left out: what they cost upstream (their
+   * insurance included), sold for, and the margin; of them the insured ones, the insurance sold and what it cost.
+   */
+  upstream: z.object({
+    labels30d: z.number(),
+    cost30d: z.number(),
+    price30d: z.number(),
+    margin30d: z.number(),
+    insured30d: z.number(),
+    insurance30d: z.number(),
+    insuranceCost30d: z.number(),
+  }),
   /** 30 days, oldest first, one entry per day of the shop's time zone (days without money included, as 0). */
   daily: z.array(z.object({ date: z.string(), sales: z.number(), deposits: z.number() })),
   /** SHOP_TIME_ZONE: the zone "today" and the daily figures are counted in. */

@@ -37,6 +37,7 @@ export const CSV_COLUMNS = [
   'Service',
   // Added after the others (a file made for the earlier columns keeps its positions).
   'ToEmail',
+  'Insurance',
 ] as const;
 export const CSV_REQUIRED_COLUMNS = [
   'FromName',

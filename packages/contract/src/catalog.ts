@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { LABEL_TYPE_REQUIRED, LABEL_TYPE_NOT_FOUND, WEIGHT_REQUIRED, WEIGHT_NOT_NUMBER, WEIGHT_NOT_POSITIVE } from './catalog-values.ts';
+import { dollars } from './common.ts';
+import { INSURANCE_VALUE_CEILING, insuranceAboveMaxMessage } from './orders-values.ts';
 
 /** A number sent as a JSON number, or as numeric text from a form; errors name the field. */
 export const numberField = (label: string, requiredMessage = `${label} is required`, notNumberMessage = `${label} must be a number`) =>
@@ -39,6 +41,20 @@ export const measureField = (
 
 export const weightSchema = measureField('Weight', WEIGHT_REQUIRED, WEIGHT_NOT_NUMBER, WEIGHT_NOT_POSITIVE);
 
+/**
+ * The declared value of the parcel's contents to insure (Insurance), dollars: optional ('' , null or 0 is none). Its
+ * price is the shop's (INSURANCE_RATE_PERCENT of it, at least INSURANCE_MIN), charged with the label.
+ */
+export const insuranceValue = z.preprocess(
+  (v) => {
+    const given = typeof v === 'string' ? v.trim() : v;
+    return given === null || Number(given) === 0 ? undefined : given;
+  },
+  dollars('Insurance')
+    .pipe(z.number().positive('Insurance must be greater than 0').max(INSURANCE_VALUE_CEILING, insuranceAboveMaxMessage(INSURANCE_VALUE_CEILING)))
+    .optional(),
+);
+
 /** The label type's _id (its uid is accepted too). */
 export const labelTypeRef = z.string({ error: LABEL_TYPE_REQUIRED }).trim().min(1, LABEL_TYPE_REQUIRED).max(64, LABEL_TYPE_NOT_FOUND);
 
@@ -67,7 +83,11 @@ export type LabelType = z.infer<typeof labelTypeSchema>;
 export const labelTypesResponse = z.object({ labelTypes: z.array(labelTypeSchema) });
 
 /** POST /order/price */
-export const priceBody = z.object({ labelType: labelTypeRef, weight: weightSchema });
+export const priceBody = z.object({ labelType: labelTypeRef, weight: weightSchema, insurance: insuranceValue });
 export type PriceBody = z.input<typeof priceBody>;
 /** Dollars with two decimals. */
-export const priceResponse = z.object({ price: z.number() });
+export const priceResponse = z.object({
+  price: z.number(),
+  /** With a declared value asked (insurance): what insuring it costs, dollars, on top of the price. */
+  insurance: z.number().optional(),
+});

@@ -21,6 +21,12 @@ export const idText = (max = 64) =>
 
 export const idParams = z.object({ id: idText() });
 
+/** A dollar amount given by a person or a program: a number (or its text) with at most two decimals. */
+export const dollars = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .refine((n) => Number.isFinite(n) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${label} must have at most 2 decimal places`);
+
 /** Money crosses the API as dollars with two decimals; storage and arithmetic use integer cents. */
 export const centsToDollars = (cents: number): number => Math.round(cents) / 100;
 export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);

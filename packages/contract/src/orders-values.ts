@@ -13,6 +13,10 @@ export const COUNTRY_MAX = 40;
 export const PHONE_MAX = 30;
 /** A recipient's email (ToEmail), as mail addresses go. */
 export const TO_EMAIL_MAX = 254;
+/** The declared value the contract takes at most (dollars); the shop's own limit (INSURANCE_MAX, default 5,000) is checked when priced. */
+export const INSURANCE_VALUE_CEILING = 100_000;
+export const INSURANCE_NOT_SOLD = 'Insurance is not sold with labels here';
+export const insuranceAboveMaxMessage = (maxDollars: number) => `Insurance must be at most ${maxDollars.toLocaleString('en-US')} dollars`;
 
 /** A reference line printed on the label: at most this many characters for any carrier (UPS), fewer for some (referenceMaxFor). */
 export const REFERENCE_MAX = 35;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { idText, printedLine } from './common.ts';
-import { labelTypeRef, measureField, weightSchema } from './catalog.ts';
+import { insuranceValue, labelTypeRef, measureField, weightSchema } from './catalog.ts';
 import { USPS_V9_DIMENSION, TEMPLATE_VALUES, countryFor, isUpsLabelType, templateRequired } from './catalog-values.ts';
 import { CANADA_REGION_CODES, US_STATE_CODES } from './regions.ts';
 import { statementEntrySchema } from './billing.ts';
@@ -119,6 +119,8 @@ export const createOrderBody = z.object({
   ToPhone: phone('To Phone'),
   /** The recipient's email for status mails (when the customer turned them on in Account Setting); optional. */
   ToEmail: recipientEmail,
+  /** The declared value to insure, dollars (optional); see insuranceValue. */
+  Insurance: insuranceValue,
   // Ship date and reference lines (issue 47): optional, so every caller before them is unchanged.
   ShipDate: shipDate,
   /** Printed on the label and sent upstream; the carrier's limit (referenceMaxFor) is a rule of the label type. */
@@ -322,6 +324,8 @@ export const orderSchema = z.object({
   returnOf: z.string().nullable(),
   /** The return label made for this order, else null. */
   returnId: z.string().nullable(),
+  /** The insurance bought with the label: the declared value and its price (dollars; part of `price`), else null. */
+  insurance: z.object({ value: z.number(), price: z.number() }).nullable(),
   /**
    * The carrier pickup the label is on (booking, booked or cancelling), else null: a pickup that failed or was cancelled
    * lets its labels go, so they show none and may get another.

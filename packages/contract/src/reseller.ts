@@ -157,6 +157,10 @@ export const resellerOrder = z
     reference2: z.string().describe("The label's second reference line ('' when none)"),
     returnOf: z.string().nullable().describe('A return label: the id of the order it returns (its addresses swapped), else null'),
     returnId: z.string().nullable().describe('The id of the return label made for this order (return-order), else null'),
+    insurance: z
+      .object({ value: z.number(), price: z.number() })
+      .nullable()
+      .describe('The insurance bought with the label (create-order `Insurance`): the declared value and its price in dollars, a part of `price`; else null'),
     printedAs: z
       .record(z.string(), z.string())
       .optional()
@@ -187,6 +191,7 @@ const exampleOrder: ResellerOrder = {
   refundNote: null,
   returnOf: null,
   returnId: null,
+  insurance: null,
   shipDate: '2026-11-24',
   reference: 'INV-1042',
   reference2: '',
@@ -396,6 +401,7 @@ const BULK_ROW_FIELD_MAX: Record<keyof z.input<typeof resellerBulkRow>, number> 
   ToCountry: COUNTRY_MAX,
   ToPhone: PHONE_MAX,
   ToEmail: TO_EMAIL_MAX,
+  Insurance: 20,
   Weight: 20,
   Length: 20,
   Width: 20,

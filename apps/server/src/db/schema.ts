@@ -456,6 +456,12 @@ export interface OrdersTable {
   pickup_id: string | null;
   /** The public tracking page's token (/t/<token>): random, unique, made with the order (shown once it is completed). */
   tracking_token: string | null;
+  /** The declared value insured with the label (cents), else null. */
+  insured_cents: number | null;
+  /** What the customer paid for that insurance (cents; a part of price_cents, so every refund of the order gives it back). */
+  insurance_cents: number;
+  /** What the upstream charged for the insurance (cents), once bought. */
+  insurance_cost_cents: number | null;
   /** The recipient's email for status mails (ToEmail), else null. */
   to_email: string | null;
 }

@@ -36,6 +36,7 @@ import * as scanForms from './2026-11-30-10-scan-forms.ts';
 import * as pickups from './2026-11-30-20-pickups.ts';
 import * as autoVoid from './2026-11-30-30-auto-void.ts';
 import * as recipientTracking from './2026-11-30-50-recipient-tracking.ts';
+import * as insurance from './2026-11-30-60-insurance.ts';
 import * as returnLabels from './2026-11-30-40-return-labels.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-30-30-auto-void': autoVoid,
   '2026-11-30-40-return-labels': returnLabels,
   '2026-11-30-50-recipient-tracking': recipientTracking,
+  '2026-11-30-60-insurance': insurance,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

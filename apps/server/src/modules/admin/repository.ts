@@ -168,16 +168,34 @@ export async function listOutbox(db: DbOrTrx, page: Page) {
 
 /**
  * Labels bought upstream and completed since `since`, net of those voided (refunded: the customer has the price back,
- * the shop its cost): how many, their upstream cost and their price, in cents.
+ * the shop its cost): how many, their upstream cost (insurance included) and their price, in cents; and of those, the
+ * insured ones: how many, the insurance sold and what it cost upstream.
  */
-export async function upstreamTotals(db: DbOrTrx, since: string): Promise<{ labels: number; costCents: number; priceCents: number }> {
+export async function upstreamTotals(
+  db: DbOrTrx,
+  since: string,
+): Promise<{ labels: number; costCents: number; priceCents: number; insured: number; insuranceCents: number; insuranceCostCents: number }> {
   const row = await db
     .selectFrom('orders')
-    .select((eb) => [eb.fn.countAll().as('labels'), eb.fn.sum<number>('upstream_cost_cents').as('cost'), eb.fn.sum<number>('price_cents').as('price')])
+    .select((eb) => [
+      eb.fn.countAll().as('labels'),
+      eb.fn.sum<number>(sql`upstream_cost_cents + coalesce(insurance_cost_cents, 0)`).as('cost'),
+      eb.fn.sum<number>('price_cents').as('price'),
+      eb.fn.count('insured_cents').as('insured'),
+      eb.fn.sum<number>('insurance_cents').as('insurance'),
+      eb.fn.sum<number>('insurance_cost_cents').as('insurance_cost'),
+    ])
     .where('status', '=', 'completed')
     .where('created_at', '>=', since)
     .where('upstream_cost_cents', 'is not', null)
     .where((eb) => eb.or([eb('refund_status', 'is', null), eb('refund_status', '<>', 'refunded')]))
     .executeTakeFirstOrThrow();
-  return { labels: Number(row.labels), costCents: Number(row.cost ?? 0), priceCents: Number(row.price ?? 0) };
+  return {
+    labels: Number(row.labels),
+    costCents: Number(row.cost ?? 0),
+    priceCents: Number(row.price ?? 0),
+    insured: Number(row.insured),
+    insuranceCents: Number(row.insurance ?? 0),
+    insuranceCostCents: Number(row.insurance_cost ?? 0),
+  };
 }

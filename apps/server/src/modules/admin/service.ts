@@ -206,6 +206,9 @@ export function createAdminService(deps: {
         cost30d: centsToDollars(upstream.costCents),
         price30d: centsToDollars(upstream.priceCents),
         margin30d: centsToDollars(upstream.priceCents - upstream.costCents),
+        insured30d: upstream.insured,
+        insurance30d: centsToDollars(upstream.insuranceCents),
+        insuranceCost30d: centsToDollars(upstream.insuranceCostCents),
       },
       daily: days.map((date) => ({ date, sales: centsToDollars(byDay.get(date)!.sales), deposits: centsToDollars(byDay.get(date)!.deposits) })),
       timeZone: deps.timeZone,
@@ -409,7 +412,8 @@ export function createAdminService(deps: {
     async order(orderId: string): Promise<AdminOrderDetail> {
       const [{ order, ledger }, row] = await Promise.all([orders.detail(null, orderId), orders.find(orderId)]);
       const ownerOf = await owners([order.user]);
-      const cost = row?.upstream_cost_cents ?? null;
+      // The label's cost and its insurance's, against the price of both.
+      const cost = row?.upstream_cost_cents == null ? null : row.upstream_cost_cents + (row.insurance_cost_cents ?? 0);
       const upstream =
         row && (row.upstream_ref || cost !== null)
           ? {

@@ -67,6 +67,7 @@ function expectedRow(slip: Slip, state = slip.shipTo.state): string[] {
     ToZip: a.zip,
     ToPhone: '',
     ToEmail: '',
+    Insurance: '',
     Weight: '2',
     Length: '',
     Width: '',

@@ -39,6 +39,7 @@ function csvRow(fields: AmazonCsvFields, { orderId, shipTo }: SlipRow): string[]
     ...shipTo,
     ToPhone: '',
     ToEmail: '',
+    Insurance: '',
     Weight: String(fields.weight),
     Length: '',
     Width: '',

@@ -40,6 +40,8 @@ export type BulkFileRow = {
   cells: string[];
   input: CreateOrderInput;
   priceCents: number;
+  /** What its insurance costs (its Insurance column), on top of priceCents; set once priced (bulk service's withInsurance). */
+  insuranceCents?: number;
   type?: CatalogType;
   strategy?: Strategy;
   quote?: { quoteId: string; quoted: { upstream: string; shipmentRef: string; rateId: string } | null };

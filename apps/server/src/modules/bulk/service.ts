@@ -40,7 +40,7 @@ import { eventRow, idleOutbox, recordEvents, type ShopEventOutbox } from '../../
 import { MAX_ATTEMPTS, type JobContext, type JobCounts, type JobInfo, type JobQueue } from '../../queue/job-queue.ts';
 import { openFileWriter, type FileStore } from '../../providers/storage/file-store.ts';
 import { changeBalance } from '../billing/service.ts';
-import type { CatalogService, CatalogType } from '../catalog/service.ts';
+import { insurancePriceFor, type CatalogService, type CatalogType } from '../catalog/service.ts';
 import { isRefundHeld, orderRowFor, readLabel, type BulkOrderPort, type LabelOutcome, type OnCharged } from '../orders/service.ts';
 import type { OrdersTable as OrderRow } from '../../db/schema.ts';
 import { eachLimited } from '../../lib/each-limited.ts';
@@ -154,6 +154,26 @@ export function createBulkService(deps: {
       );
     return { ...file, totalCents: file.rows.reduce((sum, r) => sum + r.priceCents, 0) };
   }
+
+  /**
+   * Prices each row's insurance (its Insurance column) by the shop's rule, on top of its label: a value the shop does
+   * not insure is named like any bad row. Answers the file with the new total. The last step of pricing a file.
+   */
+  function withInsurance<T extends { rows: BulkFileRow[]; totalCents: number }>(file: T): T {
+    const errors: CsvRowError[] = [];
+    for (const row of file.rows) {
+      if (!row.input.Insurance) continue;
+      const insurance = insurancePriceFor(catalog.insurance, dollarsToCents(row.input.Insurance));
+      if (insurance.ok) row.insuranceCents = insurance.priceCents;
+      else errors.push({ row: row.row, column: 'Insurance', message: insurance.message, value: String(row.input.Insurance) });
+    }
+    if (errors.length > 0) throw new CsvFileError(CSV_HAS_ERRORS(errors.length), errors);
+    return { ...file, totalCents: file.rows.reduce((sum, r) => sum + r.priceCents + (r.insuranceCents ?? 0), 0) };
+  }
+
+  /** A checked file priced whole: its strategies' rows quoted, then every row's insurance. */
+  const priced = async <T extends { rows: BulkFileRow[]; totalCents: number }>(userId: string, file: T): Promise<T> =>
+    withInsurance(await resolveStrategies(userId, file));
 
   /**
    * The merged file or the ZIP of a finished bulk order made from its rows' labels when asked: in a format other than
@@ -438,7 +458,9 @@ export function createBulkService(deps: {
         bulkOrderId: id,
         bulkRow: r.row,
         quoteId: r.quote?.quoteId,
-        quoted: r.quote?.quoted,
+        // An insured row is rated again at purchase among the upstreams that insure (as a single order is).
+        quoted: r.input.Insurance ? null : r.quote?.quoted,
+        insuranceCents: r.insuranceCents,
       }),
     );
     await files.put(bulk.input_key, inputCsv);
@@ -514,7 +536,7 @@ export function createBulkService(deps: {
       const { labeltype } = fieldsOf(validateCsvFields, upload.fields);
       const csv = csvOf(upload);
       const type = await catalog.orderableType(labeltype);
-      const file = await resolveStrategies(userId, await readBulkFile(csv, type, undefined, await typeLookup()));
+      const file = await priced(userId, await readBulkFile(csv, type, undefined, await typeLookup()));
       // The transliteration tables (3 MB) load with the first validation, not with the process.
       const { printedDifferently } = await import('@portal/contract/printed-as');
       const printNotes = file.rows
@@ -540,7 +562,7 @@ export function createBulkService(deps: {
       const csv = csvOf(upload);
       const type = await catalog.orderableType(fields.type);
       if (templateRequired(type.uid) && !fields.design) throw badRequest(TEMPLATE_REQUIRED);
-      const file = await resolveStrategies(userId, await readBulkFile(csv, type, fields.design, await typeLookup()));
+      const file = await priced(userId, await readBulkFile(csv, type, fields.design, await typeLookup()));
       if (dollarsToCents(fields.total_price) !== file.totalCents) throw conflict(PRICES_CHANGED);
 
       const bulk = await persistAndRun(userId, type, fields.design, file, csv, { onCharged });
@@ -622,7 +644,7 @@ export function createBulkService(deps: {
       if (templateRequired(type.uid) && !input.design) throw badRequest(TEMPLATE_REQUIRED);
       const cellOf = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
       const records = input.rows.map((fields, i) => ({ row: i + 1, fields, cells: CSV_COLUMNS.map((c) => cellOf(fields[c])) }));
-      const checked = await resolveStrategies(userId, checkBulkRows(records, type, input.design, await typeLookup()));
+      const checked = await priced(userId, checkBulkRows(records, type, input.design, await typeLookup()));
       const csv = Buffer.from(toCsv([[...CSV_COLUMNS], ...records.map((r) => r.cells)]));
       return persistAndRun(userId, type, input.design, checked, csv, { alwaysQueue: true, onCharged: options.onCharged });
     },

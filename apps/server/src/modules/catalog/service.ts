@@ -2,6 +2,8 @@ import {
   LABEL_TYPE_DISABLED,
   LABEL_TYPE_NOT_FOUND,
   WEIGHT_NOT_POSITIVE,
+  INSURANCE_NOT_SOLD,
+  insuranceAboveMaxMessage,
   centsToDollars,
   dollarsToCents,
   noPriceMessage,
@@ -74,6 +76,19 @@ export function priceFor(type: CatalogType, weight: number): { ok: true; priceCe
   return { ok: true, priceCents: tier.priceCents };
 }
 
+/**
+ * The shop's insurance (INSURANCE_RATE_PERCENT, INSURANCE_MIN, INSURANCE_MAX): its price is ratePercent of the
+ * declared value, at least minCents; a value above maxCents is refused, and with maxCents 0 none is sold.
+ */
+export type InsuranceRule = { ratePercent: number; minCents: number; maxCents: number };
+
+/** What insuring a declared value (cents) costs, in cents, or why it is not sold. */
+export function insurancePriceFor(rule: InsuranceRule, valueCents: number): { ok: true; priceCents: number } | { ok: false; message: string } {
+  if (rule.maxCents === 0) return { ok: false, message: INSURANCE_NOT_SOLD };
+  if (valueCents > rule.maxCents) return { ok: false, message: insuranceAboveMaxMessage(rule.maxCents / 100) };
+  return { ok: true, priceCents: Math.max(rule.minCents, Math.round((valueCents * rule.ratePercent) / 100)) };
+}
+
 /** What an operator sets on a label type: the tiers' prices in dollars. */
 export type LabelTypeChange = { name: string; maxWeight: number; status: boolean; prices: PriceTier[] };
 
@@ -90,7 +105,7 @@ export function tiersProblem(prices: PriceTier[], maxWeight: number): string | n
  * mappedAt (the shop's upstreams that sell postage, when it has no sandbox among them): a type none of them maps is not
  * offered, as if disabled, since nothing could be bought for it.
  */
-export function createCatalogService(db: Db, options: { mappedAt?: string[] } = {}) {
+export function createCatalogService(db: Db, options: { mappedAt?: string[]; insurance?: InsuranceRule } = {}) {
   const mappedAt = options.mappedAt;
   const offered = (type: CatalogType) => type.enabled && (!mappedAt || mappedAt.some((name) => type.upstreams[name]));
   const withTiers = (rows: LabelTypesTable[]) => withTiersIn(db, rows);
@@ -217,6 +232,9 @@ export function createCatalogService(db: Db, options: { mappedAt?: string[] } = 
         return { ...before, upstreams };
       });
     },
+
+    /** The shop's insurance rule (none sold unless configured). */
+    insurance: options.insurance ?? { ratePercent: 0, minCents: 0, maxCents: 0 },
 
     /** The server's own price for a label type (id or uid) and weight; 400 with the reason when there is none. */
     async quote(ref: string, weight: number): Promise<Quote> {

@@ -29,11 +29,13 @@ export const labelRequestFor = (row: OrderRow): LabelRequest => ({
   from: partyOf(row, 'from'),
   to: partyOf(row, 'to'),
   createdAt: row.created_at,
-  priceCents: Number(row.price_cents),
+  // The label's part of the price: the cost ceiling is the label's, the insurance is bought beside it.
+  priceCents: Number(row.price_cents) - Number(row.insurance_cents),
   upstream: row.provider,
   chosen: row.upstream_ref ? { shipmentRef: row.upstream_ref, rateId: row.upstream_rate_id } : null,
   shipDate: row.ship_date,
   reference: row.reference1,
   reference2: row.reference2,
   isReturn: row.return_of !== null,
+  insuredCents: row.insured_cents ?? undefined,
 });

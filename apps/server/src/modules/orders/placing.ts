@@ -17,6 +17,9 @@ import {
   RETURN_OF_RETURN,
   RETURN_ONLY_COMPLETED,
   RETURN_REFUNDED,
+  centsToDollars,
+  dollarsToCents,
+  formatDollars,
 } from '@portal/contract';
 import type { Trx } from '../../db/database.ts';
 import { HttpError, conflict, notFound, paymentRequired } from '../../lib/http-errors.ts';
@@ -24,7 +27,7 @@ import { batchedReads } from '../../lib/batched-reads.ts';
 import { isoIn, newId, nowIso, nowIsoIncreasing, randomToken } from '../../lib/ids.ts';
 import { idleOutbox, type ShopEventRow } from '../../lib/shop-events.ts';
 import { INSUFFICIENT_BALANCE, changeBalance } from '../billing/service.ts';
-import { priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
+import { insurancePriceFor, priceFor, type CatalogService, type CatalogType, type Quote } from '../catalog/service.ts';
 import type { QuotedChoice, RatesService } from '../rates/service.ts';
 import { LabelProviderError } from '../../providers/labels/label-provider.ts';
 import * as repo from './repository.ts';
@@ -61,6 +64,7 @@ const inputFrom = (row: repo.OrderRow): CreateOrderInput => ({
   ToCountry: row.to_country,
   ToPhone: row.to_phone,
   ToEmail: row.to_email ?? undefined,
+  Insurance: row.insured_cents ? centsToDollars(row.insured_cents) : undefined,
   // A ship date now past is not repeated: the duplicate ships today.
   ShipDate: row.ship_date && row.ship_date >= shopDay() ? row.ship_date : undefined,
   Reference: row.reference1,
@@ -112,6 +116,8 @@ export function orderRowFor(
     quoted?: { upstream: string; shipmentRef: string; rateId: string } | null;
     /** The order this one returns (a return label). */
     returnOf?: string;
+    /** What the insurance of input.Insurance costs (cents), charged with the label (insurancePriceFor). */
+    insuranceCents?: number;
   },
 ): repo.OrderRow {
   const country = countryFor(type.uid);
@@ -146,7 +152,11 @@ export function orderRowFor(
     to_zip: input.ToZip,
     to_country: country,
     to_phone: keepPhone ? input.ToPhone : '',
-    price_cents: priceCents,
+    // The label and its insurance are one charge: every refund of the order gives both back.
+    price_cents: priceCents + (extra.insuranceCents ?? 0),
+    insured_cents: input.Insurance ? dollarsToCents(input.Insurance) : null,
+    insurance_cents: extra.insuranceCents ?? 0,
+    insurance_cost_cents: null,
     status: 'pending',
     tracking: null,
     pdf_key: null,
@@ -244,14 +254,20 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
    * The order's type and price, or a 400 naming every broken rule of its type at once, a weight outside its tiers among
    * them. Under a quote (or a strategy) the type is the one chosen and the price the quote's.
    */
-  async function quote(input: CreateOrderInput, chosen: QuotedChoice | null): Promise<Quote> {
+  async function quote(input: CreateOrderInput, chosen: QuotedChoice | null): Promise<Quote & { insuranceCents: number }> {
     const type = chosen?.type ?? (await catalog.orderableType(input.labelType));
     const issues = orderRuleViolations(input, type.uid);
     const price = chosen ? ({ ok: true, priceCents: chosen.priceCents } as const) : priceFor(type, input.Weight);
     if (!price.ok) issues.push({ field: 'Weight', message: price.message });
-    if (!price.ok || issues.length > 0) throw invalidOrder(issues);
-    return { type, priceCents: price.priceCents };
+    const insurance = insuranceOf(input);
+    if (!insurance.ok) issues.push({ field: 'Insurance', message: insurance.message });
+    if (!price.ok || !insurance.ok || issues.length > 0) throw invalidOrder(issues);
+    return { type, priceCents: price.priceCents, insuranceCents: insurance.priceCents };
   }
+
+  /** The price of the order's insurance (0 without one), or why it is not sold. */
+  const insuranceOf = (input: CreateOrderInput) =>
+    input.Insurance ? insurancePriceFor(catalog.insurance, dollarsToCents(input.Insurance)) : ({ ok: true, priceCents: 0 } as const);
 
   const inTypeUnit = async (input: CreateOrderInput & { WeightUnit: 'lb' | 'oz' }): Promise<CreateOrderInput> => ({
     ...input,
@@ -300,15 +316,18 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
     // A weight given in another unit than the type's (a saved package's, in ounces for a type in pounds) is converted.
     const input =
       chosen?.input ?? (request.WeightUnit ? await inTypeUnit(request as CreateOrderInput & { WeightUnit: 'lb' | 'oz' }) : (request as CreateOrderInput));
-    const { type, priceCents } = await quote(input, chosen);
+    const { type, priceCents, insuranceCents } = await quote(input, chosen);
     // Strictly increasing, so orders placed in one burst list in the order they were placed.
     const order = orderRowFor(userId, input, type, priceCents, {
       provider: labels.name,
       createdAt: nowIsoIncreasing(),
       claimedUntil: isoIn(claimMs),
       quoteId: chosen?.quoteId,
-      quoted: chosen?.quoted,
+      // An insured order is rated again at purchase, among the upstreams that buy insurance with the label (the quote's
+      // shipment may be at one that cannot); its price stays the quote's.
+      quoted: input.Insurance ? null : chosen?.quoted,
       returnOf: options.returnOf,
+      insuranceCents,
     });
     // The quote is the order's in the transaction that charges it, so two orders never buy one quote.
     const onCharged: OnCharged | undefined = chosen
@@ -322,7 +341,7 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
       await pay(order);
       return fulfil(order);
     }
-    if (((await balanceOf(userId)) ?? 0) < priceCents) throw paymentRequired(INSUFFICIENT_BALANCE);
+    if (((await balanceOf(userId)) ?? 0) < order.price_cents) throw paymentRequired(INSUFFICIENT_BALANCE);
     let result;
     try {
       // No order is written before this ask, so none can be resumed to buy its label again: a crash here leaves a free
@@ -360,7 +379,7 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
       amountCents: -Number(order.price_cents),
       kind: 'order_charge',
       reference: order.id,
-      note: `Order ${order.id.slice(0, 8).toUpperCase()}`,
+      note: `Order ${order.id.slice(0, 8).toUpperCase()}${order.insurance_cents ? `, with insurance of $${formatDollars(centsToDollars(order.insurance_cents))}` : ''}`,
     } as const;
     const rows = { orders: [order], shop_events: events };
     // The charge last: on PostgreSQL it locks the customer's row until commit, the next round trip.
@@ -401,7 +420,8 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
         await onCharged?.(trx, returnId);
       };
       // The original's recipient email is the return's sender's: the return mails no one.
-      return place(userId, { ...swapParties(inputFrom(original)), ToEmail: undefined }, { onCharged: link, returnOf: original.id });
+      // Nor is it insured unless asked again: the insurance was the outbound parcel's.
+      return place(userId, { ...swapParties(inputFrom(original)), ToEmail: undefined, Insurance: undefined }, { onCharged: link, returnOf: original.id });
     },
 
     /** Writes paid order rows in the caller's transaction: a bulk order writes its rows with its charge. */

@@ -36,6 +36,8 @@ export const LIST_COLUMNS = [
   'tracking_token',
   'return_of',
   'return_order_id',
+  'insured_cents',
+  'insurance_cents',
 ] as const;
 export type OrderListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
@@ -544,10 +546,15 @@ export async function askPurchase(db: DbOrTrx, orderId: string, now: string, set
 }
 
 /** What the order's label cost upstream, with the carrier and service bought. */
-export const recordPurchase = (db: DbOrTrx, orderId: string, bought: { costCents: number; carrier: string; service: string }) =>
+export const recordPurchase = (db: DbOrTrx, orderId: string, bought: { costCents: number; carrier: string; service: string; insuranceCostCents?: number }) =>
   db
     .updateTable('orders')
-    .set({ upstream_cost_cents: bought.costCents, upstream_carrier: bought.carrier, upstream_service: bought.service })
+    .set({
+      upstream_cost_cents: bought.costCents,
+      upstream_carrier: bought.carrier,
+      upstream_service: bought.service,
+      insurance_cost_cents: bought.insuranceCostCents ?? null,
+    })
     .where('id', '=', orderId)
     .execute();
 

@@ -104,7 +104,13 @@ export function createUpstreamList(deps: {
    */
   async function quote(request: QuoteRequest, skip: ReadonlySet<string> = new Set(), forPurchase = false): Promise<QuoteAnswer> {
     const mappings = new Map(await Promise.all(request.wanted.map(async (w) => [w.uid, await deps.mappingOf(w.uid)] as const)));
-    let asked = upstreams.filter((u) => !skip.has(u.name) && request.wanted.some((w) => !u.mapsServices || mappings.get(w.uid)![u.name]));
+    let asked = upstreams.filter(
+      (u) =>
+        !skip.has(u.name) &&
+        // An insured label is bought only where the insurance is bought with it.
+        !(request.insuredCents && u.insures === false) &&
+        request.wanted.some((w) => !u.mapsServices || mappings.get(w.uid)![u.name]),
+    );
     // An unhealthy upstream is left out; once its window is over one call at a time probes it (allow() takes the probe).
     // With every upstream unhealthy, each is asked anyway: the answer is the probe that may close its breaker.
     if (asked.some(healthy)) asked = asked.filter((u) => healthOf(u)?.allow() ?? true);
@@ -184,6 +190,7 @@ export function createUpstreamList(deps: {
           reference: request.reference,
           reference2: request.reference2,
           isReturn: request.isReturn,
+          insuredCents: request.insuredCents,
         },
         skip,
         true,

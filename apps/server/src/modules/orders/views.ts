@@ -58,6 +58,7 @@ export function toOrder(row: repo.OrderListRow, pickups: OrderPickups): Order {
     scanFormId: row.scan_form_id,
     returnOf: row.return_of,
     returnId: row.return_order_id,
+    insurance: row.insured_cents ? { value: centsToDollars(row.insured_cents), price: centsToDollars(row.insurance_cents) } : null,
     pickup: (row.pickup_id && pickups.get(row.pickup_id)) || null,
   };
 }

@@ -288,6 +288,11 @@ it('drives a whole flow through the generated client over real HTTP', async () =
   const linked = await client.GET('/order/read-orders', { params: { query: { page: 1, limit: 5, status: 'completed', search: '' } } });
   expect(linked.data!.orders.find((o) => o.id === order.id)).toMatchObject({ returnId: returned.data!.order.id });
 
+  // Insured: the declared value and its price (1.5 % of it, at least $1.50, the defaults) on the answer, a part of the price.
+  const insured = await client.POST('/order/create-order', { body: { labelType: 'uspsv9', Weight: 2, ...parties, Insurance: 120 } });
+  expect(insured.data!.order).toMatchObject({ insurance: { value: 120, price: 1.8 }, price: Math.round(order.price * 100 + 180) / 100 });
+  expect(order.insurance).toBeNull();
+
   // A refund (void) of the label: requested, and the label is no longer downloadable; the list form answers each order.
   const refunded = await client.POST('/order/refund-order/{order_id}', { params: { path: { order_id: order.id } } });
   expect(refunded.data).toEqual({

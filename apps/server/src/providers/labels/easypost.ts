@@ -160,11 +160,18 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   async function labelOf(shipment: any): Promise<LabelReady> {
     const postage = shipment.postage_label;
     const rate = shipment.selected_rate ?? {};
+    // What the insurance cost, from the Shipment's fees (an InsuranceFee when it was insured).
+    const insuranceFee = ((shipment.fees ?? []) as { type?: string; amount?: string }[]).find((fee) => fee.type === 'InsuranceFee')?.amount;
     return {
       status: 'completed',
       tracking: String(shipment.tracking_code),
       pdf: await fileAt(postage.label_pdf_url || postage.label_url),
-      bought: { costCents: Math.round(Number(rate.rate) * 100), carrier: String(rate.carrier ?? ''), service: String(rate.service ?? '') },
+      bought: {
+        costCents: Math.round(Number(rate.rate) * 100),
+        carrier: String(rate.carrier ?? ''),
+        service: String(rate.service ?? ''),
+        insuranceCostCents: insuranceFee === undefined ? undefined : Math.round(Number(insuranceFee) * 100),
+      },
     };
   }
 
@@ -176,7 +183,10 @@ export function createEasyPostLabelProvider(options: EasyPostOptions): LabelProv
   async function buy(request: LabelRequest): Promise<LabelReady> {
     const chosen = request.chosen;
     if (!chosen?.rateId) throw new Error('no EasyPost rate was chosen for this order');
-    return labelOf(await call((client) => client.Shipment.buy(chosen.shipmentRef, chosen.rateId!), true));
+    // Insurance is bought with the label (EasyPost's `insurance` on buy, dollars as text as its reference sends it; the
+    // client's types say number): one purchase or none.
+    const insurance = request.insuredCents ? (request.insuredCents / 100).toFixed(2) : undefined;
+    return labelOf(await call((client) => client.Shipment.buy(chosen.shipmentRef, chosen.rateId!, insurance as unknown as number), true));
   }
 
   /** The label, or Processing while the upstream cannot be reached. */

@@ -51,6 +51,8 @@ export type LabelRequest = {
    * the addresses itself (EasyPost, Shippo: is_return) is sent them as the original shipment had them.
    */
   isReturn?: boolean;
+  /** The declared value insured with the label (cents), bought with it; unset: none. */
+  insuredCents?: number;
 };
 
 /** The shipment and rate an order buys at its upstream. */
@@ -62,7 +64,7 @@ export type UpstreamService = { carrier: string; service: string; carrierAccount
 /** A package to price: the parties (whole, or only ZIP and country), the parcel and its ship date, for each type wanted. */
 export type QuoteRequest = Pick<
   LabelRequest,
-  'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to' | 'reference' | 'reference2' | 'isReturn'
+  'weight' | 'weightUnit' | 'length' | 'width' | 'height' | 'from' | 'to' | 'reference' | 'reference2' | 'isReturn' | 'insuredCents'
 > & {
   /** Our quote id (the upstream shipment's reference). */
   quoteId: string;
@@ -101,7 +103,7 @@ export type LabelReady = {
   tracking: string;
   pdf: Uint8Array;
   /** What the purchase cost upstream, and the carrier and service it bought (an upstream that sells; not the sandbox). */
-  bought?: { costCents: number; carrier: string; service: string };
+  bought?: { costCents: number; carrier: string; service: string; insuranceCostCents?: number };
 };
 /** The upstream accepted the order and will have the label later; `providerRef` is how to ask again. */
 export type LabelPending = {
@@ -188,6 +190,11 @@ export interface LabelProvider {
    * type it has no mapping for is not bought there. Unset: it makes every type as it is (the sandbox).
    */
   readonly mapsServices?: boolean;
+  /**
+   * False for an upstream that cannot buy insurance with a label (Shippo here: its insurance goes on the shipment a
+   * quote has already made): an insured order is bought elsewhere. Unset: it can (EasyPost on buy; the sandbox sells none).
+   */
+  readonly insures?: boolean;
   /**
    * How long a purchase asked now would wait for its slot under the upstream's purchase rate (its backlog): the upstream
    * list buys elsewhere when the cheapest upstream is saturated. Unset: never waits.

@@ -358,6 +358,7 @@ export function createShippoLabelProvider(options: ShippoOptions): LabelProvider
     name: 'shippo',
     freeLabels: false,
     mapsServices: true,
+    insures: false,
     purchaseWaitMs: () => limit.purchaseWaitMs(),
     concurrency: options.concurrency,
     quote,

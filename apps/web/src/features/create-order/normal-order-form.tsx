@@ -12,6 +12,8 @@ import {
   orderPayload,
   packageFields,
   useOrderPrice,
+  useInsurancePrice,
+  InsuranceField,
   useSubmitOrder,
   type OrderDraft,
   type OrderSide,
@@ -162,6 +164,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const selected = labelTypes.find((t) => t._id === labelType);
   const uid = selected?.uid ?? '';
   const price = useOrderPrice(labelType, weight);
+  const insurance = useInsurancePrice(labelType, weight, useWatch({ control, name: 'Insurance' }));
   const { errors, isSubmitted } = formState;
 
   // Compare rates: the package (weight, dimensions when the form has them, both ZIPs); a chosen row selects its type,
@@ -196,7 +199,8 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   });
   // The carrier's word on both addresses before paying (when the shop verifies them): a corrected one is offered first.
   const place = async (order: CreateOrderInput) => {
-    if (await addressCheck.mayGoOn({ From: linesOf(order, 'From'), To: linesOf(order, 'To') })) submit(rates.body(order), rates.price ?? price, rates.refused);
+    if (await addressCheck.mayGoOn({ From: linesOf(order, 'From'), To: linesOf(order, 'To') }))
+      submit(rates.body(order), (rates.price ?? price) + insurance.price, rates.refused);
   };
   const takeSuggested = (side: Side) => (suggested: { street: string; street2: string; city: string; state: string; zip: string }) => {
     const options = { shouldDirty: true, shouldValidate: isSubmitted };
@@ -263,6 +267,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         fields={{ ShipDate: register('ShipDate'), Reference: register('Reference'), Reference2: register('Reference2') }}
         errors={errors}
       />
+      <InsuranceField idPrefix="normal" field={register('Insurance')} error={errors.Insurance?.message} insurance={insurance} />
       <Row className="g-3 mb-4">
         {(['From', 'To'] as const).map((side) => (
           // A column of the card and what the carrier said of its address, the cards as tall as each other.
@@ -273,7 +278,7 @@ export function NormalOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         ))}
       </Row>
       <CompareRates rates={rates} ready={pkg !== null} selectedUid={uid} onChoose={chooseRate} />
-      <SubmitOrderButton price={rates.price ?? price} busy={busy || addressCheck.checking} selected={selected} weight={weight} />
+      <SubmitOrderButton price={(rates.price ?? price) + insurance.price} busy={busy || addressCheck.checking} selected={selected} weight={weight} />
       {leavePrompt}
     </Form>
   );

@@ -16,6 +16,7 @@ import {
   packageWeightIn,
 } from '@portal/contract';
 import { priceQuery } from '../../api/catalog.ts';
+import { ApiError } from '../../api/client.ts';
 import { useCurrentUser } from '../../api/current-user.ts';
 import { orderIssues, useCreateOrder, type CreateOrderCall } from '../../api/orders.ts';
 import { CHOOSE_TYPE_FOR_PRICE, ChosenTypeText, LabelTypeSelect, TemplateSelect } from '../../components/label-type-selects.tsx';
@@ -28,7 +29,7 @@ import { FORM_SENT } from '../../components/unsaved-input.tsx';
  * both are set and the weight is above zero; a failed lookup is logged and the price is 0.
  */
 export function useOrderPrice(labelType: string, weight: unknown): number {
-  const amount = typeof weight === 'string' && weight.trim() !== '' ? Number(weight) : typeof weight === 'number' ? weight : NaN;
+  const amount = typedNumber(weight);
   const enabled = !!labelType && Number.isFinite(amount) && amount > 0;
   const query = useQuery({
     ...priceQuery(labelType, amount),
@@ -39,6 +40,58 @@ export function useOrderPrice(labelType: string, weight: unknown): number {
     if (query.error) console.error('Failed to look up the price', query.error);
   }, [query.error]);
   return enabled && !query.isError ? (query.data?.price ?? 0) : 0;
+}
+
+/** A number typed into a form (text or a number), or NaN. */
+const typedNumber = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof value === 'number' ? value : NaN);
+
+/**
+ * The price of insuring the declared value typed (Insurance) with the chosen type and weight, from the server's rule:
+ * 0 without a value; the server's reason when it does not insure it (above the shop's limit, or none sold).
+ */
+export function useInsurancePrice(labelType: string, weight: unknown, insurance: unknown): { price: number; error: string | null } {
+  const amount = typedNumber(weight);
+  const value = typedNumber(insurance);
+  const enabled = !!labelType && amount > 0 && value > 0;
+  const query = useQuery({ ...priceQuery(labelType, amount, value), enabled, placeholderData: keepPreviousData });
+  if (!enabled) return { price: 0, error: null };
+  if (query.isError) return { price: 0, error: query.error instanceof ApiError ? query.error.message : 'The insurance could not be priced' };
+  return { price: query.data?.insurance ?? 0, error: null };
+}
+
+/**
+ * The declared value to insure (optional), with what insuring it costs on top of the label, or why it is not insured.
+ * Both forms show it under the ship date and references.
+ */
+export function InsuranceField({
+  idPrefix,
+  field,
+  error,
+  insurance,
+}: {
+  idPrefix: string;
+  field: UseFormRegisterReturn;
+  error?: string;
+  insurance: { price: number; error: string | null };
+}) {
+  const problem = error ?? insurance.error ?? undefined;
+  return (
+    <Row className="g-3 mb-3">
+      <Col sm={4}>
+        <Form.Group controlId={`${idPrefix}-insurance`}>
+          <Form.Label>Insurance</Form.Label>
+          <InputGroup hasValidation>
+            <InputGroup.Text>$</InputGroup.Text>
+            <Form.Control inputMode="decimal" placeholder="Optional: the value of the contents" isInvalid={!!problem} {...field} />
+            <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback>
+          </InputGroup>
+          <Form.Text data-testid={`${idPrefix}-insurance-price`}>
+            {insurance.price > 0 ? `Insurance costs ${money(insurance.price)}, added to the label's price` : 'Insures the parcel against loss and damage'}
+          </Form.Text>
+        </Form.Group>
+      </Col>
+    </Row>
+  );
 }
 
 /** One side (From or To) of an order, as the forms gather it. */
@@ -56,7 +109,10 @@ export const draftText = (value: unknown): string => (typeof value === 'string' 
  * (Canada for UPS, United States otherwise), phone only for fedex_ground, 15 x 15 x 15 for uspsv9.
  */
 export function orderPayload(
-  base: Pick<CreateOrderBody, 'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'ShipDate' | 'Reference' | 'Reference2' | 'ToEmail'>,
+  base: Pick<
+    CreateOrderBody,
+    'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'ShipDate' | 'Reference' | 'Reference2' | 'ToEmail' | 'Insurance'
+  >,
   uid: string,
   from: OrderSide,
   to: OrderSide,
@@ -91,6 +147,8 @@ export function orderPayload(
     Reference2: base.Reference2 ?? '',
     // The recipient's email for status mails (sent when Account Setting turns them on); empty: none.
     ToEmail: base.ToEmail || undefined,
+    // The declared value to insure; empty: none.
+    Insurance: base.Insurance || undefined,
   };
 }
 

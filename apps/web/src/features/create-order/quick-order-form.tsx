@@ -12,6 +12,8 @@ import {
   orderPayload,
   packageFields,
   useOrderPrice,
+  useInsurancePrice,
+  InsuranceField,
   useSubmitOrder,
   type OrderDraft,
   type OrderIssue,
@@ -27,7 +29,19 @@ import { CompareRates, chosenFields, ratesPackage, useCompareRates } from './com
 
 type QuickValues = Pick<
   CreateOrderBody,
-  'labelType' | 'design' | 'Weight' | 'Length' | 'Width' | 'Height' | 'FromPhone' | 'ToPhone' | 'ToEmail' | 'ShipDate' | 'Reference' | 'Reference2'
+  | 'labelType'
+  | 'design'
+  | 'Weight'
+  | 'Length'
+  | 'Width'
+  | 'Height'
+  | 'FromPhone'
+  | 'ToPhone'
+  | 'ToEmail'
+  | 'ShipDate'
+  | 'Reference'
+  | 'Reference2'
+  | 'Insurance'
 > & {
   fromText: string;
   toText: string;
@@ -179,6 +193,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   const [labelType, weight] = useWatch({ control, name: ['labelType', 'Weight'] });
   const selected = labelTypes.find((t) => t._id === labelType);
   const price = useOrderPrice(labelType, weight);
+  const insurance = useInsurancePrice(labelType, weight, useWatch({ control, name: 'Insurance' }));
   const { errors, isSubmitted } = formState;
 
   // Compare rates: the package (weight, the ZIPs of both texts); a chosen row selects its type, and the order is bought at its quote.
@@ -206,7 +221,9 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
   return (
     // The resolver loads the contract's checks; if that fails, a toast says so.
     <Form
-      onSubmit={(event) => void handleSubmit((order) => submit(rates.body(order), rates.price ?? price, rates.refused))(event).catch(toastError)}
+      onSubmit={(event) =>
+        void handleSubmit((order) => submit(rates.body(order), (rates.price ?? price) + insurance.price, rates.refused))(event).catch(toastError)
+      }
       noValidate
       data-testid="quick-order-form"
     >
@@ -235,6 +252,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         fields={{ ShipDate: register('ShipDate'), Reference: register('Reference'), Reference2: register('Reference2') }}
         errors={errors}
       />
+      <InsuranceField idPrefix="quick" field={register('Insurance')} error={errors.Insurance?.message} insurance={insurance} />
       <Row className="g-3 mb-4">
         {(['From', 'To'] as const).map((side) => (
           <Col md={6} key={side}>
@@ -254,7 +272,7 @@ export function QuickOrderForm({ draft }: { draft: RefObject<OrderDraft> }) {
         ))}
       </Row>
       <CompareRates rates={rates} ready={pkg !== null} selectedUid={selected?.uid ?? ''} onChoose={chooseRate} />
-      <SubmitOrderButton price={rates.price ?? price} busy={busy} selected={selected} weight={weight} />
+      <SubmitOrderButton price={(rates.price ?? price) + insurance.price} busy={busy} selected={selected} weight={weight} />
     </Form>
   );
 }

@@ -136,7 +136,7 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                         ) : order.refundStatus === 'requested' || order.refundStatus === 'refunded' ? (
                           'None (the label was refunded)'
                         ) : (
-                          <ReturnAction orderId={order._id} price={order.price} />
+                          <ReturnAction orderId={order._id} price={order.price - (order.insurance?.price ?? 0)} />
                         )}
                       </span>
                     </Fact>
@@ -190,6 +190,13 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                   {money(order.price)}
                   {refunded > 0 && <span className="text-success ms-2">Refunded {money(refunded)}</span>}
                 </Fact>
+                {order.insurance && (
+                  <Fact name="Insurance">
+                    <span data-testid="order-insurance">
+                      {money(order.insurance.value)} declared, {money(order.insurance.price)} of the price
+                    </span>
+                  </Fact>
+                )}
                 <Fact name="CSV order">
                   {order.bulkOrderId ? (
                     <span data-testid="order-bulk">

@@ -149,7 +149,11 @@ export function OverviewPage() {
         <Col>
           <Figure title="Upstream margin, 30 days" testId="overview-upstream-margin" value={money(data.upstream.margin30d)}>
             {times(data.upstream.labels30d, 'label')} bought upstream: price {money(data.upstream.price30d)}, cost {money(data.upstream.cost30d)}; voided labels
-            not counted
+            not counted.{' '}
+            <span data-testid="overview-insurance">
+              Insurance: {times(data.upstream.insured30d, 'label')} insured, sold for {money(data.upstream.insurance30d)}, cost{' '}
+              {money(data.upstream.insuranceCost30d)}
+            </span>
           </Figure>
         </Col>
       </Row>
