@@ -82,6 +82,22 @@ describe.each(engines)('labels at two upstreams (EasyPost and Shippo fakes), on 
     expect(bought(before)).toEqual({ easypost: 1, shippo: 0 });
   });
 
+  it('an insured label is bought at EasyPost, which buys the insurance with it, though Shippo is cheaper', async () => {
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    const before = counts();
+    const insured = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/order/create',
+      payload: { ...orderPayload('priority'), Insurance: 300 },
+      headers: user.headers,
+    });
+    expect(insured.json()).toMatchObject({ message: ORDER_CREATED });
+    const order = await newestOrder(t.db, user.userId);
+    expect(order).toMatchObject({ status: 'completed', provider: 'easypost', insured_cents: 30_000, insurance_cost_cents: 300 });
+    expect(easypost.shipments.get(order.upstream_ref!).insurance).toBe('300.00');
+    expect(bought(before)).toEqual({ easypost: 1, shippo: 0 });
+  });
+
   it.each([
     ['answers 500', (s: FakeShippo) => s.faults.push({ kind: '500', count: 100 })],
     ['does not answer (a timeout)', (s: FakeShippo) => s.faults.push({ kind: 'hang', count: 100 })],
