@@ -68,7 +68,8 @@ async function withPgClient<T>(url: string, work: (client: pg.Client) => Promise
 
 export type SmtpInbox = {
   url: string;
-  messages: { to: string; subject: string; text: string }[];
+  /** Each message received, with its header block as sent (unfolded: a folded header is one line). */
+  messages: { to: string; subject: string; text: string; headers: string }[];
   /** The newest 6-digit code mailed to this address, waiting for it to arrive. */
   codeFor(to: string): Promise<string>;
   close(): Promise<void>;
@@ -86,11 +87,10 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       stream.on('data', (chunk) => (raw += chunk));
       stream.on('end', () => {
         const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? '';
-        const body = raw
-          .split(/\r?\n\r?\n/)
-          .slice(1)
-          .join('\n');
-        for (const to of session.envelope.rcptTo) messages.push({ to: to.address.toLowerCase(), subject, text: body });
+        const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
+        const body = rest.join('\n');
+        const headers = head.replace(/\r?\n[ \t]+/g, ' ');
+        for (const to of session.envelope.rcptTo) messages.push({ to: to.address.toLowerCase(), subject, text: body, headers });
         callback();
       });
     },

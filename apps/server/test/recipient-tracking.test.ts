@@ -211,6 +211,10 @@ describe.each(engines)("the recipient's tracking page and status mails, on the %
     expect(mail.subject).toBe('Your parcel is on its way');
     expect(text).toContain(`Follow it: ${SHOP}/t/${token}\n`);
     expect(text).toContain(`No more mails from this sender: ${SHOP}/api/v1/track/${token}/unsubscribe`);
+    // A mail client's own unsubscribe: the same link, one click posting to it.
+    const headerLines = mail.headers.split(/\r?\n/);
+    expect(headerLines).toContain(`List-Unsubscribe: <${SHOP}/api/v1/track/${token}/unsubscribe>`);
+    expect(headerLines).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     expect(text).toContain(`tracking number ${order.tracking}`);
     expect(text).not.toContain(order.to_name);
     // The same event again, and a new event of the same status: nothing new to tell.
@@ -232,11 +236,12 @@ describe.each(engines)("the recipient's tracking page and status mails, on the %
     const asked = await a.t.app.inject({ method: 'GET', url: unsubscribeUrl });
     expect([asked.statusCode, asked.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
     expect(asked.body).toContain('<form method="post">');
+    // Posted as a mail client's one click posts it (RFC 8058); the page's button posts the same form.
     const stopped = await a.t.app.inject({
       method: 'POST',
       url: unsubscribeUrl,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
+      payload: 'List-Unsubscribe=One-Click',
     });
     expect(stopped.statusCode).toBe(200);
     expect(stopped.body).toContain(RECIPIENT_UNSUBSCRIBED.replace(/'/g, '&#39;'));

@@ -19,6 +19,9 @@ const SUBJECTS: Record<(typeof RECIPIENT_MAIL_STATUSES)[number], string> = {
 const isMailed = (status: TrackingStatus): status is (typeof RECIPIENT_MAIL_STATUSES)[number] =>
   (RECIPIENT_MAIL_STATUSES as readonly string[]).includes(status);
 
+/** The link that stops a sender's mails to the recipient: a page whose button posts to it, as a mail client's one click does. */
+const unsubscribeUrl = (base: string, token: string) => `${base}/api/v1/track/${token}/unsubscribe`;
+
 /** The mail of a status: the carrier, the tracking number and the two links; no name, address or price. */
 function mailText(order: NonNullable<Awaited<ReturnType<typeof repo.mailOrder>>>, status: TrackingStatus, base: string, token: string): string {
   return [
@@ -27,7 +30,7 @@ function mailText(order: NonNullable<Awaited<ReturnType<typeof repo.mailOrder>>>
     `Follow it: ${base}${trackingPagePath(token)}`,
     '',
     'You get this mail because the sender gave your address for this parcel.',
-    `No more mails from this sender: ${base}/api/v1/track/${token}/unsubscribe`,
+    `No more mails from this sender: ${unsubscribeUrl(base, token)}`,
   ].join('\n');
 }
 
@@ -97,7 +100,10 @@ export function createRecipientMails(deps: { db: Db; queue: Pick<JobQueue, 'enqu
       const attempts = mail.attempts + 1;
       try {
         const status = mail.status as (typeof RECIPIENT_MAIL_STATUSES)[number];
-        await deps.mailer.send({ to: order.to_email, subject: SUBJECTS[status], text: mailText(order, status, deps.linkBase, order.tracking_token!) });
+        const unsubscribe = unsubscribeUrl(deps.linkBase, order.tracking_token!);
+        // Mail clients offer their own unsubscribe button from these (RFC 2369), one click posting to it (RFC 8058).
+        const headers = { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+        await deps.mailer.send({ to: order.to_email, subject: SUBJECTS[status], text: mailText(order, status, deps.linkBase, order.tracking_token!), headers });
         await repo.updateMail(db, mailId, { state: 'sent', attempts, last_error: null, sent_at: nowIso(), updated_at: nowIso() });
       } catch (error) {
         const last = Math.max(job.attempt, attempts) >= MAX_ATTEMPTS;

@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { newId, nowIso } from '../../lib/ids.ts';
 
-export type MailMessage = { to: string; subject: string; text: string };
+/** A plain-text mail; `headers` adds headers of its own (a status mail's List-Unsubscribe), which the outbox does not keep. */
+export type MailMessage = { to: string; subject: string; text: string; headers?: Record<string, string> };
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
@@ -33,7 +34,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   transport.catch(() => {}); // a failed load is reported by the send that waits for it
   return {
     async send(message) {
-      await (await transport).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      await (await transport).sendMail({ from, to: message.to, subject: message.subject, text: message.text, headers: message.headers });
     },
   };
 }
