@@ -117,12 +117,12 @@ it('a change whose order cannot be written takes no money and leaves no ledger r
   const before = await storedBalance(user.userId);
   const rowsBefore = await ledgerRows(user.userId);
   // The same new order paid for twice: the second cannot be inserted (its id is taken by then).
-  const order = { ...model, id: newId() };
+  const order = { ...model, id: newId(), tracking_token: null };
   const pay = (paidOrder: typeof order) =>
     changeBalance(t.db, { userId: user.userId, amountCents: -100, kind: 'adjustment', reference: null }, { orders: [paidOrder] });
   const logged: unknown[][] = [];
   configureGroupWriter(t.db, { log: { warn: (...args: unknown[]) => logged.push(args), error: (...args: unknown[]) => logged.push(args) } as never });
-  const results = await Promise.allSettled([pay(order), pay(order), pay({ ...model, id: newId() })]);
+  const results = await Promise.allSettled([pay(order), pay(order), pay({ ...model, id: newId(), tracking_token: null })]);
   configureGroupWriter(t.db, { log: undefined });
   // On PostgreSQL the group's statement failed and its changes were written one by one: the failure is logged.
   if (isPostgres(t.db))
@@ -143,7 +143,7 @@ it('orders paid for at once are written with their rows (the order, its event) a
   const model = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).executeTakeFirstOrThrow();
   const statements: unknown[] = [];
   const db = t.db.withPlugin({ transformQuery: ({ node }) => (statements.push(node), node), transformResult: async ({ result }) => result });
-  const orders = [1, 2, 3].map(() => ({ ...model, id: newId() }));
+  const orders = [1, 2, 3].map(() => ({ ...model, id: newId(), tracking_token: null }));
   const at = new Date().toISOString();
   const pay = (order: typeof model) =>
     changeBalance(
