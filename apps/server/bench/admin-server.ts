@@ -138,6 +138,7 @@ for (let i = 0; i < ORDERS; i++) {
     insured_cents: null,
     insurance_cents: 0,
     insurance_cost_cents: null,
+    is_return: 0,
     to_email: null,
   });
   if (batch.length === 500) batches.push(batch.splice(0));

@@ -701,6 +701,7 @@ export interface components {
             ToPhone?: string | null;
             ToEmail?: string;
             Insurance?: number;
+            Return?: boolean;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -755,6 +756,7 @@ export interface components {
             ToPhone?: string | null;
             ToEmail?: string;
             Insurance?: number;
+            Return?: boolean;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -802,6 +804,7 @@ export interface components {
             ToPhone?: string | null;
             ToEmail?: string;
             Insurance?: number;
+            Return?: boolean;
             ShipDate?: string;
             Reference?: string | null;
             Reference2?: string | null;
@@ -900,6 +903,8 @@ export interface components {
             returnOf: string | null;
             /** @description The id of the return label made for this order (return-order), else null */
             returnId: string | null;
+            /** @description A return label (bought as one): made of an order (`returnOf`) or on its own (create-order `Return`) */
+            isReturn: boolean;
             /** @description The insurance bought with the label (create-order `Insurance`): the declared value and its price in dollars, a part of `price`; else null */
             insurance: {
                 value: number;
@@ -1469,6 +1474,7 @@ export interface operations {
                      *         "refundNote": null,
                      *         "returnOf": null,
                      *         "returnId": null,
+                     *         "isReturn": false,
                      *         "insurance": null,
                      *         "shipDate": "2026-11-24",
                      *         "reference": "INV-1042",
@@ -1723,6 +1729,7 @@ export interface operations {
                      *           "refundNote": null,
                      *           "returnOf": null,
                      *           "returnId": null,
+                     *           "isReturn": false,
                      *           "insurance": null,
                      *           "shipDate": "2026-11-24",
                      *           "reference": "INV-1042",
@@ -3324,6 +3331,7 @@ export interface operations {
                      *         "refundNote": null,
                      *         "returnOf": null,
                      *         "returnId": null,
+                     *         "isReturn": false,
                      *         "insurance": null,
                      *         "shipDate": "2026-11-24",
                      *         "reference": "INV-1042",

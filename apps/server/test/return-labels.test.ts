@@ -8,6 +8,7 @@ import { orderPayload } from './order-fixtures.ts';
 import { fundedCustomer } from './customers.ts';
 import type { FakeEasyPost } from './fake-easypost.ts';
 import { RATES_UNDER_PRICES, startEasyPostApp } from './easypost-fixtures.ts';
+import { createFromCsv, csvText, usRow, validateCsv, waitForCompletion } from './bulk-fixtures.ts';
 
 type User = Awaited<ReturnType<typeof fundedCustomer>>;
 
@@ -99,5 +100,50 @@ describe.each(engines)('return labels through EasyPost (the official client agai
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/order/refund/${refunded.id}`, headers: user.headers })).statusCode).toBe(200);
     const ofRefunded = await returnOf(user, refunded.id);
     expect([ofRefunded.statusCode, ofRefunded.json().message]).toEqual([422, RETURN_REFUNDED]);
+  });
+
+  it('a CSV row or an order with Return yes is the return label of the parcel it describes: its addresses swapped, bought as a return', async () => {
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    const bad = await validateCsv(t.app, user.headers, 'priority', csvText([usRow(1, { Return: 'maybe' })]));
+    expect(bad.json().errors).toEqual([{ row: 1, column: 'Return', message: 'Return must be yes or no', value: 'maybe' }]);
+    const csv = csvText([usRow(1, { Return: 'yes' }), usRow(2, { Return: 'no' }), usRow(3)]);
+    const checked = await validateCsv(t.app, user.headers, 'priority', csv);
+    expect(checked.statusCode, checked.body).toBe(200);
+    const made = await createFromCsv(t.app, user.headers, { type: 'priority', total_price: checked.json().totalPrice, design: 'normal' }, csv);
+    expect(made.statusCode, made.body).toBe(200);
+    await waitForCompletion(t.app, user.headers);
+    const rows = await t.db.selectFrom('orders').selectAll().where('user_id', '=', user.userId).orderBy('bulk_row').execute();
+    expect(rows.map((r) => [r.status, r.is_return, r.return_of])).toEqual([
+      ['completed', 1, null],
+      ['completed', 0, null],
+      ['completed', 0, null],
+    ]);
+    // Row 1 prints from its To back to its From; EasyPost is sent the outbound parcel's addresses and is_return.
+    const sent = usRow(1);
+    expect(rows[0]).toMatchObject({ from_name: sent.ToName, from_street: sent.ToStreet, to_name: sent.FromName, to_street: sent.FromStreet });
+    expect(fake.shipments.get(rows[0].upstream_ref!)).toMatchObject({
+      is_return: true,
+      to_address: { street1: sent.ToStreet },
+      from_address: { street1: sent.FromStreet },
+    });
+    expect(fake.shipments.get(rows[1].upstream_ref!).is_return).toBe(false);
+    expect(await listed(user, rows[0].id)).toMatchObject({ isReturn: true, returnOf: null });
+    // Not on the shipper's SCAN form, and no return of a return.
+    const form = await t.app.inject({ method: 'POST', url: '/api/v1/scan-form', payload: { orderIds: [rows[0].id] }, headers: user.headers });
+    expect(form.json().message).toContain(SCAN_FORM_REFUSALS.returnLabel);
+    expect((await returnOf(user, rows[0].id)).json().message).toBe(RETURN_OF_RETURN);
+
+    // The same through the API's create body, and a duplicate of it is a return again.
+    const single = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/order/create',
+      payload: orderPayload('priority', { Return: true }),
+      headers: user.headers,
+    });
+    const one = await row(single.json().orderId);
+    expect(one).toMatchObject({ status: 'completed', is_return: 1, from_name: orderPayload('priority').ToName });
+    const again = await t.app.inject({ method: 'POST', url: `/api/v1/order/duplicate/${one.id}`, headers: user.headers });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await row(again.json().orderId)).toMatchObject({ is_return: 1, from_name: one.from_name, to_name: one.to_name });
   });
 });

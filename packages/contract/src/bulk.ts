@@ -38,6 +38,7 @@ export const CSV_COLUMNS = [
   // Added after the others (a file made for the earlier columns keeps its positions).
   'ToEmail',
   'Insurance',
+  'Return',
 ] as const;
 export const CSV_REQUIRED_COLUMNS = [
   'FromName',

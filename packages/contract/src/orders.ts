@@ -90,6 +90,19 @@ const recipientEmail = z.preprocess(
     .optional(),
 );
 
+/** Yes or no, as a CSV cell or JSON writes it (yes/no, true/false, 1/0, y/n; empty is no). */
+const returnFlag = z.preprocess(
+  (v) => {
+    if (v === '' || v === null || v === undefined) return undefined;
+    const word = typeof v === 'string' ? v.trim().toLowerCase() : v;
+    if (word === '') return undefined;
+    if (word === true || word === 1 || ['yes', 'y', 'true', '1'].includes(word as string)) return true;
+    if (word === false || word === 0 || ['no', 'n', 'false', '0'].includes(word as string)) return false;
+    return word;
+  },
+  z.boolean({ error: 'Return must be yes or no' }).optional(),
+);
+
 /** POST /order/create (and the shape a duplicate repeats). Country may be left out: it is fixed by the label type. */
 export const createOrderBody = z.object({
   labelType: labelTypeRef,
@@ -121,6 +134,11 @@ export const createOrderBody = z.object({
   ToEmail: recipientEmail,
   /** The declared value to insure, dollars (optional); see insuranceValue. */
   Insurance: insuranceValue,
+  /**
+   * Yes: the return label of the parcel the order describes: its From and To are the outbound parcel's, and the label
+   * brings it back (from To to From), bought upstream as a return. No or empty: a label as usual.
+   */
+  Return: returnFlag,
   // Ship date and reference lines (issue 47): optional, so every caller before them is unchanged.
   ShipDate: shipDate,
   /** Printed on the label and sent upstream; the carrier's limit (referenceMaxFor) is a rule of the label type. */
@@ -324,6 +342,8 @@ export const orderSchema = z.object({
   returnOf: z.string().nullable(),
   /** The return label made for this order, else null. */
   returnId: z.string().nullable(),
+  /** A return label: bought as one (the parcel comes back), made of an order (returnOf) or on its own (Return: yes). */
+  isReturn: z.boolean(),
   /** The insurance bought with the label: the declared value and its price (dollars; part of `price`), else null. */
   insurance: z.object({ value: z.number(), price: z.number() }).nullable(),
   /**

@@ -157,6 +157,7 @@ export const resellerOrder = z
     reference2: z.string().describe("The label's second reference line ('' when none)"),
     returnOf: z.string().nullable().describe('A return label: the id of the order it returns (its addresses swapped), else null'),
     returnId: z.string().nullable().describe('The id of the return label made for this order (return-order), else null'),
+    isReturn: z.boolean().describe('A return label (bought as one): made of an order (`returnOf`) or on its own (create-order `Return`)'),
     insurance: z
       .object({ value: z.number(), price: z.number() })
       .nullable()
@@ -191,6 +192,7 @@ const exampleOrder: ResellerOrder = {
   refundNote: null,
   returnOf: null,
   returnId: null,
+  isReturn: false,
   insurance: null,
   shipDate: '2026-11-24',
   reference: 'INV-1042',
@@ -402,6 +404,7 @@ const BULK_ROW_FIELD_MAX: Record<keyof z.input<typeof resellerBulkRow>, number> 
   ToPhone: PHONE_MAX,
   ToEmail: TO_EMAIL_MAX,
   Insurance: 20,
+  Return: 5,
   Weight: 20,
   Length: 20,
   Width: 20,

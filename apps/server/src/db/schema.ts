@@ -443,6 +443,8 @@ export interface OrdersTable {
   refund_auto: number;
   /** A return label: the order it returns (its addresses swapped), else null. */
   return_of: string | null;
+  /** 1: a return label (bought upstream as one, its addresses those of the parcel coming back): return_of's, or one made on its own. */
+  is_return: number;
   /** The return label made for this order, else null (one an order). */
   return_order_id: string | null;
   /** The day the parcel ships, YYYY-MM-DD (UTC); null for orders made before ship dates (they shipped the day they were made). */

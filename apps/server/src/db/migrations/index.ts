@@ -37,6 +37,7 @@ import * as pickups from './2026-11-30-20-pickups.ts';
 import * as autoVoid from './2026-11-30-30-auto-void.ts';
 import * as recipientTracking from './2026-11-30-50-recipient-tracking.ts';
 import * as insurance from './2026-11-30-60-insurance.ts';
+import * as returnRows from './2026-11-30-70-return-rows.ts';
 import * as returnLabels from './2026-11-30-40-return-labels.ts';
 
 /** Every migration, in order. A new one is appended with a later date prefix. */
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-30-40-return-labels': returnLabels,
   '2026-11-30-50-recipient-tracking': recipientTracking,
   '2026-11-30-60-insurance': insurance,
+  '2026-11-30-70-return-rows': returnRows,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

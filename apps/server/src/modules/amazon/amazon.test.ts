@@ -68,6 +68,7 @@ function expectedRow(slip: Slip, state = slip.shipTo.state): string[] {
     ToPhone: '',
     ToEmail: '',
     Insurance: '',
+    Return: '',
     Weight: '2',
     Length: '',
     Width: '',

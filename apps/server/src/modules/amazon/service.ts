@@ -40,6 +40,7 @@ function csvRow(fields: AmazonCsvFields, { orderId, shipTo }: SlipRow): string[]
     ToPhone: '',
     ToEmail: '',
     Insurance: '',
+    Return: '',
     Weight: String(fields.weight),
     Length: '',
     Width: '',

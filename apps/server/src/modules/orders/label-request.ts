@@ -36,6 +36,6 @@ export const labelRequestFor = (row: OrderRow): LabelRequest => ({
   shipDate: row.ship_date,
   reference: row.reference1,
   reference2: row.reference2,
-  isReturn: row.return_of !== null,
+  isReturn: row.is_return === 1,
   insuredCents: row.insured_cents ?? undefined,
 });

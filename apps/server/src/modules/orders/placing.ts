@@ -37,8 +37,14 @@ import type { LabelOutcome, LabelPipeline, LabelPipelineDeps } from './label-pip
 /** A 400 naming every problem of an order: { message, errors: [{ field, message }] }. */
 export const invalidOrder = (issues: OrderIssue[]) => new HttpError(400, orderIssuesMessage(issues), { details: { errors: issues } });
 
-/** The payload that orders the same thing again. */
-const inputFrom = (row: repo.OrderRow): CreateOrderInput => ({
+/** The payload that orders the same thing again (a return's addresses as its outbound parcel had them, and Return). */
+const inputFrom = (row: repo.OrderRow): CreateOrderInput => {
+  const input = storedInput(row);
+  return row.is_return ? { ...swapParties(input), Return: true } : input;
+};
+
+/** The order's fields as stored. */
+const storedInput = (row: repo.OrderRow): CreateOrderInput => ({
   labelType: row.label_type_id,
   design: (row.design ?? undefined) as CreateOrderInput['design'],
   Weight: row.weight,
@@ -87,7 +93,7 @@ function swapParties(input: CreateOrderInput): CreateOrderInput {
 function returnRefusal(order: repo.OrderRow): HttpError | null {
   if (order.status !== 'completed') return conflict(RETURN_ONLY_COMPLETED);
   if (order.return_order_id) return conflict(RETURN_EXISTS);
-  if (order.return_of) return new HttpError(422, RETURN_OF_RETURN);
+  if (order.is_return) return new HttpError(422, RETURN_OF_RETURN);
   if (order.refund_status === 'requested' || order.refund_status === 'refunded') return new HttpError(422, RETURN_REFUNDED);
   return null;
 }
@@ -120,6 +126,8 @@ export function orderRowFor(
     insuranceCents?: number;
   },
 ): repo.OrderRow {
+  // A return's label goes from the outbound parcel's receiver back to its sender: stored as it prints.
+  if (input.Return) input = swapParties(input);
   const country = countryFor(type.uid);
   const v9 = type.uid === 'uspsv9';
   const keepPhone = type.uid === 'fedex_ground';
@@ -190,6 +198,7 @@ export function orderRowFor(
     refund_upstream: null,
     refund_auto: 0,
     return_of: extra.returnOf ?? null,
+    is_return: input.Return ? 1 : 0,
     return_order_id: null,
     // An order given no ship date ships on the day it is placed, a day of the shop's time zone (SHOP_TIME_ZONE).
     ship_date: input.ShipDate ?? shopDay(0, Date.parse(extra.createdAt)),
@@ -421,7 +430,7 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
       };
       // The original's recipient email is the return's sender's: the return mails no one.
       // Nor is it insured unless asked again: the insurance was the outbound parcel's.
-      return place(userId, { ...swapParties(inputFrom(original)), ToEmail: undefined, Insurance: undefined }, { onCharged: link, returnOf: original.id });
+      return place(userId, { ...inputFrom(original), Return: true, ToEmail: undefined, Insurance: undefined }, { onCharged: link, returnOf: original.id });
     },
 
     /** Writes paid order rows in the caller's transaction: a bulk order writes its rows with its charge. */

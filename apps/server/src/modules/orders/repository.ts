@@ -36,6 +36,7 @@ export const LIST_COLUMNS = [
   'tracking_token',
   'return_of',
   'return_order_id',
+  'is_return',
   'insured_cents',
   'insurance_cents',
 ] as const;

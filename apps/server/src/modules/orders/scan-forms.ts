@@ -128,7 +128,7 @@ export function createScanFormService(deps: {
   function refusal(order: orderRepo.OrderRow, today: string): string | null {
     if (order.status !== 'completed') return SCAN_FORM_REFUSALS.notCompleted;
     if (order.refund_status) return SCAN_FORM_REFUSALS.refunded;
-    if (order.return_of) return SCAN_FORM_REFUSALS.returnLabel;
+    if (order.is_return) return SCAN_FORM_REFUSALS.returnLabel;
     if (order.scan_form_id) return SCAN_FORM_REFUSALS.onForm(order.scan_form_id);
     if (order.tracking_status && SCANNED.includes(order.tracking_status)) return SCAN_FORM_REFUSALS.scanned;
     const day = shipDayOf(order);
@@ -347,7 +347,7 @@ export function createScanFormService(deps: {
         .where('status', '=', 'completed')
         .where('refund_status', 'is', null)
         .where('scan_form_id', 'is', null)
-        .where('return_of', 'is', null)
+        .where('is_return', '=', 0)
         // Orders without a ship date shipped the day they were made: only the last two days can still be today's.
         .where((eb) => eb.or([eb('ship_date', '>=', today), eb.and([eb('ship_date', 'is', null), eb('created_at', '>=', isoIn(-2 * 86_400_000))])]))
         .orderBy('created_at')

@@ -57,6 +57,7 @@ export function toOrder(row: repo.OrderListRow, pickups: OrderPickups): Order {
     reference2: row.reference2,
     scanFormId: row.scan_form_id,
     returnOf: row.return_of,
+    isReturn: row.is_return === 1,
     returnId: row.return_order_id,
     insurance: row.insured_cents ? { value: centsToDollars(row.insured_cents), price: centsToDollars(row.insurance_cents) } : null,
     pickup: (row.pickup_id && pickups.get(row.pickup_id)) || null,

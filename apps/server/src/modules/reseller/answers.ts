@@ -38,6 +38,7 @@ export function resellerOrderOf(order: Order, base: string): ResellerOrder {
     reference2: order.reference2,
     returnOf: order.returnOf,
     returnId: order.returnId,
+    isReturn: order.isReturn,
     insurance: order.insurance,
   };
 }

@@ -123,9 +123,13 @@ export function OrderDetailsModal({ orderId, onClose }: { orderId: string | null
                     </span>
                   </Fact>
                 )}
-                {order.returnOf ? (
+                {order.isReturn ? (
                   <Fact name="Return">
-                    <span data-testid="order-return">Return label of order {order.returnOf.slice(0, 8).toUpperCase()}</span>
+                    <span data-testid="order-return">
+                      {order.returnOf
+                        ? `Return label of order ${order.returnOf.slice(0, 8).toUpperCase()}`
+                        : 'Return label (the parcel comes back to its sender)'}
+                    </span>
                   </Fact>
                 ) : (
                   order.status === 'completed' && (

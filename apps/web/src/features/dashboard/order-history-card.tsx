@@ -198,8 +198,13 @@ export function OrderHistoryCard() {
             </span>
           )}
           <RefundBadge status={order.refundStatus} note={order.refundNote} />
-          {order.returnOf && (
-            <Badge bg="secondary" className="ms-1" title={`Return label of order ${order.returnOf.slice(0, 8).toUpperCase()}`} data-testid="order-return-badge">
+          {order.isReturn && (
+            <Badge
+              bg="secondary"
+              className="ms-1"
+              title={order.returnOf ? `Return label of order ${order.returnOf.slice(0, 8).toUpperCase()}` : 'Return label'}
+              data-testid="order-return-badge"
+            >
               Return
             </Badge>
           )}
