@@ -8,14 +8,16 @@ import { startLocalS3, type LocalS3 } from '../../../test/local-s3.ts';
 import { createLocalFileStore, type FileStore } from './file-store.ts';
 import { createFileStore } from './from-config.ts';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'file-store-'));
+// Made in beforeAll, not as the file loads: `vitest list` loads every file and runs no afterAll.
+let root = '';
 let s3: LocalS3;
 beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'file-store-'));
   s3 = await startLocalS3();
 });
 afterAll(async () => {
   await s3?.close();
-  fs.rmSync(root, { recursive: true, force: true });
+  if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
 // The same contract on the local directory and on an S3-compatible store.
