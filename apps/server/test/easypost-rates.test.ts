@@ -71,6 +71,24 @@ describe('rates and quotes through EasyPost (the official client against the str
     expect(await ledgerSumCents(t.db, user.userId)).toBe(10_000 - 675);
   });
 
+  it('buys an insured order or a return on a Shipment of its own (the quote’s is neither), at the quoted price', async () => {
+    const user = await fundedCustomer(t.app, 10_000, t.db);
+    for (const [extra, expected] of [
+      [{ Insurance: 100 }, { insurance: '100.00', is_return: false }],
+      [{ Return: true }, { insurance: null, is_return: true }],
+    ] as const) {
+      const quote = (await rates(user, { Weight: 2, ...FAR })).json();
+      const quoted = (await t.db.selectFrom('quotes').select('shipment_ref').where('id', '=', quote.quoteId).executeTakeFirstOrThrow()).shipment_ref!;
+      const res = await create(user, { quoteId: quote.quoteId, labelType: 'priority', design: 'normal', Weight: 2, ...FAR, ...extra });
+      expect(res.statusCode, res.body).toBe(200);
+      const order = await newestOrder(t.db, user.userId);
+      expect(order.upstream_ref).not.toBe(quoted);
+      expect(fake.shipments.get(order.upstream_ref!)).toMatchObject(expected);
+      // The quote's price, with the insurance's when insured (1.5 % of $100 is under the $1.50 minimum).
+      expect(Number(order.price_cents)).toBe(675 + ('Insurance' in extra ? 150 : 0));
+    }
+  });
+
   it('buys an order whose addresses differ from its quote’s on a Shipment of its own, at the quoted price', async () => {
     const user = await fundedCustomer(t.app, 10_000, t.db);
     const quote = (await rates(user, { Weight: 2, FromZip: '10001', ToZip: '90210' })).json();

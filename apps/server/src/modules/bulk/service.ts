@@ -458,8 +458,8 @@ export function createBulkService(deps: {
         bulkOrderId: id,
         bulkRow: r.row,
         quoteId: r.quote?.quoteId,
-        // An insured row is rated again at purchase among the upstreams that insure (as a single order is).
-        quoted: r.input.Insurance ? null : r.quote?.quoted,
+        // An insured row or a return is rated again at purchase (as a single order is).
+        quoted: r.input.Insurance || r.input.Return ? null : r.quote?.quoted,
         insuranceCents: r.insuranceCents,
       }),
     );

@@ -332,9 +332,9 @@ export function createPlacing(deps: PlacingDeps, pipeline: LabelPipeline) {
       createdAt: nowIsoIncreasing(),
       claimedUntil: isoIn(claimMs),
       quoteId: chosen?.quoteId,
-      // An insured order is rated again at purchase, among the upstreams that buy insurance with the label (the quote's
-      // shipment may be at one that cannot); its price stays the quote's.
-      quoted: input.Insurance ? null : chosen?.quoted,
+      // An insured order or a return is rated again at purchase, its price the quote's: the quote's shipment is neither a
+      // return nor, maybe, at an upstream that buys insurance with the label.
+      quoted: input.Insurance || input.Return ? null : chosen?.quoted,
       returnOf: options.returnOf,
       insuranceCents,
     });
